@@ -1,0 +1,24 @@
+/* isa/diag.h -- errors as values.
+** Library code never prints or exits on bad input: it fills a Diag and returns
+** false. The CLI prints "file:line:col: error: message" and exits 2.
+** line/col are 1-based; 0 means "not applicable" and is omitted when printed. */
+#ifndef GPUSIM_ISA_DIAG_H
+#define GPUSIM_ISA_DIAG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    char     file[256];    /* source of the error: a path, or "--set", "--param" */
+    uint32_t line, col;    /* 1-based; 0 = unknown                               */
+    char     message[768]; /* what was found and what was expected               */
+} Diag;
+
+/* Fills d (if non-NULL) with a formatted message; file may be NULL. */
+void diag_set(Diag *d, const char *file, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Prints "file:line:col: error: message\n" (missing parts left out). */
+void diag_print(FILE *out, const Diag *d);
+
+#endif
