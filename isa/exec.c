@@ -1,0 +1,539 @@
+/* isa/exec.c -- lane semantics of every opcode (see exec.h).
+** Every lane loop computes all 32 lanes and blends by mask, which compilers
+** vectorise; operations whose C form could trap or be undefined (division by
+** zero, INT_MIN / -1, oversized shifts, float->int out of range) are written
+** out with the hardware's defined results (isa/ISA.md, "Edge cases").
+** Floating point: binary32 in C with fmaf for fused multiply-add; the SFU
+** approximations use the C library's correctly rounded functions, so results
+** can differ from hardware in the last bits (documented in ISA.md).      */
+#include "isa/exec.h"
+
+#include <math.h>
+#include <string.h>
+
+static inline float f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* Source operand as a 32-lane row: a register row, or an immediate
+** broadcast into tmp. */
+static inline const uint32_t *row(const WarpExec *w, const Operand *o, uint32_t tmp[WARP_SIZE])
+{
+    if (o->kind == OPND_REG) return w->r[o->index];
+    for (int l = 0; l < WARP_SIZE; l++) tmp[l] = o->value;
+    return tmp;
+}
+
+static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
+{
+    uint32_t p = w->pred[o->index];
+    return o->neg ? ~p : p;
+}
+
+/* Lane loops. m = lanes to write; D = destination row; A/B/C source rows;
+** EXPR uses x, y, z (the lane's a, b, c as uint32_t). */
+#define LANES1(EXPR)                                                      \
+    do {                                                                  \
+        const uint32_t *A = row(w, &in->src[0], ta);                      \
+        uint32_t *D = w->r[in->dst[0].index];                             \
+        for (int l = 0; l < WARP_SIZE; l++) {                             \
+            uint32_t x = A[l];                                            \
+            uint32_t v = (EXPR);                                          \
+            D[l] = (m >> l & 1) ? v : D[l];                               \
+        }                                                                 \
+    } while (0)
+#define LANES2(EXPR)                                                      \
+    do {                                                                  \
+        const uint32_t *A = row(w, &in->src[0], ta);                      \
+        const uint32_t *B = row(w, &in->src[1], tb);                      \
+        uint32_t *D = w->r[in->dst[0].index];                             \
+        for (int l = 0; l < WARP_SIZE; l++) {                             \
+            uint32_t x = A[l], y = B[l];                                  \
+            uint32_t v = (EXPR);                                          \
+            D[l] = (m >> l & 1) ? v : D[l];                               \
+        }                                                                 \
+    } while (0)
+#define LANES3(EXPR)                                                      \
+    do {                                                                  \
+        const uint32_t *A = row(w, &in->src[0], ta);                      \
+        const uint32_t *B = row(w, &in->src[1], tb);                      \
+        const uint32_t *C = row(w, &in->src[2], tc);                      \
+        uint32_t *D = w->r[in->dst[0].index];                             \
+        for (int l = 0; l < WARP_SIZE; l++) {                             \
+            uint32_t x = A[l], y = B[l], z = C[l];                        \
+            uint32_t v = (EXPR);                                          \
+            D[l] = (m >> l & 1) ? v : D[l];                               \
+        }                                                                 \
+    } while (0)
+#define SETP(COND)                                                        \
+    do {                                                                  \
+        const uint32_t *A = row(w, &in->src[0], ta);                      \
+        const uint32_t *B = row(w, &in->src[1], tb);                      \
+        uint32_t r = 0;                                                   \
+        for (int l = 0; l < WARP_SIZE; l++) {                             \
+            uint32_t x = A[l], y = B[l];                                  \
+            r |= (uint32_t)(COND) << l;                                   \
+        }                                                                 \
+        uint32_t *P = &w->pred[in->dst[0].index];                         \
+        *P = (*P & ~m) | (r & m);                                         \
+    } while (0)
+
+static inline uint32_t div_s32(uint32_t x, uint32_t y)
+{
+    int32_t a = (int32_t)x, b = (int32_t)y;
+    if (b == 0) return UINT32_MAX;
+    if (a == INT32_MIN && b == -1) return x;
+    return (uint32_t)(a / b);
+}
+
+static inline uint32_t rem_s32(uint32_t x, uint32_t y)
+{
+    int32_t a = (int32_t)x, b = (int32_t)y;
+    if (b == 0) return x;
+    if (b == -1) return 0;
+    return (uint32_t)(a % b);
+}
+
+static inline uint32_t f2s(float f)
+{
+    if (isnan(f)) return 0;
+    if (f >= 2147483648.0f) return (uint32_t)INT32_MAX;
+    if (f <= -2147483648.0f) return (uint32_t)INT32_MIN;
+    return (uint32_t)(int32_t)f;
+}
+
+static inline uint32_t f2u(float f)
+{
+    if (isnan(f) || f <= 0.0f) return 0;
+    if (f >= 4294967296.0f) return UINT32_MAX;
+    return (uint32_t)f;
+}
+
+static inline uint32_t shr_s32(uint32_t x, uint32_t y)
+{
+    int32_t a = (int32_t)x;
+    if (y >= 32) return a < 0 ? UINT32_MAX : 0;
+    return a < 0 ? ~(~x >> y) : x >> y; /* arithmetic shift without relying on >> of negatives */
+}
+
+static bool cmp_s(CmpOp c, int32_t a, int32_t b)
+{
+    switch (c) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return a < b;
+    case CMP_LE: return a <= b;
+    case CMP_GT: return a > b;
+    case CMP_GE: return a >= b;
+    case CMP_COUNT: break;
+    }
+    return false;
+}
+
+static bool cmp_u(CmpOp c, uint32_t a, uint32_t b)
+{
+    switch (c) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return a < b;
+    case CMP_LE: return a <= b;
+    case CMP_GT: return a > b;
+    case CMP_GE: return a >= b;
+    case CMP_COUNT: break;
+    }
+    return false;
+}
+
+/* Ordered float comparisons: any NaN operand makes them false (ne too). */
+static bool cmp_f(CmpOp c, float a, float b)
+{
+    if (isnan(a) || isnan(b)) return false;
+    switch (c) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return a < b;
+    case CMP_LE: return a <= b;
+    case CMP_GT: return a > b;
+    case CMP_GE: return a >= b;
+    case CMP_COUNT: break;
+    }
+    return false;
+}
+
+static uint32_t special(const ExecBlock *b, const WarpExec *w, SpecialReg s, int lane)
+{
+    uint32_t lin = w->warp_in_block * WARP_SIZE + (uint32_t)lane;
+    switch (s) {
+    case SREG_TID_X: return lin % b->ntid[0];
+    case SREG_TID_Y: return lin / b->ntid[0] % b->ntid[1];
+    case SREG_TID_Z: return lin / (b->ntid[0] * b->ntid[1]);
+    case SREG_NTID_X: return b->ntid[0];
+    case SREG_NTID_Y: return b->ntid[1];
+    case SREG_NTID_Z: return b->ntid[2];
+    case SREG_CTAID_X: return b->ctaid[0];
+    case SREG_CTAID_Y: return b->ctaid[1];
+    case SREG_CTAID_Z: return b->ctaid[2];
+    case SREG_NCTAID_X: return b->nctaid[0];
+    case SREG_NCTAID_Y: return b->nctaid[1];
+    case SREG_NCTAID_Z: return b->nctaid[2];
+    case SREG_LANEID: return (uint32_t)lane;
+    case SREG_WARPID: return w->hw_warp;
+    case SREG_SMID: return b->smid;
+    case SREG_NSMID: return b->nsmid;
+    case SREG_CLOCK: return (uint32_t)b->clock;
+    case SREG_COUNT: break;
+    }
+    return 0;
+}
+
+void exec_warp_init(WarpExec *w, uint32_t (*regs)[WARP_SIZE], uint32_t nregs, uint32_t warp_in_block,
+                    uint32_t block_threads, uint32_t hw_warp)
+{
+    memset(w, 0, sizeof *w);
+    w->r = regs;
+    memset(regs, 0, (size_t)nregs * sizeof regs[0]);
+    uint32_t first = warp_in_block * WARP_SIZE;
+    uint32_t n = block_threads > first ? block_threads - first : 0;
+    w->live = n >= WARP_SIZE ? UINT32_MAX : (n ? (1u << n) - 1 : 0);
+    w->warp_in_block = warp_in_block;
+    w->hw_warp = hw_warp;
+    w->stack[0] = (SimtEntry){ 0, ISA_NO_RECONV, w->live };
+    w->depth = w->live ? 1 : 0;
+}
+
+const char *exec_fault_name(FaultKind k)
+{
+    switch (k) {
+    case FAULT_NONE: return "no fault";
+    case FAULT_GLOBAL_OOB: return "out-of-bounds global access";
+    case FAULT_SHARED_OOB: return "out-of-bounds shared access";
+    case FAULT_MISALIGNED: return "misaligned access";
+    case FAULT_UNIFORM_DIVERGED: return "bra.uni taken by only some lanes";
+    case FAULT_STACK_OVERFLOW: return "divergence nested too deeply";
+    }
+    return "?";
+}
+
+static bool fault(ExecOut *out, FaultKind k, uint32_t lane, uint64_t addr, uint32_t size)
+{
+    out->fault = (ExecFault){ k, out->pc, lane, size, addr };
+    return false;
+}
+
+/* Per-lane addresses of a memory operand; checks alignment. */
+static bool addresses(const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out)
+{
+    uint32_t tmp[WARP_SIZE];
+    const uint32_t *base = row(w, &in->src[0], tmp);
+    for (int l = 0; l < WARP_SIZE; l++) out->addr[l] = (uint32_t)(base[l] + (uint32_t)in->offset);
+    for (int l = 0; l < WARP_SIZE; l++)
+        if ((m >> l & 1) && (out->addr[l] & (width - 1)))
+            return fault(out, FAULT_MISALIGNED, (uint32_t)l, out->addr[l], width);
+    return true;
+}
+
+/* Host pointer of each active lane's access, or a fault. */
+static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE])
+{
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(m >> l & 1)) continue;
+        ptr[l] = gmem_translate(b->gmem, out->addr[l], width);
+        if (!ptr[l]) return fault(out, FAULT_GLOBAL_OOB, (uint32_t)l, out->addr[l], width);
+    }
+    return true;
+}
+
+static bool map_shared(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE])
+{
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(m >> l & 1)) continue;
+        if (out->addr[l] + width > b->smem_size)
+            return fault(out, FAULT_SHARED_OOB, (uint32_t)l, out->addr[l], width);
+        ptr[l] = b->smem + out->addr[l];
+    }
+    return true;
+}
+
+static uint32_t atom_apply(AtomOp op, int kind /* 0 u32, 1 s32, 2 f32 */, uint32_t old, uint32_t v, uint32_t cmpv)
+{
+    switch (op) {
+    case ATOM_ADD: return kind == 2 ? bits(f32(old) + f32(v)) : old + v;
+    case ATOM_MIN: return kind == 1 ? ((int32_t)v < (int32_t)old ? v : old) : (v < old ? v : old);
+    case ATOM_MAX: return kind == 1 ? ((int32_t)v > (int32_t)old ? v : old) : (v > old ? v : old);
+    case ATOM_EXCH: return v;
+    case ATOM_CAS: return old == cmpv ? v : old;
+    case ATOM_COUNT: break;
+    }
+    return old;
+}
+
+static bool push(WarpExec *w, ExecOut *out, uint32_t pc, uint32_t reconv, uint32_t mask)
+{
+    if (w->depth == SIMT_MAX_DEPTH) return fault(out, FAULT_STACK_OVERFLOW, 0, 0, 0);
+    w->stack[w->depth++] = (SimtEntry){ pc, reconv, mask };
+    return true;
+}
+
+/* Splits the top path at a divergent branch: `taken` lanes go to target,
+** the rest fall through; both rejoin at the branch's post-dominator R.
+** When the top path already rejoins at R (a loop's back edge diverging
+** again), it is replaced instead of stacked, so loops keep the stack flat. */
+static bool diverge(WarpExec *w, ExecOut *out, const Instr *in, uint32_t taken)
+{
+    SimtEntry *top = &w->stack[w->depth - 1];
+    uint32_t active = top->mask, R = in->reconv;
+    uint32_t fall = out->pc + 1;
+    if (top->reconv == R) w->depth--;
+    else top->pc = R;
+    if (fall != R && !push(w, out, fall, R, active & ~taken)) return false;
+    if (in->target != R && !push(w, out, in->target, R, taken)) return false;
+    out->diverged = true;
+    return true;
+}
+
+bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
+{
+    SimtEntry *top = &w->stack[w->depth - 1];
+    const uint32_t pc = top->pc;
+    const Instr *in = &b->kernel->code[pc];
+    const uint32_t active = top->mask;
+    uint32_t m = active;
+    if (in->guard != ISA_NO_GUARD) {
+        uint32_t p = w->pred[in->guard];
+        m &= in->guard_neg ? ~p : p;
+    }
+    out->pc = pc;
+    out->active = active;
+    out->exec_mask = m;
+    out->width = 0;
+    out->at_barrier = out->barrier_partial = out->diverged = out->exited = false;
+    out->fault.kind = FAULT_NONE;
+    uint32_t next = pc + 1;
+    uint32_t ta[WARP_SIZE], tb[WARP_SIZE], tc[WARP_SIZE];
+
+    switch ((Opcode)in->op) {
+    case OP_MOV:
+        if (in->src[0].kind == OPND_SPECIAL) {
+            uint32_t *D = w->r[in->dst[0].index];
+            for (int l = 0; l < WARP_SIZE; l++)
+                if (m >> l & 1) D[l] = special(b, w, (SpecialReg)in->src[0].index, l);
+        } else {
+            LANES1(x);
+        }
+        break;
+    case OP_LD_PARAM: {
+        uint32_t v = b->params[in->src[0].value];
+        uint32_t *D = w->r[in->dst[0].index];
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
+        break;
+    }
+    case OP_SELP: {
+        uint32_t p = pred_bits(w, &in->src[2]);
+        LANES2((p >> l & 1) ? x : y);
+        break;
+    }
+    case OP_ADD_S32:
+    case OP_ADD_U32: LANES2(x + y); break;
+    case OP_SUB_S32:
+    case OP_SUB_U32: LANES2(x - y); break;
+    case OP_MUL_LO_S32:
+    case OP_MUL_LO_U32: LANES2(x * y); break;
+    case OP_MUL_HI_S32: LANES2((uint32_t)((uint64_t)((int64_t)(int32_t)x * (int64_t)(int32_t)y) >> 32)); break;
+    case OP_MUL_HI_U32: LANES2((uint32_t)(((uint64_t)x * y) >> 32)); break;
+    case OP_MAD_LO_S32:
+    case OP_MAD_LO_U32: LANES3(x * y + z); break;
+    case OP_DIV_S32: LANES2(div_s32(x, y)); break;
+    case OP_DIV_U32: LANES2(y ? x / y : UINT32_MAX); break;
+    case OP_REM_S32: LANES2(rem_s32(x, y)); break;
+    case OP_REM_U32: LANES2(y ? x % y : x); break;
+    case OP_MIN_S32: LANES2((int32_t)x < (int32_t)y ? x : y); break;
+    case OP_MIN_U32: LANES2(x < y ? x : y); break;
+    case OP_MAX_S32: LANES2((int32_t)x > (int32_t)y ? x : y); break;
+    case OP_MAX_U32: LANES2(x > y ? x : y); break;
+    case OP_ABS_S32: LANES1((int32_t)x < 0 ? 0u - x : x); break;
+    case OP_NEG_S32: LANES1(0u - x); break;
+    case OP_AND_B32: LANES2(x & y); break;
+    case OP_OR_B32: LANES2(x | y); break;
+    case OP_XOR_B32: LANES2(x ^ y); break;
+    case OP_NOT_B32: LANES1(~x); break;
+    case OP_SHL_B32: LANES2(y >= 32 ? 0 : x << y); break;
+    case OP_SHR_U32: LANES2(y >= 32 ? 0 : x >> y); break;
+    case OP_SHR_S32: LANES2(shr_s32(x, y)); break;
+    case OP_POPC_B32: LANES1((uint32_t)__builtin_popcount(x)); break;
+    case OP_CLZ_B32: LANES1(x ? (uint32_t)__builtin_clz(x) : 32u); break;
+
+    case OP_ADD_F32: LANES2(bits(f32(x) + f32(y))); break;
+    case OP_SUB_F32: LANES2(bits(f32(x) - f32(y))); break;
+    case OP_MUL_F32: LANES2(bits(f32(x) * f32(y))); break;
+    case OP_FMA_F32:
+    case OP_MAD_F32: LANES3(bits(fmaf(f32(x), f32(y), f32(z)))); break;
+    case OP_MIN_F32: LANES2(bits(fminf(f32(x), f32(y)))); break;
+    case OP_MAX_F32: LANES2(bits(fmaxf(f32(x), f32(y)))); break;
+    case OP_ABS_F32: LANES1(x & 0x7fffffffu); break;
+    case OP_NEG_F32: LANES1(x ^ 0x80000000u); break;
+    case OP_DIV_F32: LANES2(bits(f32(x) / f32(y))); break;
+    case OP_RCP_F32: LANES1(bits(1.0f / f32(x))); break;
+    case OP_SQRT_F32: LANES1(bits(sqrtf(f32(x)))); break;
+    case OP_RSQRT_F32: LANES1(bits(1.0f / sqrtf(f32(x)))); break;
+    case OP_EX2_F32: LANES1(bits(exp2f(f32(x)))); break;
+    case OP_LG2_F32: LANES1(bits(log2f(f32(x)))); break;
+    case OP_SIN_F32: LANES1(bits(sinf(f32(x)))); break;
+    case OP_COS_F32: LANES1(bits(cosf(f32(x)))); break;
+
+    case OP_CVT_F32_S32: LANES1(bits((float)(int32_t)x)); break;
+    case OP_CVT_F32_U32: LANES1(bits((float)x)); break;
+    case OP_CVT_S32_F32: LANES1(f2s(f32(x))); break;
+    case OP_CVT_U32_F32: LANES1(f2u(f32(x))); break;
+    case OP_CVT_RNI_S32_F32: LANES1(f2s(nearbyintf(f32(x)))); break;
+
+    case OP_SETP_S32: SETP(cmp_s((CmpOp)in->mod, (int32_t)x, (int32_t)y)); break;
+    case OP_SETP_U32: SETP(cmp_u((CmpOp)in->mod, x, y)); break;
+    case OP_SETP_F32: SETP(cmp_f((CmpOp)in->mod, f32(x), f32(y))); break;
+    case OP_AND_PRED:
+    case OP_OR_PRED:
+    case OP_XOR_PRED: {
+        uint32_t q = pred_bits(w, &in->src[0]), r = pred_bits(w, &in->src[1]);
+        uint32_t v = in->op == OP_AND_PRED ? q & r : in->op == OP_OR_PRED ? q | r : q ^ r;
+        uint32_t *P = &w->pred[in->dst[0].index];
+        *P = (*P & ~m) | (v & m);
+        break;
+    }
+    case OP_NOT_PRED: {
+        uint32_t v = ~pred_bits(w, &in->src[0]);
+        uint32_t *P = &w->pred[in->dst[0].index];
+        *P = (*P & ~m) | (v & m);
+        break;
+    }
+
+    case OP_LD_GLOBAL:
+    case OP_LD_SHARED: {
+        uint32_t width = 4u * in->vec;
+        uint8_t *ptr[WARP_SIZE];
+        out->width = width;
+        if (!addresses(w, in, m, width, out)) return false;
+        if (in->op == OP_LD_GLOBAL ? !map_global(b, m, width, out, ptr) : !map_shared(b, m, width, out, ptr))
+            return false;
+        for (uint32_t e = 0; e < in->vec; e++) {
+            uint32_t *D = w->r[in->dst[e].index];
+            for (int l = 0; l < WARP_SIZE; l++)
+                if (m >> l & 1) memcpy(&D[l], ptr[l] + 4 * e, 4);
+        }
+        break;
+    }
+    case OP_ST_GLOBAL:
+    case OP_ST_SHARED: {
+        uint32_t width = 4u * in->vec;
+        uint8_t *ptr[WARP_SIZE];
+        out->width = width;
+        if (!addresses(w, in, m, width, out)) return false;
+        if (in->op == OP_ST_GLOBAL ? !map_global(b, m, width, out, ptr) : !map_shared(b, m, width, out, ptr))
+            return false;
+        uint32_t tv[WARP_SIZE];
+        for (uint32_t e = 0; e < in->vec; e++) {
+            const uint32_t *S = row(w, &in->src[1 + e], tv);
+            for (int l = 0; l < WARP_SIZE; l++) /* lane order: the highest lane wins a same-address race */
+                if (m >> l & 1) memcpy(ptr[l] + 4 * e, &S[l], 4);
+        }
+        break;
+    }
+    case OP_ATOM_GLOBAL_U32:
+    case OP_ATOM_GLOBAL_S32:
+    case OP_ATOM_GLOBAL_F32:
+    case OP_ATOM_SHARED_U32:
+    case OP_ATOM_SHARED_S32:
+    case OP_ATOM_SHARED_F32: {
+        bool global = in->op <= OP_ATOM_GLOBAL_F32;
+        int kind = (in->op == OP_ATOM_GLOBAL_S32 || in->op == OP_ATOM_SHARED_S32) ? 1
+                 : (in->op == OP_ATOM_GLOBAL_F32 || in->op == OP_ATOM_SHARED_F32) ? 2 : 0;
+        uint8_t *ptr[WARP_SIZE];
+        out->width = 4;
+        if (!addresses(w, in, m, 4, out)) return false;
+        if (global ? !map_global(b, m, 4, out, ptr) : !map_shared(b, m, 4, out, ptr)) return false;
+        const uint32_t *B = row(w, &in->src[1], tb);
+        const uint32_t *C = in->mod == ATOM_CAS ? row(w, &in->src[2], tc) : tb;
+        uint32_t *D = w->r[in->dst[0].index];
+        for (int l = 0; l < WARP_SIZE; l++) { /* serialised in lane order */
+            if (!(m >> l & 1)) continue;
+            uint32_t old;
+            memcpy(&old, ptr[l], 4);
+            uint32_t nv = in->mod == ATOM_CAS ? atom_apply(ATOM_CAS, kind, old, C[l], B[l])
+                                              : atom_apply((AtomOp)in->mod, kind, old, B[l], 0);
+            memcpy(ptr[l], &nv, 4);
+            D[l] = old;
+        }
+        break;
+    }
+
+    case OP_SHFL: {
+        const uint32_t *A = row(w, &in->src[0], ta);
+        const uint32_t *B = row(w, &in->src[1], tb);
+        const uint32_t *C = row(w, &in->src[2], tc);
+        uint32_t v[WARP_SIZE];
+        for (int l = 0; l < WARP_SIZE; l++) {
+            /* PTX shfl: c packs the clamp (bits 0-4) and segment mask (8-12). */
+            uint32_t lane = (uint32_t)l, bval = B[l] & 31, clamp = C[l] & 31, seg = (C[l] >> 8) & 31;
+            uint32_t max_lane = (lane & seg) | (clamp & ~seg), min_lane = lane & seg, j = lane;
+            bool ok;
+            switch ((ShflMode)in->mod) {
+            case SHFL_UP: j = lane - bval; ok = (int32_t)j >= (int32_t)max_lane; break;
+            case SHFL_DOWN: j = lane + bval; ok = j <= max_lane; break;
+            case SHFL_BFLY: j = lane ^ bval; ok = j <= max_lane; break;
+            default: j = min_lane | (bval & ~seg); ok = j <= max_lane; break;
+            }
+            v[l] = A[ok ? j : lane];
+        }
+        uint32_t *D = w->r[in->dst[0].index];
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v[l] : D[l];
+        break;
+    }
+    case OP_VOTE_BALLOT: {
+        uint32_t ballot = pred_bits(w, &in->src[0]) & m;
+        uint32_t *D = w->r[in->dst[0].index];
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? ballot : D[l];
+        break;
+    }
+
+    case OP_BRA:
+    case OP_BRA_UNI:
+        if (m == active) {
+            next = in->target;
+        } else if (m != 0) {
+            if (in->op == OP_BRA_UNI) return fault(out, FAULT_UNIFORM_DIVERGED, (uint32_t)__builtin_ctz(m), 0, 0);
+            if (!diverge(w, out, in, m)) return false;
+            goto settle;
+        }
+        break;
+    case OP_BAR_SYNC:
+        out->at_barrier = true;
+        out->barrier_partial = active != w->live;
+        break;
+    case OP_EXIT:
+        w->live &= ~m;
+        for (uint32_t i = 0; i < w->depth; i++) w->stack[i].mask &= ~m;
+        break;
+    case OP_COUNT:
+        break;
+    }
+    top->pc = next;
+
+settle:
+    /* Pop paths that are empty (all lanes exited) or have reached the point
+    ** where they rejoin the path below. */
+    while (w->depth) {
+        SimtEntry *t = &w->stack[w->depth - 1];
+        if (t->mask != 0 && t->pc != t->reconv) break;
+        w->depth--;
+    }
+    out->exited = w->depth == 0;
+    return true;
+}

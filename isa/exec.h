@@ -1,0 +1,94 @@
+/* isa/exec.h -- lane semantics: functional execution of one warp instruction
+** under its active mask, and the per-warp SIMT reconvergence stack.
+** No cycles here: the timing model calls exec_step when it issues an
+** instruction and uses what ExecOut reports (mask, addresses, barrier, exit).
+** Register storage: r[reg][lane], so one register of 32 lanes is contiguous
+** and every lane loop is a straight vectorisable loop.                     */
+#ifndef GPUSIM_ISA_EXEC_H
+#define GPUSIM_ISA_EXEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "isa/gmem.h"
+#include "isa/program.h"
+
+#define WARP_SIZE      32
+#define SIMT_MAX_DEPTH 32
+
+typedef struct {
+    uint32_t pc;     /* next instruction of this path                      */
+    uint32_t reconv; /* pc where this path rejoins the entry below it      */
+    uint32_t mask;   /* lanes on this path                                 */
+} SimtEntry;
+
+/* Functional state of one warp. Registers are owned by the caller. */
+typedef struct {
+    uint32_t (*r)[WARP_SIZE];        /* r[reg][lane]                          */
+    uint32_t  pred[ISA_MAX_PREDS];   /* one bit per lane                      */
+    SimtEntry stack[SIMT_MAX_DEPTH];
+    uint32_t  depth;                 /* 0 once every lane has exited          */
+    uint32_t  live;                  /* lanes that exist and have not exited  */
+    uint32_t  warp_in_block;
+    uint32_t  hw_warp;               /* %warpid: warp slot on its SM          */
+} WarpExec;
+
+/* What one block shares: the kernel, memories and launch coordinates. */
+typedef struct {
+    const Kernel   *kernel;
+    GlobalMem      *gmem;
+    uint8_t        *smem;            /* the block's shared memory             */
+    uint32_t        smem_size;       /* static + dynamic bytes                */
+    const uint32_t *params;          /* one 32-bit value per kernel parameter */
+    uint32_t        ntid[3], nctaid[3], ctaid[3];
+    uint32_t        smid, nsmid;
+    uint64_t        clock;           /* %clock: the caller's current cycle     */
+} ExecBlock;
+
+typedef enum {
+    FAULT_NONE,
+    FAULT_GLOBAL_OOB,       /* global access outside every buffer            */
+    FAULT_SHARED_OOB,       /* shared access beyond the block's allocation   */
+    FAULT_MISALIGNED,       /* address not a multiple of the access size     */
+    FAULT_UNIFORM_DIVERGED, /* bra.uni whose guard differed between lanes    */
+    FAULT_STACK_OVERFLOW    /* divergence nested deeper than SIMT_MAX_DEPTH  */
+} FaultKind;
+
+typedef struct {
+    FaultKind kind;
+    uint32_t  pc, lane, size;
+    uint64_t  addr;
+} ExecFault;
+
+typedef struct {
+    uint32_t  pc;          /* the instruction executed                          */
+    uint32_t  active;      /* lanes it was issued for (top of the SIMT stack)   */
+    uint32_t  exec_mask;   /* active lanes whose guard predicate held           */
+    uint32_t  width;       /* memory instructions: bytes per lane (4, 8, 16)    */
+    uint64_t  addr[WARP_SIZE]; /* memory instructions: byte address per lane
+                              (global address, or offset in shared memory)   */
+    bool      at_barrier;  /* bar.sync: hold the warp until the block arrives  */
+    bool      barrier_partial; /* ... reached with some live lanes elsewhere   */
+    bool      diverged;    /* a branch split the warp                          */
+    bool      exited;      /* no live lane remains                             */
+    ExecFault fault;
+} ExecOut;
+
+/* Resets w for warp `warp_in_block` of a block of `block_threads` threads
+** (lanes past the block's end never live). regs has nregs rows, zeroed. */
+void exec_warp_init(WarpExec *w, uint32_t (*regs)[WARP_SIZE], uint32_t nregs,
+                    uint32_t warp_in_block, uint32_t block_threads, uint32_t hw_warp);
+
+/* Executes the instruction at the warp's current pc for its active lanes,
+** updates registers, memories, predicates and the SIMT stack, and describes
+** what happened in *out. Returns false on a fault (out->fault; the warp's
+** state is then unspecified). Requires w->depth > 0. */
+bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out);
+
+/* pc the warp will execute next (top of its stack); requires depth > 0. */
+static inline uint32_t exec_pc(const WarpExec *w) { return w->stack[w->depth - 1].pc; }
+
+/* One-line name of a fault kind ("out-of-bounds global access", ...). */
+const char *exec_fault_name(FaultKind k);
+
+#endif

@@ -1,0 +1,42 @@
+/* isa/gmem.h -- the simulated global memory: a 32-bit byte-addressed space
+** holding the buffers a launch declares. Addresses below GMEM_BASE and the
+** gaps between buffers are unmapped, so null pointers and small overruns
+** fault instead of silently reading a neighbour. Buffers are host memory
+** (zeroed), allocated once; nothing is kept per access.                   */
+#ifndef GPUSIM_ISA_GMEM_H
+#define GPUSIM_ISA_GMEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "isa/diag.h"
+
+#define GMEM_BASE  0x10000u   /* first buffer address                        */
+#define GMEM_ALIGN 256u       /* buffer alignment, as cudaMalloc gives       */
+#define GMEM_GAP   256u       /* unmapped bytes between two buffers          */
+#define GMEM_LIMIT 0xffffff00ull /* the space ends here (32-bit registers)   */
+
+typedef struct GlobalMem GlobalMem;
+
+GlobalMem *gmem_create(void);
+void gmem_destroy(GlobalMem *g);
+
+/* Maps a zeroed buffer of `bytes` (> 0) named `name` (copied, for fault
+** reports). Returns its address, or 0 with d filled when the space or the
+** host cannot hold it. */
+uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d);
+
+/* Host pointer of [addr, addr + size) when the range lies inside one
+** buffer, else NULL. Remembers the last buffer hit (fast for streams). */
+void *gmem_translate(GlobalMem *g, uint64_t addr, uint32_t size);
+
+/* For fault reports: the buffer nearest to addr (name, its address and
+** size, and addr's offset from its start, negative before it). False when
+** no buffer exists. */
+bool gmem_nearest(const GlobalMem *g, uint64_t addr, const char **name, uint32_t *base,
+                  uint64_t *size, int64_t *offset);
+
+/* Bytes mapped so far (all buffers). */
+uint64_t gmem_bytes(const GlobalMem *g);
+
+#endif

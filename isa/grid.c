@@ -1,0 +1,160 @@
+/* isa/grid.c -- functional grid runner and fault reports (see grid.h). */
+#include "isa/grid.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/disasm.h"
+
+bool grid_check_launch(const uint32_t grid[3], const uint32_t block[3], char *msg, size_t cap)
+{
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    uint64_t blocks = (uint64_t)grid[0] * grid[1] * grid[2];
+    if (!block[0] || !block[1] || !block[2] || !grid[0] || !grid[1] || !grid[2]) {
+        snprintf(msg, cap, "grid and block dimensions must be at least 1 (grid %ux%ux%u, block %ux%ux%u)",
+                 grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+        return false;
+    }
+    if (threads > 1024) {
+        snprintf(msg, cap, "block of %llu threads; at most 1024 threads per block", (unsigned long long)threads);
+        return false;
+    }
+    if (blocks > UINT32_MAX) {
+        snprintf(msg, cap, "grid of %llu blocks; at most 2^32-1", (unsigned long long)blocks);
+        return false;
+    }
+    return true;
+}
+
+void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gmem, const ExecFault *f,
+                         const uint32_t ctaid[3], const uint32_t ntid[3], uint32_t warp_in_block,
+                         char *buf, size_t cap)
+{
+    const Instr *in = &k->code[f->pc];
+    char text[160], where[256] = "";
+    disasm_instr(k, in, text, sizeof text);
+    uint32_t lin = warp_in_block * WARP_SIZE + f->lane;
+    if (f->kind == FAULT_GLOBAL_OOB || f->kind == FAULT_MISALIGNED) {
+        const char *name;
+        uint32_t base;
+        uint64_t size;
+        int64_t off;
+        if (in->op != OP_LD_SHARED && in->op != OP_ST_SHARED && in->op < OP_ATOM_SHARED_U32 && gmem &&
+            gmem_nearest(gmem, f->addr, &name, &base, &size, &off)) {
+            if (off >= 0 && (uint64_t)off < size)
+                snprintf(where, sizeof where, " (%lld bytes into buffer '%s' of %llu bytes at 0x%x)", (long long)off,
+                         name, (unsigned long long)size, base);
+            else if (off < 0)
+                snprintf(where, sizeof where, " (%lld bytes before buffer '%s' of %llu bytes at 0x%x)",
+                         (long long)-off, name, (unsigned long long)size, base);
+            else
+                snprintf(where, sizeof where, " (%llu bytes after the end of buffer '%s' of %llu bytes at 0x%x)",
+                         (unsigned long long)((uint64_t)off - size), name, (unsigned long long)size, base);
+        }
+    }
+    snprintf(buf, cap,
+             "%s:%u:%u: %s of %u bytes at address 0x%llx%s\n"
+             "    in kernel '%s' at pc %u: %s\n"
+             "    by thread (%u,%u,%u) of block (%u,%u,%u) (warp %u, lane %u)",
+             file ? file : "?", in->line, in->col, exec_fault_name(f->kind), f->size, (unsigned long long)f->addr,
+             where, k->name, f->pc, text, lin % ntid[0], lin / ntid[0] % ntid[1], lin / (ntid[0] * ntid[1]),
+             ctaid[0], ctaid[1], ctaid[2], warp_in_block, f->lane);
+}
+
+bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, GridResult *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!grid_check_launch(L->grid, L->block, r->message, sizeof r->message)) {
+        r->status = GRID_BAD_LAUNCH;
+        return false;
+    }
+    uint32_t threads = L->block[0] * L->block[1] * L->block[2];
+    uint32_t nwarps = (threads + WARP_SIZE - 1) / WARP_SIZE;
+    uint32_t nregs = k->regs_used ? k->regs_used : 1;
+    uint32_t smem_size = k->dynamic_smem_offset + L->dynamic_smem;
+    WarpExec *warps = calloc(nwarps, sizeof *warps);
+    uint32_t (*regs)[WARP_SIZE] = calloc((size_t)nwarps * nregs, sizeof *regs);
+    uint8_t *smem = malloc(smem_size ? smem_size : 1);
+    uint8_t *waiting = calloc(nwarps, 1);
+    ExecOut *out = malloc(sizeof *out);
+    bool ok = warps && regs && smem && waiting && out;
+    if (!ok) {
+        r->status = GRID_BAD_LAUNCH;
+        snprintf(r->message, sizeof r->message, "out of host memory for a block of %u threads", threads);
+    }
+    ExecBlock b = { .kernel = k, .gmem = gmem, .smem = smem, .smem_size = smem_size, .params = L->params,
+                    .nsmid = L->nsm ? L->nsm : 1 };
+    memcpy(b.ntid, L->block, sizeof b.ntid);
+    memcpy(b.nctaid, L->grid, sizeof b.nctaid);
+    for (uint32_t bz = 0; ok && bz < L->grid[2]; bz++)
+    for (uint32_t by = 0; ok && by < L->grid[1]; by++)
+    for (uint32_t bx = 0; ok && bx < L->grid[0]; bx++) {
+        b.ctaid[0] = bx, b.ctaid[1] = by, b.ctaid[2] = bz;
+        memset(smem, 0, smem_size);
+        for (uint32_t wi = 0; wi < nwarps; wi++)
+            exec_warp_init(&warps[wi], regs + (size_t)wi * nregs, nregs, wi, threads, wi);
+        memset(waiting, 0, nwarps);
+        uint32_t running = nwarps, at_barrier = 0;
+        while (ok && running) {
+            if (at_barrier == running) {
+                if (running < nwarps) { /* exited warps can never arrive */
+                    r->status = GRID_DEADLOCK;
+                    snprintf(r->message, sizeof r->message,
+                             "barrier deadlock in kernel '%s': %u warp(s) of block (%u,%u,%u) wait at bar.sync but "
+                             "%u warp(s) of the block already exited", k->name, at_barrier, bx, by, bz,
+                             nwarps - running);
+                    ok = false;
+                    break;
+                }
+                memset(waiting, 0, nwarps); /* the whole block arrived */
+                at_barrier = 0;
+            }
+            for (uint32_t wi = 0; ok && wi < nwarps; wi++) {
+                WarpExec *w = &warps[wi];
+                if (!w->depth || waiting[wi]) continue;
+                uint32_t pc = exec_pc(w);
+                /* Checked before issuing, so a kernel that needs exactly the budget completes. */
+                if (L->max_warp_instructions && r->warp_instructions >= L->max_warp_instructions) {
+                    r->status = GRID_BUDGET;
+                    snprintf(r->message, sizeof r->message,
+                             "kernel '%s' stopped after %llu warp instructions (budget): block (%u,%u,%u) warp %u "
+                             "was at pc %u (line %u); is there an endless loop?", k->name,
+                             (unsigned long long)r->warp_instructions, bx, by, bz, wi, pc, k->code[pc].line);
+                    ok = false;
+                    break;
+                }
+                if (!exec_step(&b, w, out)) {
+                    r->status = GRID_FAULT;
+                    grid_describe_fault(k, NULL, gmem, &out->fault, b.ctaid, b.ntid, wi, r->message,
+                                        sizeof r->message);
+                    ok = false;
+                    break;
+                }
+                r->warp_instructions++;
+                r->thread_instructions += (uint32_t)__builtin_popcount(out->exec_mask);
+                if (out->exited) {
+                    running--;
+                } else if (out->at_barrier) {
+                    if (out->barrier_partial) {
+                        r->status = GRID_DEADLOCK;
+                        snprintf(r->message, sizeof r->message,
+                                 "barrier deadlock in kernel '%s': warp %u of block (%u,%u,%u) reached bar.sync at "
+                                 "line %u with lanes 0x%08x while its live lanes are 0x%08x (divergent barrier)",
+                                 k->name, wi, bx, by, bz, k->code[pc].line, out->active, w->live);
+                        ok = false;
+                        break;
+                    }
+                    waiting[wi] = 1;
+                    at_barrier++;
+                }
+            }
+        }
+    }
+    free(warps);
+    free(regs);
+    free(smem);
+    free(waiting);
+    free(out);
+    return ok;
+}

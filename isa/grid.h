@@ -1,0 +1,47 @@
+/* isa/grid.h -- functional-only execution of a whole grid: blocks one after
+** another, the warps of a block round-robin one instruction at a time,
+** bar.sync honoured. No timing. Used by tests as the reference semantics and
+** by tools that only need results. Faults, barrier deadlocks and runaway
+** kernels end the run with a report instead of crashing or hanging.      */
+#ifndef GPUSIM_ISA_GRID_H
+#define GPUSIM_ISA_GRID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa/exec.h"
+
+typedef struct {
+    uint32_t        grid[3], block[3];
+    uint32_t        dynamic_smem;            /* bytes of extern shared memory    */
+    const uint32_t *params;                  /* kernel->nparams values           */
+    uint32_t        nsm;                     /* value of %nsmid                  */
+    uint64_t        max_warp_instructions;   /* 0: no limit                      */
+} GridLaunch;
+
+typedef enum { GRID_OK, GRID_FAULT, GRID_DEADLOCK, GRID_BUDGET, GRID_BAD_LAUNCH } GridStatus;
+
+typedef struct {
+    GridStatus status;
+    uint64_t   warp_instructions;
+    uint64_t   thread_instructions; /* sum of active lanes over instructions */
+    char       message[1024];       /* report for any status but GRID_OK     */
+} GridResult;
+
+/* Runs the kernel over the whole grid against gmem. Returns true when every
+** block finished; otherwise r->status and r->message say what happened. */
+bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *launch, GridResult *r);
+
+/* Sanitizer-style description of a fault: kind, address, size, nearest
+** buffer and offset, pc with its instruction and source line, block and
+** thread coordinates. `file` names the kernel source. */
+void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gmem, const ExecFault *f,
+                         const uint32_t ctaid[3], const uint32_t ntid[3], uint32_t warp_in_block,
+                         char *buf, size_t cap);
+
+/* Checks a launch shape: nonzero dims, block <= 1024 threads, block and
+** grid sizes that fit 32 bits. Fills msg on failure. */
+bool grid_check_launch(const uint32_t grid[3], const uint32_t block[3], char *msg, size_t cap);
+
+#endif

@@ -1,0 +1,25 @@
+/* isa/opcodes.c -- the info table generated from isa/opcodes.def. */
+#include "isa/opcodes.h"
+
+#include <string.h>
+
+const OpInfo OP_INFO[OP_COUNT] = {
+#define OP(name, mn, fmt, unit, flags, sem) { mn, fmt, unit, flags, sem },
+#include "isa/opcodes.def"
+#undef OP
+};
+
+const char *const CMP_NAMES[CMP_COUNT] = { "eq", "ne", "lt", "le", "gt", "ge" };
+const char *const SHFL_NAMES[SHFL_COUNT] = { "idx", "up", "down", "bfly" };
+const char *const ATOM_NAMES[ATOM_COUNT] = { "add", "min", "max", "exch", "cas" };
+const char *const UNIT_NAMES[UNIT_COUNT] = { "alu", "fma", "sfu", "div", "lsu", "mio", "ctrl" };
+
+Opcode opcode_lookup(const char *mnemonic, uint32_t len)
+{
+    /* ~80 entries, looked up once per source line: a linear scan is enough. */
+    for (int i = 0; i < OP_COUNT; i++) {
+        const char *m = OP_INFO[i].mnemonic;
+        if (strlen(m) == len && memcmp(m, mnemonic, len) == 0) return (Opcode)i;
+    }
+    return OP_COUNT;
+}

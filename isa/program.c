@@ -1,0 +1,50 @@
+/* isa/program.c -- ownership and small queries of an assembled Program. */
+#include "isa/program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const SREG_NAMES[SREG_COUNT] = {
+    "tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
+    "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
+    "laneid", "warpid", "smid", "nsmid", "clock",
+};
+
+void program_destroy(Program *p)
+{
+    if (!p) return;
+    for (uint32_t i = 0; i < p->nkernels; i++) {
+        free(p->kernels[i].code);
+        free(p->kernels[i].labels);
+        free(p->kernels[i].shared);
+    }
+    free(p->kernels);
+    free(p->file);
+    memset(p, 0, sizeof *p);
+}
+
+const Kernel *program_find_kernel(const Program *p, const char *name)
+{
+    for (uint32_t i = 0; i < p->nkernels; i++)
+        if (strcmp(p->kernels[i].name, name) == 0) return &p->kernels[i];
+    return NULL;
+}
+
+uint32_t kernel_regs_per_thread(const Kernel *k)
+{
+    if (k->regs_declared) return k->regs_declared;
+    return k->regs_used ? k->regs_used : 1;
+}
+
+const char *kernel_label_at(const Kernel *k, uint32_t pc)
+{
+    /* The assembler appends labels in source order, so their pcs never
+    ** decrease: binary search for the first one at pc. */
+    uint32_t lo = 0, hi = k->nlabels;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (k->labels[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < k->nlabels && k->labels[lo].pc == pc ? k->labels[lo].name : NULL;
+}
