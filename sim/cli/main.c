@@ -1,0 +1,53 @@
+/* sim/cli/main.c -- `gpusim`: dispatches to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpusim_version.h"
+#include "sim/cli/cli.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} Command;
+
+static const Command COMMANDS[] = {
+    { "asm", cmd_asm, "assemble a kernel file; print registers, shared memory, disassembly, reconvergence" },
+};
+
+bool cli_is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: gpusim <command> [options]\n"
+                 "       gpusim --version | --help\n\n"
+                 "A cycle-approximate SIMT GPU simulator.\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fprintf(out, "\n'gpusim <command> --help' describes one command.\n"
+                 "Exit status: 0 ok, 1 a check failed or a kernel faulted, 2 bad input.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    if (cli_is_help(argv[1])) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("gpusim %s\n", GPUSIM_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "gpusim: error: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return EXIT_BAD_INPUT;
+}
