@@ -1,0 +1,989 @@
+/* sim/config.c -- loading, --set, validation and printing of GpuConfig.
+** Every behaviour here is driven by the rows of sim/config.def: one table,
+** built by the X-macro below, gives each knob's key, type, field offset,
+** range and help; the JSON loader, --set, the range checks, the JSON printer
+** and the knob listing all walk that table. Adding a knob is one row.
+** The numbers themselves live in sim/presets/NAME.json (compiled in by
+** sim/presets/embed.cmake; sources in sim/presets/SOURCES.md).
+** Left out: machine files that inherit from a preset (use --set on top of a
+** preset instead) and JSON comments. cJSON is used with case-sensitive
+** lookups; since it keeps no source positions, a small scanner below finds
+** the line:col of a JSON path for the error messages.                       */
+#include "sim/config.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Defined in the C file that sim/presets/embed.cmake generates from
+** the preset files: their names (file stems, sorted) and their texts.     */
+extern const size_t config_embedded_count;
+extern const char *const config_embedded_names[];
+extern const char *const config_embedded_json[];
+
+typedef enum { KNOB_U32, KNOB_F64, KNOB_POLICY } KnobType;
+
+typedef struct {
+    const char *key;  /* dotted JSON path, e.g. "sm.count" */
+    KnobType type;
+    size_t offset;    /* of the field in GpuConfig       */
+    double lo, hi;    /* accepted range, inclusive       */
+    const char *help;
+} Knob;
+
+static const Knob KNOBS[] = {
+#define CFG(key, field, type, lo, hi, help) \
+    {key, KNOB_##type, offsetof(GpuConfig, field), (double)(lo), (double)(hi), help},
+#include "sim/config.def"
+#undef CFG
+};
+#define KNOB_COUNT (sizeof KNOBS / sizeof KNOBS[0])
+
+#define MAX_KEY 128          /* longest dotted key we build           */
+#define MAX_FILE (1u << 24)  /* a machine file is a few KB; refuse more */
+
+static const char *const POLICY_NAMES[] = {"gto", "lrr"};
+
+/* ---- knob table helpers ---- */
+
+static const Knob *knob_find(const char *key)
+{
+    for (size_t i = 0; i < KNOB_COUNT; i++)
+        if (strcmp(KNOBS[i].key, key) == 0) return &KNOBS[i];
+    return NULL;
+}
+
+static double knob_get(const GpuConfig *c, const Knob *k)
+{
+    const char *p = (const char *)c + k->offset;
+    switch (k->type) {
+    case KNOB_U32: { uint32_t v; memcpy(&v, p, sizeof v); return (double)v; }
+    case KNOB_F64: { double v; memcpy(&v, p, sizeof v); return v; }
+    case KNOB_POLICY: { SchedPolicy v; memcpy(&v, p, sizeof v); return (double)v; }
+    }
+    return 0.0;
+}
+
+/* v has been checked against the knob's type and range */
+static void knob_put(GpuConfig *c, const Knob *k, double v)
+{
+    char *p = (char *)c + k->offset;
+    switch (k->type) {
+    case KNOB_U32: { uint32_t u = (uint32_t)v; memcpy(p, &u, sizeof u); break; }
+    case KNOB_F64: memcpy(p, &v, sizeof v); break;
+    case KNOB_POLICY: { SchedPolicy s = (SchedPolicy)(int)v; memcpy(p, &s, sizeof s); break; }
+    }
+}
+
+static const char *knob_type_name(KnobType t)
+{
+    switch (t) {
+    case KNOB_U32: return "u32";
+    case KNOB_F64: return "f64";
+    case KNOB_POLICY: return "policy";
+    }
+    return "?";
+}
+
+/* Shortest "%g" form of v that reads back as v (so JSON round-trips). */
+static void num_str(double v, char buf[40])
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, 40, "%.0f", v);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, 40, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) return;
+    }
+}
+
+static void range_str(const Knob *k, char buf[96])
+{
+    if (k->type == KNOB_POLICY) {
+        snprintf(buf, 96, "gto | lrr");
+        return;
+    }
+    char lo[40], hi[40];
+    num_str(k->lo, lo);
+    num_str(k->hi, hi);
+    snprintf(buf, 96, "[%s, %s]", lo, hi);
+}
+
+/* why = "" when v is in range, else a sentence naming the range */
+static bool range_check(const Knob *k, double v, char *why, size_t n)
+{
+    if (v >= k->lo && v <= k->hi) return true;
+    char vs[40], rs[96];
+    num_str(v, vs);
+    range_str(k, rs);
+    snprintf(why, n, "%s is out of range %s", vs, rs);
+    return false;
+}
+
+/* Parses a --set value for k; on failure writes a reason to why. */
+static bool knob_parse_text(const Knob *k, const char *text, double *v, char *why, size_t n)
+{
+    char rs[96];
+    range_str(k, rs);
+    switch (k->type) {
+    case KNOB_U32: {
+        size_t len = strlen(text);
+        bool digits = len > 0 && len <= 12;
+        for (size_t i = 0; digits && i < len; i++) digits = text[i] >= '0' && text[i] <= '9';
+        if (!digits) {
+            snprintf(why, n, "expected an unsigned integer in %s, got '%s'", rs, text);
+            return false;
+        }
+        *v = strtod(text, NULL);
+        return range_check(k, *v, why, n);
+    }
+    case KNOB_F64: {
+        /* plain decimal notation only: strtod alone would also take hex, inf, nan */
+        char *end = NULL;
+        double x = strtod(text, &end);
+        if (end == text || *end != '\0' || strspn(text, "0123456789+-.eE") != strlen(text) || !isfinite(x)) {
+            snprintf(why, n, "expected a number in %s, got '%s'", rs, text);
+            return false;
+        }
+        *v = x;
+        return range_check(k, *v, why, n);
+    }
+    case KNOB_POLICY:
+        for (size_t i = 0; i < sizeof POLICY_NAMES / sizeof POLICY_NAMES[0]; i++)
+            if (strcmp(text, POLICY_NAMES[i]) == 0) {
+                *v = (double)i;
+                return true;
+            }
+        snprintf(why, n, "expected gto or lrr, got '%s'", text);
+        return false;
+    }
+    return false;
+}
+
+static const char *json_type_name(const cJSON *it)
+{
+    if (cJSON_IsObject(it)) return "an object";
+    if (cJSON_IsArray(it)) return "an array";
+    if (cJSON_IsString(it)) return "a string";
+    if (cJSON_IsNumber(it)) return "a number";
+    if (cJSON_IsBool(it)) return "a boolean";
+    if (cJSON_IsNull(it)) return "null";
+    return "an invalid value";
+}
+
+/* Parses a JSON value for k; on failure writes a reason to why. */
+static bool knob_parse_json(const Knob *k, const cJSON *it, double *v, char *why, size_t n)
+{
+    switch (k->type) {
+    case KNOB_U32:
+    case KNOB_F64: {
+        const char *want = k->type == KNOB_U32 ? "an unsigned integer" : "a number";
+        if (!cJSON_IsNumber(it)) {
+            snprintf(why, n, "expected %s, got %s", want, json_type_name(it));
+            return false;
+        }
+        double x = it->valuedouble;
+        if (!isfinite(x) || (k->type == KNOB_U32 && x != floor(x))) {
+            char xs[40];
+            num_str(x, xs);
+            snprintf(why, n, "expected %s, got %s", want, xs);
+            return false;
+        }
+        *v = x;
+        return range_check(k, x, why, n);
+    }
+    case KNOB_POLICY:
+        if (!cJSON_IsString(it)) {
+            snprintf(why, n, "expected \"gto\" or \"lrr\", got %s", json_type_name(it));
+            return false;
+        }
+        return knob_parse_text(k, it->valuestring, v, why, n);
+    }
+    return false;
+}
+
+/* Levenshtein distance, capped for long strings (only used for hints). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 99;
+    size_t row[64], prev[64];
+    for (size_t j = 0; j <= lb; j++) prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = row[j - 1] + 1;
+            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, row, (lb + 1) * sizeof row[0]);
+    }
+    return prev[lb];
+}
+
+/* " (did you mean sm.count?)" for the closest knob, or "" when none is close. */
+static void suggest(const char *key, char *buf, size_t n)
+{
+    const Knob *best = NULL;
+    size_t bestd = 4;
+    for (size_t i = 0; i < KNOB_COUNT; i++) {
+        size_t dist = edit_distance(key, KNOBS[i].key);
+        if (dist < bestd) {
+            bestd = dist;
+            best = &KNOBS[i];
+        }
+    }
+    if (best) snprintf(buf, n, " (did you mean %s?)", best->key);
+    else if (n) buf[0] = '\0';
+}
+
+/* Appends s to buf (size n, NUL-terminated), ending in "..." if it is full. */
+static void append(char *buf, size_t n, const char *s)
+{
+    size_t len = strlen(buf), add = strlen(s);
+    if (len + add + 1 <= n) {
+        memcpy(buf + len, s, add + 1);
+    } else if (n > 4 && len + 4 <= n) {
+        memcpy(buf + len, "...", 4);
+    }
+}
+
+/* Length of the first path component of key (up to '.' or the end). */
+static size_t first_component(const char *key)
+{
+    const char *dot = strchr(key, '.');
+    return dot ? (size_t)(dot - key) : strlen(key);
+}
+
+/* Valid keys directly under prefix ("" or "sm."): the next path component of
+** every knob below it, without repeats, plus name/description at the top. */
+static void keys_under(const char *prefix, char *buf, size_t n)
+{
+    size_t plen = strlen(prefix);
+    buf[0] = '\0';
+    if (plen == 0) append(buf, n, "name, description");
+    for (size_t i = 0; i < KNOB_COUNT; i++) {
+        if (strncmp(KNOBS[i].key, prefix, plen) != 0) continue;
+        const char *rest = KNOBS[i].key + plen;
+        size_t clen = first_component(rest);
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = strncmp(KNOBS[j].key, prefix, plen) == 0 &&
+                  first_component(KNOBS[j].key + plen) == clen &&
+                  strncmp(KNOBS[j].key + plen, rest, clen) == 0;
+        if (dup) continue;
+        char comp[MAX_KEY];
+        snprintf(comp, sizeof comp, "%.*s", (int)clen, rest);
+        if (buf[0]) append(buf, n, ", ");
+        append(buf, n, comp);
+    }
+}
+
+/* Every knob key, grouped: "compute_capability, clock_mhz, sm.{count, ...}, ..." */
+static void all_keys(char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < KNOB_COUNT; i++) {
+        const char *key = KNOBS[i].key;
+        size_t glen = first_component(key);
+        if (key[glen] == '\0') {
+            if (buf[0]) append(buf, n, ", ");
+            append(buf, n, key);
+            continue;
+        }
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strncmp(KNOBS[j].key, key, glen + 1) == 0;
+        if (seen) continue;
+        char part[MAX_KEY];
+        snprintf(part, sizeof part, "%s%.*s.{", buf[0] ? ", " : "", (int)glen, key);
+        append(buf, n, part);
+        bool first = true;
+        for (size_t j = i; j < KNOB_COUNT; j++) {
+            if (strncmp(KNOBS[j].key, key, glen + 1) != 0) continue;
+            if (!first) append(buf, n, ", ");
+            append(buf, n, KNOBS[j].key + glen + 1);
+            first = false;
+        }
+        append(buf, n, "}");
+    }
+}
+
+static bool is_group(const char *full)
+{
+    size_t len = strlen(full);
+    for (size_t i = 0; i < KNOB_COUNT; i++)
+        if (strncmp(KNOBS[i].key, full, len) == 0 && KNOBS[i].key[len] == '.') return true;
+    return false;
+}
+
+/* ---- source positions: a minimal scanner over text cJSON has accepted ---- */
+
+typedef struct {
+    const char *p, *end;
+} Scan;
+
+static void scan_ws(Scan *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r')) s->p++;
+}
+
+static bool scan_string(Scan *s, const char **start, size_t *n)
+{
+    if (s->p >= s->end || *s->p != '"') return false;
+    *start = ++s->p;
+    while (s->p < s->end && *s->p != '"') s->p += (*s->p == '\\') ? 2 : 1;
+    if (s->p >= s->end) return false;
+    *n = (size_t)(s->p - *start);
+    s->p++;
+    return true;
+}
+
+static bool scan_value(Scan *s, int depth)
+{
+    scan_ws(s);
+    if (s->p >= s->end || depth > 200) return false;
+    char open = *s->p;
+    if (open == '"') {
+        const char *str;
+        size_t n;
+        return scan_string(s, &str, &n);
+    }
+    if (open != '{' && open != '[') {
+        while (s->p < s->end && *s->p && !strchr(",]} \t\r\n", *s->p)) s->p++;
+        return true;
+    }
+    char close = open == '{' ? '}' : ']';
+    s->p++;
+    scan_ws(s);
+    if (s->p < s->end && *s->p == close) {
+        s->p++;
+        return true;
+    }
+    for (;;) {
+        if (open == '{') {
+            const char *str;
+            size_t n;
+            scan_ws(s);
+            if (!scan_string(s, &str, &n)) return false;
+            scan_ws(s);
+            if (s->p >= s->end || *s->p != ':') return false;
+            s->p++;
+        }
+        if (!scan_value(s, depth + 1)) return false;
+        scan_ws(s);
+        if (s->p < s->end && *s->p == ',') {
+            s->p++;
+            continue;
+        }
+        if (s->p < s->end && *s->p == close) {
+            s->p++;
+            return true;
+        }
+        return false;
+    }
+}
+
+/* Position of the nth (1-based) occurrence of the key path[depth-1] inside
+** the objects path[0..depth-2] (first match at each of those levels), or NULL. */
+static const char *scan_locate(const char *text, size_t len, const char *const *path, size_t depth,
+                               unsigned nth)
+{
+    Scan s = {text, text + len};
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) s.p += 3;
+    for (size_t level = 0; level < depth; level++) {
+        bool last = level + 1 == depth;
+        unsigned seen = 0;
+        scan_ws(&s);
+        if (s.p >= s.end || *s.p != '{') return NULL;
+        s.p++;
+        for (;;) {
+            scan_ws(&s);
+            const char *at = s.p, *key;
+            size_t n;
+            if (!scan_string(&s, &key, &n)) return NULL;
+            scan_ws(&s);
+            if (s.p >= s.end || *s.p != ':') return NULL;
+            s.p++;
+            bool match = strlen(path[level]) == n && memcmp(key, path[level], n) == 0;
+            if (match && last && ++seen == nth) return at;
+            if (match && !last) break; /* descend into this value */
+            if (!scan_value(&s, 0)) return NULL;
+            scan_ws(&s);
+            if (s.p < s.end && *s.p == ',') {
+                s.p++;
+                continue;
+            }
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+static void line_col(const char *text, const char *at, uint32_t *line, uint32_t *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *p = text; p < at; p++) {
+        if (*p == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+/* ---- loading ---- */
+
+typedef struct {
+    const char *text;
+    size_t len;
+    const char *source;
+    GpuConfig *cfg;
+    Diag *d;
+    bool seen[KNOB_COUNT];
+    const char *path[16]; /* keys from the root to the member being read */
+    size_t depth;
+} Loader;
+
+/* Fails at the nth occurrence of the current path (0: no position). */
+static bool load_fail(Loader *ld, unsigned nth, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static bool load_fail(Loader *ld, unsigned nth, const char *fmt, ...)
+{
+    uint32_t line = 0, col = 0;
+    if (nth) {
+        const char *at = scan_locate(ld->text, ld->len, ld->path, ld->depth, nth);
+        if (at) line_col(ld->text, at, &line, &col);
+    }
+    char msg[sizeof ld->d->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_set(ld->d, ld->source, line, col, "%s", msg);
+    return false;
+}
+
+static bool load_string(Loader *ld, const cJSON *it, const char *key, char *dst, size_t cap)
+{
+    if (!cJSON_IsString(it))
+        return load_fail(ld, 1, "%s: expected a string, got %s", key, json_type_name(it));
+    size_t n = strlen(it->valuestring);
+    if (n >= cap) return load_fail(ld, 1, "%s: longer than %zu characters", key, cap - 1);
+    if (n == 0 && strcmp(key, "name") == 0)
+        return load_fail(ld, 1, "name: must not be empty");
+    memcpy(dst, it->valuestring, n + 1);
+    return true;
+}
+
+static bool load_members(Loader *ld, const cJSON *obj, const char *prefix)
+{
+    if (ld->depth >= sizeof ld->path / sizeof ld->path[0])
+        return load_fail(ld, 0, "%s: nested too deeply", prefix);
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        const char *key = it->string;
+        char full[MAX_KEY];
+        if ((size_t)snprintf(full, sizeof full, "%s%s", prefix, key) >= sizeof full)
+            return load_fail(ld, 0, "%s...: key too long", prefix);
+        ld->path[ld->depth++] = key;
+
+        unsigned occurrence = 1;
+        for (const cJSON *p = obj->child; p != it; p = p->next)
+            if (strcmp(p->string, key) == 0) occurrence++;
+        if (occurrence > 1) return load_fail(ld, occurrence, "%s: duplicate key", full);
+
+        if (strchr(key, '.'))
+            return load_fail(ld, 1, "%s: a dotted key must be written as nested objects, "
+                                    "e.g. {\"sm\": {\"count\": 108}}", full);
+        const Knob *k = knob_find(full);
+        if (prefix[0] == '\0' && strcmp(key, "name") == 0) {
+            if (!load_string(ld, it, key, ld->cfg->name, sizeof ld->cfg->name)) return false;
+        } else if (prefix[0] == '\0' && strcmp(key, "description") == 0) {
+            if (!load_string(ld, it, key, ld->cfg->description, sizeof ld->cfg->description))
+                return false;
+        } else if (k) {
+            double v = 0;
+            char why[256];
+            if (!knob_parse_json(k, it, &v, why, sizeof why)) return load_fail(ld, 1, "%s: %s", full, why);
+            knob_put(ld->cfg, k, v);
+            ld->seen[k - KNOBS] = true;
+        } else if (is_group(full)) {
+            char sub[MAX_KEY + 1], valid[512];
+            snprintf(sub, sizeof sub, "%s.", full);
+            if (!cJSON_IsObject(it)) {
+                keys_under(sub, valid, sizeof valid);
+                return load_fail(ld, 1, "%s: expected an object with keys %s, got %s", full, valid,
+                                 json_type_name(it));
+            }
+            if (!load_members(ld, it, sub)) return false;
+        } else {
+            char valid[512], hint[MAX_KEY + 32];
+            keys_under(prefix, valid, sizeof valid);
+            suggest(full, hint, sizeof hint);
+            return load_fail(ld, 1, "%s: unknown key%s; valid keys: %s", full, hint, valid);
+        }
+        ld->depth--;
+    }
+    return true;
+}
+
+static bool validate_at(const GpuConfig *c, const char *source, Diag *d);
+
+/* "dir/a100.json" -> "a100" */
+static void file_stem(const char *source, char *dst, size_t cap)
+{
+    const char *base = source ? strrchr(source, '/') : NULL;
+    base = base ? base + 1 : (source && source[0] ? source : "custom");
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0) n -= 5;
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, base, n);
+    dst[n] = '\0';
+}
+
+static bool is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
+/* Reports a cJSON parse failure at line:col. cJSON stops at, or just past, the
+** offending token; when that is a blank or the end of the text, step back to
+** the last visible character, unless the text simply ends too early. */
+static void syntax_error(const char *text, size_t len, const char *err, const char *source, Diag *d)
+{
+    if (!err || err < text || err > text + len) {
+        diag_set(d, source, 0, 0, "JSON syntax error");
+        return;
+    }
+    const char *at = err;
+    bool truncated = false;
+    if (*at == '\0' || is_blank(*at)) {
+        const char *p = at;
+        while (p > text && is_blank(p[-1])) p--;
+        if (*at == '\0' && (p == text || (p[-1] != '}' && p[-1] != ']'))) {
+            truncated = true;
+            at = p;
+        } else if (p > text) {
+            at = p - 1;
+        }
+    }
+    uint32_t line, col;
+    line_col(text, at, &line, &col);
+    if (truncated) {
+        diag_set(d, source, line, col, "JSON syntax error: unexpected end of input");
+        return;
+    }
+    size_t tok = 0;
+    while (tok < 12 && at[tok] && !is_blank(at[tok])) tok++;
+    diag_set(d, source, line, col, "JSON syntax error near '%.*s'", (int)tok, at);
+}
+
+bool config_parse(const char *json, size_t len, const char *source, GpuConfig *out, Diag *d)
+{
+    if (!json) {
+        json = "";
+        len = 0;
+    }
+    const char *nul = memchr(json, '\0', len);
+    if (nul) {
+        uint32_t line, col;
+        line_col(json, nul, &line, &col);
+        diag_set(d, source, line, col, "unexpected NUL byte (not a JSON text file)");
+        return false;
+    }
+    char *text = malloc(len + 1);
+    if (!text) {
+        diag_set(d, source, 0, 0, "out of memory");
+        return false;
+    }
+    memcpy(text, json, len);
+    text[len] = '\0';
+
+    /* length len + 1 so that cJSON sees the terminator and rejects trailing garbage */
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+    if (!root) {
+        syntax_error(text, len, end, source, d);
+        free(text);
+        return false;
+    }
+
+    GpuConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    Loader ld = {.text = text, .len = len, .source = source, .cfg = &cfg, .d = d, .depth = 0};
+    bool ok;
+    if (!cJSON_IsObject(root)) {
+        ok = load_fail(&ld, 0, "expected a JSON object at the top level, got %s", json_type_name(root));
+    } else {
+        ok = load_members(&ld, root, "");
+    }
+    for (size_t i = 0; ok && i < KNOB_COUNT; i++) {
+        if (ld.seen[i]) continue;
+        size_t missing = 0;
+        for (size_t j = i; j < KNOB_COUNT; j++) missing += !ld.seen[j];
+        /* point at the enclosing group when there is one */
+        char group[MAX_KEY];
+        size_t glen = first_component(KNOBS[i].key);
+        snprintf(group, sizeof group, "%.*s", (int)glen, KNOBS[i].key);
+        ld.depth = 0;
+        if (KNOBS[i].key[glen] == '.') ld.path[ld.depth++] = group;
+        ok = load_fail(&ld, ld.depth ? 1 : 0,
+                       "%s: missing key; a machine file must give every knob (%zu missing in all; "
+                       "`gpusim gpus a100` prints a complete one)",
+                       KNOBS[i].key, missing);
+    }
+    cJSON_Delete(root);
+    if (ok && cfg.name[0] == '\0') file_stem(source, cfg.name, sizeof cfg.name);
+    if (ok) ok = validate_at(&cfg, source, d);
+    free(text);
+    if (ok) *out = cfg;
+    return ok;
+}
+
+static bool is_path(const char *s)
+{
+    size_t n = strlen(s);
+    return strchr(s, '/') != NULL || (n >= 5 && strcmp(s + n - 5, ".json") == 0);
+}
+
+static bool load_file(const char *path, GpuConfig *out, Diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        return false;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    bool ok = buf != NULL;
+    while (ok) {
+        if (len == cap) {
+            char *more = cap < MAX_FILE ? realloc(buf, cap * 2) : NULL;
+            if (!more) {
+                ok = false;
+                break;
+            }
+            buf = more;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    bool read_error = ferror(f) != 0;
+    fclose(f);
+    if (!ok || read_error) {
+        diag_set(d, path, 0, 0, read_error ? "read error" : "file too large for a machine description");
+        free(buf);
+        return false;
+    }
+    ok = config_parse(buf, len, path, out, d);
+    free(buf);
+    return ok;
+}
+
+bool config_load(const char *name_or_path, GpuConfig *out, Diag *d)
+{
+    if (!name_or_path || !name_or_path[0]) {
+        diag_set(d, NULL, 0, 0, "no GPU named");
+        return false;
+    }
+    if (is_path(name_or_path)) return load_file(name_or_path, out, d);
+    for (size_t i = 0; i < config_embedded_count; i++) {
+        if (strcmp(config_embedded_names[i], name_or_path) != 0) continue;
+        char source[MAX_KEY];
+        snprintf(source, sizeof source, "sim/presets/%s.json", name_or_path);
+        return config_parse(config_embedded_json[i], strlen(config_embedded_json[i]), source, out, d);
+    }
+    char names[512] = "";
+    for (size_t i = 0; i < config_embedded_count; i++) {
+        if (i) append(names, sizeof names, ", ");
+        append(names, sizeof names, config_embedded_names[i]);
+    }
+    diag_set(d, NULL, 0, 0, "unknown GPU '%s'; presets: %s (or a path to a .json machine file)",
+             name_or_path, names);
+    return false;
+}
+
+/* ---- --set ---- */
+
+static void trim(const char *s, size_t n, char *dst, size_t cap)
+{
+    while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+bool config_set(GpuConfig *c, const char *assignment, Diag *d)
+{
+    const char *eq = assignment ? strchr(assignment, '=') : NULL;
+    if (!eq) {
+        diag_set(d, "--set", 0, 0, "expected key=value, got '%s'", assignment ? assignment : "");
+        return false;
+    }
+    char key[MAX_KEY], value[MAX_KEY];
+    trim(assignment, (size_t)(eq - assignment), key, sizeof key);
+    trim(eq + 1, strlen(eq + 1), value, sizeof value);
+    const Knob *k = knob_find(key);
+    if (!k) {
+        char valid[sizeof d->message], hint[MAX_KEY + 32];
+        suggest(key, hint, sizeof hint);
+        all_keys(valid, sizeof valid - 96);
+        diag_set(d, "--set", 0, 0, "unknown key '%s'%s; valid keys: %s", key, hint, valid);
+        return false;
+    }
+    double v = 0;
+    char why[256];
+    if (!knob_parse_text(k, value, &v, why, sizeof why)) {
+        diag_set(d, "--set", 0, 0, "%s: %s", key, why);
+        return false;
+    }
+    knob_put(c, k, v);
+    return true;
+}
+
+/* ---- validation ---- */
+
+static bool vfail(Diag *d, const char *source, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static bool vfail(Diag *d, const char *source, const char *fmt, ...)
+{
+    char msg[sizeof d->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_set(d, source, 0, 0, "%s", msg);
+    return false;
+}
+
+static uint64_t round_up(uint64_t x, uint64_t unit)
+{
+    return (x + unit - 1) / unit * unit;
+}
+
+static bool validate_at(const GpuConfig *c, const char *source, Diag *d)
+{
+    if (!memchr(c->name, '\0', sizeof c->name) || !memchr(c->description, '\0', sizeof c->description))
+        return vfail(d, source, "name/description: not NUL-terminated");
+    for (size_t i = 0; i < KNOB_COUNT; i++) {
+        char why[256];
+        double v = knob_get(c, &KNOBS[i]);
+        if (!range_check(&KNOBS[i], v, why, sizeof why))
+            return vfail(d, source, "%s: %s", KNOBS[i].key, why);
+    }
+    /* All fields are now within their ranges (no zero divisors). */
+    if (c->max_threads_per_block > c->sm_max_threads)
+        return vfail(d, source,
+                     "sm.max_threads_per_block (%u) exceeds sm.max_threads (%u): a largest block "
+                     "would not fit on an SM",
+                     c->max_threads_per_block, c->sm_max_threads);
+    if (c->max_threads_per_block > 32u * c->sm_max_warps)
+        return vfail(d, source,
+                     "sm.max_threads_per_block (%u) exceeds 32 * sm.max_warps (%u): a largest "
+                     "block would not fit on an SM",
+                     c->max_threads_per_block, 32u * c->sm_max_warps);
+    if (c->sm_schedulers > c->sm_max_warps)
+        return vfail(d, source, "sm.schedulers (%u) exceeds sm.max_warps (%u)", c->sm_schedulers,
+                     c->sm_max_warps);
+    if (c->max_regs_per_block > c->sm_registers)
+        return vfail(d, source, "sm.max_regs_per_block (%u) exceeds sm.registers (%u)",
+                     c->max_regs_per_block, c->sm_registers);
+    if (c->sm_registers % c->sm_schedulers != 0)
+        return vfail(d, source,
+                     "sm.registers (%u) must split evenly over the sm.schedulers (%u) sub-partitions",
+                     c->sm_registers, c->sm_schedulers);
+    uint64_t warp_regs = round_up(32ull * c->max_regs_per_thread, c->reg_alloc_unit);
+    if (warp_regs > c->sm_registers / c->sm_schedulers)
+        return vfail(d, source,
+                     "one warp at sm.max_regs_per_thread (%u) takes %llu registers (allocated in "
+                     "units of sm.reg_alloc_unit = %u), more than a sub-partition's %u "
+                     "(sm.registers / sm.schedulers)",
+                     c->max_regs_per_thread, (unsigned long long)warp_regs, c->reg_alloc_unit,
+                     c->sm_registers / c->sm_schedulers);
+    if (warp_regs > c->max_regs_per_block)
+        return vfail(d, source,
+                     "one warp at sm.max_regs_per_thread (%u) takes %llu registers, more than "
+                     "sm.max_regs_per_block (%u)",
+                     c->max_regs_per_thread, (unsigned long long)warp_regs, c->max_regs_per_block);
+    if (c->shared_per_block > c->shared_per_block_optin)
+        return vfail(d, source, "sm.shared_per_block (%u) exceeds sm.shared_per_block_optin (%u)",
+                     c->shared_per_block, c->shared_per_block_optin);
+    if ((uint64_t)c->shared_per_block_optin + c->shared_reserved > c->sm_shared_memory)
+        return vfail(d, source,
+                     "sm.shared_per_block_optin (%u) + sm.shared_reserved (%u) exceeds "
+                     "sm.shared_memory (%u): the largest block would not fit on an SM",
+                     c->shared_per_block_optin, c->shared_reserved, c->sm_shared_memory);
+    if (c->sm_shared_memory > c->l1_shared_total)
+        return vfail(d, source, "sm.shared_memory (%u) exceeds sm.l1_shared_total (%u)",
+                     c->sm_shared_memory, c->l1_shared_total);
+    if (c->l1_size > c->l1_shared_total)
+        return vfail(d, source, "l1.size (%u) exceeds sm.l1_shared_total (%u)", c->l1_size,
+                     c->l1_shared_total);
+    if (c->l1_size % (128u * c->l1_assoc) != 0)
+        return vfail(d, source,
+                     "l1.size (%u) is not a whole number of sets of l1.assoc (%u) 128-byte lines",
+                     c->l1_size, c->l1_assoc);
+    if ((uint64_t)c->l2_size % (128ull * c->l2_assoc) != 0)
+        return vfail(d, source,
+                     "l2.size (%u) is not a whole number of sets of l2.assoc (%u) 128-byte lines",
+                     c->l2_size, c->l2_assoc);
+    if (c->lat_l1_hit > c->lat_l2_hit || c->lat_l2_hit > c->lat_dram)
+        return vfail(d, source,
+                     "latencies must grow down the hierarchy: lat.l1_hit (%u) <= lat.l2_hit (%u) "
+                     "<= lat.dram (%u)",
+                     c->lat_l1_hit, c->lat_l2_hit, c->lat_dram);
+    return true;
+}
+
+bool config_validate(const GpuConfig *c, Diag *d)
+{
+    return validate_at(c, NULL, d);
+}
+
+/* ---- printing ---- */
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} Buf;
+
+static void buf_add(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void buf_add(Buf *b, const char *fmt, ...)
+{
+    if (b->oom) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = true;
+        return;
+    }
+    if (b->len + (size_t)n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (b->len + (size_t)n + 1 > cap) cap *= 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = true;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+static void buf_json_string(Buf *b, const char *s)
+{
+    buf_add(b, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') buf_add(b, "\\%c", *p);
+        else if (*p < 0x20) buf_add(b, "\\u%04x", *p);
+        else buf_add(b, "%c", *p);
+    }
+    buf_add(b, "\"");
+}
+
+static void buf_knob_value(Buf *b, const GpuConfig *c, const Knob *k)
+{
+    double v = knob_get(c, k);
+    switch (k->type) {
+    case KNOB_U32: buf_add(b, "%u", (uint32_t)v); break;
+    case KNOB_F64: {
+        char s[40];
+        if (!isfinite(v)) {
+            buf_add(b, "null");
+            break;
+        }
+        num_str(v, s);
+        buf_add(b, "%s", s);
+        break;
+    }
+    case KNOB_POLICY: buf_add(b, "\"%s\"", config_policy_name((SchedPolicy)(int)v)); break;
+    }
+}
+
+char *config_to_json(const GpuConfig *c)
+{
+    Buf b = {0};
+    bool printed[KNOB_COUNT] = {false};
+    buf_add(&b, "{\n  \"name\": ");
+    buf_json_string(&b, c->name);
+    buf_add(&b, ",\n  \"description\": ");
+    buf_json_string(&b, c->description);
+    /* top-level knobs in place; a group is printed whole where its first knob stands */
+    for (size_t i = 0; i < KNOB_COUNT; i++) {
+        if (printed[i]) continue;
+        const char *key = KNOBS[i].key;
+        size_t glen = first_component(key);
+        if (key[glen] == '\0') {
+            buf_add(&b, ",\n  \"%s\": ", key);
+            buf_knob_value(&b, c, &KNOBS[i]);
+            printed[i] = true;
+            continue;
+        }
+        buf_add(&b, ",\n  \"%.*s\": {", (int)glen, key);
+        bool first = true;
+        for (size_t j = i; j < KNOB_COUNT; j++) {
+            if (strncmp(KNOBS[j].key, key, glen + 1) != 0) continue;
+            buf_add(&b, "%s\n    \"%s\": ", first ? "" : ",", KNOBS[j].key + glen + 1);
+            buf_knob_value(&b, c, &KNOBS[j]);
+            printed[j] = true;
+            first = false;
+        }
+        buf_add(&b, "\n  }");
+    }
+    buf_add(&b, "\n}\n");
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+void config_print_knobs(FILE *out)
+{
+    fprintf(out, "%-32s %-7s %-24s %s\n", "key", "type", "range", "meaning");
+    for (size_t i = 0; i < KNOB_COUNT; i++) {
+        char rs[96];
+        range_str(&KNOBS[i], rs);
+        fprintf(out, "%-32s %-7s %-24s %s\n", KNOBS[i].key, knob_type_name(KNOBS[i].type), rs,
+                KNOBS[i].help);
+    }
+}
+
+size_t config_preset_count(void)
+{
+    return config_embedded_count;
+}
+
+const char *config_preset_name(size_t i)
+{
+    return i < config_embedded_count ? config_embedded_names[i] : NULL;
+}
+
+const char *config_policy_name(SchedPolicy p)
+{
+    size_t i = (size_t)p;
+    return i < sizeof POLICY_NAMES / sizeof POLICY_NAMES[0] ? POLICY_NAMES[i] : "?";
+}
+
+double config_dram_bytes_per_cycle(const GpuConfig *c)
+{
+    if (!(c->clock_mhz > 0)) return 0.0;
+    return c->dram_bandwidth_gbs * 1e9 / (c->clock_mhz * 1e6);
+}
