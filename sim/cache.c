@@ -1,0 +1,178 @@
+/* sim/cache.c -- set-associative sector cache with LRU (see cache.h for the
+** model, its sources and what it leaves out).
+** Layout: structure of arrays indexed by set * assoc + way, so the hot tag
+** compare scans one contiguous run of uint64_t. LRU is a per-line stamp from
+** a per-cache access counter: the victim is the smallest stamp, and an empty
+** way has stamp 0, so empty ways are filled first, lowest way first.      */
+#include "sim/cache.h"
+
+#include <stdlib.h>
+
+#define NO_TAG UINT64_MAX /* line numbers are addr / 128 < 2^57: never equal */
+
+struct Cache {
+    uint64_t  sets;      /* 0 = no cache                               */
+    uint64_t  set_mask;  /* sets - 1 when sets is a power of two, else 0 */
+    uint32_t  assoc;
+    uint64_t *tag;       /* line number, NO_TAG when the way is empty  */
+    uint64_t *stamp;     /* last use; 0 = never (empty)                */
+    uint8_t  *valid;     /* bit s: sector s holds data                 */
+    uint8_t  *dirty;     /* bit s: sector s is newer than the level below */
+    uint64_t  clock;     /* accesses so far: the LRU time base         */
+    CacheStats st;
+};
+
+static unsigned popcount4(unsigned m)
+{
+    static const uint8_t bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return bits[m & 0xFu];
+}
+
+Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d)
+{
+    uint64_t sets = 0;
+    if (size_bytes != 0) {
+        if (assoc == 0) {
+            diag_set(d, NULL, 0, 0, "cache associativity must be at least 1");
+            return NULL;
+        }
+        const uint64_t set_bytes = (uint64_t)CACHE_LINE_BYTES * assoc;
+        if (size_bytes % set_bytes != 0) {
+            diag_set(d, NULL, 0, 0,
+                     "cache size %llu bytes is not a multiple of 128-byte lines x %u ways (%llu bytes)",
+                     (unsigned long long)size_bytes, assoc, (unsigned long long)set_bytes);
+            return NULL;
+        }
+        sets = size_bytes / set_bytes;
+    }
+
+    Cache *c = calloc(1, sizeof *c);
+    if (!c) goto oom;
+    c->sets = sets;
+    c->assoc = sets ? assoc : 0;
+    c->set_mask = (sets & (sets - 1)) == 0 && sets ? sets - 1 : 0;
+    if (sets) {
+        const uint64_t lines = sets * assoc;
+        if (lines > SIZE_MAX / sizeof(uint64_t)) goto oom;
+        c->tag = malloc((size_t)lines * sizeof *c->tag);
+        c->stamp = malloc((size_t)lines * sizeof *c->stamp);
+        c->valid = malloc((size_t)lines);
+        c->dirty = malloc((size_t)lines);
+        if (!c->tag || !c->stamp || !c->valid || !c->dirty) goto oom;
+    }
+    cache_reset(c);
+    return c;
+oom:
+    cache_destroy(c);
+    diag_set(d, NULL, 0, 0, "out of memory for a %llu-byte cache", (unsigned long long)size_bytes);
+    return NULL;
+}
+
+void cache_destroy(Cache *c)
+{
+    if (!c) return;
+    free(c->tag);
+    free(c->stamp);
+    free(c->valid);
+    free(c->dirty);
+    free(c);
+}
+
+void cache_reset(Cache *c)
+{
+    const uint64_t lines = c->sets * c->assoc;
+    for (uint64_t i = 0; i < lines; i++) {
+        c->tag[i] = NO_TAG;
+        c->stamp[i] = 0;
+        c->valid[i] = 0;
+        c->dirty[i] = 0;
+    }
+    c->clock = 0;
+    c->st = (CacheStats){0};
+}
+
+/* The line is resident at index i: sector hits, and fills for allocating kinds. */
+static uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, uint64_t now, CacheAccessKind kind)
+{
+    const unsigned hit = want & c->valid[i];
+    const unsigned nhit = popcount4(hit);
+    c->st.sector_hits += nhit;
+    c->st.sector_misses += n - nhit;
+    c->stamp[i] = now;
+    switch (kind) {
+    case CACHE_READ:
+        c->valid[i] |= (uint8_t)want;
+        break;
+    case CACHE_WRITE_THROUGH_NOALLOC:
+        /* only the sectors present take the new data; missing ones stay
+        ** missing, the write goes on to L2 either way */
+        break;
+    case CACHE_WRITE_BACK_ALLOC:
+        c->valid[i] |= (uint8_t)want;
+        c->dirty[i] |= (uint8_t)want;
+        break;
+    }
+    return (uint8_t)hit;
+}
+
+uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind)
+{
+    const unsigned want = sector_mask & 0xFu;
+    if (!want) return 0;
+    const unsigned n = popcount4(want);
+    c->st.sector_accesses += n;
+    if (c->sets == 0) {
+        c->st.sector_misses += n;
+        return 0;
+    }
+
+    const uint64_t ln = line_addr / CACHE_LINE_BYTES;
+    const uint64_t set = c->set_mask ? (ln & c->set_mask) : (ln % c->sets);
+    const uint64_t base = set * c->assoc;
+    const uint64_t *tags = c->tag + base;
+    const uint32_t assoc = c->assoc;
+    const uint64_t now = ++c->clock;
+
+    /* One pass finds the line or, failing that, the LRU victim. Ways fill
+    ** lowest first and are only emptied all together (cache_reset), so the
+    ** valid ways of a set are a prefix: the first empty way ends the search. */
+    const uint64_t *stamps = c->stamp + base;
+    uint32_t victim = 0;
+    uint64_t oldest = UINT64_MAX;
+    for (uint32_t w = 0; w < assoc; w++) {
+        if (tags[w] == ln) return line_hit(c, base + w, want, n, now, kind);
+        if (stamps[w] < oldest) {
+            oldest = stamps[w];
+            victim = w;
+            if (oldest == 0) break;
+        }
+    }
+
+    c->st.sector_misses += n;
+    if (kind == CACHE_WRITE_THROUGH_NOALLOC) return 0;
+
+    const uint64_t i = base + victim;
+    c->st.writebacks_sectors += popcount4(c->dirty[i]);
+    c->tag[i] = ln;
+    c->stamp[i] = now;
+    c->valid[i] = (uint8_t)want;
+    c->dirty[i] = kind == CACHE_WRITE_BACK_ALLOC ? (uint8_t)want : 0;
+    return 0;
+}
+
+uint64_t cache_flush(Cache *c)
+{
+    const uint64_t lines = c->sets * c->assoc;
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < lines; i++) {
+        n += popcount4(c->dirty[i]);
+        c->dirty[i] = 0;
+    }
+    c->st.writebacks_sectors += n;
+    return n;
+}
+
+void cache_stats(const Cache *c, CacheStats *out)
+{
+    *out = c->st;
+}

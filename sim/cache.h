@@ -1,0 +1,83 @@
+/* sim/cache.h -- a set-associative sector cache, used for L1 (one per SM)
+** and L2 (one for the chip). No clock: it says hit or miss per sector; the
+** timing model adds latencies and bandwidth.
+**
+** Model: 128-byte lines of four 32-byte sectors, as in NVIDIA's L1/L2 since
+** Maxwell/Volta (CUDA C++ Programming Guide "Device Memory Accesses";
+** Nsight Compute counts L1/L2 traffic in these sectors). A tag covers a whole
+** line, but each sector is valid on its own: a miss allocates the line and
+** fills only the sectors asked for. Replacement is true LRU over the ways.
+** Sets = size / (128 * assoc), any count (real L2s such as 40 MB x 16 ways
+** have 20480 sets): set = line number % sets.
+**
+** Left out: the address hash and slice/partition split of real L2s (plain
+** modulo here), sector promotion/prefetch, MSHRs and in-flight misses (the
+** timing model tracks those), byte write masks, non-LRU policies and
+** eviction-priority hints, the data itself (the executor owns memory).  */
+#ifndef GPUSIM_SIM_CACHE_H
+#define GPUSIM_SIM_CACHE_H
+
+#include <stdint.h>
+
+#include "isa/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CACHE_LINE_BYTES   128
+#define CACHE_SECTOR_BYTES 32
+#define CACHE_SECTORS      4 /* per line; sector_mask uses bits 0..3 */
+
+typedef struct Cache Cache; /* opaque */
+
+/* Creates an empty cache of size_bytes with assoc ways.
+** size_bytes == 0 means "no cache": every access misses, nothing is kept.
+** Otherwise size_bytes must be a multiple of 128 * assoc and assoc >= 1;
+** on bad geometry or out of memory returns NULL and fills d (file NULL,
+** line 0). Memory: about 18 bytes per line (a 40 MB L2 is ~6 MB of host
+** memory). Caller owns the result; free with cache_destroy. */
+Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d);
+
+/* Frees c and everything it owns; NULL is fine. */
+void cache_destroy(Cache *c);
+
+/* Invalidates every line (dirty sectors are dropped, not written back) and
+** zeroes the statistics: the state right after cache_create. */
+void cache_reset(Cache *c);
+
+typedef enum {
+    CACHE_READ,                  /* misses allocate (LRU victim) and fill the missed sectors */
+    CACHE_WRITE_THROUGH_NOALLOC, /* L1 stores: sectors present are updated, nothing allocated */
+    CACHE_WRITE_BACK_ALLOC       /* L2 stores: allocate on miss; written sectors become valid
+                                    and dirty (a full-sector write needs no fill) */
+} CacheAccessKind;
+
+/* One access to the line at line_addr (any byte address inside the line;
+** the low 7 bits are ignored) for the sectors in sector_mask (bits 0..3;
+** higher bits ignored). Returns the subset of sector_mask that hit.
+** A touched resident line becomes most recently used. Evicting a line with
+** dirty sectors counts them in writebacks_sectors; the caller sends them on.
+** Cost: O(assoc) tag compare in one set; no allocation. */
+uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind);
+
+/* Writes back every dirty sector (counted in writebacks_sectors, lines stay
+** valid and become clean) and returns how many there were: the traffic a
+** kernel's end (or a flush) sends to the next level. Cost: O(lines). */
+uint64_t cache_flush(Cache *c);
+
+typedef struct {
+    uint64_t sector_accesses;    /* sectors asked for, all kinds           */
+    uint64_t sector_hits;        /* of those, already valid                */
+    uint64_t sector_misses;      /* of those, not valid                    */
+    uint64_t writebacks_sectors; /* dirty sectors evicted or flushed       */
+} CacheStats;
+
+/* Copies the counters since creation or the last cache_reset. */
+void cache_stats(const Cache *c, CacheStats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,99 @@
+/* sim/coalesce.c -- warp address coalescing into lines and sectors (see
+** coalesce.h for the model and its sources).
+** Distinct lines are found with a 128-slot open-addressing table on the
+** stack (at most 64 lines, so never more than half full); runs of lanes in
+** the same line, the common case, are merged before that lookup.          */
+#include "sim/coalesce.h"
+
+#include <assert.h>
+#include <string.h>
+
+#define LINE_SLOTS 128 /* 2 x COALESCE_MAX_LINES */
+
+typedef struct {
+    uint8_t  slot[LINE_SLOTS]; /* 0 = empty, else index into out->line_addr + 1 */
+    uint64_t cur_line;         /* line of the touches not yet written to out   */
+    unsigned cur_bits;         /* their sectors; 0 = none pending              */
+} LineTable;
+
+/* Index of line base `line` in out, appended (first touch) if new. */
+static inline unsigned line_index(LineTable *t, CoalesceResult *out, uint64_t line)
+{
+    unsigned h = (unsigned)(((line / COALESCE_LINE_BYTES) * 0x9E3779B97F4A7C15ull) >> 57);
+    while (t->slot[h]) {
+        unsigned i = t->slot[h] - 1u;
+        if (out->line_addr[i] == line) return i;
+        h = (h + 1) & (LINE_SLOTS - 1);
+    }
+    unsigned i = out->nlines++;
+    assert(i < COALESCE_MAX_LINES);
+    out->line_addr[i] = line;
+    out->sector_mask[i] = 0;
+    t->slot[h] = (uint8_t)(i + 1);
+    return i;
+}
+
+/* Marks sectors `bits` of line base `line` as touched. Touches of the same
+** line as the previous one are gathered in registers and written once. */
+static inline void touch(LineTable *t, CoalesceResult *out, uint64_t line, unsigned bits)
+{
+    if (line == t->cur_line && t->cur_bits) {
+        t->cur_bits |= bits;
+        return;
+    }
+    if (t->cur_bits) out->sector_mask[line_index(t, out, t->cur_line)] |= (uint8_t)t->cur_bits;
+    t->cur_line = line;
+    t->cur_bits = bits;
+}
+
+/* An access that is not naturally aligned: it may cross sectors and a line. */
+static void touch_range(LineTable *t, CoalesceResult *out, uint64_t first, unsigned width)
+{
+    uint64_t last = first + (width - 1);
+    if (last < first) last = UINT64_MAX; /* clip at the top of the address space */
+    /* width <= 16 < 128: one line, or two when the access straddles */
+    for (uint64_t line = first - first % COALESCE_LINE_BYTES;; line += COALESCE_LINE_BYTES) {
+        const uint64_t lo = first > line ? first : line;
+        const uint64_t line_end = line + (COALESCE_LINE_BYTES - 1);
+        const uint64_t hi = last < line_end ? last : line_end;
+        const unsigned s0 = (unsigned)((lo - line) / COALESCE_SECTOR_BYTES);
+        const unsigned s1 = (unsigned)((hi - line) / COALESCE_SECTOR_BYTES);
+        touch(t, out, line, ((1u << (s1 + 1)) - 1u) & ~((1u << s0) - 1u));
+        if (hi == last) break;
+    }
+}
+
+void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, CoalesceResult *out)
+{
+    assert(width == 1 || width == 2 || width == 4 || width == 8 || width == 16);
+    out->nlines = 0;
+    out->sectors = 0;
+    out->bytes_requested = 0;
+    if (mask == 0) return;
+
+    LineTable t;
+    memset(t.slot, 0, sizeof t.slot);
+    t.cur_line = 0;
+    t.cur_bits = 0;
+    unsigned lanes = 0;
+
+    for (unsigned lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1u)) continue;
+        lanes++;
+        const uint64_t a = addr[lane];
+        if ((a & (width - 1)) == 0) {
+            /* naturally aligned and at most 16 bytes: inside one 32-byte sector */
+            touch(&t, out, a - a % COALESCE_LINE_BYTES,
+                  1u << (a / COALESCE_SECTOR_BYTES % COALESCE_SECTORS_PER_LINE));
+        } else {
+            touch_range(&t, out, a, width);
+        }
+    }
+    out->sector_mask[line_index(&t, out, t.cur_line)] |= (uint8_t)t.cur_bits;
+
+    static const uint8_t popcount4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    unsigned sectors = 0;
+    for (unsigned i = 0; i < out->nlines; i++) sectors += popcount4[out->sector_mask[i]];
+    out->sectors = sectors;
+    out->bytes_requested = lanes * width;
+}

@@ -1,0 +1,54 @@
+/* sim/coalesce.h -- the global-memory coalescer: a warp's per-lane byte
+** addresses become the 128-byte lines and 32-byte sectors the L1 sees.
+** Pure: no SM, no clock, no allocation.
+**
+** Where the numbers come from: the CUDA C++ Programming Guide ("Device Memory
+** Accesses", compute capability 6.x and later) and the Nsight Compute
+** memory tables: L1/L2 lines are 128 bytes made of four 32-byte sectors,
+** and a warp request costs one "request" plus the sectors it touches, so a
+** stride-1 float warp moves 4 sectors and a stride-32 one 32.
+**
+** Left out: how the LSU splits a request into L1 tag lookups ("wavefronts",
+** one per distinct line per cycle) -- the caller charges that from nlines;
+** byte-level write masks; any fetch granularity coarser than a sector below
+** L1 (that is for the cache and DRAM models to decide, not the coalescer). */
+#ifndef GPUSIM_SIM_COALESCE_H
+#define GPUSIM_SIM_COALESCE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define COALESCE_LINE_BYTES   128
+#define COALESCE_SECTOR_BYTES 32
+#define COALESCE_SECTORS_PER_LINE (COALESCE_LINE_BYTES / COALESCE_SECTOR_BYTES)
+/* Worst case: 32 lanes whose (misaligned) accesses each straddle a line
+** boundary touch 64 distinct lines. Aligned accesses never exceed 32. */
+#define COALESCE_MAX_LINES 64
+
+typedef struct {
+    uint32_t nlines;                          /* distinct 128-B lines touched, in first-touch lane order */
+    uint64_t line_addr[COALESCE_MAX_LINES];   /* line base addresses (multiples of 128)                  */
+    uint8_t  sector_mask[COALESCE_MAX_LINES]; /* bit s (0..3): sector s of that line is touched          */
+    uint32_t sectors;                         /* total sectors (sum of popcounts)                        */
+    uint32_t bytes_requested;                 /* active lanes * width                                    */
+} CoalesceResult;
+
+/* Coalesces one warp-wide global access.
+**   addr  byte address of each lane (only the lanes set in mask are read)
+**   mask  active lanes, bit i = lane i
+**   width bytes per lane: 1, 2, 4, 8 or 16 (asserted)
+**   out   filled; entries at and past nlines are unspecified (caller owns it)
+** An access that crosses a sector or line boundary counts every sector it
+** touches (a lane may then add two lines). Lines are listed in the order the
+** lanes first touch them, lane 0 first, which is what a trace shows.
+** Cost: O(active lanes) with a small on-stack hash; no allocation.        */
+void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, CoalesceResult *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,146 @@
+/* tests/check_dram.c -- bandwidth server with fixed latency (sim/dram.h). */
+#include "sim/dram.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* ---- Core ---- */
+
+/* unloaded: now + ceil(bytes / bpc) + latency */
+static const struct { double bpc; uint32_t lat; uint64_t now; uint32_t bytes; uint64_t expect; } unloaded[] = {
+    {32.0,  400, 1000,  128, 1000 + 4 + 400},
+    {32.0,  400, 1000,  100, 1000 + 4 + 400},  /* 3.125 cycles round up */
+    {1000., 200, 0,      32, 0 + 1 + 200},     /* sub-cycle transfer */
+    {1.5,     0, 7,       3, 7 + 2},
+    {64.0,  250, 5,       0, 5 + 250},         /* empty transfer: latency only */
+};
+
+START_TEST(test_unloaded)
+{
+    Dram m;
+    dram_init(&m, unloaded[_i].bpc, unloaded[_i].lat);
+    ck_assert_uint_eq(dram_access(&m, unloaded[_i].now, unloaded[_i].bytes), unloaded[_i].expect);
+    ck_assert_uint_eq(m.requests, 1);
+    ck_assert_uint_eq(m.bytes, unloaded[_i].bytes);
+}
+END_TEST
+
+START_TEST(test_back_to_back_queue)
+{
+    Dram m;
+    dram_init(&m, 32.0, 100);
+    /* four 128-byte transfers asked in the same cycle: 4 cycles each, in order */
+    ck_assert_uint_eq(dram_access(&m, 10, 128), 10 + 4 + 100);
+    ck_assert_uint_eq(dram_access(&m, 10, 128), 10 + 8 + 100);
+    ck_assert_uint_eq(dram_access(&m, 10, 128), 10 + 12 + 100);
+    /* asked later but while the channel is still busy: still queued */
+    ck_assert_uint_eq(dram_access(&m, 15, 128), 10 + 16 + 100);
+    ck_assert_uint_eq(m.requests, 4);
+    ck_assert_uint_eq(m.bytes, 512);
+}
+END_TEST
+
+/* streaming N bytes in sectors achieves the configured bandwidth */
+static const double stream_bpc[] = {1.0, 7.3, 32.0, 510.2, 1555.0 / 1.41, 3350.0 / 1.98};
+
+START_TEST(test_streaming_bandwidth)
+{
+    const double bpc = stream_bpc[_i];
+    const uint32_t lat = 500;
+    Dram m;
+    dram_init(&m, bpc, lat);
+    const uint64_t sectors = 1u << 17, t0 = 100;
+    uint64_t last = 0;
+    int in_order = 1;
+    for (uint64_t i = 0; i < sectors; i++) {
+        uint64_t back = dram_access(&m, t0, 32);
+        in_order &= back >= last;
+        last = back;
+    }
+    ck_assert(in_order);
+    const double cycles = (double)(last - lat - t0);
+    const double achieved = (double)(sectors * 32) / cycles;
+    ck_assert_msg(fabs(achieved - bpc) <= 0.01 * bpc, "achieved %.3f B/cycle, configured %.3f", achieved, bpc);
+    ck_assert_uint_eq(m.bytes, sectors * 32);
+}
+END_TEST
+
+START_TEST(test_idle_no_credit)
+{
+    Dram m;
+    dram_init(&m, 32.0, 100);
+    ck_assert_uint_eq(dram_access(&m, 0, 128), 4 + 100);
+    /* a long gap: the channel idles, and a burst after it gets no head start */
+    ck_assert_uint_eq(dram_access(&m, 1000, 128), 1000 + 4 + 100);
+    ck_assert_uint_eq(dram_access(&m, 1000, 128), 1000 + 8 + 100);
+    ck_assert_uint_eq(dram_access(&m, 1000, 128), 1000 + 12 + 100);
+}
+END_TEST
+
+/* ---- Edge ---- */
+
+START_TEST(test_fractional_accumulates)
+{
+    /* 10 transfers of 0.4 cycles each: 4 cycles in total, not 10 */
+    Dram m;
+    dram_init(&m, 80.0, 0);
+    uint64_t back = 0;
+    for (int i = 0; i < 10; i++) back = dram_access(&m, 0, 32);
+    ck_assert_uint_eq(back, 4);
+}
+END_TEST
+
+START_TEST(test_deterministic)
+{
+    Dram a, b;
+    dram_init(&a, 13.7, 321);
+    dram_init(&b, 13.7, 321);
+    uint64_t now = 0;
+    for (uint32_t i = 0; i < 10000; i++) {
+        now += (i * 2654435761u) % 7;
+        const uint32_t bytes = 32u * (1u + i % 4);
+        ck_assert_uint_eq(dram_access(&a, now, bytes), dram_access(&b, now, bytes));
+    }
+    ck_assert(a.next_free == b.next_free);
+}
+END_TEST
+
+START_TEST(test_init_resets)
+{
+    Dram m;
+    dram_init(&m, 16.0, 10);
+    dram_access(&m, 0, 1 << 20);
+    dram_init(&m, 16.0, 10);
+    ck_assert_uint_eq(m.bytes, 0);
+    ck_assert_uint_eq(m.requests, 0);
+    ck_assert_uint_eq(dram_access(&m, 0, 16), 1 + 10);
+}
+END_TEST
+
+static Suite *dram_suite(void)
+{
+    Suite *s = suite_create("dram");
+    TCase *core = tcase_create("Core");
+    tcase_add_loop_test(core, test_unloaded, 0, (int)(sizeof unloaded / sizeof unloaded[0]));
+    tcase_add_test(core, test_back_to_back_queue);
+    tcase_add_loop_test(core, test_streaming_bandwidth, 0, (int)(sizeof stream_bpc / sizeof stream_bpc[0]));
+    tcase_add_test(core, test_idle_no_credit);
+    suite_add_tcase(s, core);
+
+    TCase *edge = tcase_create("Edge");
+    tcase_add_test(edge, test_fractional_accumulates);
+    tcase_add_test(edge, test_deterministic);
+    tcase_add_test(edge, test_init_resets);
+    suite_add_tcase(s, edge);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(dram_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

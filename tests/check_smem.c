@@ -1,0 +1,219 @@
+/* tests/check_smem.c -- shared-memory bank conflict model (sim/smem.h). */
+#include "sim/smem.h"
+
+#include <check.h>
+#include <stdlib.h>
+
+#define ALL 0xFFFFFFFFu
+
+/* addr[lane] = base + lane * stride_bytes */
+static void strided(uint32_t addr[32], uint32_t base, uint32_t stride_bytes)
+{
+    for (unsigned i = 0; i < 32; i++) addr[i] = base + i * stride_bytes;
+}
+
+static uint32_t wavefronts(const uint32_t addr[32], uint32_t mask, unsigned width)
+{
+    SmemResult r;
+    smem_analyze(addr, mask, width, &r);
+    return r.wavefronts;
+}
+
+/* ---- Core ---- */
+
+/* float per lane at a word stride of 2^k: the stride's factor of 2 is the
+** number of lanes that share a bank with different words */
+static const struct { uint32_t stride_words, expect; } pow2_strides[] = {
+    {1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 16}, {32, 32},
+};
+
+START_TEST(test_stride_pow2)
+{
+    uint32_t a[32];
+    strided(a, 0, 4 * pow2_strides[_i].stride_words);
+    ck_assert_uint_eq(wavefronts(a, ALL, 4), pow2_strides[_i].expect);
+}
+END_TEST
+
+/* an odd stride is coprime with 32: every lane lands in its own bank */
+static const uint32_t odd_strides[] = {3, 33, 5, 31};
+
+START_TEST(test_stride_odd)
+{
+    uint32_t a[32];
+    strided(a, 64, 4 * odd_strides[_i]);
+    ck_assert_uint_eq(wavefronts(a, ALL, 4), 1);
+}
+END_TEST
+
+START_TEST(test_broadcast)
+{
+    uint32_t a[32];
+    strided(a, 128, 0);
+    ck_assert_uint_eq(wavefronts(a, ALL, 4), 1);
+    /* two words in the same bank, each read by 16 lanes: 2, not 32 */
+    for (unsigned i = 0; i < 32; i++) a[i] = (i & 1) ? 0 : 128;
+    ck_assert_uint_eq(wavefronts(a, ALL, 4), 2);
+}
+END_TEST
+
+/* tile[threadIdx.x][c]: the column read of a transpose */
+START_TEST(test_transpose_column)
+{
+    uint32_t a[32];
+    const uint32_t col = 5;
+    for (unsigned i = 0; i < 32; i++) a[i] = (i * 32 + col) * 4; /* float tile[32][32] */
+    ck_assert_uint_eq(wavefronts(a, ALL, 4), 32);
+    for (unsigned i = 0; i < 32; i++) a[i] = (i * 33 + col) * 4; /* float tile[32][33] */
+    ck_assert_uint_eq(wavefronts(a, ALL, 4), 1);
+    /* the row read is conflict-free in both */
+    strided(a, 7 * 33 * 4, 4);
+    ck_assert_uint_eq(wavefronts(a, ALL, 4), 1);
+}
+END_TEST
+
+START_TEST(test_wide_consecutive)
+{
+    uint32_t a[32];
+    strided(a, 0, 8); /* float2: each half-warp sweeps all 32 banks once */
+    ck_assert_uint_eq(wavefronts(a, ALL, 8), 2);
+    strided(a, 0, 16); /* float4: each quarter-warp sweeps them once */
+    ck_assert_uint_eq(wavefronts(a, ALL, 16), 4);
+    /* float2 at a 16-byte stride: a half-warp asks 2 words of every bank */
+    ck_assert_uint_eq(wavefronts(a, ALL, 8), 4);
+    /* float4 at a 32-byte stride: a quarter-warp asks 2 words of 16 banks */
+    strided(a, 0, 32);
+    ck_assert_uint_eq(wavefronts(a, ALL, 16), 8);
+}
+END_TEST
+
+START_TEST(test_bank_words)
+{
+    uint32_t a[32];
+    SmemResult r;
+
+    strided(a, 0, 4);
+    smem_analyze(a, ALL, 4, &r);
+    for (unsigned b = 0; b < SMEM_BANKS; b++) ck_assert_uint_eq(r.bank_words[b], 1);
+
+    strided(a, 0, 8); /* stride 2 words: even banks get 2 words, odd banks none */
+    smem_analyze(a, ALL, 4, &r);
+    ck_assert_uint_eq(r.wavefronts, 2);
+    for (unsigned b = 0; b < SMEM_BANKS; b++) ck_assert_uint_eq(r.bank_words[b], (b % 2) ? 0 : 2);
+
+    strided(a, 0, 16); /* float4, 4 phases of 32 distinct words */
+    smem_analyze(a, ALL, 16, &r);
+    for (unsigned b = 0; b < SMEM_BANKS; b++) ck_assert_uint_eq(r.bank_words[b], 4);
+
+    strided(a, 12, 0); /* broadcast: bank 3 asked once, in each phase for float2 */
+    smem_analyze(a, ALL, 4, &r);
+    ck_assert_uint_eq(r.bank_words[3], 1);
+    smem_analyze(a, ALL, 8, &r);
+    ck_assert_uint_eq(r.wavefronts, 2);
+    ck_assert_uint_eq(r.bank_words[3], 2);
+    ck_assert_uint_eq(r.bank_words[4], 2);
+    ck_assert_uint_eq(r.bank_words[5], 0);
+}
+END_TEST
+
+/* ---- Edge ---- */
+
+START_TEST(test_mask_zero)
+{
+    uint32_t a[32];
+    SmemResult r;
+    strided(a, 0, 128);
+    for (unsigned w = 4; w <= 16; w *= 2) {
+        smem_analyze(a, 0, w, &r);
+        ck_assert_uint_eq(r.wavefronts, 0);
+        for (unsigned b = 0; b < SMEM_BANKS; b++) ck_assert_uint_eq(r.bank_words[b], 0);
+    }
+}
+END_TEST
+
+START_TEST(test_partial_masks)
+{
+    uint32_t a[32];
+    strided(a, 0, 128); /* all lanes in bank 0, distinct words */
+    ck_assert_uint_eq(wavefronts(a, 0x1u, 4), 1);
+    ck_assert_uint_eq(wavefronts(a, 0x80000001u, 4), 2);
+    ck_assert_uint_eq(wavefronts(a, 0x0000FFFFu, 4), 16);
+    ck_assert_uint_eq(wavefronts(a, 0x55555555u, 4), 16);
+    /* inactive lanes' addresses are ignored, whatever they hold */
+    strided(a, 0, 4);
+    a[3] = 0; a[7] = 128;
+    ck_assert_uint_eq(wavefronts(a, ~((1u << 3) | (1u << 7)), 4), 1);
+}
+END_TEST
+
+START_TEST(test_inactive_phases)
+{
+    uint32_t a[32];
+    strided(a, 0, 8);
+    ck_assert_uint_eq(wavefronts(a, 0x0000FFFFu, 8), 1);  /* second half-warp idle */
+    ck_assert_uint_eq(wavefronts(a, 0xFFFF0000u, 8), 1);  /* first half-warp idle */
+    ck_assert_uint_eq(wavefronts(a, 0x00010001u, 8), 2);  /* one lane in each */
+    strided(a, 0, 16);
+    ck_assert_uint_eq(wavefronts(a, 0x000000FFu, 16), 1);
+    ck_assert_uint_eq(wavefronts(a, 0x01010101u, 16), 4);
+    ck_assert_uint_eq(wavefronts(a, 0x00FF0000u, 16), 1);
+    ck_assert_uint_eq(wavefronts(a, 0x00000001u, 16), 1);
+}
+END_TEST
+
+START_TEST(test_phase_boundaries)
+{
+    /* conflicts between lanes of different phases cost nothing extra:
+    ** lanes 0 and 16 in the same bank, different words */
+    uint32_t a[32];
+    strided(a, 0, 8);
+    a[16] = 1024; /* words 256, 257: banks 0 and 1, like lane 0 */
+    ck_assert_uint_eq(wavefronts(a, ALL, 8), 2);
+    /* ... but within a phase they do */
+    a[16] = 16 * 8;
+    a[1] = 1024;
+    ck_assert_uint_eq(wavefronts(a, ALL, 8), 3);
+}
+END_TEST
+
+START_TEST(test_large_addresses)
+{
+    /* the bank is (addr / 4) % 32 over the whole 32-bit range */
+    uint32_t a[32];
+    strided(a, 0xFFFFFF00u - 31 * 4, 4);
+    ck_assert_uint_eq(wavefronts(a, ALL, 4), 1);
+    strided(a, 0x80000000u, 4 * 64);
+    ck_assert_uint_eq(wavefronts(a, ALL, 4), 32);
+}
+END_TEST
+
+static Suite *smem_suite(void)
+{
+    Suite *s = suite_create("smem");
+    TCase *core = tcase_create("Core");
+    tcase_add_loop_test(core, test_stride_pow2, 0, (int)(sizeof pow2_strides / sizeof pow2_strides[0]));
+    tcase_add_loop_test(core, test_stride_odd, 0, (int)(sizeof odd_strides / sizeof odd_strides[0]));
+    tcase_add_test(core, test_broadcast);
+    tcase_add_test(core, test_transpose_column);
+    tcase_add_test(core, test_wide_consecutive);
+    tcase_add_test(core, test_bank_words);
+    suite_add_tcase(s, core);
+
+    TCase *edge = tcase_create("Edge");
+    tcase_add_test(edge, test_mask_zero);
+    tcase_add_test(edge, test_partial_masks);
+    tcase_add_test(edge, test_inactive_phases);
+    tcase_add_test(edge, test_phase_boundaries);
+    tcase_add_test(edge, test_large_addresses);
+    suite_add_tcase(s, edge);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(smem_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
