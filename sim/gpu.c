@@ -1,0 +1,728 @@
+/* sim/gpu.c -- the timing model: block dispatch, SMs, warp schedulers,
+** scoreboards and pipelines, driven by one global cycle counter.
+**
+** Each cycle, every scheduler that may have work picks at most one ready
+** warp (GTO or LRR) and issues its next instruction. Issue executes it
+** functionally (isa/exec) and times it: fixed-latency units mark the
+** destination ready `latency` cycles later; shared memory occupies the SM's
+** shared pipe for one cycle per wavefront; global accesses go through the
+** coalescer and the memory system, which return when the data is back.
+** Since every ready time is known when the producer issues, a scheduler with
+** nothing ready sleeps until its earliest warp can go, and the clock jumps
+** to the earliest such wake-up across the GPU.
+**
+** Stall reasons are charged per warp per cycle: at each evaluation of a
+** scheduler, every warp is charged the time since the last evaluation with
+** the state it was found in then (the state cannot change in between, since
+** the scheduler sleeps exactly until the first warp's state changes).
+**
+** Left out: instruction fetch and caches, register-bank conflicts, the
+** operand collector, dual issue, block-launch latency, L1/shared carveout
+** resizing per kernel, texture and constant caches (ld.param is an ALU op). */
+#include "sim/gpu.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/disasm.h"
+#include "isa/exec.h"
+#include "isa/grid.h"
+#include "sim/coalesce.h"
+#include "sim/memsys.h"
+#include "sim/occupancy.h"
+#include "sim/smem.h"
+
+#define NEVER UINT64_MAX
+
+typedef enum { WARP_EMPTY, WARP_ACTIVE, WARP_BARRIER, WARP_DONE } WarpState;
+
+typedef struct {
+    WarpExec  ex;
+    uint64_t  next_issue;  /* earliest issue cycle set by the warp's own past (branch, barrier, dispatch) */
+    uint64_t  age;         /* dispatch order: smaller is older (GTO)          */
+    uint64_t *reg_ready;   /* cycle each register's value can be read          */
+    uint8_t  *reg_wait;    /* StallReason while waiting for that register      */
+    uint64_t  pred_ready[ISA_MAX_PREDS];
+    uint32_t  block;       /* resident-block slot                              */
+    uint8_t   state;       /* WarpState                                        */
+    uint8_t   reason;      /* StallReason found at the last evaluation         */
+    uint8_t   next_reason; /* StallReason while next_issue is what holds it    */
+} Warp;
+
+typedef struct {
+    uint32_t *order;       /* warp slots, oldest first                          */
+    uint32_t  nwarps;
+    uint64_t  wake_at, last_eval;
+    uint64_t  unit_free[UNIT_COUNT];
+    int64_t   last_issued; /* warp slot, or -1                                  */
+    uint32_t  rr;          /* LRR: position after the last pick                 */
+} Scheduler;
+
+typedef struct {
+    bool      used;
+    uint32_t  block_id;
+    ExecBlock eb;
+    uint32_t  running, at_barrier;
+    uint64_t  start;
+} BlockSlot;
+
+typedef struct {
+    Warp      *warps;
+    BlockSlot *blocks;
+    Scheduler *sched;
+    uint64_t   smem_free, lsu_free;
+    uint32_t   resident_warps;
+    uint64_t   occ_last, occ_integral, busy_cycles;
+} Sm;
+
+typedef struct {
+    const GpuConfig *c;
+    const Launch    *L;
+    const Kernel    *k;
+    const TraceSink *trace;
+    SimResult       *r;
+    KernelStats     *st;
+    MemSys          *mem;
+    Sm              *sms;
+    void            *pool;        /* every per-SM array, one allocation    */
+    uint32_t         nregs, block_threads, warps_per_block, smem_size, bps, warp_slots;
+    uint64_t         total_blocks, next_block, now, ages, active_lanes, end;
+    uint32_t         interval[UNIT_COUNT], latency[UNIT_COUNT];
+    bool             stop;
+} Gpu;
+
+/* ------------------------------------------------------------ reporting */
+
+static void fail(Gpu *g, SimStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(Gpu *g, SimStatus status, const char *fmt, ...)
+{
+    if (g->stop) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->r->message, sizeof g->r->message, fmt, ap);
+    va_end(ap);
+    g->r->status = status;
+    g->stop = true;
+}
+
+/* Appends where every resident warp is (for budget and deadlock reports). */
+static void append_warp_positions(Gpu *g, size_t max_lines)
+{
+    char *msg = g->r->message;
+    size_t len = strlen(msg), lines = 0, cap = sizeof g->r->message;
+    for (uint32_t s = 0; s < g->c->sm_count; s++)
+        for (uint32_t w = 0; w < g->warp_slots; w++) {
+            Warp *wp = &g->sms[s].warps[w];
+            if (wp->state != WARP_ACTIVE && wp->state != WARP_BARRIER) continue;
+            if (lines++ == max_lines) {
+                if (len < cap) len += (size_t)snprintf(msg + len, cap - len, "\n    ...");
+                return;
+            }
+            uint32_t pc = exec_pc(&wp->ex);
+            char text[128];
+            disasm_instr(g->k, &g->k->code[pc], text, sizeof text);
+            const ExecBlock *eb = &g->sms[s].blocks[wp->block].eb;
+            if (len < cap)
+                len += (size_t)snprintf(msg + len, cap - len,
+                                        "\n    SM %u warp %u (block (%u,%u,%u) warp %u)%s: pc %u line %u: %s", s, w,
+                                        eb->ctaid[0], eb->ctaid[1], eb->ctaid[2], wp->ex.warp_in_block,
+                                        wp->state == WARP_BARRIER ? " waiting at bar.sync" : "", pc,
+                                        g->k->code[pc].line, text);
+        }
+}
+
+/* ------------------------------------------------------------ occupancy */
+
+static void occ_update(Gpu *g, Sm *sm)
+{
+    uint64_t dt = g->now - sm->occ_last;
+    sm->occ_integral += (uint64_t)sm->resident_warps * dt;
+    if (sm->resident_warps) sm->busy_cycles += dt;
+    sm->occ_last = g->now;
+}
+
+/* ------------------------------------------------------------- dispatch */
+
+static void dispatch(Gpu *g, uint32_t s)
+{
+    Sm *sm = &g->sms[s];
+    uint32_t b = 0;
+    while (b < g->bps && sm->blocks[b].used) b++;
+    if (b == g->bps || g->next_block >= g->total_blocks) return;
+    BlockSlot *bs = &sm->blocks[b];
+    uint64_t id = g->next_block++;
+    const uint32_t *gd = g->L->grid;
+    bs->used = true;
+    bs->block_id = (uint32_t)id;
+    bs->eb.ctaid[0] = (uint32_t)(id % gd[0]);
+    bs->eb.ctaid[1] = (uint32_t)(id / gd[0] % gd[1]);
+    bs->eb.ctaid[2] = (uint32_t)(id / ((uint64_t)gd[0] * gd[1]));
+    memset(bs->eb.smem, 0, g->smem_size);
+    bs->running = g->warps_per_block;
+    bs->at_barrier = 0;
+    bs->start = g->now;
+    occ_update(g, sm);
+    sm->resident_warps += g->warps_per_block;
+    for (uint32_t i = 0; i < g->warps_per_block; i++) {
+        uint32_t slot = b * g->warps_per_block + i;
+        Warp *w = &sm->warps[slot];
+        exec_warp_init(&w->ex, w->ex.r, g->nregs, i, g->block_threads, slot);
+        memset(w->reg_ready, 0, g->nregs * sizeof *w->reg_ready);
+        memset(w->pred_ready, 0, sizeof w->pred_ready);
+        w->next_issue = g->now + 1;
+        w->next_reason = STALL_NOT_SELECTED;
+        w->reason = STALL_NOT_SELECTED;
+        w->age = g->ages++;
+        w->block = b;
+        w->state = WARP_ACTIVE;
+        Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
+        if (q->nwarps == 0) q->last_eval = g->now;
+        q->order[q->nwarps++] = slot;
+        if (q->wake_at > g->now + 1) q->wake_at = g->now + 1;
+    }
+    if (g->trace && g->trace->block_start) {
+        TraceBlock e = { g->now, s, b, bs->block_id, g->warps_per_block };
+        g->trace->block_start(g->trace->user, &e);
+    }
+}
+
+static void remove_from_scheduler(Scheduler *q, uint32_t slot)
+{
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < q->nwarps; i++)
+        if (q->order[i] != slot) q->order[j++] = q->order[i];
+    q->nwarps = j;
+    if (q->last_issued == (int64_t)slot) q->last_issued = -1;
+    if (q->rr > q->nwarps) q->rr = 0;
+}
+
+static void release_barrier(Gpu *g, Sm *sm, uint32_t b)
+{
+    BlockSlot *bs = &sm->blocks[b];
+    for (uint32_t i = 0; i < g->warps_per_block; i++) {
+        uint32_t slot = b * g->warps_per_block + i;
+        Warp *w = &sm->warps[slot];
+        if (w->state != WARP_BARRIER) continue;
+        w->state = WARP_ACTIVE;
+        w->next_issue = g->now + 1;
+        w->next_reason = STALL_BARRIER;
+        Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
+        if (q->wake_at > g->now + 1) q->wake_at = g->now + 1;
+    }
+    bs->at_barrier = 0;
+}
+
+static void barrier_deadlock(Gpu *g, Sm *sm, uint32_t b, const char *why)
+{
+    const ExecBlock *eb = &sm->blocks[b].eb;
+    fail(g, SIM_DEADLOCK, "%s:%u: barrier deadlock in kernel '%s', block (%u,%u,%u): %s",
+         g->L->kernel_file ? g->L->kernel_file : "?", g->k->line, g->k->name, eb->ctaid[0], eb->ctaid[1],
+         eb->ctaid[2], why);
+    append_warp_positions(g, 16);
+}
+
+static void warp_exited(Gpu *g, uint32_t s, uint32_t slot)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    w->state = WARP_DONE;
+    remove_from_scheduler(&sm->sched[slot % g->c->sm_schedulers], slot);
+    occ_update(g, sm);
+    sm->resident_warps--;
+    bs->running--;
+    if (bs->running && bs->at_barrier == bs->running) {
+        barrier_deadlock(g, sm, w->block, "some warps exited while the others wait at bar.sync; they can never arrive");
+        return;
+    }
+    if (bs->running) return;
+    bs->used = false;
+    if (g->now + 1 > g->end) g->end = g->now + 1;
+    if (g->trace && g->trace->block_end) {
+        TraceBlock e = { g->now + 1, s, w->block, bs->block_id, g->warps_per_block };
+        g->trace->block_end(g->trace->user, &e);
+    }
+    dispatch(g, s);
+}
+
+/* ------------------------------------------------------------- readiness */
+
+static inline void need(uint64_t ready, uint8_t why, uint64_t *t, uint8_t *reason)
+{
+    if (ready > *t) {
+        *t = ready;
+        *reason = why;
+    }
+}
+
+/* Earliest cycle the warp's next instruction can issue, and what holds it. */
+static uint64_t earliest(const Gpu *g, const Sm *sm, const Scheduler *q, const Warp *w, uint8_t *reason)
+{
+    const Instr *in = &g->k->code[exec_pc(&w->ex)];
+    uint64_t t = w->next_issue;
+    *reason = w->next_reason;
+    for (uint32_t i = 0; i < in->nsrc; i++) {
+        const Operand *o = &in->src[i];
+        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, reason);
+        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, reason);
+    }
+    for (uint32_t i = 0; i < in->ndst; i++) { /* a load still in flight to the same register */
+        const Operand *o = &in->dst[i];
+        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, reason);
+        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, reason);
+    }
+    if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, reason);
+    OpUnit unit = OP_INFO[in->op].unit;
+    switch (unit) {
+    case UNIT_LSU:
+        need(q->unit_free[unit], STALL_LG_THROTTLE, &t, reason);
+        need(sm->lsu_free, STALL_LG_THROTTLE, &t, reason);
+        break;
+    case UNIT_MIO:
+        need(q->unit_free[unit], STALL_MIO_THROTTLE, &t, reason);
+        need(sm->smem_free, STALL_MIO_THROTTLE, &t, reason);
+        break;
+    case UNIT_CTRL:
+        break;
+    case UNIT_ALU:
+    case UNIT_FMA:
+    case UNIT_SFU:
+    case UNIT_DIV:
+        need(q->unit_free[unit], STALL_MATH_PIPE_THROTTLE, &t, reason);
+        break;
+    case UNIT_COUNT:
+        break;
+    }
+    return t;
+}
+
+/* ----------------------------------------------------------------- issue */
+
+static uint32_t max_same_address(const ExecOut *out)
+{
+    uint32_t best = 0;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(out->exec_mask >> l & 1)) continue;
+        uint32_t n = 0;
+        for (int j = 0; j < WARP_SIZE; j++)
+            if ((out->exec_mask >> j & 1) && out->addr[j] == out->addr[l]) n++;
+        if (n > best) best = n;
+    }
+    return best;
+}
+
+static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint8_t *wait)
+{
+    Sm *sm = &g->sms[s];
+    KernelStats *st = g->st;
+    *wait = STALL_LONG_SCOREBOARD;
+    if (!out->exec_mask) return g->now + 1;
+    CoalesceResult cr;
+    coalesce_analyze(out->addr, out->exec_mask, out->width, &cr);
+    /* The L1 handles one 128-byte line (tag) per cycle and a few sectors. */
+    uint64_t start = sm->lsu_free > g->now ? sm->lsu_free : g->now;
+    uint32_t spc = g->c->l1_sectors_per_cycle;
+    uint32_t busy = (cr.sectors + spc - 1) / spc;
+    if (cr.nlines > busy) busy = cr.nlines;
+    sm->lsu_free = start + busy;
+    bool store = in->op == OP_ST_GLOBAL;
+    uint64_t ready = g->now + 1;
+    if (in->op == OP_LD_GLOBAL) {
+        st->gld_requests++;
+        st->gld_sectors += cr.sectors;
+        ready = memsys_load(g->mem, s, start, &cr);
+    } else if (store) {
+        st->gst_requests++;
+        st->gst_sectors += cr.sectors;
+        memsys_store(g->mem, s, start, &cr);
+    } else {
+        st->gatom_requests++;
+        ready = memsys_atomic(g->mem, s, start, &cr, max_same_address(out));
+    }
+    if (g->trace && g->trace->global_access) {
+        TraceGlobal e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
+                          .width = out->width, .nlines = cr.nlines, .sectors = cr.sectors,
+                          .bytes_requested = cr.bytes_requested, .is_store = store };
+        memcpy(e.line_addr, cr.line_addr, cr.nlines * sizeof e.line_addr[0]);
+        memcpy(e.sector_mask, cr.sector_mask, cr.nlines);
+        g->trace->global_access(g->trace->user, &e);
+    }
+    return ready;
+}
+
+static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint8_t *wait)
+{
+    Sm *sm = &g->sms[s];
+    *wait = STALL_SHORT_SCOREBOARD;
+    uint64_t start = sm->smem_free > g->now ? sm->smem_free : g->now;
+    if (in->op == OP_SHFL) {
+        sm->smem_free = start + 1;
+        return start + g->c->lat_shfl;
+    }
+    if (!out->exec_mask) return g->now + 1;
+    uint32_t addr[WARP_SIZE];
+    for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];
+    SmemResult sr;
+    smem_analyze(addr, out->exec_mask, out->width, &sr);
+    uint32_t wf = sr.wavefronts;
+    bool atomic = OP_INFO[in->op].flags & OPF_ATOM;
+    if (atomic) { /* lanes updating one word are applied one after another */
+        uint32_t serial = max_same_address(out);
+        if (serial > wf) wf = serial;
+    }
+    sm->smem_free = start + wf;
+    g->st->shared_requests++;
+    g->st->shared_wavefronts += wf;
+    if (g->trace && g->trace->shared_access) {
+        TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
+                          .width = out->width, .wavefronts = wf, .is_store = in->op == OP_ST_SHARED };
+        memcpy(e.bank_words, sr.bank_words, sizeof e.bank_words);
+        g->trace->shared_access(g->trace->user, &e);
+    }
+    return start + g->c->lat_shared + wf - 1;
+}
+
+static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    KernelStats *st = g->st;
+    const Instr *in = &g->k->code[exec_pc(&w->ex)];
+    bs->eb.clock = g->now;
+    if (!exec_step(&bs->eb, &w->ex, out)) {
+        char report[1536];
+        grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &out->fault, bs->eb.ctaid, bs->eb.ntid,
+                            w->ex.warp_in_block, report, sizeof report);
+        fail(g, SIM_FAULT, "%s", report);
+        return;
+    }
+    st->warp_instructions++;
+    st->thread_instructions += (uint32_t)__builtin_popcount(out->exec_mask);
+    g->active_lanes += (uint32_t)__builtin_popcount(out->active);
+    OpUnit unit = OP_INFO[in->op].unit;
+    q->unit_free[unit] = g->now + g->interval[unit];
+    uint64_t ready = g->now + g->latency[unit];
+    uint8_t wait = STALL_WAIT;
+    switch (in->op) {
+    case OP_ADD_F32: case OP_SUB_F32: case OP_MUL_F32:
+        st->flops += (uint32_t)__builtin_popcount(out->exec_mask);
+        break;
+    case OP_FMA_F32: case OP_MAD_F32:
+        st->flops += 2u * (uint32_t)__builtin_popcount(out->exec_mask);
+        break;
+    default:
+        break;
+    }
+    if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, &wait);
+    else if (unit == UNIT_MIO) ready = issue_mio(g, s, slot, in, out, &wait);
+    for (uint32_t i = 0; i < in->ndst; i++) {
+        const Operand *o = &in->dst[i];
+        if (o->kind == OPND_REG) {
+            w->reg_ready[o->index] = ready;
+            w->reg_wait[o->index] = wait;
+        } else if (o->kind == OPND_PRED) {
+            w->pred_ready[o->index] = ready;
+        }
+    }
+    w->next_issue = g->now + 1;
+    w->next_reason = STALL_NOT_SELECTED;
+    if (g->trace && g->trace->warp_issue) {
+        TraceIssue e = { g->now, s, slot, (uint32_t)(slot % g->c->sm_schedulers), bs->block_id, out->pc,
+                         out->active, out->exec_mask, unit, in->op, out->diverged };
+        g->trace->warp_issue(g->trace->user, &e);
+    }
+    if (OP_INFO[in->op].flags & OPF_BRANCH) {
+        st->branches++;
+        if (out->diverged) st->divergent_branches++;
+        w->next_issue = g->now + g->c->lat_branch;
+        w->next_reason = STALL_BRANCH_RESOLVING;
+    }
+    if (out->exited) {
+        warp_exited(g, s, slot);
+    } else if (out->at_barrier) {
+        if (out->barrier_partial) {
+            barrier_deadlock(g, sm, w->block, "a warp reached bar.sync with only some of its lanes (divergent barrier)");
+            return;
+        }
+        w->state = WARP_BARRIER;
+        if (++bs->at_barrier == bs->running) release_barrier(g, sm, w->block);
+    }
+}
+
+/* --------------------------------------------------------------- schedule */
+
+/* One scheduler at cycle now: charge stall time, pick a warp, issue. */
+static void schedule(Gpu *g, uint32_t s, Scheduler *q, ExecOut *out)
+{
+    Sm *sm = &g->sms[s];
+    uint64_t dt = g->now - q->last_eval;
+    q->last_eval = g->now;
+    uint64_t wake = NEVER;
+    int64_t pick = -1;
+    uint32_t pick_pos = 0, n = q->nwarps;
+    bool gto = g->c->sched_policy == SCHED_GTO;
+    for (uint32_t k = 0; k < n; k++) {
+        /* LRR scans from just after its last pick; GTO scans oldest first. */
+        uint32_t pos = gto ? k : (q->rr + k) % n;
+        uint32_t slot = q->order[pos];
+        Warp *w = &sm->warps[slot];
+        if (dt) {
+            g->st->stall[w->reason] += dt;
+            if (g->trace && g->trace->warp_stall) {
+                TraceStall e = { q->last_eval - dt, s, slot, w->reason, dt };
+                g->trace->warp_stall(g->trace->user, &e);
+            }
+        }
+        if (w->state == WARP_BARRIER) {
+            w->reason = STALL_BARRIER;
+            continue;
+        }
+        uint8_t why;
+        uint64_t t = earliest(g, sm, q, w, &why);
+        if (t > g->now) {
+            w->reason = why;
+            if (t < wake) wake = t;
+            continue;
+        }
+        w->reason = STALL_NOT_SELECTED;
+        bool greedy = gto && (int64_t)slot == q->last_issued;
+        if (pick < 0 || greedy) {
+            pick = slot;
+            pick_pos = pos;
+        }
+    }
+    if (pick < 0) {
+        q->wake_at = wake;
+        return;
+    }
+    sm->warps[pick].reason = STALL_SELECTED;
+    q->last_issued = pick;
+    q->rr = pick_pos + 1;
+    q->wake_at = g->now + 1;
+    issue(g, s, q, (uint32_t)pick, out);
+}
+
+/* ----------------------------------------------------------------- setup */
+
+static bool setup(Gpu *g)
+{
+    const GpuConfig *c = g->c;
+    const Launch *L = g->L;
+    g->block_threads = L->block[0] * L->block[1] * L->block[2];
+    g->warps_per_block = (g->block_threads + WARP_SIZE - 1) / WARP_SIZE;
+    g->nregs = g->k->regs_used ? g->k->regs_used : 1;
+    g->smem_size = g->k->dynamic_smem_offset + L->dynamic_smem;
+    g->total_blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    g->bps = g->st->occ.blocks_per_sm;
+    g->warp_slots = g->bps * g->warps_per_block;
+    uint32_t nsched = c->sm_schedulers, nsm = c->sm_count;
+    uint32_t per_sched = (g->warp_slots + nsched - 1) / nsched;
+
+    /* One allocation for every per-SM array: sized once, freed once. */
+    size_t sz_sm = sizeof(Sm), sz_warps = (size_t)g->warp_slots * sizeof(Warp),
+           sz_blocks = (size_t)g->bps * sizeof(BlockSlot), sz_sched = (size_t)nsched * sizeof(Scheduler),
+           sz_order = (size_t)nsched * per_sched * sizeof(uint32_t),
+           sz_regs = (size_t)g->warp_slots * g->nregs * WARP_SIZE * sizeof(uint32_t),
+           sz_ready = (size_t)g->warp_slots * g->nregs * sizeof(uint64_t),
+           sz_wait = (size_t)g->warp_slots * g->nregs, sz_smem = (size_t)g->bps * g->smem_size;
+    size_t per_sm = sz_warps + sz_blocks + sz_sched + sz_order + sz_regs + sz_ready + sz_wait + sz_smem + 64;
+    size_t total = (size_t)nsm * (sz_sm + per_sm);
+    if (total > ((size_t)8 << 30)) {
+        fail(g, SIM_BAD_LAUNCH, "this launch needs %zu MiB of host memory for resident warps; refusing", total >> 20);
+        return false;
+    }
+    g->pool = calloc(1, total);
+    if (!g->pool) {
+        fail(g, SIM_BAD_LAUNCH, "out of host memory (%zu MiB) for resident warps", total >> 20);
+        return false;
+    }
+    uint8_t *p = g->pool;
+    g->sms = (Sm *)p;
+    p += (size_t)nsm * sz_sm;
+    for (uint32_t s = 0; s < nsm; s++) {
+        Sm *sm = &g->sms[s];
+        /* Largest alignment first: 8-byte members, then 4, then 1. */
+        sm->warps = (Warp *)p, p += sz_warps;
+        sm->blocks = (BlockSlot *)p, p += sz_blocks;
+        sm->sched = (Scheduler *)p, p += sz_sched;
+        uint64_t *ready = (uint64_t *)p;
+        p += sz_ready;
+        uint32_t (*regs)[WARP_SIZE] = (uint32_t (*)[WARP_SIZE])p;
+        p += sz_regs;
+        uint32_t *order = (uint32_t *)p;
+        p += sz_order;
+        uint8_t *wait = p;
+        p += sz_wait;
+        uint8_t *smem = p;
+        p += sz_smem;
+        p += (8 - ((uintptr_t)p & 7)) & 7;
+        for (uint32_t w = 0; w < g->warp_slots; w++) {
+            sm->warps[w].ex.r = regs + (size_t)w * g->nregs;
+            sm->warps[w].reg_ready = ready + (size_t)w * g->nregs;
+            sm->warps[w].reg_wait = wait + (size_t)w * g->nregs;
+        }
+        for (uint32_t q = 0; q < nsched; q++) {
+            sm->sched[q].order = order + (size_t)q * per_sched;
+            sm->sched[q].wake_at = NEVER;
+            sm->sched[q].last_issued = -1;
+        }
+        for (uint32_t b = 0; b < g->bps; b++) {
+            ExecBlock *eb = &sm->blocks[b].eb;
+            eb->kernel = g->k;
+            eb->gmem = L->gmem;
+            eb->smem = smem + (size_t)b * g->smem_size;
+            eb->smem_size = g->smem_size;
+            eb->params = L->params;
+            memcpy(eb->ntid, L->block, sizeof eb->ntid);
+            memcpy(eb->nctaid, L->grid, sizeof eb->nctaid);
+            eb->smid = s;
+            eb->nsmid = nsm;
+        }
+    }
+    g->interval[UNIT_ALU] = c->alu_interval;
+    g->interval[UNIT_FMA] = c->fma_interval;
+    g->interval[UNIT_SFU] = c->sfu_interval;
+    g->interval[UNIT_DIV] = c->div_interval;
+    g->interval[UNIT_LSU] = c->lsu_interval;
+    g->interval[UNIT_MIO] = c->mio_interval;
+    g->interval[UNIT_CTRL] = 1;
+    g->latency[UNIT_ALU] = c->lat_alu;
+    g->latency[UNIT_FMA] = c->lat_fma;
+    g->latency[UNIT_SFU] = c->lat_sfu;
+    g->latency[UNIT_DIV] = c->lat_div;
+    g->latency[UNIT_LSU] = c->lat_l1_hit;
+    g->latency[UNIT_MIO] = c->lat_shared;
+    g->latency[UNIT_CTRL] = 1;
+    Diag d;
+    g->mem = memsys_create(c, &d);
+    if (!g->mem) {
+        fail(g, SIM_BAD_LAUNCH, "%s", d.message);
+        return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- totals */
+
+static void finish_stats(Gpu *g)
+{
+    const GpuConfig *c = g->c;
+    KernelStats *st = g->st;
+    st->cycles = g->end;
+    st->time_us = (double)st->cycles / c->clock_mhz;
+    uint64_t integral = 0, busy = 0;
+    for (uint32_t s = 0; s < c->sm_count; s++) {
+        Sm *sm = &g->sms[s];
+        g->now = g->end;
+        occ_update(g, sm);
+        integral += sm->occ_integral;
+        busy += sm->busy_cycles;
+    }
+    st->ipc = busy ? (double)st->warp_instructions / ((double)busy / c->sm_count) / c->sm_count : 0;
+    st->achieved_occupancy = busy ? (double)integral / ((double)busy * c->sm_max_warps) : 0;
+    st->branch_efficiency = st->warp_instructions ? (double)g->active_lanes / (32.0 * st->warp_instructions) : 0;
+    st->shared_bank_conflicts = st->shared_wavefronts - st->shared_requests;
+    memsys_stats(g->mem, st);
+    st->dram_bytes = st->dram_read_bytes + st->dram_write_bytes;
+    st->l1_hit_rate = st->l1_sector_accesses ? (double)st->l1_sector_hits / st->l1_sector_accesses : 0;
+    st->l2_hit_rate = st->l2_sector_accesses ? (double)st->l2_sector_hits / st->l2_sector_accesses : 0;
+    double seconds = st->time_us * 1e-6;
+    st->dram_bandwidth_gbs = seconds > 0 ? (double)st->dram_bytes / seconds / 1e9 : 0;
+    st->achieved_gflops = seconds > 0 ? (double)st->flops / seconds / 1e9 : 0;
+    /* Peak FP32: every scheduler's FMA pipe, 2 flops per lane per fma. */
+    st->peak_gflops = (double)c->sm_count * c->sm_schedulers * (32.0 / c->fma_interval) * 2.0 * c->clock_mhz * 1e-3;
+    st->peak_dram_gbs = c->dram_bandwidth_gbs;
+    st->ridge_point = st->peak_gflops / st->peak_dram_gbs;
+    st->arithmetic_intensity = st->dram_bytes ? (double)st->flops / (double)st->dram_bytes : 0;
+    double mem_bound = st->arithmetic_intensity * st->peak_dram_gbs;
+    st->roofline_gflops = st->dram_bytes == 0 || mem_bound > st->peak_gflops ? st->peak_gflops : mem_bound;
+}
+
+bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, SimResult *r)
+{
+    memset(r, 0, sizeof *r);
+    Gpu g;
+    memset(&g, 0, sizeof g);
+    g.c = c;
+    g.L = L;
+    g.k = L->kernel;
+    g.trace = trace;
+    g.r = r;
+    g.st = &r->stats;
+    char msg[256];
+    if (!grid_check_launch(L->grid, L->block, msg, sizeof msg)) {
+        fail(&g, SIM_BAD_LAUNCH, "%s", msg);
+        return false;
+    }
+    uint32_t threads = L->block[0] * L->block[1] * L->block[2];
+    uint32_t regs = L->regs_per_thread ? L->regs_per_thread : kernel_regs_per_thread(L->kernel);
+    Diag d;
+    if (!occupancy_compute(c, threads, regs, L->kernel->dynamic_smem_offset, L->dynamic_smem, &r->stats.occ, &d)) {
+        fail(&g, SIM_BAD_LAUNCH, "kernel '%s' cannot launch on %s: %s", L->kernel->name, c->name, d.message);
+        return false;
+    }
+    if (r->stats.occ.blocks_per_sm == 0) {
+        fail(&g, SIM_BAD_LAUNCH, "kernel '%s' cannot launch on %s: no block fits on an SM", L->kernel->name, c->name);
+        return false;
+    }
+    KernelStats *st = &r->stats;
+    st->theoretical_occupancy = st->occ.occupancy;
+    st->blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    uint64_t per_wave = (uint64_t)c->sm_count * st->occ.blocks_per_sm;
+    st->waves = (uint32_t)((st->blocks + per_wave - 1) / per_wave);
+    st->wave_efficiency = (double)st->blocks / ((double)st->waves * per_wave);
+    st->tail_blocks = (uint32_t)(st->blocks - (uint64_t)(st->waves - 1) * per_wave);
+    ExecOut *out = malloc(sizeof *out);
+    bool ok = out && setup(&g);
+    if (!out) fail(&g, SIM_BAD_LAUNCH, "out of host memory");
+    if (ok) {
+        /* Breadth-first: one block per SM per round, as the hardware spreads them. */
+        for (uint32_t round = 0; round < g.bps; round++)
+            for (uint32_t s = 0; s < c->sm_count; s++) dispatch(&g, s);
+        uint32_t nsched = c->sm_schedulers;
+        while (!g.stop) {
+            uint64_t next = NEVER;
+            for (uint32_t s = 0; s < c->sm_count && !g.stop; s++) {
+                Sm *sm = &g.sms[s];
+                if (!sm->resident_warps) continue;
+                for (uint32_t qi = 0; qi < nsched && !g.stop; qi++) {
+                    Scheduler *q = &sm->sched[qi];
+                    if (!q->nwarps) continue;
+                    if (q->wake_at <= g.now) schedule(&g, s, q, out);
+                    if (q->nwarps && q->wake_at < next) next = q->wake_at;
+                }
+            }
+            if (g.stop) break;
+            if (next == NEVER) break;
+            if (next == NEVER - 1 || next <= g.now) {
+                fail(&g, SIM_DEADLOCK, "internal: the clock cannot advance at cycle %llu", (unsigned long long)g.now);
+                break;
+            }
+            g.now = next;
+            if (L->max_cycles && g.now > L->max_cycles) {
+                fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles (--max-cycles); where its warps are:",
+                     g.k->name, (unsigned long long)L->max_cycles);
+                append_warp_positions(&g, 16);
+            } else if (L->max_warp_instructions && st->warp_instructions > L->max_warp_instructions) {
+                fail(&g, SIM_BUDGET, "kernel '%s' exceeded %llu warp instructions; where its warps are:",
+                     g.k->name, (unsigned long long)L->max_warp_instructions);
+                append_warp_positions(&g, 16);
+            }
+        }
+        if (!g.stop && g.next_block < g.total_blocks)
+            fail(&g, SIM_DEADLOCK, "internal: %llu blocks were never dispatched",
+                 (unsigned long long)(g.total_blocks - g.next_block));
+        if (!g.stop) {
+            uint64_t drain = memsys_drain_cycle(g.mem);
+            if (drain > g.end) g.end = drain;
+            finish_stats(&g);
+        }
+    }
+    memsys_destroy(g.mem);
+    free(g.pool);
+    free(out);
+    return !g.stop;
+}

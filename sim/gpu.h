@@ -1,0 +1,52 @@
+/* sim/gpu.h -- the timing model's entry point: simulate one kernel launch on
+** a machine. The launch arrives fully formed (kernel, buffers in a GlobalMem,
+** grid, parameters); sim/ never reads workload files.
+** Model (see DESIGN.md, "Key models"): blocks are dispatched to SMs as their
+** resources allow; each SM's schedulers issue at most one instruction per
+** cycle from a ready warp; an instruction executes functionally at issue and
+** its results become readable when its latency (or its memory request)
+** completes; idle stretches are skipped, not ticked.                     */
+#ifndef GPUSIM_SIM_GPU_H
+#define GPUSIM_SIM_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "isa/gmem.h"
+#include "isa/program.h"
+#include "sim/config.h"
+#include "sim/stats.h"
+#include "sim/trace.h"
+
+typedef struct {
+    const Kernel   *kernel;
+    const char     *kernel_file;     /* for fault reports                        */
+    GlobalMem      *gmem;            /* buffers; the kernel reads and writes them */
+    uint32_t        grid[3], block[3];
+    uint32_t        dynamic_smem;    /* bytes                                    */
+    uint32_t        regs_per_thread; /* 0: the kernel's own count                */
+    const uint32_t *params;          /* kernel->nparams values                   */
+    uint64_t        max_cycles;      /* 0: no limit                              */
+    uint64_t        max_warp_instructions; /* 0: no limit                        */
+} Launch;
+
+typedef enum {
+    SIM_OK,
+    SIM_FAULT,      /* a lane faulted (out of bounds, misaligned ...)           */
+    SIM_DEADLOCK,   /* bar.sync that can never complete                          */
+    SIM_BUDGET,     /* --max-cycles or the instruction budget ran out            */
+    SIM_BAD_LAUNCH  /* the launch cannot run on this machine (too big a block)  */
+} SimStatus;
+
+typedef struct {
+    SimStatus   status;
+    char        message[4096]; /* report for any status but SIM_OK               */
+    KernelStats stats;         /* filled for SIM_OK (partial otherwise)           */
+} SimResult;
+
+/* Simulates the launch on machine c. trace may be NULL. Returns true when
+** the kernel ran to completion; otherwise r->status/message say why. The
+** buffers in launch->gmem hold the kernel's results either way. */
+bool gpu_simulate(const GpuConfig *c, const Launch *launch, const TraceSink *trace, SimResult *r);
+
+#endif

@@ -1,0 +1,215 @@
+/* sim/memsys.c -- see memsys.h.
+** Miss-status registers: each SM may have at most l1.max_inflight sectors
+** outstanding below L1. A sector that finds none free waits for the earliest
+** to be released (a min-heap of release cycles). This is where Little's law
+** comes from: bytes in flight per SM are bounded, so latency x bandwidth
+** must be covered by enough independent requests.                         */
+#include "sim/memsys.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cache.h"
+#include "sim/dram.h"
+
+typedef struct {
+    uint64_t *heap; /* release cycles of the busy slots (min-heap) */
+    uint32_t  n, cap;
+} Mshr;
+
+struct MemSys {
+    uint32_t nsm;
+    Cache  **l1;
+    Mshr    *mshr;
+    Cache   *l2;
+    Dram     l2_queue; /* L2 bandwidth; its latency is the L2 hit latency */
+    Dram     dram;     /* DRAM bandwidth; its latency is the DRAM latency */
+    uint64_t dram_write_bytes;
+    uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
+};
+
+static void heap_push(Mshr *h, uint64_t v)
+{
+    uint32_t i = h->n++;
+    while (i && h->heap[(i - 1) / 2] > v) {
+        h->heap[i] = h->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->heap[i] = v;
+}
+
+static uint64_t heap_pop(Mshr *h)
+{
+    uint64_t top = h->heap[0], v = h->heap[--h->n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && h->heap[c + 1] < h->heap[c]) c++;
+        if (h->heap[c] >= v) break;
+        h->heap[i] = h->heap[c];
+        i = c;
+    }
+    if (h->n) h->heap[i] = v;
+    return top;
+}
+
+/* Cycle at which a sector asked at `t` gets a miss register. */
+static uint64_t mshr_acquire(Mshr *h, uint64_t t)
+{
+    while (h->n && h->heap[0] <= t) heap_pop(h); /* released already */
+    if (h->n < h->cap) return t;
+    uint64_t free_at = heap_pop(h);
+    return free_at > t ? free_at : t;
+}
+
+MemSys *memsys_create(const GpuConfig *c, Diag *d)
+{
+    MemSys *m = calloc(1, sizeof *m);
+    if (!m) goto oom;
+    m->nsm = c->sm_count;
+    m->l1 = calloc(c->sm_count, sizeof *m->l1);
+    m->mshr = calloc(c->sm_count, sizeof *m->mshr);
+    if (!m->l1 || !m->mshr) goto oom;
+    for (uint32_t i = 0; i < c->sm_count; i++) {
+        m->l1[i] = cache_create(c->l1_size, c->l1_assoc, d);
+        if (!m->l1[i]) goto fail;
+        m->mshr[i].cap = c->l1_max_inflight;
+        m->mshr[i].heap = malloc((size_t)c->l1_max_inflight * sizeof(uint64_t));
+        if (!m->mshr[i].heap) goto oom;
+    }
+    m->l2 = cache_create(c->l2_size, c->l2_assoc, d);
+    if (!m->l2) goto fail;
+    dram_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
+    dram_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
+    m->lat_l1_hit = c->lat_l1_hit;
+    m->lat_atomic = c->lat_atomic;
+    m->lat_l2_hit = c->lat_l2_hit;
+    return m;
+oom:
+    diag_set(d, NULL, 0, 0, "out of host memory for the memory system");
+fail:
+    memsys_destroy(m);
+    return NULL;
+}
+
+void memsys_destroy(MemSys *m)
+{
+    if (!m) return;
+    for (uint32_t i = 0; m->l1 && i < m->nsm; i++) cache_destroy(m->l1[i]);
+    for (uint32_t i = 0; m->mshr && i < m->nsm; i++) free(m->mshr[i].heap);
+    free(m->l1);
+    free(m->mshr);
+    cache_destroy(m->l2);
+    free(m);
+}
+
+/* Dirty sectors the last L2 access evicted go to DRAM (nobody waits). */
+static void write_back(MemSys *m, uint64_t t, uint64_t before)
+{
+    CacheStats st;
+    cache_stats(m->l2, &st);
+    uint64_t sectors = st.writebacks_sectors - before;
+    if (sectors) {
+        dram_access(&m->dram, t, (uint32_t)(sectors * CACHE_SECTOR_BYTES));
+        m->dram_write_bytes += sectors * CACHE_SECTOR_BYTES;
+    }
+}
+
+static uint64_t l2_writebacks(const MemSys *m)
+{
+    CacheStats st;
+    cache_stats(m->l2, &st);
+    return st.writebacks_sectors;
+}
+
+/* Sectors of one line that missed L1: through the MSHRs, L2 and maybe DRAM. */
+static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors)
+{
+    uint64_t wb = l2_writebacks(m);
+    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ);
+    write_back(m, start, wb);
+    uint64_t done = start;
+    for (int s = 0; s < CACHE_SECTORS; s++) {
+        if (!(sectors >> s & 1)) continue;
+        uint64_t t = mshr_acquire(&m->mshr[sm], start);
+        uint64_t back = dram_access(&m->l2_queue, t, CACHE_SECTOR_BYTES);
+        if (!(l2_hits >> s & 1)) {
+            uint64_t from_dram = dram_access(&m->dram, t, CACHE_SECTOR_BYTES);
+            if (from_dram > back) back = from_dram;
+        }
+        heap_push(&m->mshr[sm], back);
+        if (back > done) done = back;
+    }
+    return done;
+}
+
+uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
+{
+    uint64_t done = start;
+    for (uint32_t i = 0; i < r->nlines; i++) {
+        uint8_t want = r->sector_mask[i];
+        uint8_t hit = cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ);
+        uint64_t t = hit ? start + m->lat_l1_hit : start;
+        if (want & ~hit) {
+            uint64_t below = fetch_below_l1(m, sm, start, r->line_addr[i], (uint8_t)(want & ~hit));
+            if (below > t) t = below;
+        }
+        if (t > done) done = t;
+    }
+    return done;
+}
+
+void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
+{
+    for (uint32_t i = 0; i < r->nlines; i++) {
+        uint8_t sectors = r->sector_mask[i];
+        cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC);
+        uint64_t wb = l2_writebacks(m);
+        cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
+        write_back(m, start, wb);
+        dram_access(&m->l2_queue, start, (uint32_t)__builtin_popcount(sectors) * CACHE_SECTOR_BYTES);
+    }
+}
+
+uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, uint32_t serial)
+{
+    (void)sm;
+    uint64_t done = start;
+    for (uint32_t i = 0; i < r->nlines; i++) {
+        uint8_t sectors = r->sector_mask[i];
+        uint64_t wb = l2_writebacks(m);
+        uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
+        write_back(m, start, wb);
+        uint64_t t = dram_access(&m->l2_queue, start, (uint32_t)__builtin_popcount(sectors) * CACHE_SECTOR_BYTES);
+        if (sectors & ~hit) {
+            uint64_t from_dram = dram_access(&m->dram, start, (uint32_t)__builtin_popcount(sectors & ~hit) * CACHE_SECTOR_BYTES);
+            if (from_dram > t) t = from_dram;
+        }
+        /* the L2 queue already charged the hit latency; an atomic takes lat.atomic */
+        t += (m->lat_atomic > m->lat_l2_hit ? m->lat_atomic - m->lat_l2_hit : 0) + (serial ? serial - 1 : 0);
+        if (t > done) done = t;
+    }
+    return done;
+}
+
+uint64_t memsys_drain_cycle(const MemSys *m)
+{
+    return (uint64_t)ceil(m->l2_queue.next_free);
+}
+
+void memsys_stats(const MemSys *m, KernelStats *s)
+{
+    CacheStats st;
+    for (uint32_t i = 0; i < m->nsm; i++) {
+        cache_stats(m->l1[i], &st);
+        s->l1_sector_accesses += st.sector_accesses;
+        s->l1_sector_hits += st.sector_hits;
+    }
+    cache_stats(m->l2, &st);
+    s->l2_sector_accesses += st.sector_accesses;
+    s->l2_sector_hits += st.sector_hits;
+    s->dram_write_bytes += m->dram_write_bytes;
+    s->dram_read_bytes += m->dram.bytes - m->dram_write_bytes;
+}

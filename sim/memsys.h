@@ -1,0 +1,43 @@
+/* sim/memsys.h -- the global-memory path below the coalescer: an L1 per SM,
+** the miss-status registers that bound each SM's outstanding sectors, the
+** shared L2 (a bandwidth queue in front of a sectored cache) and DRAM (a
+** bandwidth queue with a latency). Every request is timed when it is issued:
+** the caller gets the cycle its data is back, so no event queue is needed.
+** Loads allocate in L1; stores write through to L2 (write-back, allocate);
+** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth.      */
+#ifndef GPUSIM_SIM_MEMSYS_H
+#define GPUSIM_SIM_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/coalesce.h"
+#include "sim/config.h"
+#include "sim/stats.h"
+
+typedef struct MemSys MemSys;
+
+/* A memory system for machine c, idle and empty. NULL with d on failure. */
+MemSys *memsys_create(const GpuConfig *c, Diag *d);
+void memsys_destroy(MemSys *m);
+
+/* A warp's global load on SM `sm`, entering L1 at cycle `start`.
+** Returns the cycle the last sector is back (when its register is ready). */
+uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
+
+/* A warp's global store: no one waits for it, but it takes L2 and, later,
+** DRAM bandwidth. */
+void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
+
+/* A warp's global atomic: resolved at L2; `serial` = the most lanes that
+** hit one address (they are applied one after another). Returns the cycle
+** the old values are back. */
+uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, uint32_t serial);
+
+/* Cycle by which every store has reached L2: a kernel ends no sooner. */
+uint64_t memsys_drain_cycle(const MemSys *m);
+
+/* Adds the cache and DRAM counters into s (l1_*, l2_*, dram_* fields). */
+void memsys_stats(const MemSys *m, KernelStats *s);
+
+#endif

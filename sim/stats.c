@@ -1,0 +1,14 @@
+/* sim/stats.c -- names of the stall reasons (the list is in stats.h). */
+#include "sim/stats.h"
+
+const char *const STALL_NAMES[STALL_COUNT] = {
+#define STALL_NAME(id, name, help) name,
+    STALL_LIST(STALL_NAME)
+#undef STALL_NAME
+};
+
+const char *const STALL_HELP[STALL_COUNT] = {
+#define STALL_DOC(id, name, help) help,
+    STALL_LIST(STALL_DOC)
+#undef STALL_DOC
+};
