@@ -45,7 +45,10 @@ typedef struct {
     uint64_t *reg_ready;   /* cycle each register's value can be read          */
     uint8_t  *reg_wait;    /* StallReason while waiting for that register      */
     uint64_t  pred_ready[ISA_MAX_PREDS];
+    uint64_t  ready;       /* when the next instruction's operands are ready (cached at issue) */
     uint32_t  block;       /* resident-block slot                              */
+    uint8_t   unit;        /* OpUnit of the next instruction                   */
+    uint8_t   ready_reason;/* StallReason while `ready` is in the future       */
     uint8_t   state;       /* WarpState                                        */
     uint8_t   reason;      /* StallReason found at the last evaluation         */
     uint8_t   next_reason; /* StallReason while next_issue is what holds it    */
@@ -133,6 +136,8 @@ static void append_warp_positions(Gpu *g, size_t max_lines)
         }
 }
 
+static void prepare(const Gpu *g, Warp *w);
+
 /* ------------------------------------------------------------ occupancy */
 
 static void occ_update(Gpu *g, Sm *sm)
@@ -177,6 +182,7 @@ static void dispatch(Gpu *g, uint32_t s)
         w->age = g->ages++;
         w->block = b;
         w->state = WARP_ACTIVE;
+        prepare(g, w);
         Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
         if (q->nwarps == 0) q->last_eval = g->now;
         q->order[q->nwarps++] = slot;
@@ -208,6 +214,7 @@ static void release_barrier(Gpu *g, Sm *sm, uint32_t b)
         w->state = WARP_ACTIVE;
         w->next_issue = g->now + 1;
         w->next_reason = STALL_BARRIER;
+        prepare(g, w);
         Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
         if (q->wake_at > g->now + 1) q->wake_at = g->now + 1;
     }
@@ -257,41 +264,52 @@ static inline void need(uint64_t ready, uint8_t why, uint64_t *t, uint8_t *reaso
     }
 }
 
-/* Earliest cycle the warp's next instruction can issue, and what holds it. */
-static uint64_t earliest(const Gpu *g, const Sm *sm, const Scheduler *q, const Warp *w, uint8_t *reason)
+/* Caches when the warp's next instruction has its operands (its own
+** registers only change when it issues, so this holds until then). */
+static void prepare(const Gpu *g, Warp *w)
 {
+    if (!w->ex.depth) return;
     const Instr *in = &g->k->code[exec_pc(&w->ex)];
     uint64_t t = w->next_issue;
-    *reason = w->next_reason;
+    uint8_t reason = w->next_reason;
     for (uint32_t i = 0; i < in->nsrc; i++) {
         const Operand *o = &in->src[i];
-        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, reason);
-        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, reason);
+        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &reason);
+        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &reason);
     }
     for (uint32_t i = 0; i < in->ndst; i++) { /* a load still in flight to the same register */
         const Operand *o = &in->dst[i];
-        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, reason);
-        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, reason);
+        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &reason);
+        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &reason);
     }
-    if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, reason);
-    OpUnit unit = OP_INFO[in->op].unit;
-    switch (unit) {
+    if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &reason);
+    w->ready = t;
+    w->ready_reason = reason;
+    w->unit = (uint8_t)OP_INFO[in->op].unit;
+}
+
+/* Earliest cycle the warp's next instruction can issue, and what holds it:
+** its operands (cached), then the pipe it needs. */
+static inline uint64_t earliest(const Sm *sm, const Scheduler *q, const Warp *w, uint8_t *reason)
+{
+    uint64_t t = w->ready;
+    *reason = w->ready_reason;
+    switch ((OpUnit)w->unit) {
     case UNIT_LSU:
-        need(q->unit_free[unit], STALL_LG_THROTTLE, &t, reason);
+        need(q->unit_free[UNIT_LSU], STALL_LG_THROTTLE, &t, reason);
         need(sm->lsu_free, STALL_LG_THROTTLE, &t, reason);
         break;
     case UNIT_MIO:
-        need(q->unit_free[unit], STALL_MIO_THROTTLE, &t, reason);
+        need(q->unit_free[UNIT_MIO], STALL_MIO_THROTTLE, &t, reason);
         need(sm->smem_free, STALL_MIO_THROTTLE, &t, reason);
-        break;
-    case UNIT_CTRL:
         break;
     case UNIT_ALU:
     case UNIT_FMA:
     case UNIT_SFU:
     case UNIT_DIV:
-        need(q->unit_free[unit], STALL_MATH_PIPE_THROTTLE, &t, reason);
+        need(q->unit_free[w->unit], STALL_MATH_PIPE_THROTTLE, &t, reason);
         break;
+    case UNIT_CTRL:
     case UNIT_COUNT:
         break;
     }
@@ -440,6 +458,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         w->next_issue = g->now + g->c->lat_branch;
         w->next_reason = STALL_BRANCH_RESOLVING;
     }
+    prepare(g, w);
     if (out->exited) {
         warp_exited(g, s, slot);
     } else if (out->at_barrier) {
@@ -481,7 +500,7 @@ static void schedule(Gpu *g, uint32_t s, Scheduler *q, ExecOut *out)
             continue;
         }
         uint8_t why;
-        uint64_t t = earliest(g, sm, q, w, &why);
+        uint64_t t = earliest(sm, q, w, &why);
         if (t > g->now) {
             w->reason = why;
             if (t < wake) wake = t;
