@@ -467,6 +467,10 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
             return;
         }
         w->state = WARP_BARRIER;
+        if (bs->running < g->warps_per_block) {
+            barrier_deadlock(g, sm, w->block, "warps of the block exited before this bar.sync; they can never arrive");
+            return;
+        }
         if (++bs->at_barrier == bs->running) release_barrier(g, sm, w->block);
     }
 }

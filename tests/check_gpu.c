@@ -1,0 +1,556 @@
+/* tests/check_gpu.c -- the timing model end to end: waves and the tail
+** effect, divergence, scoreboard latencies, barriers, bank conflicts and
+** coalescing as the engine counts them, DRAM saturation, faults, deadlocks,
+** budgets and determinism. Kernels are assembly text; machines are presets
+** shrunk with config_set so each case runs in well under a second.       */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm.h"
+#include "sim/gpu.h"
+
+typedef struct {
+    Program   prog;
+    GpuConfig cfg;
+    GlobalMem *gmem;
+    Launch    L;
+    uint32_t  params[8];
+    SimResult r;
+} Run;
+
+static void run_init(Run *t, const char *gpu, const char *src, const char *kernel)
+{
+    memset(t, 0, sizeof *t);
+    Diag d;
+    ck_assert_msg(asm_parse(src, strlen(src), "test.asm", &t->prog, &d), "asm: %u:%u %s", d.line, d.col, d.message);
+    ck_assert_msg(config_load(gpu, &t->cfg, &d), "%s", d.message);
+    t->gmem = gmem_create();
+    t->L.kernel = program_find_kernel(&t->prog, kernel);
+    ck_assert_ptr_nonnull(t->L.kernel);
+    t->L.kernel_file = "test.asm";
+    t->L.gmem = t->gmem;
+    t->L.params = t->params;
+    t->L.grid[1] = t->L.grid[2] = t->L.block[1] = t->L.block[2] = 1;
+}
+
+static void set(Run *t, const char *kv)
+{
+    Diag d;
+    ck_assert_msg(config_set(&t->cfg, kv, &d), "%s", d.message);
+}
+
+static uint32_t buffer(Run *t, uint64_t bytes, const char *name)
+{
+    Diag d;
+    uint32_t a = gmem_alloc(t->gmem, bytes, name, &d);
+    ck_assert_msg(a != 0, "%s", d.message);
+    return a;
+}
+
+static bool simulate(Run *t)
+{
+    Diag d;
+    ck_assert_msg(config_validate(&t->cfg, &d), "%s", d.message);
+    return gpu_simulate(&t->cfg, &t->L, NULL, &t->r);
+}
+
+static void run_free(Run *t)
+{
+    gmem_destroy(t->gmem);
+    program_destroy(&t->prog);
+}
+
+/* Fixed work per block: each thread runs `iters` dependent FMAs. */
+static const char *FIXED_WORK =
+    ".kernel work\n"
+    ".param .ptr out\n"
+    ".param .s32 iters\n"
+    "    ld.param.u32 %r0, [out]\n"
+    "    ld.param.s32 %r1, [iters]\n"
+    "    mov.u32 %r2, %tid.x\n"
+    "    mov.u32 %r3, %ctaid.x\n"
+    "    mov.u32 %r4, %ntid.x\n"
+    "    mad.lo.u32 %r5, %r3, %r4, %r2\n"
+    "    cvt.rn.f32.u32 %r6, %r2\n"
+    "    mov.u32 %r7, 0\n"
+    "LOOP:\n"
+    "    fma.rn.f32 %r6, %r6, 0.999, 0.5\n"
+    "    add.s32 %r7, %r7, 1\n"
+    "    setp.lt.s32 %p0, %r7, %r1\n"
+    "    @%p0 bra LOOP\n"
+    "    shl.b32 %r8, %r5, 2\n"
+    "    add.u32 %r8, %r8, %r0\n"
+    "    st.global.f32 [%r8], %r6\n"
+    "    exit\n";
+
+static uint64_t fixed_work_cycles(uint32_t sms, uint32_t blocks, uint32_t regs)
+{
+    Run t;
+    run_init(&t, "a100", FIXED_WORK, "work");
+    char kv[64];
+    snprintf(kv, sizeof kv, "sm.count=%u", sms);
+    set(&t, kv);
+    t.params[0] = buffer(&t, (uint64_t)blocks * 1024 * 4, "out");
+    t.params[1] = 64;
+    t.L.grid[0] = blocks;
+    t.L.block[0] = 1024;
+    t.L.regs_per_thread = regs;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    uint64_t c = t.r.stats.cycles;
+    run_free(&t);
+    return c;
+}
+
+/* 1024 threads x 64 registers fill the register file: one block per SM. */
+START_TEST(test_one_extra_block_costs_a_wave)
+{
+    uint64_t full = fixed_work_cycles(12, 12, 64);
+    uint64_t extra = fixed_work_cycles(12, 13, 64);
+    double ratio = (double)extra / (double)full;
+    ck_assert_msg(ratio > 1.8 && ratio < 2.2, "13 vs 12 blocks on 12 SMs: ratio %.2f", ratio);
+}
+END_TEST
+
+/* 128-thread blocks with 70 KB of shared memory each: two per SM, and too
+** few warps to fill the pipes, so a block takes as long alone as in company:
+** 2*S+4 blocks need a third wave that costs as much as the first two. */
+static uint64_t two_per_sm_cycles(uint32_t sms, uint32_t blocks, KernelStats *out)
+{
+    Run t;
+    run_init(&t, "a100", FIXED_WORK, "work");
+    char kv[64];
+    snprintf(kv, sizeof kv, "sm.count=%u", sms);
+    set(&t, kv);
+    t.params[0] = buffer(&t, (uint64_t)blocks * 128 * 4, "out");
+    t.params[1] = 64;
+    t.L.grid[0] = blocks;
+    t.L.block[0] = 128;
+    t.L.dynamic_smem = 70 * 1024;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    *out = t.r.stats;
+    run_free(&t);
+    return out->cycles;
+}
+
+START_TEST(test_two_per_sm_tail)
+{
+    KernelStats tail, full;
+    uint64_t c_tail = two_per_sm_cycles(10, 24, &tail), c_full = two_per_sm_cycles(10, 20, &full);
+    ck_assert_uint_eq(tail.occ.blocks_per_sm, 2);
+    ck_assert_int_eq(tail.occ.limiter, OCC_SHARED_MEMORY);
+    ck_assert_uint_eq(full.waves, 1);
+    ck_assert_uint_eq(tail.waves, 2);
+    ck_assert_uint_eq(tail.tail_blocks, 4);
+    double ratio = (double)c_tail / (double)c_full;
+    ck_assert_msg(ratio > 1.8 && ratio < 2.2, "24 vs 20 blocks at 2/SM on 10 SMs: ratio %.2f", ratio);
+}
+END_TEST
+
+static const char *DIVERGE =
+    ".kernel branchy\n"
+    ".param .ptr out\n"
+    ".param .u32 shift\n"
+    "    ld.param.u32 %r0, [out]\n"
+    "    ld.param.u32 %r9, [shift]\n"
+    "    mov.u32 %r2, %tid.x\n"
+    "    cvt.rn.f32.u32 %r6, %r2\n"
+    "    shr.u32 %r8, %r2, %r9\n"          /* shift 0: tid % 2 (divergent), 5: warp % 2 (uniform) */
+    "    and.b32 %r8, %r8, 1\n"
+    "    setp.ne.u32 %p0, %r8, 0\n"
+    "    mov.u32 %r7, 0\n"
+    "    @%p0 bra ODD\n"
+    "EVEN:\n"
+    "    fma.rn.f32 %r6, %r6, 0.999, 0.5\n"
+    "    add.s32 %r7, %r7, 1\n"
+    "    setp.lt.s32 %p1, %r7, 50\n"
+    "    @%p1 bra EVEN\n"
+    "    bra STORE\n"
+    "ODD:\n"
+    "    fma.rn.f32 %r6, %r6, 0.998, 0.5\n"
+    "    add.s32 %r7, %r7, 1\n"
+    "    setp.lt.s32 %p1, %r7, 50\n"
+    "    @%p1 bra ODD\n"
+    "STORE:\n"
+    "    shl.b32 %r3, %r2, 2\n"
+    "    add.u32 %r3, %r3, %r0\n"
+    "    st.global.f32 [%r3], %r6\n"
+    "    exit\n";
+
+static KernelStats branchy(uint32_t shift, float *out)
+{
+    Run t;
+    run_init(&t, "a100", DIVERGE, "branchy");
+    set(&t, "sm.count=2");
+    t.params[0] = buffer(&t, 256 * 4, "out");
+    t.params[1] = shift;
+    t.L.grid[0] = 1;
+    t.L.block[0] = 256;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    memcpy(out, gmem_translate(t.gmem, t.params[0], 256 * 4), 256 * 4);
+    KernelStats s = t.r.stats;
+    run_free(&t);
+    return s;
+}
+
+START_TEST(test_divergence_doubles_issue)
+{
+    float a[256], b[256];
+    KernelStats div = branchy(0, a), uni = branchy(5, b);
+    double ratio = (double)div.warp_instructions / (double)uni.warp_instructions;
+    ck_assert_msg(ratio > 1.8 && ratio < 2.1, "issued instructions ratio %.2f", ratio);
+    ck_assert_msg(div.branch_efficiency < 0.6, "divergent efficiency %.2f", div.branch_efficiency);
+    ck_assert_msg(uni.branch_efficiency > 0.99, "uniform efficiency %.2f", uni.branch_efficiency);
+    ck_assert_uint_eq(uni.divergent_branches, 0);
+    ck_assert_uint_eq(div.divergent_branches, 8); /* one split per warp */
+    ck_assert_msg(div.cycles > 1.6 * uni.cycles, "cycles %llu vs %llu", (unsigned long long)div.cycles,
+                  (unsigned long long)uni.cycles);
+    for (int i = 0; i < 256; i++) { /* results follow each thread's own branch */
+        float x = (float)i, c = (i % 2) ? 0.998f : 0.999f;
+        for (int k = 0; k < 50; k++) x = fmaf(x, c, 0.5f);
+        ck_assert_msg(a[i] == x, "lane %d: %g vs %g", i, a[i], x);
+    }
+}
+END_TEST
+
+/* One warp: a chain of dependent FMAs waits lat.fma each; independent ones
+** issue every fma_interval cycles. */
+START_TEST(test_scoreboard_latency)
+{
+    char dep[4096] = ".kernel k\n", ind[4096] = ".kernel k\n";
+    for (int i = 0; i < 64; i++) {
+        strcat(dep, "    fma.rn.f32 %r1, %r1, 1.5, 0.5\n");
+        char line[64];
+        snprintf(line, sizeof line, "    fma.rn.f32 %%r%d, %%r0, 1.5, 0.5\n", 1 + i % 16);
+        strcat(ind, line);
+    }
+    strcat(dep, "    exit\n");
+    strcat(ind, "    exit\n");
+    uint64_t cycles[2];
+    const char *src[2] = { dep, ind };
+    for (int v = 0; v < 2; v++) {
+        Run t;
+        run_init(&t, "a100", src[v], "k");
+        set(&t, "sm.count=1");
+        set(&t, "lat.fma=6");
+        t.L.grid[0] = 1;
+        t.L.block[0] = 32;
+        ck_assert(simulate(&t));
+        cycles[v] = t.r.stats.cycles;
+        if (v == 0) ck_assert_uint_gt(t.r.stats.stall[STALL_WAIT], 64 * 4);
+        run_free(&t);
+    }
+    ck_assert_msg(cycles[0] >= 63 * 6 && cycles[0] < 64 * 6 + 40, "dependent chain: %llu cycles",
+                  (unsigned long long)cycles[0]);
+    ck_assert_msg(cycles[1] >= 63 * 2 && cycles[1] < 64 * 2 + 40, "independent: %llu cycles",
+                  (unsigned long long)cycles[1]);
+}
+END_TEST
+
+/* Warp 1 stalls on a long loop before writing its half of shared memory;
+** warp 0 must still read warp 1's values after the barrier. */
+START_TEST(test_barrier_orders_shared_memory)
+{
+    const char *src =
+        ".kernel k\n"
+        ".param .ptr out\n"
+        ".shared buf 256\n"
+        "    ld.param.u32 %r0, [out]\n"
+        "    mov.u32 %r1, %tid.x\n"
+        "    setp.lt.u32 %p0, %r1, 32\n"
+        "    mov.u32 %r5, 0\n"
+        "    @%p0 bra WRITE\n"
+        "SLOW:\n"
+        "    add.u32 %r5, %r5, 1\n"
+        "    setp.lt.u32 %p1, %r5, 200\n"
+        "    @%p1 bra SLOW\n"
+        "WRITE:\n"
+        "    shl.b32 %r2, %r1, 2\n"
+        "    st.shared.u32 [%r2+buf], %r1\n"
+        "    bar.sync 0\n"
+        "    add.u32 %r3, %r1, 32\n"
+        "    and.b32 %r3, %r3, 63\n"
+        "    shl.b32 %r3, %r3, 2\n"
+        "    ld.shared.u32 %r4, [%r3+buf]\n"
+        "    add.u32 %r6, %r2, %r0\n"
+        "    st.global.u32 [%r6], %r4\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.params[0] = buffer(&t, 64 * 4, "out");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 64;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    uint32_t *out = gmem_translate(t.gmem, t.params[0], 256);
+    for (uint32_t i = 0; i < 64; i++) ck_assert_uint_eq(out[i], (i + 32) % 64);
+    ck_assert_uint_gt(t.r.stats.stall[STALL_BARRIER], 200);
+    run_free(&t);
+}
+END_TEST
+
+static const char *STRIDED_SHARED =
+    ".kernel k\n"
+    ".param .u32 stride\n"
+    ".shared buf 16384\n"
+    "    ld.param.u32 %r0, [stride]\n"
+    "    mov.u32 %r1, %laneid\n"
+    "    mul.lo.u32 %r2, %r1, %r0\n"
+    "    shl.b32 %r2, %r2, 2\n"
+    "    ld.shared.f32 %r3, [%r2+buf]\n"
+    "    st.shared.f32 [%r2+buf], %r3\n"
+    "    exit\n";
+
+static const uint32_t STRIDES[] = { 1, 2, 4, 8, 16, 32, 0, 3, 33 };
+static const uint32_t WAVEFRONTS[] = { 1, 2, 4, 8, 16, 32, 1, 1, 1 };
+
+START_TEST(test_bank_conflicts_in_engine)
+{
+    Run t;
+    run_init(&t, "a100", STRIDED_SHARED, "k");
+    set(&t, "sm.count=1");
+    t.params[0] = STRIDES[_i];
+    t.L.grid[0] = 1;
+    t.L.block[0] = 32;
+    ck_assert(simulate(&t));
+    ck_assert_uint_eq(t.r.stats.shared_requests, 2);
+    ck_assert_uint_eq(t.r.stats.shared_wavefronts, 2 * WAVEFRONTS[_i]);
+    ck_assert_uint_eq(t.r.stats.shared_bank_conflicts, 2 * (WAVEFRONTS[_i] - 1));
+    run_free(&t);
+}
+END_TEST
+
+static const char *STRIDED_GLOBAL =
+    ".kernel k\n"
+    ".param .ptr in\n"
+    ".param .ptr out\n"
+    ".param .u32 stride\n"
+    ".param .u32 offset\n"
+    "    ld.param.u32 %r0, [in]\n"
+    "    ld.param.u32 %r1, [stride]\n"
+    "    ld.param.u32 %r7, [offset]\n"
+    "    mov.u32 %r2, %ctaid.x\n"
+    "    mov.u32 %r3, %ntid.x\n"
+    "    mov.u32 %r4, %tid.x\n"
+    "    mad.lo.u32 %r5, %r2, %r3, %r4\n"
+    "    mad.lo.u32 %r6, %r5, %r1, %r7\n"
+    "    shl.b32 %r6, %r6, 2\n"
+    "    add.u32 %r6, %r6, %r0\n"
+    "    ld.global.f32 %r8, [%r6]\n"
+    "    ld.param.u32 %r0, [out]\n"
+    "    shl.b32 %r5, %r5, 2\n"
+    "    add.u32 %r5, %r5, %r0\n"
+    "    st.global.f32 [%r5], %r8\n"
+    "    exit\n";
+
+static const uint32_t G_STRIDE[] = { 1, 2, 4, 32, 1 };
+static const uint32_t G_OFFSET[] = { 0, 0, 0, 0, 1 };
+static const double G_SECTORS[] = { 4, 8, 16, 32, 5 };
+
+START_TEST(test_coalescing_in_engine)
+{
+    Run t;
+    run_init(&t, "a100", STRIDED_GLOBAL, "k");
+    set(&t, "sm.count=2");
+    uint32_t threads = 1024;
+    t.params[0] = buffer(&t, (uint64_t)threads * G_STRIDE[_i] * 4 + 64, "in");
+    t.params[1] = buffer(&t, threads * 4, "out");
+    t.params[2] = G_STRIDE[_i];
+    t.params[3] = G_OFFSET[_i];
+    t.L.grid[0] = threads / 256;
+    t.L.block[0] = 256;
+    ck_assert(simulate(&t));
+    KernelStats *s = &t.r.stats;
+    ck_assert_uint_eq(s->gld_requests, threads / 32);
+    double per = (double)s->gld_sectors / (double)s->gld_requests;
+    ck_assert_msg(fabs(per - G_SECTORS[_i]) < 1e-9, "stride %u offset %u: %.2f sectors/request", G_STRIDE[_i],
+                  G_OFFSET[_i], per);
+    ck_assert_uint_eq(s->gst_sectors, 4 * s->gst_requests);
+    run_free(&t);
+}
+END_TEST
+
+/* A float4 streaming copy: achieved DRAM bandwidth reaches the configured
+** figure once enough bytes are in flight. */
+START_TEST(test_dram_saturation)
+{
+    const char *src =
+        ".kernel copy4\n"
+        ".param .ptr in\n"
+        ".param .ptr out\n"
+        "    ld.param.u32 %r0, [in]\n"
+        "    ld.param.u32 %r1, [out]\n"
+        "    mov.u32 %r2, %ctaid.x\n"
+        "    mov.u32 %r3, %ntid.x\n"
+        "    mov.u32 %r4, %tid.x\n"
+        "    mad.lo.u32 %r5, %r2, %r3, %r4\n"
+        "    shl.b32 %r5, %r5, 4\n"
+        "    add.u32 %r6, %r5, %r0\n"
+        "    ld.global.v4.f32 {%r8, %r9, %r10, %r11}, [%r6]\n"
+        "    add.u32 %r7, %r5, %r1\n"
+        "    st.global.v4.f32 [%r7], {%r8, %r9, %r10, %r11}\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "copy4");
+    set(&t, "sm.count=8");
+    set(&t, "dram.bandwidth_gbs=150");
+    set(&t, "l2.size=1048576");
+    uint32_t n = 4u << 20; /* floats: 16 MiB read, 16 MiB written */
+    t.params[0] = buffer(&t, (uint64_t)n * 4, "in");
+    t.params[1] = buffer(&t, (uint64_t)n * 4, "out");
+    t.L.grid[0] = n / 4 / 256;
+    t.L.block[0] = 256;
+    ck_assert(simulate(&t));
+    KernelStats *s = &t.r.stats;
+    ck_assert_msg(s->dram_bandwidth_gbs > 0.9 * 150 && s->dram_bandwidth_gbs <= 150 * 1.01,
+                  "achieved %.1f GB/s of 150", s->dram_bandwidth_gbs);
+    ck_assert_uint_ge(s->dram_read_bytes, (uint64_t)n * 4);
+    run_free(&t);
+}
+END_TEST
+
+START_TEST(test_fault_reports_buffer)
+{
+    Run t;
+    run_init(&t, "a100", STRIDED_GLOBAL, "k");
+    set(&t, "sm.count=2");
+    t.params[0] = buffer(&t, 256 * 4, "input");
+    t.params[1] = buffer(&t, 256 * 4, "out");
+    t.params[2] = 2; /* reads twice past the end */
+    t.L.grid[0] = 1;
+    t.L.block[0] = 256;
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_FAULT);
+    ck_assert_msg(strstr(t.r.message, "out-of-bounds global access") && strstr(t.r.message, "'input'") &&
+                      strstr(t.r.message, "test.asm:16:") && strstr(t.r.message, "ld.global"),
+                  "%s", t.r.message);
+    run_free(&t);
+}
+END_TEST
+
+START_TEST(test_deadlock_when_warps_exit_before_barrier)
+{
+    const char *src =
+        ".kernel k\n"
+        "    mov.u32 %r1, %tid.x\n"
+        "    setp.ge.u32 %p0, %r1, 32\n"
+        "    @%p0 exit\n"
+        "    bar.sync 0\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 128;
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_DEADLOCK);
+    ck_assert_msg(strstr(t.r.message, "barrier deadlock") && strstr(t.r.message, "waiting at bar.sync"), "%s",
+                  t.r.message);
+    run_free(&t);
+}
+END_TEST
+
+START_TEST(test_cycle_budget)
+{
+    const char *src =
+        ".kernel k\n"
+        "    mov.u32 %r1, 0\n"
+        "L:\n"
+        "    add.u32 %r1, %r1, 1\n"
+        "    setp.ne.u32 %p0, %r1, 0\n"   /* wraps after 2^32 iterations */
+        "    @%p0 bra L\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 32;
+    t.L.max_cycles = 100000;
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_BUDGET);
+    ck_assert_msg(strstr(t.r.message, "100000 cycles") && strstr(t.r.message, "pc "), "%s", t.r.message);
+    run_free(&t);
+}
+END_TEST
+
+START_TEST(test_deterministic)
+{
+    float a[256], b[256];
+    KernelStats x = branchy(0, a), y = branchy(0, b);
+    ck_assert_int_eq(memcmp(&x, &y, sizeof x), 0);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+}
+END_TEST
+
+START_TEST(test_block_too_big_for_sm)
+{
+    Run t;
+    run_init(&t, "a100", FIXED_WORK, "work");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 1024;
+    t.L.regs_per_thread = 128; /* 128 x 1024 > 65536 registers */
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_BAD_LAUNCH);
+    ck_assert_msg(strstr(t.r.message, "cannot launch"), "%s", t.r.message);
+    run_free(&t);
+}
+END_TEST
+
+START_TEST(test_policies_agree_on_results)
+{
+    Run t;
+    run_init(&t, "a100", DIVERGE, "branchy");
+    set(&t, "sm.count=1");
+    set(&t, "sched.policy=lrr");
+    t.params[0] = buffer(&t, 256 * 4, "out");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 256;
+    ck_assert(simulate(&t));
+    float *lrr = gmem_translate(t.gmem, t.params[0], 1024), gto[256];
+    KernelStats g = branchy(0, gto);
+    ck_assert_int_eq(memcmp(lrr, gto, sizeof gto), 0);
+    ck_assert_uint_eq(t.r.stats.warp_instructions, g.warp_instructions);
+    run_free(&t);
+}
+END_TEST
+
+static Suite *gpu_suite(void)
+{
+    Suite *s = suite_create("gpu");
+    TCase *waves = tcase_create("Waves");
+    tcase_add_test(waves, test_one_extra_block_costs_a_wave);
+    tcase_add_test(waves, test_two_per_sm_tail);
+    tcase_set_timeout(waves, 120);
+    suite_add_tcase(s, waves);
+    TCase *core = tcase_create("Core");
+    tcase_add_test(core, test_divergence_doubles_issue);
+    tcase_add_test(core, test_scoreboard_latency);
+    tcase_add_test(core, test_barrier_orders_shared_memory);
+    tcase_add_loop_test(core, test_bank_conflicts_in_engine, 0, sizeof STRIDES / sizeof STRIDES[0]);
+    tcase_add_loop_test(core, test_coalescing_in_engine, 0, sizeof G_STRIDE / sizeof G_STRIDE[0]);
+    tcase_add_test(core, test_deterministic);
+    tcase_add_test(core, test_policies_agree_on_results);
+    suite_add_tcase(s, core);
+    TCase *mem = tcase_create("Memory");
+    tcase_add_test(mem, test_dram_saturation);
+    tcase_set_timeout(mem, 120);
+    suite_add_tcase(s, mem);
+    TCase *bad = tcase_create("BadRuns");
+    tcase_add_test(bad, test_fault_reports_buffer);
+    tcase_add_test(bad, test_deadlock_when_warps_exit_before_barrier);
+    tcase_add_test(bad, test_cycle_budget);
+    tcase_add_test(bad, test_block_too_big_for_sm);
+    suite_add_tcase(s, bad);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(gpu_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed != 0;
+}
