@@ -88,6 +88,20 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
         *P = (*P & ~m) | (r & m);                                         \
     } while (0)
 
+/* Fused multiply-add over a warp. Built twice: with the FMA instruction set
+** (one vfmadd per lane, chosen at load time where the CPU has it) and
+** portably (the C library's fmaf); both round once, so results are equal. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("fma", "default")))
+#endif
+static void fma_lanes(uint32_t *D, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t m)
+{
+    for (int l = 0; l < WARP_SIZE; l++) {
+        uint32_t v = bits(fmaf(f32(A[l]), f32(B[l]), f32(C[l])));
+        D[l] = (m >> l & 1) ? v : D[l];
+    }
+}
+
 static inline uint32_t div_s32(uint32_t x, uint32_t y)
 {
     int32_t a = (int32_t)x, b = (int32_t)y;
@@ -376,7 +390,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_SUB_F32: LANES2(bits(f32(x) - f32(y))); break;
     case OP_MUL_F32: LANES2(bits(f32(x) * f32(y))); break;
     case OP_FMA_F32:
-    case OP_MAD_F32: LANES3(bits(fmaf(f32(x), f32(y), f32(z)))); break;
+    case OP_MAD_F32:
+        fma_lanes(w->r[in->dst[0].index], row(w, &in->src[0], ta), row(w, &in->src[1], tb), row(w, &in->src[2], tc), m);
+        break;
     case OP_MIN_F32: LANES2(bits(fminf(f32(x), f32(y)))); break;
     case OP_MAX_F32: LANES2(bits(fmaxf(f32(x), f32(y)))); break;
     case OP_ABS_F32: LANES1(x & 0x7fffffffu); break;

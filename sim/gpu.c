@@ -45,18 +45,27 @@ typedef struct {
     uint64_t *reg_ready;   /* cycle each register's value can be read          */
     uint8_t  *reg_wait;    /* StallReason while waiting for that register      */
     uint64_t  pred_ready[ISA_MAX_PREDS];
-    uint64_t  ready;       /* when the next instruction's operands are ready (cached at issue) */
     uint32_t  block;       /* resident-block slot                              */
-    uint8_t   unit;        /* OpUnit of the next instruction                   */
-    uint8_t   ready_reason;/* StallReason while `ready` is in the future       */
+    uint32_t  pos;         /* index of its entry in its scheduler              */
     uint8_t   state;       /* WarpState                                        */
-    uint8_t   reason;      /* StallReason found at the last evaluation         */
     uint8_t   next_reason; /* StallReason while next_issue is what holds it    */
 } Warp;
 
+/* What a scheduler looks at every cycle, kept small and contiguous: the
+** scan over its warps is the simulator's innermost loop. */
 typedef struct {
-    uint32_t *order;       /* warp slots, oldest first                          */
+    uint64_t ready;   /* when the next instruction's operands are ready     */
+    uint32_t slot;    /* warp slot on the SM                                */
+    uint8_t  why;     /* StallReason while `ready` is in the future         */
+    uint8_t  unit;    /* OpUnit of the next instruction                     */
+    uint8_t  barrier; /* waiting at bar.sync                                */
+    uint8_t  reason;  /* StallReason found at the last evaluation           */
+} SchedEntry;
+
+typedef struct {
+    SchedEntry *e;         /* resident warps, oldest first                      */
     uint32_t  nwarps;
+    uint32_t  nreason[STALL_COUNT]; /* warps in each state at the last evaluation */
     uint64_t  wake_at, last_eval;
     uint64_t  unit_free[UNIT_COUNT];
     int64_t   last_issued; /* warp slot, or -1                                  */
@@ -80,6 +89,59 @@ typedef struct {
     uint64_t   occ_last, occ_integral, busy_cycles;
 } Sm;
 
+/* Scheduler wake-ups, earliest first (ties by scheduler id, so the order
+** within a cycle is fixed). Entries are never removed in place: a wake-up
+** that no longer matches its scheduler's wake_at is skipped when popped. */
+typedef struct {
+    uint64_t at;
+    uint32_t id; /* sm * schedulers + scheduler */
+} Wake;
+
+typedef struct {
+    Wake    *v;
+    uint32_t n, cap;
+} WakeHeap;
+
+static inline bool wake_before(Wake a, Wake b)
+{
+    return a.at < b.at || (a.at == b.at && a.id < b.id);
+}
+
+static bool wake_push(WakeHeap *h, uint64_t at, uint32_t id)
+{
+    if (h->n == h->cap) {
+        uint32_t ncap = h->cap ? h->cap * 2 : 1024;
+        Wake *nv = realloc(h->v, (size_t)ncap * sizeof *nv);
+        if (!nv) return false;
+        h->v = nv;
+        h->cap = ncap;
+    }
+    Wake w = { at, id };
+    uint32_t i = h->n++;
+    while (i && wake_before(w, h->v[(i - 1) / 2])) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = w;
+    return true;
+}
+
+static Wake wake_pop(WakeHeap *h)
+{
+    Wake top = h->v[0], last = h->v[--h->n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && wake_before(h->v[c + 1], h->v[c])) c++;
+        if (!wake_before(h->v[c], last)) break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n) h->v[i] = last;
+    return top;
+}
+
 typedef struct {
     const GpuConfig *c;
     const Launch    *L;
@@ -93,12 +155,12 @@ typedef struct {
     uint32_t         nregs, block_threads, warps_per_block, smem_size, bps, warp_slots;
     uint64_t         total_blocks, next_block, now, ages, active_lanes, end;
     uint32_t         interval[UNIT_COUNT], latency[UNIT_COUNT];
+    WakeHeap         wakes;       /* schedulers by wake-up cycle          */
     bool             stop;
 } Gpu;
 
 /* ------------------------------------------------------------ reporting */
 
-static void fail(Gpu *g, SimStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(Gpu *g, SimStatus status, const char *fmt, ...)
 {
     if (g->stop) return;
@@ -136,7 +198,18 @@ static void append_warp_positions(Gpu *g, size_t max_lines)
         }
 }
 
-static void prepare(const Gpu *g, Warp *w);
+static void prepare(const Gpu *g, Sm *sm, uint32_t slot);
+static void fail(Gpu *g, SimStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Moves scheduler (s, qi)'s wake-up to `at` (or earlier only when `earlier`). */
+static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
+{
+    Scheduler *q = &g->sms[s].sched[qi];
+    if (earlier && q->wake_at <= at) return;
+    q->wake_at = at;
+    if (at != NEVER && !wake_push(&g->wakes, at, s * g->c->sm_schedulers + qi))
+        fail(g, SIM_BAD_LAUNCH, "out of host memory");
+}
 
 /* ------------------------------------------------------------ occupancy */
 
@@ -178,15 +251,15 @@ static void dispatch(Gpu *g, uint32_t s)
         memset(w->pred_ready, 0, sizeof w->pred_ready);
         w->next_issue = g->now + 1;
         w->next_reason = STALL_NOT_SELECTED;
-        w->reason = STALL_NOT_SELECTED;
         w->age = g->ages++;
         w->block = b;
         w->state = WARP_ACTIVE;
-        prepare(g, w);
         Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
         if (q->nwarps == 0) q->last_eval = g->now;
-        q->order[q->nwarps++] = slot;
-        if (q->wake_at > g->now + 1) q->wake_at = g->now + 1;
+        w->pos = q->nwarps++;
+        q->e[w->pos] = (SchedEntry){ .slot = slot, .reason = STALL_NOT_SELECTED };
+        prepare(g, sm, slot);
+        wake_set(g, s, slot % g->c->sm_schedulers, g->now + 1, true);
     }
     if (g->trace && g->trace->block_start) {
         TraceBlock e = { g->now, s, b, bs->block_id, g->warps_per_block };
@@ -194,18 +267,24 @@ static void dispatch(Gpu *g, uint32_t s)
     }
 }
 
-static void remove_from_scheduler(Scheduler *q, uint32_t slot)
+static void remove_from_scheduler(Sm *sm, Scheduler *q, uint32_t slot)
 {
     uint32_t j = 0;
     for (uint32_t i = 0; i < q->nwarps; i++)
-        if (q->order[i] != slot) q->order[j++] = q->order[i];
+        if (q->e[i].slot != slot) {
+            q->e[j] = q->e[i];
+            sm->warps[q->e[j].slot].pos = j;
+            j++;
+        }
     q->nwarps = j;
+    if (!j) q->wake_at = NEVER; /* an empty scheduler sleeps until dispatch wakes it */
     if (q->last_issued == (int64_t)slot) q->last_issued = -1;
     if (q->rr > q->nwarps) q->rr = 0;
 }
 
-static void release_barrier(Gpu *g, Sm *sm, uint32_t b)
+static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
 {
+    Sm *sm = &g->sms[s];
     BlockSlot *bs = &sm->blocks[b];
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
         uint32_t slot = b * g->warps_per_block + i;
@@ -214,9 +293,9 @@ static void release_barrier(Gpu *g, Sm *sm, uint32_t b)
         w->state = WARP_ACTIVE;
         w->next_issue = g->now + 1;
         w->next_reason = STALL_BARRIER;
-        prepare(g, w);
-        Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
-        if (q->wake_at > g->now + 1) q->wake_at = g->now + 1;
+        sm->sched[slot % g->c->sm_schedulers].e[w->pos].barrier = 0;
+        prepare(g, sm, slot);
+        wake_set(g, s, slot % g->c->sm_schedulers, g->now + 1, true);
     }
     bs->at_barrier = 0;
 }
@@ -236,7 +315,7 @@ static void warp_exited(Gpu *g, uint32_t s, uint32_t slot)
     Warp *w = &sm->warps[slot];
     BlockSlot *bs = &sm->blocks[w->block];
     w->state = WARP_DONE;
-    remove_from_scheduler(&sm->sched[slot % g->c->sm_schedulers], slot);
+    remove_from_scheduler(sm, &sm->sched[slot % g->c->sm_schedulers], slot);
     occ_update(g, sm);
     sm->resident_warps--;
     bs->running--;
@@ -266,8 +345,9 @@ static inline void need(uint64_t ready, uint8_t why, uint64_t *t, uint8_t *reaso
 
 /* Caches when the warp's next instruction has its operands (its own
 ** registers only change when it issues, so this holds until then). */
-static void prepare(const Gpu *g, Warp *w)
+static void prepare(const Gpu *g, Sm *sm, uint32_t slot)
 {
+    Warp *w = &sm->warps[slot];
     if (!w->ex.depth) return;
     const Instr *in = &g->k->code[exec_pc(&w->ex)];
     uint64_t t = w->next_issue;
@@ -283,17 +363,18 @@ static void prepare(const Gpu *g, Warp *w)
         else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &reason);
     }
     if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &reason);
-    w->ready = t;
-    w->ready_reason = reason;
-    w->unit = (uint8_t)OP_INFO[in->op].unit;
+    SchedEntry *e = &sm->sched[slot % g->c->sm_schedulers].e[w->pos];
+    e->ready = t;
+    e->why = reason;
+    e->unit = (uint8_t)OP_INFO[in->op].unit;
 }
 
 /* Earliest cycle the warp's next instruction can issue, and what holds it:
 ** its operands (cached), then the pipe it needs. */
-static inline uint64_t earliest(const Sm *sm, const Scheduler *q, const Warp *w, uint8_t *reason)
+static inline uint64_t earliest(const Sm *sm, const Scheduler *q, const SchedEntry *w, uint8_t *reason)
 {
     uint64_t t = w->ready;
-    *reason = w->ready_reason;
+    *reason = w->why;
     switch ((OpUnit)w->unit) {
     case UNIT_LSU:
         need(q->unit_free[UNIT_LSU], STALL_LG_THROTTLE, &t, reason);
@@ -458,7 +539,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         w->next_issue = g->now + g->c->lat_branch;
         w->next_reason = STALL_BRANCH_RESOLVING;
     }
-    prepare(g, w);
+    prepare(g, sm, slot);
     if (out->exited) {
         warp_exited(g, s, slot);
     } else if (out->at_barrier) {
@@ -467,22 +548,34 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
             return;
         }
         w->state = WARP_BARRIER;
+        q->e[w->pos].barrier = 1;
         if (bs->running < g->warps_per_block) {
             barrier_deadlock(g, sm, w->block, "warps of the block exited before this bar.sync; they can never arrive");
             return;
         }
-        if (++bs->at_barrier == bs->running) release_barrier(g, sm, w->block);
+        if (++bs->at_barrier == bs->running) release_barrier(g, s, w->block);
     }
 }
 
 /* --------------------------------------------------------------- schedule */
 
-/* One scheduler at cycle now: charge stall time, pick a warp, issue. */
-static void schedule(Gpu *g, uint32_t s, Scheduler *q, ExecOut *out)
+/* One scheduler at cycle now: charge the time since its last evaluation to
+** the states its warps were found in then, pick a warp, issue. */
+static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
 {
     Sm *sm = &g->sms[s];
+    Scheduler *q = &sm->sched[qi];
     uint64_t dt = g->now - q->last_eval;
+    if (dt) {
+        for (int r = 0; r < STALL_COUNT; r++) g->st->stall[r] += (uint64_t)q->nreason[r] * dt;
+        if (g->trace && g->trace->warp_stall)
+            for (uint32_t i = 0; i < q->nwarps; i++) {
+                TraceStall e = { q->last_eval, s, q->e[i].slot, q->e[i].reason, dt };
+                g->trace->warp_stall(g->trace->user, &e);
+            }
+    }
     q->last_eval = g->now;
+    memset(q->nreason, 0, sizeof q->nreason);
     uint64_t wake = NEVER;
     int64_t pick = -1;
     uint32_t pick_pos = 0, n = q->nwarps;
@@ -490,42 +583,38 @@ static void schedule(Gpu *g, uint32_t s, Scheduler *q, ExecOut *out)
     for (uint32_t k = 0; k < n; k++) {
         /* LRR scans from just after its last pick; GTO scans oldest first. */
         uint32_t pos = gto ? k : (q->rr + k) % n;
-        uint32_t slot = q->order[pos];
-        Warp *w = &sm->warps[slot];
-        if (dt) {
-            g->st->stall[w->reason] += dt;
-            if (g->trace && g->trace->warp_stall) {
-                TraceStall e = { q->last_eval - dt, s, slot, w->reason, dt };
-                g->trace->warp_stall(g->trace->user, &e);
+        SchedEntry *e = &q->e[pos];
+        uint8_t why;
+        if (e->barrier) {
+            why = STALL_BARRIER;
+        } else {
+            uint64_t t = earliest(sm, q, e, &why);
+            if (t > g->now) {
+                if (t < wake) wake = t;
+            } else {
+                why = STALL_NOT_SELECTED;
+                bool greedy = gto && (int64_t)e->slot == q->last_issued;
+                if (pick < 0 || greedy) {
+                    pick = pos;
+                    pick_pos = pos;
+                }
             }
         }
-        if (w->state == WARP_BARRIER) {
-            w->reason = STALL_BARRIER;
-            continue;
-        }
-        uint8_t why;
-        uint64_t t = earliest(sm, q, w, &why);
-        if (t > g->now) {
-            w->reason = why;
-            if (t < wake) wake = t;
-            continue;
-        }
-        w->reason = STALL_NOT_SELECTED;
-        bool greedy = gto && (int64_t)slot == q->last_issued;
-        if (pick < 0 || greedy) {
-            pick = slot;
-            pick_pos = pos;
-        }
+        e->reason = why;
+        q->nreason[why]++;
     }
     if (pick < 0) {
-        q->wake_at = wake;
+        wake_set(g, s, qi, wake, false);
         return;
     }
-    sm->warps[pick].reason = STALL_SELECTED;
-    q->last_issued = pick;
+    q->e[pick_pos].reason = STALL_SELECTED;
+    q->nreason[STALL_NOT_SELECTED]--;
+    q->nreason[STALL_SELECTED]++;
+    uint32_t slot = q->e[pick_pos].slot;
+    q->last_issued = slot;
     q->rr = pick_pos + 1;
-    q->wake_at = g->now + 1;
-    issue(g, s, q, (uint32_t)pick, out);
+    wake_set(g, s, qi, g->now + 1, false);
+    issue(g, s, q, slot, out);
 }
 
 /* ----------------------------------------------------------------- setup */
@@ -547,7 +636,7 @@ static bool setup(Gpu *g)
     /* One allocation for every per-SM array: sized once, freed once. */
     size_t sz_sm = sizeof(Sm), sz_warps = (size_t)g->warp_slots * sizeof(Warp),
            sz_blocks = (size_t)g->bps * sizeof(BlockSlot), sz_sched = (size_t)nsched * sizeof(Scheduler),
-           sz_order = (size_t)nsched * per_sched * sizeof(uint32_t),
+           sz_order = (size_t)nsched * per_sched * sizeof(SchedEntry),
            sz_regs = (size_t)g->warp_slots * g->nregs * WARP_SIZE * sizeof(uint32_t),
            sz_ready = (size_t)g->warp_slots * g->nregs * sizeof(uint64_t),
            sz_wait = (size_t)g->warp_slots * g->nregs, sz_smem = (size_t)g->bps * g->smem_size;
@@ -575,7 +664,7 @@ static bool setup(Gpu *g)
         p += sz_ready;
         uint32_t (*regs)[WARP_SIZE] = (uint32_t (*)[WARP_SIZE])p;
         p += sz_regs;
-        uint32_t *order = (uint32_t *)p;
+        SchedEntry *entries = (SchedEntry *)p;
         p += sz_order;
         uint8_t *wait = p;
         p += sz_wait;
@@ -588,7 +677,7 @@ static bool setup(Gpu *g)
             sm->warps[w].reg_wait = wait + (size_t)w * g->nregs;
         }
         for (uint32_t q = 0; q < nsched; q++) {
-            sm->sched[q].order = order + (size_t)q * per_sched;
+            sm->sched[q].e = entries + (size_t)q * per_sched;
             sm->sched[q].wake_at = NEVER;
             sm->sched[q].last_issued = -1;
         }
@@ -619,8 +708,14 @@ static bool setup(Gpu *g)
     g->latency[UNIT_LSU] = c->lat_l1_hit;
     g->latency[UNIT_MIO] = c->lat_shared;
     g->latency[UNIT_CTRL] = 1;
+    /* The driver sizes the shared-memory carveout to what the resident blocks
+    ** need and leaves the rest of the unified array to L1 (its discrete
+    ** carveout steps are not modelled); l1.size is the floor. */
+    uint64_t smem_used = (uint64_t)g->bps * g->st->occ.smem_per_block_alloc;
+    uint64_t l1 = c->l1_shared_total > smem_used ? c->l1_shared_total - smem_used : 0;
+    if (l1 < c->l1_size) l1 = c->l1_size;
     Diag d;
-    g->mem = memsys_create(c, &d);
+    g->mem = memsys_create(c, l1, &d);
     if (!g->mem) {
         fail(g, SIM_BAD_LAUNCH, "%s", d.message);
         return false;
@@ -644,7 +739,7 @@ static void finish_stats(Gpu *g)
         integral += sm->occ_integral;
         busy += sm->busy_cycles;
     }
-    st->ipc = busy ? (double)st->warp_instructions / ((double)busy / c->sm_count) / c->sm_count : 0;
+    st->ipc = busy ? (double)st->warp_instructions / (double)busy : 0; /* per SM per active cycle */
     st->achieved_occupancy = busy ? (double)integral / ((double)busy * c->sm_max_warps) : 0;
     st->branch_efficiency = st->warp_instructions ? (double)g->active_lanes / (32.0 * st->warp_instructions) : 0;
     st->shared_bank_conflicts = st->shared_wavefronts - st->shared_requests;
@@ -706,34 +801,30 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
         for (uint32_t round = 0; round < g.bps; round++)
             for (uint32_t s = 0; s < c->sm_count; s++) dispatch(&g, s);
         uint32_t nsched = c->sm_schedulers;
-        while (!g.stop) {
-            uint64_t next = NEVER;
-            for (uint32_t s = 0; s < c->sm_count && !g.stop; s++) {
-                Sm *sm = &g.sms[s];
-                if (!sm->resident_warps) continue;
-                for (uint32_t qi = 0; qi < nsched && !g.stop; qi++) {
-                    Scheduler *q = &sm->sched[qi];
-                    if (!q->nwarps) continue;
-                    if (q->wake_at <= g.now) schedule(&g, s, q, out);
-                    if (q->nwarps && q->wake_at < next) next = q->wake_at;
-                }
-            }
-            if (g.stop) break;
-            if (next == NEVER) break;
-            if (next == NEVER - 1 || next <= g.now) {
-                fail(&g, SIM_DEADLOCK, "internal: the clock cannot advance at cycle %llu", (unsigned long long)g.now);
+        while (!g.stop && g.wakes.n) {
+            Wake w = wake_pop(&g.wakes);
+            uint32_t s = w.id / nsched, qi = w.id % nsched;
+            Scheduler *q = &g.sms[s].sched[qi];
+            if (w.at != q->wake_at) continue; /* superseded by a later wake_set */
+            if (w.at < g.now) {
+                fail(&g, SIM_DEADLOCK, "internal: a wake-up at cycle %llu is in the past (now %llu)",
+                     (unsigned long long)w.at, (unsigned long long)g.now);
                 break;
             }
-            g.now = next;
+            g.now = w.at;
             if (L->max_cycles && g.now > L->max_cycles) {
                 fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles (--max-cycles); where its warps are:",
                      g.k->name, (unsigned long long)L->max_cycles);
                 append_warp_positions(&g, 16);
-            } else if (L->max_warp_instructions && st->warp_instructions > L->max_warp_instructions) {
+                break;
+            }
+            if (L->max_warp_instructions && st->warp_instructions > L->max_warp_instructions) {
                 fail(&g, SIM_BUDGET, "kernel '%s' exceeded %llu warp instructions; where its warps are:",
                      g.k->name, (unsigned long long)L->max_warp_instructions);
                 append_warp_positions(&g, 16);
+                break;
             }
+            schedule(&g, s, qi, out);
         }
         if (!g.stop && g.next_block < g.total_blocks)
             fail(&g, SIM_DEADLOCK, "internal: %llu blocks were never dispatched",
@@ -745,6 +836,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
         }
     }
     memsys_destroy(g.mem);
+    free(g.wakes.v);
     free(g.pool);
     free(out);
     return !g.stop;

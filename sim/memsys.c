@@ -64,7 +64,7 @@ static uint64_t mshr_acquire(Mshr *h, uint64_t t)
     return free_at > t ? free_at : t;
 }
 
-MemSys *memsys_create(const GpuConfig *c, Diag *d)
+MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
 {
     MemSys *m = calloc(1, sizeof *m);
     if (!m) goto oom;
@@ -73,7 +73,8 @@ MemSys *memsys_create(const GpuConfig *c, Diag *d)
     m->mshr = calloc(c->sm_count, sizeof *m->mshr);
     if (!m->l1 || !m->mshr) goto oom;
     for (uint32_t i = 0; i < c->sm_count; i++) {
-        m->l1[i] = cache_create(c->l1_size, c->l1_assoc, d);
+        uint64_t set_bytes = (uint64_t)CACHE_LINE_BYTES * c->l1_assoc;
+        m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d);
         if (!m->l1[i]) goto fail;
         m->mshr[i].cap = c->l1_max_inflight;
         m->mshr[i].heap = malloc((size_t)c->l1_max_inflight * sizeof(uint64_t));

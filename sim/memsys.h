@@ -17,8 +17,9 @@
 
 typedef struct MemSys MemSys;
 
-/* A memory system for machine c, idle and empty. NULL with d on failure. */
-MemSys *memsys_create(const GpuConfig *c, Diag *d);
+/* A memory system for machine c, idle and empty, with l1_bytes of L1 per SM
+** (rounded down to whole sets). NULL with d on failure. */
+MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d);
 void memsys_destroy(MemSys *m);
 
 /* A warp's global load on SM `sm`, entering L1 at cycle `start`.
