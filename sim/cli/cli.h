@@ -5,12 +5,45 @@
 #define GPUSIM_SIM_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+#include "isa/diag.h"
+#include "sim/config.h"
 
 enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
 int cmd_asm(int argc, char **argv);
+int cmd_occupancy(int argc, char **argv);
+int cmd_gpus(int argc, char **argv);
 
-/* True when argv[i] is -h or --help. */
+/* ---- shared option handling (sim/cli/cli_common.c) ---- */
+
+/* True when arg is -h or --help. */
 bool cli_is_help(const char *arg);
+
+/* True when argv[*i] is the option flag, written "--flag VALUE" or
+** "--flag=VALUE". *value then points at the value inside argv (advancing *i
+** past a separate value), or is NULL when a separate value is missing.
+** False, *i and *value untouched, for any other argument. */
+bool cli_option(int argc, char **argv, int *i, const char *flag, const char **value);
+
+/* Prints "gpusim CMD: error: MESSAGE" (printf-style, newline added) to
+** stderr and returns EXIT_BAD_INPUT, for usage errors that have no Diag. */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Strict unsigned decimal: s must be digits only (no sign, blanks, hex or
+** suffix) with a value in [lo, hi]. On success stores it in *out; otherwise
+** returns false and fills d with file = flag (e.g. "--block") and a message
+** giving the range and what was found. */
+bool cli_parse_u32(const char *s, const char *flag, uint32_t *out, uint32_t lo, uint32_t hi, Diag *d);
+
+/* The machine a command runs on: config_load(gpu, or CONFIG_DEFAULT_GPU when
+** gpu is NULL), then config_set for each of sets[0..nsets) in order (each
+** "key=value", as given to --set), then config_validate. On success fills
+** *out. On the first error returns false, leaves *out unchanged and fills d:
+** file = the machine file with line:col where known, "--gpu" for an unknown
+** preset name, or "--set" for a bad override or one that makes the machine
+** inconsistent. Never prints. */
+bool cli_load_gpu(const char *gpu, char **sets, int nsets, GpuConfig *out, Diag *d);
 
 #endif

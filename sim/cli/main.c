@@ -13,12 +13,9 @@ typedef struct {
 
 static const Command COMMANDS[] = {
     { "asm", cmd_asm, "assemble a kernel file; print registers, shared memory, disassembly, reconvergence" },
+    { "occupancy", cmd_occupancy, "blocks per SM, occupancy and the limiting resource of a launch (CUDA's rules)" },
+    { "gpus", cmd_gpus, "list the GPU presets, or print one machine (with --set overrides) as JSON" },
 };
-
-bool cli_is_help(const char *arg)
-{
-    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
 
 static void usage(FILE *out)
 {

@@ -1,0 +1,113 @@
+/* sim/cli/cmd_gpus.c -- `gpusim gpus`: the machines. Without arguments, one
+** line of headline figures per preset; with a preset name or machine file
+** (plus any --set), the whole GpuConfig as JSON, in the shape a machine file
+** takes; --knobs lists every knob --set accepts.                          */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/cli.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gpusim gpus                                list the presets\n"
+            "       gpusim gpus NAME|FILE [--set key=value]... print one machine as JSON\n"
+            "       gpusim gpus --knobs                        list every knob --set accepts\n\n"
+            "The JSON printed for a machine is a complete machine file: save it, edit it and\n"
+            "pass it to --gpu FILE. --set applies overrides (in order) before printing.\n");
+}
+
+static void list_presets(void)
+{
+    printf("%-8s %-5s %4s %9s %9s %6s %8s %12s  %s\n", "name", "cc", "SMs", "clock MHz", "DRAM GB/s",
+           "L2 MB", "warps/SM", "shared KB/SM", "description");
+    for (size_t i = 0; i < config_preset_count(); i++) {
+        GpuConfig c;
+        Diag d;
+        if (!config_load(config_preset_name(i), &c, &d)) {
+            /* a broken compiled-in preset is a bug, but say which one */
+            diag_print(stderr, &d);
+            continue;
+        }
+        char cc[16];
+        snprintf(cc, sizeof cc, "%u.%u", c.compute_capability / 10, c.compute_capability % 10);
+        printf("%-8s %-5s %4u %9g %9g %6g %8u %12g  %s\n", c.name, cc, c.sm_count, c.clock_mhz,
+               c.dram_bandwidth_gbs, c.l2_size / 1048576.0, c.sm_max_warps, c.sm_shared_memory / 1024.0,
+               c.description);
+    }
+}
+
+int cmd_gpus(int argc, char **argv)
+{
+    const char *gpu = NULL;
+    bool knobs = false;
+    int nsets = 0;
+    char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    if (!sets) return cli_error("gpus", "out of memory");
+
+    int status = EXIT_BAD_INPUT;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            status = EXIT_OK;
+            goto done;
+        } else if (strcmp(argv[i], "--knobs") == 0) {
+            knobs = true;
+        } else if (cli_option(argc, argv, &i, "--set", &v)) {
+            if (!v) {
+                cli_error("gpus", "--set needs a value (key=value)");
+                goto done;
+            }
+            sets[nsets++] = (char *)v;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            cli_error("gpus", "unknown option '%s'", argv[i]);
+            usage(stderr);
+            goto done;
+        } else if (gpu) {
+            cli_error("gpus", "one machine at a time ('%s' and '%s')", gpu, argv[i]);
+            goto done;
+        } else {
+            gpu = argv[i];
+        }
+    }
+    if (knobs) {
+        if (gpu || nsets) {
+            cli_error("gpus", "--knobs takes no machine and no --set");
+            goto done;
+        }
+        config_print_knobs(stdout);
+        status = EXIT_OK;
+        goto done;
+    }
+    if (!gpu) {
+        if (nsets) {
+            cli_error("gpus", "--set needs a machine to change: gpusim gpus NAME --set key=value");
+            goto done;
+        }
+        list_presets();
+        status = EXIT_OK;
+        goto done;
+    }
+
+    GpuConfig c;
+    Diag d;
+    if (!cli_load_gpu(gpu, sets, nsets, &c, &d)) {
+        /* the machine is a positional argument here, not --gpu */
+        if (strcmp(d.file, "--gpu") == 0) snprintf(d.file, sizeof d.file, "gpusim gpus");
+        diag_print(stderr, &d);
+        goto done;
+    }
+    char *json = config_to_json(&c);
+    if (!json) {
+        cli_error("gpus", "out of memory");
+        goto done;
+    }
+    fputs(json, stdout);
+    free(json);
+    status = EXIT_OK;
+done:
+    free(sets);
+    return status;
+}

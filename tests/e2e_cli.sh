@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# tests/e2e_cli.sh -- end-to-end tests of the gpusim command line: exit
+# statuses, the occupancy figures of the teaching material, `gpus` and --set,
+# machine files, and the bad-input corpus in tests/cli_corpus/ (one .case per
+# bad invocation, first stderr line pinned; see its README.md).
+# usage: e2e_cli.sh GPUSIM_BINARY SOURCE_DIR
+# Prints one line per failure and a final "N passed, M failed"; exits 1 on any
+# failure. Needs bash and, for the JSON checks, python3.
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 GPUSIM_BINARY SOURCE_DIR" >&2
+    exit 2
+fi
+GPUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$2" || exit 2
+TMP=$(mktemp -d) || exit 2
+trap 'rm -rf "$TMP"' EXIT
+
+passed=0
+failed=0
+OUT=$TMP/stdout
+ERR=$TMP/stderr
+
+ok() { passed=$((passed + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    [ $# -gt 1 ] && printf '      %s\n' "${@:2}"
+}
+
+# gp ARGS...: runs gpusim, stdout to $OUT, stderr to $ERR, status to $rc
+gp() {
+    "$GPUSIM" "$@" >"$OUT" 2>"$ERR"
+    rc=$?
+}
+
+# expect_rc NAME STATUS ARGS...
+expect_rc() {
+    local name=$1 want=$2
+    shift 2
+    gp "$@"
+    if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, want $want (gpusim $*)" "$(head -n 3 "$ERR")"; fi
+}
+
+# expect_out NAME EXTENDED_REGEX: the last command's stdout matches
+expect_out() {
+    if grep -Eq -- "$2" "$OUT"; then ok; else bad "$1: stdout lacks /$2/" "$(head -n 5 "$OUT")"; fi
+}
+
+# expect_err NAME EXTENDED_REGEX: the last command's stderr matches
+expect_err() {
+    if grep -Eq -- "$2" "$ERR"; then ok; else bad "$1: stderr lacks /$2/" "$(head -n 3 "$ERR")"; fi
+}
+
+# occ NAME BLOCKS OCCUPANCY ARGS...: `occupancy --json` gives these figures
+occ() {
+    local name=$1 blocks=$2 occupancy=$3
+    shift 3
+    gp occupancy --json "$@"
+    if [ "$rc" -ne 0 ]; then
+        bad "$name: exit $rc (gpusim occupancy $*)" "$(head -n 3 "$ERR")"
+        return
+    fi
+    local got
+    got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["blocks_per_sm"], r["occupancy"])' "$OUT" 2>&1)
+    if python3 -c 'import sys; b,o=sys.argv[1].split(); sys.exit(not (int(b)==int(sys.argv[2]) and abs(float(o)-float(sys.argv[3]))<1e-9))' \
+        "$got" "$blocks" "$occupancy" 2>/dev/null; then
+        ok
+    else
+        bad "$name: got blocks/occupancy '$got', want '$blocks $occupancy'"
+    fi
+}
+
+# ---- top level ----
+expect_rc "--version" 0 --version
+expect_out "--version" '^gpusim [0-9]+\.[0-9]+'
+expect_rc "--help" 0 --help
+expect_out "--help lists occupancy" '^  occupancy '
+expect_out "--help lists gpus" '^  gpus '
+expect_rc "no command" 2
+expect_rc "unknown command" 2 frobnicate
+expect_err "unknown command" "unknown command 'frobnicate'"
+for cmd in asm occupancy gpus; do
+    expect_rc "$cmd --help" 0 "$cmd" --help
+    expect_out "$cmd --help" '^usage: gpusim '"$cmd"
+done
+
+# ---- asm ----
+expect_rc "asm transpose" 0 asm workloads/kernels/transpose.asm
+expect_out "asm transpose" '^// kernel transpose_'
+# transpose.asm has no branches (only predicated instructions); divergence.asm has
+expect_rc "asm divergence" 0 asm workloads/kernels/divergence.asm
+expect_out "asm divergence" 'reconverge'
+printf '.kernel k\n    add.f32 %%r0, %%r1\n    exit\n' >"$TMP/bad.asm"
+expect_rc "asm bad file" 2 asm "$TMP/bad.asm"
+expect_err "asm bad file names file:line:col" "^$TMP/bad.asm:[0-9]+:[0-9]+: error: "
+
+# ---- occupancy: the teaching material's figures ----
+occ "a100 256x64" 4 0.5 --gpu a100 --block 256 --regs 64
+occ "a100 256x32" 8 1.0 --gpu a100 --block 256 --regs 32
+occ "a100 256x40" 6 0.75 --gpu a100 --block 256 --regs 40
+occ "h100 128x168 64KB" 3 0.1875 --gpu h100 --block 128 --regs 168 --smem 65536
+occ "default gpu is a100" 4 0.5 --block 256 --regs 64
+occ "--flag=value form" 4 0.5 --gpu=a100 --block=256 --regs=64
+occ "--set changes occupancy" 8 1.0 --gpu a100 --block 256 --regs 64 --set sm.registers=131072 --set sm.max_regs_per_block=131072
+
+gp occupancy --gpu a100 --block 256 --regs 64
+if [ "$rc" -eq 0 ]; then ok; else bad "occupancy text: exit $rc"; fi
+expect_out "occupancy text: blocks" '^blocks per SM +4$'
+expect_out "occupancy text: occupancy" '^occupancy +50\.0%$'
+expect_out "occupancy text: limiter" '^limiter +registers$'
+expect_out "occupancy text: limits table" '^  registers +4 .*<- limiter$'
+gp occupancy --gpu a100 --block 256 --regs 0
+expect_out "occupancy text: unlimited" '^  registers +unlimited '
+
+gp occupancy --gpu a100 --block 256 --regs 64 --json
+if python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert set(r) == {"blocks_per_sm", "warps_per_sm", "occupancy", "limiter", "limits"}, sorted(r)
+assert set(r["limits"]) == {"warps", "blocks", "registers", "shared_memory"}, sorted(r["limits"])
+assert r["warps_per_sm"] == 32 and r["limiter"] == "registers", r
+assert r["limits"] == {"warps": 8, "blocks": 32, "registers": 4, "shared_memory": 164}, r["limits"]
+' "$OUT" 2>"$TMP/py"; then ok; else bad "occupancy --json keys" "$(tail -n 1 "$TMP/py")"; fi
+gp occupancy --gpu a100 --block 256 --regs 0 --json
+if python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["limits"]["registers"] is not None)' "$OUT" 2>/dev/null; then
+    ok
+else
+    bad "occupancy --json: unlimited registers should be null"
+fi
+
+expect_rc "occupancy without --block" 2 occupancy --regs 32
+expect_err "occupancy without --block prints usage" '^usage: gpusim occupancy'
+expect_rc "occupancy without --regs" 2 occupancy --block 256
+expect_rc "block over the limit" 2 occupancy --block 1025 --regs 32
+expect_rc "regs over 255" 2 occupancy --block 256 --regs 256
+expect_rc "smem over opt-in" 2 occupancy --block 256 --regs 32 --smem 166913
+expect_rc "smem at opt-in" 0 occupancy --block 256 --regs 32 --smem 166912
+
+# ---- gpus and --set ----
+expect_rc "gpus" 0 gpus
+n=$(grep -Evc '^name ' "$OUT")
+if [ "$n" -eq 6 ]; then ok; else bad "gpus lists $n presets, want 6" "$(cat "$OUT")"; fi
+for p in t4 a100 rtx4090 h100 h200 b200; do expect_out "gpus lists $p" "^$p "; done
+expect_out "gpus a100 headline" '^a100 +8\.0 +108 +1410 +2039 +40 +64 +164 +NVIDIA A100'
+expect_rc "gpus --knobs" 0 gpus --knobs
+expect_out "gpus --knobs lists sm.count" '^sm\.count +u32'
+
+expect_rc "gpus a100" 0 gpus a100
+cp "$OUT" "$TMP/a100.json"
+if python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); sys.exit(c["sm"]["count"] != 108)' "$TMP/a100.json" 2>/dev/null; then
+    ok
+else
+    bad "gpus a100 is not JSON with sm.count 108"
+fi
+expect_rc "gpus FILE" 0 gpus "$TMP/a100.json"
+if cmp -s "$OUT" "$TMP/a100.json"; then ok; else bad "gpus a100 JSON does not round-trip through a file"; fi
+occ "--gpu FILE" 4 0.5 --gpu "$TMP/a100.json" --block 256 --regs 64
+
+expect_rc "gpus a100 --set" 0 gpus a100 --set sm.count=200
+expect_out "--set shows in gpus" '^    "count": 200,$'
+expect_rc "--set nope=1" 2 gpus a100 --set nope=1
+expect_err "--set nope=1 lists valid names" "^--set: error: unknown key 'nope'.*valid keys:.*sm\.\{count"
+expect_rc "--set sm.count=0" 2 gpus a100 --set sm.count=0
+expect_rc "--set in occupancy" 2 occupancy --block 256 --regs 32 --set sm.count=0
+expect_rc "gpus unknown name" 2 gpus nope
+expect_err "gpus unknown name lists presets" 'presets: a100, b200, h100, h200, rtx4090, t4'
+
+sed 's/"count": 108,/"count": 108/' "$TMP/a100.json" >"$TMP/syntax.json"
+expect_rc "machine file with a JSON syntax error" 2 gpus "$TMP/syntax.json"
+expect_err "JSON syntax error names line:col" "^$TMP/syntax.json:[0-9]+:[0-9]+: error: JSON syntax error"
+expect_rc "--gpu file with a JSON syntax error" 2 occupancy --gpu "$TMP/syntax.json" --block 256 --regs 32
+
+# ---- the bad-input corpus ----
+ncase=0
+for f in tests/cli_corpus/*.case; do
+    [ -e "$f" ] || break
+    ncase=$((ncase + 1))
+    args=$(sed -n 's/^args: //p' "$f")
+    want_rc=$(sed -n 's/^exit: //p' "$f")
+    first=$(sed -n 's/^first: //p' "$f")
+    prefix=$(sed -n 's/^prefix: //p' "$f")
+    # shellcheck disable=SC2086 # args are split on blanks by design
+    gp $args
+    got=$(head -n 1 "$ERR")
+    name=$(basename "$f" .case)
+    if [ "$rc" != "$want_rc" ]; then
+        bad "corpus $name: exit $rc, want $want_rc" "$got"
+    elif [ -n "$first" ] && [ "$got" != "$first" ]; then
+        bad "corpus $name: first line differs" "got:  $got" "want: $first"
+    elif [ -n "$prefix" ] && [ "${got#"$prefix"}" = "$got" ]; then
+        bad "corpus $name: first line does not start as pinned" "got:  $got" "want: $prefix..."
+    elif [ -z "$first$prefix" ]; then
+        bad "corpus $name: pins no first line"
+    else
+        ok
+    fi
+done
+if [ "$ncase" -ge 20 ]; then ok; else bad "corpus has $ncase cases, want at least 20"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
