@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "isa/asm.h"
+#include <cjson/cJSON.h>
+
 #include "sim/gpu.h"
 
 typedef struct {
@@ -516,6 +518,48 @@ START_TEST(test_policies_agree_on_results)
 }
 END_TEST
 
+
+/* --trace output: valid JSON, one B/E pair per block, a span per warp. */
+START_TEST(test_chrome_trace)
+{
+    Run t;
+    run_init(&t, "a100", DIVERGE, "branchy");
+    set(&t, "sm.count=2");
+    t.params[0] = buffer(&t, 512 * 4, "out");
+    t.L.grid[0] = 2;
+    t.L.block[0] = 256;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ChromeTrace *ct = trace_chrome_open(f);
+    TraceSink sink;
+    trace_chrome_sink(ct, &sink);
+    trace_chrome_label(ct, "branchy");
+    Diag d;
+    ck_assert(config_validate(&t.cfg, &d));
+    ck_assert(gpu_simulate(&t.cfg, &t.L, &sink, &t.r));
+    trace_chrome_close(ct);
+    fclose(f);
+    cJSON *root = cJSON_Parse(text);
+    ck_assert_msg(root != NULL, "trace is not JSON");
+    cJSON *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+    int begins = 0, ends = 0, warps = 0;
+    cJSON *e;
+    cJSON_ArrayForEach(e, events) {
+        const char *ph = cJSON_GetObjectItemCaseSensitive(e, "ph")->valuestring;
+        begins += ph[0] == 'B';
+        ends += ph[0] == 'E';
+        warps += ph[0] == 'X';
+    }
+    ck_assert_int_eq(begins, 2);
+    ck_assert_int_eq(ends, 2);
+    ck_assert_int_eq(warps, 16);
+    cJSON_Delete(root);
+    free(text);
+    run_free(&t);
+}
+END_TEST
+
 static Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
@@ -532,6 +576,7 @@ static Suite *gpu_suite(void)
     tcase_add_loop_test(core, test_coalescing_in_engine, 0, sizeof G_STRIDE / sizeof G_STRIDE[0]);
     tcase_add_test(core, test_deterministic);
     tcase_add_test(core, test_policies_agree_on_results);
+    tcase_add_test(core, test_chrome_trace);
     suite_add_tcase(s, core);
     TCase *mem = tcase_create("Memory");
     tcase_add_test(mem, test_dram_saturation);
