@@ -46,10 +46,17 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
     do {                                                                  \
         const uint32_t *A = row(w, &in->src[0], ta);                      \
         uint32_t *D = w->r[in->dst[0].index];                             \
-        for (int l = 0; l < WARP_SIZE; l++) {                             \
-            uint32_t x = A[l];                                            \
-            uint32_t v = (EXPR);                                          \
-            D[l] = (m >> l & 1) ? v : D[l];                               \
+        if (m == UINT32_MAX) { /* full warp: a loop the compiler vectorises */ \
+            for (int l = 0; l < WARP_SIZE; l++) {                         \
+                uint32_t x = A[l];                                        \
+                D[l] = (EXPR);                                            \
+            }                                                             \
+        } else {                                                          \
+            for (int l = 0; l < WARP_SIZE; l++) {                         \
+                uint32_t x = A[l];                                        \
+                uint32_t v = (EXPR);                                      \
+                D[l] = (m >> l & 1) ? v : D[l];                           \
+            }                                                             \
         }                                                                 \
     } while (0)
 #define LANES2(EXPR)                                                      \
@@ -57,10 +64,17 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
         const uint32_t *A = row(w, &in->src[0], ta);                      \
         const uint32_t *B = row(w, &in->src[1], tb);                      \
         uint32_t *D = w->r[in->dst[0].index];                             \
-        for (int l = 0; l < WARP_SIZE; l++) {                             \
-            uint32_t x = A[l], y = B[l];                                  \
-            uint32_t v = (EXPR);                                          \
-            D[l] = (m >> l & 1) ? v : D[l];                               \
+        if (m == UINT32_MAX) { /* full warp: a loop the compiler vectorises */ \
+            for (int l = 0; l < WARP_SIZE; l++) {                         \
+                uint32_t x = A[l], y = B[l];                              \
+                D[l] = (EXPR);                                            \
+            }                                                             \
+        } else {                                                          \
+            for (int l = 0; l < WARP_SIZE; l++) {                         \
+                uint32_t x = A[l], y = B[l];                              \
+                uint32_t v = (EXPR);                                      \
+                D[l] = (m >> l & 1) ? v : D[l];                           \
+            }                                                             \
         }                                                                 \
     } while (0)
 #define LANES3(EXPR)                                                      \
@@ -69,10 +83,17 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
         const uint32_t *B = row(w, &in->src[1], tb);                      \
         const uint32_t *C = row(w, &in->src[2], tc);                      \
         uint32_t *D = w->r[in->dst[0].index];                             \
-        for (int l = 0; l < WARP_SIZE; l++) {                             \
-            uint32_t x = A[l], y = B[l], z = C[l];                        \
-            uint32_t v = (EXPR);                                          \
-            D[l] = (m >> l & 1) ? v : D[l];                               \
+        if (m == UINT32_MAX) { /* full warp: a loop the compiler vectorises */ \
+            for (int l = 0; l < WARP_SIZE; l++) {                         \
+                uint32_t x = A[l], y = B[l], z = C[l];                    \
+                D[l] = (EXPR);                                            \
+            }                                                             \
+        } else {                                                          \
+            for (int l = 0; l < WARP_SIZE; l++) {                         \
+                uint32_t x = A[l], y = B[l], z = C[l];                    \
+                uint32_t v = (EXPR);                                      \
+                D[l] = (m >> l & 1) ? v : D[l];                           \
+            }                                                             \
         }                                                                 \
     } while (0)
 #define SETP(COND)                                                        \
@@ -259,6 +280,18 @@ static bool addresses(const WarpExec *w, const Instr *in, uint32_t m, uint32_t w
 /* Host pointer of each active lane's access, or a fault. */
 static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE])
 {
+    /* Usually every lane falls in one buffer: translate the span once. */
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (m >> l & 1) {
+            if (out->addr[l] < lo) lo = out->addr[l];
+            if (out->addr[l] > hi) hi = out->addr[l];
+        }
+    uint8_t *base = m ? gmem_translate(b->gmem, lo, (uint32_t)(hi - lo) + width) : NULL;
+    if (base) {
+        for (int l = 0; l < WARP_SIZE; l++) ptr[l] = base + (out->addr[l] - lo);
+        return true;
+    }
     for (int l = 0; l < WARP_SIZE; l++) {
         if (!(m >> l & 1)) continue;
         ptr[l] = gmem_translate(b->gmem, out->addr[l], width);
@@ -338,9 +371,23 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     switch ((Opcode)in->op) {
     case OP_MOV:
         if (in->src[0].kind == OPND_SPECIAL) {
+            SpecialReg sr = (SpecialReg)in->src[0].index;
             uint32_t *D = w->r[in->dst[0].index];
-            for (int l = 0; l < WARP_SIZE; l++)
-                if (m >> l & 1) D[l] = special(b, w, (SpecialReg)in->src[0].index, l);
+            if (sr == SREG_TID_X || sr == SREG_TID_Y || sr == SREG_TID_Z) {
+                /* Divide once for lane 0, then count lanes up with carries. */
+                uint32_t lin = w->warp_in_block * WARP_SIZE, nx = b->ntid[0], ny = b->ntid[1];
+                uint32_t tid[3] = { lin % nx, lin / nx % ny, lin / (nx * ny) };
+                for (int l = 0; l < WARP_SIZE; l++) {
+                    if (m >> l & 1) D[l] = tid[sr - SREG_TID_X];
+                    if (++tid[0] == nx) {
+                        tid[0] = 0;
+                        if (++tid[1] == ny) tid[1] = 0, tid[2]++;
+                    }
+                }
+            } else {
+                for (int l = 0; l < WARP_SIZE; l++)
+                    if (m >> l & 1) D[l] = special(b, w, sr, l);
+            }
         } else {
             LANES1(x);
         }
@@ -383,7 +430,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_SHL_B32: LANES2(y >= 32 ? 0 : x << y); break;
     case OP_SHR_U32: LANES2(y >= 32 ? 0 : x >> y); break;
     case OP_SHR_S32: LANES2(shr_s32(x, y)); break;
-    case OP_POPC_B32: LANES1((uint32_t)__builtin_popcount(x)); break;
+    case OP_POPC_B32: LANES1(lane_count(x)); break;
     case OP_CLZ_B32: LANES1(x ? (uint32_t)__builtin_clz(x) : 32u); break;
 
     case OP_ADD_F32: LANES2(bits(f32(x) + f32(y))); break;

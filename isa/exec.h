@@ -14,7 +14,7 @@
 #include "isa/program.h"
 
 #define WARP_SIZE      32
-#define SIMT_MAX_DEPTH 32
+#define SIMT_MAX_DEPTH 16 /* nesting of divergent branches; loops add none */
 
 typedef struct {
     uint32_t pc;     /* next instruction of this path                      */
@@ -84,6 +84,14 @@ void exec_warp_init(WarpExec *w, uint32_t (*regs)[WARP_SIZE], uint32_t nregs,
 ** what happened in *out. Returns false on a fault (out->fault; the warp's
 ** state is then unspecified). Requires w->depth > 0. */
 bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out);
+
+/* Number of set bits of a lane mask (portable, no libgcc call without -mpopcnt). */
+static inline uint32_t lane_count(uint32_t m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
 
 /* pc the warp will execute next (top of its stack); requires depth > 0. */
 static inline uint32_t exec_pc(const WarpExec *w) { return w->stack[w->depth - 1].pc; }

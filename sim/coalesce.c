@@ -6,6 +6,7 @@
 #include "sim/coalesce.h"
 
 #include <assert.h>
+#include <stdbool.h>
 #include <string.h>
 
 #define LINE_SLOTS 128 /* 2 x COALESCE_MAX_LINES */
@@ -70,6 +71,28 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
     out->sectors = 0;
     out->bytes_requested = 0;
     if (mask == 0) return;
+
+    /* Fast path: a full warp reading consecutive aligned elements (the
+    ** coalesced case) covers one contiguous, aligned byte range. */
+    if (mask == UINT32_MAX && addr[0] % width == 0 && addr[31] == addr[0] + 31u * width) {
+        bool contiguous = true;
+        for (unsigned lane = 1; lane < 32 && contiguous; lane++) contiguous = addr[lane] == addr[0] + lane * width;
+        if (contiguous) {
+            uint64_t first = addr[0], last = addr[0] + 32u * width - 1;
+            for (uint64_t line = first / COALESCE_LINE_BYTES; line <= last / COALESCE_LINE_BYTES; line++) {
+                uint64_t lo = line * COALESCE_LINE_BYTES > first ? line * COALESCE_LINE_BYTES : first;
+                uint64_t hi = line * COALESCE_LINE_BYTES + COALESCE_LINE_BYTES - 1 < last
+                                  ? line * COALESCE_LINE_BYTES + COALESCE_LINE_BYTES - 1 : last;
+                unsigned s0 = (unsigned)(lo / COALESCE_SECTOR_BYTES % COALESCE_SECTORS_PER_LINE);
+                unsigned s1 = (unsigned)(hi / COALESCE_SECTOR_BYTES % COALESCE_SECTORS_PER_LINE);
+                out->line_addr[out->nlines] = line * COALESCE_LINE_BYTES;
+                out->sector_mask[out->nlines++] = (uint8_t)(((1u << (s1 + 1)) - 1) & ~((1u << s0) - 1));
+                out->sectors += s1 - s0 + 1;
+            }
+            out->bytes_requested = 32u * width;
+            return;
+        }
+    }
 
     LineTable t;
     memset(t.slot, 0, sizeof t.slot);

@@ -21,6 +21,7 @@
 ** resizing per kernel, texture and constant caches (ld.param is an ALU op). */
 #include "sim/gpu.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +156,9 @@ typedef struct {
     uint32_t         nregs, block_threads, warps_per_block, smem_size, bps, warp_slots;
     uint64_t         total_blocks, next_block, now, ages, active_lanes, end;
     uint32_t         interval[UNIT_COUNT], latency[UNIT_COUNT];
-    WakeHeap         wakes;       /* schedulers by wake-up cycle          */
+    WakeHeap         wakes;       /* schedulers waking after the next cycle */
+    uint32_t        *next, nnext; /* schedulers waking at now + 1 (most wake-ups) */
+    uint32_t        *cur, ncur;   /* ... being processed at now                */
     bool             stop;
 } Gpu;
 
@@ -207,8 +210,12 @@ static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
     Scheduler *q = &g->sms[s].sched[qi];
     if (earlier && q->wake_at <= at) return;
     q->wake_at = at;
-    if (at != NEVER && !wake_push(&g->wakes, at, s * g->c->sm_schedulers + qi))
-        fail(g, SIM_BAD_LAUNCH, "out of host memory");
+    uint32_t id = s * g->c->sm_schedulers + qi;
+    if (at == g->now + 1) { /* the common case: no heap traffic */
+        assert(g->nnext < g->c->sm_count * g->c->sm_schedulers);
+        g->next[g->nnext++] = id;
+    }
+    else if (at != NEVER && !wake_push(&g->wakes, at, id)) fail(g, SIM_BAD_LAUNCH, "out of host memory");
 }
 
 /* ------------------------------------------------------------ occupancy */
@@ -369,33 +376,13 @@ static void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     e->unit = (uint8_t)OP_INFO[in->op].unit;
 }
 
-/* Earliest cycle the warp's next instruction can issue, and what holds it:
-** its operands (cached), then the pipe it needs. */
-static inline uint64_t earliest(const Sm *sm, const Scheduler *q, const SchedEntry *w, uint8_t *reason)
-{
-    uint64_t t = w->ready;
-    *reason = w->why;
-    switch ((OpUnit)w->unit) {
-    case UNIT_LSU:
-        need(q->unit_free[UNIT_LSU], STALL_LG_THROTTLE, &t, reason);
-        need(sm->lsu_free, STALL_LG_THROTTLE, &t, reason);
-        break;
-    case UNIT_MIO:
-        need(q->unit_free[UNIT_MIO], STALL_MIO_THROTTLE, &t, reason);
-        need(sm->smem_free, STALL_MIO_THROTTLE, &t, reason);
-        break;
-    case UNIT_ALU:
-    case UNIT_FMA:
-    case UNIT_SFU:
-    case UNIT_DIV:
-        need(q->unit_free[w->unit], STALL_MATH_PIPE_THROTTLE, &t, reason);
-        break;
-    case UNIT_CTRL:
-    case UNIT_COUNT:
-        break;
-    }
-    return t;
-}
+/* What holds an instruction whose operands are ready, per unit. */
+static const uint8_t PIPE_STALL[UNIT_COUNT] = {
+    [UNIT_ALU] = STALL_MATH_PIPE_THROTTLE, [UNIT_FMA] = STALL_MATH_PIPE_THROTTLE,
+    [UNIT_SFU] = STALL_MATH_PIPE_THROTTLE, [UNIT_DIV] = STALL_MATH_PIPE_THROTTLE,
+    [UNIT_LSU] = STALL_LG_THROTTLE,        [UNIT_MIO] = STALL_MIO_THROTTLE,
+    [UNIT_CTRL] = STALL_NOT_SELECTED,
+};
 
 /* ----------------------------------------------------------------- issue */
 
@@ -499,18 +486,18 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         return;
     }
     st->warp_instructions++;
-    st->thread_instructions += (uint32_t)__builtin_popcount(out->exec_mask);
-    g->active_lanes += (uint32_t)__builtin_popcount(out->active);
+    st->thread_instructions += lane_count(out->exec_mask);
+    g->active_lanes += lane_count(out->active);
     OpUnit unit = OP_INFO[in->op].unit;
     q->unit_free[unit] = g->now + g->interval[unit];
     uint64_t ready = g->now + g->latency[unit];
     uint8_t wait = STALL_WAIT;
     switch (in->op) {
     case OP_ADD_F32: case OP_SUB_F32: case OP_MUL_F32:
-        st->flops += (uint32_t)__builtin_popcount(out->exec_mask);
+        st->flops += lane_count(out->exec_mask);
         break;
     case OP_FMA_F32: case OP_MAD_F32:
-        st->flops += 2u * (uint32_t)__builtin_popcount(out->exec_mask);
+        st->flops += 2u * lane_count(out->exec_mask);
         break;
     default:
         break;
@@ -580,6 +567,13 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     int64_t pick = -1;
     uint32_t pick_pos = 0, n = q->nwarps;
     bool gto = g->c->sched_policy == SCHED_GTO;
+    /* When each pipe can next accept an instruction from this scheduler; the
+    ** LSU and shared-memory pipes are shared by the SM's schedulers. */
+    uint64_t pipe_free[UNIT_COUNT];
+    memcpy(pipe_free, q->unit_free, sizeof pipe_free);
+    if (sm->lsu_free > pipe_free[UNIT_LSU]) pipe_free[UNIT_LSU] = sm->lsu_free;
+    if (sm->smem_free > pipe_free[UNIT_MIO]) pipe_free[UNIT_MIO] = sm->smem_free;
+    pipe_free[UNIT_CTRL] = 0;
     for (uint32_t k = 0; k < n; k++) {
         /* LRR scans from just after its last pick; GTO scans oldest first. */
         uint32_t pos = gto ? k : (q->rr + k) % n;
@@ -588,7 +582,9 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
         if (e->barrier) {
             why = STALL_BARRIER;
         } else {
-            uint64_t t = earliest(sm, q, e, &why);
+            uint64_t t = e->ready, pipe = pipe_free[e->unit];
+            why = e->why;
+            if (pipe > t) t = pipe, why = PIPE_STALL[e->unit];
             if (t > g->now) {
                 if (t < wake) wake = t;
             } else {
@@ -715,6 +711,14 @@ static bool setup(Gpu *g)
     uint64_t l1 = c->l1_shared_total > smem_used ? c->l1_shared_total - smem_used : 0;
     if (l1 < c->l1_size) l1 = c->l1_size;
     Diag d;
+    /* A scheduler is in the next-cycle list at most once: it is added only
+    ** by moving its own wake-up, and a second move to now+1 is a no-op. */
+    g->next = malloc((size_t)nsm * nsched * sizeof(uint32_t));
+    g->cur = malloc((size_t)nsm * nsched * sizeof(uint32_t));
+    if (!g->next || !g->cur) {
+        fail(g, SIM_BAD_LAUNCH, "out of host memory");
+        return false;
+    }
     g->mem = memsys_create(c, l1, &d);
     if (!g->mem) {
         fail(g, SIM_BAD_LAUNCH, "%s", d.message);
@@ -801,17 +805,22 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
         for (uint32_t round = 0; round < g.bps; round++)
             for (uint32_t s = 0; s < c->sm_count; s++) dispatch(&g, s);
         uint32_t nsched = c->sm_schedulers;
-        while (!g.stop && g.wakes.n) {
-            Wake w = wake_pop(&g.wakes);
-            uint32_t s = w.id / nsched, qi = w.id % nsched;
-            Scheduler *q = &g.sms[s].sched[qi];
-            if (w.at != q->wake_at) continue; /* superseded by a later wake_set */
-            if (w.at < g.now) {
-                fail(&g, SIM_DEADLOCK, "internal: a wake-up at cycle %llu is in the past (now %llu)",
-                     (unsigned long long)w.at, (unsigned long long)g.now);
+        /* Each cycle: the schedulers that asked for this cycle, then those the
+        ** heap holds for it (both in a fixed order, so runs are reproducible). */
+        while (!g.stop && (g.nnext || g.wakes.n)) {
+            uint64_t t = g.nnext ? g.now + 1 : g.wakes.v[0].at;
+            if (g.wakes.n && g.wakes.v[0].at < t) t = g.wakes.v[0].at;
+            if (t <= g.now && g.now) {
+                fail(&g, SIM_DEADLOCK, "internal: a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
+                     (unsigned long long)g.now);
                 break;
             }
-            g.now = w.at;
+            uint32_t *swap = g.cur;
+            g.cur = g.next;
+            g.ncur = t == g.now + 1 ? g.nnext : 0;
+            g.next = swap;
+            if (t == g.now + 1) g.nnext = 0;
+            g.now = t;
             if (L->max_cycles && g.now > L->max_cycles) {
                 fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles (--max-cycles); where its warps are:",
                      g.k->name, (unsigned long long)L->max_cycles);
@@ -824,7 +833,15 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
                 append_warp_positions(&g, 16);
                 break;
             }
-            schedule(&g, s, qi, out);
+            for (uint32_t i = 0; i < g.ncur && !g.stop; i++) {
+                uint32_t id = g.cur[i], s = id / nsched, qi = id % nsched;
+                if (g.sms[s].sched[qi].wake_at == t) schedule(&g, s, qi, out);
+            }
+            while (!g.stop && g.wakes.n && g.wakes.v[0].at == t) {
+                Wake w = wake_pop(&g.wakes);
+                uint32_t s = w.id / nsched, qi = w.id % nsched;
+                if (g.sms[s].sched[qi].wake_at == t) schedule(&g, s, qi, out); /* else superseded */
+            }
         }
         if (!g.stop && g.next_block < g.total_blocks)
             fail(&g, SIM_DEADLOCK, "internal: %llu blocks were never dispatched",
@@ -837,6 +854,8 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
     }
     memsys_destroy(g.mem);
     free(g.wakes.v);
+    free(g.next);
+    free(g.cur);
     free(g.pool);
     free(out);
     return !g.stop;

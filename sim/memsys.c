@@ -12,6 +12,7 @@
 
 #include "sim/cache.h"
 #include "sim/dram.h"
+#include "isa/exec.h"
 
 typedef struct {
     uint64_t *heap; /* release cycles of the busy slots (min-heap) */
@@ -170,7 +171,7 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
         uint64_t wb = l2_writebacks(m);
         cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
         write_back(m, start, wb);
-        dram_access(&m->l2_queue, start, (uint32_t)__builtin_popcount(sectors) * CACHE_SECTOR_BYTES);
+        dram_access(&m->l2_queue, start, lane_count(sectors) * CACHE_SECTOR_BYTES);
     }
 }
 
@@ -183,9 +184,9 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
         uint64_t wb = l2_writebacks(m);
         uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
         write_back(m, start, wb);
-        uint64_t t = dram_access(&m->l2_queue, start, (uint32_t)__builtin_popcount(sectors) * CACHE_SECTOR_BYTES);
+        uint64_t t = dram_access(&m->l2_queue, start, lane_count(sectors) * CACHE_SECTOR_BYTES);
         if (sectors & ~hit) {
-            uint64_t from_dram = dram_access(&m->dram, start, (uint32_t)__builtin_popcount(sectors & ~hit) * CACHE_SECTOR_BYTES);
+            uint64_t from_dram = dram_access(&m->dram, start, lane_count(sectors & ~hit) * CACHE_SECTOR_BYTES);
             if (from_dram > t) t = from_dram;
         }
         /* the L2 queue already charged the hit latency; an atomic takes lat.atomic */

@@ -1,0 +1,121 @@
+/* bench/bench.c -- how fast the simulator runs: a fixed set of kernels,
+** each simulated several times; prints simulated warp instructions per host
+** second and wall time (median, min, max). Single-threaded, Release build.
+** Compute-bound: the divergence kernels (FMA loops). Memory-bound: a
+** streaming copy and the transposes (coalescer, caches, DRAM queue).
+** Sizes are fixed so numbers compare across commits on one machine; run
+** before/after in one session since the host is noisy.                    */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "isa/asm.h"
+#include "sim/gpu.h"
+
+typedef struct {
+    const char *name, *file, *kernel, *kind;
+    uint32_t    sms;        /* SMs of the a100 preset kept (smaller = faster bench) */
+    uint32_t    blocks_per_sm, block_x, block_y;
+    uint32_t    n;          /* problem size (transpose side / copy elements)        */
+} Case;
+
+static const Case CASES[] = {
+    { "divergence/uniform",   "divergence.asm", "uniform",                "compute", 16, 8, 256, 1, 0 },
+    { "divergence/divergent", "divergence.asm", "divergent",              "compute", 16, 8, 256, 1, 0 },
+    { "transpose/copy",       "transpose.asm",  "copy",                   "memory",  108, 0, 32, 32, 2048 },
+    { "transpose/naive",      "transpose.asm",  "transpose_naive",        "memory",  108, 0, 32, 32, 2048 },
+    { "transpose/tiled_padded","transpose.asm", "transpose_tiled_padded", "memory",  108, 0, 32, 32, 2048 },
+};
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One simulation of case c; returns wall seconds, *insts the warp instructions. */
+static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, uint64_t *insts)
+{
+    Diag d;
+    GlobalMem *g = gmem_create();
+    uint32_t params[4] = { 0 };
+    Launch L = { .kernel = k, .kernel_file = c->file, .gmem = g, .params = params };
+    L.block[0] = c->block_x, L.block[1] = c->block_y, L.block[2] = 1;
+    L.grid[1] = L.grid[2] = 1;
+    if (c->n == 0) { /* divergence: out, iters */
+        L.grid[0] = c->blocks_per_sm * cfg->sm_count;
+        params[0] = gmem_alloc(g, (uint64_t)L.grid[0] * c->block_x * 4, "out", &d);
+        params[1] = 2000;
+    } else { /* transpose family: in, out, n */
+        uint64_t bytes = (uint64_t)c->n * c->n * 4;
+        params[0] = gmem_alloc(g, bytes, "in", &d);
+        params[1] = gmem_alloc(g, bytes, "out", &d);
+        params[2] = c->n;
+        L.grid[0] = L.grid[1] = (c->n + 31) / 32;
+    }
+    SimResult *r = malloc(sizeof *r);
+    double t0 = seconds();
+    bool ok = r && gpu_simulate(cfg, &L, NULL, r);
+    double t = seconds() - t0;
+    if (!ok) {
+        fprintf(stderr, "gpusim-bench: %s failed: %s\n", c->name, r ? r->message : "out of memory");
+        exit(1);
+    }
+    *insts = r->stats.warp_instructions;
+    free(r);
+    gmem_destroy(g);
+    return t;
+}
+
+int main(int argc, char **argv)
+{
+    int repeat = 3;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) only = argv[++i];
+        else {
+            printf("usage: gpusim-bench [--repeat N] [--case NAME]\n"
+                   "Simulates a fixed set of kernels N times (default 3) and prints the median\n"
+                   "simulated warp instructions per host second.\n");
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    if (repeat < 1 || repeat > 100) repeat = 3;
+    printf("%-24s %-8s %12s %9s %9s %9s %10s\n", "case", "kind", "warp-insts", "median s", "min s", "max s",
+           "Minst/s");
+    for (size_t ci = 0; ci < sizeof CASES / sizeof CASES[0]; ci++) {
+        const Case *c = &CASES[ci];
+        if (only && strcmp(only, c->name) != 0) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/workloads/kernels/%s", GPUSIM_SOURCE_DIR, c->file);
+        Program prog;
+        GpuConfig cfg;
+        Diag d;
+        char set[64];
+        snprintf(set, sizeof set, "sm.count=%u", c->sms);
+        if (!asm_parse_file(path, &prog, &d) || !config_load("a100", &cfg, &d) || !config_set(&cfg, set, &d)) {
+            diag_print(stderr, &d);
+            return 2;
+        }
+        const Kernel *k = program_find_kernel(&prog, c->kernel);
+        double t[100];
+        uint64_t insts = 0;
+        for (int r = 0; r < repeat; r++) t[r] = run_once(c, k, &cfg, &insts);
+        qsort(t, (size_t)repeat, sizeof t[0], cmp_double);
+        double med = repeat % 2 ? t[repeat / 2] : (t[repeat / 2 - 1] + t[repeat / 2]) / 2;
+        printf("%-24s %-8s %12llu %9.3f %9.3f %9.3f %10.2f\n", c->name, c->kind, (unsigned long long)insts, med, t[0],
+               t[repeat - 1], (double)insts / med / 1e6);
+        fflush(stdout);
+        program_destroy(&prog);
+    }
+    return 0;
+}
