@@ -384,9 +384,12 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
                         if (++tid[1] == ny) tid[1] = 0, tid[2]++;
                     }
                 }
-            } else {
+            } else if (sr == SREG_LANEID) {
                 for (int l = 0; l < WARP_SIZE; l++)
-                    if (m >> l & 1) D[l] = special(b, w, sr, l);
+                    if (m >> l & 1) D[l] = (uint32_t)l;
+            } else { /* the same for every lane */
+                uint32_t v = special(b, w, sr, 0);
+                for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
             }
         } else {
             LANES1(x);

@@ -40,37 +40,47 @@
 typedef enum { WARP_EMPTY, WARP_ACTIVE, WARP_BARRIER, WARP_DONE } WarpState;
 
 typedef struct {
-    WarpExec  ex;
-    uint64_t  next_issue;  /* earliest issue cycle set by the warp's own past (branch, barrier, dispatch) */
-    uint64_t  age;         /* dispatch order: smaller is older (GTO)          */
+    /* scheduling state, read every cycle: first, on one cache line */
+    uint64_t  ready;       /* when the next instruction's operands are ready   */
+    uint64_t  since;       /* cycle `reason` began                             */
+    uint64_t  age;         /* dispatch order: smaller is older (GTO)           */
+    uint8_t   why;         /* StallReason while `ready` is in the future       */
+    uint8_t   unit;        /* OpUnit of the next instruction                   */
+    uint8_t   reason;      /* StallReason the warp is in now (charged on change) */
+    uint8_t   state;       /* WarpState                                        */
+    uint8_t   next_reason; /* StallReason while next_issue is what holds it    */
+    uint32_t  block;       /* resident-block slot                              */
+    uint64_t  next_issue;  /* earliest issue set by its own past (branch, barrier, dispatch) */
     uint64_t *reg_ready;   /* cycle each register's value can be read          */
     uint8_t  *reg_wait;    /* StallReason while waiting for that register      */
     uint64_t  pred_ready[ISA_MAX_PREDS];
-    uint32_t  block;       /* resident-block slot                              */
-    uint32_t  pos;         /* index of its entry in its scheduler              */
-    uint8_t   state;       /* WarpState                                        */
-    uint8_t   next_reason; /* StallReason while next_issue is what holds it    */
+    WarpExec  ex;
 } Warp;
 
-/* What a scheduler looks at every cycle, kept small and contiguous: the
-** scan over its warps is the simulator's innermost loop. */
 typedef struct {
-    uint64_t ready;   /* when the next instruction's operands are ready     */
-    uint32_t slot;    /* warp slot on the SM                                */
-    uint8_t  why;     /* StallReason while `ready` is in the future         */
-    uint8_t  unit;    /* OpUnit of the next instruction                     */
-    uint8_t  barrier; /* waiting at bar.sync                                */
-    uint8_t  reason;  /* StallReason found at the last evaluation           */
-} SchedEntry;
+    uint64_t at;   /* the warp's operands are ready then */
+    uint32_t slot;
+} Pending;
 
+/* A scheduler keeps its warps in two places: those whose operands are
+** ready (`eligible`, oldest first; scanned every cycle to pick one) and
+** those waiting for a result (`waiting`, a min-heap by ready cycle, touched
+** only when one comes due). Warps at a barrier are in neither. Stall time
+** is charged to a warp when its state changes, so a waiting warp costs
+** nothing until its result arrives. */
 typedef struct {
-    SchedEntry *e;         /* resident warps, oldest first                      */
-    uint32_t  nwarps;
-    uint32_t  nreason[STALL_COUNT]; /* warps in each state at the last evaluation */
-    uint64_t  wake_at, last_eval;
+    uint32_t *eligible;    /* warp slots, oldest first                          */
+    uint32_t  neligible;
+    Pending  *waiting;
+    uint32_t  nwaiting;
+    uint32_t  nwarps;      /* resident warps of this scheduler                  */
+    uint32_t  eligible_by_unit[UNIT_COUNT]; /* eligible warps by the pipe they need */
+    uint8_t   pipe_busy[UNIT_COUNT];        /* ... and whether it was busy        */
+    uint64_t  last_eval;   /* the cycle those two describe                      */
+    uint64_t  wake_at;
     uint64_t  unit_free[UNIT_COUNT];
     int64_t   last_issued; /* warp slot, or -1                                  */
-    uint32_t  rr;          /* LRR: position after the last pick                 */
+    uint64_t  last_age;    /* LRR: age of the last warp picked                  */
 } Scheduler;
 
 typedef struct {
@@ -218,6 +228,71 @@ static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
     else if (at != NEVER && !wake_push(&g->wakes, at, id)) fail(g, SIM_BAD_LAUNCH, "out of host memory");
 }
 
+/* Pseudo-states of Warp.reason beyond the StallReasons: gone (exited), and
+** eligible, whose time its scheduler charges for all such warps at once. */
+#define WARP_GONE     STALL_COUNT
+#define WARP_ELIGIBLE (STALL_COUNT + 1)
+
+/* Puts warp w into state `reason` from cycle `at` on, charging the state it
+** leaves with the cycles it spent there. */
+static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t reason, uint64_t at)
+{
+    if (w->reason == reason) return;
+    if (w->reason < STALL_COUNT && at > w->since) {
+        g->st->stall[w->reason] += at - w->since;
+        if (g->trace && g->trace->warp_stall) {
+            TraceStall e = { w->since, s, slot, w->reason, at - w->since };
+            g->trace->warp_stall(g->trace->user, &e);
+        }
+    }
+    w->reason = reason;
+    w->since = at;
+}
+
+static inline bool pending_before(Pending a, Pending b)
+{
+    return a.at < b.at || (a.at == b.at && a.slot < b.slot);
+}
+
+static void wait_push(Scheduler *q, uint64_t at, uint32_t slot)
+{
+    Pending p = { at, slot };
+    uint32_t i = q->nwaiting++;
+    while (i && pending_before(p, q->waiting[(i - 1) / 2])) {
+        q->waiting[i] = q->waiting[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    q->waiting[i] = p;
+}
+
+static Pending wait_pop(Scheduler *q)
+{
+    Pending top = q->waiting[0], last = q->waiting[--q->nwaiting];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= q->nwaiting) break;
+        if (c + 1 < q->nwaiting && pending_before(q->waiting[c + 1], q->waiting[c])) c++;
+        if (!pending_before(q->waiting[c], last)) break;
+        q->waiting[i] = q->waiting[c];
+        i = c;
+    }
+    if (q->nwaiting) q->waiting[i] = last;
+    return top;
+}
+
+/* Inserts a warp whose operands are ready, keeping the list oldest first. */
+static void eligible_add(const Sm *sm, Scheduler *q, uint32_t slot)
+{
+    uint64_t age = sm->warps[slot].age;
+    uint32_t i = q->neligible++;
+    while (i && sm->warps[q->eligible[i - 1]].age > age) {
+        q->eligible[i] = q->eligible[i - 1];
+        i--;
+    }
+    q->eligible[i] = slot;
+}
+
 /* ------------------------------------------------------------ occupancy */
 
 static void occ_update(Gpu *g, Sm *sm)
@@ -258,14 +333,15 @@ static void dispatch(Gpu *g, uint32_t s)
         memset(w->pred_ready, 0, sizeof w->pred_ready);
         w->next_issue = g->now + 1;
         w->next_reason = STALL_NOT_SELECTED;
+        w->reason = STALL_NOT_SELECTED;
+        w->since = g->now + 1;
         w->age = g->ages++;
         w->block = b;
         w->state = WARP_ACTIVE;
         Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
-        if (q->nwarps == 0) q->last_eval = g->now;
-        w->pos = q->nwarps++;
-        q->e[w->pos] = (SchedEntry){ .slot = slot, .reason = STALL_NOT_SELECTED };
+        q->nwarps++;
         prepare(g, sm, slot);
+        wait_push(q, w->ready, slot);
         wake_set(g, s, slot % g->c->sm_schedulers, g->now + 1, true);
     }
     if (g->trace && g->trace->block_start) {
@@ -274,19 +350,11 @@ static void dispatch(Gpu *g, uint32_t s)
     }
 }
 
-static void remove_from_scheduler(Sm *sm, Scheduler *q, uint32_t slot)
+static void remove_from_scheduler(Scheduler *q, uint32_t slot)
 {
-    uint32_t j = 0;
-    for (uint32_t i = 0; i < q->nwarps; i++)
-        if (q->e[i].slot != slot) {
-            q->e[j] = q->e[i];
-            sm->warps[q->e[j].slot].pos = j;
-            j++;
-        }
-    q->nwarps = j;
-    if (!j) q->wake_at = NEVER; /* an empty scheduler sleeps until dispatch wakes it */
+    q->nwarps--; /* the warp was picked, so it is in neither list */
+    if (!q->nwarps) q->wake_at = NEVER; /* an empty scheduler sleeps until dispatch wakes it */
     if (q->last_issued == (int64_t)slot) q->last_issued = -1;
-    if (q->rr > q->nwarps) q->rr = 0;
 }
 
 static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
@@ -300,8 +368,8 @@ static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
         w->state = WARP_ACTIVE;
         w->next_issue = g->now + 1;
         w->next_reason = STALL_BARRIER;
-        sm->sched[slot % g->c->sm_schedulers].e[w->pos].barrier = 0;
         prepare(g, sm, slot);
+        wait_push(&sm->sched[slot % g->c->sm_schedulers], w->ready, slot);
         wake_set(g, s, slot % g->c->sm_schedulers, g->now + 1, true);
     }
     bs->at_barrier = 0;
@@ -322,7 +390,7 @@ static void warp_exited(Gpu *g, uint32_t s, uint32_t slot)
     Warp *w = &sm->warps[slot];
     BlockSlot *bs = &sm->blocks[w->block];
     w->state = WARP_DONE;
-    remove_from_scheduler(sm, &sm->sched[slot % g->c->sm_schedulers], slot);
+    remove_from_scheduler(&sm->sched[slot % g->c->sm_schedulers], slot);
     occ_update(g, sm);
     sm->resident_warps--;
     bs->running--;
@@ -370,10 +438,9 @@ static void prepare(const Gpu *g, Sm *sm, uint32_t slot)
         else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &reason);
     }
     if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &reason);
-    SchedEntry *e = &sm->sched[slot % g->c->sm_schedulers].e[w->pos];
-    e->ready = t;
-    e->why = reason;
-    e->unit = (uint8_t)OP_INFO[in->op].unit;
+    w->ready = t;
+    w->why = reason;
+    w->unit = (uint8_t)OP_INFO[in->op].unit;
 }
 
 /* What holds an instruction whose operands are ready, per unit. */
@@ -528,6 +595,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     }
     prepare(g, sm, slot);
     if (out->exited) {
+        charge(g, s, slot, w, WARP_GONE, g->now + 1); /* its last issue cycle */
         warp_exited(g, s, slot);
     } else if (out->at_barrier) {
         if (out->barrier_partial) {
@@ -535,38 +603,45 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
             return;
         }
         w->state = WARP_BARRIER;
-        q->e[w->pos].barrier = 1;
+        charge(g, s, slot, w, STALL_BARRIER, g->now + 1);
         if (bs->running < g->warps_per_block) {
             barrier_deadlock(g, sm, w->block, "warps of the block exited before this bar.sync; they can never arrive");
             return;
         }
         if (++bs->at_barrier == bs->running) release_barrier(g, s, w->block);
+    } else {
+        charge(g, s, slot, w, w->why, g->now + 1);
+        wait_push(q, w->ready, slot);
     }
 }
 
 /* --------------------------------------------------------------- schedule */
 
-/* One scheduler at cycle now: charge the time since its last evaluation to
-** the states its warps were found in then, pick a warp, issue. */
+/* One scheduler at cycle now: admit warps whose operands are ready, pick
+** one whose pipe is free (GTO: the last one picked if it can go, else the
+** oldest; LRR: the next after the last one picked), issue.
+** Eligible warps are charged in bulk: since the last evaluation, those
+** needing a pipe that was busy were throttled, the others not selected.
+** With a per-warp trace sink each warp is charged individually instead. */
 static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
 {
     Sm *sm = &g->sms[s];
     Scheduler *q = &sm->sched[qi];
-    uint64_t dt = g->now - q->last_eval;
-    if (dt) {
-        for (int r = 0; r < STALL_COUNT; r++) g->st->stall[r] += (uint64_t)q->nreason[r] * dt;
-        if (g->trace && g->trace->warp_stall)
-            for (uint32_t i = 0; i < q->nwarps; i++) {
-                TraceStall e = { q->last_eval, s, q->e[i].slot, q->e[i].reason, dt };
-                g->trace->warp_stall(g->trace->user, &e);
-            }
+    uint64_t now = g->now;
+    bool per_warp = g->trace && g->trace->warp_stall;
+    if (!per_warp && now > q->last_eval)
+        for (int u = 0; u < UNIT_COUNT; u++)
+            if (q->eligible_by_unit[u])
+                g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
+                    (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
+    q->last_eval = now;
+    while (q->nwaiting && q->waiting[0].at <= now) {
+        uint32_t slot = wait_pop(q).slot;
+        Warp *w = &sm->warps[slot];
+        charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
+        eligible_add(sm, q, slot);
+        q->eligible_by_unit[w->unit]++;
     }
-    q->last_eval = g->now;
-    memset(q->nreason, 0, sizeof q->nreason);
-    uint64_t wake = NEVER;
-    int64_t pick = -1;
-    uint32_t pick_pos = 0, n = q->nwarps;
-    bool gto = g->c->sched_policy == SCHED_GTO;
     /* When each pipe can next accept an instruction from this scheduler; the
     ** LSU and shared-memory pipes are shared by the SM's schedulers. */
     uint64_t pipe_free[UNIT_COUNT];
@@ -574,42 +649,44 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     if (sm->lsu_free > pipe_free[UNIT_LSU]) pipe_free[UNIT_LSU] = sm->lsu_free;
     if (sm->smem_free > pipe_free[UNIT_MIO]) pipe_free[UNIT_MIO] = sm->smem_free;
     pipe_free[UNIT_CTRL] = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        /* LRR scans from just after its last pick; GTO scans oldest first. */
-        uint32_t pos = gto ? k : (q->rr + k) % n;
-        SchedEntry *e = &q->e[pos];
-        uint8_t why;
-        if (e->barrier) {
-            why = STALL_BARRIER;
-        } else {
-            uint64_t t = e->ready, pipe = pipe_free[e->unit];
-            why = e->why;
-            if (pipe > t) t = pipe, why = PIPE_STALL[e->unit];
-            if (t > g->now) {
-                if (t < wake) wake = t;
-            } else {
-                why = STALL_NOT_SELECTED;
-                bool greedy = gto && (int64_t)e->slot == q->last_issued;
-                if (pick < 0 || greedy) {
-                    pick = pos;
-                    pick_pos = pos;
-                }
-            }
-        }
-        e->reason = why;
-        q->nreason[why]++;
+    uint64_t wake = q->nwaiting ? q->waiting[0].at : NEVER;
+    for (int u = 0; u < UNIT_COUNT; u++) {
+        q->pipe_busy[u] = pipe_free[u] > now;
+        if (q->pipe_busy[u] && q->eligible_by_unit[u] && pipe_free[u] < wake) wake = pipe_free[u];
     }
+    int64_t pick = -1, first = -1;
+    bool gto = g->c->sched_policy == SCHED_GTO;
+    for (uint32_t i = 0; i < q->neligible; i++) {
+        const Warp *w = &sm->warps[q->eligible[i]];
+        if (q->pipe_busy[w->unit]) continue;
+        if (first < 0) first = i;
+        if (gto ? (int64_t)q->eligible[i] == q->last_issued : w->age > q->last_age) {
+            pick = i;
+            break;
+        }
+    }
+    if (pick < 0) pick = first; /* GTO: the oldest; LRR: wrap around to the oldest */
+    if (per_warp)
+        for (uint32_t i = 0; i < q->neligible; i++) {
+            Warp *w = &sm->warps[q->eligible[i]];
+            charge(g, s, q->eligible[i], w,
+                   (int64_t)i == pick ? STALL_SELECTED : q->pipe_busy[w->unit] ? PIPE_STALL[w->unit] : STALL_NOT_SELECTED,
+                   now);
+        }
     if (pick < 0) {
         wake_set(g, s, qi, wake, false);
         return;
     }
-    q->e[pick_pos].reason = STALL_SELECTED;
-    q->nreason[STALL_NOT_SELECTED]--;
-    q->nreason[STALL_SELECTED]++;
-    uint32_t slot = q->e[pick_pos].slot;
+    uint32_t slot = q->eligible[pick];
+    Warp *w = &sm->warps[slot];
+    w->reason = STALL_SELECTED; /* its eligible time so far was charged in bulk */
+    w->since = now;
+    q->eligible_by_unit[w->unit]--;
+    memmove(&q->eligible[pick], &q->eligible[pick + 1], (q->neligible - (uint32_t)pick - 1) * sizeof q->eligible[0]);
+    q->neligible--;
     q->last_issued = slot;
-    q->rr = pick_pos + 1;
-    wake_set(g, s, qi, g->now + 1, false);
+    q->last_age = w->age;
+    wake_set(g, s, qi, now + 1, false);
     issue(g, s, q, slot, out);
 }
 
@@ -632,7 +709,7 @@ static bool setup(Gpu *g)
     /* One allocation for every per-SM array: sized once, freed once. */
     size_t sz_sm = sizeof(Sm), sz_warps = (size_t)g->warp_slots * sizeof(Warp),
            sz_blocks = (size_t)g->bps * sizeof(BlockSlot), sz_sched = (size_t)nsched * sizeof(Scheduler),
-           sz_order = (size_t)nsched * per_sched * sizeof(SchedEntry),
+           sz_order = (size_t)nsched * per_sched * (sizeof(Pending) + sizeof(uint32_t)),
            sz_regs = (size_t)g->warp_slots * g->nregs * WARP_SIZE * sizeof(uint32_t),
            sz_ready = (size_t)g->warp_slots * g->nregs * sizeof(uint64_t),
            sz_wait = (size_t)g->warp_slots * g->nregs, sz_smem = (size_t)g->bps * g->smem_size;
@@ -660,7 +737,8 @@ static bool setup(Gpu *g)
         p += sz_ready;
         uint32_t (*regs)[WARP_SIZE] = (uint32_t (*)[WARP_SIZE])p;
         p += sz_regs;
-        SchedEntry *entries = (SchedEntry *)p;
+        Pending *pending = (Pending *)p;
+        uint32_t *elig = (uint32_t *)(pending + (size_t)nsched * per_sched);
         p += sz_order;
         uint8_t *wait = p;
         p += sz_wait;
@@ -673,7 +751,8 @@ static bool setup(Gpu *g)
             sm->warps[w].reg_wait = wait + (size_t)w * g->nregs;
         }
         for (uint32_t q = 0; q < nsched; q++) {
-            sm->sched[q].e = entries + (size_t)q * per_sched;
+            sm->sched[q].waiting = pending + (size_t)q * per_sched;
+            sm->sched[q].eligible = elig + (size_t)q * per_sched;
             sm->sched[q].wake_at = NEVER;
             sm->sched[q].last_issued = -1;
         }
