@@ -519,22 +519,21 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];
     SmemResult sr;
     smem_analyze(addr, out->exec_mask, out->width, &sr);
-    uint32_t wf = sr.wavefronts;
-    bool atomic = OP_INFO[in->op].flags & OPF_ATOM;
-    if (atomic) { /* lanes updating one word are applied one after another */
+    uint32_t wf = sr.wavefronts, busy = wf;
+    if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
         uint32_t serial = max_same_address(out);
-        if (serial > wf) wf = serial;
+        if (serial > busy) busy = serial;
     }
-    sm->smem_free = start + wf;
+    sm->smem_free = start + busy;
     g->st->shared_requests++;
-    g->st->shared_wavefronts += wf;
+    g->st->shared_wavefronts += wf; /* bank conflicts only; atomic serialisation is time, not wavefronts */
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .wavefronts = wf, .is_store = in->op == OP_ST_SHARED };
         memcpy(e.bank_words, sr.bank_words, sizeof e.bank_words);
         g->trace->shared_access(g->trace->user, &e);
     }
-    return start + g->c->lat_shared + wf - 1;
+    return start + g->c->lat_shared + busy - 1;
 }
 
 static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)

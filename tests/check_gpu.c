@@ -560,6 +560,31 @@ START_TEST(test_chrome_trace)
 }
 END_TEST
 
+
+/* 32 lanes adding to one shared word: serialised (it takes time) but not a
+** bank conflict (one word, one bank, one wavefront). */
+START_TEST(test_shared_atomic_serialises_without_conflict)
+{
+    const char *src =
+        ".kernel k\n"
+        ".shared counter 4\n"
+        "    mov.u32 %r1, counter\n"
+        "    atom.shared.add.u32 %r2, [%r1], 1\n"
+        "    add.u32 %r3, %r2, 0\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 32;
+    ck_assert(simulate(&t));
+    ck_assert_uint_eq(t.r.stats.shared_requests, 1);
+    ck_assert_uint_eq(t.r.stats.shared_bank_conflicts, 0);
+    ck_assert_uint_ge(t.r.stats.cycles, t.cfg.lat_shared + 31);
+    run_free(&t);
+}
+END_TEST
+
 static Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
@@ -577,6 +602,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(core, test_deterministic);
     tcase_add_test(core, test_policies_agree_on_results);
     tcase_add_test(core, test_chrome_trace);
+    tcase_add_test(core, test_shared_atomic_serialises_without_conflict);
     suite_add_tcase(s, core);
     TCase *mem = tcase_create("Memory");
     tcase_add_test(mem, test_dram_saturation);
