@@ -218,7 +218,9 @@ static void fail(Gpu *g, SimStatus status, const char *fmt, ...) __attribute__((
 static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
 {
     Scheduler *q = &g->sms[s].sched[qi];
-    if (earlier && q->wake_at <= at) return;
+    /* Invariant: a wake_at other than NEVER has its entry queued, so a
+    ** scheduler is never queued twice for one cycle. */
+    if (q->wake_at == at || (earlier && q->wake_at < at)) return;
     q->wake_at = at;
     uint32_t id = s * g->c->sm_schedulers + qi;
     if (at == g->now + 1) { /* the common case: no heap traffic */
@@ -352,8 +354,8 @@ static void dispatch(Gpu *g, uint32_t s)
 
 static void remove_from_scheduler(Scheduler *q, uint32_t slot)
 {
-    q->nwarps--; /* the warp was picked, so it is in neither list */
-    if (!q->nwarps) q->wake_at = NEVER; /* an empty scheduler sleeps until dispatch wakes it */
+    q->nwarps--; /* the warp was picked, so it is in neither list; an empty
+                    scheduler finds nothing at its next wake-up and sleeps */
     if (q->last_issued == (int64_t)slot) q->last_issued = -1;
 }
 

@@ -585,12 +585,45 @@ START_TEST(test_shared_atomic_serialises_without_conflict)
 }
 END_TEST
 
+
+/* Regression: one warp per scheduler, blocks that all end in the same
+** cycle and more blocks waiting. Each scheduler is emptied by its exit and
+** refilled by the next block in one cycle; it must be queued once (a
+** duplicate overflowed the next-cycle list and let it issue twice). */
+START_TEST(test_scheduler_refilled_in_the_cycle_it_empties)
+{
+    KernelStats one, three;
+    memset(&one, 0, sizeof one);
+    memset(&three, 0, sizeof three);
+    Run t;
+    for (int waves = 1; waves <= 3; waves += 2) {
+        run_init(&t, "a100", FIXED_WORK, "work");
+        set(&t, "sm.count=16");
+        uint32_t blocks = 16u * (uint32_t)waves;
+        t.params[0] = buffer(&t, (uint64_t)blocks * 128 * 4, "out");
+        t.params[1] = 16;
+        t.L.grid[0] = blocks;
+        t.L.block[0] = 128;
+        t.L.dynamic_smem = 150 * 1024; /* one block per SM */
+        ck_assert_msg(simulate(&t), "%s", t.r.message);
+        if (waves == 1) one = t.r.stats;
+        else three = t.r.stats;
+        run_free(&t);
+    }
+    ck_assert_uint_eq(three.waves, 3);
+    ck_assert_uint_eq(three.warp_instructions, 3 * one.warp_instructions);
+    double ratio = (double)three.cycles / (double)one.cycles;
+    ck_assert_msg(ratio > 2.9 && ratio < 3.1, "3 waves vs 1: %.3f", ratio);
+}
+END_TEST
+
 static Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
     TCase *waves = tcase_create("Waves");
     tcase_add_test(waves, test_one_extra_block_costs_a_wave);
     tcase_add_test(waves, test_two_per_sm_tail);
+    tcase_add_test(waves, test_scheduler_refilled_in_the_cycle_it_empties);
     tcase_set_timeout(waves, 120);
     suite_add_tcase(s, waves);
     TCase *core = tcase_create("Core");
