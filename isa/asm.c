@@ -299,9 +299,10 @@ static bool parse_reg_index(Asm *a, char letter, uint32_t limit, uint16_t *out)
     }
     if (a->p < a->end && is_ident_char(*a->p))
         return fail_at(a, s, "malformed register '%s'", quote(s, a->end, q, sizeof q));
-    if (v >= limit)
-        return fail_at(a, s, "%s %%%c%u out of range (%%%c0..%%%c%u)",
-                       letter == 'r' ? "register" : "predicate", letter, v, letter, letter, limit - 1);
+    if (v >= limit) /* quoted as written: v saturates on absurdly long numbers */
+        return fail_at(a, s, "%s %s out of range (%%%c0..%%%c%u)",
+                       letter == 'r' ? "register" : "predicate", quote(s, a->end, q, sizeof q), letter, letter,
+                       limit - 1);
     *out = (uint16_t)v;
     return true;
 }
@@ -865,6 +866,7 @@ static bool directive(Asm *a)
         if (pp->type == TYPE_NONE || pp->type == TYPE_B32) {
             if (!pp->is_ptr) return fail_at(a, ts, "unknown parameter type '.%s'; expected .u32 .s32 .f32 or .ptr", tname);
         }
+        skip_space(a); /* positions point at the name, not the blank before it */
         const char *ns = a->p;
         if (!read_ident(a, pp->name, "a parameter name")) return false;
         for (uint32_t i = 0; i < a->k->nparams; i++)
@@ -872,6 +874,7 @@ static bool directive(Asm *a)
                 return fail_at(a, ns, "parameter '%s' declared twice", pp->name);
         a->k->nparams++;
     } else if (strcmp(name, "shared") == 0) {
+        skip_space(a); /* positions point at the name, not the blank before it */
         const char *ns = a->p;
         char sname[ISA_MAX_NAME];
         if (!read_ident(a, sname, "a shared array name")) return false;
@@ -902,6 +905,7 @@ static bool directive(Asm *a)
         }
         a->k->nshared++;
     } else if (strcmp(name, "regs") == 0) {
+        skip_space(a); /* positions point at the name, not the blank before it */
         const char *ns = a->p;
         int64_t n;
         if (!parse_int(a, &n)) return false;

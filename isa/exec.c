@@ -289,7 +289,8 @@ static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
         }
     uint8_t *base = m ? gmem_translate(b->gmem, lo, (uint32_t)(hi - lo) + width) : NULL;
     if (base) {
-        for (int l = 0; l < WARP_SIZE; l++) ptr[l] = base + (out->addr[l] - lo);
+        for (int l = 0; l < WARP_SIZE; l++) /* inactive lanes' addresses may be anything */
+            ptr[l] = base + ((m >> l & 1) ? out->addr[l] - lo : 0);
         return true;
     }
     for (int l = 0; l < WARP_SIZE; l++) {

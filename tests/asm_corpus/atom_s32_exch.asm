@@ -1,0 +1,3 @@
+.kernel k
+    atom.shared.exch.s32 %r1, [%r2], 1
+    exit

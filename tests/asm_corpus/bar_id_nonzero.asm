@@ -1,0 +1,3 @@
+.kernel k
+    bar.sync 1
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+.regs 32;
+    exit

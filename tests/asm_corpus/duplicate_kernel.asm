@@ -1,0 +1,5 @@
+.kernel k
+    exit
+
+.kernel k
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+    @%r0 exit
+    exit

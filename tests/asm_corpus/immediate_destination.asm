@@ -1,0 +1,3 @@
+.kernel k
+    mov.u32 5, %r1
+    exit

@@ -1,0 +1,3 @@
+    mov.u32 %r1, 0
+.kernel k
+    exit

@@ -1,0 +1,5 @@
+.kernel a
+HERE: exit
+.kernel b
+    bra HERE
+    exit

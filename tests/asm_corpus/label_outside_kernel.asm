@@ -1,0 +1,3 @@
+L:
+.kernel k
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+.param .f64 x
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+    setp.eq.s32 %r1, %r2, 0
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+    setp.s32 %p0, %r1, 0
+    exit

@@ -1,0 +1,4 @@
+.kernel k
+.shared tile 64
+.shared tile 64
+    exit

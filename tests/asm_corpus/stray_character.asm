@@ -1,0 +1,3 @@
+.kernel k
+    exit
+    }

@@ -1,0 +1,3 @@
+.kernel k
+.global x 4
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+    frobnicate %r1
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+    st.global.v2.f32 [%r1], %r2
+    exit

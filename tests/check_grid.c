@@ -1,0 +1,587 @@
+/* tests/check_grid.c -- the functional whole-grid runner (isa/grid.h):
+** the workload kernels (transpose, divergence) and the examples of
+** isa/ISA.md against C references, barrier deadlocks, fault reports, the
+** instruction budget and launch checks.                                  */
+#include "isa/grid.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm.h"
+
+#define TRANSPOSE_ASM  TESTS_DIR "/../workloads/kernels/transpose.asm"
+#define DIVERGENCE_ASM TESTS_DIR "/../workloads/kernels/divergence.asm"
+#define ISA_MD         TESTS_DIR "/../isa/ISA.md"
+
+/* ------------------------------------------------------------------ helpers */
+
+static void load_file(const char *path, Program *p)
+{
+    Diag d;
+    bool ok = asm_parse_file(path, p, &d);
+    ck_assert_msg(ok, "%s:%u:%u: %s", d.file, d.line, d.col, d.message);
+}
+
+static void load_text(const char *src, Program *p)
+{
+    Diag d;
+    bool ok = asm_parse(src, strlen(src), "grid.asm", p, &d);
+    ck_assert_msg(ok, "grid.asm:%u:%u: %s", d.line, d.col, d.message);
+}
+
+static const Kernel *kernel(const Program *p, const char *name)
+{
+    const Kernel *k = program_find_kernel(p, name);
+    ck_assert_msg(k != NULL, "no kernel %s", name);
+    return k;
+}
+
+static uint32_t alloc(GlobalMem *g, uint64_t bytes, const char *name)
+{
+    Diag d;
+    uint32_t a = gmem_alloc(g, bytes, name, &d);
+    ck_assert_msg(a != 0, "%s", d.message);
+    return a;
+}
+
+static void *host(GlobalMem *g, uint32_t addr, uint32_t bytes)
+{
+    void *p = gmem_translate(g, addr, bytes);
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+static GridLaunch launch(uint32_t gx, uint32_t gy, uint32_t gz, uint32_t bx, uint32_t by, uint32_t bz,
+                         const uint32_t *params)
+{
+    GridLaunch L;
+    memset(&L, 0, sizeof L);
+    L.grid[0] = gx, L.grid[1] = gy, L.grid[2] = gz;
+    L.block[0] = bx, L.block[1] = by, L.block[2] = bz;
+    L.params = params;
+    return L;
+}
+
+static void run_ok(const Kernel *k, GlobalMem *g, const GridLaunch *L, GridResult *r)
+{
+    bool ok = grid_run_functional(k, g, L, r);
+    ck_assert_msg(ok, "kernel %s: status %d: %s", k->name, r->status, r->message);
+    ck_assert_int_eq(r->status, GRID_OK);
+}
+
+/* The ```asm blocks of isa/ISA.md, concatenated into one program text. */
+static char *isa_md_program(void)
+{
+    FILE *f = fopen(ISA_MD, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *md = malloc((size_t)n + 1), *out = malloc((size_t)n + 1);
+    ck_assert(fread(md, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    md[n] = 0;
+    size_t len = 0;
+    for (const char *p = strstr(md, "\n```asm\n"); p; p = strstr(p, "\n```asm\n")) {
+        p += 8;
+        const char *end = strstr(p, "\n```");
+        ck_assert_ptr_nonnull(end);
+        memcpy(out + len, p, (size_t)(end - p) + 1);
+        len += (size_t)(end - p) + 1;
+        p = end;
+    }
+    out[len] = 0;
+    free(md);
+    return out;
+}
+
+/* ------------------------------------------------------------ workloads */
+
+static const char *const TRANSPOSE_KERNELS[] = { "transpose_naive", "transpose_tiled", "transpose_tiled_padded", "copy" };
+static const uint32_t TRANSPOSE_N[] = { 64, 70 };
+
+START_TEST(test_transpose)
+{
+    const char *name = TRANSPOSE_KERNELS[_i % 4];
+    uint32_t n = TRANSPOSE_N[_i / 4], tiles = (n + 31) / 32;
+    Program p;
+    load_file(TRANSPOSE_ASM, &p);
+    const Kernel *k = kernel(&p, name);
+    GlobalMem *g = gmem_create();
+    uint32_t in = alloc(g, (uint64_t)n * n * 4, "in"), out = alloc(g, (uint64_t)n * n * 4, "out");
+    float *pin = host(g, in, n * n * 4), *pout = host(g, out, n * n * 4);
+    for (uint32_t i = 0; i < n * n; i++) pin[i] = 0.5f * (float)i + 1.0f;
+    uint32_t params[3] = { in, out, n };
+    GridLaunch L = launch(tiles, tiles, 1, 32, 32, 1, params);
+    GridResult r;
+    run_ok(k, g, &L, &r);
+    bool copy = strcmp(name, "copy") == 0;
+    for (uint32_t row = 0; row < n; row++)
+        for (uint32_t col = 0; col < n; col++) {
+            float want = copy ? pin[row * n + col] : pin[col * n + row];
+            if (pout[row * n + col] != want)
+                ck_abort_msg("%s n=%u: out[%u][%u] = %g, expected %g", name, n, row, col, (double)pout[row * n + col],
+                             (double)want);
+        }
+    ck_assert_uint_gt(r.warp_instructions, 0);
+    ck_assert_uint_le(r.thread_instructions, r.warp_instructions * 32);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+START_TEST(test_divergence)
+{
+    /* x = tid; iters times x = fmaf(x, c, 0.5), c = 0.998 for odd lanes
+    ** (divergent) or odd warps (uniform), else 0.999; bit-exact. */
+    bool divergent = _i == 0;
+    enum { BLOCKS = 4, THREADS = 256, ITERS = 100 };
+    Program p;
+    load_file(DIVERGENCE_ASM, &p);
+    const Kernel *k = kernel(&p, divergent ? "divergent" : "uniform");
+    GlobalMem *g = gmem_create();
+    uint32_t out = alloc(g, BLOCKS * THREADS * 4, "out");
+    uint32_t params[2] = { out, ITERS };
+    GridLaunch L = launch(BLOCKS, 1, 1, THREADS, 1, 1, params);
+    GridResult r;
+    run_ok(k, g, &L, &r);
+    const float *o = host(g, out, BLOCKS * THREADS * 4);
+    for (uint32_t i = 0; i < BLOCKS * THREADS; i++) {
+        uint32_t t = i % THREADS;
+        bool odd = divergent ? (t % 2) : ((t / 32) % 2);
+        float x = (float)t, c = odd ? 0.998f : 0.999f;
+        for (int it = 0; it < ITERS; it++) x = fmaf(x, c, 0.5f);
+        uint32_t got, want;
+        memcpy(&got, &o[i], 4);
+        memcpy(&want, &x, 4);
+        if (got != want) ck_abort_msg("out[%u] = %.9g, expected %.9g", i, (double)o[i], (double)x);
+    }
+    /* Issue counts: a loop trip is 5 instructions, the exit test 2 more.
+    ** Divergent warps run both loops one after the other (11 + 2 * 502 + 4
+    ** per warp, each loop under half the lanes); uniform warps one loop
+    ** (12 + 502 + 4, all lanes). Thread instructions count the lanes whose
+    ** guard held: none for the loop's exit branch until the last trip, and
+    ** the first branch only in its taking lanes (odd lanes, or odd warps). */
+    uint64_t warps = BLOCKS * THREADS / 32, loop = 5 * ITERS + 2, loop_lanes = 4 * ITERS + 2;
+    if (divergent) {
+        ck_assert_uint_eq(r.warp_instructions, warps * (11 + 2 * loop + 4));
+        ck_assert_uint_eq(r.thread_instructions, warps * (32 * 10 + 16 + 2 * 16 * loop_lanes + 32 * 4));
+    } else {
+        ck_assert_uint_eq(r.warp_instructions, warps * (12 + loop + 4));
+        ck_assert_uint_eq(r.thread_instructions, warps * 32 * (11 + loop_lanes + 4) + warps / 2 * 32);
+    }
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------- ISA.md examples */
+
+static uint32_t collatz_steps(uint32_t n)
+{
+    uint32_t s = 0;
+    while (n > 1) n = (n % 2) ? 3 * n + 1 : n / 2, s++;
+    return s;
+}
+
+START_TEST(test_example_collatz)
+{
+    char *src = isa_md_program();
+    Program p;
+    load_text(src, &p);
+    const Kernel *k = kernel(&p, "collatz");
+    enum { COUNT = 1000 };
+    GlobalMem *g = gmem_create();
+    uint32_t steps = alloc(g, COUNT * 4, "steps");
+    uint32_t params[2] = { steps, COUNT };
+    GridLaunch L = launch(4, 1, 1, 256, 1, 1, params); /* 1024 threads: the last 24 leave at once */
+    GridResult r;
+    run_ok(k, g, &L, &r);
+    const uint32_t *s = host(g, steps, COUNT * 4);
+    for (uint32_t i = 0; i < COUNT; i++) ck_assert_uint_eq(s[i], collatz_steps(i + 1));
+    /* divergence: fewer active lanes than issue slots */
+    ck_assert_uint_lt(r.thread_instructions, r.warp_instructions * 32 / 2);
+    gmem_destroy(g);
+    program_destroy(&p);
+    free(src);
+}
+END_TEST
+
+START_TEST(test_example_reverse_block)
+{
+    char *src = isa_md_program();
+    Program p;
+    load_text(src, &p);
+    const Kernel *k = kernel(&p, "reverse_block");
+    enum { BLOCKS = 3, THREADS = 96 };
+    GlobalMem *g = gmem_create();
+    uint32_t data = alloc(g, BLOCKS * THREADS * 4, "data");
+    float *d = host(g, data, BLOCKS * THREADS * 4);
+    for (uint32_t i = 0; i < BLOCKS * THREADS; i++) d[i] = (float)i;
+    uint32_t params[1] = { data };
+    GridLaunch L = launch(BLOCKS, 1, 1, THREADS, 1, 1, params);
+    L.dynamic_smem = THREADS * 4;
+    GridResult r;
+    run_ok(k, g, &L, &r);
+    for (uint32_t b = 0; b < BLOCKS; b++)
+        for (uint32_t t = 0; t < THREADS; t++) ck_assert_float_eq(d[b * THREADS + t], (float)(b * THREADS + THREADS - 1 - t));
+    /* one word too little dynamic shared memory: the last thread faults */
+    L.dynamic_smem = THREADS * 4 - 4;
+    ck_assert(!grid_run_functional(k, g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_FAULT);
+    ck_assert_msg(strstr(r.message, "out-of-bounds shared access of 4 bytes at address 0x17c") != NULL, "%s", r.message);
+    ck_assert_msg(strstr(r.message, "by thread (95,0,0) of block (0,0,0) (warp 2, lane 31)") != NULL, "%s", r.message);
+    gmem_destroy(g);
+    program_destroy(&p);
+    free(src);
+}
+END_TEST
+
+START_TEST(test_example_warp_sum)
+{
+    char *src = isa_md_program();
+    Program p;
+    load_text(src, &p);
+    const Kernel *k = kernel(&p, "warp_sum");
+    enum { BLOCKS = 2, THREADS = 128, WARPS = BLOCKS * THREADS / 32 };
+    GlobalMem *g = gmem_create();
+    uint32_t in = alloc(g, BLOCKS * THREADS * 4, "in"), sums = alloc(g, WARPS * 4, "sums");
+    float *pin = host(g, in, BLOCKS * THREADS * 4);
+    for (uint32_t i = 0; i < BLOCKS * THREADS; i++) pin[i] = (float)((int)(i * 7 % 17) - 8);
+    uint32_t params[2] = { in, sums };
+    GridLaunch L = launch(BLOCKS, 1, 1, THREADS, 1, 1, params);
+    GridResult r;
+    run_ok(k, g, &L, &r);
+    const float *s = host(g, sums, WARPS * 4);
+    for (uint32_t w = 0; w < WARPS; w++) {
+        float want = 0;
+        for (uint32_t l = 0; l < 32; l++) want += pin[32 * w + l];
+        ck_assert_float_eq(s[w], want);
+    }
+    gmem_destroy(g);
+    program_destroy(&p);
+    free(src);
+}
+END_TEST
+
+/* ---------------------------------------------------------- grid shape */
+
+START_TEST(test_grid_coordinates)
+{
+    /* A 3x2x2 grid of 4x2x1 blocks writes every coordinate it sees. */
+    Program p;
+    load_text(".kernel coords\n.param .ptr out\n"
+              "    ld.param.u32 %r0, [out]\n"
+              "    mov.u32 %r1, %ctaid.x\n    mov.u32 %r2, %ctaid.y\n    mov.u32 %r3, %ctaid.z\n"
+              "    mov.u32 %r4, %nctaid.x\n    mov.u32 %r5, %nctaid.y\n"
+              "    mad.lo.u32 %r6, %r3, %r5, %r2\n"
+              "    mad.lo.u32 %r6, %r6, %r4, %r1\n"     /* linear block */
+              "    mov.u32 %r7, %tid.x\n    mov.u32 %r8, %tid.y\n    mov.u32 %r9, %ntid.x\n"
+              "    mad.lo.u32 %r10, %r8, %r9, %r7\n"     /* linear thread */
+              "    shl.b32 %r11, %r6, 3\n"
+              "    add.u32 %r11, %r11, %r10\n"
+              "    shl.b32 %r11, %r11, 4\n"
+              "    add.u32 %r11, %r11, %r0\n"
+              "    mov.u32 %r12, %nsmid\n"
+              "    mov.u32 %r13, %warpid\n"
+              "    st.global.v4.u32 [%r11], {%r6, %r10, %r12, %r13}\n"
+              "    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    uint32_t out = alloc(g, 12 * 8 * 16, "out");
+    uint32_t params[1] = { out };
+    GridLaunch L = launch(3, 2, 2, 4, 2, 1, params);
+    L.nsm = 132;
+    GridResult r;
+    run_ok(&p.kernels[0], g, &L, &r);
+    const uint32_t *o = host(g, out, 12 * 8 * 16);
+    for (uint32_t b = 0; b < 12; b++)
+        for (uint32_t t = 0; t < 8; t++) {
+            const uint32_t *e = o + 4 * (b * 8 + t);
+            ck_assert_uint_eq(e[0], b);
+            ck_assert_uint_eq(e[1], t);
+            ck_assert_uint_eq(e[2], 132);
+            ck_assert_uint_eq(e[3], 0);
+        }
+    ck_assert_uint_eq(r.warp_instructions, 12 * 20);
+    ck_assert_uint_eq(r.thread_instructions, 12 * 20 * 8);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+START_TEST(test_shared_memory_per_block)
+{
+    /* Each block starts with zeroed shared memory, whatever the previous
+    ** block left there. */
+    Program p;
+    load_text(".kernel k\n.param .ptr out\n.shared s 64\n"
+              "    ld.param.u32 %r0, [out]\n"
+              "    mov.u32 %r1, %ctaid.x\n"
+              "    mov.u32 %r2, %tid.x\n"
+              "    shl.b32 %r3, %r2, 2\n"
+              "    ld.shared.u32 %r4, [%r3+s]\n"
+              "    bar.sync 0\n"
+              "    add.u32 %r5, %r1, 1\n"
+              "    st.shared.u32 [%r3+s], %r5\n"
+              "    mad.lo.u32 %r6, %r1, 16, %r2\n"
+              "    shl.b32 %r6, %r6, 2\n"
+              "    add.u32 %r6, %r6, %r0\n"
+              "    st.global.u32 [%r6], %r4\n"
+              "    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    uint32_t out = alloc(g, 5 * 16 * 4, "out");
+    uint32_t *o = host(g, out, 5 * 16 * 4);
+    for (uint32_t i = 0; i < 80; i++) o[i] = 0xffffffffu;
+    uint32_t params[1] = { out };
+    GridLaunch L = launch(5, 1, 1, 16, 1, 1, params);
+    GridResult r;
+    run_ok(&p.kernels[0], g, &L, &r);
+    for (uint32_t i = 0; i < 80; i++) ck_assert_uint_eq(o[i], 0);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+START_TEST(test_barrier_orders_warps)
+{
+    /* Warp 1 reads what warp 0 wrote before the barrier, in a block of 40
+    ** threads whose second warp has 8 lanes. */
+    Program p;
+    load_text(".kernel k\n.param .ptr out\n.shared s 256\n"
+              "    ld.param.u32 %r0, [out]\n"
+              "    mov.u32 %r1, %tid.x\n"
+              "    shl.b32 %r2, %r1, 2\n"
+              "    mul.lo.u32 %r3, %r1, %r1\n"
+              "    st.shared.u32 [%r2+s], %r3\n"
+              "    bar.sync 0\n"
+              "    sub.u32 %r4, 39, %r1\n"
+              "    shl.b32 %r4, %r4, 2\n"
+              "    ld.shared.u32 %r5, [%r4+s]\n"
+              "    add.u32 %r2, %r2, %r0\n"
+              "    st.global.u32 [%r2], %r5\n"
+              "    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    uint32_t out = alloc(g, 40 * 4, "out");
+    uint32_t params[1] = { out };
+    GridLaunch L = launch(1, 1, 1, 40, 1, 1, params);
+    GridResult r;
+    run_ok(&p.kernels[0], g, &L, &r);
+    const uint32_t *o = host(g, out, 160);
+    for (uint32_t t = 0; t < 40; t++) ck_assert_uint_eq(o[t], (39 - t) * (39 - t));
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+/* ----------------------------------------------------------- BadInput */
+
+START_TEST(test_deadlock_exited_warps)
+{
+    /* Threads 32..63 return early; warp 0 then waits at a barrier that
+    ** warp 1 can never reach. */
+    Program p;
+    load_text(".kernel early_return\n"
+              "    mov.u32 %r0, %tid.x\n"
+              "    setp.ge.u32 %p0, %r0, 32\n"
+              "    @%p0 exit\n"
+              "    bar.sync 0\n"
+              "    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    GridLaunch L = launch(2, 1, 1, 64, 1, 1, NULL);
+    GridResult r;
+    ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_DEADLOCK);
+    ck_assert_str_eq(r.message, "barrier deadlock in kernel 'early_return': 1 warp(s) of block (0,0,0) wait at "
+                                "bar.sync but 1 warp(s) of the block already exited");
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+START_TEST(test_deadlock_divergent_barrier)
+{
+    Program p;
+    load_text(".kernel divergent_barrier\n"
+              "    mov.u32 %r0, %tid.x\n"
+              "    and.b32 %r1, %r0, 1\n"
+              "    setp.eq.u32 %p0, %r1, 1\n"
+              "    @%p0 bra SKIP\n"
+              "    bar.sync 0\n"
+              "SKIP:\n"
+              "    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    GridLaunch L = launch(1, 1, 1, 64, 1, 1, NULL);
+    GridResult r;
+    ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_DEADLOCK);
+    ck_assert_str_eq(r.message, "barrier deadlock in kernel 'divergent_barrier': warp 0 of block (0,0,0) reached "
+                                "bar.sync at line 6 with lanes 0x55555555 while its live lanes are 0xffffffff "
+                                "(divergent barrier)");
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+START_TEST(test_fault_report)
+{
+    /* out[i] = i for i <= n: thread n writes one word past the buffer. */
+    Program p;
+    load_text(".kernel off_by_one\n.param .ptr out\n.param .u32 n\n"
+              "    ld.param.u32 %r0, [out]\n"
+              "    ld.param.u32 %r1, [n]\n"
+              "    mov.u32 %r2, %ctaid.x\n"
+              "    mov.u32 %r3, %ntid.x\n"
+              "    mov.u32 %r4, %tid.x\n"
+              "    mad.lo.u32 %r5, %r2, %r3, %r4\n"
+              "    setp.gt.u32 %p0, %r5, %r1\n"
+              "    @%p0 exit\n"
+              "    shl.b32 %r6, %r5, 2\n"
+              "    add.u32 %r6, %r6, %r0\n"
+              "    st.global.u32 [%r6], %r5\n"
+              "    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    uint32_t out = alloc(g, 100 * 4, "out");
+    uint32_t params[2] = { out, 100 };
+    GridLaunch L = launch(4, 1, 1, 64, 1, 1, params);
+    GridResult r;
+    ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_FAULT);
+    char expect[512];
+    snprintf(expect, sizeof expect,
+             ":14:5: out-of-bounds global access of 4 bytes at address 0x%x (0 bytes after the end of buffer 'out' "
+             "of 400 bytes at 0x%x)\n"
+             "    in kernel 'off_by_one' at pc 10: st.global.u32 [%%r6], %%r5\n"
+             "    by thread (36,0,0) of block (1,0,0) (warp 1, lane 4)",
+             out + 400, out);
+    ck_assert_msg(strstr(r.message, expect) != NULL, "%s", r.message);
+    /* everything issued before the fault was done; the faulting store wrote
+    ** nothing, not even for its lanes in bounds (96..99) */
+    const uint32_t *o = host(g, out, 400);
+    for (uint32_t i = 0; i < 100; i++) ck_assert_uint_eq(o[i], i < 96 ? i : 0);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+START_TEST(test_budget_endless_loop)
+{
+    /* Spins until a flag is set, which never happens: the CFG has a way
+    ** out, so only the instruction budget stops it. */
+    Program p;
+    load_text(".kernel spin\n.param .ptr flag\n"
+              "    ld.param.u32 %r0, [flag]\n"
+              "WAIT:\n"
+              "    ld.global.u32 %r1, [%r0]\n"
+              "    setp.eq.u32 %p0, %r1, 0\n"
+              "    @%p0 bra WAIT\n"
+              "    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    uint32_t flag = alloc(g, 4, "flag");
+    uint32_t params[1] = { flag };
+    GridLaunch L = launch(1, 1, 1, 32, 1, 1, params);
+    L.max_warp_instructions = 10000;
+    GridResult r;
+    ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_BUDGET);
+    ck_assert_uint_eq(r.warp_instructions, 10000);
+    /* 1 + 3 * 3333 instructions done: the next is pc 1 again */
+    ck_assert_str_eq(r.message, "kernel 'spin' stopped after 10000 warp instructions (budget): block (0,0,0) warp 0 "
+                                "was at pc 1 (line 5); is there an endless loop?");
+    /* with the flag set, the same kernel ends well inside the budget */
+    *(uint32_t *)host(g, flag, 4) = 1;
+    run_ok(&p.kernels[0], g, &L, &r);
+    ck_assert_uint_eq(r.warp_instructions, 5);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+START_TEST(test_budget_exact)
+{
+    /* 2 blocks of 2 warps, 3 instructions each: 12 warp instructions. A
+    ** budget of 12 suffices; 11 does not. */
+    Program p;
+    load_text(".kernel k\n    mov.u32 %r0, 1\n    add.u32 %r0, %r0, 1\n    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    GridLaunch L = launch(2, 1, 1, 64, 1, 1, NULL);
+    GridResult r;
+    L.max_warp_instructions = 12;
+    run_ok(&p.kernels[0], g, &L, &r);
+    ck_assert_uint_eq(r.warp_instructions, 12);
+    L.max_warp_instructions = 11;
+    ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_BUDGET);
+    ck_assert_uint_eq(r.warp_instructions, 11);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+static const struct {
+    uint32_t    grid[3], block[3];
+    const char *message;
+} bad_launches[] = {
+    { { 1, 1, 1 }, { 1025, 1, 1 }, "block of 1025 threads; at most 1024 threads per block" },
+    { { 1, 1, 1 }, { 32, 32, 2 }, "block of 2048 threads; at most 1024 threads per block" },
+    { { 0, 1, 1 }, { 32, 1, 1 }, "grid and block dimensions must be at least 1 (grid 0x1x1, block 32x1x1)" },
+    { { 1, 1, 1 }, { 32, 0, 1 }, "grid and block dimensions must be at least 1 (grid 1x1x1, block 32x0x1)" },
+    { { 65536, 65536, 2 }, { 32, 1, 1 }, "grid of 8589934592 blocks; at most 2^32-1" },
+};
+
+START_TEST(test_bad_launch)
+{
+    Program p;
+    load_text(".kernel k\n    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    GridLaunch L = launch(bad_launches[_i].grid[0], bad_launches[_i].grid[1], bad_launches[_i].grid[2],
+                          bad_launches[_i].block[0], bad_launches[_i].block[1], bad_launches[_i].block[2], NULL);
+    GridResult r;
+    ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_BAD_LAUNCH);
+    ck_assert_str_eq(r.message, bad_launches[_i].message);
+    ck_assert_uint_eq(r.warp_instructions, 0);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+static Suite *grid_suite(void)
+{
+    Suite *s = suite_create("grid");
+    TCase *core = tcase_create("Core");
+    tcase_set_timeout(core, 60);
+    tcase_add_loop_test(core, test_transpose, 0, 8);
+    tcase_add_loop_test(core, test_divergence, 0, 2);
+    tcase_add_test(core, test_grid_coordinates);
+    tcase_add_test(core, test_shared_memory_per_block);
+    tcase_add_test(core, test_barrier_orders_warps);
+    suite_add_tcase(s, core);
+
+    TCase *examples = tcase_create("IsaMdExamples");
+    tcase_add_test(examples, test_example_collatz);
+    tcase_add_test(examples, test_example_reverse_block);
+    tcase_add_test(examples, test_example_warp_sum);
+    suite_add_tcase(s, examples);
+
+    TCase *bad = tcase_create("BadInput");
+    tcase_add_test(bad, test_deadlock_exited_warps);
+    tcase_add_test(bad, test_deadlock_divergent_barrier);
+    tcase_add_test(bad, test_fault_report);
+    tcase_add_test(bad, test_budget_endless_loop);
+    tcase_add_test(bad, test_budget_exact);
+    tcase_add_loop_test(bad, test_bad_launch, 0, (int)(sizeof bad_launches / sizeof bad_launches[0]));
+    suite_add_tcase(s, bad);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(grid_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
