@@ -9,8 +9,11 @@
 #include <string.h>
 
 /* Successors of instruction i; n (= ncode) stands for the exit node.
-** Returns how many (0..2); falling off the end yields successor n+1. */
-static int successors(const Kernel *k, uint32_t i, uint32_t succ[2])
+** Returns how many (0..2); falling off the end yields successor n+1.
+** For reconvergence (`for_ipdom`) a guarded exit only falls through: the
+** lanes that leave are gone, the others go on, so an early `@%p exit`
+** inside an if must not move the if's reconvergence point to the exit. */
+static int successors(const Kernel *k, uint32_t i, uint32_t succ[2], bool for_ipdom)
 {
     const Instr *in = &k->code[i];
     uint32_t n = k->ncode;
@@ -23,6 +26,10 @@ static int successors(const Kernel *k, uint32_t i, uint32_t succ[2])
         succ[1] = i + 1 < n ? i + 1 : n + 1;
         return 2;
     case OP_EXIT:
+        if (guarded && for_ipdom) {
+            succ[0] = i + 1 < n ? i + 1 : n + 1;
+            return 1;
+        }
         succ[0] = n;
         if (!guarded) return 1;
         succ[1] = i + 1 < n ? i + 1 : n + 1;
@@ -49,7 +56,7 @@ static void graph_free(Graph *g)
 
 /* Builds predecessors and the post-dominator tree. Returns false only on
 ** allocation failure. Nodes that cannot reach exit keep po = UINT32_MAX. */
-static bool graph_build(const Kernel *k, Graph *g)
+static bool graph_build(const Kernel *k, Graph *g, bool for_ipdom)
 {
     uint32_t n = k->ncode, nodes = n + 1;
     memset(g, 0, sizeof *g);
@@ -67,14 +74,14 @@ static bool graph_build(const Kernel *k, Graph *g)
     }
     uint32_t succ[2];
     for (uint32_t i = 0; i < n; i++) {
-        int c = successors(k, i, succ);
+        int c = successors(k, i, succ, for_ipdom);
         for (int j = 0; j < c; j++)
             if (succ[j] <= n) g->pred_start[succ[j] + 1]++;
     }
     for (uint32_t v = 0; v < nodes; v++) g->pred_start[v + 1] += g->pred_start[v];
     memcpy(next_edge, g->pred_start, (size_t)nodes * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; i++) {
-        int c = successors(k, i, succ);
+        int c = successors(k, i, succ, for_ipdom);
         for (int j = 0; j < c; j++)
             if (succ[j] <= n) g->preds[next_edge[succ[j]]++] = i;
     }
@@ -108,7 +115,7 @@ static bool graph_build(const Kernel *k, Graph *g)
         /* reverse postorder, skipping the root (last in postorder) */
         for (uint32_t oi = count - 1; oi-- > 0;) {
             uint32_t v = order[oi];
-            uint32_t nc = successors(k, v, succ), new_idom = UINT32_MAX;
+            uint32_t nc = successors(k, v, succ, for_ipdom), new_idom = UINT32_MAX;
             for (uint32_t j = 0; j < nc; j++) {
                 uint32_t s = succ[j];
                 if (s > n || g->idom[s] == UINT32_MAX) continue;
@@ -138,7 +145,7 @@ static bool graph_build(const Kernel *k, Graph *g)
 bool cfg_post_dominators(const Kernel *k, uint32_t *ipdom)
 {
     Graph g;
-    if (!graph_build(k, &g)) return false;
+    if (!graph_build(k, &g, true)) return false;
     for (uint32_t i = 0; i < k->ncode; i++) ipdom[i] = g.idom[i] == UINT32_MAX ? k->ncode : g.idom[i];
     graph_free(&g);
     return true;
@@ -148,7 +155,7 @@ bool cfg_analyze(Kernel *k, const char *file, Diag *d)
 {
     uint32_t n = k->ncode, succ[2];
     for (uint32_t i = 0; i < n; i++) {
-        int c = successors(k, i, succ);
+        int c = successors(k, i, succ, false);
         for (int j = 0; j < c; j++)
             if (succ[j] == n + 1) {
                 diag_set(d, file, k->code[i].line, k->code[i].col,
@@ -157,8 +164,15 @@ bool cfg_analyze(Kernel *k, const char *file, Diag *d)
                 return false;
             }
     }
-    Graph g;
-    if (!graph_build(k, &g)) {
+    /* Two graphs: the real one (can every instruction reach an exit?) and
+    ** the one for reconvergence (guarded exits fall through). */
+    Graph g, rg;
+    if (!graph_build(k, &g, false)) {
+        diag_set(d, file, k->line, 1, "out of memory analysing kernel '%s'", k->name);
+        return false;
+    }
+    if (!graph_build(k, &rg, true)) {
+        graph_free(&g);
         diag_set(d, file, k->line, 1, "out of memory analysing kernel '%s'", k->name);
         return false;
     }
@@ -180,7 +194,7 @@ bool cfg_analyze(Kernel *k, const char *file, Diag *d)
             ok = false;
             break;
         }
-        int c = successors(k, v, succ);
+        int c = successors(k, v, succ, false);
         for (int j = 0; j < c; j++)
             if (succ[j] < n && !reach[succ[j]]) {
                 reach[succ[j]] = 1;
@@ -190,10 +204,11 @@ bool cfg_analyze(Kernel *k, const char *file, Diag *d)
     for (uint32_t i = 0; ok && i < n; i++) {
         Instr *in = &k->code[i];
         if (in->op == OP_BRA || in->op == OP_BRA_UNI)
-            in->reconv = g.idom[i] == UINT32_MAX ? n : g.idom[i];
+            in->reconv = rg.idom[i] == UINT32_MAX ? n : rg.idom[i];
     }
     free(reach);
     free(stack);
     graph_free(&g);
+    graph_free(&rg);
     return ok;
 }

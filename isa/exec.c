@@ -123,6 +123,26 @@ static void fma_lanes(uint32_t *D, const uint32_t *A, const uint32_t *B, const u
     }
 }
 
+/* min/max with a NaN operand give the other one; -0 is below +0 (the C
+** library may return either zero, and results must not depend on it). */
+static inline uint32_t min_f32(uint32_t x, uint32_t y)
+{
+    float a = f32(x), b = f32(y);
+    if (isnan(a)) return y;
+    if (isnan(b)) return x;
+    if (a == b) return x | y; /* equal: only +-0 differ in bits; -0 wins */
+    return a < b ? x : y;
+}
+
+static inline uint32_t max_f32(uint32_t x, uint32_t y)
+{
+    float a = f32(x), b = f32(y);
+    if (isnan(a)) return y;
+    if (isnan(b)) return x;
+    if (a == b) return x & y; /* +0 wins */
+    return a > b ? x : y;
+}
+
 static inline uint32_t div_s32(uint32_t x, uint32_t y)
 {
     int32_t a = (int32_t)x, b = (int32_t)y;
@@ -444,8 +464,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_MAD_F32:
         fma_lanes(w->r[in->dst[0].index], row(w, &in->src[0], ta), row(w, &in->src[1], tb), row(w, &in->src[2], tc), m);
         break;
-    case OP_MIN_F32: LANES2(bits(fminf(f32(x), f32(y)))); break;
-    case OP_MAX_F32: LANES2(bits(fmaxf(f32(x), f32(y)))); break;
+    case OP_MIN_F32: LANES2(min_f32(x, y)); break;
+    case OP_MAX_F32: LANES2(max_f32(x, y)); break;
     case OP_ABS_F32: LANES1(x & 0x7fffffffu); break;
     case OP_NEG_F32: LANES1(x ^ 0x80000000u); break;
     case OP_DIV_F32: LANES2(bits(f32(x) / f32(y))); break;

@@ -25,7 +25,7 @@ typedef enum { GRID_OK, GRID_FAULT, GRID_DEADLOCK, GRID_BUDGET, GRID_BAD_LAUNCH 
 typedef struct {
     GridStatus status;
     uint64_t   warp_instructions;
-    uint64_t   thread_instructions; /* sum of active lanes over instructions */
+    uint64_t   thread_instructions; /* lanes whose guard held, summed over instructions */
     char       message[1024];       /* report for any status but GRID_OK     */
 } GridResult;
 

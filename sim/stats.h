@@ -36,7 +36,7 @@ typedef struct {
     uint64_t cycles;
     double   time_us;                 /* cycles at the preset clock            */
     uint64_t warp_instructions;
-    uint64_t thread_instructions;     /* active lanes summed over issues       */
+    uint64_t thread_instructions;     /* lanes whose guard held, summed over issues */
     double   ipc;                     /* warp instructions per active SM cycle */
     OccResult occ;                    /* theoretical: blocks/SM and limiter    */
     double   theoretical_occupancy;
