@@ -12,6 +12,7 @@ typedef struct {
 } Command;
 
 static const Command COMMANDS[] = {
+    { "run", cmd_run, "run a workload's variants on a simulated GPU: check, compare, explain" },
     { "asm", cmd_asm, "assemble a kernel file; print registers, shared memory, disassembly, reconvergence" },
     { "occupancy", cmd_occupancy, "blocks per SM, occupancy and the limiting resource of a launch (CUDA's rules)" },
     { "gpus", cmd_gpus, "list the GPU presets, or print one machine (with --set overrides) as JSON" },

@@ -20,17 +20,22 @@
     setp.ne.u32     %p0, %r8, 0
     @%p0 bra        ODD
 EVEN:
-    setp.ge.s32     %p1, %r7, %r1             // while (k < iters)
+    setp.ge.s32     %p1, %r7, %r1             // if (k >= iters) skip the loop
     @%p1 bra        STORE
+EVEN_LOOP:                                    // rotated, as nvcc compiles it
     fma.rn.f32      %r6, %r6, 0.999, 0.5      //   x = x * 0.999 + 0.5
     add.s32         %r7, %r7, 1               //   k++
-    bra             EVEN
+    setp.lt.s32     %p1, %r7, %r1
+    @%p1 bra        EVEN_LOOP                 // while (k < iters)
+    bra             STORE
 ODD:
     setp.ge.s32     %p1, %r7, %r1
     @%p1 bra        STORE
+ODD_LOOP:
     fma.rn.f32      %r6, %r6, 0.998, 0.5      //   x = x * 0.998 + 0.5
     add.s32         %r7, %r7, 1
-    bra             ODD
+    setp.lt.s32     %p1, %r7, %r1
+    @%p1 bra        ODD_LOOP
 STORE:
     shl.b32         %r9, %r5, 2               // byte offset of out[i]
     add.u32         %r9, %r9, %r0
@@ -53,17 +58,22 @@ STORE:
     setp.ne.u32     %p0, %r8, 0
     @%p0 bra        ODD
 EVEN:
-    setp.ge.s32     %p1, %r7, %r1
+    setp.ge.s32     %p1, %r7, %r1             // if (k >= iters) skip the loop
     @%p1 bra        STORE
-    fma.rn.f32      %r6, %r6, 0.999, 0.5
-    add.s32         %r7, %r7, 1
-    bra             EVEN
+EVEN_LOOP:                                    // rotated, as nvcc compiles it
+    fma.rn.f32      %r6, %r6, 0.999, 0.5      //   x = x * 0.999 + 0.5
+    add.s32         %r7, %r7, 1               //   k++
+    setp.lt.s32     %p1, %r7, %r1
+    @%p1 bra        EVEN_LOOP                 // while (k < iters)
+    bra             STORE
 ODD:
     setp.ge.s32     %p1, %r7, %r1
     @%p1 bra        STORE
-    fma.rn.f32      %r6, %r6, 0.998, 0.5
+ODD_LOOP:
+    fma.rn.f32      %r6, %r6, 0.998, 0.5      //   x = x * 0.998 + 0.5
     add.s32         %r7, %r7, 1
-    bra             ODD
+    setp.lt.s32     %p1, %r7, %r1
+    @%p1 bra        ODD_LOOP
 STORE:
     shl.b32         %r9, %r5, 2
     add.u32         %r9, %r9, %r0

@@ -1,0 +1,389 @@
+/* sim/cli/cmd_run.c -- `gpusim run FILE.json`: load a workload for a machine,
+** simulate each variant on freshly initialised buffers, check the results
+** against the CPU references and print the report (sim/cli/report.h).
+** Exit status: 0 all ran and passed; 1 a check failed or a kernel did not
+** finish (fault, deadlock, budget: the other variants still run); 2 bad
+** input (flags, GPU, workload file), before anything runs.              */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/cli/cli.h"
+#include "sim/cli/report.h"
+
+/* Defaults that end a runaway kernel with a report instead of a hang. At
+** the simulator's few million warp instructions per second the instruction
+** budget is a few minutes of host time. */
+#define RUN_DEFAULT_MAX_CYCLES       2000000000ull
+#define RUN_DEFAULT_MAX_INSTRUCTIONS 1000000000ull
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gpusim run FILE.json [--gpu NAME|FILE] [--set KEY=VALUE]... [--param NAME=VALUE]...\n"
+            "                  [--variant NAME] [--json | --csv] [--trace FILE] [--max-cycles N]\n"
+            "                  [--max-instructions N]\n\n"
+            "Runs every variant of a workload (workloads/README.md) on a simulated GPU, checks each\n"
+            "result against its CPU reference and prints a table: cycles, time, the ratio to the first\n"
+            "variant and the metrics that explain it, then one sentence per variant on why it costs\n"
+            "what it costs.\n\n"
+            "  --gpu NAME|FILE       machine preset (default %s; 'gpusim gpus' lists them) or a JSON file\n"
+            "  --set KEY=VALUE       change one machine knob (repeatable), e.g. --set sm.count=200\n"
+            "  --param NAME=VALUE    change one workload parameter (repeatable), e.g. --param n=256;\n"
+            "                        VALUE may be an expression of machine values (8*sm_count)\n"
+            "  --variant NAME        run only this variant\n"
+            "  --json                print one JSON object instead of the table\n"
+            "  --csv                 print one CSV row per variant instead of the table\n"
+            "  --trace FILE          write a Chrome trace (Perfetto, chrome://tracing) of every launch:\n"
+            "                        block and warp lifetimes per SM, in simulated cycles\n"
+            "  --max-cycles N        give up on a launch after N simulated cycles (default %llu; 0: none)\n"
+            "  --max-instructions N  give up after N warp instructions (default %llu; 0: none)\n\n"
+            "Exit status: 0 every check passed, 1 a check failed or a kernel did not finish\n"
+            "(fault, deadlock, budget), 2 bad input.\n",
+            CONFIG_DEFAULT_GPU, RUN_DEFAULT_MAX_CYCLES, RUN_DEFAULT_MAX_INSTRUCTIONS);
+}
+
+typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } OutFormat;
+
+typedef struct {
+    const char  *file;
+    const char  *gpu;
+    char       **sets;
+    size_t       nsets;
+    const char **params;
+    size_t       nparams;
+    const char  *variant;
+    const char  *trace;
+    OutFormat    format;
+    uint64_t     max_cycles, max_instructions;
+} RunArgs;
+
+static bool parse_count(const char *flag, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (s[0] >= '0' && s[0] <= '9') {
+        unsigned long long v = strtoull(s, &end, 10);
+        if (!*end && !errno) {
+            *out = v;
+            return true;
+        }
+        double d = strtod(s, &end); /* 2e9 */
+        if (!*end && d >= 0 && d < 1.8e19 && d == (double)(uint64_t)d) {
+            *out = (uint64_t)d;
+            return true;
+        }
+    }
+    cli_error("run", "%s expects a non-negative integer, got '%s'", flag, s);
+    return false;
+}
+
+/* Returns EXIT_OK to go on, anything else to exit with (help: -1). */
+static int parse_args(int argc, char **argv, RunArgs *a)
+{
+    memset(a, 0, sizeof *a);
+    a->gpu = CONFIG_DEFAULT_GPU;
+    a->max_cycles = RUN_DEFAULT_MAX_CYCLES;
+    a->max_instructions = RUN_DEFAULT_MAX_INSTRUCTIONS;
+    a->sets = calloc((size_t)argc, sizeof *a->sets);
+    a->params = calloc((size_t)argc, sizeof *a->params);
+    if (!a->sets || !a->params) return EXIT_BAD_INPUT;
+    bool json = false, csv = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (cli_is_help(arg)) {
+            usage(stdout);
+            return -1;
+        }
+        static const char *const with_value[] = { "--gpu", "--set", "--param", "--variant", "--trace",
+                                                  "--max-cycles", "--max-instructions", NULL };
+        const char *value = NULL, *flag = NULL;
+        for (const char *const *f = with_value; *f && !flag; f++)
+            if (cli_option(argc, argv, &i, *f, &value)) flag = *f;
+        if (flag && !value) return cli_error("run", "%s needs a value", flag);
+        if (flag) {
+            if (strcmp(flag, "--gpu") == 0) a->gpu = value;
+            else if (strcmp(flag, "--set") == 0) a->sets[a->nsets++] = (char *)value;
+            else if (strcmp(flag, "--param") == 0) a->params[a->nparams++] = value;
+            else if (strcmp(flag, "--variant") == 0) a->variant = value;
+            else if (strcmp(flag, "--trace") == 0) a->trace = value;
+            else if (strcmp(flag, "--max-cycles") == 0) {
+                if (!parse_count(flag, value, &a->max_cycles)) return EXIT_BAD_INPUT;
+            } else if (!parse_count(flag, value, &a->max_instructions)) {
+                return EXIT_BAD_INPUT;
+            }
+        } else if (strcmp(arg, "--json") == 0) {
+            json = true;
+        } else if (strcmp(arg, "--csv") == 0) {
+            csv = true;
+        } else if (arg[0] == '-' && arg[1]) {
+            return cli_error("run", "unknown option '%s' (see gpusim run --help)", arg);
+        } else if (a->file) {
+            return cli_error("run", "one workload file at a time ('%s' and '%s')", a->file, arg);
+        } else {
+            a->file = arg;
+        }
+    }
+    if (json && csv) return cli_error("run", "--json and --csv exclude each other");
+    a->format = json ? FMT_JSON : csv ? FMT_CSV : FMT_TEXT;
+    if (!a->file) {
+        fprintf(stderr, "gpusim run: error: no workload file given\n");
+        usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+/* ------------------------------------------------------------ trace sink */
+
+/* The run's own sink: it gathers the access profile and the progress, and
+** passes every event on to `next` (the --trace writer) when there is one. */
+typedef struct {
+    AccessProfile   *prof;
+    bool             progress;
+    const char      *label;     /* "transpose: variant 2/4 tiled" */
+    uint64_t         blocks, done;
+    int              shown;     /* last percentage printed */
+    const TraceSink *next;
+} Collector;
+
+static void on_global(void *user, const TraceGlobal *e)
+{
+    Collector *c = user;
+    GlobalProfile *g = &c->prof->global[e->is_store ? 1 : 0];
+    g->requests++;
+    g->sectors += e->sectors;
+    g->ideal_sectors += (e->bytes_requested + 31) / 32;
+    if (c->next && c->next->global_access) c->next->global_access(c->next->user, e);
+}
+
+static void on_shared(void *user, const TraceShared *e)
+{
+    Collector *c = user;
+    SharedProfile *s = &c->prof->shared[e->is_store ? 1 : 0];
+    s->requests++;
+    s->wavefronts += e->wavefronts;
+    if (e->wavefronts > s->max_wavefronts) s->max_wavefronts = e->wavefronts;
+    if (c->next && c->next->shared_access) c->next->shared_access(c->next->user, e);
+}
+
+static void on_block_end(void *user, const TraceBlock *e)
+{
+    Collector *c = user;
+    if (c->next && c->next->block_end) c->next->block_end(c->next->user, e);
+    c->done++;
+    if (!c->progress || !c->blocks) return;
+    int pct = (int)(100 * c->done / c->blocks);
+    if (pct == c->shown) return;
+    c->shown = pct;
+    fprintf(stderr, "\r%s: %3d%% of %llu blocks", c->label, pct, (unsigned long long)c->blocks);
+    fflush(stderr);
+}
+
+static void on_block_start(void *user, const TraceBlock *e)
+{
+    const Collector *c = user;
+    c->next->block_start(c->next->user, e);
+}
+
+static void on_issue(void *user, const TraceIssue *e)
+{
+    const Collector *c = user;
+    c->next->warp_issue(c->next->user, e);
+}
+
+static void on_stall(void *user, const TraceStall *e)
+{
+    const Collector *c = user;
+    c->next->warp_stall(c->next->user, e);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------ one variant */
+
+/* malloc'd a followed by b (NULL when out of memory: the report then just
+** lacks the detail). */
+static char *joined(const char *a, const char *b)
+{
+    size_t n = strlen(a) + strlen(b) + 1;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%s%s", a, b);
+    return s;
+}
+
+static void run_variant(const RunArgs *args, const GpuConfig *c, const Workload *w, const WlVariant *v,
+                        const char *label, bool progress, const TraceSink *trace, RunRow *row)
+{
+    memset(row, 0, sizeof *row);
+    row->v = v;
+    row->ratio = -1;
+    row->check = v->nchecks ? CHECK_FAIL : CHECK_NONE;
+    WlRun run;
+    Diag d;
+    if (!workload_prepare(w, v, &run, &d)) {
+        row->status = SIM_BAD_LAUNCH;
+        row->error = joined("", d.message);
+        return;
+    }
+    Launch L;
+    memset(&L, 0, sizeof L);
+    L.kernel = v->kernel;
+    L.kernel_file = w->kernel_file;
+    L.gmem = run.gmem;
+    memcpy(L.grid, v->grid, sizeof L.grid);
+    memcpy(L.block, v->block, sizeof L.block);
+    L.dynamic_smem = v->dynamic_smem;
+    L.regs_per_thread = v->regs;
+    L.params = run.params;
+    L.max_cycles = args->max_cycles;
+    L.max_warp_instructions = args->max_instructions;
+    Collector col = { &row->prof, progress, label, (uint64_t)v->grid[0] * v->grid[1] * v->grid[2], 0, -1, trace };
+    TraceSink sink;
+    memset(&sink, 0, sizeof sink);
+    sink.user = &col;
+    sink.block_end = on_block_end;
+    sink.global_access = on_global;
+    sink.shared_access = on_shared;
+    /* only what the trace writer listens to: each callback costs time */
+    if (trace && trace->block_start) sink.block_start = on_block_start;
+    if (trace && trace->warp_issue) sink.warp_issue = on_issue;
+    if (trace && trace->warp_stall) sink.warp_stall = on_stall;
+    SimResult *res = malloc(sizeof *res);
+    if (!res) {
+        row->status = SIM_BAD_LAUNCH;
+        row->error = joined("out of host memory", "");
+        workload_run_free(&run);
+        return;
+    }
+    row->ran = gpu_simulate(c, &L, &sink, res);
+    if (progress) fprintf(stderr, "\r\033[K");
+    row->status = res->status;
+    row->st = res->stats;
+    if (!row->ran) {
+        row->check = v->nchecks ? CHECK_FAIL : CHECK_NONE;
+        row->error = joined("", res->message);
+    } else if (v->nchecks) {
+        row->check = CHECK_PASS;
+        for (uint32_t k = 0; k < v->nchecks; k++) {
+            WlCheckResult cr;
+            workload_compare(w, v, k, &run, &cr);
+            if (!cr.pass && row->check == CHECK_PASS) {
+                row->check = CHECK_FAIL;
+                row->error = joined("check failed: ", cr.text);
+            }
+        }
+    }
+    free(res);
+    workload_run_free(&run);
+}
+
+/* ------------------------------------------------------------ command */
+
+int cmd_run(int argc, char **argv)
+{
+    RunArgs args;
+    int rc = parse_args(argc, argv, &args);
+    GpuConfig *cfg = NULL;
+    Workload w;
+    memset(&w, 0, sizeof w);
+    RunRow *rows = NULL;
+    uint32_t nrows = 0;
+    FILE *trace_file = NULL;
+    ChromeTrace *chrome = NULL;
+    TraceSink trace_sink;
+    if (rc != EXIT_OK) {
+        rc = rc < 0 ? EXIT_OK : rc;
+        goto out;
+    }
+    rc = EXIT_BAD_INPUT;
+    Diag d;
+    cfg = malloc(sizeof *cfg);
+    if (!cfg) goto out;
+    if (!cli_load_gpu(args.gpu, args.sets, (int)args.nsets, cfg, &d)) {
+        diag_print(stderr, &d);
+        goto out;
+    }
+    if (!workload_load(args.file, cfg, args.params, args.nparams, &w, &d)) {
+        diag_print(stderr, &d);
+        goto out;
+    }
+    const WlVariant *only = NULL;
+    if (args.variant) {
+        only = workload_find_variant(&w, args.variant);
+        if (!only) {
+            fprintf(stderr, "gpusim run: error: %s has no variant '%s' (it has:", args.file, args.variant);
+            for (uint32_t i = 0; i < w.nvariants; i++) fprintf(stderr, "%s %s", i ? "," : "", w.variants[i].name);
+            fprintf(stderr, ")\n");
+            goto out;
+        }
+    }
+    rows = calloc(w.nvariants, sizeof *rows);
+    if (!rows) goto out;
+    if (args.trace) {
+        trace_file = fopen(args.trace, "w");
+        if (!trace_file) {
+            cli_error("run", "cannot write trace file '%s': %s", args.trace, strerror(errno));
+            goto out;
+        }
+        chrome = trace_chrome_open(trace_file);
+        if (!chrome) goto out;
+        trace_chrome_sink(chrome, &trace_sink);
+    }
+    bool progress = isatty(STDERR_FILENO);
+    double t0 = now_seconds();
+    uint64_t instructions = 0;
+    uint32_t total = only ? 1 : w.nvariants;
+    for (uint32_t i = 0; i < w.nvariants; i++) {
+        const WlVariant *v = &w.variants[i];
+        if (only && v != only) continue;
+        char label[128];
+        snprintf(label, sizeof label, "%s: variant %u/%u %s", w.name, nrows + 1, total, v->name);
+        if (chrome) {
+            char name[2 * WL_MAX_NAME + 8];
+            snprintf(name, sizeof name, "%s/%s", w.name, v->name);
+            trace_chrome_label(chrome, name);
+        }
+        run_variant(&args, cfg, &w, v, label, progress, chrome ? &trace_sink : NULL, &rows[nrows]);
+        instructions += rows[nrows].st.warp_instructions;
+        nrows++;
+    }
+    double wall = now_seconds() - t0;
+    const RunRow *base = NULL;
+    for (uint32_t i = 0; i < nrows; i++) {
+        if (!rows[i].ran) continue;
+        if (!base) base = &rows[i];
+        rows[i].ratio = base->st.cycles ? (double)rows[i].st.cycles / (double)base->st.cycles : -1;
+    }
+    RunReport rep = { &w, cfg, (const char *const *)args.sets, args.nsets, rows, nrows, wall, instructions };
+    if (args.format == FMT_JSON) report_json(stdout, &rep);
+    else if (args.format == FMT_CSV) report_csv(stdout, &rep);
+    else report_text(stdout, &rep);
+    fflush(stdout);
+    rc = EXIT_OK;
+    for (uint32_t i = 0; i < nrows; i++)
+        if (!rows[i].ran || rows[i].check == CHECK_FAIL) {
+            rc = EXIT_CHECK_FAILED;
+            if (args.format != FMT_TEXT)
+                fprintf(stderr, "gpusim run: %s: %s\n", rows[i].v->name,
+                        rows[i].error ? rows[i].error : report_status_name(rows[i].status));
+        }
+out:
+    if (chrome) trace_chrome_close(chrome);
+    if (trace_file && fclose(trace_file) != 0 && rc == EXIT_OK) rc = cli_error("run", "writing the trace file failed");
+    for (uint32_t i = 0; i < nrows; i++) free(rows[i].error);
+    free(rows);
+    workload_destroy(&w);
+    free(cfg);
+    free(args.sets);
+    free(args.params);
+    return rc;
+}

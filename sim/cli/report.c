@@ -1,0 +1,528 @@
+/* sim/cli/report.c -- text, JSON and CSV reports of `gpusim run`.
+** The explanations are general rules over a variant's stats and access
+** profile (thresholds below, one place); the numbers they quote are the
+** ones in the table. Output is a pure function of the RunReport, so two
+** runs of the same inputs print the same bytes (but for the host wall time). */
+#include "sim/cli/report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- rules */
+
+#define RULE_UNCOALESCED   1.125 /* sectors per request over the ideal            */
+#define RULE_CONFLICT      1.5   /* shared wavefronts per request                 */
+#define RULE_BRANCH_EFF    0.9   /* average active lanes / 32 below this          */
+#define RULE_OCC_GAP       0.75  /* achieved below this share of theoretical      */
+#define RULE_LOW_OCC       0.5   /* theoretical at or below this                  */
+#define RULE_TAIL          0.8   /* wave efficiency below this, with > 1 wave     */
+#define RULE_BOUND         0.6   /* share of peak DRAM bandwidth / FP32 throughput */
+#define RULE_INSTR_RATIO   1.3   /* warp instructions vs the first variant        */
+
+const char *report_status_name(SimStatus s)
+{
+    switch (s) {
+    case SIM_OK: return "ok";
+    case SIM_FAULT: return "fault";
+    case SIM_DEADLOCK: return "deadlock";
+    case SIM_BUDGET: return "budget";
+    case SIM_BAD_LAUNCH: return "bad_launch";
+    }
+    return "?";
+}
+
+static const char *check_name(CheckState c)
+{
+    return c == CHECK_PASS ? "pass" : c == CHECK_FAIL ? "fail" : "none";
+}
+
+static double per(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+static uint64_t stall_total(const KernelStats *st)
+{
+    uint64_t t = 0;
+    for (int s = 0; s < STALL_COUNT; s++) t += st->stall[s];
+    return t;
+}
+
+/* The first row that ran: the base of ratios and comparisons. */
+static const RunRow *base_row(const RunReport *r)
+{
+    for (uint32_t i = 0; i < r->nrows; i++)
+        if (r->rows[i].ran) return &r->rows[i];
+    return NULL;
+}
+
+typedef struct {
+    char  *buf;
+    size_t cap, len;
+    int    clauses;
+} Sentence;
+
+__attribute__((format(printf, 2, 3))) static void clause(Sentence *s, const char *fmt, ...)
+{
+    if (s->len >= s->cap) return;
+    if (s->clauses++) s->len += (size_t)snprintf(s->buf + s->len, s->cap - s->len, "; ");
+    if (s->len >= s->cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(s->buf + s->len, s->cap - s->len, fmt, ap);
+    va_end(ap);
+    if (n > 0) s->len += (size_t)n;
+    if (s->len > s->cap) s->len = s->cap;
+}
+
+static void explain_global(Sentence *s, const GlobalProfile *g, const char *what)
+{
+    if (!g->requests || !g->ideal_sectors) return;
+    double spr = per(g->sectors, g->requests), ideal = per(g->ideal_sectors, g->requests);
+    if (spr > ideal * RULE_UNCOALESCED)
+        clause(s, "global %s touch %.1f sectors per request where %.0f would do: uncoalesced, %.0f%% of the bytes moved are used",
+               what, spr, ideal, 100.0 * ideal / spr);
+}
+
+static void explain_shared(Sentence *s, const SharedProfile *p, const char *what)
+{
+    if (!p->requests) return;
+    double wpr = per(p->wavefronts, p->requests);
+    if (wpr > RULE_CONFLICT)
+        clause(s, "shared %s take %.1f wavefronts per request: %.0f-way bank conflict%s", what, wpr, wpr,
+               p->max_wavefronts > wpr + 0.5 ? " on average" : "");
+}
+
+void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
+{
+    const RunRow *row = &r->rows[i];
+    const KernelStats *st = &row->st;
+    const GpuConfig *c = r->c;
+    Sentence s = { buf, cap, 0, 0 };
+    buf[0] = '\0';
+    if (!row->ran) {
+        clause(&s, "did not finish (%s): no timing to explain", report_status_name(row->status));
+        return;
+    }
+    explain_global(&s, &row->prof.global[0], "loads");
+    explain_global(&s, &row->prof.global[1], "stores");
+    explain_shared(&s, &row->prof.shared[0], "loads");
+    explain_shared(&s, &row->prof.shared[1], "stores");
+    if (!s.clauses) {
+        const AccessProfile *p = &row->prof;
+        bool global = p->global[0].requests || p->global[1].requests;
+        bool shared = p->shared[0].requests || p->shared[1].requests;
+        if (global || shared)
+            clause(&s, "%s%s%s", global ? "global accesses coalesced" : "", global && shared ? ", " : "",
+                   shared ? "shared accesses free of bank conflicts" : "");
+    }
+    if (st->warp_instructions && st->branch_efficiency < RULE_BRANCH_EFF)
+        clause(&s, "branch efficiency %.0f%%: lanes of a warp take different paths and each path issues separately "
+                   "(divergence)", 100.0 * st->branch_efficiency);
+    uint64_t slots = (uint64_t)c->sm_count * st->occ.blocks_per_sm;
+    if (st->theoretical_occupancy > 0 && st->theoretical_occupancy <= RULE_LOW_OCC)
+        clause(&s, "theoretical occupancy %.0f%%, limited by %s (%u blocks per SM)", 100.0 * st->theoretical_occupancy,
+               occupancy_limiter_name(st->occ.limiter), st->occ.blocks_per_sm);
+    if (st->blocks < c->sm_count)
+        clause(&s, "%llu block%s for %u SMs: %llu SMs idle", (unsigned long long)st->blocks,
+               st->blocks == 1 ? "" : "s", c->sm_count, (unsigned long long)(c->sm_count - st->blocks));
+    else if (st->achieved_occupancy < RULE_OCC_GAP * st->theoretical_occupancy) {
+        if (st->blocks < slots)
+            clause(&s, "achieved occupancy %.0f%% of the theoretical %.0f%%: %llu blocks for the %llu that fit at once",
+                   100.0 * st->achieved_occupancy, 100.0 * st->theoretical_occupancy, (unsigned long long)st->blocks,
+                   (unsigned long long)slots);
+        else
+            clause(&s, "achieved occupancy %.0f%% of the theoretical %.0f%%: resident warps thin out as blocks "
+                       "start and retire unevenly",
+                   100.0 * st->achieved_occupancy, 100.0 * st->theoretical_occupancy);
+    }
+    if (st->waves > 1 && st->wave_efficiency < RULE_TAIL)
+        clause(&s, "%u waves, the last with %u of %llu blocks (%.0f%% wave efficiency): tail effect", st->waves,
+               st->tail_blocks, (unsigned long long)slots, 100.0 * st->wave_efficiency);
+    if (st->peak_dram_gbs > 0 && st->dram_bandwidth_gbs >= RULE_BOUND * st->peak_dram_gbs)
+        clause(&s, "DRAM at %.0f%% of its %.0f GB/s peak: memory-bound", 100.0 * st->dram_bandwidth_gbs / st->peak_dram_gbs,
+               st->peak_dram_gbs);
+    else if (st->peak_gflops > 0 && st->achieved_gflops >= RULE_BOUND * st->peak_gflops)
+        clause(&s, "FP32 at %.0f%% of its %.0f GFLOP/s peak: compute-bound", 100.0 * st->achieved_gflops / st->peak_gflops,
+               st->peak_gflops);
+    const RunRow *base = base_row(r);
+    if (base && base != row && base->st.warp_instructions) {
+        double q = per(st->warp_instructions, base->st.warp_instructions);
+        if (q >= RULE_INSTR_RATIO || q <= 1.0 / RULE_INSTR_RATIO)
+            clause(&s, "%.2fx the warp instructions of %s", q, base->v->name);
+    }
+    uint64_t total = stall_total(st);
+    int top = -1;
+    for (int k = 0; k < STALL_COUNT; k++)
+        if (k != STALL_SELECTED && (top < 0 || st->stall[k] > st->stall[top])) top = k;
+    if (total && top >= 0 && st->stall[top])
+        clause(&s, "the top warp state is %s, %.0f%% of warp cycles: %s%s", STALL_NAMES[top],
+               100.0 * (double)st->stall[top] / (double)total, STALL_HELP[top],
+               top == STALL_NOT_SELECTED ? ", so issue slots are the bottleneck" : "");
+    if (!s.clauses) clause(&s, "no inefficiency found by the rules");
+}
+
+/* ---------------------------------------------------------------- text */
+
+/* Characters (not bytes) in a UTF-8 string. */
+static size_t width_of(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80) n++;
+    return n;
+}
+
+static size_t width_of_n(const char *s, size_t n)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) w++;
+    return w;
+}
+
+static void cell(FILE *out, const char *s, size_t width, bool left)
+{
+    size_t w = width_of(s);
+    if (!left)
+        for (size_t k = w; k < width; k++) fputc(' ', out);
+    fputs(s, out);
+    if (left)
+        for (size_t k = w; k < width; k++) fputc(' ', out);
+}
+
+/* Prints text wrapped at `cols` from column `col` on, continuation lines
+** indented by `indent`. */
+static void wrap(FILE *out, const char *text, size_t col, size_t indent, size_t cols)
+{
+    bool line_start = true;
+    const char *p = text;
+    for (;;) {
+        while (*p == ' ' || *p == '\n') p++;
+        if (!*p) break;
+        const char *e = p;
+        while (*e && *e != ' ' && *e != '\n') e++;
+        size_t wl = width_of_n(p, (size_t)(e - p));
+        if (!line_start && col + 1 + wl > cols) {
+            fputc('\n', out);
+            for (size_t k = 0; k < indent; k++) fputc(' ', out);
+            col = indent;
+            line_start = true;
+        }
+        if (!line_start) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(p, 1, (size_t)(e - p), out);
+        col += wl;
+        line_start = false;
+        p = e;
+    }
+    fputc('\n', out);
+}
+
+enum { COL_VARIANT, COL_CHECK, COL_CYCLES, COL_TIME, COL_RATIO, COL_LD, COL_ST, COL_SMEM, COL_BRANCH, COL_OCC,
+       COL_LIMITER, COL_WAVES, COL_DRAM, NCOLS };
+
+static const char *const COL_HEAD[NCOLS] = { "variant", "check", "cycles", "time µs", "ratio", "ld sec/req", "st sec/req",
+                                             "smem wf/req", "branch eff", "occupancy", "limiter", "waves", "DRAM GB/s" };
+
+static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][80])
+{
+    const KernelStats *st = &row->st;
+    snprintf(cells[COL_VARIANT], 80, "%s", row->v->name);
+    snprintf(cells[COL_CHECK], 80, "%s", row->ran ? check_name(row->check) : report_status_name(row->status));
+    for (int k = COL_CYCLES; k < NCOLS; k++) snprintf(cells[k], 80, "-");
+    if (!row->ran) return;
+    snprintf(cells[COL_CYCLES], 80, "%llu", (unsigned long long)st->cycles);
+    snprintf(cells[COL_TIME], 80, st->time_us < 10 ? "%.2f" : "%.1f", st->time_us);
+    if (row->ratio >= 0) snprintf(cells[COL_RATIO], 80, "%.2f", row->ratio);
+    if (st->gld_requests) snprintf(cells[COL_LD], 80, "%.1f", per(st->gld_sectors, st->gld_requests));
+    if (st->gst_requests) snprintf(cells[COL_ST], 80, "%.1f", per(st->gst_sectors, st->gst_requests));
+    if (st->shared_requests) snprintf(cells[COL_SMEM], 80, "%.1f", per(st->shared_wavefronts, st->shared_requests));
+    snprintf(cells[COL_BRANCH], 80, "%.0f%%", 100.0 * st->branch_efficiency);
+    snprintf(cells[COL_OCC], 80, "%.0f%%/%.0f%%", 100.0 * st->theoretical_occupancy, 100.0 * st->achieved_occupancy);
+    snprintf(cells[COL_LIMITER], 80, "%s",
+             st->occ.limiter == OCC_SHARED_MEMORY ? "smem" : occupancy_limiter_name(st->occ.limiter));
+    snprintf(cells[COL_WAVES], 80, "%u", st->waves);
+    snprintf(cells[COL_DRAM], 80, "%.0f", st->dram_bandwidth_gbs);
+    (void)r;
+}
+
+void report_text(FILE *out, const RunReport *r)
+{
+    const Workload *w = r->w;
+    const GpuConfig *c = r->c;
+    fprintf(out, "workload %s", w->name);
+    for (uint32_t i = 0; i < w->nparams; i++)
+        fprintf(out, "%s%s=%lld", i ? ", " : " (", w->params[i].name, (long long)w->params[i].value);
+    fprintf(out, "%s on %s: %s, %u SMs, %.0f MHz\n", w->nparams ? ")" : "", c->name, c->description, c->sm_count,
+            c->clock_mhz);
+    for (size_t i = 0; i < r->nsets; i++) fprintf(out, "%s--set %s", i ? " " : "machine changed: ", r->sets[i]);
+    if (r->nsets) fputc('\n', out);
+    wrap(out, w->description, 0, 0, 100);
+    fputc('\n', out);
+
+    /* columns with nothing to show in any row are left out */
+    char (*cells)[NCOLS][80] = calloc(r->nrows ? r->nrows : 1, sizeof *cells);
+    if (!cells) return;
+    size_t width[NCOLS];
+    bool show[NCOLS];
+    for (int k = 0; k < NCOLS; k++) {
+        width[k] = width_of(COL_HEAD[k]);
+        show[k] = k <= COL_RATIO;
+    }
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        fill_cells(r, &r->rows[i], cells[i]);
+        for (int k = 0; k < NCOLS; k++) {
+            if (strcmp(cells[i][k], "-") != 0) show[k] = true;
+            if (width_of(cells[i][k]) > width[k]) width[k] = width_of(cells[i][k]);
+        }
+    }
+    /* with several variants, a metric equal in all of them explains no
+    ** difference: it moves to one line under the table */
+    bool same[NCOLS] = { false };
+    uint32_t ran = 0, first_ran = 0;
+    for (uint32_t i = r->nrows; i-- > 0;)
+        if (r->rows[i].ran) {
+            ran++;
+            first_ran = i;
+        }
+    if (ran > 1)
+        for (int k = COL_LD; k < NCOLS; k++) {
+            same[k] = show[k];
+            for (uint32_t i = 0; i < r->nrows && same[k]; i++)
+                if (r->rows[i].ran) same[k] = strcmp(cells[i][k], cells[first_ran][k]) == 0;
+        }
+    bool first = true;
+    for (int k = 0; k < NCOLS; k++) {
+        if (!show[k] || same[k]) continue;
+        if (!first) fputs("  ", out);
+        cell(out, COL_HEAD[k], width[k], k <= COL_CHECK);
+        first = false;
+    }
+    fputc('\n', out);
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        first = true;
+        for (int k = 0; k < NCOLS; k++) {
+            if (!show[k] || same[k]) continue;
+            if (!first) fputs("  ", out);
+            cell(out, cells[i][k], width[k], k <= COL_CHECK);
+            first = false;
+        }
+        fputc('\n', out);
+    }
+    first = true;
+    for (int k = 0; k < NCOLS; k++) {
+        if (!same[k]) continue;
+        fprintf(out, "%s%s %s", first ? "same in every variant: " : ", ", COL_HEAD[k], cells[first_ran][k]);
+        first = false;
+    }
+    if (!first) fputc('\n', out);
+    free(cells);
+
+    fputs("\nwhy:\n", out);
+    size_t nw = 0;
+    for (uint32_t i = 0; i < r->nrows; i++)
+        if (strlen(r->rows[i].v->name) > nw) nw = strlen(r->rows[i].v->name);
+    char sentence[2048];
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        report_explain(r, i, sentence, sizeof sentence);
+        fprintf(out, "  %s:", r->rows[i].v->name);
+        for (size_t k = strlen(r->rows[i].v->name); k < nw; k++) fputc(' ', out);
+        fputc(' ', out);
+        wrap(out, sentence, nw + 4, nw + 4, 100);
+    }
+    bool errors = false;
+    for (uint32_t i = 0; i < r->nrows; i++)
+        if (r->rows[i].error) {
+            if (!errors) fputs("\nproblems:\n", out);
+            errors = true;
+            fprintf(out, "  %s: %s\n", r->rows[i].v->name, r->rows[i].error);
+        }
+    fprintf(out, "\nsimulated %llu warp instructions in %.2f s (%.2f M/s)\n", (unsigned long long)r->warp_instructions,
+            r->wall_seconds, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds / 1e6 : 0.0);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+            else fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+static void json_double(FILE *out, double v)
+{
+    if (!isfinite(v)) fputs("null", out);
+    else fprintf(out, "%.6g", v);
+}
+
+/* The stats object's fields, in the order of the issue's list: the JSON
+** keys and the CSV columns both come from this one table. */
+typedef enum { F_U64, F_DBL, F_STR } FieldKind;
+
+typedef struct {
+    const char *name;
+    FieldKind   kind;
+    uint64_t    u;
+    double      d;
+    const char *s;
+} Field;
+
+#define NSTAT_FIELDS 18
+
+static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
+{
+    Field t[NSTAT_FIELDS] = {
+        { "warp_instructions", F_U64, st->warp_instructions, 0, NULL },
+        { "ipc", F_DBL, 0, st->ipc, NULL },
+        { "theoretical_occupancy", F_DBL, 0, st->theoretical_occupancy, NULL },
+        { "achieved_occupancy", F_DBL, 0, st->achieved_occupancy, NULL },
+        { "occupancy_limiter", F_STR, 0, 0, occupancy_limiter_name(st->occ.limiter) },
+        { "blocks_per_sm", F_U64, st->occ.blocks_per_sm, 0, NULL },
+        { "waves", F_U64, st->waves, 0, NULL },
+        { "branch_efficiency", F_DBL, 0, st->branch_efficiency, NULL },
+        { "gld_requests", F_U64, st->gld_requests, 0, NULL },
+        { "gld_sectors", F_U64, st->gld_sectors, 0, NULL },
+        { "gst_requests", F_U64, st->gst_requests, 0, NULL },
+        { "gst_sectors", F_U64, st->gst_sectors, 0, NULL },
+        { "shared_requests", F_U64, st->shared_requests, 0, NULL },
+        { "shared_wavefronts", F_U64, st->shared_wavefronts, 0, NULL },
+        { "shared_bank_conflicts", F_U64, st->shared_bank_conflicts, 0, NULL },
+        { "l2_hit_rate", F_DBL, 0, st->l2_hit_rate, NULL },
+        { "dram_bytes", F_U64, st->dram_bytes, 0, NULL },
+        { "dram_bandwidth_gbs", F_DBL, 0, st->dram_bandwidth_gbs, NULL },
+    };
+    memcpy(f, t, sizeof t);
+}
+
+static void field_value(FILE *out, const Field *f, bool json)
+{
+    if (f->kind == F_U64) fprintf(out, "%llu", (unsigned long long)f->u);
+    else if (f->kind == F_DBL) json_double(out, f->d);
+    else if (json) json_string(out, f->s);
+    else fputs(f->s, out);
+}
+
+void report_json(FILE *out, const RunReport *r)
+{
+    fputs("{\n  \"workload\": ", out);
+    json_string(out, r->w->name);
+    fputs(",\n  \"gpu\": ", out);
+    json_string(out, r->c->name);
+    fprintf(out, ",\n  \"sim\": {\"wall_seconds\": ");
+    json_double(out, r->wall_seconds);
+    fprintf(out, ", \"warp_instructions\": %llu, \"warp_insts_per_sec\": ", (unsigned long long)r->warp_instructions);
+    json_double(out, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds : 0.0);
+    fputs("},\n  \"variants\": [", out);
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const RunRow *row = &r->rows[i];
+        const KernelStats *st = &row->st;
+        fputs(i ? ",\n    {" : "\n    {", out);
+        fputs("\"name\": ", out);
+        json_string(out, row->v->name);
+        fputs(", \"check\": ", out);
+        json_string(out, check_name(row->check));
+        if (row->error) {
+            fputs(", \"error\": ", out);
+            json_string(out, row->error);
+        }
+        if (!row->ran) {
+            fputs(", \"status\": ", out);
+            json_string(out, report_status_name(row->status));
+            fputs(", \"cycles\": null, \"time_us\": null, \"ratio\": null, \"stats\": null}", out);
+            continue;
+        }
+        fprintf(out, ", \"cycles\": %llu, \"time_us\": ", (unsigned long long)st->cycles);
+        json_double(out, st->time_us);
+        fputs(", \"ratio\": ", out);
+        if (row->ratio >= 0) json_double(out, row->ratio);
+        else fputs("null", out);
+        fputs(",\n     \"stats\": {", out);
+        Field f[NSTAT_FIELDS];
+        stat_fields(st, f);
+        for (int k = 0; k < NSTAT_FIELDS; k++) {
+            fprintf(out, "%s\"%s\": ", k ? ", " : "", f[k].name);
+            field_value(out, &f[k], true);
+        }
+        fputs(",\n       \"stall_reasons\": {", out);
+        uint64_t total = stall_total(st);
+        for (int k = 0; k < STALL_COUNT; k++) {
+            fprintf(out, "%s\"%s\": ", k ? ", " : "", STALL_NAMES[k]);
+            json_double(out, per(st->stall[k], total));
+        }
+        fputs("}}}", out);
+    }
+    fputs("\n  ]\n}\n", out);
+}
+
+/* ---------------------------------------------------------------- CSV */
+
+static void csv_string(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void report_csv(FILE *out, const RunReport *r)
+{
+    Field f[NSTAT_FIELDS];
+    KernelStats zero;
+    memset(&zero, 0, sizeof zero);
+    stat_fields(&zero, f);
+    fputs("workload,gpu,variant,check,status,cycles,time_us,ratio", out);
+    for (int k = 0; k < NSTAT_FIELDS; k++) fprintf(out, ",%s", f[k].name);
+    for (int k = 0; k < STALL_COUNT; k++) fprintf(out, ",stall_%s", STALL_NAMES[k]);
+    fputs(",error\n", out);
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const RunRow *row = &r->rows[i];
+        const KernelStats *st = &row->st;
+        csv_string(out, r->w->name);
+        fputc(',', out);
+        csv_string(out, r->c->name);
+        fputc(',', out);
+        csv_string(out, row->v->name);
+        fprintf(out, ",%s,%s", check_name(row->check), report_status_name(row->status));
+        if (row->ran) {
+            fprintf(out, ",%llu,", (unsigned long long)st->cycles);
+            json_double(out, st->time_us);
+            fputc(',', out);
+            if (row->ratio >= 0) json_double(out, row->ratio);
+            stat_fields(st, f);
+            for (int k = 0; k < NSTAT_FIELDS; k++) {
+                fputc(',', out);
+                field_value(out, &f[k], false);
+            }
+            uint64_t total = stall_total(st);
+            for (int k = 0; k < STALL_COUNT; k++) {
+                fputc(',', out);
+                json_double(out, per(st->stall[k], total));
+            }
+        } else {
+            for (int k = 0; k < 3 + NSTAT_FIELDS + STALL_COUNT; k++) fputc(',', out);
+        }
+        fputc(',', out);
+        if (row->error) csv_string(out, row->error);
+        fputc('\n', out);
+    }
+}

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# tests/e2e_run.sh -- end-to-end tests of `gpusim run`.
+# usage: e2e_run.sh GPUSIM SOURCE_DIR
+# Runs from SOURCE_DIR so that file names in messages are the relative ones
+# pinned in tests/json_corpus/*.expected. Checks: the shipped workloads run
+# and pass; --json has the documented keys and is deterministic but for the
+# sim wall-clock fields; --variant, --param, --csv; the teaching effects on
+# the a100 preset at small sizes; runtime failures exit 1 while the other
+# variants still run; bad flags and every bad file of the corpus exit 2
+# with the pinned first error line. Needs bash and python3 (no jq).
+set -u
+GPUSIM=$(realpath "$1")
+cd "$2" || exit 2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+FAILED=0
+
+fail() { echo "FAIL: $*"; FAILED=1; }
+
+# expect_rc RC CMD... : runs gpusim with the arguments, stdout to $TMP/out,
+# stderr to $TMP/err, and checks the exit status.
+expect_rc() {
+    local want=$1
+    shift
+    "$GPUSIM" "$@" >"$TMP/out" 2>"$TMP/err"
+    local rc=$?
+    if [ "$rc" != "$want" ]; then
+        fail "gpusim $* exited $rc, expected $want"
+        sed 's/^/    /' "$TMP/err" | head -5
+    fi
+}
+
+# py EXPR...: runs a python3 program over $TMP/out (parsed as JSON in `d`).
+pyjson() {
+    python3 -c "import json, sys
+d = json.load(open('$TMP/out'))
+$1" || fail "$2"
+}
+
+# ---- the default transpose: 4 variants, all pass, exit 0
+expect_rc 0 run workloads/transpose.json
+for v in naive tiled tiled_padded copy; do
+    grep -Eq "^$v +pass " "$TMP/out" || fail "transpose: no passing row for $v"
+done
+grep -q '^why:' "$TMP/out" || fail "transpose: no explanations"
+grep -q 'shared loads take 32.0 wavefronts per request: 32-way bank conflict' "$TMP/out" ||
+    fail "transpose: tiled's bank conflict is not explained"
+grep -q 'global stores touch 32.0 sectors per request where 4 would do: uncoalesced' "$TMP/out" ||
+    fail "transpose: naive's uncoalesced stores are not explained"
+
+# ---- --json: the documented keys; padded beats tiled and naive
+expect_rc 0 run workloads/transpose.json --param n=256 --json
+pyjson "
+assert set(d) == {'workload', 'gpu', 'sim', 'variants'}, d.keys()
+assert d['workload'] == 'transpose' and d['gpu'] == 'a100'
+assert set(d['sim']) == {'wall_seconds', 'warp_instructions', 'warp_insts_per_sec'}
+keys = {'warp_instructions', 'ipc', 'theoretical_occupancy', 'achieved_occupancy', 'occupancy_limiter',
+        'blocks_per_sm', 'waves', 'branch_efficiency', 'gld_requests', 'gld_sectors', 'gst_requests',
+        'gst_sectors', 'shared_requests', 'shared_wavefronts', 'shared_bank_conflicts', 'l2_hit_rate',
+        'dram_bytes', 'dram_bandwidth_gbs', 'stall_reasons'}
+v = {x['name']: x for x in d['variants']}
+assert list(v) == ['naive', 'tiled', 'tiled_padded', 'copy'], list(v)
+for x in d['variants']:
+    assert set(x) == {'name', 'check', 'cycles', 'time_us', 'ratio', 'stats'}, x.keys()
+    assert x['check'] == 'pass', x
+    assert set(x['stats']) == keys, set(x['stats']) ^ keys
+    assert abs(sum(x['stats']['stall_reasons'].values()) - 1) < 1e-3
+assert v['naive']['ratio'] == 1
+c = {k: x['cycles'] for k, x in v.items()}
+assert c['tiled_padded'] < c['tiled'] and c['tiled_padded'] < c['naive'], c
+assert v['tiled']['stats']['shared_bank_conflicts'] > 0 == v['tiled_padded']['stats']['shared_bank_conflicts']
+assert v['naive']['stats']['gst_sectors'] == 8 * v['copy']['stats']['gst_sectors']
+" "transpose --json: keys or the padding effect"
+
+# ---- determinism: two runs equal but for the sim wall-clock fields
+cp "$TMP/out" "$TMP/first.json"
+expect_rc 0 run workloads/transpose.json --param n=256 --json
+python3 -c "
+import json
+a, b = (json.load(open(f)) for f in ('$TMP/first.json', '$TMP/out'))
+for d in (a, b):
+    del d['sim']['wall_seconds'], d['sim']['warp_insts_per_sec']
+assert a == b
+" || fail "two --json runs differ"
+python3 - "$TMP/first.json" "$TMP/out" <<'EOF' || fail "two --json runs differ in bytes outside the sim line"
+import sys
+a, b = (open(f).read().splitlines() for f in sys.argv[1:])
+assert [l for l in a if '"sim"' not in l] == [l for l in b if '"sim"' not in l]
+EOF
+
+# ---- --variant, --csv
+expect_rc 0 run workloads/transpose.json --param n=128 --variant tiled_padded
+grep -Eq '^tiled_padded +pass ' "$TMP/out" || fail "--variant: tiled_padded missing"
+grep -Eq '^(naive|tiled|copy) ' "$TMP/out" && fail "--variant: other variants ran"
+expect_rc 0 run workloads/transpose.json --param n=128 --csv
+[ "$(wc -l <"$TMP/out")" = 5 ] || fail "--csv: expected a header and 4 rows"
+head -1 "$TMP/out" | grep -q '^workload,gpu,variant,check,status,cycles,time_us,ratio,warp_instructions,' ||
+    fail "--csv: header"
+grep -q '^transpose,a100,tiled,pass,ok,' "$TMP/out" || fail "--csv: tiled row"
+
+# ---- --trace: a Chrome trace with every launch
+expect_rc 0 run workloads/transpose.json --param n=64 --trace "$TMP/trace.json"
+python3 -c "
+import json
+d = json.load(open('$TMP/trace.json'))
+launches = {e['args']['launch'] for e in d['traceEvents'] if e.get('cat') == 'block' and 'args' in e}
+assert launches == {'transpose/naive', 'transpose/tiled', 'transpose/tiled_padded', 'transpose/copy'}, launches
+" || fail "--trace: not a Chrome trace of the four launches"
+expect_rc 2 run workloads/transpose.json --trace /nonexistent/dir/trace.json
+
+# ---- divergence: divergent about 2x uniform
+expect_rc 0 run workloads/divergence.json --param iters=20 --json
+pyjson "
+v = {x['name']: x for x in d['variants']}
+r = v['divergent']['cycles'] / v['uniform']['cycles']
+assert 1.6 <= r <= 2.4, r
+assert v['divergent']['stats']['branch_efficiency'] < 0.6 < v['uniform']['stats']['branch_efficiency']
+" "divergence: divergent is not about 2x uniform"
+
+# ---- vecadd: float4 beats scalar with about a third of the instructions
+expect_rc 0 run workloads/vecadd.json --json
+pyjson "
+v = {x['name']: x for x in d['variants']}
+s, f = v['scalar'], v['float4']
+assert f['cycles'] < s['cycles'], (f['cycles'], s['cycles'])
+assert f['stats']['warp_instructions'] < 0.5 * s['stats']['warp_instructions']
+assert s['stats']['gld_sectors'] == f['stats']['gld_sectors']
+" "vecadd: float4 does not beat scalar"
+
+# ---- runtime failures: exit 1, named element, the other variants still run
+expect_rc 1 run tests/json_corpus/run/check_fails.json
+grep -q 'wrong: check failed: out\[1\]: expected 64, got 1 (4032 of 4096 elements differ' "$TMP/out" ||
+    fail "failing check: no element named"
+grep -Eq '^right +pass ' "$TMP/out" || fail "failing check: the next variant did not run"
+expect_rc 1 run tests/json_corpus/run/check_fails.json --json
+pyjson "
+v = {x['name']: x for x in d['variants']}
+assert v['wrong']['check'] == 'fail' and 'out[1]' in v['wrong']['error']
+assert v['right']['check'] == 'pass'
+" "failing check: --json"
+expect_rc 1 run tests/json_corpus/run/fault.json --max-cycles 100000
+grep -Eq '^oob +fault ' "$TMP/out" || fail "fault: oob is not reported as a fault"
+grep -Eq '^spin +budget ' "$TMP/out" || fail "fault: spin did not stop at the cycle budget"
+grep -Eq '^ok +pass ' "$TMP/out" || fail "fault: the variant after the fault did not run"
+grep -q 'out-of-bounds global access' "$TMP/out" || fail "fault: no fault report"
+expect_rc 1 run tests/json_corpus/run/fault.json --variant spin --max-instructions 5000
+grep -q 'exceeded 5000 warp instructions' "$TMP/out" || fail "fault: instruction budget"
+
+# ---- bad flags: exit 2 with a message
+expect_rc 0 run --help
+grep -q '^usage: gpusim run FILE.json' "$TMP/out" || fail "--help"
+expect_rc 2 run
+expect_rc 2 run workloads/transpose.json --bogus
+grep -q "unknown option '--bogus'" "$TMP/err" || fail "unknown option message"
+expect_rc 2 run workloads/transpose.json --json --csv
+expect_rc 2 run workloads/transpose.json --variant nope
+grep -q "has no variant 'nope' (it has: naive, tiled, tiled_padded, copy)" "$TMP/err" || fail "unknown variant message"
+expect_rc 2 run workloads/transpose.json --gpu nope
+expect_rc 2 run workloads/transpose.json --set sm.nope=3
+expect_rc 2 run workloads/transpose.json --param k=3
+grep -q "^--param: error: unknown parameter 'k'" "$TMP/err" || fail "unknown param message"
+expect_rc 2 run workloads/transpose.json --param n=0
+expect_rc 2 run workloads/transpose.json --max-cycles lots
+expect_rc 2 run workloads/transpose.json --variant
+expect_rc 2 run workloads/nope.json
+expect_rc 2 run workloads/transpose.json workloads/vecadd.json
+
+# ---- the bad-input corpus: exit 2 and the pinned first line
+for f in tests/json_corpus/*.json; do
+    exp="${f%.json}.expected"
+    if [ ! -f "$exp" ]; then
+        fail "$f has no $exp"
+        continue
+    fi
+    expect_rc 2 run "$f"
+    got=$(head -1 "$TMP/err")
+    [ "$got" = "$(cat "$exp")" ] || fail "$f: first error line
+    got:      $got
+    expected: $(cat "$exp")"
+done
+
+# ---- the shipped workloads follow the JSON Schema (where python3 has jsonschema)
+if python3 -c 'import jsonschema' 2>/dev/null; then
+    python3 - <<'EOF' || fail "a workload file does not follow workloads/workload.schema.json"
+import glob, json, jsonschema
+schema = json.load(open('workloads/workload.schema.json'))
+jsonschema.Draft202012Validator.check_schema(schema)
+v = jsonschema.Draft202012Validator(schema)
+for f in sorted(glob.glob('workloads/*.json') + glob.glob('tests/json_corpus/run/*.json')):
+    if f.endswith('.schema.json'):
+        continue
+    for e in v.iter_errors(json.load(open(f))):
+        print(f, list(e.path), e.message)
+        raise SystemExit(1)
+EOF
+fi
+
+[ "$FAILED" = 0 ] && echo "e2e_run: all passed"
+exit "$FAILED"

@@ -1,0 +1,1530 @@
+/* workloads/loader.c -- reads and validates workload files (format:
+** workloads/README.md) and prepares each variant's launch.
+** Validation order: top-level keys, params (evaluated, with --param
+** overrides), the kernel file (assembled), buffers, variants. The first
+** problem stops loading; its position is found by walking the source text
+** along the JSON path of the offending value (cJSON keeps no positions). */
+#include "workloads/loader.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm.h"
+#include "isa/grid.h"
+#include "workloads/expr.h"
+
+/* ================================================================ paths */
+
+/* One step of a JSON path: member number `index` of an object (key != NULL)
+** or element `index` of an array. Member numbers, not keys, locate the
+** value in the text, so duplicate and escaped keys are found too.       */
+typedef struct {
+    const char *key;
+    uint32_t    index;
+} Seg;
+
+#define WL_PATH_MAX 16
+
+typedef struct {
+    Seg seg[WL_PATH_MAX];
+    int n;
+} JPath;
+
+static void path_format(const JPath *p, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->n && len < cap; i++) {
+        int w = p->seg[i].key ? snprintf(buf + len, cap - len, "%s%s", i ? "." : "", p->seg[i].key)
+                              : snprintf(buf + len, cap - len, "[%u]", p->seg[i].index);
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+}
+
+/* ---- a minimal scanner over JSON text that cJSON has already accepted */
+
+typedef struct {
+    const char *s;
+    size_t      len, i;
+} Scan;
+
+static void sc_ws(Scan *c)
+{
+    while (c->i < c->len && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' || c->s[c->i] == '\r'))
+        c->i++;
+}
+
+static bool sc_string(Scan *c)
+{
+    if (c->i >= c->len || c->s[c->i] != '"') return false;
+    for (c->i++; c->i < c->len; c->i++) {
+        if (c->s[c->i] == '\\') c->i++;
+        else if (c->s[c->i] == '"') {
+            c->i++;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool sc_value(Scan *c, int depth)
+{
+    if (depth > 1000) return false;
+    sc_ws(c);
+    if (c->i >= c->len) return false;
+    char ch = c->s[c->i];
+    if (ch == '"') return sc_string(c);
+    if (ch == '{' || ch == '[') {
+        char close = ch == '{' ? '}' : ']';
+        c->i++;
+        sc_ws(c);
+        if (c->i < c->len && c->s[c->i] == close) {
+            c->i++;
+            return true;
+        }
+        for (;;) {
+            if (ch == '{') {
+                sc_ws(c);
+                if (!sc_string(c)) return false;
+                sc_ws(c);
+                if (c->i >= c->len || c->s[c->i] != ':') return false;
+                c->i++;
+            }
+            if (!sc_value(c, depth + 1)) return false;
+            sc_ws(c);
+            if (c->i >= c->len) return false;
+            if (c->s[c->i] == ',') {
+                c->i++;
+                continue;
+            }
+            if (c->s[c->i] == close) {
+                c->i++;
+                return true;
+            }
+            return false;
+        }
+    }
+    /* number, true, false, null */
+    while (c->i < c->len && !strchr(",]} \t\r\n", c->s[c->i])) c->i++;
+    return true;
+}
+
+/* Byte offset of the value at p (or of its key when want_key and the last
+** step is an object member). False when the walk fails. */
+static bool path_locate(const char *text, size_t len, const JPath *p, bool want_key, size_t *off)
+{
+    Scan c = { text, len, 0 };
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) c.i = 3;
+    sc_ws(&c);
+    for (int k = 0; k < p->n; k++) {
+        if (c.i >= len) return false;
+        char open = text[c.i];
+        bool obj = open == '{';
+        if (!obj && open != '[') return false;
+        c.i++;
+        for (uint32_t m = 0;; m++) {
+            sc_ws(&c);
+            if (c.i >= len || text[c.i] == '}' || text[c.i] == ']') return false;
+            size_t key_at = c.i;
+            if (obj) {
+                if (!sc_string(&c)) return false;
+                sc_ws(&c);
+                if (c.i >= len || text[c.i] != ':') return false;
+                c.i++;
+                sc_ws(&c);
+            }
+            if (m == p->seg[k].index) {
+                if (obj && want_key && k == p->n - 1) {
+                    *off = key_at;
+                    return true;
+                }
+                break;
+            }
+            if (!sc_value(&c, 0)) return false;
+            sc_ws(&c);
+            if (c.i >= len || text[c.i] != ',') return false;
+            c.i++;
+        }
+    }
+    *off = c.i;
+    return true;
+}
+
+/* Offset in the source of byte `k` of the decoded string whose opening
+** quote is at off. */
+static size_t string_offset(const char *text, size_t len, size_t off, size_t k)
+{
+    size_t i = off + 1, decoded = 0;
+    while (i < len && text[i] != '"' && decoded < k) {
+        if (text[i] == '\\' && i + 1 < len) {
+            if (text[i + 1] == 'u') {
+                i += 6;
+                decoded += 1; /* approximate: escaped characters count as one */
+            } else {
+                i += 2;
+                decoded++;
+            }
+        } else {
+            i++;
+            decoded++;
+        }
+    }
+    return i;
+}
+
+/* 1-based line and column (in characters: UTF-8 continuation bytes do not count). */
+static void line_col(const char *text, size_t len, size_t off, uint32_t *line, uint32_t *col)
+{
+    uint32_t l = 1, c = 1;
+    for (size_t i = 0; i < off && i < len; i++) {
+        if (text[i] == '\n') {
+            l++;
+            c = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+/* ================================================================ loader state */
+
+typedef enum { SCOPE_PARAMS, SCOPE_LAUNCH, SCOPE_GRID } Scope;
+
+typedef enum { PARAM_TODO, PARAM_BUSY, PARAM_DONE } ParamState;
+
+typedef struct {
+    const char      *text;
+    size_t           len;
+    const char      *file;
+    const GpuConfig *c;
+    Diag            *d;
+    JPath            at;
+    bool             failed;
+    Workload        *w;
+    /* parameters */
+    const cJSON     *params_obj;
+    uint32_t         params_ord;
+    const cJSON    **param_item;
+    const char     **param_override; /* "name=value" given with --param, or NULL */
+    ParamState      *param_state;
+    uint32_t         param_stack[WL_MAX_PARAM_DEPTH];
+    uint32_t         param_depth;
+    /* expression scope */
+    Scope            scope;
+    int64_t          blocks_per_sm, threads_per_block;
+    char             lookup_msg[512];
+} Ld;
+
+static void push_key(Ld *L, const char *key, uint32_t index)
+{
+    if (L->at.n < WL_PATH_MAX) L->at.seg[L->at.n] = (Seg){ key, index };
+    L->at.n++;
+}
+
+static void push_index(Ld *L, uint32_t index) { push_key(L, NULL, index); }
+
+static void pop(Ld *L) { L->at.n--; }
+
+typedef enum { AT_VALUE, AT_KEY, AT_STRING } Where;
+
+/* Records the first error at the current path: its value, its key, or
+** byte `k` inside its string value. Always returns false. */
+static bool failv(Ld *L, Where where, size_t k, const char *fmt, va_list ap)
+{
+    if (L->failed) return false;
+    L->failed = true;
+    char path[256], msg[640];
+    JPath p = L->at;
+    if (p.n > WL_PATH_MAX) p.n = WL_PATH_MAX;
+    path_format(&p, path, sizeof path);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t off = 0;
+    uint32_t line = 1, col = 1;
+    if (path_locate(L->text, L->len, &p, where == AT_KEY, &off)) {
+        if (where == AT_STRING && off < L->len && L->text[off] == '"') off = string_offset(L->text, L->len, off, k);
+        line_col(L->text, L->len, off, &line, &col);
+    }
+    if (path[0])
+        diag_set(L->d, L->file, line, col, "%s: %s", path, msg);
+    else
+        diag_set(L->d, L->file, line, col, "%s", msg);
+    return false;
+}
+
+__attribute__((format(printf, 2, 3))) static bool fail(Ld *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    failv(L, AT_VALUE, 0, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+__attribute__((format(printf, 2, 3))) static bool fail_key(Ld *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    failv(L, AT_KEY, 0, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+__attribute__((format(printf, 3, 4))) static bool fail_in(Ld *L, size_t k, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    failv(L, AT_STRING, k, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* ================================================================ JSON helpers */
+
+static const char *json_type(const cJSON *it)
+{
+    if (cJSON_IsString(it)) return "a string";
+    if (cJSON_IsNumber(it)) return "a number";
+    if (cJSON_IsObject(it)) return "an object";
+    if (cJSON_IsArray(it)) return "an array";
+    if (cJSON_IsBool(it)) return "a boolean";
+    if (cJSON_IsNull(it)) return "null";
+    return "an invalid value";
+}
+
+/* Member `key` of obj (case-sensitive) and its member number, or NULL. */
+static const cJSON *member(const cJSON *obj, const char *key, uint32_t *index)
+{
+    uint32_t i = 0;
+    if (index) *index = UINT32_MAX;
+    for (const cJSON *it = obj->child; it; it = it->next, i++)
+        if (it->string && strcmp(it->string, key) == 0) {
+            if (index) *index = i;
+            return it;
+        }
+    return NULL;
+}
+
+/* Rejects keys outside allowed[] and duplicate keys; requires required[]. */
+static bool check_keys(Ld *L, const cJSON *obj, const char *const *allowed, const char *const *required)
+{
+    uint32_t i = 0;
+    for (const cJSON *it = obj->child; it; it = it->next, i++) {
+        bool ok = false;
+        for (const char *const *a = allowed; *a && !ok; a++) ok = strcmp(*a, it->string) == 0;
+        push_key(L, it->string, i);
+        if (!ok) {
+            char list[512];
+            size_t len = 0;
+            list[0] = '\0';
+            for (const char *const *a = allowed; *a && len < sizeof list; a++)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", a == allowed ? "" : ", ", *a);
+            return fail_key(L, "unknown key '%s' (expected one of: %s)", it->string, list);
+        }
+        uint32_t first;
+        member(obj, it->string, &first);
+        if (first != i) return fail_key(L, "duplicate key '%s'", it->string);
+        pop(L);
+    }
+    for (const char *const *r = required; r && *r; r++)
+        if (!member(obj, *r, NULL)) return fail(L, "missing key '%s'", *r);
+    return true;
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
+    for (s++; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+/* A name at the current path: a string that is an identifier. */
+static bool name_value(Ld *L, const cJSON *it, char out[WL_MAX_NAME], const char *what)
+{
+    if (!cJSON_IsString(it)) return fail(L, "expected %s name (a string), found %s", what, json_type(it));
+    if (!is_identifier(it->valuestring))
+        return fail(L, "%s name '%s' must be an identifier (letters, digits, '_'; not starting with a digit)", what,
+                    it->valuestring);
+    if (strlen(it->valuestring) >= WL_MAX_NAME)
+        return fail(L, "%s name longer than %d characters", what, WL_MAX_NAME - 1);
+    snprintf(out, WL_MAX_NAME, "%s", it->valuestring);
+    return true;
+}
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p) memcpy(p, s, n);
+    return p;
+}
+
+/* A JSON number that is an integer exactly representable in a double. */
+static bool json_integer(const cJSON *it, int64_t *out)
+{
+    double v = it->valuedouble;
+    if (!isfinite(v) || v != floor(v) || fabs(v) > 9007199254740992.0) return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+/* ================================================================ expressions */
+
+typedef struct {
+    const char *name;
+    size_t      offset; /* of a uint32_t field in GpuConfig */
+    const char *help;
+} MachineVar;
+
+#define MV(name, field, help) { name, offsetof(GpuConfig, field), help }
+static const MachineVar MACHINE_VARS[] = {
+    MV("sm_count", sm_count, "streaming multiprocessors (sm.count)"),
+    MV("max_threads_per_sm", sm_max_threads, "resident threads per SM (sm.max_threads)"),
+    MV("max_warps_per_sm", sm_max_warps, "resident warps per SM (sm.max_warps)"),
+    MV("max_blocks_per_sm", sm_max_blocks, "resident blocks per SM (sm.max_blocks)"),
+    MV("max_threads_per_block", max_threads_per_block, "threads per block limit (sm.max_threads_per_block)"),
+    MV("registers_per_sm", sm_registers, "32-bit registers per SM (sm.registers)"),
+    MV("max_regs_per_thread", max_regs_per_thread, "registers per thread limit (sm.max_regs_per_thread)"),
+    MV("shared_per_sm", sm_shared_memory, "largest shared memory carveout per SM, bytes (sm.shared_memory)"),
+    MV("shared_per_block", shared_per_block, "shared memory per block without opt-in, bytes"),
+    MV("shared_per_block_optin", shared_per_block_optin, "shared memory per block with opt-in, bytes"),
+    MV("schedulers_per_sm", sm_schedulers, "warp schedulers per SM (sm.schedulers)"),
+    MV("l2_size", l2_size, "L2 cache bytes (l2.size)"),
+};
+#undef MV
+#define NMACHINE_VARS (sizeof MACHINE_VARS / sizeof MACHINE_VARS[0])
+
+static bool is_reserved_name(const char *name)
+{
+    if (expr_is_function(name) || strcmp(name, "warp_size") == 0 || strcmp(name, "blocks_per_sm") == 0 ||
+        strcmp(name, "threads_per_block") == 0)
+        return true;
+    for (size_t i = 0; i < NMACHINE_VARS; i++)
+        if (strcmp(name, MACHINE_VARS[i].name) == 0) return true;
+    return false;
+}
+
+static bool eval_param(Ld *L, uint32_t i);
+
+static ExprVarStatus lookup(void *user, const char *name, int64_t *v)
+{
+    Ld *L = user;
+    Workload *w = L->w;
+    for (uint32_t i = 0; i < w->nparams; i++) {
+        if (strcmp(w->params[i].name, name) != 0) continue;
+        if (L->param_state[i] == PARAM_BUSY) {
+            size_t len = 0;
+            len += (size_t)snprintf(L->lookup_msg, sizeof L->lookup_msg, "cyclic definition: ");
+            uint32_t from = 0;
+            while (L->param_stack[from] != i) from++;
+            for (uint32_t k = from; k < L->param_depth && len < sizeof L->lookup_msg; k++)
+                len += (size_t)snprintf(L->lookup_msg + len, sizeof L->lookup_msg - len, "%s -> ",
+                                        w->params[L->param_stack[k]].name);
+            if (len < sizeof L->lookup_msg) snprintf(L->lookup_msg + len, sizeof L->lookup_msg - len, "%s", name);
+            return EXPR_VAR_FAILED;
+        }
+        if (L->param_state[i] == PARAM_TODO && !eval_param(L, i)) return EXPR_VAR_FAILED;
+        *v = w->params[i].value;
+        return EXPR_VAR_FOUND;
+    }
+    for (size_t i = 0; i < NMACHINE_VARS; i++)
+        if (strcmp(name, MACHINE_VARS[i].name) == 0) {
+            uint32_t x;
+            memcpy(&x, (const char *)L->c + MACHINE_VARS[i].offset, sizeof x);
+            *v = x;
+            return EXPR_VAR_FOUND;
+        }
+    if (strcmp(name, "warp_size") == 0) {
+        *v = 32;
+        return EXPR_VAR_FOUND;
+    }
+    if (strcmp(name, "blocks_per_sm") == 0 || strcmp(name, "threads_per_block") == 0) {
+        if (L->scope == SCOPE_GRID) {
+            *v = name[0] == 'b' ? L->blocks_per_sm : L->threads_per_block;
+            return EXPR_VAR_FOUND;
+        }
+        snprintf(L->lookup_msg, sizeof L->lookup_msg,
+                 "'%s' is known only in a variant's grid and args (block, dynamic_smem and regs decide it)", name);
+        return EXPR_VAR_FAILED;
+    }
+    size_t len = (size_t)snprintf(L->lookup_msg, sizeof L->lookup_msg, "unknown variable '%s' (params:", name);
+    for (uint32_t i = 0; i < w->nparams && len < sizeof L->lookup_msg; i++)
+        len += (size_t)snprintf(L->lookup_msg + len, sizeof L->lookup_msg - len, "%s %s", i ? "," : "",
+                                w->params[i].name);
+    if (len < sizeof L->lookup_msg)
+        snprintf(L->lookup_msg + len, sizeof L->lookup_msg - len,
+                 "%s; machine: sm_count, max_threads_per_sm, max_warps_per_sm, ...; see workloads/README.md)",
+                 w->nparams ? "" : " none");
+    return EXPR_VAR_FAILED;
+}
+
+/* Evaluates expression text that came from the string value at the
+** current path (override == NULL) or from a --param assignment. */
+static bool eval_text(Ld *L, const char *text, const char *override, int64_t *out)
+{
+    ExprError e;
+    L->lookup_msg[0] = '\0';
+    if (expr_eval(text, lookup, L, out, &e)) return true;
+    if (e.delegated && !L->lookup_msg[0]) return false; /* a parameter's own error, already recorded */
+    const char *msg = e.delegated ? L->lookup_msg : e.message;
+    if (override) {
+        if (L->failed) return false;
+        L->failed = true;
+        diag_set(L->d, "--param", 0, 0, "%s: %s", override, msg);
+        return false;
+    }
+    return fail_in(L, e.pos, "%s", msg);
+}
+
+/* An integer at the current path: a JSON integer or an expression string. */
+static bool int_value(Ld *L, const cJSON *it, int64_t *out)
+{
+    if (cJSON_IsNumber(it)) {
+        if (!json_integer(it, out)) return fail(L, "expected an integer, found %g", it->valuedouble);
+        return true;
+    }
+    if (cJSON_IsString(it)) {
+        if (!it->valuestring[0]) return fail(L, "expected an integer expression, found an empty string");
+        return eval_text(L, it->valuestring, NULL, out);
+    }
+    return fail(L, "expected an integer or an expression string, found %s", json_type(it));
+}
+
+/* int_value within [lo, hi]; `what` names the quantity in the message. */
+static bool int_in(Ld *L, const cJSON *it, int64_t lo, int64_t hi, const char *what, int64_t *out)
+{
+    if (!int_value(L, it, out)) return false;
+    if (*out < lo || *out > hi) {
+        if (cJSON_IsString(it))
+            return fail(L, "%s = %lld (from \"%s\") is outside %lld..%lld", what, (long long)*out, it->valuestring,
+                        (long long)lo, (long long)hi);
+        return fail(L, "%s = %lld is outside %lld..%lld", what, (long long)*out, (long long)lo, (long long)hi);
+    }
+    return true;
+}
+
+/* ================================================================ params */
+
+static bool eval_param(Ld *L, uint32_t i)
+{
+    Workload *w = L->w;
+    if (L->param_depth >= WL_MAX_PARAM_DEPTH) {
+        JPath saved = L->at;
+        L->at.n = 0;
+        push_key(L, "params", L->params_ord);
+        uint32_t ord;
+        member(L->params_obj, w->params[i].name, &ord);
+        push_key(L, w->params[i].name, ord);
+        fail(L, "parameters refer to each other more than %d deep", WL_MAX_PARAM_DEPTH);
+        L->at = saved;
+        return false;
+    }
+    L->param_state[i] = PARAM_BUSY;
+    L->param_stack[L->param_depth++] = i;
+    JPath saved = L->at;
+    Scope saved_scope = L->scope;
+    L->scope = SCOPE_PARAMS;
+    L->at.n = 0;
+    push_key(L, "params", L->params_ord);
+    uint32_t ord;
+    member(L->params_obj, w->params[i].name, &ord);
+    push_key(L, w->params[i].name, ord);
+    bool ok;
+    if (L->param_override[i]) {
+        const char *eq = strchr(L->param_override[i], '=');
+        ok = eval_text(L, eq + 1, L->param_override[i], &w->params[i].value);
+    } else {
+        ok = int_value(L, L->param_item[i], &w->params[i].value);
+    }
+    L->at = saved;
+    L->scope = saved_scope;
+    L->param_depth--;
+    L->param_state[i] = PARAM_DONE;
+    return ok;
+}
+
+static bool load_params(Ld *L, const cJSON *root, const char *const *overrides, size_t noverrides)
+{
+    Workload *w = L->w;
+    const cJSON *obj = member(root, "params", &L->params_ord);
+    uint32_t n = 0;
+    if (obj) {
+        push_key(L, "params", L->params_ord);
+        if (!cJSON_IsObject(obj)) return fail(L, "expected an object of name: integer, found %s", json_type(obj));
+        for (const cJSON *it = obj->child; it; it = it->next) n++;
+        pop(L);
+    }
+    L->params_obj = obj;
+    w->params = calloc(n ? n : 1, sizeof *w->params);
+    L->param_item = calloc(n ? n : 1, sizeof *L->param_item);
+    L->param_override = calloc(n ? n : 1, sizeof *L->param_override);
+    L->param_state = calloc(n ? n : 1, sizeof *L->param_state);
+    if (!w->params || !L->param_item || !L->param_override || !L->param_state) return fail(L, "out of memory");
+    uint32_t i = 0;
+    for (const cJSON *it = obj ? obj->child : NULL; it; it = it->next, i++) {
+        push_key(L, "params", L->params_ord);
+        push_key(L, it->string, i);
+        if (!is_identifier(it->string))
+            return fail_key(L, "parameter name '%s' must be an identifier (letters, digits, '_')", it->string);
+        if (strlen(it->string) >= WL_MAX_NAME) return fail_key(L, "parameter name longer than %d characters", WL_MAX_NAME - 1);
+        if (is_reserved_name(it->string))
+            return fail_key(L, "parameter name '%s' is reserved (a machine value or a function)", it->string);
+        uint32_t first;
+        member(obj, it->string, &first);
+        if (first != i) return fail_key(L, "duplicate key '%s'", it->string);
+        if (!cJSON_IsNumber(it) && !cJSON_IsString(it))
+            return fail(L, "expected an integer or an expression string, found %s", json_type(it));
+        snprintf(w->params[i].name, WL_MAX_NAME, "%s", it->string);
+        L->param_item[i] = it;
+        pop(L);
+        pop(L);
+    }
+    w->nparams = n;
+    for (size_t k = 0; k < noverrides; k++) {
+        const char *a = overrides[k];
+        const char *eq = strchr(a, '=');
+        if (!eq || eq == a || !eq[1]) {
+            diag_set(L->d, "--param", 0, 0, "expected NAME=VALUE, got '%s'", a);
+            L->failed = true;
+            return false;
+        }
+        uint32_t j = 0;
+        while (j < n && !(strlen(w->params[j].name) == (size_t)(eq - a) && strncmp(w->params[j].name, a, (size_t)(eq - a)) == 0))
+            j++;
+        if (j == n) {
+            char list[512];
+            size_t len = 0;
+            list[0] = '\0';
+            for (uint32_t q = 0; q < n && len < sizeof list; q++)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", q ? ", " : "", w->params[q].name);
+            diag_set(L->d, "--param", 0, 0, "unknown parameter '%.*s' (%s has: %s)", (int)(eq - a), a, L->file,
+                     n ? list : "no params");
+            L->failed = true;
+            return false;
+        }
+        L->param_override[j] = a; /* a later --param for the same name wins */
+    }
+    for (uint32_t k = 0; k < n; k++)
+        if (L->param_state[k] == PARAM_TODO && !eval_param(L, k)) return false;
+    return true;
+}
+
+/* ================================================================ kernels */
+
+static char *read_file(const char *path, size_t limit, size_t *len, char *err, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, cap, "%s", strerror(errno));
+        return NULL;
+    }
+    size_t n = 0, sz = 1 << 16;
+    char *buf = malloc(sz + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, sz - n, f);
+        n += got;
+        if (n < sz) break;
+        if (sz >= limit) {
+            snprintf(err, cap, "file larger than %zu MiB", limit >> 20);
+            free(buf);
+            fclose(f);
+            return NULL;
+        }
+        char *nb = realloc(buf, sz * 2 + 1);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        sz *= 2;
+    }
+    if (!buf) snprintf(err, cap, "out of memory");
+    else if (ferror(f)) {
+        snprintf(err, cap, "read error: %s", strerror(errno));
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        *len = n;
+    }
+    return buf;
+}
+
+static bool load_kernels(Ld *L, const cJSON *root)
+{
+    uint32_t ord;
+    const cJSON *it = member(root, "kernels", &ord);
+    push_key(L, "kernels", ord);
+    if (!cJSON_IsString(it) || !it->valuestring[0])
+        return fail(L, "expected the path of a kernel file (a string), found %s", json_type(it));
+    const char *rel = it->valuestring;
+    const char *slash = strrchr(L->file, '/');
+    size_t dirlen = rel[0] == '/' || !slash ? 0 : (size_t)(slash - L->file + 1);
+    size_t need = dirlen + strlen(rel) + 1;
+    char *full = malloc(need);
+    if (!full) return fail(L, "out of memory");
+    memcpy(full, L->file, dirlen);
+    memcpy(full + dirlen, rel, strlen(rel) + 1);
+    L->w->kernel_file = full;
+    char err[256];
+    size_t len;
+    char *src = read_file(full, ASM_MAX_FILE_BYTES, &len, err, sizeof err);
+    if (!src) return fail(L, "cannot read kernel file '%s': %s", full, err);
+    bool ok = asm_parse(src, len, full, &L->w->program, L->d);
+    free(src);
+    if (!ok) {
+        L->failed = true; /* the assembler's file:line:col error stands as it is */
+        return false;
+    }
+    pop(L);
+    return true;
+}
+
+/* ================================================================ buffers */
+
+static bool f32_number(Ld *L, const cJSON *it, double *out)
+{
+    if (!cJSON_IsNumber(it)) return fail(L, "expected a number, found %s", json_type(it));
+    if (!isfinite(it->valuedouble) || fabs(it->valuedouble) > FLT_MAX)
+        return fail(L, "%g does not fit a 32-bit float", it->valuedouble);
+    *out = it->valuedouble;
+    return true;
+}
+
+static bool type_range(WlType t, int64_t *lo, int64_t *hi)
+{
+    *lo = t == WL_S32 ? INT32_MIN : 0;
+    *hi = t == WL_S32 ? INT32_MAX : (int64_t)UINT32_MAX;
+    return t != WL_F32;
+}
+
+static bool int_number(Ld *L, const cJSON *it, WlType t, int64_t *out)
+{
+    int64_t lo, hi;
+    type_range(t, &lo, &hi);
+    if (!cJSON_IsNumber(it)) return fail(L, "expected an integer, found %s", json_type(it));
+    if (!json_integer(it, out)) return fail(L, "expected an integer for a %s buffer, found %g", wl_type_name(t), it->valuedouble);
+    if (*out < lo || *out > hi)
+        return fail(L, "%lld is outside the %s range %lld..%lld", (long long)*out, wl_type_name(t), (long long)lo, (long long)hi);
+    return true;
+}
+
+/* Member `key` of obj as a value of the buffer's type: x (f32) or i (ints). */
+static bool init_number(Ld *L, const cJSON *obj, const char *key, WlType t, double dflt, double *x, int64_t *i)
+{
+    uint32_t ord;
+    const cJSON *it = member(obj, key, &ord);
+    if (!it) {
+        *x = dflt;
+        *i = (int64_t)dflt;
+        return true;
+    }
+    push_key(L, key, ord);
+    bool ok = t == WL_F32 ? f32_number(L, it, x) : int_number(L, it, t, i);
+    if (ok) pop(L);
+    return ok;
+}
+
+static bool load_init(Ld *L, const cJSON *it, WlBuffer *b)
+{
+    WlInit *in = &b->init;
+    memset(in, 0, sizeof *in);
+    if (cJSON_IsString(it)) {
+        if (strcmp(it->valuestring, "zeros") == 0) return true;
+        return fail(L, "unknown init '%s': expected \"zeros\" or an object {\"constant\"|\"iota\"|\"random\": {...}}",
+                    it->valuestring);
+    }
+    if (!cJSON_IsObject(it))
+        return fail(L, "expected \"zeros\" or an object {\"constant\"|\"iota\"|\"random\": {...}}, found %s", json_type(it));
+    static const char *const kinds[] = { "zeros", "constant", "iota", "random", NULL };
+    if (!check_keys(L, it, kinds, NULL)) return false;
+    if (!it->child || it->child->next)
+        return fail(L, "expected exactly one of \"zeros\", \"constant\", \"iota\", \"random\"");
+    const cJSON *spec = it->child;
+    push_key(L, spec->string, 0);
+    if (!cJSON_IsObject(spec)) return fail(L, "expected an object, found %s", json_type(spec));
+    WlType t = b->type;
+    if (strcmp(spec->string, "zeros") == 0) {
+        if (!check_keys(L, spec, (const char *const[]){ NULL }, NULL)) return false;
+        in->kind = WL_INIT_ZEROS;
+    } else if (strcmp(spec->string, "constant") == 0) {
+        in->kind = WL_INIT_CONSTANT;
+        if (!check_keys(L, spec, (const char *const[]){ "value", NULL }, (const char *const[]){ "value", NULL }) ||
+            !init_number(L, spec, "value", t, 0, &in->x0, &in->i0))
+            return false;
+    } else if (strcmp(spec->string, "iota") == 0) {
+        in->kind = WL_INIT_IOTA;
+        if (!check_keys(L, spec, (const char *const[]){ "start", "step", NULL }, NULL) ||
+            !init_number(L, spec, "start", t, 0, &in->x0, &in->i0) || !init_number(L, spec, "step", t == WL_U32 ? WL_S32 : t, 1, &in->x1, &in->i1))
+            return false;
+        if (t != WL_F32) {
+            int64_t lo, hi, last;
+            type_range(t, &lo, &hi);
+            if (__builtin_mul_overflow(in->i1, (int64_t)(b->count - 1), &last) || __builtin_add_overflow(last, in->i0, &last) ||
+                last < lo || last > hi)
+                return fail(L, "iota leaves the %s range before element %llu (the last)", wl_type_name(t),
+                            (unsigned long long)(b->count - 1));
+        }
+    } else {
+        in->kind = WL_INIT_RANDOM;
+        if (!check_keys(L, spec, (const char *const[]){ "seed", "min", "max", NULL }, NULL)) return false;
+        uint32_t ord;
+        const cJSON *seed = member(spec, "seed", &ord);
+        in->seed = 1;
+        if (seed) {
+            int64_t s;
+            push_key(L, "seed", ord);
+            if (!cJSON_IsNumber(seed) || !json_integer(seed, &s) || s < 0)
+                return fail(L, "expected a non-negative integer seed (below 2^53), found %s", json_type(seed));
+            in->seed = (uint64_t)s;
+            pop(L);
+        }
+        if (!init_number(L, spec, "min", t, 0, &in->x0, &in->i0) || !init_number(L, spec, "max", t, 1, &in->x1, &in->i1))
+            return false;
+        if (t == WL_F32 ? in->x0 > in->x1 : in->i0 > in->i1) return fail(L, "min is larger than max");
+    }
+    pop(L);
+    return true;
+}
+
+static bool load_buffers(Ld *L, const cJSON *root)
+{
+    Workload *w = L->w;
+    uint32_t ord;
+    const cJSON *arr = member(root, "buffers", &ord);
+    push_key(L, "buffers", ord);
+    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of buffers, found %s", json_type(arr));
+    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
+    w->buffers = calloc(n ? n : 1, sizeof *w->buffers);
+    if (!w->buffers) return fail(L, "out of memory");
+    uint64_t next = GMEM_BASE; /* the address space as gmem_alloc will lay it out */
+    uint32_t i = 0;
+    static const char *const keys[] = { "name", "type", "count", "init", NULL };
+    static const char *const required[] = { "name", "type", "count", NULL };
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        push_index(L, i);
+        if (!cJSON_IsObject(it)) return fail(L, "expected a buffer object, found %s", json_type(it));
+        if (!check_keys(L, it, keys, required)) return false;
+        WlBuffer *b = &w->buffers[i];
+        uint32_t o;
+        const cJSON *v = member(it, "name", &o);
+        push_key(L, "name", o);
+        if (!name_value(L, v, b->name, "buffer")) return false;
+        if (is_reserved_name(b->name)) return fail(L, "buffer name '%s' is reserved (a machine value or a function)", b->name);
+        for (uint32_t k = 0; k < w->nparams; k++)
+            if (strcmp(w->params[k].name, b->name) == 0)
+                return fail(L, "buffer name '%s' is also a parameter: args could not tell them apart", b->name);
+        for (uint32_t k = 0; k < i; k++)
+            if (strcmp(w->buffers[k].name, b->name) == 0) return fail(L, "duplicate buffer name '%s'", b->name);
+        pop(L);
+        v = member(it, "type", &o);
+        push_key(L, "type", o);
+        if (!cJSON_IsString(v)) return fail(L, "expected an element type (\"f32\", \"u32\" or \"s32\"), found %s", json_type(v));
+        if (strcmp(v->valuestring, "f32") == 0) b->type = WL_F32;
+        else if (strcmp(v->valuestring, "u32") == 0) b->type = WL_U32;
+        else if (strcmp(v->valuestring, "s32") == 0) b->type = WL_S32;
+        else return fail(L, "unknown element type '%s' (expected f32, u32 or s32)", v->valuestring);
+        pop(L);
+        v = member(it, "count", &o);
+        push_key(L, "count", o);
+        int64_t count;
+        if (!int_value(L, v, &count)) return false;
+        if (count < 1) return fail(L, "a buffer needs at least 1 element, got %lld", (long long)count);
+        if ((uint64_t)count > WL_MAX_COUNT)
+            return fail(L, "%lld elements is more than the %llu (2^30) a buffer may hold", (long long)count,
+                        (unsigned long long)WL_MAX_COUNT);
+        b->count = (uint64_t)count;
+        uint64_t base = (next + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN;
+        if (base + b->count * 4 > GMEM_LIMIT)
+            return fail(L, "the buffers up to '%s' need %llu bytes, more than the simulated 4 GiB address space holds",
+                        b->name, (unsigned long long)(base + b->count * 4 - GMEM_BASE));
+        next = base + b->count * 4 + GMEM_GAP;
+        pop(L);
+        v = member(it, "init", &o);
+        if (v) {
+            push_key(L, "init", o);
+            if (!load_init(L, v, b)) return false;
+            pop(L);
+        } else {
+            memset(&b->init, 0, sizeof b->init);
+        }
+        pop(L);
+        w->nbuffers = i + 1;
+    }
+    pop(L);
+    return true;
+}
+
+/* ================================================================ variants */
+
+static int find_buffer(const Workload *w, const char *name)
+{
+    for (uint32_t i = 0; i < w->nbuffers; i++)
+        if (strcmp(w->buffers[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+/* grid or block: an integer, an expression, or an array of 1-3 of them. */
+static bool load_dims(Ld *L, const cJSON *it, const char *what, const int64_t max[3], uint32_t out[3])
+{
+    out[0] = out[1] = out[2] = 1;
+    if (!cJSON_IsArray(it)) {
+        int64_t v;
+        if (!int_in(L, it, 1, max[0], what, &v)) return false;
+        out[0] = (uint32_t)v;
+        return true;
+    }
+    int n = cJSON_GetArraySize(it);
+    if (n < 1 || n > 3) return fail(L, "expected 1 to 3 dimensions [x, y, z], found %d", n);
+    static const char *const axis[] = { "x", "y", "z" };
+    for (int k = 0; k < n; k++) {
+        push_index(L, (uint32_t)k);
+        char label[32];
+        snprintf(label, sizeof label, "%s.%s", what, axis[k]);
+        int64_t v;
+        if (!int_in(L, cJSON_GetArrayItem(it, k), 1, max[k], label, &v)) return false;
+        out[k] = (uint32_t)v;
+        pop(L);
+    }
+    return true;
+}
+
+static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
+{
+    const Kernel *k = v->kernel;
+    const Workload *w = L->w;
+    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of kernel arguments, found %s", json_type(arr));
+    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
+    if (n != k->nparams) {
+        char list[512];
+        size_t len = 0;
+        list[0] = '\0';
+        for (uint32_t i = 0; i < k->nparams && len < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", k->params[i].name);
+        return fail(L, "kernel '%s' takes %u parameters (%s), got %u arguments", k->name, k->nparams, list, n);
+    }
+    v->args = calloc(n ? n : 1, sizeof *v->args);
+    if (!v->args) return fail(L, "out of memory");
+    uint32_t i = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        push_index(L, i);
+        const KernelParam *p = &k->params[i];
+        const char *ptype = p->is_ptr ? "ptr" : p->type == TYPE_F32 ? "f32" : p->type == TYPE_S32 ? "s32" : "u32";
+        WlArg *a = &v->args[i];
+        int b = cJSON_IsString(it) ? find_buffer(w, it->valuestring) : -1;
+        if (p->is_ptr) {
+            if (b < 0) {
+                if (cJSON_IsString(it))
+                    return fail(L, "parameter '%s' of kernel '%s' is .ptr: expected a buffer name, found '%s' (no such buffer)",
+                                p->name, k->name, it->valuestring);
+                return fail(L, "parameter '%s' of kernel '%s' is .ptr: expected a buffer name, found %s", p->name, k->name,
+                            json_type(it));
+            }
+            a->kind = REF_ARG_BUFFER;
+            a->buffer = (uint32_t)b;
+        } else if (b >= 0) {
+            return fail(L, "'%s' is a buffer but parameter '%s' of kernel '%s' is .%s", it->valuestring, p->name, k->name,
+                        ptype);
+        } else if (cJSON_IsNumber(it) && !json_integer(it, &a->i)) {
+            if (p->type != TYPE_F32)
+                return fail(L, "parameter '%s' of kernel '%s' is .%s: expected an integer, found %g", p->name, k->name,
+                            ptype, it->valuedouble);
+            if (!isfinite(it->valuedouble) || fabs(it->valuedouble) > FLT_MAX)
+                return fail(L, "%g does not fit a 32-bit float", it->valuedouble);
+            a->kind = REF_ARG_FLOAT;
+            a->f = (float)it->valuedouble;
+            memcpy(&a->bits, &a->f, 4);
+        } else {
+            if (!int_value(L, it, &a->i)) return false;
+            if (p->type == TYPE_F32) {
+                a->kind = REF_ARG_FLOAT;
+                a->f = (float)a->i;
+                memcpy(&a->bits, &a->f, 4);
+            } else {
+                int64_t lo = p->type == TYPE_S32 ? INT32_MIN : 0, hi = p->type == TYPE_S32 ? INT32_MAX : (int64_t)UINT32_MAX;
+                if (a->i < lo || a->i > hi)
+                    return fail(L, "%lld does not fit parameter '%s' (.%s, %lld..%lld)", (long long)a->i, p->name, ptype,
+                                (long long)lo, (long long)hi);
+                a->kind = REF_ARG_INT;
+                a->bits = (uint32_t)a->i;
+            }
+        }
+        pop(L);
+    }
+    return true;
+}
+
+static void ref_call_args(const Workload *w, const WlVariant *v, RefArg *ra, void *const *data)
+{
+    for (uint32_t i = 0; i < v->kernel->nparams; i++) {
+        const WlArg *a = &v->args[i];
+        memset(&ra[i], 0, sizeof ra[i]);
+        ra[i].kind = a->kind;
+        if (a->kind == REF_ARG_BUFFER) {
+            ra[i].type = w->buffers[a->buffer].type;
+            ra[i].count = w->buffers[a->buffer].count;
+            ra[i].data = data ? data[a->buffer] : NULL;
+        }
+        ra[i].i = a->i;
+        ra[i].f = a->f;
+    }
+}
+
+static bool tolerance(Ld *L, const cJSON *obj, const char *key, double *out)
+{
+    uint32_t ord;
+    const cJSON *it = member(obj, key, &ord);
+    *out = 0;
+    if (!it) return true;
+    push_key(L, key, ord);
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0)
+        return fail(L, "expected a non-negative number, found %s", cJSON_IsNumber(it) ? "a negative number" : json_type(it));
+    *out = it->valuedouble;
+    pop(L);
+    return true;
+}
+
+/* Levenshtein distance, for "did you mean"; long names count as far. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la >= WL_MAX_NAME || lb >= WL_MAX_NAME) return SIZE_MAX;
+    size_t row[WL_MAX_NAME + 1];
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t sub = diag + (a[i - 1] != b[j - 1]);
+            size_t v = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < v ? sub : v;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static bool load_checks(Ld *L, const cJSON *arr, WlVariant *v)
+{
+    const Workload *w = L->w;
+    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of checks, found %s", json_type(arr));
+    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
+    v->checks = calloc(n ? n : 1, sizeof *v->checks);
+    if (!v->checks) return fail(L, "out of memory");
+    static const char *const keys[] = { "buffer", "reference", "atol", "rtol", NULL };
+    static const char *const required[] = { "buffer", "reference", NULL };
+    uint32_t i = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        push_index(L, i);
+        if (!cJSON_IsObject(it)) return fail(L, "expected a check object, found %s", json_type(it));
+        if (!check_keys(L, it, keys, required)) return false;
+        WlCheck *ck = &v->checks[i];
+        uint32_t o;
+        const cJSON *b = member(it, "buffer", &o);
+        push_key(L, "buffer", o);
+        if (!cJSON_IsString(b)) return fail(L, "expected a buffer name, found %s", json_type(b));
+        int bi = find_buffer(w, b->valuestring);
+        if (bi < 0) return fail(L, "unknown buffer '%s'", b->valuestring);
+        ck->buffer = (uint32_t)bi;
+        pop(L);
+        const cJSON *r = member(it, "reference", &o);
+        push_key(L, "reference", o);
+        if (!cJSON_IsString(r)) return fail(L, "expected a reference function name, found %s", json_type(r));
+        ck->ref = reference_find(r->valuestring);
+        if (!ck->ref) {
+            const char *near = NULL;
+            size_t best = 3; /* suggest only names within 2 edits, and 1 per 3 characters */
+            for (size_t q = 0; q < reference_count(); q++) {
+                size_t dist = edit_distance(r->valuestring, reference_at(q)->name);
+                if (dist < best && dist * 3 <= strlen(r->valuestring)) {
+                    best = dist;
+                    near = reference_at(q)->name;
+                }
+            }
+            if (near) return fail(L, "unknown reference '%s'; did you mean '%s'?", r->valuestring, near);
+            return fail(L, "unknown reference '%s' (the references are listed in workloads/README.md)", r->valuestring);
+        }
+        RefArgKind kinds[ISA_MAX_PARAMS];
+        WlType types[ISA_MAX_PARAMS];
+        uint32_t na = reference_signature(ck->ref, kinds, types, ISA_MAX_PARAMS);
+        if (na != v->kernel->nparams)
+            return fail(L, "reference '%s' takes %u arguments (%s) but kernel '%s' has %u parameters", ck->ref->name, na,
+                        ck->ref->signature, v->kernel->name, v->kernel->nparams);
+        for (uint32_t q = 0; q < na; q++) {
+            const WlArg *a = &v->args[q];
+            bool ok = kinds[q] == REF_ARG_BUFFER ? a->kind == REF_ARG_BUFFER && w->buffers[a->buffer].type == types[q]
+                    : kinds[q] == REF_ARG_INT    ? a->kind == REF_ARG_INT
+                                                 : a->kind != REF_ARG_BUFFER;
+            if (!ok)
+                return fail(L, "reference '%s' (%s) does not match argument %u ('%s') of kernel '%s'", ck->ref->name,
+                            ck->ref->signature, q, v->kernel->params[q].name, v->kernel->name);
+        }
+        const WlArg *outarg = &v->args[ck->ref->output];
+        if (outarg->buffer != ck->buffer)
+            return fail(L, "reference '%s' predicts argument %u, buffer '%s', not '%s'", ck->ref->name, ck->ref->output,
+                        w->buffers[outarg->buffer].name, w->buffers[ck->buffer].name);
+        RefArg ra[ISA_MAX_PARAMS];
+        ref_call_args(w, v, ra, NULL);
+        RefCall call = { ra, na, { v->grid[0], v->grid[1], v->grid[2] }, { v->block[0], v->block[1], v->block[2] } };
+        char msg[256] = "";
+        if (!ck->ref->fn(&call, NULL, msg, sizeof msg)) return fail(L, "reference '%s': %s", ck->ref->name, msg);
+        pop(L);
+        if (!tolerance(L, it, "atol", &ck->atol) || !tolerance(L, it, "rtol", &ck->rtol)) return false;
+        pop(L);
+        v->nchecks = i + 1;
+    }
+    return true;
+}
+
+static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
+{
+    Workload *w = L->w;
+    const GpuConfig *c = L->c;
+    static const char *const keys[] = { "name", "description", "kernel", "grid", "block", "args",
+                                        "dynamic_smem", "regs", "checks", NULL };
+    static const char *const required[] = { "name", "kernel", "grid", "block", "args", NULL };
+    if (!cJSON_IsObject(it)) return fail(L, "expected a variant object, found %s", json_type(it));
+    if (!check_keys(L, it, keys, required)) return false;
+    uint32_t o;
+    const cJSON *f = member(it, "name", &o);
+    push_key(L, "name", o);
+    if (!name_value(L, f, v->name, "variant")) return false;
+    for (uint32_t k = 0; k < index; k++)
+        if (strcmp(w->variants[k].name, v->name) == 0) return fail(L, "duplicate variant name '%s'", v->name);
+    pop(L);
+    if ((f = member(it, "description", &o))) {
+        push_key(L, "description", o);
+        if (!cJSON_IsString(f)) return fail(L, "expected a string, found %s", json_type(f));
+        if (!(v->description = dup_string(f->valuestring))) return fail(L, "out of memory");
+        pop(L);
+    }
+    f = member(it, "kernel", &o);
+    push_key(L, "kernel", o);
+    if (!cJSON_IsString(f)) return fail(L, "expected a kernel name, found %s", json_type(f));
+    v->kernel = program_find_kernel(&w->program, f->valuestring);
+    if (!v->kernel) {
+        char list[512];
+        size_t len = 0;
+        list[0] = '\0';
+        for (uint32_t k = 0; k < w->program.nkernels && len < sizeof list; k++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", w->program.kernels[k].name);
+        return fail(L, "no kernel '%s' in %s (it has: %s)", f->valuestring, w->kernel_file, list);
+    }
+    pop(L);
+
+    /* block, dynamic_smem, regs: they decide the occupancy */
+    L->scope = SCOPE_LAUNCH;
+    f = member(it, "block", &o);
+    push_key(L, "block", o);
+    const int64_t block_max[3] = { 1024, 1024, 64 };
+    if (!load_dims(L, f, "block", block_max, v->block)) return false;
+    uint64_t threads = (uint64_t)v->block[0] * v->block[1] * v->block[2];
+    if (threads > c->max_threads_per_block)
+        return fail(L, "a block of %llu threads is more than %s allows (%u threads per block)", (unsigned long long)threads,
+                    c->name, c->max_threads_per_block);
+    pop(L);
+    int64_t x = 0;
+    uint32_t smem_ord = 0;
+    bool has_smem = false;
+    if ((f = member(it, "dynamic_smem", &o))) {
+        has_smem = true;
+        smem_ord = o;
+        push_key(L, "dynamic_smem", o);
+        if (!int_in(L, f, 0, UINT32_MAX, "dynamic_smem", &x)) return false;
+        v->dynamic_smem = (uint32_t)x;
+        uint64_t total = (uint64_t)v->kernel->dynamic_smem_offset + v->dynamic_smem;
+        if (total > c->shared_per_block_optin)
+            return fail(L, "%llu bytes of shared memory per block (%u static + %u dynamic) is more than %s allows (%u)",
+                        (unsigned long long)total, v->kernel->dynamic_smem_offset, v->dynamic_smem, c->name,
+                        c->shared_per_block_optin);
+        pop(L);
+    }
+    if ((f = member(it, "regs", &o))) {
+        push_key(L, "regs", o);
+        if (!int_in(L, f, 0, c->max_regs_per_thread, "regs", &x)) return false;
+        v->regs = (uint32_t)x;
+        pop(L);
+    }
+    uint32_t regs = v->regs ? v->regs : kernel_regs_per_thread(v->kernel);
+    Diag od;
+    if (!occupancy_compute(c, (uint32_t)threads, regs, v->kernel->dynamic_smem_offset, v->dynamic_smem, &v->occ, &od) ||
+        v->occ.blocks_per_sm == 0) {
+        if (has_smem) push_key(L, "dynamic_smem", smem_ord);
+        return fail(L, "kernel '%s' cannot launch on %s with %llu threads, %u registers per thread and %u bytes of "
+                       "shared memory per block: %s",
+                    v->kernel->name, c->name, (unsigned long long)threads, regs,
+                    v->kernel->dynamic_smem_offset + v->dynamic_smem, od.message[0] ? od.message : "no block fits on an SM");
+    }
+
+    /* grid and args may use the occupancy */
+    L->scope = SCOPE_GRID;
+    L->blocks_per_sm = v->occ.blocks_per_sm;
+    L->threads_per_block = (int64_t)threads;
+    f = member(it, "grid", &o);
+    push_key(L, "grid", o);
+    const int64_t grid_max[3] = { INT32_MAX, 65535, 65535 };
+    if (!load_dims(L, f, "grid", grid_max, v->grid)) return false;
+    char msg[256];
+    if (!grid_check_launch(v->grid, v->block, msg, sizeof msg)) return fail(L, "%s", msg);
+    pop(L);
+    f = member(it, "args", &o);
+    push_key(L, "args", o);
+    if (!load_args(L, f, v)) return false;
+    pop(L);
+    if ((f = member(it, "checks", &o))) {
+        push_key(L, "checks", o);
+        if (!load_checks(L, f, v)) return false;
+        pop(L);
+    }
+    L->scope = SCOPE_PARAMS;
+    return true;
+}
+
+static bool load_variants(Ld *L, const cJSON *root)
+{
+    Workload *w = L->w;
+    uint32_t ord;
+    const cJSON *arr = member(root, "variants", &ord);
+    push_key(L, "variants", ord);
+    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of variants, found %s", json_type(arr));
+    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
+    if (n == 0) return fail(L, "a workload needs at least one variant");
+    w->variants = calloc(n, sizeof *w->variants);
+    if (!w->variants) return fail(L, "out of memory");
+    uint32_t i = 0;
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        push_index(L, i);
+        w->nvariants = i + 1;
+        if (!load_variant(L, it, i, &w->variants[i])) return false;
+        pop(L);
+    }
+    pop(L);
+    return true;
+}
+
+/* ================================================================ entry points */
+
+static bool string_member(Ld *L, const cJSON *root, const char *key, char **out)
+{
+    uint32_t ord;
+    const cJSON *it = member(root, key, &ord);
+    push_key(L, key, ord);
+    if (!cJSON_IsString(it)) return fail(L, "expected a string, found %s", json_type(it));
+    if (!(*out = dup_string(it->valuestring))) return fail(L, "out of memory");
+    pop(L);
+    return true;
+}
+
+/* Where an unterminated string opens, or len when every string closes. */
+static size_t open_string(const char *text, size_t len)
+{
+    bool in = false;
+    size_t at = len;
+    for (size_t i = 0; i < len; i++) {
+        if (in && text[i] == '\\') i++;
+        else if (text[i] == '"') {
+            in = !in;
+            at = i;
+        }
+    }
+    return in ? at : len;
+}
+
+static bool syntax_error(const char *text, size_t len, const char *path, size_t off, Diag *d)
+{
+    uint32_t line, col;
+    size_t open = open_string(text, len);
+    if (open < len && open <= off) {
+        line_col(text, len, open, &line, &col);
+        diag_set(d, path, line, col, "invalid JSON: unterminated string");
+        return false;
+    }
+    line_col(text, len, off, &line, &col);
+    if (off >= len) {
+        diag_set(d, path, line, col, "invalid JSON: unexpected end of file");
+    } else {
+        unsigned char ch = (unsigned char)text[off];
+        if (ch >= 0x20 && ch < 0x7f)
+            diag_set(d, path, line, col, "invalid JSON: unexpected '%c'", ch);
+        else
+            diag_set(d, path, line, col, "invalid JSON: unexpected byte 0x%02x", ch);
+    }
+    return false;
+}
+
+bool workload_parse(const char *text, size_t len, const char *path, const GpuConfig *c, const char *const *overrides,
+                    size_t noverrides, Workload *out, Diag *d)
+{
+    memset(out, 0, sizeof *out);
+    if (!path) path = "<workload>";
+    const char *nul = memchr(text, '\0', len);
+    size_t nul_at = nul ? (size_t)(nul - text) : len;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    if (!root || nul) {
+        size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
+        cJSON_Delete(root);
+        return syntax_error(text, len, path, off < nul_at ? off : nul_at, d);
+    }
+    /* anything but whitespace after the value */
+    size_t tail = end ? (size_t)(end - text) : len;
+    while (tail < len && strchr(" \t\r\n", text[tail])) tail++;
+    if (tail < len) {
+        cJSON_Delete(root);
+        uint32_t line, col;
+        line_col(text, len, tail, &line, &col);
+        diag_set(d, path, line, col, "invalid JSON: text after the end of the top-level value");
+        return false;
+    }
+    Ld L;
+    memset(&L, 0, sizeof L);
+    L.text = text;
+    L.len = len;
+    L.file = path;
+    L.c = c;
+    L.d = d;
+    L.w = out;
+    bool ok = false;
+    if (!(out->path = dup_string(path))) {
+        diag_set(d, path, 0, 0, "out of memory");
+        goto done;
+    }
+    if (!cJSON_IsObject(root)) {
+        fail(&L, "expected a JSON object at the top level, found %s", json_type(root));
+        goto done;
+    }
+    static const char *const keys[] = { "$schema", "name", "description", "params", "kernels", "buffers", "variants", NULL };
+    static const char *const required[] = { "name", "description", "kernels", "buffers", "variants", NULL };
+    if (!check_keys(&L, root, keys, required)) goto done;
+    uint32_t ord;
+    const cJSON *schema = member(root, "$schema", &ord);
+    if (schema && !cJSON_IsString(schema)) {
+        push_key(&L, "$schema", ord);
+        fail(&L, "expected a string, found %s", json_type(schema));
+        goto done;
+    }
+    ok = string_member(&L, root, "name", &out->name) && string_member(&L, root, "description", &out->description) &&
+         load_params(&L, root, overrides, noverrides) && load_kernels(&L, root) && load_buffers(&L, root) &&
+         load_variants(&L, root);
+done:
+    cJSON_Delete(root);
+    free(L.param_item);
+    free(L.param_override);
+    free(L.param_state);
+    if (!ok) workload_destroy(out);
+    return ok;
+}
+
+bool workload_load(const char *path, const GpuConfig *c, const char *const *overrides, size_t noverrides,
+                   Workload *out, Diag *d)
+{
+    memset(out, 0, sizeof *out);
+    char err[256];
+    size_t len;
+    char *text = read_file(path, WL_MAX_FILE_BYTES, &len, err, sizeof err);
+    if (!text) {
+        diag_set(d, path, 0, 0, "cannot read workload file: %s", err);
+        return false;
+    }
+    bool ok = workload_parse(text, len, path, c, overrides, noverrides, out, d);
+    free(text);
+    return ok;
+}
+
+void workload_destroy(Workload *w)
+{
+    if (!w) return;
+    for (uint32_t i = 0; i < w->nvariants; i++) {
+        free(w->variants[i].description);
+        free(w->variants[i].args);
+        free(w->variants[i].checks);
+    }
+    free(w->variants);
+    free(w->buffers);
+    program_destroy(&w->program);
+    free(w->kernel_file);
+    free(w->params);
+    free(w->description);
+    free(w->name);
+    free(w->path);
+    memset(w, 0, sizeof *w);
+}
+
+const WlVariant *workload_find_variant(const Workload *w, const char *name)
+{
+    for (uint32_t i = 0; i < w->nvariants; i++)
+        if (strcmp(w->variants[i].name, name) == 0) return &w->variants[i];
+    return NULL;
+}
+
+/* ================================================================ running */
+
+uint64_t workload_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void workload_fill(const WlBuffer *b, void *dst)
+{
+    const WlInit *in = &b->init;
+    float *f = dst;
+    uint32_t *u = dst;
+    uint64_t n = b->count, state = in->seed;
+    switch (in->kind) {
+    case WL_INIT_ZEROS:
+        memset(dst, 0, n * 4);
+        return;
+    case WL_INIT_CONSTANT:
+        for (uint64_t k = 0; k < n; k++) {
+            if (b->type == WL_F32) f[k] = (float)in->x0;
+            else u[k] = (uint32_t)in->i0;
+        }
+        return;
+    case WL_INIT_IOTA:
+        for (uint64_t k = 0; k < n; k++) {
+            if (b->type == WL_F32) f[k] = (float)fma((double)k, in->x1, in->x0);
+            else u[k] = (uint32_t)(in->i0 + (int64_t)k * in->i1);
+        }
+        return;
+    case WL_INIT_RANDOM:
+        for (uint64_t k = 0; k < n; k++) {
+            uint64_t r = workload_splitmix64(&state);
+            if (b->type == WL_F32) {
+                double unit = (double)(r >> 40) * 0x1p-24; /* 24 random bits: [0, 1) */
+                f[k] = (float)fma(in->x1 - in->x0, unit, in->x0);
+            } else {
+                uint64_t range = (uint64_t)(in->i1 - in->i0) + 1;
+                u[k] = (uint32_t)(in->i0 + (int64_t)(r % range));
+            }
+        }
+        return;
+    }
+}
+
+void workload_run_free(WlRun *r)
+{
+    if (!r) return;
+    gmem_destroy(r->gmem);
+    free(r->addrs);
+    for (uint32_t i = 0; i < r->nchecks; i++) free(r->expected[i]);
+    free(r->expected);
+    memset(r, 0, sizeof *r);
+}
+
+bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->gmem = gmem_create();
+    r->addrs = calloc(w->nbuffers ? w->nbuffers : 1, sizeof *r->addrs);
+    r->expected = calloc(v->nchecks ? v->nchecks : 1, sizeof *r->expected);
+    void **data = calloc(w->nbuffers ? w->nbuffers : 1, sizeof *data);
+    if (!r->gmem || !r->addrs || !r->expected || !data) {
+        diag_set(d, w->path, 0, 0, "out of host memory");
+        free(data);
+        workload_run_free(r);
+        return false;
+    }
+    for (uint32_t i = 0; i < w->nbuffers; i++) {
+        const WlBuffer *b = &w->buffers[i];
+        r->addrs[i] = gmem_alloc(r->gmem, b->count * 4, b->name, d);
+        if (!r->addrs[i]) {
+            char m[sizeof d->message];
+            snprintf(m, sizeof m, "%s", d->message);
+            diag_set(d, w->path, 0, 0, "%s", m);
+            free(data);
+            workload_run_free(r);
+            return false;
+        }
+        data[i] = gmem_translate(r->gmem, r->addrs[i], (uint32_t)(b->count * 4));
+        workload_fill(b, data[i]);
+    }
+    for (uint32_t i = 0; i < v->kernel->nparams; i++)
+        r->params[i] = v->args[i].kind == REF_ARG_BUFFER ? r->addrs[v->args[i].buffer] : v->args[i].bits;
+    RefArg ra[ISA_MAX_PARAMS];
+    ref_call_args(w, v, ra, data);
+    RefCall call = { ra, v->kernel->nparams, { v->grid[0], v->grid[1], v->grid[2] },
+                     { v->block[0], v->block[1], v->block[2] } };
+    for (uint32_t i = 0; i < v->nchecks; i++) {
+        const WlCheck *ck = &v->checks[i];
+        const WlBuffer *b = &w->buffers[ck->buffer];
+        r->expected[i] = malloc(b->count * 4);
+        r->nchecks = i + 1;
+        if (!r->expected[i]) {
+            diag_set(d, w->path, 0, 0, "out of host memory for the expected contents of '%s'", b->name);
+            free(data);
+            workload_run_free(r);
+            return false;
+        }
+        memcpy(r->expected[i], data[ck->buffer], b->count * 4);
+        char msg[256] = "";
+        if (!ck->ref->fn(&call, r->expected[i], msg, sizeof msg)) {
+            diag_set(d, w->path, 0, 0, "variant '%s': reference '%s': %s", v->name, ck->ref->name, msg);
+            free(data);
+            workload_run_free(r);
+            return false;
+        }
+    }
+    free(data);
+    return true;
+}
+
+void workload_compare(const Workload *w, const WlVariant *v, uint32_t ck, const WlRun *r, WlCheckResult *out)
+{
+    const WlCheck *c = &v->checks[ck];
+    const WlBuffer *b = &w->buffers[c->buffer];
+    const void *got = gmem_translate(r->gmem, r->addrs[c->buffer], (uint32_t)(b->count * 4));
+    const void *exp = r->expected[ck];
+    memset(out, 0, sizeof *out);
+    for (uint64_t k = 0; k < b->count; k++) {
+        double e, g;
+        bool ok;
+        if (b->type == WL_F32) {
+            float fe, fg;
+            memcpy(&fe, (const char *)exp + k * 4, 4);
+            memcpy(&fg, (const char *)got + k * 4, 4);
+            e = fe;
+            g = fg;
+            ok = (isnan(fe) && isnan(fg)) || fe == fg || fabs(g - e) <= c->atol + c->rtol * fabs(e);
+        } else {
+            uint32_t ue, ug;
+            memcpy(&ue, (const char *)exp + k * 4, 4);
+            memcpy(&ug, (const char *)got + k * 4, 4);
+            e = b->type == WL_S32 ? (double)(int32_t)ue : (double)ue;
+            g = b->type == WL_S32 ? (double)(int32_t)ug : (double)ug;
+            ok = fabs(g - e) <= c->atol;
+        }
+        if (!ok) {
+            if (out->mismatches == 0) {
+                out->first_bad = k;
+                out->expected = e;
+                out->got = g;
+            }
+            out->mismatches++;
+        }
+    }
+    out->pass = out->mismatches == 0;
+    if (out->pass)
+        snprintf(out->text, sizeof out->text, "pass");
+    else
+        snprintf(out->text, sizeof out->text, "%s[%llu]: expected %.9g, got %.9g (%llu of %llu elements differ, reference '%s')",
+                 b->name, (unsigned long long)out->first_bad, out->expected, out->got,
+                 (unsigned long long)out->mismatches, (unsigned long long)b->count, c->ref->name);
+}

@@ -1,0 +1,151 @@
+/* workloads/loader.h -- workload files (workloads/README.md) -> launches.
+** workload_load reads a workload JSON file, assembles its kernel file and
+** evaluates every expression for one machine and one set of --param
+** overrides, validating the WHOLE file before anything runs: a Workload that
+** loads is one whose variants can all be launched and checked. Errors name
+** the file, line:col of the offending JSON value and its path
+** ("variants[2].grid: expected ..."), as the CLI prints them (exit 2).
+** Then, per variant, workload_prepare builds fresh buffers and the kernel
+** arguments and computes the checks' expected contents; workload_compare
+** judges the buffers after the run. No timing here: the caller simulates.
+** Ownership: a Workload owns all it points to; workload_destroy frees it. */
+#ifndef GPUSIM_WORKLOADS_LOADER_H
+#define GPUSIM_WORKLOADS_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa/diag.h"
+#include "isa/gmem.h"
+#include "isa/program.h"
+#include "sim/config.h"
+#include "sim/occupancy.h"
+#include "workloads/reference.h"
+
+#define WL_MAX_NAME        64
+#define WL_MAX_COUNT       (1ull << 30)  /* elements in one buffer              */
+#define WL_MAX_FILE_BYTES  (16u << 20)
+#define WL_MAX_PARAM_DEPTH 64            /* parameters defined through others  */
+
+typedef struct {
+    char    name[WL_MAX_NAME];
+    int64_t value;
+} WlParam;
+
+typedef enum { WL_INIT_ZEROS, WL_INIT_CONSTANT, WL_INIT_IOTA, WL_INIT_RANDOM } WlInitKind;
+
+/* Initial contents. The same numbers in two forms: x* for f32 buffers,
+** i* for u32/s32 ones. constant: x0/i0 = value; iota: element k = start +
+** k*step with x0/i0 = start, x1/i1 = step; random: uniform in [min, max)
+** for f32, [min, max] for integers, with x0/i0 = min, x1/i1 = max, from the
+** splitmix64 stream of `seed` (workloads/README.md, "Initial contents"). */
+typedef struct {
+    WlInitKind kind;
+    uint64_t   seed;
+    double     x0, x1;
+    int64_t    i0, i1;
+} WlInit;
+
+typedef struct {
+    char     name[WL_MAX_NAME];
+    WlType   type;
+    uint64_t count;   /* elements, 1 .. WL_MAX_COUNT; 4 bytes each */
+    WlInit   init;
+} WlBuffer;
+
+typedef struct {
+    RefArgKind kind;    /* REF_ARG_BUFFER, REF_ARG_INT or REF_ARG_FLOAT    */
+    uint32_t   buffer;  /* REF_ARG_BUFFER: index into Workload.buffers     */
+    int64_t    i;       /* REF_ARG_INT                                      */
+    float      f;       /* REF_ARG_FLOAT                                    */
+    uint32_t   bits;    /* scalars: the 32-bit value the kernel parameter gets */
+} WlArg;
+
+typedef struct {
+    uint32_t        buffer;   /* index into Workload.buffers */
+    const RefEntry *ref;
+    double          atol, rtol;
+} WlCheck;
+
+typedef struct {
+    char          name[WL_MAX_NAME];
+    char         *description;    /* optional teaching note, or NULL       */
+    const Kernel *kernel;         /* inside Workload.program               */
+    uint32_t      grid[3], block[3];
+    uint32_t      dynamic_smem;   /* bytes                                 */
+    uint32_t      regs;           /* 0: the kernel's own count             */
+    OccResult     occ;            /* occupancy of this launch              */
+    WlArg        *args;           /* kernel->nparams of them               */
+    WlCheck      *checks;
+    uint32_t      nchecks;
+} WlVariant;
+
+typedef struct {
+    char      *path;          /* the workload file as given               */
+    char      *name;
+    char      *description;
+    WlParam   *params;        /* final values (after --param)            */
+    uint32_t   nparams;
+    char      *kernel_file;   /* path of the kernel file (for reports)   */
+    Program    program;
+    WlBuffer  *buffers;
+    uint32_t   nbuffers;
+    WlVariant *variants;
+    uint32_t   nvariants;
+} Workload;
+
+/* Loads path for machine c (which must have passed config_validate) with
+** overrides[0..noverrides) of the form "name=expression" (--param). The
+** kernel file is found relative to the workload file's directory. Returns
+** true with *out filled, or false with d set (and *out empty). */
+bool workload_load(const char *path, const GpuConfig *c, const char *const *overrides, size_t noverrides,
+                   Workload *out, Diag *d);
+
+/* The same from text[0..len) (need not be NUL-terminated); path names it in
+** diagnostics and anchors the kernel file. */
+bool workload_parse(const char *text, size_t len, const char *path, const GpuConfig *c,
+                    const char *const *overrides, size_t noverrides, Workload *out, Diag *d);
+
+void workload_destroy(Workload *w);
+
+/* Variant named name, or NULL. */
+const WlVariant *workload_find_variant(const Workload *w, const char *name);
+
+/* Writes buffer b's initial contents (b->count elements of 4 bytes). */
+void workload_fill(const WlBuffer *b, void *dst);
+
+/* splitmix64: advances *state and returns the next 64-bit output. */
+uint64_t workload_splitmix64(uint64_t *state);
+
+/* One variant, ready to launch: its buffers in a fresh GlobalMem with their
+** initial contents, the kernel's parameter values, and each check's
+** expected buffer contents (computed from the initial contents, before the
+** kernel runs). */
+typedef struct {
+    GlobalMem *gmem;
+    uint32_t  *addrs;         /* address of each Workload buffer           */
+    uint32_t   params[ISA_MAX_PARAMS];
+    void     **expected;      /* one array per check                       */
+    uint32_t   nchecks;
+} WlRun;
+
+/* Fills *r for variant v. Returns false with d set when the host runs out
+** of memory or the buffers do not fit the simulated address space. */
+bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d);
+void workload_run_free(WlRun *r);
+
+typedef struct {
+    bool     pass;
+    uint64_t mismatches;     /* elements outside the tolerance            */
+    uint64_t first_bad;      /* index of the first of them                */
+    double   expected, got;  /* their values (integers exactly, < 2^53)   */
+    char     text[256];      /* "pass" or "out[17]: expected 1.5, got 0 (3 of 1024 elements differ)" */
+} WlCheckResult;
+
+/* Compares check ck of v (its buffer in r->gmem after the run) with the
+** expected contents. f32: |got - expected| <= atol + rtol * |expected|, NaN
+** equals NaN; integers: |got - expected| <= atol. */
+void workload_compare(const Workload *w, const WlVariant *v, uint32_t ck, const WlRun *r, WlCheckResult *out);
+
+#endif
