@@ -159,19 +159,21 @@ START_TEST(test_divergence)
         memcpy(&want, &x, 4);
         if (got != want) ck_abort_msg("out[%u] = %.9g, expected %.9g", i, (double)o[i], (double)x);
     }
-    /* Issue counts: a loop trip is 5 instructions, the exit test 2 more.
-    ** Divergent warps run both loops one after the other (11 + 2 * 502 + 4
-    ** per warp, each loop under half the lanes); uniform warps one loop
-    ** (12 + 502 + 4, all lanes). Thread instructions count the lanes whose
-    ** guard held: none for the loop's exit branch until the last trip, and
-    ** the first branch only in its taking lanes (odd lanes, or odd warps). */
-    uint64_t warps = BLOCKS * THREADS / 32, loop = 5 * ITERS + 2, loop_lanes = 4 * ITERS + 2;
+    /* Issue counts. Each path: a guard (setp, bra) and a rotated loop of 4
+    ** instructions per trip (fma, add, setp, bra); the even path also jumps
+    ** over the odd one. Divergent warps run both paths one after the other
+    ** (11 + (2 + 4I) + (2 + 4I + 1) + 4 per warp, each under half the
+    ** lanes); uniform warps one path (12 + 2 + 4I + 4, plus 1 for even warps).
+    ** Thread instructions count the lanes whose guard held: the guards and
+    ** the first branch hold only in their taking lanes, the loop branch on
+    ** every trip but the last. */
+    uint64_t warps = BLOCKS * THREADS / 32, I = ITERS;
     if (divergent) {
-        ck_assert_uint_eq(r.warp_instructions, warps * (11 + 2 * loop + 4));
-        ck_assert_uint_eq(r.thread_instructions, warps * (32 * 10 + 16 + 2 * 16 * loop_lanes + 32 * 4));
+        ck_assert_uint_eq(r.warp_instructions, warps * (11 + (2 + 4 * I) + (2 + 4 * I + 1) + 4));
+        ck_assert_uint_eq(r.thread_instructions, warps * (32 * 10 + 16 + 16 * 4 * I + 16 * (4 * I + 1) + 32 * 4));
     } else {
-        ck_assert_uint_eq(r.warp_instructions, warps * (12 + loop + 4));
-        ck_assert_uint_eq(r.thread_instructions, warps * 32 * (11 + loop_lanes + 4) + warps / 2 * 32);
+        ck_assert_uint_eq(r.warp_instructions, warps * (12 + 2 + 4 * I + 4) + warps / 2);
+        ck_assert_uint_eq(r.thread_instructions, warps * 32 * (16 + 4 * I));
     }
     gmem_destroy(g);
     program_destroy(&p);
