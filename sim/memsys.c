@@ -198,7 +198,10 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
 
 uint64_t memsys_drain_cycle(const MemSys *m)
 {
-    return (uint64_t)ceil(m->l2_queue.next_free);
+    /* Traffic issued during the kernel (stores into L2, dirty evictions to
+    ** DRAM) must finish before it does; dirty lines still in L2 stay there. */
+    double last = m->l2_queue.next_free > m->dram.next_free ? m->l2_queue.next_free : m->dram.next_free;
+    return (uint64_t)ceil(last);
 }
 
 void memsys_stats(const MemSys *m, KernelStats *s)

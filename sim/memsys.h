@@ -35,7 +35,10 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
 ** the old values are back. */
 uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, uint32_t serial);
 
-/* Cycle by which every store has reached L2: a kernel ends no sooner. */
+/* Cycle by which the traffic issued so far has finished: stores have
+** reached L2 and dirty lines evicted from L2 have reached DRAM. A kernel
+** ends no sooner. Dirty lines still in L2 are not written back (as on
+** hardware, they leave when later accesses evict them). */
 uint64_t memsys_drain_cycle(const MemSys *m);
 
 /* Adds the cache and DRAM counters into s (l1_*, l2_*, dram_* fields). */
