@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# tests/e2e_viz.sh -- end-to-end tests of gpusim-viz without a display: the
+# headless snapshot is a valid PNG of the asked size; snapshots of two states
+# differ in the panel they should (the shared-memory bank panel of transpose
+# tiled vs tiled_padded at their first ld.shared; the SM panel's lane cells
+# of divergence divergent vs uniform) and not in one they should not (the GPU
+# panel, same blocks on the same SMs); the same snapshot twice is the same
+# file; bad input exits 2. Small --param sizes keep it under a few seconds.
+# usage: e2e_viz.sh GPUSIM_VIZ_BINARY SOURCE_DIR
+# Prints one line per failure and a final "N passed, M failed"; exits 1 on
+# any failure. Needs bash, od, cmp.
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 GPUSIM_VIZ_BINARY SOURCE_DIR" >&2
+    exit 2
+fi
+VIZ=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$2" || exit 2
+TMP=$(mktemp -d) || exit 2
+trap 'rm -rf "$TMP"' EXIT
+unset DISPLAY WAYLAND_DISPLAY # headless means headless
+
+passed=0
+failed=0
+OUT=$TMP/stdout
+ERR=$TMP/stderr
+
+ok() { passed=$((passed + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    [ $# -gt 1 ] && printf '      %s\n' "${@:2}"
+}
+
+# viz ARGS...: runs gpusim-viz, stdout to $OUT, stderr to $ERR, status to $rc
+viz() {
+    "$VIZ" "$@" >"$OUT" 2>"$ERR"
+    rc=$?
+}
+
+expect_rc() {
+    local name=$1 want=$2
+    shift 2
+    viz "$@"
+    if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, want $want (gpusim-viz $*)" "$(head -n 3 "$ERR")"; fi
+}
+
+expect_out() {
+    if grep -Eq -- "$2" "$OUT"; then ok; else bad "$1: stdout lacks /$2/" "$(head -n 5 "$OUT")"; fi
+}
+
+expect_err() {
+    if grep -Eq -- "$2" "$ERR"; then ok; else bad "$1: stderr lacks /$2/" "$(head -n 3 "$ERR")"; fi
+}
+
+expect_no_out() {
+    if grep -Eq -- "$2" "$OUT"; then bad "$1: stdout has /$2/" "$(grep -E -m 3 -- "$2" "$OUT")"; else ok; fi
+}
+
+# png_check NAME FILE WIDTH HEIGHT: PNG signature, IHDR first with that size,
+# 8-bit RGB, and an IEND chunk at the end.
+png_check() {
+    local name=$1 file=$2 w=$3 h=$4
+    if [ ! -s "$file" ]; then
+        bad "$name: $file missing or empty"
+        return
+    fi
+    local head want
+    head=$(od -An -v -tx1 -N 26 "$file" | tr -d ' \n')
+    want=$(printf '89504e470d0a1a0a0000000d49484452%08x%08x0802' "$w" "$h")
+    if [ "$head" = "$want" ]; then ok; else bad "$name: PNG header" "got  $head" "want $want"; fi
+    local tail
+    tail=$(tail -c 12 "$file" | od -An -v -tx1 | tr -d ' \n')
+    if [ "$tail" = "0000000049454e44ae426082" ]; then ok; else bad "$name: PNG does not end with IEND" "$tail"; fi
+}
+
+same() { if cmp -s "$2" "$3"; then ok; else bad "$1: $2 and $3 differ"; fi; }
+differ() { if cmp -s "$2" "$3"; then bad "$1: $2 and $3 are identical"; else ok; fi; }
+
+T="workloads/transpose.json --param n=64"
+D="workloads/divergence.json --param n=1024 --param iters=20"
+
+# ---- bad input
+expect_rc "no file" 2
+expect_rc "unknown option" 2 $T --frobnicate
+expect_rc "unknown variant" 2 $T --variant nope --snapshot "$TMP/x.png"
+expect_rc "unknown panel" 2 $T --snapshot "$TMP/x.png" --panel banks
+expect_rc "--panel without --snapshot" 2 $T --panel sm
+expect_rc "bad --size" 2 $T --snapshot "$TMP/x.png" --size 10x10
+expect_rc "unknown --at event" 2 $T --snapshot "$TMP/x.png" --at lunch
+expect_rc "--sm past the machine" 2 $T --snapshot "$TMP/x.png" --sm 5000
+# no --snapshot and no display: a clear error, not an invisible window
+if command -v timeout >/dev/null; then
+    timeout 30 "$VIZ" $T >"$OUT" 2>"$ERR"
+    rc=$?
+    if [ "$rc" -eq 2 ]; then ok; else bad "window without a display: exit $rc, want 2" "$(head -n 3 "$ERR")"; fi
+    expect_err "window without a display" "no display"
+fi
+expect_rc "--help" 0 --help
+expect_out "--help" "usage: gpusim-viz"
+
+# ---- a whole-view snapshot: size, PNG structure, what it says it shows
+expect_rc "snapshot" 0 $T --variant tiled --snapshot "$TMP/full.png" --at-cycle 400
+png_check "snapshot 1600x960" "$TMP/full.png" 1600 960
+expect_out "snapshot line" "^snapshot: .*full.png 1600x960 transpose/tiled cycle=400 .* panel=all"
+expect_rc "snapshot --size" 0 $T --variant tiled --snapshot "$TMP/small.png" --size 1024x640
+png_check "snapshot 1024x640" "$TMP/small.png" 1024 640
+expect_rc "snapshot again" 0 $T --variant tiled --snapshot "$TMP/full2.png" --at-cycle 400
+same "snapshots are deterministic" "$TMP/full.png" "$TMP/full2.png"
+
+# ---- bank panel: tiled (32-way conflict) vs tiled_padded (none)
+expect_rc "tiled bank panel" 0 $T --variant tiled --snapshot "$TMP/bank_tiled.png" --panel shared --at shared-load
+expect_out "tiled: a 32-way conflict is shown" "^shared: .*op=ld\.shared.* wavefronts=32 max_bank_words=32"
+expect_rc "padded bank panel" 0 $T --variant tiled_padded --snapshot "$TMP/bank_padded.png" --panel shared --at shared-load
+expect_out "padded: one wavefront is shown" "^shared: .*op=ld\.shared.* wavefronts=1 max_bank_words=1"
+differ "bank panel tiled vs tiled_padded" "$TMP/bank_tiled.png" "$TMP/bank_padded.png"
+expect_rc "tiled bank panel, whole view" 0 $T --variant tiled --snapshot "$TMP/t_all.png" --at shared-load
+expect_rc "padded bank panel, whole view" 0 $T --variant tiled_padded --snapshot "$TMP/p_all.png" --at shared-load
+differ "whole view tiled vs tiled_padded" "$TMP/t_all.png" "$TMP/p_all.png"
+
+# ---- lane cells: divergent (half the lanes) vs uniform (all 32)
+for v in divergent uniform; do
+    for p in sm gpu; do
+        expect_rc "$v $p panel" 0 $D --variant $v --snapshot "$TMP/${v}_$p.png" --panel $p --at-cycle 150
+        cp "$OUT" "$TMP/${v}_$p.txt"
+    done
+done
+cp "$TMP/divergent_sm.txt" "$OUT"
+expect_out "divergent: half-warp masks" "^warp [0-9]+: .* active=(55555555|aaaaaaaa)"
+cp "$TMP/uniform_sm.txt" "$OUT"
+expect_out "uniform: full masks" "^warp [0-9]+: .* active=ffffffff"
+expect_no_out "uniform: no partial masks" "active=(55555555|aaaaaaaa)"
+differ "SM panel divergent vs uniform" "$TMP/divergent_sm.png" "$TMP/uniform_sm.png"
+same "GPU panel divergent vs uniform (same blocks resident)" "$TMP/divergent_gpu.png" "$TMP/uniform_gpu.png"
+
+# ---- panel crops have the layout's sizes and are valid PNGs
+viz $T --variant tiled --snapshot "$TMP/sm.png" --panel sm --at-cycle 100
+size=$(sed -n 's/^snapshot: [^ ]* \([0-9]*\)x\([0-9]*\) .*/\1 \2/p' "$OUT")
+if [ -n "$size" ]; then png_check "SM panel crop" "$TMP/sm.png" $size; else bad "SM panel crop: no size printed"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

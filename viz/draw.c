@@ -1,0 +1,796 @@
+/* viz/draw.c -- the visualizer's panels (see draw.h), drawn with
+** SDL_FillRect and blended SDL2_ttf text onto a software surface. Every
+** size is the 1600x960 design size times the layout's scale, so the picture
+** is the same at any window size. Geometry that clicks need (the SM grid,
+** the warp rows, the timeline's x axis) is computed by one function each,
+** used by both the drawing and vdraw_hit.                                  */
+#include "viz/draw.h"
+
+#include <SDL_ttf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/disasm.h"
+#include "isa/opcodes.h"
+
+const char *const VP_NAMES[VP_COUNT] = { "gpu", "sm", "shared", "global", "timeline" };
+
+/* ------------------------------------------------------------ palette */
+
+#define C_BG       0x16161cu
+#define C_PANEL    0x22222cu
+#define C_EDGE     0x3a3a48u
+#define C_TEXT     0xf2f2f2u
+#define C_DIM      0xa0a0b0u
+#define C_FAINT    0x50505eu
+#define C_CELL_OFF 0x34343eu
+#define C_SELECT   0xffffffu
+#define C_GOOD     0x2ecc71u
+#define C_WARN     0xffa931u
+#define C_BAD      0xff4b3eu
+#define C_LOAD     0x4fa3ffu
+#define C_STORE    0xffa94fu
+#define C_CURSOR   0xffffffu
+
+/* One colour per warp state; chosen to stay apart on a washed-out projector. */
+static const uint32_t STATE_RGB[VREC_NSTATES] = {
+    [STALL_SELECTED] = 0x2ecc40,           /* issuing: bright green           */
+    [STALL_NOT_SELECTED] = 0x8fd9a8,       /* ready: pale green               */
+    [STALL_WAIT] = 0xffdc00,               /* fixed latency: yellow           */
+    [STALL_LONG_SCOREBOARD] = 0xff4136,    /* global memory: red              */
+    [STALL_SHORT_SCOREBOARD] = 0xff851b,   /* shared memory: orange           */
+    [STALL_MATH_PIPE_THROTTLE] = 0xb76bff, /* purple                          */
+    [STALL_MIO_THROTTLE] = 0xf012be,       /* magenta                         */
+    [STALL_LG_THROTTLE] = 0xa0522d,        /* brown                           */
+    [STALL_BARRIER] = 0x3d8bff,            /* blue                            */
+    [STALL_BRANCH_RESOLVING] = 0x39cccc,   /* teal                            */
+    [VREC_EMPTY] = 0x2a2a32,
+    [VREC_EXITED] = 0x70707c,
+};
+
+uint32_t vdraw_state_rgb(unsigned state)
+{
+    return state < VREC_NSTATES ? STATE_RGB[state] : C_FAINT;
+}
+
+const char *vdraw_state_label(unsigned state)
+{
+    if (state == STALL_SELECTED) return "issuing";
+    if (state < STALL_COUNT) return STALL_NAMES[state];
+    if (state == VREC_EMPTY) return "empty slot";
+    if (state == VREC_EXITED) return "exited";
+    return "?";
+}
+
+/* Blocks coloured by the wave they belong to (wave 1, 2, ... cycles). */
+static const uint32_t WAVE_RGB[] = { 0x4fa3ff, 0xffa94f, 0x7ee081, 0xe07ee0, 0xf5e050, 0x62d6d6 };
+#define NWAVE_RGB (sizeof WAVE_RGB / sizeof WAVE_RGB[0])
+
+/* ------------------------------------------------------------ fonts */
+
+enum { F_TITLE, F_HEAD, F_BODY, F_SMALL, F_MONO, F_BIG, F_COUNT };
+static const struct {
+    const char *file;
+    int         px;
+} FONT_SPEC[F_COUNT] = {
+    [F_TITLE] = { "DejaVuSans-Bold.ttf", 28 }, [F_HEAD] = { "DejaVuSans-Bold.ttf", 21 },
+    [F_BODY] = { "DejaVuSans.ttf", 18 },       [F_SMALL] = { "DejaVuSans.ttf", 14 },
+    [F_MONO] = { "DejaVuSansMono.ttf", 17 },   [F_BIG] = { "DejaVuSans-Bold.ttf", 40 },
+};
+
+#define VDRAW_MAX_COLUMNS 8192 /* timeline pixel columns */
+
+struct VizDraw {
+    char         dir[1024];
+    TTF_Font    *f[F_COUNT];
+    double       scale;      /* the fonts' scale                            */
+    SDL_Surface *dst;        /* during vdraw_frame                          */
+    double       s;          /* current layout scale                        */
+    uint64_t     pis[VREC_BUCKETS + 1], pwc[VREC_BUCKETS + 1]; /* timeline prefix sums */
+    double       ipc[VDRAW_MAX_COLUMNS], occ[VDRAW_MAX_COLUMNS]; /* per pixel column  */
+};
+
+static void close_fonts(VizDraw *d)
+{
+    for (int i = 0; i < F_COUNT; i++) {
+        if (d->f[i]) TTF_CloseFont(d->f[i]);
+        d->f[i] = NULL;
+    }
+}
+
+static bool open_fonts(VizDraw *d, double scale, char *err, size_t cap)
+{
+    close_fonts(d);
+    for (int i = 0; i < F_COUNT; i++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", d->dir, FONT_SPEC[i].file);
+        int px = (int)(FONT_SPEC[i].px * scale + 0.5);
+        d->f[i] = TTF_OpenFont(path, px < 6 ? 6 : px);
+        if (!d->f[i]) {
+            if (err) snprintf(err, cap, "cannot open font %s: %s", path, TTF_GetError());
+            close_fonts(d);
+            return false;
+        }
+    }
+    d->scale = scale;
+    return true;
+}
+
+VizDraw *vdraw_create(const char *font_dir, char *err, size_t cap)
+{
+    VizDraw *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, cap, "out of memory");
+        return NULL;
+    }
+    snprintf(d->dir, sizeof d->dir, "%s", font_dir);
+    if (!open_fonts(d, 1.0, err, cap)) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void vdraw_destroy(VizDraw *d)
+{
+    if (!d) return;
+    close_fonts(d);
+    free(d);
+}
+
+/* ------------------------------------------------------------ primitives */
+
+static int S(const VizDraw *d, double v) { return (int)(v * d->s + 0.5); }
+
+static void fill(VizDraw *d, int x, int y, int w, int h, uint32_t rgb)
+{
+    if (w <= 0 || h <= 0) return;
+    SDL_Rect r = { x, y, w, h };
+    SDL_FillRect(d->dst, &r, SDL_MapRGB(d->dst->format, rgb >> 16 & 255, rgb >> 8 & 255, rgb & 255));
+}
+
+static void frame(VizDraw *d, int x, int y, int w, int h, int t, uint32_t rgb)
+{
+    fill(d, x, y, w, t, rgb);
+    fill(d, x, y + h - t, w, t, rgb);
+    fill(d, x, y, t, h, rgb);
+    fill(d, x + w - t, y, t, h, rgb);
+}
+
+typedef enum { AL_LEFT, AL_CENTER, AL_RIGHT } Align;
+
+static int text_w(VizDraw *d, int font, const char *s)
+{
+    int w = 0, h = 0;
+    if (*s) TTF_SizeUTF8(d->f[font], s, &w, &h);
+    return w;
+}
+
+static int font_h(VizDraw *d, int font) { return TTF_FontLineSkip(d->f[font]); }
+
+/* Draws the formatted text with its top at y, aligned on x; returns its width. */
+static int text(VizDraw *d, int font, int x, int y, Align al, uint32_t rgb, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+static int text(VizDraw *d, int font, int x, int y, Align al, uint32_t rgb, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (!buf[0]) return 0;
+    SDL_Color c = { rgb >> 16 & 255, rgb >> 8 & 255, rgb & 255, 255 };
+    SDL_Surface *t = TTF_RenderUTF8_Blended(d->f[font], buf, c);
+    if (!t) return 0;
+    SDL_Rect r = { x, y, t->w, t->h };
+    if (al == AL_CENTER) r.x -= t->w / 2;
+    else if (al == AL_RIGHT) r.x -= t->w;
+    SDL_BlitSurface(t, NULL, d->dst, &r);
+    int w = t->w;
+    SDL_FreeSurface(t);
+    return w;
+}
+
+/* 1234567 -> "1,234,567" */
+static const char *commas(char *buf, size_t cap, uint64_t v)
+{
+    char raw[32];
+    int n = snprintf(raw, sizeof raw, "%llu", (unsigned long long)v), o = 0;
+    for (int i = 0; i < n && (size_t)o + 2 < cap; i++) {
+        if (i && (n - i) % 3 == 0) buf[o++] = ',';
+        buf[o++] = raw[i];
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+/* Panel background and title; returns the y below the title. */
+static int panel(VizDraw *d, const SDL_Rect *r, const char *title)
+{
+    fill(d, r->x, r->y, r->w, r->h, C_PANEL);
+    frame(d, r->x, r->y, r->w, r->h, 1, C_EDGE);
+    text(d, F_HEAD, r->x + S(d, 12), r->y + S(d, 6), AL_LEFT, C_TEXT, "%s", title);
+    return r->y + S(d, 6) + font_h(d, F_HEAD) + S(d, 2);
+}
+
+/* ------------------------------------------------------------ layout */
+
+void vdraw_layout(int w, int h, VizLayout *L)
+{
+    double sx = (double)w / VDRAW_WIDTH, sy = (double)h / VDRAW_HEIGHT;
+    double s = sx < sy ? sx : sy;
+    if (s < 0.4) s = 0.4;
+    L->scale = s;
+    int m = (int)(8 * s + 0.5), top = (int)(58 * s + 0.5);
+    L->top = (SDL_Rect){ 0, 0, w, top };
+    int avail = h - top - 4 * m;
+    int ha = avail * 54 / 100, hb = avail * 27 / 100, hc = avail - ha - hb;
+    int ya = top + m, yb = ya + ha + m, yc = yb + hb + m;
+    int wg = (w - 3 * m) * 35 / 100;
+    L->panel[VP_GPU] = (SDL_Rect){ m, ya, wg, ha };
+    L->panel[VP_SM] = (SDL_Rect){ 2 * m + wg, ya, w - 3 * m - wg, ha };
+    int ws = (w - 3 * m) / 2;
+    L->panel[VP_SHARED] = (SDL_Rect){ m, yb, ws, hb };
+    L->panel[VP_GLOBAL] = (SDL_Rect){ 2 * m + ws, yb, w - 3 * m - ws, hb };
+    L->panel[VP_TIMELINE] = (SDL_Rect){ m, yc, w - 2 * m, hc };
+}
+
+/* The GPU panel's grid of SM boxes. */
+typedef struct {
+    int x0, y0, box, cols, rows;
+} GpuGrid;
+
+static void gpu_grid(const VizLayout *L, uint32_t n, GpuGrid *g)
+{
+    const SDL_Rect *r = &L->panel[VP_GPU];
+    double s = L->scale;
+    int x = r->x + (int)(10 * s), y = r->y + (int)(64 * s);
+    int w = r->w - (int)(20 * s), h = r->h - (int)(64 * s) - (int)(34 * s);
+    memset(g, 0, sizeof *g);
+    for (uint32_t c = 1; c <= (n ? n : 1); c++) {
+        uint32_t rows = (n + c - 1) / c;
+        int box = w / (int)c < h / (int)(rows ? rows : 1) ? w / (int)c : h / (int)(rows ? rows : 1);
+        if (box > g->box) {
+            g->box = box;
+            g->cols = (int)c;
+            g->rows = (int)rows;
+        }
+    }
+    if (g->box > (int)(90 * s)) g->box = (int)(90 * s);
+    g->x0 = x + (w - g->cols * g->box) / 2;
+    g->y0 = y;
+}
+
+/* The SM panel's warp rows: warps of scheduler q in column group q. */
+typedef struct {
+    int      x0, y0, colw, rowh, rows, sub; /* sub: columns per scheduler */
+    uint32_t nsched, per_sched, slots;
+    int      footer_y;
+} SmGrid;
+
+static void sm_grid(const VizLayout *L, const VizRec *rec, SmGrid *g)
+{
+    const SDL_Rect *r = &L->panel[VP_SM];
+    double s = L->scale;
+    const VrecShape *sh = vrec_shape(rec);
+    memset(g, 0, sizeof *g);
+    g->slots = vrec_warp_slots(rec);
+    g->nsched = sh->schedulers ? sh->schedulers : 1;
+    g->per_sched = (g->slots + g->nsched - 1) / g->nsched;
+    int x = r->x + (int)(10 * s), y = r->y + (int)(66 * s);
+    int w = r->w - (int)(20 * s);
+    g->footer_y = r->y + r->h - (int)(112 * s);
+    int h = g->footer_y - y - (int)(4 * s);
+    int minrow = (int)(17 * s) > 4 ? (int)(17 * s) : 4;
+    int maxrows = h / minrow > 0 ? h / minrow : 1;
+    g->sub = (int)((g->per_sched + (uint32_t)maxrows - 1) / (uint32_t)maxrows);
+    if (g->sub < 1) g->sub = 1;
+    g->rows = (int)((g->per_sched + (uint32_t)g->sub - 1) / (uint32_t)g->sub);
+    if (g->rows < 1) g->rows = 1;
+    g->rowh = h / g->rows;
+    if (g->rowh > (int)(34 * s)) g->rowh = (int)(34 * s);
+    g->colw = w / (int)(g->nsched * (uint32_t)g->sub);
+    g->x0 = x;
+    g->y0 = y;
+}
+
+static SDL_Rect sm_row_rect(const SmGrid *g, uint32_t warp)
+{
+    uint32_t q = warp % g->nsched, i = warp / g->nsched;
+    int col = (int)q * g->sub + (int)i / g->rows, row = (int)i % g->rows;
+    return (SDL_Rect){ g->x0 + col * g->colw, g->y0 + row * g->rowh, g->colw, g->rowh };
+}
+
+/* The timeline's plot area. */
+static SDL_Rect timeline_plot(const VizLayout *L)
+{
+    const SDL_Rect *r = &L->panel[VP_TIMELINE];
+    double s = L->scale;
+    return (SDL_Rect){ r->x + (int)(12 * s), r->y + (int)(36 * s), r->w - (int)(24 * s),
+                       r->h - (int)(36 * s) - (int)(24 * s) };
+}
+
+static bool inside(const SDL_Rect *r, int x, int y)
+{
+    return x >= r->x && y >= r->y && x < r->x + r->w && y < r->y + r->h;
+}
+
+VizHit vdraw_hit(const VizScene *sc, int w, int h, int x, int y)
+{
+    VizHit hit = { VHIT_NONE, 0 };
+    VizLayout L;
+    vdraw_layout(w, h, &L);
+    const VrecShape *sh = vrec_shape(sc->rec);
+    if (inside(&L.panel[VP_GPU], x, y)) {
+        GpuGrid g;
+        gpu_grid(&L, sh->sm_count, &g);
+        if (g.box <= 0 || x < g.x0 || y < g.y0) return hit;
+        int c = (x - g.x0) / g.box, r = (y - g.y0) / g.box;
+        uint32_t sm = (uint32_t)(r * g.cols + c);
+        if (c < g.cols && r < g.rows && sm < sh->sm_count) hit = (VizHit){ VHIT_SM, sm };
+    } else if (inside(&L.panel[VP_SM], x, y)) {
+        SmGrid g;
+        sm_grid(&L, sc->rec, &g);
+        for (uint32_t wp = 0; wp < g.slots; wp++) {
+            SDL_Rect rr = sm_row_rect(&g, wp);
+            if (inside(&rr, x, y)) return (VizHit){ VHIT_WARP, wp };
+        }
+    } else {
+        SDL_Rect p = timeline_plot(&L);
+        p.y -= (int)(12 * L.scale);
+        p.h += (int)(24 * L.scale);
+        if (inside(&p, x, y) && p.w > 0) {
+            uint64_t end = vrec_end(sc->rec);
+            hit = (VizHit){ VHIT_CYCLE, (uint64_t)((double)(x - p.x) / p.w * (double)end) };
+        }
+    }
+    return hit;
+}
+
+/* ------------------------------------------------------------ top bar */
+
+static void draw_top(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
+{
+    const SDL_Rect *r = &L->top;
+    fill(d, r->x, r->y, r->w, r->h, 0x0e0e14);
+    fill(d, r->x, r->y + r->h - 1, r->w, 1, C_EDGE);
+    int y = r->y + (r->h - font_h(d, F_TITLE)) / 2;
+    int x = r->x + S(d, 14);
+    x += text(d, F_TITLE, x, y, AL_LEFT, C_TEXT, "%s · %s", sc->workload, sc->variant);
+    text(d, F_BODY, x + S(d, 14), y + S(d, 8), AL_LEFT, C_DIM, "on %s", sc->gpu);
+    char a[32], b[32];
+    int wc = text(d, F_TITLE, r->x + r->w - S(d, 14), y, AL_RIGHT, C_TEXT, "cycle %s / %s",
+                  commas(a, sizeof a, v->cycle), commas(b, sizeof b, vrec_end(sc->rec)));
+    int xr = r->x + r->w - S(d, 14) - wc - S(d, 30);
+    if (v->message) {
+        text(d, F_BODY, xr, y + S(d, 8), AL_RIGHT, C_WARN, "%s", v->message);
+    } else if (v->playing) {
+        text(d, F_BODY, xr, y + S(d, 8), AL_RIGHT, C_GOOD, "▶ playing, %g cycles/s   h: help", v->speed);
+    } else {
+        text(d, F_BODY, xr, y + S(d, 8), AL_RIGHT, C_DIM, "paused (space: play, %g cycles/s)   h: help", v->speed);
+    }
+}
+
+/* ------------------------------------------------------------ GPU panel */
+
+static void draw_gpu(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
+{
+    const SDL_Rect *r = &L->panel[VP_GPU];
+    const VrecShape *sh = vrec_shape(sc->rec);
+    char title[96];
+    snprintf(title, sizeof title, "GPU · %u SMs · %u block slots each", sh->sm_count, sh->blocks_per_sm);
+    int y = panel(d, r, title);
+    VrecGpuNow now;
+    vrec_gpu_at(sc->rec, v->cycle, &now);
+    char a[32], b[32], c[32];
+    text(d, F_BODY, r->x + S(d, 12), y, AL_LEFT, C_TEXT, "wave %u of %u · %s resident · %s waiting · %s done", now.wave,
+         now.waves, commas(a, sizeof a, now.started - now.done), commas(b, sizeof b, now.waiting),
+         commas(c, sizeof c, now.done));
+    GpuGrid g;
+    gpu_grid(L, sh->sm_count, &g);
+    int64_t slots[256];
+    uint32_t bps = sh->blocks_per_sm < 256 ? sh->blocks_per_sm : 256;
+    int sc2 = 1;
+    while ((uint32_t)(sc2 * sc2) < bps) sc2++;
+    int srows = (int)((bps + (uint32_t)sc2 - 1) / (uint32_t)sc2);
+    int gap = g.box >= S(d, 24) ? S(d, 3) : 1;
+    bool label = g.box >= S(d, 40);
+    int lab_h = label ? font_h(d, F_SMALL) : 0;
+    for (uint32_t sm = 0; sm < sh->sm_count; sm++) {
+        int bx = g.x0 + (int)(sm % (uint32_t)g.cols) * g.box, by = g.y0 + (int)(sm / (uint32_t)g.cols) * g.box;
+        int inner = g.box - 2 * gap;
+        fill(d, bx + gap, by + gap, inner, inner, 0x2e2e3a);
+        vrec_sm_blocks_at(sc->rec, sm, v->cycle, slots);
+        int cx = bx + gap + 2, cy = by + gap + 2 + lab_h, cw = inner - 4, ch = inner - 4 - lab_h;
+        for (uint32_t s = 0; s < bps; s++) {
+            int col = (int)s % sc2, row = (int)s / sc2;
+            int x0 = cx + col * cw / sc2, x1 = cx + (col + 1) * cw / sc2;
+            int y0 = cy + row * ch / srows, y1 = cy + (row + 1) * ch / srows;
+            uint32_t rgb = slots[s] < 0 ? 0x1c1c24 : WAVE_RGB[vrec_wave_of(sc->rec, (uint64_t)slots[s]) % NWAVE_RGB];
+            fill(d, x0, y0, x1 - x0 - (sc2 > 1), y1 - y0 - (srows > 1), rgb);
+        }
+        if (label) text(d, F_SMALL, bx + gap + 3, by + gap + 1, AL_LEFT, C_DIM, "%u", sm);
+        if (sm == sh->detail_sm) frame(d, bx, by, g.box, g.box, gap > 1 ? gap : 2, C_SELECT);
+    }
+    /* legend: wave colours */
+    int ly = r->y + r->h - S(d, 30), lx = r->x + S(d, 12);
+    lx += text(d, F_SMALL, lx, ly + S(d, 4), AL_LEFT, C_DIM, "blocks by wave:") + S(d, 8);
+    uint32_t nw = now.waves < NWAVE_RGB ? now.waves : (uint32_t)NWAVE_RGB;
+    for (uint32_t i = 0; i < nw; i++) {
+        fill(d, lx, ly + S(d, 6), S(d, 16), S(d, 16), WAVE_RGB[i]);
+        lx += S(d, 20);
+        lx += text(d, F_SMALL, lx, ly + S(d, 4), AL_LEFT, C_DIM, "%u%s", i + 1,
+                   i + 1 == nw && now.waves > nw ? "…" : "") + S(d, 10);
+    }
+    text(d, F_SMALL, r->x + r->w - S(d, 12), ly + S(d, 4), AL_RIGHT, C_DIM, "click an SM to open it");
+}
+
+/* ------------------------------------------------------------ SM panel */
+
+static void lane_cells(VizDraw *d, int x, int y, int w, int h, const VrecWarpNow *wn)
+{
+    int cw = w / 32;
+    if (cw < 1) cw = 1;
+    int g = cw >= 4 ? 1 : 0;
+    for (int l = 0; l < 32; l++) {
+        uint32_t rgb = 0x26262e;
+        if (wn->has_issue) {
+            if (wn->exec >> l & 1) rgb = 0xeeeeee;
+            else if (wn->active >> l & 1) rgb = 0x8a8a96;
+            else rgb = C_CELL_OFF;
+        }
+        fill(d, x + l * cw, y, cw - g, h, rgb);
+    }
+}
+
+static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
+{
+    const SDL_Rect *r = &L->panel[VP_SM];
+    const VrecShape *sh = vrec_shape(sc->rec);
+    SmGrid g;
+    sm_grid(L, sc->rec, &g);
+    char title[160];
+    snprintf(title, sizeof title, "SM %u · %u schedulers · %u warp slots (%u blocks × %u warps)", sh->detail_sm,
+             g.nsched, g.slots, sh->blocks_per_sm, sh->warps_per_block);
+    int y = panel(d, r, title);
+    uint32_t counts[VREC_NSTATES] = { 0 };
+    for (uint32_t q = 0; q < g.nsched; q++)
+        text(d, F_SMALL, g.x0 + (int)q * g.sub * g.colw + S(d, 4), y + S(d, 2), AL_LEFT, C_DIM, "scheduler %u", q);
+    for (uint32_t q = 1; q < g.nsched; q++)
+        fill(d, g.x0 + (int)q * g.sub * g.colw - S(d, 3), y, 1, g.footer_y - y, C_EDGE);
+    int lw = text_w(d, F_SMALL, "w00") + S(d, 6);
+    for (uint32_t w = 0; w < g.slots; w++) {
+        SDL_Rect rr = sm_row_rect(&g, w);
+        VrecWarpNow wn;
+        vrec_warp_at(sc->rec, w, v->cycle, &wn);
+        counts[wn.state < VREC_NSTATES ? wn.state : VREC_EMPTY]++;
+        int pad = rr.h > S(d, 12) ? S(d, 2) : 0;
+        if ((int32_t)w == v->warp) {
+            fill(d, rr.x, rr.y, rr.w - S(d, 6), rr.h, 0x44445e);
+            frame(d, rr.x, rr.y, rr.w - S(d, 6), rr.h, 2, C_SELECT);
+        }
+        bool small = rr.h < font_h(d, F_SMALL);
+        if (!small)
+            text(d, F_SMALL, rr.x + S(d, 4), rr.y + (rr.h - font_h(d, F_SMALL)) / 2, AL_LEFT,
+                 wn.issuing ? C_TEXT : C_DIM, "w%u", w);
+        int sx = rr.x + (small ? S(d, 2) : lw), sw = S(d, 26);
+        fill(d, sx, rr.y + pad, sw, rr.h - 2 * pad, vdraw_state_rgb(wn.state));
+        if (wn.issuing) frame(d, sx, rr.y + pad, sw, rr.h - 2 * pad, 2, C_SELECT);
+        int cx = sx + sw + S(d, 8), cw = rr.w - (cx - rr.x) - S(d, 14);
+        if (wn.state != VREC_EMPTY) lane_cells(d, cx, rr.y + pad + 1, cw, rr.h - 2 * pad - 2, &wn);
+    }
+    /* footer: the followed warp, or a census of this cycle */
+    int fy = g.footer_y, fx = r->x + S(d, 12);
+    fill(d, r->x + 1, fy, r->w - 2, 1, C_EDGE);
+    fy += S(d, 4);
+    if (v->warp >= 0 && (uint32_t)v->warp < g.slots) {
+        VrecWarpNow wn;
+        vrec_warp_at(sc->rec, (uint32_t)v->warp, v->cycle, &wn);
+        int x = fx + text(d, F_BODY, fx, fy, AL_LEFT, C_TEXT, "warp %d", v->warp);
+        if (wn.block_id >= 0)
+            x += text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, " · block %lld, its warp %u · %llu issues · ",
+                      (long long)wn.block_id, (uint32_t)v->warp % (sh->warps_per_block ? sh->warps_per_block : 1),
+                      (unsigned long long)wn.issues);
+        else
+            x += text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, " · ");
+        fill(d, x, fy + S(d, 3), S(d, 16), S(d, 16), vdraw_state_rgb(wn.state));
+        x += S(d, 20);
+        text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, "%s%s%s", vdraw_state_label(wn.state),
+             wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? ": " : "",
+             wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? STALL_HELP[wn.state] : "");
+        fy += font_h(d, F_BODY);
+        if (wn.has_issue && sc->kernel && wn.pc < sc->kernel->ncode) {
+            char dis[160];
+            disasm_instr(sc->kernel, &sc->kernel->code[wn.pc], dis, sizeof dis);
+            text(d, F_MONO, fx, fy, AL_LEFT, C_TEXT, "%s pc %u: %s   mask %08x (%d lanes)%s",
+                 wn.issuing ? "now" : "last", wn.pc, dis, wn.active, __builtin_popcount(wn.active),
+                 wn.diverged ? "  diverged" : "");
+        } else {
+            text(d, F_MONO, fx, fy, AL_LEFT, C_DIM, "no instruction issued yet");
+        }
+    } else {
+        /* the census in body text, or small text when that does not fit */
+        char item[VREC_NSTATES][64];
+        int font = F_BODY;
+        for (int pass = 0; pass < 2; pass++) {
+            int need = text_w(d, font, "this cycle:");
+            for (unsigned s = 0; s < VREC_NSTATES; s++) {
+                if (!counts[s] || s == VREC_EMPTY) continue;
+                snprintf(item[s], sizeof item[s], "%u %s", counts[s], vdraw_state_label(s));
+                need += S(d, 32) + text_w(d, font, item[s]);
+            }
+            if (fx + need <= r->x + r->w - S(d, 8)) break;
+            font = F_SMALL;
+        }
+        int x = fx + text(d, font, fx, fy, AL_LEFT, C_TEXT, "this cycle:");
+        for (unsigned s = 0; s < VREC_NSTATES; s++) {
+            if (!counts[s] || s == VREC_EMPTY) continue;
+            x += S(d, 12);
+            fill(d, x, fy + S(d, 3), S(d, 16), S(d, 16), vdraw_state_rgb(s));
+            x += S(d, 20);
+            x += text(d, font, x, fy, AL_LEFT, C_TEXT, "%s", item[s]);
+        }
+        fy += font_h(d, F_BODY);
+        text(d, F_BODY, fx, fy, AL_LEFT, C_DIM,
+             "lanes: white = active, grey = guard false, dark = masked off · click a warp to follow it");
+    }
+    fy += font_h(d, F_BODY) + S(d, 4);
+    /* legend: state colours, in flowing rows */
+    int x = fx;
+    for (unsigned s = 0; s < VREC_NSTATES; s++) {
+        const char *lab = vdraw_state_label(s);
+        int need = S(d, 22) + text_w(d, F_SMALL, lab) + S(d, 14);
+        if (x + need > r->x + r->w - S(d, 8)) {
+            x = fx;
+            fy += font_h(d, F_SMALL) + S(d, 2);
+        }
+        fill(d, x, fy + S(d, 2), S(d, 16), S(d, 14), vdraw_state_rgb(s));
+        text(d, F_SMALL, x + S(d, 20), fy, AL_LEFT, C_DIM, "%s", lab);
+        x += need;
+    }
+}
+
+/* ------------------------------------------------------------ shared */
+
+static void draw_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
+{
+    const SDL_Rect *r = &L->panel[VP_SHARED];
+    int y = panel(d, r, "Shared memory · 32 banks × 4 B");
+    const VrecShared *a = vrec_shared_at(sc->rec, v->warp, v->cycle);
+    int x0 = r->x + S(d, 12);
+    if (!a) {
+        text(d, F_BODY, x0, y, AL_LEFT, C_DIM, "no shared-memory access yet on SM %u%s", vrec_shape(sc->rec)->detail_sm,
+             v->warp >= 0 ? " by this warp" : "");
+        return;
+    }
+    char mn[48] = "";
+    if (sc->kernel && a->pc < sc->kernel->ncode) disasm_mnemonic(&sc->kernel->code[a->pc], mn, sizeof mn);
+    text(d, F_BODY, x0, y, AL_LEFT, a->cycle == v->cycle ? C_TEXT : C_DIM, "%s by warp %u at cycle %llu%s · %d lanes", mn,
+         a->warp, (unsigned long long)a->cycle, a->cycle == v->cycle ? " (now)" : "", __builtin_popcount(a->mask));
+    y += font_h(d, F_BODY) + S(d, 4);
+    uint32_t maxw = 0;
+    for (int b = 0; b < 32; b++)
+        if (a->bank_words[b] > maxw) maxw = a->bank_words[b];
+    uint32_t scale = maxw > 32 ? maxw : 32;
+    int cw = (r->w * 64 / 100) / 32, lab = font_h(d, F_SMALL);
+    int ch = r->y + r->h - y - lab - S(d, 8);
+    if (ch < 8) ch = 8;
+    int base = y + ch;
+    fill(d, x0, base, cw * 32, 1, C_FAINT);
+    for (int b = 0; b < 32; b++) {
+        uint32_t n = a->bank_words[b];
+        uint32_t rgb = n <= 1 ? C_GOOD : n < 8 ? C_WARN : C_BAD;
+        int bx = x0 + b * cw;
+        fill(d, bx, y, cw - 1, ch, 0x26262e);
+        for (uint32_t k = 0; k < n; k++) {
+            int y1 = base - (int)((uint64_t)k * (uint32_t)ch / scale), y0 = base - (int)((uint64_t)(k + 1) * (uint32_t)ch / scale);
+            int gap = y1 - y0 >= 4 ? 1 : 0;
+            fill(d, bx + 1, y0, cw - 3, y1 - y0 - gap, rgb);
+        }
+        if (b % 4 == 0 || cw >= S(d, 24)) text(d, F_SMALL, bx + cw / 2, base + S(d, 2), AL_CENTER, C_DIM, "%d", b);
+    }
+    /* the verdict, big */
+    int tx = x0 + cw * 32 + S(d, 24), ty = r->y + S(d, 44);
+    uint32_t rgb = a->wavefronts <= 1 ? C_GOOD : C_BAD;
+    text(d, F_BIG, tx, ty, AL_LEFT, rgb, "%u", a->wavefronts);
+    ty += font_h(d, F_BIG);
+    text(d, F_HEAD, tx, ty, AL_LEFT, rgb, "wavefront%s", a->wavefronts == 1 ? "" : "s");
+    ty += font_h(d, F_HEAD) + S(d, 4);
+    if (maxw > 1)
+        text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u-way bank conflict", maxw);
+    else
+        text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "no bank conflict");
+    ty += font_h(d, F_BODY);
+    text(d, F_SMALL, tx, ty, AL_LEFT, C_DIM, "bar height: distinct words");
+    ty += font_h(d, F_SMALL);
+    text(d, F_SMALL, tx, ty, AL_LEFT, C_DIM, "asked of each bank");
+}
+
+/* ------------------------------------------------------------ global */
+
+static void draw_global(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
+{
+    const SDL_Rect *r = &L->panel[VP_GLOBAL];
+    int y = panel(d, r, "Global memory · 128-B lines, 32-B sectors");
+    const VrecGlobal *a = vrec_global_at(sc->rec, v->warp, v->cycle);
+    int x0 = r->x + S(d, 12);
+    if (!a) {
+        text(d, F_BODY, x0, y, AL_LEFT, C_DIM, "no global access yet on SM %u%s", vrec_shape(sc->rec)->detail_sm,
+             v->warp >= 0 ? " by this warp" : "");
+        return;
+    }
+    char mn[48] = "";
+    if (sc->kernel && a->pc < sc->kernel->ncode) disasm_mnemonic(&sc->kernel->code[a->pc], mn, sizeof mn);
+    text(d, F_BODY, x0, y, AL_LEFT, a->cycle == v->cycle ? C_TEXT : C_DIM, "%s by warp %u at cycle %llu%s · %d lanes", mn,
+         a->warp, (unsigned long long)a->cycle, a->cycle == v->cycle ? " (now)" : "", __builtin_popcount(a->mask));
+    y += font_h(d, F_BODY) + S(d, 6);
+    const VrecLine *ln = vrec_lines(sc->rec, a);
+    int area_w = r->w * 60 / 100, area_h = r->y + r->h - y - S(d, 10);
+    int cellw = S(d, 18), linew = 4 * cellw + S(d, 10);
+    int cols = area_w / linew > 0 ? area_w / linew : 1;
+    int rows = (int)((a->nlines + (uint32_t)cols - 1) / (uint32_t)cols);
+    if (rows < 1) rows = 1;
+    int rowh = area_h / rows;
+    if (rowh > S(d, 26)) rowh = S(d, 26);
+    uint32_t on = a->is_store ? C_STORE : C_LOAD;
+    for (uint32_t i = 0; i < a->nlines; i++) {
+        int lx = x0 + (int)(i / (uint32_t)rows) * linew, ly = y + (int)(i % (uint32_t)rows) * rowh;
+        int gap = rowh >= 6 ? S(d, 3) > 1 ? S(d, 3) : 1 : 0;
+        for (int s = 0; s < 4; s++)
+            fill(d, lx + s * cellw, ly, cellw - 2, rowh - gap, ln[i].sectors >> s & 1 ? on : C_CELL_OFF);
+    }
+    int tx = x0 + area_w + S(d, 14), ty = r->y + S(d, 44);
+    uint32_t fetched = a->sectors * 32;
+    double eff = fetched ? (double)a->bytes_requested / fetched : 1;
+    uint32_t rgb = eff >= 0.8 ? C_GOOD : eff >= 0.4 ? C_WARN : C_BAD;
+    text(d, F_BIG, tx, ty, AL_LEFT, rgb, "%.0f%%", eff * 100);
+    ty += font_h(d, F_BIG);
+    text(d, F_HEAD, tx, ty, AL_LEFT, rgb, "of fetched bytes used");
+    ty += font_h(d, F_HEAD) + S(d, 4);
+    text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u B used of %u B fetched", a->bytes_requested, fetched);
+    ty += font_h(d, F_BODY);
+    text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u sector%s in %u line%s", a->sectors, a->sectors == 1 ? "" : "s",
+         a->nlines, a->nlines == 1 ? "" : "s");
+    ty += font_h(d, F_BODY);
+    fill(d, tx, ty + S(d, 4), S(d, 14), S(d, 14), on);
+    text(d, F_SMALL, tx + S(d, 18), ty + S(d, 2), AL_LEFT, C_DIM, "sector fetched (%s)", a->is_store ? "store" : "load");
+}
+
+/* ------------------------------------------------------------ timeline */
+
+static void draw_timeline(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
+{
+    const SDL_Rect *r = &L->panel[VP_TIMELINE];
+    panel(d, r, "Timeline");
+    SDL_Rect p = timeline_plot(L);
+    VrecTimeline tl;
+    vrec_timeline(sc->rec, &tl);
+    const VrecShape *sh = vrec_shape(sc->rec);
+    uint64_t end = vrec_end(sc->rec);
+    double cap = (double)sh->sm_count * vrec_warp_slots(sc->rec);
+    fill(d, p.x, p.y, p.w, p.h, 0x1a1a22);
+    if (!end || p.w <= 0 || p.h <= 0) return;
+    /* Per pixel column: IPC and resident-warp fraction averaged over a
+    ** window of at least 1/120 of the run (a single cycle's IPC is 0 or a
+    ** burst; the average is what the eye should compare). Prefix sums over
+    ** the buckets make each window O(1). */
+    uint64_t *pis = d->pis, *pwc = d->pwc;
+    uint32_t nb = tl.nbuckets < VREC_BUCKETS ? tl.nbuckets : VREC_BUCKETS;
+    pis[0] = pwc[0] = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        pis[b + 1] = pis[b] + tl.issues[b];
+        pwc[b + 1] = pwc[b] + tl.warp_cycles[b];
+    }
+    double maxipc = 0;
+    int n = p.w < VDRAW_MAX_COLUMNS ? p.w : VDRAW_MAX_COLUMNS;
+    double *ipc = d->ipc, *occ = d->occ;
+    uint64_t half = end / 240 > tl.width / 2 ? end / 240 : tl.width / 2;
+    for (int x = 0; x < n; x++) {
+        uint64_t c = end * (2 * (uint64_t)x + 1) / (2 * (uint64_t)n);
+        uint64_t c0 = c > half ? c - half : 0, c1 = c + half + 1 < end ? c + half + 1 : end;
+        uint64_t b0 = c0 / tl.width, b1 = (c1 + tl.width - 1) / tl.width;
+        if (b1 > nb) b1 = nb;
+        if (b0 >= b1) b0 = b1 ? b1 - 1 : 0;
+        uint64_t lo = b0 * tl.width, hi = b1 * tl.width < end ? b1 * tl.width : end;
+        double cyc = hi > lo ? (double)(hi - lo) : 1;
+        ipc[x] = (double)(pis[b1] - pis[b0]) / cyc;
+        occ[x] = cap > 0 ? (double)(pwc[b1] - pwc[b0]) / cyc / cap : 0;
+        if (ipc[x] > maxipc) maxipc = ipc[x];
+    }
+    for (int x = 0; x < n; x++) {
+        int h = maxipc > 0 ? (int)(ipc[x] / maxipc * (p.h - 2)) : 0;
+        fill(d, p.x + x * p.w / n, p.y + p.h - h, p.w / n > 1 ? p.w / n : 1, h, 0x3570b8);
+    }
+    int prev = -1;
+    for (int x = 0; x < n; x++) {
+        double o = occ[x] > 1 ? 1 : occ[x];
+        int yy = p.y + p.h - 2 - (int)(o * (p.h - 4));
+        int a = prev < 0 ? yy : prev, lo = a < yy ? a : yy, hi = a < yy ? yy : a;
+        fill(d, p.x + x * p.w / n, lo, 2, hi - lo + 2, 0xffdc00);
+        prev = yy;
+    }
+    uint64_t dend = vrec_detail_end(sc->rec);
+    if (dend < end) {
+        int xd = p.x + (int)((double)dend / end * p.w);
+        fill(d, xd, p.y, p.x + p.w - xd, S(d, 4), C_BAD);
+        text(d, F_SMALL, xd + S(d, 4), p.y + S(d, 4), AL_LEFT, C_BAD, "SM detail not recorded past cycle %llu",
+             (unsigned long long)dend);
+    }
+    int cx = p.x + (int)((double)v->cycle / end * (p.w - 1));
+    fill(d, cx - 1, p.y - S(d, 4), 3, p.h + S(d, 8), C_CURSOR);
+    /* labels */
+    int ly = p.y + p.h + S(d, 2);
+    text(d, F_SMALL, p.x, ly, AL_LEFT, C_DIM, "0");
+    char a[32];
+    text(d, F_SMALL, p.x + p.w, ly, AL_RIGHT, C_DIM, "%s cycles", commas(a, sizeof a, end));
+    int lx = r->x + r->w - S(d, 12), ty = r->y + S(d, 9);
+    lx -= text(d, F_SMALL, lx, ty, AL_RIGHT, C_DIM, "resident warps (%% of GPU)") + S(d, 22);
+    fill(d, lx, ty + S(d, 7), S(d, 16), S(d, 3), 0xffdc00);
+    lx -= S(d, 18);
+    lx -= text(d, F_SMALL, lx, ty, AL_RIGHT, C_DIM, "IPC, all SMs (max %.1f warp instr/cycle)", maxipc) + S(d, 22);
+    fill(d, lx, ty + S(d, 3), S(d, 16), S(d, 12), 0x3570b8);
+    text(d, F_SMALL, r->x + S(d, 24) + text_w(d, F_HEAD, "Timeline"), ty, AL_LEFT, C_DIM, "click to jump");
+}
+
+/* ------------------------------------------------------------ help */
+
+static void draw_help(VizDraw *d, int w, int h)
+{
+    static const char *const KEYS[][2] = {
+        { "space", "play / pause" },
+        { "→  ←", "next / previous instruction issued on this SM" },
+        { "shift + →  ←", "one cycle forward / back" },
+        { "↑  ↓", "play faster / slower" },
+        { "Home  End", "first / last cycle" },
+        { "m  M", "next / previous shared-memory access" },
+        { "g  G", "next / previous global-memory access" },
+        { "d", "next divergent branch" },
+        { "click", "an SM to open it, a warp to follow it, the timeline to jump" },
+        { "[  ]", "previous / next SM" },
+        { "Esc", "stop following the warp" },
+        { "v", "next variant of the workload" },
+        { "h", "this help" },
+        { "q", "quit" },
+    };
+    int n = (int)(sizeof KEYS / sizeof KEYS[0]);
+    int lh = font_h(d, F_BODY) + S(d, 4);
+    int bw = S(d, 860), bh = S(d, 70) + n * lh + S(d, 20);
+    int x = (w - bw) / 2, y = (h - bh) / 2;
+    fill(d, x, y, bw, bh, 0x101018);
+    frame(d, x, y, bw, bh, 3, C_SELECT);
+    text(d, F_TITLE, x + S(d, 24), y + S(d, 16), AL_LEFT, C_TEXT, "Keys");
+    int yy = y + S(d, 70);
+    for (int i = 0; i < n; i++) {
+        text(d, F_BODY, x + S(d, 40), yy, AL_LEFT, C_WARN, "%s", KEYS[i][0]);
+        text(d, F_BODY, x + S(d, 260), yy, AL_LEFT, C_TEXT, "%s", KEYS[i][1]);
+        yy += lh;
+    }
+}
+
+/* ------------------------------------------------------------ frame */
+
+void vdraw_frame(VizDraw *d, SDL_Surface *dst, const VizScene *sc, const VizView *v)
+{
+    VizLayout L;
+    vdraw_layout(dst->w, dst->h, &L);
+    if (L.scale != d->scale) {
+        char err[256];
+        if (!open_fonts(d, L.scale, err, sizeof err)) open_fonts(d, d->scale, err, sizeof err);
+    }
+    d->dst = dst;
+    d->s = L.scale;
+    fill(d, 0, 0, dst->w, dst->h, C_BG);
+    typedef void (*PanelFn)(VizDraw *, const VizLayout *, const VizScene *, const VizView *);
+    static const PanelFn PANELS[VP_COUNT] = { draw_gpu, draw_sm, draw_shared, draw_global, draw_timeline };
+    for (int i = 0; i < VP_COUNT; i++) {
+        SDL_SetClipRect(dst, &L.panel[i]);
+        PANELS[i](d, &L, sc, v);
+    }
+    SDL_SetClipRect(dst, &L.top);
+    draw_top(d, &L, sc, v);
+    SDL_SetClipRect(dst, NULL);
+    if (v->help) draw_help(d, dst->w, dst->h);
+    d->dst = NULL;
+}

@@ -1,0 +1,625 @@
+/* viz/main.c -- gpusim-viz: simulate one variant of a workload through the
+** recording trace sink (viz/record.h), then either show it in an SDL2 window
+** (play, step, click) or draw one frame offscreen and write it as a PNG
+** (--snapshot). Both paths draw with viz/draw.c onto a software surface, so
+** a snapshot is exactly what the window shows at that cycle.
+** Exit status: 0 ok, 1 the kernel did not run (fault, deadlock), 2 bad
+** input. All state lives in the App struct passed around.                 */
+#include <SDL.h>
+#include <SDL_image.h>
+#include <SDL_ttf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/disasm.h"
+#include "sim/cli/cli.h"
+#include "sim/gpu.h"
+#include "viz/draw.h"
+#include "viz/record.h"
+#include "workloads/loader.h"
+
+#ifndef GPUSIM_VIZ_FONT_DIR
+#define GPUSIM_VIZ_FONT_DIR "."
+#endif
+
+/* A recording stops (and shows what it has) after this many warp
+** instructions: a few seconds of simulation. --max-instructions changes it. */
+#define VIZ_DEFAULT_MAX_INSTRUCTIONS 20000000ull
+
+static const double SPEEDS[] = { 1,    2,    5,     10,    20,    50,     100,    200,    500,    1000,
+                                 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000 };
+#define NSPEEDS ((int)(sizeof SPEEDS / sizeof SPEEDS[0]))
+
+typedef struct {
+    const char  *file, *variant, *gpu, *snapshot, *font_dir, *at_event;
+    char       **sets;
+    const char **params;
+    int          nsets, nparams;
+    int          width, height;
+    int          panel;          /* -1: whole view                         */
+    uint32_t     sm;
+    int32_t      warp;
+    bool         has_cycle;
+    uint64_t     at_cycle, max_cycles, max_instructions;
+} Args;
+
+typedef struct {
+    Args            a;
+    GpuConfig       cfg;
+    Workload        w;
+    bool            loaded;
+    const WlVariant *v;
+    VizRec         *rec;
+    char            note[160];   /* why the recording ended early, or ""    */
+    VizDraw        *draw;
+    VizView         view;
+    int             speed;       /* index into SPEEDS                      */
+    SDL_Window     *win;
+    SDL_Surface    *canvas;
+} App;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gpusim-viz FILE.json [--variant NAME] [--gpu NAME|FILE] [--set KEY=VALUE]...\n"
+            "                  [--param NAME=VALUE]... [--sm N] [--warp N] [--at-cycle N] [--at EVENT]\n"
+            "                  [--snapshot OUT.png [--panel NAME]] [--size WxH] [--max-cycles N]\n"
+            "                  [--max-instructions N] [--font-dir DIR]\n\n"
+            "Simulates one variant of a workload (default: the first) and shows it: every SM with its\n"
+            "blocks, one SM's warps (state and active lanes), the shared-memory banks and global\n"
+            "sectors of the latest access, and a timeline. Press h in the window for the keys.\n\n"
+            "  --variant NAME        the variant to show (v in the window goes to the next one)\n"
+            "  --gpu, --set, --param as for gpusim run\n"
+            "  --sm N                the SM shown in detail (default 0; click another in the window)\n"
+            "  --warp N              follow warp slot N of that SM\n"
+            "  --at-cycle N          start at cycle N (snapshot default: the middle of the run)\n"
+            "  --at EVENT            then go to the first EVENT on the SM at or after it: issue, shared,\n"
+            "                        shared-load, shared-store, global, global-load, global-store, diverged\n"
+            "  --snapshot OUT.png    no window: draw that cycle offscreen, write a PNG, print what it shows\n"
+            "  --panel NAME          with --snapshot: only one panel (gpu, sm, shared, global, timeline)\n"
+            "  --size WxH            window or snapshot size (default %dx%d)\n"
+            "  --max-cycles N        stop the recording at cycle N (default: none)\n"
+            "  --max-instructions N  stop it after N warp instructions (default %llu; 0: none)\n"
+            "  --font-dir DIR        where DejaVuSans.ttf and friends are (default: found at build time)\n",
+            VDRAW_WIDTH, VDRAW_HEIGHT, VIZ_DEFAULT_MAX_INSTRUCTIONS);
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpusim-viz: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n");
+    return EXIT_BAD_INPUT;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9') return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno) return false;
+    *out = v;
+    return true;
+}
+
+/* Returns EXIT_OK to go on, -1 after --help, anything else to exit with. */
+static int parse_args(int argc, char **argv, Args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->width = VDRAW_WIDTH;
+    a->height = VDRAW_HEIGHT;
+    a->panel = -1;
+    a->warp = -1;
+    a->max_instructions = VIZ_DEFAULT_MAX_INSTRUCTIONS;
+    a->font_dir = getenv("GPUSIM_VIZ_FONT_DIR") ? getenv("GPUSIM_VIZ_FONT_DIR") : GPUSIM_VIZ_FONT_DIR;
+    a->sets = calloc((size_t)argc + 1, sizeof *a->sets);
+    a->params = calloc((size_t)argc + 1, sizeof *a->params);
+    if (!a->sets || !a->params) return bad("%s", "out of memory");
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val = NULL;
+        uint64_t u;
+        if (cli_is_help(arg)) {
+            usage(stdout);
+            return -1;
+        }
+        static const char *const FLAGS[] = { "--variant", "--gpu", "--set", "--param", "--sm", "--warp",
+                                             "--at-cycle", "--at", "--snapshot", "--panel", "--size",
+                                             "--max-cycles", "--max-instructions", "--font-dir", NULL };
+        const char *name = NULL;
+        for (const char *const *f = FLAGS; *f && !name; f++)
+            if (cli_option(argc, argv, &i, *f, &val)) name = *f;
+        if (name) {
+            if (!val) return bad("%s needs a value", name);
+            if (!strcmp(name, "--variant")) a->variant = val;
+            else if (!strcmp(name, "--gpu")) a->gpu = val;
+            else if (!strcmp(name, "--set")) a->sets[a->nsets++] = (char *)val;
+            else if (!strcmp(name, "--param")) a->params[a->nparams++] = val;
+            else if (!strcmp(name, "--snapshot")) a->snapshot = val;
+            else if (!strcmp(name, "--font-dir")) a->font_dir = val;
+            else if (!strcmp(name, "--at")) {
+                a->at_event = val;
+                bool known = false;
+                for (int k = 0; k < VREC_EV_COUNT; k++) known |= !strcmp(val, VREC_EVENT_NAMES[k]);
+                if (!known) return bad("--at: unknown event '%s' (issue, shared, shared-load, shared-store, "
+                                       "global, global-load, global-store, diverged)", val);
+            } else if (!strcmp(name, "--panel")) {
+                for (int k = 0; k < VP_COUNT; k++)
+                    if (!strcmp(val, VP_NAMES[k])) a->panel = k;
+                if (a->panel < 0) return bad("--panel: unknown panel '%s' (gpu, sm, shared, global, timeline)", val);
+            } else if (!strcmp(name, "--size")) {
+                int w = 0, h = 0;
+                char x = 0, extra = 0;
+                if (sscanf(val, "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 320 || h < 200 ||
+                    w > 8192 || h > 8192)
+                    return bad("--size expects WxH between 320x200 and 8192x8192, got '%s'", val);
+                a->width = w;
+                a->height = h;
+            } else {
+                if (!parse_u64(val, &u)) return bad("expected a non-negative integer, got '%s'", val);
+                if (!strcmp(name, "--sm")) a->sm = u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
+                else if (!strcmp(name, "--warp")) a->warp = u > 4095 ? 4095 : (int32_t)u;
+                else if (!strcmp(name, "--at-cycle")) a->at_cycle = u, a->has_cycle = true;
+                else if (!strcmp(name, "--max-cycles")) a->max_cycles = u;
+                else a->max_instructions = u;
+            }
+        } else if (arg[0] == '-' && arg[1]) {
+            return bad("unknown option '%s' (see --help)", arg);
+        } else if (a->file) {
+            return bad("one workload file only (got a second: '%s')", arg);
+        } else {
+            a->file = arg;
+        }
+    }
+    if (!a->file) return bad("%s", "no workload file (usage: gpusim-viz FILE.json ...; see --help)");
+    if (a->panel >= 0 && !a->snapshot) return bad("%s", "--panel goes with --snapshot");
+    return EXIT_OK;
+}
+
+/* ------------------------------------------------------------ recording */
+
+/* Simulates app->v with SM `sm` in detail into a fresh recording. Returns
+** EXIT_OK, or 1 when the kernel did not run (message printed). */
+static int record(App *app, uint32_t sm)
+{
+    const WlVariant *v = app->v;
+    WlRun run;
+    Diag d;
+    if (!workload_prepare(&app->w, v, &run, &d)) {
+        diag_print(stderr, &d);
+        return EXIT_CHECK_FAILED;
+    }
+    uint32_t threads = v->block[0] * v->block[1] * v->block[2];
+    VrecShape shape = { .sm_count = app->cfg.sm_count,
+                        .schedulers = app->cfg.sm_schedulers,
+                        .blocks_per_sm = v->occ.blocks_per_sm,
+                        .warps_per_block = (threads + 31) / 32,
+                        .total_blocks = (uint64_t)v->grid[0] * v->grid[1] * v->grid[2],
+                        .detail_sm = sm };
+    VizRec *rec = vrec_create(&shape);
+    SimResult *res = malloc(sizeof *res);
+    if (!rec || !res) {
+        fprintf(stderr, "gpusim-viz: error: out of memory\n");
+        vrec_destroy(rec);
+        free(res);
+        workload_run_free(&run);
+        return EXIT_CHECK_FAILED;
+    }
+    Launch L;
+    memset(&L, 0, sizeof L);
+    L.kernel = v->kernel;
+    L.kernel_file = app->w.kernel_file;
+    L.gmem = run.gmem;
+    memcpy(L.grid, v->grid, sizeof L.grid);
+    memcpy(L.block, v->block, sizeof L.block);
+    L.dynamic_smem = v->dynamic_smem;
+    L.regs_per_thread = v->regs;
+    L.params = run.params;
+    L.max_cycles = app->a.max_cycles;
+    L.max_warp_instructions = app->a.max_instructions;
+    TraceSink sink;
+    vrec_sink(rec, &sink);
+    bool ok = gpu_simulate(&app->cfg, &L, &sink, res);
+    int rc = EXIT_OK;
+    app->note[0] = 0;
+    if (!ok && res->status == SIM_BUDGET) {
+        snprintf(app->note, sizeof app->note, "recording stopped early (--max-cycles / --max-instructions)");
+        fprintf(stderr, "gpusim-viz: note: %s: %.200s\n", app->note, res->message);
+    } else if (!ok) {
+        fprintf(stderr, "gpusim-viz: %s/%s did not run: %s\n", app->w.name, v->name, res->message);
+        rc = EXIT_CHECK_FAILED;
+    }
+    if (rc == EXIT_OK && !vrec_finish(rec, ok ? res->stats.cycles : 0)) {
+        fprintf(stderr, "gpusim-viz: error: out of memory\n");
+        rc = EXIT_CHECK_FAILED;
+    }
+    free(res);
+    workload_run_free(&run);
+    if (rc != EXIT_OK) {
+        vrec_destroy(rec);
+        return rc;
+    }
+    vrec_destroy(app->rec);
+    app->rec = rec;
+    if (app->view.cycle > vrec_end(rec)) app->view.cycle = vrec_end(rec);
+    if (app->view.warp >= 0 && (uint32_t)app->view.warp >= vrec_warp_slots(rec)) app->view.warp = -1;
+    return EXIT_OK;
+}
+
+static VizScene scene(const App *app)
+{
+    VizScene sc = { app->rec, app->v->kernel, app->w.name, app->v->name,
+                    app->cfg.description[0] ? app->cfg.description : app->cfg.name };
+    return sc;
+}
+
+/* Moves to the first --at event at or after the cycle, if there is one.
+** (Nothing issues at cycle 0: dispatched warps start at cycle 1.) */
+static void apply_at(App *app)
+{
+    if (!app->a.at_event) return;
+    for (int k = 0; k < VREC_EV_COUNT; k++) {
+        if (strcmp(app->a.at_event, VREC_EVENT_NAMES[k])) continue;
+        uint64_t c, from = app->view.cycle;
+        if (vrec_next_event(app->rec, (VrecEvent)k, app->view.warp, from ? from - 1 : 0, true, &c))
+            app->view.cycle = c;
+        else
+            fprintf(stderr, "gpusim-viz: note: no %s event on SM %u at or after cycle %llu\n", app->a.at_event,
+                    vrec_shape(app->rec)->detail_sm, (unsigned long long)from);
+    }
+}
+
+/* ------------------------------------------------------------ snapshot */
+
+static void print_state(const App *app, FILE *out)
+{
+    const VizRec *rec = app->rec;
+    uint64_t cy = app->view.cycle;
+    const Kernel *k = app->v->kernel;
+    char mn[48];
+    VrecGpuNow g;
+    vrec_gpu_at(rec, cy, &g);
+    fprintf(out, "gpu: wave=%u waves=%u resident_blocks=%llu waiting=%llu done=%llu\n", g.wave, g.waves,
+            (unsigned long long)(g.started - g.done), (unsigned long long)g.waiting, (unsigned long long)g.done);
+    const VrecShared *s = vrec_shared_at(rec, app->view.warp, cy);
+    if (s) {
+        uint32_t maxw = 0;
+        for (int b = 0; b < 32; b++)
+            if (s->bank_words[b] > maxw) maxw = s->bank_words[b];
+        disasm_mnemonic(&k->code[s->pc], mn, sizeof mn);
+        fprintf(out, "shared: cycle=%llu warp=%u op=%s wavefronts=%u max_bank_words=%u\n",
+                (unsigned long long)s->cycle, s->warp, mn, s->wavefronts, maxw);
+    } else {
+        fprintf(out, "shared: none\n");
+    }
+    const VrecGlobal *gl = vrec_global_at(rec, app->view.warp, cy);
+    if (gl) {
+        disasm_mnemonic(&k->code[gl->pc], mn, sizeof mn);
+        fprintf(out, "global: cycle=%llu warp=%u op=%s lines=%u sectors=%u bytes_used=%u bytes_fetched=%u\n",
+                (unsigned long long)gl->cycle, gl->warp, mn, gl->nlines, gl->sectors, gl->bytes_requested,
+                gl->sectors * 32);
+    } else {
+        fprintf(out, "global: none\n");
+    }
+    for (uint32_t w = 0; w < vrec_warp_slots(rec); w++) {
+        VrecWarpNow wn;
+        vrec_warp_at(rec, w, cy, &wn);
+        if (wn.state == VREC_EMPTY) continue;
+        fprintf(out, "warp %u: block=%lld state=%s", w, (long long)wn.block_id, vdraw_state_label(wn.state));
+        if (wn.has_issue) fprintf(out, " pc=%u active=%08x exec=%08x", wn.pc, wn.active, wn.exec);
+        fprintf(out, "\n");
+    }
+}
+
+static int snapshot(App *app)
+{
+    SDL_Surface *canvas = SDL_CreateRGBSurfaceWithFormat(0, app->a.width, app->a.height, 32, SDL_PIXELFORMAT_ARGB8888);
+    if (!canvas) {
+        fprintf(stderr, "gpusim-viz: error: %s\n", SDL_GetError());
+        return EXIT_CHECK_FAILED;
+    }
+    VizScene sc = scene(app);
+    app->view.message = app->note[0] ? app->note : NULL;
+    vdraw_frame(app->draw, canvas, &sc, &app->view);
+    SDL_Rect r = { 0, 0, canvas->w, canvas->h };
+    if (app->a.panel >= 0) {
+        VizLayout L;
+        vdraw_layout(canvas->w, canvas->h, &L);
+        r = L.panel[app->a.panel];
+    }
+    SDL_Surface *out = SDL_CreateRGBSurfaceWithFormat(0, r.w, r.h, 24, SDL_PIXELFORMAT_RGB24);
+    int rc = EXIT_OK;
+    if (!out || SDL_BlitSurface(canvas, &r, out, NULL) != 0 || IMG_SavePNG(out, app->a.snapshot) != 0) {
+        fprintf(stderr, "gpusim-viz: error: cannot write %s: %s\n", app->a.snapshot, SDL_GetError());
+        rc = EXIT_BAD_INPUT;
+    } else {
+        printf("snapshot: %s %dx%d %s/%s cycle=%llu end=%llu sm=%u panel=%s\n", app->a.snapshot, r.w, r.h,
+               app->w.name, app->v->name, (unsigned long long)app->view.cycle,
+               (unsigned long long)vrec_end(app->rec), vrec_shape(app->rec)->detail_sm,
+               app->a.panel >= 0 ? VP_NAMES[app->a.panel] : "all");
+        print_state(app, stdout);
+    }
+    SDL_FreeSurface(out);
+    SDL_FreeSurface(canvas);
+    return rc;
+}
+
+/* ------------------------------------------------------------ window */
+
+static void present(App *app)
+{
+    VizScene sc = scene(app);
+    vdraw_frame(app->draw, app->canvas, &sc, &app->view);
+    SDL_Surface *ws = SDL_GetWindowSurface(app->win);
+    if (ws) {
+        SDL_BlitSurface(app->canvas, NULL, ws, NULL);
+        SDL_UpdateWindowSurface(app->win);
+    }
+}
+
+static bool make_canvas(App *app)
+{
+    int w, h;
+    SDL_GetWindowSize(app->win, &w, &h);
+    SDL_FreeSurface(app->canvas);
+    app->canvas = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    return app->canvas != NULL;
+}
+
+/* Re-records with another SM or variant in detail; keeps the cycle. */
+static void rerecord(App *app, uint32_t sm, const WlVariant *v)
+{
+    char msg[96];
+    snprintf(msg, sizeof msg, "simulating %s, SM %u in detail…", v->name, sm);
+    app->view.message = msg;
+    present(app);
+    const WlVariant *old = app->v;
+    app->v = v;
+    if (record(app, sm) != EXIT_OK) app->v = old; /* keep showing the last good recording */
+    app->view.message = app->note[0] ? app->note : NULL;
+}
+
+static void step(App *app, VrecEvent kind, bool forward)
+{
+    uint64_t c;
+    if (vrec_next_event(app->rec, kind, app->view.warp, app->view.cycle, forward, &c)) app->view.cycle = c;
+    app->view.playing = false;
+}
+
+static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
+{
+    VizView *v = &app->view;
+    bool shift = k->keysym.mod & KMOD_SHIFT;
+    uint64_t end = vrec_end(app->rec);
+    const VrecShape *sh = vrec_shape(app->rec);
+    switch (k->keysym.sym) {
+    case SDLK_q:
+        *quit = true;
+        break;
+    case SDLK_SPACE:
+        if (!v->playing && v->cycle >= end) v->cycle = 0;
+        v->playing = !v->playing;
+        break;
+    case SDLK_RIGHT:
+        if (shift) v->cycle = v->cycle < end ? v->cycle + 1 : end, v->playing = false;
+        else step(app, VREC_EV_ISSUE, true);
+        break;
+    case SDLK_LEFT:
+        if (shift) v->cycle = v->cycle ? v->cycle - 1 : 0, v->playing = false;
+        else step(app, VREC_EV_ISSUE, false);
+        break;
+    case SDLK_UP:
+        if (app->speed + 1 < NSPEEDS) app->speed++;
+        break;
+    case SDLK_DOWN:
+        if (app->speed > 0) app->speed--;
+        break;
+    case SDLK_HOME:
+        v->cycle = 0;
+        break;
+    case SDLK_END:
+        v->cycle = end;
+        break;
+    case SDLK_m:
+        step(app, VREC_EV_SHARED, !shift);
+        break;
+    case SDLK_g:
+        step(app, VREC_EV_GLOBAL, !shift);
+        break;
+    case SDLK_d:
+        step(app, VREC_EV_DIVERGED, !shift);
+        break;
+    case SDLK_LEFTBRACKET:
+        if (sh->detail_sm > 0) rerecord(app, sh->detail_sm - 1, app->v);
+        break;
+    case SDLK_RIGHTBRACKET:
+        if (sh->detail_sm + 1 < sh->sm_count) rerecord(app, sh->detail_sm + 1, app->v);
+        break;
+    case SDLK_ESCAPE:
+        if (v->help) v->help = false;
+        else v->warp = -1;
+        break;
+    case SDLK_v: {
+        uint32_t i = (uint32_t)(app->v - app->w.variants);
+        rerecord(app, sh->detail_sm, &app->w.variants[(i + 1) % app->w.nvariants]);
+        break;
+    }
+    case SDLK_h:
+        v->help = !v->help;
+        break;
+    default:
+        break;
+    }
+    v->speed = SPEEDS[app->speed];
+}
+
+static void on_click(App *app, int x, int y)
+{
+    VizScene sc = scene(app);
+    VizHit h = vdraw_hit(&sc, app->canvas->w, app->canvas->h, x, y);
+    switch (h.kind) {
+    case VHIT_SM:
+        if (h.value != vrec_shape(app->rec)->detail_sm) rerecord(app, (uint32_t)h.value, app->v);
+        break;
+    case VHIT_WARP:
+        app->view.warp = app->view.warp == (int32_t)h.value ? -1 : (int32_t)h.value;
+        break;
+    case VHIT_CYCLE:
+        app->view.cycle = h.value < vrec_end(app->rec) ? h.value : vrec_end(app->rec);
+        break;
+    case VHIT_NONE:
+        break;
+    }
+}
+
+static int window(App *app)
+{
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "gpusim-viz: error: no display (%s); use --snapshot OUT.png without one\n", SDL_GetError());
+        return EXIT_BAD_INPUT;
+    }
+    /* With no display SDL may fall back to a driver that shows nothing. */
+    const char *drv = SDL_GetCurrentVideoDriver(), *asked = getenv("SDL_VIDEODRIVER");
+    if (drv && (!strcmp(drv, "dummy") || !strcmp(drv, "offscreen")) && !(asked && !strcmp(asked, drv))) {
+        fprintf(stderr, "gpusim-viz: error: no display (SDL picked its '%s' video driver); "
+                        "use --snapshot OUT.png without one\n", drv);
+        SDL_Quit();
+        return EXIT_BAD_INPUT;
+    }
+    char title[160];
+    snprintf(title, sizeof title, "gpusim-viz: %s", app->w.name);
+    app->win = SDL_CreateWindow(title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, app->a.width, app->a.height,
+                                SDL_WINDOW_RESIZABLE);
+    if (!app->win || !make_canvas(app)) {
+        fprintf(stderr, "gpusim-viz: error: cannot open a window: %s\n", SDL_GetError());
+        return EXIT_BAD_INPUT;
+    }
+    bool quit = false, dirty = true;
+    double carry = 0;
+    uint64_t last = SDL_GetPerformanceCounter();
+    while (!quit) {
+        SDL_Event e;
+        if (SDL_WaitEventTimeout(&e, app->view.playing ? 15 : 200)) {
+            do {
+                switch (e.type) {
+                case SDL_QUIT:
+                    quit = true;
+                    break;
+                case SDL_KEYDOWN:
+                    on_key(app, &e.key, &quit);
+                    dirty = true;
+                    break;
+                case SDL_MOUSEBUTTONDOWN:
+                    if (e.button.button == SDL_BUTTON_LEFT) on_click(app, e.button.x, e.button.y);
+                    dirty = true;
+                    break;
+                case SDL_WINDOWEVENT:
+                    if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED && !make_canvas(app)) quit = true;
+                    dirty = true;
+                    break;
+                default:
+                    break;
+                }
+            } while (!quit && SDL_PollEvent(&e));
+        }
+        uint64_t t = SDL_GetPerformanceCounter();
+        double dt = (double)(t - last) / (double)SDL_GetPerformanceFrequency();
+        last = t;
+        if (app->view.playing) {
+            carry += dt * app->view.speed;
+            uint64_t adv = (uint64_t)carry, end = vrec_end(app->rec);
+            carry -= (double)adv;
+            if (adv) {
+                app->view.cycle = app->view.cycle + adv < end ? app->view.cycle + adv : end;
+                if (app->view.cycle >= end) app->view.playing = false;
+                dirty = true;
+            }
+        } else {
+            carry = 0;
+        }
+        if (dirty && !quit) {
+            present(app);
+            dirty = false;
+        }
+    }
+    SDL_FreeSurface(app->canvas);
+    SDL_DestroyWindow(app->win);
+    return EXIT_OK;
+}
+
+/* ------------------------------------------------------------ main */
+
+int main(int argc, char **argv)
+{
+    App *app = calloc(1, sizeof *app);
+    if (!app) return EXIT_CHECK_FAILED;
+    int rc = parse_args(argc, argv, &app->a);
+    if (rc != EXIT_OK) {
+        rc = rc < 0 ? EXIT_OK : rc;
+        goto out;
+    }
+    Diag d;
+    rc = EXIT_BAD_INPUT;
+    if (!cli_load_gpu(app->a.gpu, app->a.sets, app->a.nsets, &app->cfg, &d)) {
+        diag_print(stderr, &d);
+        goto out;
+    }
+    if (!workload_load(app->a.file, &app->cfg, app->a.params, (size_t)app->a.nparams, &app->w, &d)) {
+        diag_print(stderr, &d);
+        goto out;
+    }
+    app->loaded = true;
+    app->v = app->a.variant ? workload_find_variant(&app->w, app->a.variant) : &app->w.variants[0];
+    if (!app->v) {
+        fprintf(stderr, "gpusim-viz: error: %s has no variant '%s' (it has:", app->a.file, app->a.variant);
+        for (uint32_t i = 0; i < app->w.nvariants; i++) fprintf(stderr, "%s %s", i ? "," : "", app->w.variants[i].name);
+        fprintf(stderr, ")\n");
+        goto out;
+    }
+    if (app->a.sm >= app->cfg.sm_count) {
+        fprintf(stderr, "gpusim-viz: error: --sm %u: the machine has SMs 0..%u\n", app->a.sm, app->cfg.sm_count - 1);
+        goto out;
+    }
+    app->view.warp = app->a.warp;
+    rc = record(app, app->a.sm);
+    if (rc != EXIT_OK) goto out;
+    if (app->view.warp >= 0 && (uint32_t)app->view.warp >= vrec_warp_slots(app->rec)) {
+        fprintf(stderr, "gpusim-viz: error: --warp %d: SM %u has warp slots 0..%u\n", app->a.warp, app->a.sm,
+                vrec_warp_slots(app->rec) - 1);
+        rc = EXIT_BAD_INPUT;
+        goto out;
+    }
+    uint64_t end = vrec_end(app->rec);
+    app->view.cycle = app->a.has_cycle ? (app->a.at_cycle < end ? app->a.at_cycle : end)
+                      : app->a.snapshot && !app->a.at_event ? end / 2 : 0;
+    apply_at(app);
+    /* default speed: the whole run in about a minute */
+    app->speed = 0;
+    while (app->speed + 1 < NSPEEDS && SPEEDS[app->speed + 1] <= (double)end / 60) app->speed++;
+    app->view.speed = SPEEDS[app->speed];
+    if (TTF_Init() != 0) {
+        fprintf(stderr, "gpusim-viz: error: SDL_ttf: %s\n", TTF_GetError());
+        rc = EXIT_CHECK_FAILED;
+        goto out;
+    }
+    char err[512];
+    app->draw = vdraw_create(app->a.font_dir, err, sizeof err);
+    if (!app->draw) {
+        fprintf(stderr, "gpusim-viz: error: %s (install fonts-dejavu-core, or give --font-dir)\n", err);
+        rc = EXIT_BAD_INPUT;
+    } else {
+        rc = app->a.snapshot ? snapshot(app) : window(app);
+    }
+    vdraw_destroy(app->draw);
+    TTF_Quit();
+    SDL_Quit();
+out:
+    vrec_destroy(app->rec);
+    if (app->loaded) workload_destroy(&app->w);
+    free(app->a.sets);
+    free(app->a.params);
+    free(app);
+    return rc;
+}
