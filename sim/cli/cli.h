@@ -14,6 +14,7 @@ enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
 int cmd_run(int argc, char **argv);
 int cmd_asm(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 

@@ -15,6 +15,7 @@ static const Command COMMANDS[] = {
     { "run", cmd_run, "run a workload's variants on a simulated GPU: check, compare, explain" },
     { "asm", cmd_asm, "assemble a kernel file; print registers, shared memory, disassembly, reconvergence" },
     { "occupancy", cmd_occupancy, "blocks per SM, occupancy and the limiting resource of a launch (CUDA's rules)" },
+    { "compare", cmd_compare, "simulate what gpusim-validate measured on a GPU and compare, variant by variant" },
     { "gpus", cmd_gpus, "list the GPU presets, or print one machine (with --set overrides) as JSON" },
 };
 

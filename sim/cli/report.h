@@ -59,6 +59,20 @@ typedef struct {
     uint64_t           warp_instructions;  /* over all variants                */
 } RunReport;
 
+/* How to run one variant (variant_run). */
+typedef struct {
+    uint64_t         max_cycles, max_instructions; /* budgets; 0: none            */
+    uint32_t         regs;      /* registers per thread to assume; 0: the variant's */
+    const char      *label;     /* progress line label; NULL: the variant name      */
+    bool             progress;  /* print progress on stderr                          */
+    const TraceSink *trace;     /* also send every event there; may be NULL          */
+} VariantOptions;
+
+/* Prepares fresh buffers for v, simulates it on c and checks the results
+** into *row (row->error is malloc'd; the caller frees it). */
+void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, const VariantOptions *opt,
+                 RunRow *row);
+
 /* The table, the explanations and a footer with the simulation speed. */
 void report_text(FILE *out, const RunReport *r);
 

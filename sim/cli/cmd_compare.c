@@ -1,0 +1,472 @@
+/* sim/cli/cmd_compare.c -- `gpusim compare RESULTS.json`: simulate what the
+** validate runner measured on hardware (validate/README.md, "The results
+** file") and put the two side by side.
+**
+** Each record names a workload file, a variant, the sizes it ran at and the
+** twin's registers per thread; the same variant is simulated at the same
+** sizes on the preset of the recorded device, with those registers (except
+** for records that emulate a register count with unused shared memory: they
+** are simulated as the workload file says). What is compared is the ratio of
+** each variant to its workload's first variant, as the teaching material
+** reasons in ratios; absolute times are shown too. Occupancy is compared
+** exactly: blocks per SM from gpusim's calculator for the twin's launch
+** against cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+** Exit status: 0 ok; 1 a target given with --max-* is missed, or a record
+** could not be simulated; 2 bad input.                                     */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/cli/cli.h"
+#include "sim/cli/report.h"
+#include "sim/occupancy.h"
+
+#define COMPARE_MAX_FILE_BYTES (64u << 20)
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gpusim compare RESULTS.json [--json] [--gpu NAME|FILE] [--only WORKLOAD]...\n"
+            "                      [--max-median-error F] [--max-error F] [--max-occupancy-mismatches N]\n\n"
+            "Simulates every workload variant recorded by gpusim-validate (validate/README.md) on the\n"
+            "preset of the recorded device, at the recorded sizes and registers per thread, and prints\n"
+            "hardware and simulation side by side: each variant's time as a ratio to its workload's\n"
+            "first variant (hw and sim), the error of the simulated ratio (sim/hw - 1), and absolute\n"
+            "times; then a summary and the occupancy comparison (gpusim's blocks per SM against\n"
+            "cudaOccupancyMaxActiveBlocksPerMultiprocessor for the same launch).\n\n"
+            "  --json                         print one JSON object instead of the tables\n"
+            "  --gpu NAME|FILE                simulate on this machine instead of the recorded preset\n"
+            "  --only WORKLOAD                compare only this workload (repeatable)\n"
+            "  --max-median-error F           exit 1 when the median |ratio error| exceeds F (0.10 = 10%%)\n"
+            "  --max-error F                  exit 1 when any |ratio error| exceeds F\n"
+            "  --max-occupancy-mismatches N   exit 1 when more occupancy figures differ (default 0)\n\n"
+            "Workload files are looked up relative to the current directory, then to the source tree.\n"
+            "Exit status: 0 ok, 1 a target missed or a record could not be simulated, 2 bad input.\n");
+}
+
+typedef struct {
+    const char *workload, *variant, *file;
+    double      hw_ms;
+    bool        base;             /* the workload's first variant               */
+    double      hw_ratio, sim_ratio, ratio_error, sim_us;
+    bool        simulated;
+    uint32_t    hw_bps, sim_bps;  /* blocks per SM: CUDA API, gpusim           */
+    bool        occ_compared;
+    char        note[1024];
+} Pair;
+
+typedef struct {
+    const char  *results;
+    const char  *gpu;
+    const char **only;
+    size_t       nonly;
+    bool         json;
+    double       max_median, max_error; /* < 0: no target */
+    long         max_occ_mismatch;
+} CompareArgs;
+
+static bool parse_fraction(const char *flag, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*s && !*end && !errno && v >= 0 && v < 1e6) {
+        *out = v;
+        return true;
+    }
+    cli_error("compare", "%s expects a non-negative number (0.1 = 10%%), got '%s'", flag, s);
+    return false;
+}
+
+static int parse_args(int argc, char **argv, CompareArgs *a)
+{
+    memset(a, 0, sizeof *a);
+    a->max_median = a->max_error = -1;
+    a->only = calloc((size_t)argc, sizeof *a->only);
+    if (!a->only) return EXIT_BAD_INPUT;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value = NULL;
+        if (cli_is_help(arg)) {
+            usage(stdout);
+            return -1;
+        }
+        if (cli_option(argc, argv, &i, "--gpu", &value)) {
+            if (!value) return cli_error("compare", "--gpu needs a value");
+            a->gpu = value;
+        } else if (cli_option(argc, argv, &i, "--only", &value)) {
+            if (!value) return cli_error("compare", "--only needs a value");
+            a->only[a->nonly++] = value;
+        } else if (cli_option(argc, argv, &i, "--max-median-error", &value)) {
+            if (!value || !parse_fraction("--max-median-error", value, &a->max_median)) return EXIT_BAD_INPUT;
+        } else if (cli_option(argc, argv, &i, "--max-error", &value)) {
+            if (!value || !parse_fraction("--max-error", value, &a->max_error)) return EXIT_BAD_INPUT;
+        } else if (cli_option(argc, argv, &i, "--max-occupancy-mismatches", &value)) {
+            double v;
+            if (!value || !parse_fraction("--max-occupancy-mismatches", value, &v) || v != floor(v))
+                return value ? EXIT_BAD_INPUT : cli_error("compare", "--max-occupancy-mismatches needs a value");
+            a->max_occ_mismatch = (long)v;
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = true;
+        } else if (arg[0] == '-' && arg[1]) {
+            return cli_error("compare", "unknown option '%s' (see gpusim compare --help)", arg);
+        } else if (a->results) {
+            return cli_error("compare", "one results file at a time ('%s' and '%s')", a->results, arg);
+        } else {
+            a->results = arg;
+        }
+    }
+    if (!a->results) {
+        fprintf(stderr, "gpusim compare: error: no results file given\n");
+        usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+static char *read_file(const char *path, size_t *len, Diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(COMPARE_MAX_FILE_BYTES + 1);
+    size_t n = buf ? fread(buf, 1, COMPARE_MAX_FILE_BYTES + 1, f) : 0;
+    fclose(f);
+    if (!buf || n > COMPARE_MAX_FILE_BYTES) {
+        diag_set(d, path, 0, 0, buf ? "file larger than %u MiB" : "out of memory", COMPARE_MAX_FILE_BYTES >> 20);
+        free(buf);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* The workload file of a record: as given (relative to the working
+** directory), else relative to the source tree gpusim was built from. */
+static bool find_workload(const char *file, char *out, size_t cap)
+{
+    if (access(file, R_OK) == 0) {
+        snprintf(out, cap, "%s", file);
+        return true;
+    }
+    snprintf(out, cap, "%s/%s", GPUSIM_SOURCE_DIR, file);
+    return access(out, R_OK) == 0;
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool num_of(const cJSON *o, const char *key, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v)) return false;
+    *out = v->valuedouble;
+    return true;
+}
+
+static bool dims_of(const cJSON *o, const char *key, uint32_t out[3])
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    out[0] = out[1] = out[2] = 1;
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > 3) return false;
+    for (int i = 0; i < cJSON_GetArraySize(v); i++) {
+        const cJSON *e = cJSON_GetArrayItem(v, i);
+        if (!cJSON_IsNumber(e) || e->valuedouble < 1 || e->valuedouble > UINT32_MAX) return false;
+        out[i] = (uint32_t)e->valuedouble;
+    }
+    return true;
+}
+
+/* Simulates one record into *p. Returns false (with p->note) when it could
+** not be simulated; bad records are reported, not fatal. */
+static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, Pair *p)
+{
+    char path[4096];
+    if (!find_workload(p->file, path, sizeof path)) {
+        snprintf(p->note, sizeof p->note, "workload file %s not found", p->file);
+        return false;
+    }
+    /* --param name=value for every recorded size parameter */
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(rec, "params");
+    int np = cJSON_IsObject(params) ? cJSON_GetArraySize(params) : 0;
+    char **ov = calloc((size_t)np + 1, sizeof *ov);
+    int nov = 0;
+    bool ok = ov != NULL;
+    for (const cJSON *e = cJSON_IsObject(params) ? params->child : NULL; ok && e; e = e->next) {
+        char buf[256];
+        if (cJSON_IsNumber(e)) snprintf(buf, sizeof buf, "%s=%.17g", e->string, e->valuedouble);
+        else if (cJSON_IsString(e)) snprintf(buf, sizeof buf, "%s=%s", e->string, e->valuestring);
+        else continue;
+        ov[nov] = strdup(buf);
+        ok = ov[nov++] != NULL;
+    }
+    Workload w;
+    Diag d;
+    memset(&w, 0, sizeof w);
+    if (ok && !workload_load(path, cfg, (const char *const *)ov, (size_t)nov, &w, &d)) {
+        snprintf(p->note, sizeof p->note, "%.900s", d.message);
+        ok = false;
+    }
+    const WlVariant *v = ok ? workload_find_variant(&w, p->variant) : NULL;
+    if (ok && !v) {
+        snprintf(p->note, sizeof p->note, "%s has no variant '%s'", p->file, p->variant);
+        ok = false;
+    }
+    double regs = 0;
+    bool emulates = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(rec, "emulates"));
+    num_of(rec, "regs", &regs);
+    const cJSON *launch = cJSON_GetObjectItemCaseSensitive(rec, "launch");
+    uint32_t grid[3], block[3];
+    double dsmem = 0, static_smem = 0;
+    bool have_launch = dims_of(launch, "grid", grid) && dims_of(launch, "block", block);
+    num_of(launch, "dynamic_smem", &dsmem);
+    num_of(rec, "static_smem", &static_smem);
+    if (ok && have_launch &&
+        (memcmp(grid, v->grid, sizeof grid) != 0 || memcmp(block, v->block, sizeof block) != 0))
+        snprintf(p->note, sizeof p->note, "launch differs: hw grid %ux%ux%u block %ux%ux%u", grid[0], grid[1],
+                 grid[2], block[0], block[1], block[2]);
+    /* Occupancy of the twin's own launch, as the CUDA API computed it. */
+    double hw_bps;
+    if (ok && have_launch && regs >= 1 && num_of(rec, "blocks_per_sm", &hw_bps)) {
+        OccResult occ;
+        occupancy_compute(cfg, block[0] * block[1] * block[2], (uint32_t)regs, (uint32_t)static_smem,
+                          (uint32_t)dsmem, &occ, &d);
+        p->occ_compared = true;
+        p->hw_bps = (uint32_t)hw_bps;
+        p->sim_bps = occ.blocks_per_sm;
+    }
+    if (ok) {
+        RunRow row;
+        VariantOptions opt = { .max_cycles = 4000000000ull, .max_instructions = 2000000000ull,
+                               .regs = emulates || regs < 1 ? 0 : (uint32_t)regs, .label = v->name,
+                               .progress = isatty(STDERR_FILENO) };
+        variant_run(cfg, &w, v, &opt, &row);
+        if (!row.ran || row.check == CHECK_FAIL) {
+            snprintf(p->note, sizeof p->note, "simulation: %s", row.error ? row.error : report_status_name(row.status));
+            ok = false;
+        } else {
+            p->sim_us = row.st.time_us;
+            p->simulated = true;
+        }
+        free(row.error);
+    }
+    workload_destroy(&w);
+    for (int i = 0; i < nov; i++) free(ov[i]);
+    free(ov);
+    return ok;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    CompareArgs args;
+    int rc = parse_args(argc, argv, &args);
+    if (rc != EXIT_OK) {
+        free(args.only);
+        return rc < 0 ? EXIT_OK : rc;
+    }
+    rc = EXIT_BAD_INPUT;
+    Diag d;
+    size_t len;
+    char *text = read_file(args.results, &len, &d);
+    cJSON *root = NULL;
+    Pair *pairs = NULL;
+    GpuConfig *cfg = malloc(sizeof *cfg);
+    if (!text || !cfg) {
+        if (!text) diag_print(stderr, &d);
+        goto out;
+    }
+    const char *parse_end = NULL;
+    root = cJSON_ParseWithLengthOpts(text, len, &parse_end, 0);
+    if (!root) {
+        uint32_t line = 1, col = 1;
+        for (const char *c = text; parse_end && c < parse_end; c++) line += *c == '\n', col = *c == '\n' ? 1 : col + 1;
+        diag_set(&d, args.results, line, col, "not valid JSON");
+        diag_print(stderr, &d);
+        goto out;
+    }
+    const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
+    const cJSON *variants = cJSON_GetObjectItemCaseSensitive(root, "variants");
+    const char *schema = str_of(root, "schema");
+    if (!schema || strcmp(schema, "gpusim-validate/1") != 0 || !cJSON_IsObject(device) || !cJSON_IsArray(variants)) {
+        cli_error("compare", "%s: expected a gpusim-validate/1 results file (schema, device, variants)", args.results);
+        goto out;
+    }
+    const char *preset = args.gpu ? args.gpu : str_of(device, "preset");
+    if (!preset) {
+        cli_error("compare", "%s: device.preset is missing; name the machine with --gpu", args.results);
+        goto out;
+    }
+    if (!cli_load_gpu(preset, NULL, 0, cfg, &d)) {
+        diag_print(stderr, &d);
+        goto out;
+    }
+    int nrec = cJSON_GetArraySize(variants);
+    pairs = calloc((size_t)nrec + 1, sizeof *pairs);
+    if (!pairs) goto out;
+    uint32_t npairs = 0, failed = 0;
+    for (int i = 0; i < nrec; i++) {
+        const cJSON *rec = cJSON_GetArrayItem(variants, i);
+        Pair *p = &pairs[npairs];
+        p->workload = str_of(rec, "workload");
+        p->variant = str_of(rec, "variant");
+        p->file = str_of(rec, "file");
+        /* the teaching workloads only; microbenchmarks calibrate the preset */
+        if (!p->workload || !p->variant || !p->file || strncmp(p->file, "workloads/", 10) != 0) continue;
+        bool wanted = args.nonly == 0;
+        for (size_t k = 0; k < args.nonly; k++) wanted |= strcmp(args.only[k], p->workload) == 0;
+        const cJSON *correct = cJSON_GetObjectItemCaseSensitive(rec, "correct");
+        if (!wanted || !num_of(rec, "ms", &p->hw_ms) || p->hw_ms <= 0 || !cJSON_IsTrue(correct)) continue;
+        if (!args.json) fprintf(stderr, "simulating %s/%s\n", p->workload, p->variant);
+        if (!simulate_record(rec, cfg, p)) failed++;
+        npairs++;
+    }
+    /* Ratios to each workload's first (simulated) variant. */
+    for (uint32_t i = 0; i < npairs; i++) {
+        Pair *p = &pairs[i];
+        const Pair *base = NULL;
+        for (uint32_t j = 0; j < npairs && !base; j++)
+            if (pairs[j].simulated && strcmp(pairs[j].workload, p->workload) == 0) base = &pairs[j];
+        p->base = base == p;
+        if (!p->simulated || !base) continue;
+        p->hw_ratio = p->hw_ms / base->hw_ms;
+        p->sim_ratio = p->sim_us / base->sim_us;
+        p->ratio_error = p->sim_ratio / p->hw_ratio - 1;
+    }
+    double *errs = calloc((size_t)npairs + 1, sizeof *errs);
+    if (!errs) goto out;
+    uint32_t nerr = 0, within10 = 0, within20 = 0, ntime = 0, occ_compared = 0, occ_mismatch = 0;
+    double mape = 0, max_err = 0;
+    const Pair *worst = NULL;
+    for (uint32_t i = 0; i < npairs; i++) {
+        const Pair *p = &pairs[i];
+        if (p->occ_compared) {
+            occ_compared++;
+            occ_mismatch += p->hw_bps != p->sim_bps;
+        }
+        if (!p->simulated) continue;
+        mape += fabs(p->sim_us / (p->hw_ms * 1000.0) - 1);
+        ntime++;
+        if (p->base) continue; /* its ratio is 1 on both sides by definition */
+        double e = fabs(p->ratio_error);
+        errs[nerr++] = e;
+        within10 += e <= 0.10;
+        within20 += e <= 0.20;
+        if (e >= max_err) max_err = e, worst = p;
+    }
+    qsort(errs, nerr, sizeof *errs, cmp_double);
+    double median = nerr == 0 ? 0 : nerr % 2 ? errs[nerr / 2] : (errs[nerr / 2 - 1] + errs[nerr / 2]) / 2;
+    mape = ntime ? mape / ntime : 0;
+    free(errs);
+
+    if (args.json) {
+        cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "pairs");
+        for (uint32_t i = 0; i < npairs; i++) {
+            const Pair *p = &pairs[i];
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "workload", p->workload);
+            cJSON_AddStringToObject(e, "variant", p->variant);
+            cJSON_AddNumberToObject(e, "hw_ms", p->hw_ms);
+            if (p->simulated) {
+                cJSON_AddNumberToObject(e, "hw_ratio", p->hw_ratio);
+                cJSON_AddNumberToObject(e, "sim_ratio", p->sim_ratio);
+                cJSON_AddNumberToObject(e, "ratio_error", p->ratio_error);
+                cJSON_AddNumberToObject(e, "sim_us", p->sim_us);
+            } else {
+                cJSON_AddNullToObject(e, "hw_ratio");
+                cJSON_AddNullToObject(e, "sim_ratio");
+                cJSON_AddNullToObject(e, "ratio_error");
+                cJSON_AddNullToObject(e, "sim_us");
+            }
+            if (p->occ_compared) {
+                cJSON_AddNumberToObject(e, "hw_blocks_per_sm", p->hw_bps);
+                cJSON_AddNumberToObject(e, "sim_blocks_per_sm", p->sim_bps);
+            }
+            if (p->note[0]) cJSON_AddStringToObject(e, "note", p->note);
+            cJSON_AddItemToArray(arr, e);
+        }
+        cJSON *s = cJSON_AddObjectToObject(o, "summary");
+        cJSON_AddNumberToObject(s, "median_abs_ratio_error", median);
+        cJSON_AddNumberToObject(s, "max_abs_ratio_error", max_err);
+        cJSON_AddNumberToObject(s, "within_10pct", within10);
+        cJSON_AddNumberToObject(s, "within_20pct", within20);
+        cJSON_AddNumberToObject(s, "time_mape", mape);
+        cJSON_AddNumberToObject(s, "pairs", nerr);
+        cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
+        cJSON_AddNumberToObject(oc, "compared", occ_compared);
+        cJSON_AddNumberToObject(oc, "mismatches", occ_mismatch);
+        char *out = cJSON_Print(o);
+        if (out) puts(out);
+        free(out);
+        cJSON_Delete(o);
+    } else {
+        const char *date = str_of(root, "date");
+        printf("%s: %u variants measured on %s%s%s, simulated on %s (%s)\n\n", args.results, npairs,
+               str_of(device, "name") ? str_of(device, "name") : "?", date ? " on " : "", date ? date : "", cfg->name,
+               cfg->description);
+        printf("%-15s %-22s %10s %9s %9s %10s %10s %10s %9s\n", "workload", "variant", "hw ms", "hw ratio",
+               "sim ratio", "ratio err", "hw us", "sim us", "time err");
+        for (uint32_t i = 0; i < npairs; i++) {
+            const Pair *p = &pairs[i];
+            if (!p->simulated) {
+                printf("%-15s %-22s %10.4f  (not simulated: %s)\n", p->workload, p->variant, p->hw_ms, p->note);
+                continue;
+            }
+            printf("%-15s %-22s %10.4f %9.3f %9.3f %9.1f%% %10.1f %10.1f %8.1f%%%s\n", p->workload, p->variant,
+                   p->hw_ms, p->hw_ratio, p->sim_ratio, 100 * p->ratio_error, p->hw_ms * 1000, p->sim_us,
+                   100 * (p->sim_us / (p->hw_ms * 1000) - 1), p->base ? "  (base)" : "");
+        }
+        printf("\nsummary: %u ratio pairs (each workload's first variant is its base and is not counted)\n", nerr);
+        printf("  median |ratio error| %.1f%%, max %.1f%%", 100 * median, 100 * max_err);
+        if (worst) printf(" (%s/%s)", worst->workload, worst->variant);
+        printf("\n");
+        printf("  within 10%%: %u of %u, within 20%%: %u of %u\n", within10, nerr, within20, nerr);
+        printf("  absolute time, mean |sim/hw - 1| (MAPE): %.1f%% over %u variants\n", 100 * mape, ntime);
+        printf("\noccupancy (blocks per SM): gpusim vs cudaOccupancyMaxActiveBlocksPerMultiprocessor: %u compared, "
+               "%u mismatches\n", occ_compared, occ_mismatch);
+        for (uint32_t i = 0; i < npairs; i++)
+            if (pairs[i].occ_compared && pairs[i].hw_bps != pairs[i].sim_bps)
+                printf("  MISMATCH %s/%s: CUDA %u, gpusim %u\n", pairs[i].workload, pairs[i].variant, pairs[i].hw_bps,
+                       pairs[i].sim_bps);
+    }
+    rc = EXIT_OK;
+    if (failed) {
+        fprintf(stderr, "gpusim compare: %u record(s) could not be simulated\n", failed);
+        rc = EXIT_CHECK_FAILED;
+    }
+    if (args.max_median >= 0 && median > args.max_median) {
+        fprintf(stderr, "gpusim compare: median |ratio error| %.3f exceeds --max-median-error %.3f\n", median,
+                args.max_median);
+        rc = EXIT_CHECK_FAILED;
+    }
+    if (args.max_error >= 0 && max_err > args.max_error) {
+        fprintf(stderr, "gpusim compare: max |ratio error| %.3f (%s/%s) exceeds --max-error %.3f\n", max_err,
+                worst ? worst->workload : "?", worst ? worst->variant : "?", args.max_error);
+        rc = EXIT_CHECK_FAILED;
+    }
+    if ((long)occ_mismatch > args.max_occ_mismatch) {
+        fprintf(stderr, "gpusim compare: %u occupancy mismatches (allowed %ld)\n", occ_mismatch, args.max_occ_mismatch);
+        rc = EXIT_CHECK_FAILED;
+    }
+out:
+    cJSON_Delete(root);
+    free(text);
+    free(pairs);
+    free(cfg);
+    free(args.only);
+    return rc;
+}
