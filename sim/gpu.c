@@ -33,6 +33,7 @@
 #include "sim/coalesce.h"
 #include "sim/memsys.h"
 #include "sim/occupancy.h"
+#include "sim/racecheck.h"
 #include "sim/smem.h"
 
 #define NEVER UINT64_MAX
@@ -89,6 +90,7 @@ typedef struct {
     ExecBlock eb;
     uint32_t  running, at_barrier;
     uint64_t  start;
+    RaceCheck *rc;
 } BlockSlot;
 
 typedef struct {
@@ -174,6 +176,8 @@ typedef struct {
 
 /* ------------------------------------------------------------ reporting */
 
+static void fail(Gpu *g, SimStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 static void fail(Gpu *g, SimStatus status, const char *fmt, ...)
 {
     if (g->stop) return;
@@ -212,7 +216,6 @@ static void append_warp_positions(Gpu *g, size_t max_lines)
 }
 
 static void prepare(const Gpu *g, Sm *sm, uint32_t slot);
-static void fail(Gpu *g, SimStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Moves scheduler (s, qi)'s wake-up to `at` (or earlier only when `earlier`). */
 static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
@@ -322,6 +325,13 @@ static void dispatch(Gpu *g, uint32_t s)
     bs->eb.ctaid[1] = (uint32_t)(id / gd[0] % gd[1]);
     bs->eb.ctaid[2] = (uint32_t)(id / ((uint64_t)gd[0] * gd[1]));
     memset(bs->eb.smem, 0, g->smem_size);
+    if (g->L->racecheck) {
+        if (!bs->rc && !(bs->rc = racecheck_create(g->smem_size, 0))) {
+            fail(g, SIM_BAD_LAUNCH, "out of host memory for --racecheck");
+            return;
+        }
+        racecheck_reset(bs->rc);
+    }
     bs->running = g->warps_per_block;
     bs->at_barrier = 0;
     bs->start = g->now;
@@ -375,6 +385,7 @@ static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
         wake_set(g, s, slot % g->c->sm_schedulers, g->now + 1, true);
     }
     bs->at_barrier = 0;
+    if (bs->rc) racecheck_barrier(bs->rc);
 }
 
 static void barrier_deadlock(Gpu *g, Sm *sm, uint32_t b, const char *why)
@@ -517,6 +528,22 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
         return start + g->c->lat_shfl;
     }
     if (!out->exec_mask) return g->now + 1;
+    const Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    if (bs->rc) {
+        RaceAccess a = OP_INFO[in->op].flags & OPF_ATOM ? RACE_ATOMIC : in->op == OP_ST_SHARED ? RACE_WRITE : RACE_READ;
+        RaceReport rep = { 0 };
+        if (racecheck_warp(bs->rc, w->ex.warp_in_block, out->pc, out->addr, out->exec_mask, out->width, a, &rep)) {
+            char what[512], t1[128], t2[128];
+            racecheck_describe(&rep, bs->eb.ntid, what, sizeof what);
+            disasm_instr(g->k, &g->k->code[rep.first_pc], t1, sizeof t1);
+            disasm_instr(g->k, &g->k->code[rep.second_pc], t2, sizeof t2);
+            fail(g, SIM_FAULT, "%s:%u: %s\n    in kernel '%s', block (%u,%u,%u)\n    pc %u line %u: %s\n    pc %u line %u: %s",
+                 g->L->kernel_file ? g->L->kernel_file : "?", g->k->code[rep.second_pc].line, what, g->k->name,
+                 bs->eb.ctaid[0], bs->eb.ctaid[1], bs->eb.ctaid[2], rep.first_pc, g->k->code[rep.first_pc].line, t1,
+                 rep.second_pc, g->k->code[rep.second_pc].line, t2);
+        }
+    }
     uint32_t addr[WARP_SIZE];
     for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];
     SmemResult sr;
@@ -936,6 +963,8 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
     free(g.wakes.v);
     free(g.next);
     free(g.cur);
+    for (uint32_t s2 = 0; g.sms && s2 < c->sm_count; s2++)
+        for (uint32_t b = 0; b < g.bps; b++) racecheck_destroy(g.sms[s2].blocks[b].rc);
     free(g.pool);
     free(out);
     return !g.stop;

@@ -28,6 +28,7 @@ typedef struct {
     const uint32_t *params;          /* kernel->nparams values                   */
     uint64_t        max_cycles;      /* 0: no limit                              */
     uint64_t        max_warp_instructions; /* 0: no limit                        */
+    bool            racecheck;       /* --racecheck: shared-memory races are faults */
 } Launch;
 
 typedef enum {

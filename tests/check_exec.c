@@ -515,6 +515,27 @@ START_TEST(test_min_max_signed_zero)
 }
 END_TEST
 
+START_TEST(test_inactive_lane_address_ignored)
+{
+    /* Regression (found by fuzzing): a guarded-off lane holding an address
+    ** far below the buffer must not take part in mapping the access. */
+    Rig *r = rig_new(".kernel t\n"
+                     "    mov.u32 %r1, %laneid\n"
+                     "    setp.ne.u32 %p0, %r1, 0\n"
+                     "    @%p0 ld.global.u32 %r3, [%r2]\n"
+                     "    exit\n", 32, 0);
+    Diag d;
+    uint32_t buf = gmem_alloc(r->gmem, 128, "buf", &d);
+    uint32_t *host = gmem_translate(r->gmem, buf, 128);
+    for (uint32_t l = 0; l < 32; l++) host[l] = 100 + l;
+    for (uint32_t l = 0; l < WARP_SIZE; l++) r->regs[2][l] = l ? buf + 4 * l : 0;
+    rig_run(r);
+    ck_assert_uint_eq(r->regs[3][0], 0);
+    for (uint32_t l = 1; l < WARP_SIZE; l++) ck_assert_uint_eq(r->regs[3][l], 100 + l);
+    rig_free(r);
+}
+END_TEST
+
 /* setp for every type and comparison over pool pairs; NaN makes all false. */
 static const char *const SETP_TYPES[] = { "s32", "u32", "f32" };
 
@@ -1585,6 +1606,7 @@ static Suite *exec_suite(void)
     tcase_add_loop_test(lanes, test_edge_values, 0, (int)(sizeof edge_values / sizeof edge_values[0]));
     tcase_add_test(lanes, test_fma_single_rounding);
     tcase_add_test(lanes, test_min_max_signed_zero);
+    tcase_add_test(lanes, test_inactive_lane_address_ignored);
     tcase_add_loop_test(lanes, test_setp, 0, 3 * CMP_COUNT);
     tcase_add_test(lanes, test_predicate_logic);
     tcase_add_test(lanes, test_guards);

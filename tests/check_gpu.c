@@ -617,6 +617,57 @@ START_TEST(test_scheduler_refilled_in_the_cycle_it_empties)
 }
 END_TEST
 
+
+/* --racecheck: a tile written by some warps and read by others needs the
+** barrier between them; without it the race is reported with both pcs. */
+static const char *TILE_RACE =
+    ".kernel k\n"
+    ".param .ptr out\n"
+    ".shared tile 256\n"
+    "    mov.u32 %r1, %tid.x\n"
+    "    shl.b32 %r2, %r1, 2\n"
+    "    st.shared.u32 [%r2+tile], %r1\n"
+    "BARRIER\n"
+    "    add.u32 %r3, %r1, 32\n"
+    "    and.b32 %r3, %r3, 63\n"
+    "    shl.b32 %r3, %r3, 2\n"
+    "    ld.shared.u32 %r4, [%r3+tile]\n"
+    "    ld.param.u32 %r0, [out]\n"
+    "    add.u32 %r5, %r2, %r0\n"
+    "    st.global.u32 [%r5], %r4\n"
+    "    exit\n";
+
+static bool racecheck_run(bool barrier, SimResult *r)
+{
+    char src[1024];
+    const char *mark = strstr(TILE_RACE, "BARRIER\n");
+    snprintf(src, sizeof src, "%.*s%s%s", (int)(mark - TILE_RACE), TILE_RACE, barrier ? "    bar.sync 0\n" : "",
+             mark + strlen("BARRIER\n"));
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.params[0] = buffer(&t, 64 * 4, "out");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 64;
+    t.L.racecheck = true;
+    bool ok = simulate(&t);
+    *r = t.r;
+    run_free(&t);
+    return ok;
+}
+
+START_TEST(test_racecheck)
+{
+    SimResult *r = malloc(sizeof *r);
+    ck_assert(racecheck_run(true, r));
+    ck_assert(!racecheck_run(false, r));
+    ck_assert_int_eq(r->status, SIM_FAULT);
+    ck_assert_msg(strstr(r->message, "race") && strstr(r->message, "st.shared") && strstr(r->message, "ld.shared"),
+                  "%s", r->message);
+    free(r);
+}
+END_TEST
+
 static Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
@@ -646,6 +697,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(bad, test_deadlock_when_warps_exit_before_barrier);
     tcase_add_test(bad, test_cycle_budget);
     tcase_add_test(bad, test_block_too_big_for_sm);
+    tcase_add_test(bad, test_racecheck);
     suite_add_tcase(s, bad);
     return s;
 }

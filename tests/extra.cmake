@@ -1,3 +1,13 @@
 # Optional test programs, each in its own file; included by tests/CMakeLists.txt.
 include(${CMAKE_CURRENT_SOURCE_DIR}/extra_occupancy.cmake)
 add_test(NAME e2e_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_cli.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+add_test(NAME e2e_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_run.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+if(TARGET gpusim-viz)
+  add_test(NAME e2e_viz COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_viz.sh $<TARGET_FILE:gpusim-viz> ${CMAKE_SOURCE_DIR})
+endif()
+if(TARGET gpusim-validate)
+  add_test(NAME e2e_validate COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_validate.sh $<TARGET_FILE:gpusim-validate> ${CMAKE_SOURCE_DIR} $<TARGET_FILE:gpusim_cli>)
+endif()
+add_test(NAME e2e_workloads_b COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_workloads_b.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+add_test(NAME e2e_workloads_a COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_workloads_a.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+add_test(NAME e2e_reliability COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_reliability.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})

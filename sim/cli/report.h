@@ -66,6 +66,7 @@ typedef struct {
     const char      *label;     /* progress line label; NULL: the variant name      */
     bool             progress;  /* print progress on stderr                          */
     const TraceSink *trace;     /* also send every event there; may be NULL          */
+    bool             racecheck; /* report shared-memory races as faults             */
 } VariantOptions;
 
 /* Prepares fresh buffers for v, simulates it on c and checks the results

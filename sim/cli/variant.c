@@ -112,6 +112,7 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
     L.params = run.params;
     L.max_cycles = opt->max_cycles;
     L.max_warp_instructions = opt->max_instructions;
+    L.racecheck = opt->racecheck;
     Collector col = { &row->prof, progress, label, (uint64_t)v->grid[0] * v->grid[1] * v->grid[2], 0, -1, trace };
     TraceSink sink;
     memset(&sink, 0, sizeof sink);

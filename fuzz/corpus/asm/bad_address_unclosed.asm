@@ -1,0 +1,3 @@
+.kernel k
+    st.global.f32 [%r1+4, %r2
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+    @%p0 bar.sync 0
+    exit

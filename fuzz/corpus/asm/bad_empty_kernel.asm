@@ -1,0 +1,4 @@
+.kernel k
+.param .u32 n
+.kernel j
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+L:  mov.u32 %r1, 0
+    @%p0 bra L

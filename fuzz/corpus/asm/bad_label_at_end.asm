@@ -1,0 +1,4 @@
+.kernel k
+    @%p0 bra END
+    exit
+END:

@@ -1,0 +1,3 @@
+.kernel k
+.regs 0
+    exit

@@ -1,0 +1,3 @@
+.kernel k
+.shared tile 16777217
+    exit

@@ -1,0 +1,4 @@
+.kernel k
+.shared a
+.shared b 16
+    exit

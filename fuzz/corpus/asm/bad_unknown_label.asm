@@ -1,0 +1,3 @@
+.kernel k
+    @%p0 bra nowhere
+    exit

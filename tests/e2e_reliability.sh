@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# tests/e2e_reliability.sh -- reliability of the gpusim command line:
+#   1. valgrind (--leak-check=full) finds no leak and no memory error in
+#      `gpusim asm`, `occupancy`, `gpus a100`, `run` and their error paths
+#      (skipped with a message when valgrind is absent or the binary is built
+#      with AddressSanitizer, which valgrind cannot run);
+#   2. determinism: `gpusim run ... --json` twice gives the same bytes apart
+#      from the host wall-clock fields (wall_seconds, *_per_sec);
+#   3. hostile flags (huge, negative and empty values, 10^6 registers, 0 SMs)
+#      exit 2 with an error message, in bounded time; odd but valid machines
+#      run, and a machine too big for the host is refused with a message.
+# usage: e2e_reliability.sh GPUSIM_BINARY SOURCE_DIR
+# Prints one line per failure and a final "N passed, M failed"; exits 1 on any
+# failure. Needs bash and coreutils (timeout).
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 GPUSIM_BINARY SOURCE_DIR" >&2
+    exit 2
+fi
+GPUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$2" || exit 2
+TMP=$(mktemp -d) || exit 2
+trap 'rm -rf "$TMP"' EXIT
+
+passed=0
+failed=0
+OUT=$TMP/stdout
+ERR=$TMP/stderr
+LIMIT=${GPUSIM_E2E_TIMEOUT:-120} # seconds any one command may take
+
+ok() { passed=$((passed + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    [ $# -gt 1 ] && printf '      %s\n' "${@:2}"
+}
+
+# gp ARGS...: runs gpusim with a time limit; stdout to $OUT, stderr to $ERR, status to $rc
+gp() {
+    timeout "$LIMIT" "$GPUSIM" "$@" >"$OUT" 2>"$ERR"
+    rc=$?
+}
+
+have_run=false
+"$GPUSIM" run --help >/dev/null 2>&1 && have_run=true
+$have_run || echo "note: 'gpusim run' is not available: its checks are skipped"
+
+WL=workloads/transpose.json
+SMALL=(--param n=64)
+
+# ---------------------------------------------------------------- valgrind
+
+# vg NAME WANT_STATUS ARGS...: gpusim under memcheck exits WANT_STATUS (3 = a
+# valgrind error) and reports no leak
+vg() {
+    local name=$1 want=$2
+    shift 2
+    timeout $((LIMIT * 4)) valgrind -q --leak-check=full --error-exitcode=3 "$GPUSIM" "$@" >"$OUT" 2>"$ERR"
+    rc=$?
+    if [ "$rc" -eq 3 ] || grep -q '^==[0-9]*==' "$ERR"; then
+        bad "valgrind $name: memory errors or leaks (gpusim $*)" "$(grep '^==[0-9]*==' "$ERR" | head -n 12)"
+    elif [ "$rc" -ne "$want" ]; then
+        bad "valgrind $name: exit $rc, want $want (gpusim $*)" "$(head -n 3 "$ERR")"
+    else
+        ok
+    fi
+}
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "note: valgrind not found: leak checks skipped (Debian: apt-get install valgrind)"
+elif grep -qa '__asan_init' "$GPUSIM"; then
+    echo "note: $GPUSIM is built with AddressSanitizer: valgrind checks skipped (ASan checks leaks itself)"
+else
+    vg asm 0 asm workloads/kernels/transpose.asm
+    vg asm_bad 2 asm tests/asm_corpus/unknown_opcode.asm
+    vg asm_missing 2 asm tests/no_such_file.asm
+    vg occupancy 0 occupancy --gpu a100 --block 256 --regs 32 --smem 4096
+    vg occupancy_json 0 occupancy --gpu h100 --block 96 --regs 64 --json
+    vg occupancy_bad 2 occupancy --block 2000 --regs 32
+    vg gpus 0 gpus a100
+    vg gpus_list 0 gpus
+    vg gpus_set_bad 2 gpus a100 --set sm.cont=4
+    vg gpus_file_bad 2 gpus tests/cli_corpus/cfg_truncated.json
+    if $have_run; then
+        vg run 0 run "$WL" "${SMALL[@]}"
+        vg run_json 0 run "$WL" "${SMALL[@]}" --json --variant tiled
+        vg run_bad_workload 2 run tests/json_corpus/huge_buffer.json
+        vg run_bad_param 2 run "$WL" --param n=-1
+    fi
+fi
+
+# ------------------------------------------------------------- determinism
+
+# masks the host's wall-clock measurements, which are the only fields allowed to differ
+mask_wall() {
+    sed -E 's/"(wall_[a-z_]*|[a-z_]*per_sec)": *[-+0-9.eE]+/"\1": WALL/g' "$1"
+}
+
+# same NAME ARGS...: two runs print the same JSON
+same() {
+    local name=$1
+    shift
+    gp run "$@" --json
+    local rc1=$rc
+    mask_wall "$OUT" >"$TMP/first.json"
+    gp run "$@" --json
+    mask_wall "$OUT" >"$TMP/second.json"
+    if [ "$rc1" -ne 0 ] || [ "$rc" -ne 0 ]; then
+        bad "determinism $name: exit $rc1 then $rc (gpusim run $* --json)" "$(head -n 3 "$ERR")"
+    elif ! [ -s "$TMP/first.json" ]; then
+        bad "determinism $name: no output"
+    elif ! cmp -s "$TMP/first.json" "$TMP/second.json"; then
+        bad "determinism $name: two runs differ (gpusim run $* --json)" \
+            "$(diff "$TMP/first.json" "$TMP/second.json" | head -n 6)"
+    else
+        ok
+    fi
+}
+
+if $have_run; then
+    same transpose "$WL" "${SMALL[@]}"
+    same transpose_lrr "$WL" "${SMALL[@]}" --set sched.policy=lrr --set sm.count=3
+    [ -f workloads/reduction.json ] && same reduction workloads/reduction.json --param n=8192
+    [ -f workloads/divergence.json ] && same divergence workloads/divergence.json --param n=2048
+fi
+
+# ----------------------------------------------------------- hostile flags
+
+# hostile NAME ARGS...: exit 2, an error message on stderr, nothing killed
+hostile() {
+    local name=$1
+    shift
+    gp "$@"
+    if [ "$rc" -ne 2 ]; then
+        bad "hostile $name: exit $rc, want 2 (gpusim $*)" "$(head -n 3 "$ERR")"
+    elif ! grep -q 'error' "$ERR"; then
+        bad "hostile $name: exit 2 without an error message (gpusim $*)" "$(head -n 3 "$ERR")"
+    else
+        ok
+    fi
+}
+
+BIG=99999999999999999999999999 # beyond 64 bits
+hostile occ_block_huge occupancy --block "$BIG" --regs 32
+hostile occ_block_negative occupancy --block -1 --regs 32
+hostile occ_block_empty occupancy --block "" --regs 32
+hostile occ_regs_empty occupancy --block 256 --regs ""
+hostile occ_regs_1e6 occupancy --block 256 --regs 1000000
+hostile occ_smem_huge occupancy --block 256 --regs 32 --smem "$BIG"
+hostile occ_smem_negative occupancy --block 256 --regs 32 --smem -4096
+hostile occ_gpu_empty occupancy --gpu "" --block 256 --regs 32
+hostile gpus_empty gpus ""
+hostile set_empty gpus a100 --set ""
+hostile set_only_equals gpus a100 --set =
+hostile set_no_value gpus a100 --set sm.count=
+hostile set_zero_sms gpus a100 --set sm.count=0
+hostile set_negative_sms gpus a100 --set sm.count=-1
+hostile set_huge_sms gpus a100 --set "sm.count=$BIG"
+hostile set_regs_per_thread_1e6 gpus a100 --set sm.max_regs_per_thread=1000000
+hostile set_registers_1e9 gpus a100 --set sm.registers=1000000000
+hostile set_clock_nan gpus a100 --set clock_mhz=nan
+hostile set_clock_inf gpus a100 --set clock_mhz=1e999
+hostile asm_empty_path asm ""
+hostile asm_missing asm tests/no_such_file.asm
+if $have_run; then
+    hostile run_empty_path run ""
+    hostile run_missing run tests/no_such_file.json
+    hostile run_param_negative run "$WL" --param n=-1
+    hostile run_param_huge run "$WL" --param "n=$BIG"
+    hostile run_param_empty run "$WL" --param ""
+    hostile run_param_no_value run "$WL" --param n=
+    hostile run_param_1e16_elements run "$WL" --param n=100000000
+    hostile run_zero_sms run "$WL" "${SMALL[@]}" --set sm.count=0
+    hostile run_regs_1e6 run "$WL" "${SMALL[@]}" --set sm.max_regs_per_thread=1000000
+    hostile run_max_cycles_negative run "$WL" "${SMALL[@]}" --max-cycles -1
+    hostile run_max_cycles_huge run "$WL" "${SMALL[@]}" --max-cycles "$BIG"
+    hostile run_variant_empty run "$WL" "${SMALL[@]}" --variant ""
+    hostile run_gpu_empty run "$WL" "${SMALL[@]}" --gpu ""
+
+    # odd but valid machines run to the end (exit 0)
+    for set in sm.registers=1000000 sm.count=1 l1.size=0 sched.policy=lrr; do
+        gp run "$WL" "${SMALL[@]}" --set "$set"
+        if [ "$rc" -eq 0 ]; then ok; else bad "odd machine --set $set: exit $rc, want 0" "$(head -n 3 "$ERR")"; fi
+    done
+    # a machine the host cannot simulate is refused with a message, not killed
+    gp run "$WL" "${SMALL[@]}" --set sm.count=100000 --variant naive
+    if [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
+        bad "huge machine: exit $rc, want 1 or 2 (gpusim run --set sm.count=100000)" "$(head -n 3 "$ERR")"
+    elif ! grep -qi 'memory' "$OUT" "$ERR"; then
+        bad "huge machine: no message about host memory" "$(tail -n 3 "$OUT")"
+    else
+        ok
+    fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
