@@ -6,6 +6,7 @@
 ** way has stamp 0, so empty ways are filled first, lowest way first.      */
 #include "sim/cache.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #define NO_TAG UINT64_MAX /* line numbers are addr / 128 < 2^57: never equal */
@@ -14,6 +15,7 @@ struct Cache {
     uint64_t  sets;      /* 0 = no cache                               */
     uint64_t  set_mask;  /* sets - 1 when sets is a power of two, else 0 */
     uint32_t  assoc;
+    bool      hashed;    /* XOR-fold the line number into the set index */
     uint64_t *tag;       /* line number, NO_TAG when the way is empty  */
     uint64_t *stamp;     /* last use; 0 = never (empty)                */
     uint8_t  *valid;     /* bit s: sector s holds data                 */
@@ -127,7 +129,10 @@ uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAcc
     }
 
     const uint64_t ln = line_addr / CACHE_LINE_BYTES;
-    const uint64_t set = c->set_mask ? (ln & c->set_mask) : (ln % c->sets);
+    /* Hashed indexing folds the higher line-number bits in, so a stride that
+    ** is a multiple of the set count does not pile into a few sets. */
+    const uint64_t key = c->hashed ? ln ^ (ln / c->sets) ^ (ln / c->sets / c->sets) : ln;
+    const uint64_t set = c->set_mask ? (key & c->set_mask) : (key % c->sets);
     const uint64_t base = set * c->assoc;
     const uint64_t *tags = c->tag + base;
     const uint32_t assoc = c->assoc;
@@ -175,4 +180,18 @@ uint64_t cache_flush(Cache *c)
 void cache_stats(const Cache *c, CacheStats *out)
 {
     *out = c->st;
+}
+
+void cache_set_hashed(Cache *c, bool hashed)
+{
+    if (c) c->hashed = hashed;
+}
+
+uint8_t cache_fill(Cache *c, uint64_t line_addr, uint8_t sector_mask)
+{
+    CacheStats saved = c->st;
+    uint8_t present = cache_access(c, line_addr, sector_mask, CACHE_READ);
+    saved.writebacks_sectors = c->st.writebacks_sectors; /* evictions are real */
+    c->st = saved;
+    return present;
 }

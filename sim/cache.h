@@ -17,6 +17,7 @@
 #ifndef GPUSIM_SIM_CACHE_H
 #define GPUSIM_SIM_CACHE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "isa/diag.h"
@@ -38,6 +39,16 @@ typedef struct Cache Cache; /* opaque */
 ** line 0). Memory: about 18 bytes per line (a 40 MB L2 is ~6 MB of host
 ** memory). Caller owns the result; free with cache_destroy. */
 Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d);
+
+/* Brings sectors in as a read would (allocating, evicting) without counting
+** an access: for data that arrives beside what was asked for (a DRAM burst
+** wider than a sector). Returns the sectors that were already present. */
+uint8_t cache_fill(Cache *c, uint64_t line_addr, uint8_t sector_mask);
+
+/* Index sets by a hash of the line number instead of line % sets (as GPU
+** caches do, so that power-of-two strides spread over the sets). Off after
+** cache_create; the timing model turns it on. */
+void cache_set_hashed(Cache *c, bool hashed);
 
 /* Frees c and everything it owns; NULL is fine. */
 void cache_destroy(Cache *c);

@@ -781,6 +781,9 @@ static bool validate_at(const GpuConfig *c, const char *source, Diag *d)
             return vfail(d, source, "%s: %s", KNOBS[i].key, why);
     }
     /* All fields are now within their ranges (no zero divisors). */
+    if (c->dram_access_bytes != 32 && c->dram_access_bytes != 64 && c->dram_access_bytes != 128)
+        return vfail(d, source, "dram.access_bytes (%u) must be 32, 64 or 128: whole 32-byte sectors of a 128-byte line",
+                     c->dram_access_bytes);
     if (c->max_threads_per_block > c->sm_max_threads)
         return vfail(d, source,
                      "sm.max_threads_per_block (%u) exceeds sm.max_threads (%u): a largest block "

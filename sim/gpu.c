@@ -98,6 +98,7 @@ typedef struct {
     BlockSlot *blocks;
     Scheduler *sched;
     uint64_t   smem_free, lsu_free;
+    uint64_t   launch_free;  /* when the SM can start launching another block */
     uint32_t   resident_warps;
     uint64_t   occ_last, occ_integral, busy_cycles;
 } Sm;
@@ -337,15 +338,19 @@ static void dispatch(Gpu *g, uint32_t s)
     bs->start = g->now;
     occ_update(g, sm);
     sm->resident_warps += g->warps_per_block;
+    /* The block holds its resources from now on; its warps start once the
+    ** SM's block launcher gets to it (sm.block_launch_interval apart). */
+    uint64_t start = sm->launch_free > g->now + 1 ? sm->launch_free : g->now + 1;
+    sm->launch_free = start + g->c->block_launch_interval;
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
         uint32_t slot = b * g->warps_per_block + i;
         Warp *w = &sm->warps[slot];
         exec_warp_init(&w->ex, w->ex.r, g->nregs, i, g->block_threads, slot);
         memset(w->reg_ready, 0, g->nregs * sizeof *w->reg_ready);
         memset(w->pred_ready, 0, sizeof w->pred_ready);
-        w->next_issue = g->now + 1;
-        w->next_reason = STALL_NOT_SELECTED;
-        w->reason = STALL_NOT_SELECTED;
+        w->next_issue = start;
+        w->next_reason = STALL_BLOCK_LAUNCH;
+        w->reason = STALL_BLOCK_LAUNCH;
         w->since = g->now + 1;
         w->age = g->ages++;
         w->block = b;
@@ -354,7 +359,7 @@ static void dispatch(Gpu *g, uint32_t s)
         q->nwarps++;
         prepare(g, sm, slot);
         wait_push(q, w->ready, slot);
-        wake_set(g, s, slot % g->c->sm_schedulers, g->now + 1, true);
+        wake_set(g, s, slot % g->c->sm_schedulers, w->ready, true);
     }
     if (g->trace && g->trace->block_start) {
         TraceBlock e = { g->now, s, b, bs->block_id, g->warps_per_block };
@@ -479,6 +484,40 @@ static uint32_t max_same_address(const ExecOut *out)
     return best;
 }
 
+/* Sectors of each line of cr that the access writes entirely. */
+static void full_sectors(const ExecOut *out, const CoalesceResult *cr, uint8_t full[])
+{
+    if (cr->bytes_requested == cr->sectors * COALESCE_SECTOR_BYTES && out->exec_mask == UINT32_MAX &&
+        cr->bytes_requested == WARP_SIZE * out->width) {
+        /* as many bytes as sectors hold: if no two lanes overlap, all full */
+        bool distinct = true;
+        for (int l = 1; l < WARP_SIZE && distinct; l++) distinct = out->addr[l] == out->addr[0] + (uint64_t)l * out->width;
+        if (distinct) {
+            memcpy(full, cr->sector_mask, cr->nlines);
+            return;
+        }
+    }
+    uint32_t covered[COALESCE_MAX_LINES][COALESCE_SECTORS_PER_LINE]; /* byte bits */
+    memset(covered, 0, cr->nlines * sizeof covered[0]);
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(out->exec_mask >> l & 1)) continue;
+        for (uint32_t b = 0; b < out->width; b++) {
+            uint64_t a = out->addr[l] + b, line = a - a % COALESCE_LINE_BYTES;
+            for (uint32_t i = 0; i < cr->nlines; i++)
+                if (cr->line_addr[i] == line) {
+                    uint32_t off = (uint32_t)(a % COALESCE_LINE_BYTES);
+                    covered[i][off / COALESCE_SECTOR_BYTES] |= 1u << (off % COALESCE_SECTOR_BYTES);
+                    break;
+                }
+        }
+    }
+    for (uint32_t i = 0; i < cr->nlines; i++) {
+        full[i] = 0;
+        for (int sct = 0; sct < COALESCE_SECTORS_PER_LINE; sct++)
+            if (covered[i][sct] == UINT32_MAX) full[i] |= (uint8_t)(1u << sct);
+    }
+}
+
 static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint8_t *wait)
 {
     Sm *sm = &g->sms[s];
@@ -502,7 +541,9 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     } else if (store) {
         st->gst_requests++;
         st->gst_sectors += cr.sectors;
-        memsys_store(g->mem, s, start, &cr);
+        uint8_t full[COALESCE_MAX_LINES];
+        full_sectors(out, &cr, full);
+        memsys_store(g->mem, s, start, &cr, full);
     } else {
         st->gatom_requests++;
         ready = memsys_atomic(g->mem, s, start, &cr, max_same_address(out));
@@ -954,6 +995,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             fail(&g, SIM_DEADLOCK, "internal: %llu blocks were never dispatched",
                  (unsigned long long)(g.total_blocks - g.next_block));
         if (!g.stop) {
+            memsys_flush(g.mem, g.end);
             uint64_t drain = memsys_drain_cycle(g.mem);
             if (drain > g.end) g.end = drain;
             finish_stats(&g);

@@ -28,6 +28,7 @@ struct MemSys {
     Dram     dram;     /* DRAM bandwidth; its latency is the DRAM latency */
     uint64_t dram_write_bytes;
     uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
+    uint32_t chunk_sectors; /* sectors one DRAM access moves (dram.access_bytes / 32) */
 };
 
 static void heap_push(Mshr *h, uint64_t v)
@@ -77,12 +78,15 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
         uint64_t set_bytes = (uint64_t)CACHE_LINE_BYTES * c->l1_assoc;
         m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d);
         if (!m->l1[i]) goto fail;
+        cache_set_hashed(m->l1[i], true);
         m->mshr[i].cap = c->l1_max_inflight;
         m->mshr[i].heap = malloc((size_t)c->l1_max_inflight * sizeof(uint64_t));
         if (!m->mshr[i].heap) goto oom;
     }
     m->l2 = cache_create(c->l2_size, c->l2_assoc, d);
     if (!m->l2) goto fail;
+    cache_set_hashed(m->l2, true);
+    m->chunk_sectors = c->dram_access_bytes / CACHE_SECTOR_BYTES;
     dram_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
     dram_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
     m->lat_l1_hit = c->lat_l1_hit;
@@ -126,21 +130,49 @@ static uint64_t l2_writebacks(const MemSys *m)
     return st.writebacks_sectors;
 }
 
+/* The DRAM chunks (dram.access_bytes, aligned) that hold `sectors`. */
+static uint8_t chunks_of(const MemSys *m, uint8_t sectors)
+{
+    uint8_t out = 0, k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
+    for (uint8_t s = 0; s < CACHE_SECTORS; s += k)
+        if (sectors & (ones << s)) out |= (uint8_t)(ones << s);
+    return out;
+}
+
+/* Sectors `missed` of a line missed L2: DRAM moves whole chunks, so the
+** other sectors of each chunk arrive too and are kept in L2. Returns the
+** completion of each missed sector's chunk in done[] (indexed by sector). */
+static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed, uint64_t done[CACHE_SECTORS])
+{
+    uint8_t k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
+    uint8_t extra = (uint8_t)(chunks_of(m, missed) & ~missed);
+    if (extra) {
+        uint64_t wb = l2_writebacks(m);
+        cache_fill(m->l2, line, extra);
+        write_back(m, t, wb);
+    }
+    for (uint8_t s = 0; s < CACHE_SECTORS; s += k)
+        if (missed & (ones << s)) {
+            uint64_t back = dram_access(&m->dram, t, m->chunk_sectors * CACHE_SECTOR_BYTES);
+            for (uint8_t j = s; j < s + k; j++) done[j] = back;
+        }
+}
+
 /* Sectors of one line that missed L1: through the MSHRs, L2 and maybe DRAM. */
 static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors)
 {
     uint64_t wb = l2_writebacks(m);
     uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ);
     write_back(m, start, wb);
+    uint8_t missed = (uint8_t)(sectors & ~l2_hits);
+    uint64_t from_dram[CACHE_SECTORS] = { 0 };
+    if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, from_dram);
     uint64_t done = start;
     for (int s = 0; s < CACHE_SECTORS; s++) {
         if (!(sectors >> s & 1)) continue;
         uint64_t t = mshr_acquire(&m->mshr[sm], start);
         uint64_t back = dram_access(&m->l2_queue, t, CACHE_SECTOR_BYTES);
-        if (!(l2_hits >> s & 1)) {
-            uint64_t from_dram = dram_access(&m->dram, t, CACHE_SECTOR_BYTES);
-            if (from_dram > back) back = from_dram;
-        }
+        if ((missed >> s & 1) && from_dram[s] > back) back = from_dram[s];
         heap_push(&m->mshr[sm], back);
         if (back > done) done = back;
     }
@@ -163,15 +195,22 @@ uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResul
     return done;
 }
 
-void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
+void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, const uint8_t *full)
 {
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
         cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC);
         uint64_t wb = l2_writebacks(m);
-        cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
+        uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
         write_back(m, start, wb);
         dram_access(&m->l2_queue, start, lane_count(sectors) * CACHE_SECTOR_BYTES);
+        /* A sector written only in part that L2 does not hold must be read
+        ** first: the bytes not written have to come from DRAM. */
+        uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~full[i]);
+        if (partial_miss) {
+            uint64_t ignored[CACHE_SECTORS];
+            fetch_from_dram(m, start, r->line_addr[i], partial_miss, ignored);
+        }
     }
 }
 
@@ -186,14 +225,24 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
         write_back(m, start, wb);
         uint64_t t = dram_access(&m->l2_queue, start, lane_count(sectors) * CACHE_SECTOR_BYTES);
         if (sectors & ~hit) {
-            uint64_t from_dram = dram_access(&m->dram, start, lane_count(sectors & ~hit) * CACHE_SECTOR_BYTES);
-            if (from_dram > t) t = from_dram;
+            uint64_t from_dram[CACHE_SECTORS] = { 0 };
+            fetch_from_dram(m, start, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);
+            for (int s = 0; s < CACHE_SECTORS; s++)
+                if (from_dram[s] > t) t = from_dram[s];
         }
         /* the L2 queue already charged the hit latency; an atomic takes lat.atomic */
         t += (m->lat_atomic > m->lat_l2_hit ? m->lat_atomic - m->lat_l2_hit : 0) + (serial ? serial - 1 : 0);
         if (t > done) done = t;
     }
     return done;
+}
+
+void memsys_flush(MemSys *m, uint64_t now)
+{
+    uint64_t sectors = cache_flush(m->l2);
+    if (!sectors) return;
+    dram_access(&m->dram, now, (uint32_t)(sectors * CACHE_SECTOR_BYTES));
+    m->dram_write_bytes += sectors * CACHE_SECTOR_BYTES;
 }
 
 uint64_t memsys_drain_cycle(const MemSys *m)

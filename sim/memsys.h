@@ -4,7 +4,8 @@
 ** bandwidth queue with a latency). Every request is timed when it is issued:
 ** the caller gets the cycle its data is back, so no event queue is needed.
 ** Loads allocate in L1; stores write through to L2 (write-back, allocate);
-** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth.      */
+** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth.
+** DRAM moves dram.access_bytes per access; set indices are hashed.        */
 #ifndef GPUSIM_SIM_MEMSYS_H
 #define GPUSIM_SIM_MEMSYS_H
 
@@ -27,8 +28,14 @@ void memsys_destroy(MemSys *m);
 uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
 
 /* A warp's global store: no one waits for it, but it takes L2 and, later,
-** DRAM bandwidth. */
-void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
+** DRAM bandwidth. full[i]: the sectors of line i the request writes
+** entirely (a sector written in part that misses L2 is read from DRAM). */
+void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, const uint8_t *full);
+
+/* Writes every dirty L2 sector back to DRAM from cycle `now` (the end of a
+** kernel: back-to-back launches pay for their writes, as measured on
+** hardware in steady state). */
+void memsys_flush(MemSys *m, uint64_t now);
 
 /* A warp's global atomic: resolved at L2; `serial` = the most lanes that
 ** hit one address (they are applied one after another). Returns the cycle

@@ -20,7 +20,8 @@
     X(MIO_THROTTLE,       "mio_throttle",       "shared-memory pipe busy (e.g. bank conflicts)") \
     X(LG_THROTTLE,        "lg_throttle",        "load/store unit busy")                   \
     X(BARRIER,            "barrier",            "waiting at bar.sync for its block")      \
-    X(BRANCH_RESOLVING,   "branch_resolving",   "waiting for a branch target")
+    X(BRANCH_RESOLVING,   "branch_resolving",   "waiting for a branch target")                \
+    X(BLOCK_LAUNCH,       "block_launch",       "its block is still being launched on the SM")
 
 typedef enum {
 #define STALL_ENUM(id, name, help) STALL_##id,

@@ -317,6 +317,27 @@ START_TEST(test_destroy_null)
 }
 END_TEST
 
+/* With modulo indexing, lines a whole number of "ways" apart all fall in one
+** set; hashed indexing (as the timing model uses) spreads them. 64 KB,
+** 4-way: 128 sets. 16 lines 128 sets apart thrash 4 ways under modulo and
+** all fit when hashed. */
+START_TEST(test_hashed_index_spreads_power_of_two_strides)
+{
+    for (int hashed = 0; hashed <= 1; hashed++) {
+        Cache *c = cache_create(64 * 1024, 4, NULL);
+        ck_assert_ptr_nonnull(c);
+        cache_set_hashed(c, hashed);
+        for (int pass = 0; pass < 2; pass++)
+            for (uint64_t i = 0; i < 16; i++) cache_access(c, i * 128 * 128, 0xF, CACHE_READ);
+        CacheStats st;
+        cache_stats(c, &st);
+        if (hashed) ck_assert_uint_eq(st.sector_hits, 16 * 4);
+        else ck_assert_uint_eq(st.sector_hits, 0);
+        cache_destroy(c);
+    }
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
@@ -335,6 +356,7 @@ static Suite *cache_suite(void)
     TCase *edge = tcase_create("Edge");
     tcase_add_test(edge, test_size_zero);
     tcase_add_test(edge, test_odd_set_count);
+    tcase_add_test(edge, test_hashed_index_spreads_power_of_two_strides);
     tcase_add_test(edge, test_mask_bits);
     tcase_add_test(edge, test_high_addresses);
     tcase_add_test(edge, test_destroy_null);

@@ -126,6 +126,7 @@ static uint64_t two_per_sm_cycles(uint32_t sms, uint32_t blocks, KernelStats *ou
     char kv[64];
     snprintf(kv, sizeof kv, "sm.count=%u", sms);
     set(&t, kv);
+    set(&t, "sm.block_launch_interval=0"); /* waves alone: no launch stagger */
     t.params[0] = buffer(&t, (uint64_t)blocks * 128 * 4, "out");
     t.params[1] = 64;
     t.L.grid[0] = blocks;
@@ -668,6 +669,76 @@ START_TEST(test_racecheck)
 }
 END_TEST
 
+
+/* The block launcher starts one block per SM every sm.block_launch_interval
+** cycles: a grid of many tiny blocks takes that long per block per SM. */
+START_TEST(test_block_launch_interval)
+{
+    const char *src = ".kernel k\n    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=2");
+    set(&t, "sm.block_launch_interval=100");
+    t.L.grid[0] = 64; /* 32 blocks per SM */
+    t.L.block[0] = 32;
+    ck_assert(simulate(&t));
+    uint64_t c = t.r.stats.cycles;
+    ck_assert_msg(c >= 31 * 100 && c <= 31 * 100 + 50, "64 empty blocks on 2 SMs: %llu cycles", (unsigned long long)c);
+    ck_assert_uint_gt(t.r.stats.stall[STALL_BLOCK_LAUNCH], 0);
+    run_free(&t);
+}
+END_TEST
+
+/* DRAM moves dram.access_bytes at a time: reading one 4-byte word from each
+** 64-byte chunk costs 64 bytes of DRAM traffic, one from each 32-byte sector
+** of a chunk the same. A store that writes a sector in part reads it first. */
+START_TEST(test_dram_access_granularity_and_partial_writes)
+{
+    uint64_t read_bytes[2];
+    const uint32_t strides[2] = { 8, 16 }; /* floats: 32 B and 64 B apart */
+    for (int v = 0; v < 2; v++) {
+        Run t;
+        run_init(&t, "a100", STRIDED_GLOBAL, "k");
+        set(&t, "sm.count=2");
+        set(&t, "dram.access_bytes=64");
+        uint32_t threads = 1024;
+        t.params[0] = buffer(&t, (uint64_t)threads * strides[v] * 4, "in");
+        t.params[1] = buffer(&t, threads * 4, "out");
+        t.params[2] = strides[v];
+        t.params[3] = 0;
+        t.L.grid[0] = threads / 256;
+        t.L.block[0] = 256;
+        ck_assert(simulate(&t));
+        read_bytes[v] = t.r.stats.dram_read_bytes;
+        run_free(&t);
+    }
+    ck_assert_uint_eq(read_bytes[0], 1024 * 32); /* two lanes share each 64-byte chunk */
+    ck_assert_uint_eq(read_bytes[1], 1024 * 64); /* one lane per chunk              */
+
+    /* every lane stores 4 bytes into its own sector: each is read first */
+    const char *scatter =
+        ".kernel k\n"
+        ".param .ptr out\n"
+        "    ld.param.u32 %r0, [out]\n"
+        "    mov.u32 %r1, %tid.x\n"
+        "    shl.b32 %r2, %r1, 5\n"
+        "    add.u32 %r2, %r2, %r0\n"
+        "    st.global.u32 [%r2], %r1\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", scatter, "k");
+    set(&t, "sm.count=1");
+    set(&t, "dram.access_bytes=32");
+    t.params[0] = buffer(&t, 32 * 32, "out");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 32;
+    ck_assert(simulate(&t));
+    ck_assert_uint_eq(t.r.stats.dram_read_bytes, 32 * 32);  /* the fills           */
+    ck_assert_uint_eq(t.r.stats.dram_write_bytes, 32 * 32); /* the write-back at the end */
+    run_free(&t);
+}
+END_TEST
+
 static Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
@@ -675,6 +746,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(waves, test_one_extra_block_costs_a_wave);
     tcase_add_test(waves, test_two_per_sm_tail);
     tcase_add_test(waves, test_scheduler_refilled_in_the_cycle_it_empties);
+    tcase_add_test(waves, test_block_launch_interval);
     tcase_set_timeout(waves, 120);
     suite_add_tcase(s, waves);
     TCase *core = tcase_create("Core");
@@ -690,6 +762,7 @@ static Suite *gpu_suite(void)
     suite_add_tcase(s, core);
     TCase *mem = tcase_create("Memory");
     tcase_add_test(mem, test_dram_saturation);
+    tcase_add_test(mem, test_dram_access_granularity_and_partial_writes);
     tcase_set_timeout(mem, 120);
     suite_add_tcase(s, mem);
     TCase *bad = tcase_create("BadRuns");
