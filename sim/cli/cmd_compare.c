@@ -41,6 +41,7 @@ static void usage(FILE *out)
             "  --json                         print one JSON object instead of the tables\n"
             "  --gpu NAME|FILE                simulate on this machine instead of the recorded preset\n"
             "  --only WORKLOAD                compare only this workload (repeatable)\n"
+            "  --no-simulation                check launches and occupancy only (fast; no ratios)\n"
             "  --max-median-error F           exit 1 when the median |ratio error| exceeds F (0.10 = 10%%)\n"
             "  --max-error F                  exit 1 when any |ratio error| exceeds F\n"
             "  --max-occupancy-mismatches N   exit 1 when more occupancy figures differ (default 0)\n\n"
@@ -65,6 +66,7 @@ typedef struct {
     const char **only;
     size_t       nonly;
     bool         json;
+    bool         no_simulation; /* --no-simulation: launches and occupancy only */
     double       max_median, max_error; /* < 0: no target */
     long         max_occ_mismatch;
 } CompareArgs;
@@ -111,6 +113,8 @@ static int parse_args(int argc, char **argv, CompareArgs *a)
             a->max_occ_mismatch = (long)v;
         } else if (strcmp(arg, "--json") == 0) {
             a->json = true;
+        } else if (strcmp(arg, "--no-simulation") == 0) {
+            a->no_simulation = true;
         } else if (arg[0] == '-' && arg[1]) {
             return cli_error("compare", "unknown option '%s' (see gpusim compare --help)", arg);
         } else if (a->results) {
@@ -188,7 +192,7 @@ static bool dims_of(const cJSON *o, const char *key, uint32_t out[3])
 
 /* Simulates one record into *p. Returns false (with p->note) when it could
 ** not be simulated; bad records are reported, not fatal. */
-static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, Pair *p)
+static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulate, Pair *p)
 {
     char path[4096];
     if (!find_workload(p->file, path, sizeof path)) {
@@ -244,7 +248,7 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, Pair *p)
         p->hw_bps = (uint32_t)hw_bps;
         p->sim_bps = occ.blocks_per_sm;
     }
-    if (ok) {
+    if (ok && simulate) {
         RunRow row;
         VariantOptions opt = { .max_cycles = 4000000000ull, .max_instructions = 2000000000ull,
                                .regs = emulates || regs < 1 ? 0 : (uint32_t)regs, .label = v->name,
@@ -331,8 +335,8 @@ int cmd_compare(int argc, char **argv)
         for (size_t k = 0; k < args.nonly; k++) wanted |= strcmp(args.only[k], p->workload) == 0;
         const cJSON *correct = cJSON_GetObjectItemCaseSensitive(rec, "correct");
         if (!wanted || !num_of(rec, "ms", &p->hw_ms) || p->hw_ms <= 0 || !cJSON_IsTrue(correct)) continue;
-        if (!args.json) fprintf(stderr, "simulating %s/%s\n", p->workload, p->variant);
-        if (!simulate_record(rec, cfg, p)) failed++;
+        if (!args.json && !args.no_simulation) fprintf(stderr, "simulating %s/%s\n", p->workload, p->variant);
+        if (!simulate_record(rec, cfg, !args.no_simulation, p)) failed++;
         npairs++;
     }
     /* Ratios to each workload's first (simulated) variant. */
@@ -423,12 +427,14 @@ int cmd_compare(int argc, char **argv)
         for (uint32_t i = 0; i < npairs; i++) {
             const Pair *p = &pairs[i];
             if (!p->simulated) {
-                printf("%-15s %-22s %10.4f  (not simulated: %s)\n", p->workload, p->variant, p->hw_ms, p->note);
+                printf("%-15s %-22s %10.4f  (not simulated%s%s)\n", p->workload, p->variant, p->hw_ms,
+                       p->note[0] ? ": " : "", p->note);
                 continue;
             }
             printf("%-15s %-22s %10.4f %9.3f %9.3f %9.1f%% %10.1f %10.1f %8.1f%%%s\n", p->workload, p->variant,
                    p->hw_ms, p->hw_ratio, p->sim_ratio, 100 * p->ratio_error, p->hw_ms * 1000, p->sim_us,
                    100 * (p->sim_us / (p->hw_ms * 1000) - 1), p->base ? "  (base)" : "");
+            if (p->note[0]) printf("%-15s %-22s   note: %s\n", "", "", p->note);
         }
         printf("\nsummary: %u ratio pairs (each workload's first variant is its base and is not counted)\n", nerr);
         printf("  median |ratio error| %.1f%%, max %.1f%%", 100 * median, 100 * max_err);

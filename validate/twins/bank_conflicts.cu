@@ -10,9 +10,9 @@
 //   otherwise fold a load into index arithmetic; volatile keeps exactly one
 //   LDS per iteration (the .asm's ld.shared), nothing else changes.
 // - `#pragma unroll 1` on both loops (nvcc unrolls the k loop by 4 else).
-// Launch as bank_conflicts.json: n = sm_count * 256 threads, block 256, the
+// Launch as bank_conflicts.json: n = 8 * 1024 threads, block 1024, the
 // stride a literal argument of each variant. Size: iters = 1024 instead of
-// the JSON's 64 (stride1 would run ~1 us): 1056 warps x 1024 x ~8 = 8.7 M
+// the JSON's 128 (stride1 would run ~1 us): 256 warps x 1024 x ~8 = 2.1 M
 // simulated warp instructions per variant.
 #include "../runner/harness.h"
 
@@ -50,7 +50,8 @@ __global__ void bank_swizzle(unsigned *out, int iters)
 
 void run(Ctx &ctx)
 {
-    const int iters = 1024, block = 256, grid = ctx.sm_count();
+    // bank_conflicts.json: blocks of 1024 threads, n = 8 * 1024 threads (8 blocks).
+    const int iters = 1024, block = 1024, grid = 8;
     DevBuf<unsigned> out((size_t)grid * block);
     const struct { const char *name; int stride; } vs[] = {
         {"stride1", 1}, {"stride2", 2}, {"stride4", 4}, {"stride8", 8}, {"stride16", 16},

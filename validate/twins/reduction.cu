@@ -3,7 +3,7 @@
 // Teaching cases 11 and 13: sum of n floats, a grid-stride loop with one or
 // four accumulators, a 5-step shuffle tree and one atomicAdd per warp (acc1,
 // acc4) or a shared-memory tree and one atomicAdd per block (acc4_shared).
-// Block 256, grid sm_count * blocks_per_sm (CUDA's count for the twin,
+// Block 256, grid 4 * sm_count as reduction.json launches it (was: sm_count * blocks_per_sm,
 // recorded in the launch), acc4_shared with 1 KB of dynamic shared memory.
 //
 // Checked in the compiled code (PTX here, SASS on the H200 by run_device.sh):
@@ -92,12 +92,13 @@ void run(Ctx &ctx)
                     {"acc4", "reduce_acc4", reduce_acc4, 0},
                     {"acc4_shared", "reduce_acc4_shared", reduce_acc4_shared, block * 4}};
     for (const K &k : ks) {
-        unsigned grid = ctx.sm_count() * blocks_per_sm((const void *)k.fn, block, k.smem);
+        // reduction.json's launch: blocks = 4 * sm_count (32 warps per SM), recorded
+        // so that the simulator runs the same grid.
+        unsigned grid = 4 * ctx.sm_count();
         Variant v = make_variant("reduction", k.variant, k.kernel, (const void *)k.fn, dim3(grid), dim3(block), k.smem,
-                                 {{"n", n}});
+                                 {{"n", n}, {"blocks", grid}});
         v.bytes = 4.0 * n;
         v.flops = n;
-        v.note = "grid = sm_count * blocks_per_sm with CUDA's blocks_per_sm for the twin";
         Body b;
         b.reset = [&] {
             fill_uniform(in.p, n, ctx.next_seed(), 0.f, 1.f);
