@@ -181,48 +181,27 @@ static inline uint32_t shr_s32(uint32_t x, uint32_t y)
     return a < 0 ? ~(~x >> y) : x >> y; /* arithmetic shift without relying on >> of negatives */
 }
 
-static bool cmp_s(CmpOp c, int32_t a, int32_t b)
-{
-    switch (c) {
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
-    case CMP_LT: return a < b;
-    case CMP_LE: return a <= b;
-    case CMP_GT: return a > b;
-    case CMP_GE: return a >= b;
-    case CMP_COUNT: break;
-    }
-    return false;
-}
+/* The six comparisons, for one operand type. */
+#define COMPARE(c, a, b)                  \
+    switch (c) {                          \
+    case CMP_EQ: return (a) == (b);       \
+    case CMP_NE: return (a) != (b);       \
+    case CMP_LT: return (a) < (b);        \
+    case CMP_LE: return (a) <= (b);       \
+    case CMP_GT: return (a) > (b);        \
+    case CMP_GE: return (a) >= (b);       \
+    case CMP_COUNT: break;                \
+    }                                     \
+    return false
 
-static bool cmp_u(CmpOp c, uint32_t a, uint32_t b)
-{
-    switch (c) {
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
-    case CMP_LT: return a < b;
-    case CMP_LE: return a <= b;
-    case CMP_GT: return a > b;
-    case CMP_GE: return a >= b;
-    case CMP_COUNT: break;
-    }
-    return false;
-}
+static bool cmp_s(CmpOp c, int32_t a, int32_t b) { COMPARE(c, a, b); }
+static bool cmp_u(CmpOp c, uint32_t a, uint32_t b) { COMPARE(c, a, b); }
 
 /* Ordered float comparisons: any NaN operand makes them false (ne too). */
 static bool cmp_f(CmpOp c, float a, float b)
 {
     if (isnan(a) || isnan(b)) return false;
-    switch (c) {
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
-    case CMP_LT: return a < b;
-    case CMP_LE: return a <= b;
-    case CMP_GT: return a > b;
-    case CMP_GE: return a >= b;
-    case CMP_COUNT: break;
-    }
-    return false;
+    COMPARE(c, a, b);
 }
 
 static uint32_t special(const ExecBlock *b, const WarpExec *w, SpecialReg s, int lane)

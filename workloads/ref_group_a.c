@@ -10,20 +10,6 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static bool need(const RefArg *a, const char *name, uint64_t elems, const char *what, char *msg, size_t cap)
-{
-    if (a->count >= elems) return true;
-    snprintf(msg, cap, "buffer '%s' holds %llu elements, %s = %llu needed", name, (unsigned long long)a->count, what,
-             (unsigned long long)elems);
-    return false;
-}
-
-static bool nonneg(const RefArg *a, const char *name, char *msg, size_t cap)
-{
-    if (a->i >= 0) return true;
-    snprintf(msg, cap, "%s = %lld must not be negative", name, (long long)a->i);
-    return false;
-}
 
 static bool one_d(const RefCall *call, char *msg, size_t cap)
 {
@@ -43,7 +29,7 @@ static uint64_t launched_threads(const RefCall *call)
 bool ref_a_light(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *x = &call->args[0], *n = &call->args[1];
-    if (!nonneg(n, "n", msg, cap) || !need(x, "x", (uint64_t)n->i, "n", msg, cap)) return false;
+    if (!ref_nonneg(n, "n", msg, cap) || !ref_need(x, "x", (uint64_t)n->i, "n", msg, cap)) return false;
     if (!out) return true;
     float *v = out;
     for (int64_t i = 0; i < n->i; i++) v[i] = fmaf(v[i], 2.0f, 1.0f);
@@ -56,7 +42,7 @@ bool ref_a_light(const RefCall *call, void *out, char *msg, size_t cap)
 bool ref_a_smem_reverse(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *x = &call->args[0], *n = &call->args[1];
-    if (!one_d(call, msg, cap) || !nonneg(n, "n", msg, cap) || !need(x, "x", (uint64_t)n->i, "n", msg, cap))
+    if (!one_d(call, msg, cap) || !ref_nonneg(n, "n", msg, cap) || !ref_need(x, "x", (uint64_t)n->i, "n", msg, cap))
         return false;
     if (call->block[0] > 1024) {
         snprintf(msg, cap, "expects at most 1024 threads per block");
@@ -89,7 +75,7 @@ bool ref_a_block_work(const RefCall *call, void *out, char *msg, size_t cap)
         return false;
     }
     uint64_t threads = launched_threads(call);
-    if (!need(o, "out", threads, "grid*block threads", msg, cap)) return false;
+    if (!ref_need(o, "out", threads, "grid*block threads", msg, cap)) return false;
     if (!out) return true;
     float per_tid[1024];
     uint32_t bd = call->block[0];
@@ -109,9 +95,9 @@ bool ref_a_block_work(const RefCall *call, void *out, char *msg, size_t cap)
 bool ref_a_saxpy(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *x = &call->args[0], *y = &call->args[1], *a = &call->args[2], *n = &call->args[3];
-    if (!nonneg(n, "n", msg, cap)) return false;
+    if (!ref_nonneg(n, "n", msg, cap)) return false;
     uint64_t cnt = (uint64_t)n->i;
-    if (!need(x, "x", cnt, "n", msg, cap) || !need(y, "y", cnt, "n", msg, cap)) return false;
+    if (!ref_need(x, "x", cnt, "n", msg, cap) || !ref_need(y, "y", cnt, "n", msg, cap)) return false;
     if (!out) return true;
     const float *xs = x->data;
     float *ys = out;
@@ -125,10 +111,10 @@ bool ref_a_saxpy(const RefCall *call, void *out, char *msg, size_t cap)
 bool ref_a_strided_read(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *in = &call->args[0], *o = &call->args[1], *stride = &call->args[2], *n = &call->args[3];
-    if (!nonneg(n, "n", msg, cap) || !nonneg(stride, "stride", msg, cap)) return false;
+    if (!ref_nonneg(n, "n", msg, cap) || !ref_nonneg(stride, "stride", msg, cap)) return false;
     uint64_t cnt = (uint64_t)n->i, s = (uint64_t)stride->i;
-    if (!need(o, "out", cnt, "n", msg, cap)) return false;
-    if (cnt && !need(in, "in", (cnt - 1) * s + 1, "(n-1)*stride + 1", msg, cap)) return false;
+    if (!ref_need(o, "out", cnt, "n", msg, cap)) return false;
+    if (cnt && !ref_need(in, "in", (cnt - 1) * s + 1, "(n-1)*stride + 1", msg, cap)) return false;
     if (!out) return true;
     const float *src = in->data;
     float *dst = out;
@@ -145,7 +131,7 @@ static bool bank_sum(const RefCall *call, void *out, char *msg, size_t cap, cons
 {
     if (!one_d(call, msg, cap)) return false;
     uint64_t threads = launched_threads(call);
-    if (!need(&call->args[0], "out", threads, "grid*block threads", msg, cap)) return false;
+    if (!ref_need(&call->args[0], "out", threads, "grid*block threads", msg, cap)) return false;
     if (!out) return true;
     uint32_t per_lane[32];
     for (uint32_t lane = 0; lane < 32; lane++) {
@@ -164,7 +150,7 @@ static bool bank_sum(const RefCall *call, void *out, char *msg, size_t cap, cons
 /* (out u32[], stride, iters): lane reads buf[(lane*stride + k) % 1024]. */
 bool ref_a_bank_stride(const RefCall *call, void *out, char *msg, size_t cap)
 {
-    if (!nonneg(&call->args[1], "stride", msg, cap)) return false;
+    if (!ref_nonneg(&call->args[1], "stride", msg, cap)) return false;
     return bank_sum(call, out, msg, cap, &call->args[2], (uint32_t)call->args[1].i, false);
 }
 

@@ -15,21 +15,6 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static bool b_need(const RefArg *a, const char *name, uint64_t elems, const char *what, char *msg, size_t cap)
-{
-    if (a->count >= elems) return true;
-    snprintf(msg, cap, "buffer '%s' holds %llu elements, %s = %llu needed", name, (unsigned long long)a->count, what,
-             (unsigned long long)elems);
-    return false;
-}
-
-static bool b_nonneg(const RefArg *a, const char *name, char *msg, size_t cap)
-{
-    if (a->i >= 0) return true;
-    snprintf(msg, cap, "%s = %lld must not be negative", name, (long long)a->i);
-    return false;
-}
-
 /* One block per row: a 1D grid whose x is the number of rows. */
 static bool b_rows(const RefCall *call, uint64_t *rows, char *msg, size_t cap)
 {
@@ -46,8 +31,8 @@ static bool b_rows(const RefCall *call, uint64_t *rows, char *msg, size_t cap)
 bool ref_b_sum(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *in = &call->args[0], *sum = &call->args[1], *n = &call->args[2];
-    if (!b_nonneg(n, "n", msg, cap) || !b_need(in, "in", (uint64_t)n->i, "n", msg, cap) ||
-        !b_need(sum, "sum", 1, "1", msg, cap))
+    if (!ref_nonneg(n, "n", msg, cap) || !ref_need(in, "in", (uint64_t)n->i, "n", msg, cap) ||
+        !ref_need(sum, "sum", 1, "1", msg, cap))
         return false;
     if (!out) return true;
     const float *x = in->data;
@@ -77,10 +62,10 @@ bool ref_b_rmsnorm(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *x = &call->args[0], *w = &call->args[1], *y = &call->args[2], *hidden = &call->args[3];
     uint64_t rows;
-    if (!b_rows(call, &rows, msg, cap) || !b_nonneg(hidden, "hidden", msg, cap)) return false;
+    if (!b_rows(call, &rows, msg, cap) || !ref_nonneg(hidden, "hidden", msg, cap)) return false;
     uint64_t hd = (uint64_t)hidden->i, cnt = rows * hd;
-    if (!b_need(x, "x", cnt, "rows*hidden", msg, cap) || !b_need(w, "w", hd, "hidden", msg, cap) ||
-        !b_need(y, "y", cnt, "rows*hidden", msg, cap))
+    if (!ref_need(x, "x", cnt, "rows*hidden", msg, cap) || !ref_need(w, "w", hd, "hidden", msg, cap) ||
+        !ref_need(y, "y", cnt, "rows*hidden", msg, cap))
         return false;
     if (!out) return true;
     rmsnorm_rows(x->data, w->data, out, rows, hd, call->args[4].f);
@@ -90,12 +75,12 @@ bool ref_b_rmsnorm(const RefCall *call, void *out, char *msg, size_t cap)
 static bool fused_shape(const RefCall *call, uint64_t *rows, uint64_t *hd, char *msg, size_t cap)
 {
     const RefArg *a = call->args;
-    if (!b_rows(call, rows, msg, cap) || !b_nonneg(&a[5], "hidden", msg, cap)) return false;
+    if (!b_rows(call, rows, msg, cap) || !ref_nonneg(&a[5], "hidden", msg, cap)) return false;
     *hd = (uint64_t)a[5].i;
     uint64_t cnt = *rows * *hd;
-    return b_need(&a[0], "x", cnt, "rows*hidden", msg, cap) && b_need(&a[1], "r", cnt, "rows*hidden", msg, cap) &&
-           b_need(&a[2], "w", *hd, "hidden", msg, cap) && b_need(&a[3], "h", cnt, "rows*hidden", msg, cap) &&
-           b_need(&a[4], "y", cnt, "rows*hidden", msg, cap);
+    return ref_need(&a[0], "x", cnt, "rows*hidden", msg, cap) && ref_need(&a[1], "r", cnt, "rows*hidden", msg, cap) &&
+           ref_need(&a[2], "w", *hd, "hidden", msg, cap) && ref_need(&a[3], "h", cnt, "rows*hidden", msg, cap) &&
+           ref_need(&a[4], "y", cnt, "rows*hidden", msg, cap);
 }
 
 bool ref_b_fused_residual(const RefCall *call, void *out, char *msg, size_t cap)
@@ -131,10 +116,10 @@ bool ref_b_fused_rmsnorm(const RefCall *call, void *out, char *msg, size_t cap)
 bool ref_b_gemv(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *A = &call->args[0], *x = &call->args[1], *y = &call->args[2], *n = &call->args[3];
-    if (!b_nonneg(n, "n", msg, cap)) return false;
+    if (!ref_nonneg(n, "n", msg, cap)) return false;
     uint64_t side = (uint64_t)n->i;
-    if (!b_need(A, "A", side * side, "n*n", msg, cap) || !b_need(x, "x", side, "n", msg, cap) ||
-        !b_need(y, "y", side, "n", msg, cap))
+    if (!ref_need(A, "A", side * side, "n*n", msg, cap) || !ref_need(x, "x", side, "n", msg, cap) ||
+        !ref_need(y, "y", side, "n", msg, cap))
         return false;
     if (!out) return true;
     const float *a = A->data, *v = x->data;
@@ -150,9 +135,9 @@ bool ref_b_gemv(const RefCall *call, void *out, char *msg, size_t cap)
 bool ref_b_gemm(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *A = &call->args[0], *B = &call->args[1], *C = &call->args[2], *n = &call->args[3];
-    if (!b_nonneg(n, "n", msg, cap)) return false;
+    if (!ref_nonneg(n, "n", msg, cap)) return false;
     uint64_t side = (uint64_t)n->i, nn = side * side;
-    if (!b_need(A, "A", nn, "n*n", msg, cap) || !b_need(B, "B", nn, "n*n", msg, cap) || !b_need(C, "C", nn, "n*n", msg, cap))
+    if (!ref_need(A, "A", nn, "n*n", msg, cap) || !ref_need(B, "B", nn, "n*n", msg, cap) || !ref_need(C, "C", nn, "n*n", msg, cap))
         return false;
     if (!out) return true;
     const float *a = A->data, *b = B->data;
@@ -181,9 +166,9 @@ bool ref_b_gemm(const RefCall *call, void *out, char *msg, size_t cap)
 static bool special_shape(const RefCall *call, uint32_t in, char *msg, size_t cap)
 {
     const RefArg *n = &call->args[in], *iters = &call->args[in + 2];
-    if (!b_nonneg(n, "n", msg, cap) || !b_nonneg(iters, "iters", msg, cap)) return false;
-    return b_need(&call->args[0], "x", (uint64_t)n->i, "n", msg, cap) &&
-           b_need(&call->args[1], "y", (uint64_t)n->i, "n", msg, cap);
+    if (!ref_nonneg(n, "n", msg, cap) || !ref_nonneg(iters, "iters", msg, cap)) return false;
+    return ref_need(&call->args[0], "x", (uint64_t)n->i, "n", msg, cap) &&
+           ref_need(&call->args[1], "y", (uint64_t)n->i, "n", msg, cap);
 }
 
 static void special_apply(const RefCall *call, uint32_t in, float *y)
@@ -213,8 +198,8 @@ bool ref_b_special(const RefCall *call, void *out, char *msg, size_t cap)
 static bool compact_shape(const RefCall *call, char *msg, size_t cap)
 {
     return special_shape(call, 4, msg, cap) &&
-           b_need(&call->args[2], "list", (uint64_t)call->args[4].i, "n", msg, cap) &&
-           b_need(&call->args[3], "count", 1, "1", msg, cap);
+           ref_need(&call->args[2], "list", (uint64_t)call->args[4].i, "n", msg, cap) &&
+           ref_need(&call->args[3], "count", 1, "1", msg, cap);
 }
 
 bool ref_b_compact_y(const RefCall *call, void *out, char *msg, size_t cap)

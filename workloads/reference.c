@@ -25,7 +25,7 @@ const char *wl_type_name(WlType t)
 
 /* ------------------------------------------------------------- helpers */
 
-static bool need(const RefArg *a, const char *name, uint64_t elems, const char *what, char *msg, size_t cap)
+bool ref_need(const RefArg *a, const char *name, uint64_t elems, const char *what, char *msg, size_t cap)
 {
     if (a->count >= elems) return true;
     snprintf(msg, cap, "buffer '%s' holds %llu elements, %s = %llu needed", name, (unsigned long long)a->count, what,
@@ -33,7 +33,7 @@ static bool need(const RefArg *a, const char *name, uint64_t elems, const char *
     return false;
 }
 
-static bool nonneg(const RefArg *a, const char *name, char *msg, size_t cap)
+bool ref_nonneg(const RefArg *a, const char *name, char *msg, size_t cap)
 {
     if (a->i >= 0) return true;
     snprintf(msg, cap, "%s = %lld must not be negative", name, (long long)a->i);
@@ -46,9 +46,9 @@ static bool nonneg(const RefArg *a, const char *name, char *msg, size_t cap)
 static bool ref_transpose(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *in = &call->args[0], *o = &call->args[1], *n = &call->args[2];
-    if (!nonneg(n, "n", msg, cap)) return false;
+    if (!ref_nonneg(n, "n", msg, cap)) return false;
     uint64_t nn = (uint64_t)n->i * (uint64_t)n->i;
-    if (!need(in, "in", nn, "n*n", msg, cap) || !need(o, "out", nn, "n*n", msg, cap)) return false;
+    if (!ref_need(in, "in", nn, "n*n", msg, cap) || !ref_need(o, "out", nn, "n*n", msg, cap)) return false;
     if (!out) return true;
     const float *src = in->data;
     float *dst = out;
@@ -62,9 +62,9 @@ static bool ref_transpose(const RefCall *call, void *out, char *msg, size_t cap)
 static bool ref_copy_square(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *in = &call->args[0], *o = &call->args[1], *n = &call->args[2];
-    if (!nonneg(n, "n", msg, cap)) return false;
+    if (!ref_nonneg(n, "n", msg, cap)) return false;
     uint64_t nn = (uint64_t)n->i * (uint64_t)n->i;
-    if (!need(in, "in", nn, "n*n", msg, cap) || !need(o, "out", nn, "n*n", msg, cap)) return false;
+    if (!ref_need(in, "in", nn, "n*n", msg, cap) || !ref_need(o, "out", nn, "n*n", msg, cap)) return false;
     if (!out) return true;
     memcpy(out, in->data, nn * sizeof(float));
     return true;
@@ -74,8 +74,8 @@ static bool ref_copy_square(const RefCall *call, void *out, char *msg, size_t ca
 static bool ref_copy(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *in = &call->args[0], *o = &call->args[1], *n = &call->args[2];
-    if (!nonneg(n, "n", msg, cap)) return false;
-    if (!need(in, "in", (uint64_t)n->i, "n", msg, cap) || !need(o, "out", (uint64_t)n->i, "n", msg, cap)) return false;
+    if (!ref_nonneg(n, "n", msg, cap)) return false;
+    if (!ref_need(in, "in", (uint64_t)n->i, "n", msg, cap) || !ref_need(o, "out", (uint64_t)n->i, "n", msg, cap)) return false;
     if (!out) return true;
     memcpy(out, in->data, (size_t)n->i * sizeof(float));
     return true;
@@ -87,9 +87,9 @@ static bool ref_copy(const RefCall *call, void *out, char *msg, size_t cap)
 static bool ref_vecadd(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *a = &call->args[0], *b = &call->args[1], *c = &call->args[2], *n = &call->args[3];
-    if (!nonneg(n, "n", msg, cap)) return false;
+    if (!ref_nonneg(n, "n", msg, cap)) return false;
     uint64_t cnt = (uint64_t)n->i;
-    if (!need(a, "a", cnt, "n", msg, cap) || !need(b, "b", cnt, "n", msg, cap) || !need(c, "c", cnt, "n", msg, cap))
+    if (!ref_need(a, "a", cnt, "n", msg, cap) || !ref_need(b, "b", cnt, "n", msg, cap) || !ref_need(c, "c", cnt, "n", msg, cap))
         return false;
     if (!out) return true;
     const float *x = a->data, *y = b->data;
@@ -116,7 +116,7 @@ static bool fma_chain(const RefCall *call, void *out, char *msg, size_t cap, uin
         return false;
     }
     uint64_t threads = (uint64_t)call->grid[0] * call->block[0];
-    if (!need(o, "out", threads, "grid*block threads", msg, cap)) return false;
+    if (!ref_need(o, "out", threads, "grid*block threads", msg, cap)) return false;
     if (!out) return true;
     float per_tid[1024];
     uint32_t bdim = call->block[0];

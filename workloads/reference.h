@@ -53,6 +53,12 @@ typedef struct {
     const char *help;      /* one line: what it computes                   */
 } RefEntry;
 
+/* Size checks shared by the reference functions: true when buffer a holds
+** at least elems elements (else msg says which and how many: "buffer 'in'
+** holds 100 elements, n*n = 1024 needed"), or when scalar a is >= 0. */
+bool ref_need(const RefArg *a, const char *name, uint64_t elems, const char *what, char *msg, size_t cap);
+bool ref_nonneg(const RefArg *a, const char *name, char *msg, size_t cap);
+
 /* The row named `name`, or NULL. */
 const RefEntry *reference_find(const char *name);
 
