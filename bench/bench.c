@@ -1,8 +1,8 @@
 /* bench/bench.c -- how fast the simulator runs: a fixed set of kernels,
 ** each simulated several times; prints simulated warp instructions per host
 ** second and wall time (median, min, max). Single-threaded, Release build.
-** Compute-bound: the divergence kernels (FMA loops). Memory-bound: a
-** streaming copy and the transposes (coalescer, caches, DRAM queue).
+** Compute-bound: the divergence kernels (FMA loops). Memory-bound: vector
+** add and the transposes (coalescer, caches, DRAM queue).
 ** Sizes are fixed so numbers compare across commits on one machine; run
 ** before/after in one session since the host is noisy.                    */
 #include <stdio.h>
@@ -13,19 +13,24 @@
 #include "isa/asm.h"
 #include "sim/gpu.h"
 
+typedef enum { LAYOUT_DIVERGENCE, LAYOUT_TRANSPOSE, LAYOUT_VECADD } Layout;
+
 typedef struct {
     const char *name, *file, *kernel, *kind;
+    Layout      layout;     /* which arguments the kernel takes                      */
     uint32_t    sms;        /* SMs of the a100 preset kept (smaller = faster bench) */
     uint32_t    blocks_per_sm, block_x, block_y;
-    uint32_t    n;          /* problem size (transpose side / copy elements)        */
+    uint32_t    n;          /* problem size (transpose side / vector elements)      */
 } Case;
 
 static const Case CASES[] = {
-    { "divergence/uniform",   "divergence.asm", "uniform",                "compute", 16, 8, 256, 1, 0 },
-    { "divergence/divergent", "divergence.asm", "divergent",              "compute", 16, 8, 256, 1, 0 },
-    { "transpose/copy",       "transpose.asm",  "copy",                   "memory",  108, 0, 32, 32, 2048 },
-    { "transpose/naive",      "transpose.asm",  "transpose_naive",        "memory",  108, 0, 32, 32, 2048 },
-    { "transpose/tiled_padded","transpose.asm", "transpose_tiled_padded", "memory",  108, 0, 32, 32, 2048 },
+    { "divergence/uniform",    "divergence.asm", "uniform",         "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0 },
+    { "divergence/divergent",  "divergence.asm", "divergent",       "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0 },
+    { "vecadd/scalar",         "vecadd.asm",     "vecadd_scalar",   "memory",  LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22 },
+    { "vecadd/float4",         "vecadd.asm",     "vecadd_float4",   "memory",  LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22 },
+    { "transpose/copy",        "transpose.asm",  "copy",            "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
+    { "transpose/naive",       "transpose.asm",  "transpose_naive", "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
+    { "transpose/tiled_padded","transpose.asm",  "transpose_tiled_padded", "memory", LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
 };
 
 static double seconds(void)
@@ -50,10 +55,18 @@ static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, uin
     Launch L = { .kernel = k, .kernel_file = c->file, .gmem = g, .params = params };
     L.block[0] = c->block_x, L.block[1] = c->block_y, L.block[2] = 1;
     L.grid[1] = L.grid[2] = 1;
-    if (c->n == 0) { /* divergence: out, iters */
+    if (c->layout == LAYOUT_DIVERGENCE) { /* out, iters */
         L.grid[0] = c->blocks_per_sm * cfg->sm_count;
         params[0] = gmem_alloc(g, (uint64_t)L.grid[0] * c->block_x * 4, "out", &d);
         params[1] = 2000;
+    } else if (c->layout == LAYOUT_VECADD) { /* a, b, c, n */
+        uint64_t bytes = (uint64_t)c->n * 4;
+        params[0] = gmem_alloc(g, bytes, "a", &d);
+        params[1] = gmem_alloc(g, bytes, "b", &d);
+        params[2] = gmem_alloc(g, bytes, "c", &d);
+        params[3] = c->n;
+        uint32_t per_thread = strstr(c->kernel, "float4") ? 4 : 1;
+        L.grid[0] = (c->n / per_thread + c->block_x - 1) / c->block_x;
     } else { /* transpose family: in, out, n */
         uint64_t bytes = (uint64_t)c->n * c->n * 4;
         params[0] = gmem_alloc(g, bytes, "in", &d);
