@@ -56,7 +56,9 @@ enum {
     OPF_BRANCH      = 1u << 8,
     OPF_BARRIER     = 1u << 9,
     OPF_EXIT        = 1u << 10,
-    OPF_SPECIAL_SRC = 1u << 11 /* source may be a special register (%tid.x ...)       */
+    OPF_SPECIAL_SRC = 1u << 11,/* source may be a special register (%tid.x ...)       */
+    OPF_IMAD        = 1u << 12 /* integer add that may also run on the FMA pipe as an
+                                  IMAD (compilers balance the two pipes this way)     */
 };
 
 typedef struct {

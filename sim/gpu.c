@@ -38,6 +38,11 @@
 
 #define NEVER UINT64_MAX
 
+/* The pipes a scheduler tracks: the units, plus "ALU or FMA" for integer
+** adds that can issue to either (OPF_IMAD). */
+#define PIPE_ALU_OR_FMA UNIT_COUNT
+#define NPIPES          (UNIT_COUNT + 1)
+
 typedef enum { WARP_EMPTY, WARP_ACTIVE, WARP_BARRIER, WARP_DONE } WarpState;
 
 typedef struct {
@@ -75,8 +80,8 @@ typedef struct {
     Pending  *waiting;
     uint32_t  nwaiting;
     uint32_t  nwarps;      /* resident warps of this scheduler                  */
-    uint32_t  eligible_by_unit[UNIT_COUNT]; /* eligible warps by the pipe they need */
-    uint8_t   pipe_busy[UNIT_COUNT];        /* ... and whether it was busy        */
+    uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
+    uint8_t   pipe_busy[NPIPES];        /* ... and whether it was busy        */
     uint64_t  last_eval;   /* the cycle those two describe                      */
     uint64_t  wake_at;
     uint64_t  unit_free[UNIT_COUNT];
@@ -458,15 +463,15 @@ static void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &reason);
     w->ready = t;
     w->why = reason;
-    w->unit = (uint8_t)OP_INFO[in->op].unit;
+    w->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
 }
 
 /* What holds an instruction whose operands are ready, per unit. */
-static const uint8_t PIPE_STALL[UNIT_COUNT] = {
+static const uint8_t PIPE_STALL[NPIPES] = {
     [UNIT_ALU] = STALL_MATH_PIPE_THROTTLE, [UNIT_FMA] = STALL_MATH_PIPE_THROTTLE,
     [UNIT_SFU] = STALL_MATH_PIPE_THROTTLE, [UNIT_DIV] = STALL_MATH_PIPE_THROTTLE,
     [UNIT_LSU] = STALL_LG_THROTTLE,        [UNIT_MIO] = STALL_MIO_THROTTLE,
-    [UNIT_CTRL] = STALL_NOT_SELECTED,
+    [UNIT_CTRL] = STALL_NOT_SELECTED,      [PIPE_ALU_OR_FMA] = STALL_MATH_PIPE_THROTTLE,
 };
 
 /* ----------------------------------------------------------------- issue */
@@ -625,6 +630,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     st->thread_instructions += lane_count(out->exec_mask);
     g->active_lanes += lane_count(out->active);
     OpUnit unit = OP_INFO[in->op].unit;
+    if ((OP_INFO[in->op].flags & OPF_IMAD) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
     q->unit_free[unit] = g->now + g->interval[unit];
     uint64_t ready = g->now + g->latency[unit];
     uint8_t wait = STALL_WAIT;
@@ -699,7 +705,7 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     uint64_t now = g->now;
     bool per_warp = g->trace && g->trace->warp_stall;
     if (!per_warp && now > q->last_eval)
-        for (int u = 0; u < UNIT_COUNT; u++)
+        for (int u = 0; u < NPIPES; u++)
             if (q->eligible_by_unit[u])
                 g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
                     (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
@@ -713,13 +719,14 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     }
     /* When each pipe can next accept an instruction from this scheduler; the
     ** LSU and shared-memory pipes are shared by the SM's schedulers. */
-    uint64_t pipe_free[UNIT_COUNT];
-    memcpy(pipe_free, q->unit_free, sizeof pipe_free);
+    uint64_t pipe_free[NPIPES];
+    memcpy(pipe_free, q->unit_free, sizeof q->unit_free);
     if (sm->lsu_free > pipe_free[UNIT_LSU]) pipe_free[UNIT_LSU] = sm->lsu_free;
     if (sm->smem_free > pipe_free[UNIT_MIO]) pipe_free[UNIT_MIO] = sm->smem_free;
     pipe_free[UNIT_CTRL] = 0;
+    pipe_free[PIPE_ALU_OR_FMA] = pipe_free[UNIT_FMA] < pipe_free[UNIT_ALU] ? pipe_free[UNIT_FMA] : pipe_free[UNIT_ALU];
     uint64_t wake = q->nwaiting ? q->waiting[0].at : NEVER;
-    for (int u = 0; u < UNIT_COUNT; u++) {
+    for (int u = 0; u < NPIPES; u++) {
         q->pipe_busy[u] = pipe_free[u] > now;
         if (q->pipe_busy[u] && q->eligible_by_unit[u] && pipe_free[u] < wake) wake = pipe_free[u];
     }

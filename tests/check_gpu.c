@@ -739,6 +739,30 @@ START_TEST(test_dram_access_granularity_and_partial_writes)
 }
 END_TEST
 
+
+/* Integer adds may issue to the FMA pipe (as IMADs) when the ALU pipe is
+** busy: a stream of independent adds is not held to the ALU's rate alone. */
+START_TEST(test_integer_adds_use_both_pipes)
+{
+    char src[4096] = ".kernel k\n";
+    for (int i = 0; i < 64; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "    add.u32 %%r%d, %%r0, %d\n", 1 + i % 16, i);
+        strcat(src, line);
+    }
+    strcat(src, "    exit\n");
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 32;
+    ck_assert(simulate(&t));
+    /* a100: ALU and FMA pipes take a warp instruction every 2 cycles each */
+    ck_assert_msg(t.r.stats.cycles < 64 + 40, "64 independent adds: %llu cycles", (unsigned long long)t.r.stats.cycles);
+    run_free(&t);
+}
+END_TEST
+
 static Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
@@ -752,6 +776,7 @@ static Suite *gpu_suite(void)
     TCase *core = tcase_create("Core");
     tcase_add_test(core, test_divergence_doubles_issue);
     tcase_add_test(core, test_scoreboard_latency);
+    tcase_add_test(core, test_integer_adds_use_both_pipes);
     tcase_add_test(core, test_barrier_orders_shared_memory);
     tcase_add_loop_test(core, test_bank_conflicts_in_engine, 0, sizeof STRIDES / sizeof STRIDES[0]);
     tcase_add_loop_test(core, test_coalescing_in_engine, 0, sizeof G_STRIDE / sizeof G_STRIDE[0]);
