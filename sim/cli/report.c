@@ -5,6 +5,8 @@
 ** runs of the same inputs print the same bytes (but for the host wall time). */
 #include "sim/cli/report.h"
 
+#include "gpusim_version.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -422,7 +424,27 @@ void report_json(FILE *out, const RunReport *r)
     json_string(out, r->w->name);
     fputs(",\n  \"gpu\": ", out);
     json_string(out, r->c->name);
-    fprintf(out, ",\n  \"sim\": {\"wall_seconds\": ");
+    /* Enough to reproduce the run from the command line alone: the version,
+    ** the machine (a hash of its full JSON: `gpusim gpus NAME --set ...`),
+    ** the workload's parameters and its buffers' random seeds. */
+    fputs(",\n  \"gpusim_version\": ", out);
+    json_string(out, GPUSIM_VERSION);
+    char *cfg = config_to_json(r->c);
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = cfg ? cfg : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    free(cfg);
+    fprintf(out, ",\n  \"config_fnv1a\": \"%016llx\",\n  \"params\": {", (unsigned long long)h);
+    for (uint32_t i = 0; i < r->w->nparams; i++)
+        fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->w->params[i].name, (long long)r->w->params[i].value);
+    fputs("},\n  \"seeds\": {", out);
+    bool first = true;
+    for (uint32_t i = 0; i < r->w->nbuffers; i++)
+        if (r->w->buffers[i].init.kind == WL_INIT_RANDOM) {
+            fprintf(out, "%s\"%s\": %llu", first ? "" : ", ", r->w->buffers[i].name,
+                    (unsigned long long)r->w->buffers[i].init.seed);
+            first = false;
+        }
+    fprintf(out, "},\n  \"sim\": {\"wall_seconds\": ");
     json_double(out, r->wall_seconds);
     fprintf(out, ", \"warp_instructions\": %llu, \"warp_insts_per_sec\": ", (unsigned long long)r->warp_instructions);
     json_double(out, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds : 0.0);
