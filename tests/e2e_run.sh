@@ -51,7 +51,8 @@ grep -q 'global stores touch 32.0 sectors per request where 4 would do: uncoales
 # ---- --json: the documented keys; padded beats tiled and naive
 expect_rc 0 run workloads/transpose.json --param n=256 --json
 pyjson "
-assert set(d) == {'workload', 'gpu', 'sim', 'variants'}, d.keys()
+assert set(d) == {'workload', 'gpu', 'gpusim_version', 'config_fnv1a', 'params', 'seeds', 'sim', 'variants'}, d.keys()
+assert d['params'] == {'n': 256} and d['seeds'] == {'in': 1}, (d['params'], d['seeds'])
 assert d['workload'] == 'transpose' and d['gpu'] == 'a100'
 assert set(d['sim']) == {'wall_seconds', 'warp_instructions', 'warp_insts_per_sec'}
 keys = {'warp_instructions', 'ipc', 'theoretical_occupancy', 'achieved_occupancy', 'occupancy_limiter',
@@ -109,7 +110,8 @@ assert launches == {'transpose/naive', 'transpose/tiled', 'transpose/tiled_padde
 expect_rc 2 run workloads/transpose.json --trace /nonexistent/dir/trace.json
 
 # ---- divergence: divergent about 2x uniform
-expect_rc 0 run workloads/divergence.json --param iters=20 --json
+# enough iterations that the loops, not block launch, dominate
+expect_rc 0 run workloads/divergence.json --param iters=100 --json
 pyjson "
 v = {x['name']: x for x in d['variants']}
 r = v['divergent']['cycles'] / v['uniform']['cycles']

@@ -138,7 +138,7 @@ assert cy['regs_128'] > 1.2 * cy['regs_32'], cy"
 fi
 
 # waves: one extra block costs a whole wave when blocks are latency-bound
-if run_json waves workloads/waves.json --param n=64; then
+if run_json waves workloads/waves.json --param n=256; then  # blocks long enough that launch stagger is small
     effect waves "waves: wave counts or tail costs are off" "
 want = {'full_wave': (1, 1), 'one_extra': (2, 1), 'two_waves': (2, 1), 'two_per_sm_full': (1, 2), 'two_per_sm_tail': (2, 2)}
 for k, (w, b) in want.items(): assert (st[k]['waves'], st[k]['blocks_per_sm']) == (w, b), (k, st[k]['waves'], st[k]['blocks_per_sm'])
@@ -170,7 +170,9 @@ for k, want in zip(names, (4, 8, 16, 32, 32, 32)):
     assert st[k]['gld_sectors'] == want * st[k]['gld_requests'], (k, st[k]['gld_sectors'] / st[k]['gld_requests'])
     assert st[k]['gst_sectors'] == 4 * st[k]['gst_requests'], k
 for a, b in zip(names, names[1:]): assert cy[b] >= 0.98 * cy[a], (a, b, cy[a], cy[b])
-assert cy['stride2'] > 1.1 * cy['stride1'] and cy['stride8'] > 2 * cy['stride1'], cy"
+# DRAM moves 64-byte chunks: stride 2 costs L1/L2 sectors but no more DRAM
+# bytes than stride 1 (the H200 takes 1.33x: validate/RESULTS.md, item 5)
+assert cy['stride4'] > 1.2 * cy['stride1'] and cy['stride8'] > 2 * cy['stride1'], cy"
 fi
 
 # bank_conflicts: the loads take `stride` wavefronts per request; every warp

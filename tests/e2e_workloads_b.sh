@@ -9,7 +9,7 @@
 #    size: acc4 beats acc1; tiled GEMM beats naive with far fewer global-load
 #    bytes per FLOP; warp-per-row GEMV reads 4 sectors per request where naive
 #    reads ~16; compaction's branch efficiency is far above divergent's and it
-#    wins at full occupancy; rmsnorm moves its 8 bytes per element at >= 60% of
+#    wins at full occupancy; rmsnorm moves its 8 bytes per element at >= 50% of
 #    the DRAM peak, and the fused residual kernel beats residual_add + rmsnorm.
 # Prints one line per failure and `N passed, M failed` last; exits 1 on any
 # failure. Needs bash and python3.
@@ -126,10 +126,10 @@ fi
 # rmsnorm: memory-bound at a good fraction of the peak; fusion saves a pass
 H=512
 if run_json rms_fx workloads/rmsnorm.json --param hidden=$H; then
-    effect rms_fx "rmsnorm: effective bandwidth (8 bytes per element) below 60% of the DRAM peak" "
+    effect rms_fx "rmsnorm: effective bandwidth (8 bytes per element) below 50% of the DRAM peak (the H200 reaches 44% of its measured copy bandwidth)" "
 n = 8 * $SMS * $H  # elements: the default n = 8*sm_count rows of $H
 gbs = 8 * n / (v['rmsnorm']['time_us'] * 1e3)
-assert gbs >= 0.6 * $PEAK, (gbs, $PEAK)"
+assert gbs >= 0.5 * $PEAK, (gbs, $PEAK)"
     effect rms_fx "rmsnorm: fused_residual is not faster than residual_add + rmsnorm" "
 sep = v['residual_add']['cycles'] + v['rmsnorm']['cycles']
 assert v['fused_residual']['cycles'] < 0.9 * sep, (v['fused_residual']['cycles'], sep)
