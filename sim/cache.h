@@ -8,10 +8,11 @@
 ** line, but each sector is valid on its own: a miss allocates the line and
 ** fills only the sectors asked for. Replacement is true LRU over the ways.
 ** Sets = size / (128 * assoc), any count (real L2s such as 40 MB x 16 ways
-** have 20480 sets): set = line number % sets.
+** have 20480 sets): set = line number % sets, or an XOR-folded hash of it
+** (cache_set_hashed), standing in for the undocumented hash of real parts.
 **
-** Left out: the address hash and slice/partition split of real L2s (plain
-** modulo here), sector promotion/prefetch, MSHRs and in-flight misses (the
+** Left out: the slice/partition split of real L2s, sector promotion/prefetch
+** (the memory system fetches DRAM-sized chunks itself), MSHRs and in-flight misses (the
 ** timing model tracks those), byte write masks, non-LRU policies and
 ** eviction-priority hints, the data itself (the executor owns memory).  */
 #ifndef GPUSIM_SIM_CACHE_H

@@ -11,14 +11,18 @@
 ** nothing ready sleeps until its earliest warp can go, and the clock jumps
 ** to the earliest such wake-up across the GPU.
 **
-** Stall reasons are charged per warp per cycle: at each evaluation of a
-** scheduler, every warp is charged the time since the last evaluation with
-** the state it was found in then (the state cannot change in between, since
-** the scheduler sleeps exactly until the first warp's state changes).
+** Blocks are handed to an SM when its resources fit; each SM's launcher
+** starts one every sm.block_launch_interval cycles.
+**
+** Stall reasons are charged per warp per cycle, on state changes: a warp
+** waiting for a result is charged its reason when the result arrives; the
+** warps whose operands are ready are charged in bulk at each evaluation of
+** their scheduler (not selected, or throttled by the pipe they need).
 **
 ** Left out: instruction fetch and caches, register-bank conflicts, the
-** operand collector, dual issue, block-launch latency, L1/shared carveout
-** resizing per kernel, texture and constant caches (ld.param is an ALU op). */
+** operand collector, dual issue, the uniform datapath, the discrete steps of
+** the L1/shared carveout, texture and constant caches (ld.param is an ALU
+** op), memory latency that grows with load. */
 #include "sim/gpu.h"
 
 #include <assert.h>
