@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fuzz/run.sh SECONDS [HARNESS...] -- build the libFuzzer harnesses with clang
 # in a build directory of their own and fuzz each for SECONDS on a copy of
-# its committed corpus (fuzz/corpus/NAME; the repository is not modified).
+# its committed corpus (fuzz/corpus/NAME, plus the shipped kernels for asm;
+# the repository is not modified).
 # HARNESS: asm, config, workload (default: all three, one after another).
 # Exits 1 when any harness found a crash, a leak, a timeout or an OOM; the
 # inputs that caused them are kept in $GPUSIM_FUZZ_ARTIFACTS.
@@ -49,6 +50,8 @@ for h in "${harnesses[@]}"; do
         continue
     fi
     cp -r "$root/fuzz/corpus/$h" "$work/$h"
+    # The shipped kernels seed the assembler too, as they are now.
+    [ "$h" = asm ] && cp "$root"/workloads/kernels/*.asm "$root"/validate/micro/*.asm "$work/$h/"
     dict=()
     [ -f "$root/fuzz/dict/$h.dict" ] && dict=(-dict="$root/fuzz/dict/$h.dict")
     log="$work/$h.log"
