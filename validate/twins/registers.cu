@@ -1,5 +1,5 @@
 // validate/twins/registers.cu -- CUDA twin of workloads/registers.json
-// (kernels/registers.asm: saxpy). Teaching case 3: the same SAXPY (y[i] =
+// (kernels/grid_stride.asm: saxpy_one_per_thread). Teaching case 3: the same SAXPY (y[i] =
 // a*x[i] + y[i], block 256, grid ceil(n/256)) declared with 32, 40, 64 and
 // 128 registers per thread, so that occupancy follows the register count
 // (8, 6, 4, 2 blocks of 256 per SM) while the work stays the same.
@@ -49,7 +49,7 @@ void run(Ctx &ctx)
         if (got != want)
             throw std::runtime_error("registers: " + std::to_string(smem) + " bytes give " + std::to_string(got) +
                                      " blocks per SM, not " + std::to_string(want));
-        Variant v = make_variant("registers", "regs_" + std::to_string(regs), "saxpy", (const void *)saxpy,
+        Variant v = make_variant("registers", "regs_" + std::to_string(regs), "saxpy_one_per_thread", (const void *)saxpy,
                                  dim3((n + block - 1) / block), dim3(block), smem, {{"n", n}});
         v.bytes = 3.0 * n * 4;
         v.extra = JObj().i64("regs", regs).i64("blocks_per_sm", want).text();
