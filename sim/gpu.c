@@ -98,7 +98,6 @@ typedef struct {
     uint32_t  block_id;
     ExecBlock eb;
     uint32_t  running, at_barrier;
-    uint64_t  start;
     RaceCheck *rc;
 } BlockSlot;
 
@@ -344,7 +343,6 @@ static void dispatch(Gpu *g, uint32_t s)
     }
     bs->running = g->warps_per_block;
     bs->at_barrier = 0;
-    bs->start = g->now;
     occ_update(g, sm);
     sm->resident_warps += g->warps_per_block;
     /* The block holds its resources from now on; its warps start once the

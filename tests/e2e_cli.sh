@@ -14,20 +14,11 @@ if [ $# -ne 2 ]; then
 fi
 GPUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$2" || exit 2
-TMP=$(mktemp -d) || exit 2
-trap 'rm -rf "$TMP"' EXIT
+. tests/e2e_lib.sh # the working directory is now the source tree
 
-passed=0
-failed=0
 OUT=$TMP/stdout
 ERR=$TMP/stderr
 
-ok() { passed=$((passed + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-    [ $# -gt 1 ] && printf '      %s\n' "${@:2}"
-}
 
 # gp ARGS...: runs gpusim, stdout to $OUT, stderr to $ERR, status to $rc
 gp() {
@@ -199,5 +190,4 @@ for f in tests/cli_corpus/*.case; do
 done
 if [ "$ncase" -ge 20 ]; then ok; else bad "corpus has $ncase cases, want at least 20"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_finish

@@ -20,21 +20,12 @@ if [ $# -ne 2 ]; then
 fi
 GPUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$2" || exit 2
-TMP=$(mktemp -d) || exit 2
-trap 'rm -rf "$TMP"' EXIT
+. tests/e2e_lib.sh # the working directory is now the source tree
 
-passed=0
-failed=0
 OUT=$TMP/stdout
 ERR=$TMP/stderr
 LIMIT=${GPUSIM_E2E_TIMEOUT:-120} # seconds any one command may take
 
-ok() { passed=$((passed + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-    [ $# -gt 1 ] && printf '      %s\n' "${@:2}"
-}
 
 # gp ARGS...: runs gpusim with a time limit; stdout to $OUT, stderr to $ERR, status to $rc
 gp() {
@@ -194,5 +185,4 @@ if $have_run; then
     fi
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_finish

@@ -15,12 +15,7 @@ VAL=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 GPUSIM=""
 [ $# -ge 3 ] && GPUSIM=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 cd "$2" || exit 2
-TMP=$(mktemp -d) || exit 2
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. tests/e2e_lib.sh # the working directory is now the source tree
 
 # A twin for every workload.
 "$VAL" --list > "$TMP/list" 2>&1 || bad "--list exited $?"
@@ -60,5 +55,4 @@ if [ -n "$GPUSIM" ]; then
     run validate/micro/bandwidth.json --param n=4096
 fi
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+e2e_finish

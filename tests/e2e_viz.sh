@@ -17,21 +17,12 @@ if [ $# -ne 2 ]; then
 fi
 VIZ=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$2" || exit 2
-TMP=$(mktemp -d) || exit 2
-trap 'rm -rf "$TMP"' EXIT
+. tests/e2e_lib.sh # the working directory is now the source tree
 unset DISPLAY WAYLAND_DISPLAY # headless means headless
 
-passed=0
-failed=0
 OUT=$TMP/stdout
 ERR=$TMP/stderr
 
-ok() { passed=$((passed + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-    [ $# -gt 1 ] && printf '      %s\n' "${@:2}"
-}
 
 # viz ARGS...: runs gpusim-viz, stdout to $OUT, stderr to $ERR, status to $rc
 viz() {
@@ -139,5 +130,4 @@ viz $T --variant tiled --snapshot "$TMP/sm.png" --panel sm --at-cycle 100
 size=$(sed -n 's/^snapshot: [^ ]* \([0-9]*\)x\([0-9]*\) .*/\1 \2/p' "$OUT")
 if [ -n "$size" ]; then png_check "SM panel crop" "$TMP/sm.png" $size; else bad "SM panel crop: no size printed"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_finish
