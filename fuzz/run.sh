@@ -7,7 +7,8 @@
 # Exits 1 when any harness found a crash, a leak, a timeout or an OOM; the
 # inputs that caused them are kept in $GPUSIM_FUZZ_ARTIFACTS.
 # Environment:
-#   GPUSIM_FUZZ_BUILD      build directory (default: $TMPDIR/gpusim-fuzz-build)
+#   GPUSIM_FUZZ_BUILD      build directory (default: build-fuzz/ in the source tree,
+#                          so that two checkouts never share one)
 #   GPUSIM_FUZZ_NO_BUILD=1 use the harnesses already built there
 #   GPUSIM_FUZZ_ARTIFACTS  where crashing inputs go (default: $BUILD/fuzz-artifacts)
 #   GPUSIM_FUZZ_KEEP=1     keep the grown corpus copies (their path is printed)
@@ -23,8 +24,20 @@ harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=(asm config workload)
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${GPUSIM_FUZZ_BUILD:-${TMPDIR:-/tmp}/gpusim-fuzz-build}
+build=${GPUSIM_FUZZ_BUILD:-$root/build-fuzz}
 artifacts=${GPUSIM_FUZZ_ARTIFACTS:-$build/fuzz-artifacts}
+
+# A build directory configured from another checkout makes cmake refuse;
+# say so up front instead of failing with cmake's message halfway through.
+cache="$build/CMakeCache.txt"
+if [ -z "${GPUSIM_FUZZ_NO_BUILD:-}" ] && [ -f "$cache" ]; then
+    configured=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")
+    if [ -n "$configured" ] && [ "$(cd "$configured" 2>/dev/null && pwd -P)" != "$(cd "$root" && pwd -P)" ]; then
+        echo "fuzz/run.sh: $build was configured for another source tree ($configured);" >&2
+        echo "  remove it or set GPUSIM_FUZZ_BUILD to another directory" >&2
+        exit 2
+    fi
+fi
 
 if [ -z "${GPUSIM_FUZZ_NO_BUILD:-}" ]; then
     CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S "$root" -B "$build" -DGPUSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=Release >/dev/null || exit 1

@@ -8,7 +8,9 @@
 #      from the host wall-clock fields (wall_seconds, *_per_sec);
 #   3. hostile flags (huge, negative and empty values, 10^6 registers, 0 SMs)
 #      exit 2 with an error message, in bounded time; odd but valid machines
-#      run, and a machine too big for the host is refused with a message.
+#      run, and a machine too big for the host is refused with a message;
+#   4. fuzz/run.sh (run by CI) refuses a bad time and a build directory that
+#      another checkout configured, with a message and exit 2, before building.
 # usage: e2e_reliability.sh GPUSIM_BINARY SOURCE_DIR
 # Prints one line per failure and a final "N passed, M failed"; exits 1 on any
 # failure. Needs bash and coreutils (timeout).
@@ -183,6 +185,26 @@ if $have_run; then
     else
         ok
     fi
+fi
+
+# fuzz/run.sh: its argument checks and the stale-build-directory guard (CI
+# once failed when a build directory from another checkout was reused).
+fz() {
+    timeout "$LIMIT" "$@" >"$OUT" 2>"$ERR"
+    rc=$?
+}
+fz bash fuzz/run.sh 0
+if [ "$rc" -eq 2 ] && grep -q usage "$ERR"; then ok; else bad "fuzz/run.sh 0: exit $rc, want 2 and usage" "$(head -n 2 "$ERR")"; fi
+stale=$TMP/stale-fuzz-build
+mkdir -p "$stale"
+printf 'CMAKE_HOME_DIRECTORY:INTERNAL=%s\n' "$TMP/some-other-checkout" >"$stale/CMakeCache.txt"
+GPUSIM_FUZZ_BUILD=$stale fz bash fuzz/run.sh 1 asm
+if [ "$rc" -ne 2 ]; then
+    bad "fuzz/run.sh with a stale build directory: exit $rc, want 2" "$(head -n 3 "$ERR")"
+elif ! grep -q 'another source tree' "$ERR"; then
+    bad "fuzz/run.sh with a stale build directory: no message naming the cause" "$(head -n 3 "$ERR")"
+else
+    ok
 fi
 
 e2e_finish
