@@ -147,6 +147,10 @@ grep -Eq '^ok +pass ' "$TMP/out" || fail "fault: the variant after the fault did
 grep -q 'out-of-bounds global access' "$TMP/out" || fail "fault: no fault report"
 expect_rc 1 run tests/json_corpus/run/fault.json --variant spin --max-instructions 5000
 grep -q 'exceeded 5000 warp instructions' "$TMP/out" || fail "fault: instruction budget"
+# without flags the budget scales with the launch: 2^24 + 65536 x 1 warp + 16 x 2048 elements
+expect_rc 1 run tests/json_corpus/run/fault.json --variant spin
+grep -q 'exceeded 16875520 warp instructions' "$TMP/out" || fail "fault: default budget of the spin launch"
+grep -q 'default budget of this launch: 2^24 + 65536 per warp launched' "$TMP/out" || fail "fault: default budget rule not named"
 
 # ---- bad flags: exit 2 with a message
 expect_rc 0 run --help

@@ -250,7 +250,7 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
     }
     if (ok && simulate) {
         RunRow row;
-        VariantOptions opt = { .max_cycles = 4000000000ull, .max_instructions = 2000000000ull,
+        VariantOptions opt = { .max_cycles = VARIANT_BUDGET_AUTO, .max_instructions = VARIANT_BUDGET_AUTO,
                                .regs = emulates || regs < 1 ? 0 : (uint32_t)regs, .label = v->name,
                                .progress = isatty(STDERR_FILENO) };
         variant_run(cfg, &w, v, &opt, &row);

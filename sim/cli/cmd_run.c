@@ -14,12 +14,6 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/report.h"
 
-/* Defaults that end a runaway kernel with a report instead of a hang. At
-** the simulator's few million warp instructions per second the instruction
-** budget is a few minutes of host time. */
-#define RUN_DEFAULT_MAX_CYCLES       2000000000ull
-#define RUN_DEFAULT_MAX_INSTRUCTIONS 1000000000ull
-
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -39,13 +33,15 @@ static void usage(FILE *out)
             "  --csv                 print one CSV row per variant instead of the table\n"
             "  --trace FILE          write a Chrome trace (Perfetto, chrome://tracing) of every launch:\n"
             "                        block and warp lifetimes per SM, in simulated cycles\n"
-            "  --max-cycles N        give up on a launch after N simulated cycles (default %llu; 0: none)\n"
-            "  --max-instructions N  give up after N warp instructions (default %llu; 0: none)\n"
+            "  --max-instructions N  give up on a launch after N warp instructions (0: none); the default\n"
+            "                        scales with the launch: " VARIANT_BUDGET_RULE "\n"
+            "  --max-cycles N        give up on a launch after N simulated cycles (0: none; default\n"
+            "                        1024 per budgeted instruction, a backstop)\n"
             "  --racecheck           report two threads of a block touching one shared-memory word\n"
             "                        between barriers, at least one writing (off by default: ~15%% slower)\n\n"
             "Exit status: 0 every check passed, 1 a check failed or a kernel did not finish\n"
             "(fault, deadlock, budget), 2 bad input.\n",
-            CONFIG_DEFAULT_GPU, RUN_DEFAULT_MAX_CYCLES, RUN_DEFAULT_MAX_INSTRUCTIONS);
+            CONFIG_DEFAULT_GPU);
 }
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } OutFormat;
@@ -89,8 +85,8 @@ static int parse_args(int argc, char **argv, RunArgs *a)
 {
     memset(a, 0, sizeof *a);
     a->gpu = CONFIG_DEFAULT_GPU;
-    a->max_cycles = RUN_DEFAULT_MAX_CYCLES;
-    a->max_instructions = RUN_DEFAULT_MAX_INSTRUCTIONS;
+    a->max_cycles = VARIANT_BUDGET_AUTO;
+    a->max_instructions = VARIANT_BUDGET_AUTO;
     a->sets = calloc((size_t)argc, sizeof *a->sets);
     a->params = calloc((size_t)argc, sizeof *a->params);
     if (!a->sets || !a->params) return EXIT_BAD_INPUT;

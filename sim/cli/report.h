@@ -59,15 +59,29 @@ typedef struct {
     uint64_t           warp_instructions;  /* over all variants                */
 } RunReport;
 
+/* A budget that variant_run replaces with variant_default_budget's. */
+#define VARIANT_BUDGET_AUTO UINT64_MAX
+
 /* How to run one variant (variant_run). */
 typedef struct {
-    uint64_t         max_cycles, max_instructions; /* budgets; 0: none            */
+    uint64_t         max_cycles, max_instructions; /* budgets; 0: none, or
+                                                      VARIANT_BUDGET_AUTO    */
     uint32_t         regs;      /* registers per thread to assume; 0: the variant's */
     const char      *label;     /* progress line label; NULL: the variant name      */
     bool             progress;  /* print progress on stderr                          */
     const TraceSink *trace;     /* also send every event there; may be NULL          */
     bool             racecheck; /* report shared-memory races as faults             */
 } VariantOptions;
+
+/* The budgets a launch of v gets unless the user sets them, scaled to the
+** launch so that a runaway kernel is stopped after a multiple of the work a
+** finishing one could do, not after an hour: warp instructions =
+** 2^24 + 2^16 per warp of the grid + 16 per element of the workload's
+** buffers (saturating at 2^62); cycles = 1024 per budgeted instruction (a
+** backstop: one warp waiting on DRAM issues about one instruction per few
+** hundred cycles). Text for help and messages: VARIANT_BUDGET_RULE. */
+#define VARIANT_BUDGET_RULE "2^24 + 65536 per warp launched + 16 per buffer element"
+void variant_default_budget(const Workload *w, const WlVariant *v, uint64_t *max_instructions, uint64_t *max_cycles);
 
 /* Prepares fresh buffers for v, simulates it on c and checks the results
 ** into *row (row->error is malloc'd; the caller frees it). */

@@ -2,6 +2,7 @@
 ** buffers, the launch, the simulation (with a trace sink that gathers the
 ** per-request access profile and shows progress), and the checks. Shared by
 ** `gpusim run` and `gpusim compare`.                                      */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,18 @@ static char *joined(const char *a, const char *b)
     return s;
 }
 
+void variant_default_budget(const Workload *w, const WlVariant *v, uint64_t *max_instructions, uint64_t *max_cycles)
+{
+    /* in double: a grid of 2^31 x 2^16 x 2^16 blocks overflows 64 bits */
+    const double cap = 0x1p62;
+    double warps = (double)v->grid[0] * v->grid[1] * v->grid[2] * ceil((double)v->block[0] * v->block[1] * v->block[2] / 32);
+    double elements = 0;
+    for (uint32_t i = 0; i < w->nbuffers; i++) elements += (double)w->buffers[i].count;
+    double instr = fmin(cap, 0x1p24 + 0x1p16 * warps + 16 * elements);
+    *max_instructions = (uint64_t)instr;
+    *max_cycles = (uint64_t)fmin(cap, 1024 * instr);
+}
+
 void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, const VariantOptions *opt, RunRow *row)
 {
     const char *label = opt->label ? opt->label : v->name;
@@ -110,8 +123,11 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
     L.dynamic_smem = v->dynamic_smem;
     L.regs_per_thread = opt->regs ? opt->regs : v->regs;
     L.params = run.params;
-    L.max_cycles = opt->max_cycles;
-    L.max_warp_instructions = opt->max_instructions;
+    uint64_t auto_instr, auto_cycles;
+    variant_default_budget(w, v, &auto_instr, &auto_cycles);
+    bool auto_budget = opt->max_cycles == VARIANT_BUDGET_AUTO || opt->max_instructions == VARIANT_BUDGET_AUTO;
+    L.max_cycles = opt->max_cycles == VARIANT_BUDGET_AUTO ? auto_cycles : opt->max_cycles;
+    L.max_warp_instructions = opt->max_instructions == VARIANT_BUDGET_AUTO ? auto_instr : opt->max_instructions;
     L.racecheck = opt->racecheck;
     Collector col = { &row->prof, progress, label, (uint64_t)v->grid[0] * v->grid[1] * v->grid[2], 0, -1, trace };
     TraceSink sink;
@@ -137,7 +153,10 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
     row->st = res->stats;
     if (!row->ran) {
         row->check = v->nchecks ? CHECK_FAIL : CHECK_NONE;
-        row->error = joined("", res->message);
+        row->error = res->status == SIM_BUDGET && auto_budget
+                         ? joined(res->message, "\n(the default budget of this launch: " VARIANT_BUDGET_RULE
+                                                "; --max-instructions and --max-cycles change it)")
+                         : joined("", res->message);
     } else if (v->nchecks) {
         row->check = CHECK_PASS;
         for (uint32_t k = 0; k < v->nchecks; k++) {
