@@ -479,6 +479,30 @@ START_TEST(test_random_reproducible)
 }
 END_TEST
 
+START_TEST(test_fill_range)
+{
+    /* any slice of a buffer, made alone, equals that slice of the whole */
+    enum { N = 5000 };
+    WlBuffer kinds[] = {
+        buffer(WL_F32, N, WL_INIT_RANDOM, -1, 1, 3), buffer(WL_U32, N, WL_INIT_RANDOM, 10, 1000, 9),
+        buffer(WL_F32, N, WL_INIT_IOTA, 0.5, 0.25, 0), buffer(WL_S32, N, WL_INIT_IOTA, 7, -3, 0),
+        buffer(WL_F32, N, WL_INIT_CONSTANT, 1.5, 0, 0), buffer(WL_U32, N, WL_INIT_ZEROS, 0, 0, 0),
+    };
+    static const uint64_t firsts[] = { 0, 1, 17, 4095, 4999 };
+    uint32_t whole[N], part[N];
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        workload_fill(&kinds[k], whole);
+        for (size_t f = 0; f < sizeof firsts / sizeof firsts[0]; f++) {
+            uint64_t first = firsts[f], count = N - first < 333 ? N - first : 333;
+            memset(part, 0xab, sizeof part);
+            workload_fill_range(&kinds[k], first, count, part);
+            ck_assert_msg(memcmp(part, whole + first, count * 4) == 0, "kind %zu from %llu", k,
+                          (unsigned long long)first);
+        }
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ prepare and compare */
 
 START_TEST(test_prepare_compare)
@@ -523,6 +547,57 @@ START_TEST(test_prepare_compare)
 }
 END_TEST
 
+/* vecadd (three buffers) and light (in place) over more elements than one
+** piece of the elementwise comparison, with a tail past n left alone */
+static const char *POINTWISE =
+    "{ \"name\": \"p\", \"description\": \"d\", \"params\": { \"n\": 600000 },\n"
+    "  \"kernels\": \"../workloads/kernels/vecadd.asm\",\n"
+    "  \"buffers\": [\n"
+    "    { \"name\": \"a\", \"type\": \"f32\", \"count\": \"n\", \"init\": { \"random\": { \"seed\": 1, \"min\": -1, \"max\": 1 } } },\n"
+    "    { \"name\": \"b\", \"type\": \"f32\", \"count\": \"n\", \"init\": { \"iota\": { \"start\": 0, \"step\": 0.5 } } },\n"
+    "    { \"name\": \"c\", \"type\": \"f32\", \"count\": \"n + 7\", \"init\": { \"constant\": { \"value\": 3 } } } ],\n"
+    "  \"variants\": [ { \"name\": \"v\", \"kernel\": \"vecadd_scalar\", \"grid\": \"ceil_div(n,256)\", \"block\": 256,\n"
+    "      \"args\": [\"a\", \"b\", \"c\", \"n\"], \"checks\": [{ \"buffer\": \"c\", \"reference\": \"vecadd\" }] } ] }\n";
+
+START_TEST(test_compare_pointwise)
+{
+    Workload w;
+    Diag d;
+    ck_assert_msg(parse(POINTWISE, NULL, 0, &w, &d), "%s", d.message);
+    const WlVariant *v = &w.variants[0];
+    WlRun r;
+    ck_assert_msg(workload_prepare(&w, v, &r, &d), "%s", d.message);
+    ck_assert_ptr_null(r.expected[0]); /* no whole expected copy is kept */
+    enum { N = 600000 };
+    const float *a = gmem_translate(r.gmem, r.addrs[0], N * 4), *b = gmem_translate(r.gmem, r.addrs[1], N * 4);
+    float *c = gmem_translate(r.gmem, r.addrs[2], (N + 7) * 4);
+    WlCheckResult cr;
+    workload_compare(&w, v, 0, &r, &cr); /* c is still 3s */
+    uint64_t differ = 0;
+    for (uint64_t k = 0; k < N; k++) differ += a[k] + b[k] != 3.0f;
+    ck_assert(!cr.pass);
+    ck_assert_uint_eq(cr.mismatches, differ);
+    for (uint64_t k = 0; k < N; k++) c[k] = a[k] + b[k];
+    workload_compare(&w, v, 0, &r, &cr);
+    ck_assert_msg(cr.pass, "%s", cr.text);
+    /* one wrong element in the third piece, and one in the tail past n */
+    c[555555] += 0.25f;
+    workload_compare(&w, v, 0, &r, &cr);
+    ck_assert(!cr.pass);
+    ck_assert_uint_eq(cr.first_bad, 555555);
+    ck_assert_uint_eq(cr.mismatches, 1);
+    ck_assert(cr.expected == (double)(a[555555] + b[555555]));
+    c[555555] -= 0.25f;
+    c[N + 3] = 0.0f;
+    workload_compare(&w, v, 0, &r, &cr);
+    ck_assert_uint_eq(cr.first_bad, N + 3);
+    ck_assert_msg(strstr(cr.text, "expected 3, got 0 (1 of 600007 elements differ, reference 'vecadd')") != NULL, "%s",
+                  cr.text);
+    workload_run_free(&r);
+    workload_destroy(&w);
+}
+END_TEST
+
 START_TEST(test_shipped_workloads)
 {
     /* every workload file in workloads/ loads on every preset */
@@ -556,6 +631,8 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, test_param_overrides);
     tcase_add_test(tc, test_init_kinds);
     tcase_add_test(tc, test_random_reproducible);
+    tcase_add_test(tc, test_fill_range);
+    tcase_add_test(tc, test_compare_pointwise);
     tcase_add_test(tc, test_prepare_compare);
     tcase_add_test(tc, test_shipped_workloads);
     suite_add_tcase(s, tc);

@@ -115,18 +115,24 @@ const WlVariant *workload_find_variant(const Workload *w, const char *name);
 /* Writes buffer b's initial contents (b->count elements of 4 bytes). */
 void workload_fill(const WlBuffer *b, void *dst);
 
+/* Writes elements first .. first+count-1 of b's initial contents (any range
+** of b, in O(count): the random generator is counter-based). */
+void workload_fill_range(const WlBuffer *b, uint64_t first, uint64_t count, void *dst);
+
 /* splitmix64: advances *state and returns the next 64-bit output. */
 uint64_t workload_splitmix64(uint64_t *state);
 
 /* One variant, ready to launch: its buffers in a fresh GlobalMem with their
 ** initial contents, the kernel's parameter values, and each check's
 ** expected buffer contents (computed from the initial contents, before the
-** kernel runs). */
+** kernel runs), except for checks whose reference has an elementwise form:
+** workload_compare computes those in pieces from regenerated initial
+** contents, so no whole expected copy is kept (expected[i] is NULL). */
 typedef struct {
     GlobalMem *gmem;
     uint32_t  *addrs;         /* address of each Workload buffer           */
     uint32_t   params[ISA_MAX_PARAMS];
-    void     **expected;      /* one array per check                       */
+    void     **expected;      /* one array per check; NULL: elementwise    */
     uint32_t   nchecks;
 } WlRun;
 

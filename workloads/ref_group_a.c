@@ -25,14 +25,20 @@ static uint64_t launched_threads(const RefCall *call)
 
 /* ----------------------------------------------------------- occupancy */
 
+void ref_a_light_points(const RefCall *call, uint64_t first, uint64_t count, void *out)
+{
+    float *v = out;
+    uint64_t m = ref_points_below(first, count, call->args[1].i);
+    for (uint64_t k = 0; k < m; k++) v[k] = fmaf(v[k], 2.0f, 1.0f);
+}
+
 /* (x f32[], n): x[i] = fmaf(x[i], 2, 1) for i < n. */
 bool ref_a_light(const RefCall *call, void *out, char *msg, size_t cap)
 {
     const RefArg *x = &call->args[0], *n = &call->args[1];
     if (!ref_nonneg(n, "n", msg, cap) || !ref_need(x, "x", (uint64_t)n->i, "n", msg, cap)) return false;
     if (!out) return true;
-    float *v = out;
-    for (int64_t i = 0; i < n->i; i++) v[i] = fmaf(v[i], 2.0f, 1.0f);
+    ref_a_light_points(call, 0, (uint64_t)n->i, out);
     return true;
 }
 
@@ -92,16 +98,22 @@ bool ref_a_block_work(const RefCall *call, void *out, char *msg, size_t cap)
 /* ------------------------------------------------ grid_stride, registers */
 
 /* (x f32[], y f32[], a, n): y[i] = fmaf(a, x[i], y[i]) for i < n. */
+void ref_a_saxpy_points(const RefCall *call, uint64_t first, uint64_t count, void *out)
+{
+    const float *xs = call->args[0].data;
+    float *ys = out, a = call->args[2].f;
+    uint64_t m = ref_points_below(first, count, call->args[3].i);
+    for (uint64_t k = 0; k < m; k++) ys[k] = fmaf(a, xs[k], ys[k]);
+}
+
 bool ref_a_saxpy(const RefCall *call, void *out, char *msg, size_t cap)
 {
-    const RefArg *x = &call->args[0], *y = &call->args[1], *a = &call->args[2], *n = &call->args[3];
+    const RefArg *x = &call->args[0], *y = &call->args[1], *n = &call->args[3];
     if (!ref_nonneg(n, "n", msg, cap)) return false;
     uint64_t cnt = (uint64_t)n->i;
     if (!ref_need(x, "x", cnt, "n", msg, cap) || !ref_need(y, "y", cnt, "n", msg, cap)) return false;
     if (!out) return true;
-    const float *xs = x->data;
-    float *ys = out;
-    for (uint64_t i = 0; i < cnt; i++) ys[i] = fmaf(a->f, xs[i], ys[i]);
+    ref_a_saxpy_points(call, 0, cnt, out);
     return true;
 }
 

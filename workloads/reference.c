@@ -40,6 +40,12 @@ bool ref_nonneg(const RefArg *a, const char *name, char *msg, size_t cap)
     return false;
 }
 
+uint64_t ref_points_below(uint64_t first, uint64_t count, int64_t n)
+{
+    if (n <= 0 || (uint64_t)n <= first) return 0;
+    return (uint64_t)n - first < count ? (uint64_t)n - first : count;
+}
+
 /* --------------------------------------------------- transpose, copy */
 
 /* (in f32[], out f32[], n): out[c*n + r] = in[r*n + c] for r, c < n. */
@@ -58,6 +64,23 @@ static bool ref_transpose(const RefCall *call, void *out, char *msg, size_t cap)
     return true;
 }
 
+/* out[i] = in[i] for i below `limit` (the copy rows' elementwise form). */
+static void copy_points(const RefCall *call, uint64_t first, uint64_t count, void *out, int64_t limit)
+{
+    uint64_t m = ref_points_below(first, count, limit);
+    if (m) memcpy(out, call->args[0].data, m * sizeof(float));
+}
+
+static void copy_square_points(const RefCall *call, uint64_t first, uint64_t count, void *out)
+{
+    copy_points(call, first, count, out, call->args[2].i * call->args[2].i);
+}
+
+static void copy_n_points(const RefCall *call, uint64_t first, uint64_t count, void *out)
+{
+    copy_points(call, first, count, out, call->args[2].i);
+}
+
 /* (in f32[], out f32[], n): out[i] = in[i] for i < n*n. */
 static bool ref_copy_square(const RefCall *call, void *out, char *msg, size_t cap)
 {
@@ -66,7 +89,7 @@ static bool ref_copy_square(const RefCall *call, void *out, char *msg, size_t ca
     uint64_t nn = (uint64_t)n->i * (uint64_t)n->i;
     if (!ref_need(in, "in", nn, "n*n", msg, cap) || !ref_need(o, "out", nn, "n*n", msg, cap)) return false;
     if (!out) return true;
-    memcpy(out, in->data, nn * sizeof(float));
+    copy_square_points(call, 0, nn, out);
     return true;
 }
 
@@ -77,11 +100,19 @@ static bool ref_copy(const RefCall *call, void *out, char *msg, size_t cap)
     if (!ref_nonneg(n, "n", msg, cap)) return false;
     if (!ref_need(in, "in", (uint64_t)n->i, "n", msg, cap) || !ref_need(o, "out", (uint64_t)n->i, "n", msg, cap)) return false;
     if (!out) return true;
-    memcpy(out, in->data, (size_t)n->i * sizeof(float));
+    copy_n_points(call, 0, (uint64_t)n->i, out);
     return true;
 }
 
 /* ------------------------------------------------------------- vecadd */
+
+static void vecadd_points(const RefCall *call, uint64_t first, uint64_t count, void *out)
+{
+    const float *x = call->args[0].data, *y = call->args[1].data;
+    float *z = out;
+    uint64_t m = ref_points_below(first, count, call->args[3].i);
+    for (uint64_t k = 0; k < m; k++) z[k] = x[k] + y[k];
+}
 
 /* (a f32[], b f32[], c f32[], n): c[i] = a[i] + b[i] for i < n. */
 static bool ref_vecadd(const RefCall *call, void *out, char *msg, size_t cap)
@@ -92,9 +123,7 @@ static bool ref_vecadd(const RefCall *call, void *out, char *msg, size_t cap)
     if (!ref_need(a, "a", cnt, "n", msg, cap) || !ref_need(b, "b", cnt, "n", msg, cap) || !ref_need(c, "c", cnt, "n", msg, cap))
         return false;
     if (!out) return true;
-    const float *x = a->data, *y = b->data;
-    float *z = out;
-    for (uint64_t i = 0; i < cnt; i++) z[i] = x[i] + y[i];
+    vecadd_points(call, 0, cnt, out);
     return true;
 }
 
@@ -145,42 +174,43 @@ static bool ref_fma_chain_warp(const RefCall *call, void *out, char *msg, size_t
 /* -------------------------------------------------------------- table */
 
 static const RefEntry REFERENCES[] = {
-    { "transpose", "f32[] f32[] int", 1, ref_transpose, "out[c*n + r] = in[r*n + c] for an n x n matrix" },
-    { "copy_square", "f32[] f32[] int", 1, ref_copy_square, "out[i] = in[i] for i < n*n" },
-    { "copy", "f32[] f32[] int", 1, ref_copy, "out[i] = in[i] for i < n" },
-    { "vecadd", "f32[] f32[] f32[] int", 2, ref_vecadd, "c[i] = a[i] + b[i] for i < n" },
+    { "transpose", "f32[] f32[] int", 1, ref_transpose, "out[c*n + r] = in[r*n + c] for an n x n matrix", NULL },
+    { "copy_square", "f32[] f32[] int", 1, ref_copy_square, "out[i] = in[i] for i < n*n", copy_square_points },
+    { "copy", "f32[] f32[] int", 1, ref_copy, "out[i] = in[i] for i < n", copy_n_points },
+    { "vecadd", "f32[] f32[] f32[] int", 2, ref_vecadd, "c[i] = a[i] + b[i] for i < n", vecadd_points },
     { "fma_chain_lane_parity", "f32[] int", 0, ref_fma_chain_lane,
-      "x = (float)tid.x; iters times x = x*c + 0.5, c = 0.999 or 0.998 by tid.x % 2; out[gid] = x" },
+      "x = (float)tid.x; iters times x = x*c + 0.5, c = 0.999 or 0.998 by tid.x % 2; out[gid] = x", NULL },
     { "fma_chain_warp_parity", "f32[] int", 0, ref_fma_chain_warp,
-      "as fma_chain_lane_parity with c chosen by (tid.x / 32) % 2" },
+      "as fma_chain_lane_parity with c chosen by (tid.x / 32) % 2", NULL },
     /* occupancy, waves, grid_stride, registers, coalescing, bank_conflicts: workloads/ref_group_a.c */
-    { "light", "f32[] int", 0, ref_a_light, "x[i] = x[i] * 2 + 1 for i < n" },
+    { "light", "f32[] int", 0, ref_a_light, "x[i] = x[i] * 2 + 1 for i < n", ref_a_light_points },
     { "smem_reverse", "f32[] int", 0, ref_a_smem_reverse,
-      "x[i] = v[blockDim-1-t] for i < n, v[t] = x[i] of the same block (0 past n)" },
+      "x[i] = v[blockDim-1-t] for i < n, v[t] = x[i] of the same block (0 past n)", NULL },
     { "block_work", "f32[] int", 0, ref_a_block_work,
-      "x = (float)tid.x; iters times x = x*0.999 + 0.5; out[gid] = x for every launched thread" },
-    { "saxpy", "f32[] f32[] float int", 1, ref_a_saxpy, "y[i] = a * x[i] + y[i] (one fma) for i < n" },
-    { "strided_read", "f32[] f32[] int int", 1, ref_a_strided_read, "out[i] = in[i * stride] for i < n" },
+      "x = (float)tid.x; iters times x = x*0.999 + 0.5; out[gid] = x for every launched thread", NULL },
+    { "saxpy", "f32[] f32[] float int", 1, ref_a_saxpy, "y[i] = a * x[i] + y[i] (one fma) for i < n",
+      ref_a_saxpy_points },
+    { "strided_read", "f32[] f32[] int int", 1, ref_a_strided_read, "out[i] = in[i * stride] for i < n", NULL },
     { "bank_stride", "u32[] int int", 0, ref_a_bank_stride,
-      "out[gid] = sum over k < iters of (lane*stride + k) % 1024" },
+      "out[gid] = sum over k < iters of (lane*stride + k) % 1024", NULL },
     { "bank_swizzle", "u32[] int", 0, ref_a_bank_swizzle,
-      "out[gid] = sum over k < iters of lane*32 + ((k ^ lane) % 32)" },
+      "out[gid] = sum over k < iters of lane*32 + ((k ^ lane) % 32)", NULL },
     /* reduction, rmsnorm, gemv, gemm, compaction: workloads/ref_group_b.c */
-    { "sum", "f32[] f32[] int", 1, ref_b_sum, "sum[0] += in[0] + ... + in[n-1] (in double)" },
+    { "sum", "f32[] f32[] int", 1, ref_b_sum, "sum[0] += in[0] + ... + in[n-1] (in double)", NULL },
     { "rmsnorm", "f32[] f32[] f32[] int float", 2, ref_b_rmsnorm,
-      "y[t][j] = x[t][j] / sqrt(mean_j x[t][j]^2 + eps) * w[j], one row per block (in double)" },
+      "y[t][j] = x[t][j] / sqrt(mean_j x[t][j]^2 + eps) * w[j], one row per block (in double)", NULL },
     { "fused_residual", "f32[] f32[] f32[] f32[] f32[] int float", 3, ref_b_fused_residual,
-      "h = x + r over grid.x rows of hidden" },
+      "h = x + r over grid.x rows of hidden", NULL },
     { "fused_rmsnorm", "f32[] f32[] f32[] f32[] f32[] int float", 4, ref_b_fused_rmsnorm,
-      "y = rmsnorm(x + r) * w over grid.x rows of hidden (in double)" },
-    { "gemv", "f32[] f32[] f32[] int", 2, ref_b_gemv, "y = A x, A n x n row-major (in double)" },
-    { "gemm", "f32[] f32[] f32[] int", 2, ref_b_gemm, "C = A B, n x n row-major (in double)" },
+      "y = rmsnorm(x + r) * w over grid.x rows of hidden (in double)", NULL },
+    { "gemv", "f32[] f32[] f32[] int", 2, ref_b_gemv, "y = A x, A n x n row-major (in double)", NULL },
+    { "gemm", "f32[] f32[] f32[] int", 2, ref_b_gemm, "C = A B, n x n row-major (in double)", NULL },
     { "special", "f32[] f32[] int float int", 1, ref_b_special,
-      "y[i] = x[i] > threshold ? iters times v = v*0.999 + 0.5 : x[i] * 0.5" },
+      "y[i] = x[i] > threshold ? iters times v = v*0.999 + 0.5 : x[i] * 0.5", NULL },
     { "compaction_y", "f32[] f32[] u32[] u32[] int float int", 1, ref_b_compact_y,
-      "as special, for the compaction kernel's arguments" },
+      "as special, for the compaction kernel's arguments", NULL },
     { "compaction_count", "f32[] f32[] u32[] u32[] int float int", 3, ref_b_compact_count,
-      "count[0] += number of i < n with x[i] > threshold" },
+      "count[0] += number of i < n with x[i] > threshold", NULL },
 };
 
 #define NREFERENCES (sizeof REFERENCES / sizeof REFERENCES[0])

@@ -44,6 +44,18 @@ typedef struct {
 ** are not (e.g. "in holds 100 elements, n*n = 1024 needed"). */
 typedef bool (*RefFn)(const RefCall *call, void *out, char *msg, size_t cap);
 
+/* Optional second form of a reference whose output element k depends only
+** on element k of its buffer arguments (and on k and the scalars), so the
+** check can be computed in pieces after the run instead of keeping a whole
+** expected copy (a 2^28-element check would otherwise cost 1 GiB more).
+** Buffer arguments' data point at their element `first`; out holds output
+** elements first .. first+count-1, pre-filled with their initial contents;
+** writes those the kernel writes. Sizes were checked by the RefFn dry run. */
+typedef void (*RefPointFn)(const RefCall *call, uint64_t first, uint64_t count, void *out);
+
+/* Elements of [first, first + count) below n (n < 0 counts as 0). */
+uint64_t ref_points_below(uint64_t first, uint64_t count, int64_t n);
+
 typedef struct {
     const char *name;      /* what a check's "reference" names             */
     const char *signature; /* arguments, space separated: f32[] u32[] s32[]
@@ -51,6 +63,7 @@ typedef struct {
     uint32_t    output;    /* index of the buffer argument it predicts     */
     RefFn       fn;
     const char *help;      /* one line: what it computes                   */
+    RefPointFn  points;    /* NULL, or the elementwise form of fn          */
 } RefEntry;
 
 /* Size checks shared by the reference functions: true when buffer a holds
