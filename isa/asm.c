@@ -265,6 +265,10 @@ static bool parse_number(Asm *a, bool is_float, uint32_t *out)
         char *endp;
         float f = strtof(buf, &endp);
         if (*endp) return fail_at(a, s, "expected a number, found '%s'", buf);
+        /* a finite literal too large for f32 would silently become inf */
+        if (isinf(f) && !strchr(digits, 'i') && !strchr(digits, 'I'))
+            return fail_at(a, s, "float literal '%s' is beyond the f32 range (largest finite 3.4028235e38); "
+                                 "write inf or 0f7F800000 for infinity", buf);
         *out = f32_bits(f);
         return true;
     }

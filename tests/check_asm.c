@@ -808,7 +808,7 @@ static const struct {
     { S(".kernel k\n    @%p9 exit\n    exit\n"),
       "2:6: error: predicate %p9 out of range (%p0..%p7)" },
     { S(".kernel k\n    bra.uni SELF\nSELF: bra SELF\n    exit\n"),
-      "2:5: error: no path from this instruction reaches 'exit' in kernel 'k': it is an endless loop" },
+      "3:7: error: this branch closes a loop that never reaches 'exit' in kernel 'k' (the loop starts at line 3): it is an endless loop" },
     { S(".kernel k\n    ld.global.f32 %r1, [%r2+2147483648]\n    exit\n"),
       "2:40: error: address displacement out of range" },
     { S(".kernel k\n    exit\n.kernel j\n.shared s 16777216\n.shared t 16\n    exit\n"),
