@@ -151,6 +151,31 @@ bool cfg_post_dominators(const Kernel *k, uint32_t *ipdom)
     return true;
 }
 
+/* When a reachable instruction cannot reach an exit, reports where the
+** student should look: the branch that closes the endless loop (the first
+** backward branch that jumps into instructions with no way out), else the
+** first such instruction. Returns true when it reported. */
+static bool report_endless_loop(const Kernel *k, const char *file, const Graph *g, const uint8_t *reach, Diag *d)
+{
+    uint32_t n = k->ncode, first = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!reach[i] || g->po[i] != UINT32_MAX) continue;
+        if (first == UINT32_MAX) first = i;
+        const Instr *in = &k->code[i];
+        if ((in->op == OP_BRA || in->op == OP_BRA_UNI) && in->target <= i && g->po[in->target] == UINT32_MAX) {
+            diag_set(d, file, in->line, in->col,
+                     "this branch closes a loop that never reaches 'exit' in kernel '%s' (the loop starts at "
+                     "line %u): it is an endless loop",
+                     k->name, k->code[in->target].line);
+            return true;
+        }
+    }
+    if (first == UINT32_MAX) return false;
+    diag_set(d, file, k->code[first].line, k->code[first].col,
+             "no path from this instruction reaches 'exit' in kernel '%s': it is an endless loop", k->name);
+    return true;
+}
+
 bool cfg_analyze(Kernel *k, const char *file, Diag *d)
 {
     uint32_t n = k->ncode, succ[2];
@@ -188,12 +213,6 @@ bool cfg_analyze(Kernel *k, const char *file, Diag *d)
     }
     while (ok && sp) {
         uint32_t v = stack[--sp];
-        if (g.po[v] == UINT32_MAX) {
-            diag_set(d, file, k->code[v].line, k->code[v].col,
-                     "no path from this instruction reaches 'exit' in kernel '%s': it is an endless loop", k->name);
-            ok = false;
-            break;
-        }
         int c = successors(k, v, succ, false);
         for (int j = 0; j < c; j++)
             if (succ[j] < n && !reach[succ[j]]) {
@@ -201,6 +220,7 @@ bool cfg_analyze(Kernel *k, const char *file, Diag *d)
                 stack[sp++] = succ[j];
             }
     }
+    if (ok) ok = !report_endless_loop(k, file, &g, reach, d);
     for (uint32_t i = 0; ok && i < n; i++) {
         Instr *in = &k->code[i];
         if (in->op == OP_BRA || in->op == OP_BRA_UNI)

@@ -327,15 +327,17 @@ START_TEST(test_analyze_endless_loop)
     ck_assert(cfg_analyze(k, "edited.asm", &d));
     k->code[2].guard = ISA_NO_GUARD; /* the loop loses its way out */
     ck_assert(!cfg_analyze(k, "edited.asm", &d));
-    ck_assert_uint_eq(d.line, 2); /* the first instruction that cannot reach exit */
-    ck_assert_msg(strstr(d.message, "endless loop") != NULL, "%s", d.message);
+    ck_assert_uint_eq(d.line, 4); /* the branch that closes the loop, not the loop's first line */
+    ck_assert_msg(strstr(d.message, "closes a loop that never reaches 'exit' in kernel 'k' (the loop starts at line 3)") !=
+                      NULL,
+                  "%s", d.message);
     /* the same loop entered conditionally: the error names the loop itself */
     program_destroy(&p);
     must_assemble(".kernel k\n    @%p0 bra L\n    exit\nL:  add.u32 %r1, %r1, 1\n    @%p1 bra L\n    exit\n", &p);
     k = &p.kernels[0];
     k->code[3].guard = ISA_NO_GUARD;
     ck_assert(!cfg_analyze(k, "edited.asm", &d));
-    ck_assert_uint_eq(d.line, 4);
+    ck_assert_uint_eq(d.line, 5);
     ck_assert_uint_eq(d.col, 5);
     program_destroy(&p);
 }
