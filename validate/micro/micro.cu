@@ -13,7 +13,8 @@
 //             smem_chase: the same through a shared-memory array (1 LDS/step).
 //   pipes     fma_lat / sfu_lat: one warp, 16 dependent FFMA / MUFU.RSQ per
 //             iteration; fma_tput / sfu_tput: 8 blocks x 256 threads per SM,
-//             8 independent chains x 4 per iteration.
+//             8 independent chains x 4 per iteration; the rate per SM and
+//             clock is the whole kernel's (events around launches).
 //   bandwidth copy4: float4 copy of 2^26 floats (2 x 256 MB), DRAM bandwidth.
 //
 // Checked in the compiled code (PTX here, SASS on the H200): every loop is
@@ -323,13 +324,36 @@ void run_pipes(Ctx &ctx)
                 for (size_t i = 0; i < ref.size(); i++) ref[i] = per_tid[i % threads];
                 return compare_f32(h.data(), ref.data(), h.size(), 0.0, 1e-5);
             };
-            b.measure = [&, sfu, iters, ops](JObj &m) {
+            b.measure = [&, sfu, ops](JObj &m) {
+                // The rate is the whole kernel's: ops over the kernel's time in
+                // SM cycles, from events around back-to-back launches (the
+                // median of 11 groups of 20). Blocks do not all overlap (an SM
+                // starts its first blocks before the last arrive), so one
+                // block's own duration overstates the rate (the first H200 run
+                // recorded 920 FMA/clk/SM that way, above the SM's 128).
                 std::vector<unsigned> c = cycles.host();
                 std::vector<double> d(c.begin(), c.end());
-                double med = median_of(d);
-                // 8 blocks share each SM for the whole run: an SM does 8 blocks' work in `med` cycles.
-                double per_sm = ops / ctx.sm_count() / med;
-                m.num("block_cycles_median", med).num(sfu ? "rsq_per_clk_per_sm" : "fma_per_clk_per_sm", per_sm);
+                cudaEvent_t e0, e1;
+                CK(cudaEventCreate(&e0));
+                CK(cudaEventCreate(&e1));
+                std::vector<double> per_launch;
+                for (int r = 0; r < 11; r++) {
+                    CK(cudaEventRecord(e0, ctx.stream()));
+                    for (int g = 0; g < 20; g++) b.launch(ctx.stream());
+                    CK(cudaEventRecord(e1, ctx.stream()));
+                    CK(cudaEventSynchronize(e1));
+                    float ms = 0;
+                    CK(cudaEventElapsedTime(&ms, e0, e1));
+                    per_launch.push_back(ms / 20);
+                }
+                CK(cudaEventDestroy(e0));
+                CK(cudaEventDestroy(e1));
+                int dev = 0, khz = 0;
+                CK(cudaGetDevice(&dev));
+                CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
+                double ms = median_of(per_launch), kernel_cycles = ms * 1e-3 * khz * 1e3;
+                m.num("block_cycles_median", median_of(d)).num("kernel_ms", ms).num("kernel_cycles", kernel_cycles)
+                    .num(sfu ? "rsq_per_clk_per_sm" : "fma_per_clk_per_sm", ops / ctx.sm_count() / kernel_cycles);
             };
             ctx.run(v, b);
         }
