@@ -11,7 +11,7 @@
 typedef struct {
     char     file[256];    /* source of the error: a path, or "--set", "--param" */
     uint32_t line, col;    /* 1-based; 0 = unknown                               */
-    char     message[768]; /* what was found and what was expected               */
+    char     message[1024]; /* what was found and what was expected              */
 } Diag;
 
 /* Fills d (if non-NULL) with a formatted message; file may be NULL. */

@@ -514,7 +514,7 @@ static bool load_members(Loader *ld, const cJSON *obj, const char *prefix)
             knob_put(ld->cfg, k, v);
             ld->seen[k - KNOBS] = true;
         } else if (is_group(full)) {
-            char sub[MAX_KEY + 1], valid[512];
+            char sub[MAX_KEY + 1], valid[768];
             snprintf(sub, sizeof sub, "%s.", full);
             if (!cJSON_IsObject(it)) {
                 keys_under(sub, valid, sizeof valid);
@@ -523,7 +523,7 @@ static bool load_members(Loader *ld, const cJSON *obj, const char *prefix)
             }
             if (!load_members(ld, it, sub)) return false;
         } else {
-            char valid[512], hint[MAX_KEY + 32];
+            char valid[768], hint[MAX_KEY + 32];
             keys_under(prefix, valid, sizeof valid);
             suggest(full, hint, sizeof hint);
             return load_fail(ld, 1, "%s: unknown key%s; valid keys: %s", full, hint, valid);

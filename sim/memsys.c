@@ -89,6 +89,7 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     m->chunk_sectors = c->dram_access_bytes / CACHE_SECTOR_BYTES;
     dram_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
     dram_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
+    dram_set_loaded_latency(&m->dram, c->dram_loaded_linear, c->dram_loaded_queue);
     m->lat_l1_hit = c->lat_l1_hit;
     m->lat_atomic = c->lat_atomic;
     m->lat_l2_hit = c->lat_l2_hit;

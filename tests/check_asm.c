@@ -829,7 +829,7 @@ static const struct {
 
 START_TEST(test_bad_input)
 {
-    char msg[1024];
+    char msg[sizeof ((Diag *)0)->message + 64];
     first_error(bad_cases[_i].src, bad_cases[_i].len, msg, sizeof msg);
     ck_assert_str_eq(msg, bad_cases[_i].expect);
 }
@@ -911,7 +911,7 @@ END_TEST
 
 START_TEST(test_empty_and_comments)
 {
-    char msg[1024];
+    char msg[sizeof ((Diag *)0)->message + 64];
     first_error("", 0, msg, sizeof msg);
     ck_assert_str_eq(msg, "1:1: error: no kernel in file; a program starts with '.kernel NAME'");
     first_error(NULL, 0, msg, sizeof msg);
@@ -1012,7 +1012,7 @@ START_TEST(test_ten_megabyte_line)
 {
     char *buf = malloc(TEN_MB + 256);
     ck_assert_ptr_nonnull(buf);
-    char msg[1024];
+    char msg[sizeof ((Diag *)0)->message + 64];
     Program p;
     Diag d;
     size_t n;
@@ -1102,7 +1102,7 @@ START_TEST(test_many_lines)
         n += i % 2 ? 3 : 1;
     }
     n += (size_t)sprintf(src + n, "  nop\n");
-    char msg[1024];
+    char msg[sizeof ((Diag *)0)->message + 64];
     first_error(src, n, msg, sizeof msg);
     ck_assert_str_eq(msg, "300001:3: error: unknown instruction 'nop'; did you mean 'mov'?");
     free(src);

@@ -118,6 +118,56 @@ START_TEST(test_init_resets)
 }
 END_TEST
 
+/* ---- Loaded latency ---- */
+
+/* A steady stream at utilisation u sees latency + linear*u + queue*u/(1-u)
+** once the recent-utilisation window has filled (the H200's fitted terms). */
+static const double steady_u[] = {0.1, 0.25, 0.5, 0.75, 0.9};
+
+START_TEST(test_loaded_latency_steady)
+{
+    const double bpc = 64.0, u = steady_u[_i], linear = 248, queue = 99;
+    const uint32_t lat = 662, bytes = 64;
+    Dram m;
+    dram_init(&m, bpc, lat);
+    dram_set_loaded_latency(&m, linear, queue);
+    /* one 64-byte access every 1/u cycles (in whole cycles: k accesses per
+    ** period of p cycles), for 40 windows */
+    const uint64_t period = 100, per_period = (uint64_t)llround(u * period);
+    uint64_t back = 0, now = 0;
+    for (uint64_t t = 0; t < 40 * 2 * lat; t += period)
+        for (uint64_t k = 0; k < per_period; k++) {
+            now = t + k * period / per_period;
+            back = dram_access(&m, now, bytes);
+        }
+    double want = lat + linear * u + queue * u / (1 - u);
+    double got = (double)(back - now) - bytes / bpc;
+    ck_assert_msg(fabs(got - want) <= 0.03 * want + 2, "u=%.2f: latency %.1f, want %.1f", u, got, want);
+    ck_assert_msg(fabs(dram_current_latency(&m) - want) <= 0.03 * want, "u=%.2f: current %.1f, want %.1f", u,
+                  dram_current_latency(&m), want);
+}
+END_TEST
+
+START_TEST(test_loaded_latency_decays_and_caps)
+{
+    Dram m;
+    dram_init(&m, 32.0, 500);
+    dram_set_loaded_latency(&m, 200, 100);
+    /* far more than the bandwidth asked at once: utilisation is capped at
+    ** 0.95, so the latency stays finite: 500 + 200*0.95 + 100*19 */
+    for (int i = 0; i < 100000; i++) dram_access(&m, 1000, 64);
+    ck_assert_msg(fabs(dram_current_latency(&m) - (500 + 190 + 1900)) < 1e-6, "%f", dram_current_latency(&m));
+    /* after a long idle spell the memory answers at its idle latency again */
+    uint64_t later = (uint64_t)ceil(m.next_free) + 1000000;
+    uint64_t back = dram_access(&m, later, 32);
+    ck_assert_uint_le(back, later + 1 + 500 + 1);
+    /* off (the default): a loaded channel keeps the fixed latency */
+    dram_init(&m, 32.0, 500);
+    for (int i = 0; i < 1000; i++) dram_access(&m, 1000, 64);
+    ck_assert(dram_current_latency(&m) == 500.0);
+}
+END_TEST
+
 static Suite *dram_suite(void)
 {
     Suite *s = suite_create("dram");
@@ -132,6 +182,8 @@ static Suite *dram_suite(void)
     tcase_add_test(edge, test_fractional_accumulates);
     tcase_add_test(edge, test_deterministic);
     tcase_add_test(edge, test_init_resets);
+    tcase_add_loop_test(edge, test_loaded_latency_steady, 0, (int)(sizeof steady_u / sizeof steady_u[0]));
+    tcase_add_test(edge, test_loaded_latency_decays_and_caps);
     suite_add_tcase(s, edge);
     return s;
 }

@@ -414,6 +414,67 @@ START_TEST(test_dram_saturation)
 }
 END_TEST
 
+/* The copy4 kernel of test_dram_saturation on a small machine, with the
+** DRAM's loaded-latency terms set to `linear` and `queue`; blocks of
+** `threads`, at most `blocks_per_sm` resident. Returns cycles. */
+static uint64_t copy4_cycles(double linear, double queue, uint32_t threads, uint32_t blocks_per_sm, double *gbs)
+{
+    const char *src =
+        ".kernel copy4\n"
+        ".param .ptr in\n"
+        ".param .ptr out\n"
+        "    ld.param.u32 %r0, [in]\n"
+        "    ld.param.u32 %r1, [out]\n"
+        "    mov.u32 %r2, %ctaid.x\n"
+        "    mov.u32 %r3, %ntid.x\n"
+        "    mov.u32 %r4, %tid.x\n"
+        "    mad.lo.u32 %r5, %r2, %r3, %r4\n"
+        "    shl.b32 %r5, %r5, 4\n"
+        "    add.u32 %r6, %r5, %r0\n"
+        "    ld.global.v4.f32 {%r8, %r9, %r10, %r11}, [%r6]\n"
+        "    add.u32 %r7, %r5, %r1\n"
+        "    st.global.v4.f32 [%r7], {%r8, %r9, %r10, %r11}\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "copy4");
+    char kv[64];
+    set(&t, "sm.count=8");
+    set(&t, "dram.bandwidth_gbs=150");
+    set(&t, "l2.size=1048576");
+    set(&t, "l1.max_inflight=4096");
+    snprintf(kv, sizeof kv, "sm.max_blocks=%u", blocks_per_sm);
+    set(&t, kv);
+    snprintf(kv, sizeof kv, "dram.loaded_latency_linear=%g", linear);
+    set(&t, kv);
+    snprintf(kv, sizeof kv, "dram.loaded_latency_queue=%g", queue);
+    set(&t, kv);
+    uint32_t n = 1u << 21;
+    t.params[0] = buffer(&t, (uint64_t)n * 4, "in");
+    t.params[1] = buffer(&t, (uint64_t)n * 4, "out");
+    t.L.grid[0] = n / 4 / threads;
+    t.L.block[0] = threads;
+    ck_assert(simulate(&t));
+    uint64_t cycles = t.r.stats.cycles;
+    *gbs = t.r.stats.dram_bandwidth_gbs;
+    run_free(&t);
+    return cycles;
+}
+
+START_TEST(test_loaded_latency_in_engine)
+{
+    double off_gbs, on_gbs;
+    /* few warps in flight (one 64-thread block per SM): latency-bound, at a
+    ** fair fraction of the bandwidth, so the loaded latency slows it */
+    uint64_t off = copy4_cycles(0, 0, 64, 1, &off_gbs), on = copy4_cycles(248, 99, 64, 1, &on_gbs);
+    ck_assert_msg(on > off * 1.08, "loaded latency: %llu cycles, unloaded %llu (%.0f GB/s of 150)",
+                  (unsigned long long)on, (unsigned long long)off, off_gbs);
+    /* enough in flight: the stream still reaches the bandwidth, the
+    ** queueing term not counted on top of the channel's own queue */
+    copy4_cycles(248, 99, 256, 8, &on_gbs);
+    ck_assert_msg(on_gbs > 0.9 * 150, "saturating stream with loaded latency: %.1f GB/s of 150", on_gbs);
+}
+END_TEST
+
 START_TEST(test_fault_reports_buffer)
 {
     Run t;
@@ -787,6 +848,7 @@ static Suite *gpu_suite(void)
     suite_add_tcase(s, core);
     TCase *mem = tcase_create("Memory");
     tcase_add_test(mem, test_dram_saturation);
+    tcase_add_test(mem, test_loaded_latency_in_engine);
     tcase_add_test(mem, test_dram_access_granularity_and_partial_writes);
     tcase_set_timeout(mem, 120);
     suite_add_tcase(s, mem);
