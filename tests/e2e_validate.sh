@@ -53,6 +53,7 @@ if [ -n "$GPUSIM" ]; then
         --param l1_steps=16 --param l2_warm=16 --param l2_steps=16 --param dram_steps=16 --param smem_steps=16
     run validate/micro/pipes.json --param lat_iters=2 --param fma_iters=2 --param sfu_iters=2 --param blocks=2
     run validate/micro/bandwidth.json --param n=4096
+    run validate/micro/l2.json --param blocks=2 --param rounds=1
 fi
 
 e2e_finish

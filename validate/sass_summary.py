@@ -86,6 +86,8 @@ EXPECT = {
     "micro:sfu_lat": [every_loop("MUFU.RSQ", 16)],
     "micro:fma_tput": [every_loop("FFMA", 32)],
     "micro:sfu_tput": [every_loop("MUFU.RSQ", 32)],
+    "micro:scatter_store": [loops_with("STG", 1), count_of("STG", 1)],
+    "micro:line_store": [loops_with("STG", 1), count_of("STG", 1)],
     "micro:copy4": [no_loops(), count_of("LDG.E.128", 1), count_of("STG.E.128", 1)],
 }
 

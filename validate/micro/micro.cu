@@ -16,6 +16,9 @@
 //             8 independent chains x 4 per iteration; the rate per SM and
 //             clock is the whole kernel's (events around launches).
 //   bandwidth copy4: float4 copy of 2^26 floats (2 x 256 MB), DRAM bandwidth.
+//   l2        scatter_store / line_store: 4 x 256 threads per SM each store
+//             32 words `rounds` times into 17 MB that stays in L2, 32 lines
+//             per warp instruction or one: the L2's request throughput.
 //
 // Checked in the compiled code (PTX here, SASS on the H200): every loop is
 // kept rolled (#pragma unroll 1) with the unrolled bodies the .asm writes
@@ -151,6 +154,38 @@ __global__ void copy4(const float *in, float *out, unsigned n)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n / 4) reinterpret_cast<float4 *>(out)[i] = reinterpret_cast<const float4 *>(in)[i];
+}
+
+// ---- l2 -------------------------------------------------------------------------
+// One st.global.u32 per store, kept by inline PTX: every round stores the
+// same values, which the compiler would otherwise drop as dead stores.
+__device__ __forceinline__ void store_u32(unsigned *p, unsigned v)
+{
+    asm volatile("st.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+
+// Thread g owns line g and stores word k of it in step k: 32 lines per warp instruction.
+__global__ void scatter_store(unsigned *out, unsigned rounds)
+{
+    unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned *line = out + (size_t)g * 32;
+#pragma unroll 1
+    for (unsigned r = 0; r < rounds; r++) {
+#pragma unroll 1
+        for (unsigned k = 0; k < 32; k++) store_u32(line + k, g);
+    }
+}
+
+// Warp w owns lines 32w .. 32w+31 and fills line 32w+k in step k.
+__global__ void line_store(unsigned *out, unsigned rounds)
+{
+    unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned *base = out + (size_t)(g / 32) * 32 * 32 + (g % 32);
+#pragma unroll 1
+    for (unsigned r = 0; r < rounds; r++) {
+#pragma unroll 1
+        for (unsigned k = 0; k < 32; k++) store_u32(base + k * 32, g);
+    }
 }
 
 float host_rsq(float x) { return 1.0f / std::sqrt(x); }
@@ -389,8 +424,43 @@ void run_bandwidth(Ctx &ctx)
     ctx.run(v, b);
 }
 
+void run_l2(Ctx &ctx)
+{
+    const unsigned blocks = 4 * ctx.sm_count(), threads = 256, rounds = 4;
+    const size_t words = (size_t)blocks * threads * 32;
+    DevBuf<unsigned> out(words);
+    for (int line = 0; line < 2; line++) {
+        Variant v;
+        v.workload = "micro_l2";
+        v.file = "validate/micro/l2.json";
+        v.variant = line ? "line_store" : "scatter_store";
+        v.kernel = v.variant;
+        v.params = {{"blocks", blocks}, {"rounds", rounds}};
+        v.grid = dim3(blocks);
+        v.block = dim3(threads);
+        v.func = line ? (const void *)line_store : (const void *)scatter_store;
+        v.bytes = 4.0 * words * rounds;
+        v.note = "17 MB of stores stay in L2 (60 MB); back-to-back launches find it warm";
+        Body b;
+        b.reset = [&] { out.poison(); };
+        b.launch = [&, line](cudaStream_t s) {
+            if (line) line_store<<<blocks, threads, 0, s>>>(out.p, rounds);
+            else scatter_store<<<blocks, threads, 0, s>>>(out.p, rounds);
+        };
+        b.check = [&] {
+            std::vector<unsigned> h = out.host(), ref(words);
+            for (size_t i = 0; i < words; i++) ref[i] = (unsigned)(i / 32);  // scatter: word i belongs to thread i/32
+            if (line)
+                for (size_t i = 0; i < words; i++) ref[i] = (unsigned)(i / (32 * 32) * 32 + i % 32);
+            return compare_u32(h.data(), ref.data(), words);
+        };
+        ctx.run(v, b);
+    }
+}
+
 }  // namespace
 
 VH_TWIN("micro_latency", 0, run_latency);
 VH_TWIN("micro_pipes", 1, run_pipes);
 VH_TWIN("micro_bandwidth", 2, run_bandwidth);
+VH_TWIN("micro_l2", 3, run_l2);
