@@ -25,6 +25,8 @@ struct MemSys {
     Mshr    *mshr;
     Cache   *l2;
     Dram     l2_queue; /* L2 bandwidth; its latency is the L2 hit latency */
+    Dram     l2_requests; /* L2 request rate: one "byte" per line request   */
+    bool     limit_requests;
     Dram     dram;     /* DRAM bandwidth; its latency is the DRAM latency */
     uint64_t dram_write_bytes;
     uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
@@ -88,6 +90,8 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     cache_set_hashed(m->l2, true);
     m->chunk_sectors = c->dram_access_bytes / CACHE_SECTOR_BYTES;
     dram_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
+    m->limit_requests = c->l2_requests_per_clk > 0;
+    dram_init(&m->l2_requests, m->limit_requests ? c->l2_requests_per_clk : 1.0, 0);
     dram_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
     dram_set_loaded_latency(&m->dram, c->dram_loaded_linear, c->dram_loaded_queue);
     m->lat_l1_hit = c->lat_l1_hit;
@@ -110,6 +114,17 @@ void memsys_destroy(MemSys *m)
     free(m->mshr);
     cache_destroy(m->l2);
     free(m);
+}
+
+/* Cycle at which a line request asked at t is accepted by the L2: the L2
+** takes l2.requests_per_clk requests per cycle across the chip, whatever
+** their size (a 4-byte scattered store costs a request as a full line does). */
+static uint64_t l2_accept(MemSys *m, uint64_t t)
+{
+    if (!m->limit_requests) return t;
+    double begin = m->l2_requests.next_free > (double)t ? m->l2_requests.next_free : (double)t;
+    dram_access(&m->l2_requests, t, 1); /* takes its 1 / rate of a cycle */
+    return (uint64_t)ceil(begin);
 }
 
 /* Dirty sectors the last L2 access evicted go to DRAM (nobody waits). */
@@ -162,6 +177,7 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
 /* Sectors of one line that missed L1: through the MSHRs, L2 and maybe DRAM. */
 static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors)
 {
+    start = l2_accept(m, start);
     uint64_t wb = l2_writebacks(m);
     uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ);
     write_back(m, start, wb);
@@ -201,16 +217,17 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
         cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC);
+        uint64_t at = l2_accept(m, start);
         uint64_t wb = l2_writebacks(m);
         uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
-        write_back(m, start, wb);
-        dram_access(&m->l2_queue, start, lane_count(sectors) * CACHE_SECTOR_BYTES);
+        write_back(m, at, wb);
+        dram_access(&m->l2_queue, at, lane_count(sectors) * CACHE_SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
         uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~full[i]);
         if (partial_miss) {
             uint64_t ignored[CACHE_SECTORS];
-            fetch_from_dram(m, start, r->line_addr[i], partial_miss, ignored);
+            fetch_from_dram(m, at, r->line_addr[i], partial_miss, ignored);
         }
     }
 }
@@ -221,13 +238,14 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
     uint64_t done = start;
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
+        uint64_t at = l2_accept(m, start);
         uint64_t wb = l2_writebacks(m);
         uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
-        write_back(m, start, wb);
-        uint64_t t = dram_access(&m->l2_queue, start, lane_count(sectors) * CACHE_SECTOR_BYTES);
+        write_back(m, at, wb);
+        uint64_t t = dram_access(&m->l2_queue, at, lane_count(sectors) * CACHE_SECTOR_BYTES);
         if (sectors & ~hit) {
             uint64_t from_dram[CACHE_SECTORS] = { 0 };
-            fetch_from_dram(m, start, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);
+            fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);
             for (int s = 0; s < CACHE_SECTORS; s++)
                 if (from_dram[s] > t) t = from_dram[s];
         }
@@ -251,6 +269,7 @@ uint64_t memsys_drain_cycle(const MemSys *m)
     /* Traffic issued during the kernel (stores into L2, dirty evictions to
     ** DRAM) must finish before it does; dirty lines still in L2 stay there. */
     double last = m->l2_queue.next_free > m->dram.next_free ? m->l2_queue.next_free : m->dram.next_free;
+    if (m->l2_requests.next_free > last) last = m->l2_requests.next_free;
     return (uint64_t)ceil(last);
 }
 

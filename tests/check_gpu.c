@@ -475,6 +475,76 @@ START_TEST(test_loaded_latency_in_engine)
 }
 END_TEST
 
+/* Every thread stores 32 words of its own line (scattered: 32 lines per
+** warp instruction) or the warp fills one line per instruction (line);
+** returns cycles on a small machine whose L2 takes `rate` requests/cycle. */
+static uint64_t store_pattern_cycles(bool scattered, double rate, uint32_t blocks)
+{
+    const char *src =
+        ".kernel st\n"
+        ".param .ptr out\n"
+        ".param .u32 scattered\n"
+        "    ld.param.u32 %r0, [out]\n"
+        "    ld.param.u32 %r1, [scattered]\n"
+        "    mov.u32 %r2, %ctaid.x\n"
+        "    mov.u32 %r3, %ntid.x\n"
+        "    mov.u32 %r4, %tid.x\n"
+        "    mad.lo.u32 %r5, %r2, %r3, %r4\n"
+        "    setp.ne.u32 %p1, %r1, 0\n"
+        "    shl.b32 %r6, %r5, 7\n"           /* scattered: line g, step 4 B */
+        "    mov.u32 %r10, 4\n"
+        "    @%p1 bra GO\n"
+        "    shr.u32 %r7, %r5, 5\n"           /* line: lines 32w.., lane word, step 128 B */
+        "    and.b32 %r8, %r5, 31\n"
+        "    shl.b32 %r6, %r7, 12\n"
+        "    shl.b32 %r8, %r8, 2\n"
+        "    add.u32 %r6, %r6, %r8\n"
+        "    mov.u32 %r10, 128\n"
+        "GO:\n"
+        "    add.u32 %r6, %r6, %r0\n"
+        "    mov.u32 %r9, 0\n"
+        "L:  st.global.u32 [%r6], %r5\n"
+        "    add.u32 %r6, %r6, %r10\n"
+        "    add.u32 %r9, %r9, 1\n"
+        "    setp.lt.u32 %p0, %r9, 32\n"
+        "    @%p0 bra L\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "st");
+    char kv[64];
+    set(&t, "sm.count=8");
+    snprintf(kv, sizeof kv, "l2.requests_per_clk=%g", rate);
+    set(&t, kv);
+    t.params[0] = buffer(&t, (uint64_t)blocks * 256 * 128, "out");
+    t.params[1] = scattered;
+    t.L.grid[0] = blocks;
+    t.L.block[0] = 256;
+    ck_assert(simulate(&t));
+    /* every word written once, by its owner */
+    const uint32_t *o = gmem_translate(t.gmem, t.params[0], 4);
+    ck_assert_uint_eq(o[0], 0);
+    ck_assert_uint_eq(o[1], scattered ? 0 : 1);
+    uint64_t cycles = t.r.stats.cycles;
+    run_free(&t);
+    return cycles;
+}
+
+START_TEST(test_l2_request_rate)
+{
+    /* 16 blocks x 256 threads x 32 stores: 131072 scattered requests at 2 per
+    ** cycle take 65536 cycles, whatever the bytes */
+    uint64_t limited = store_pattern_cycles(true, 2, 16), free_rate = store_pattern_cycles(true, 0, 16);
+    ck_assert_msg(limited >= 65536 && limited < 65536 * 1.1, "scattered at 2 requests/cycle: %llu cycles",
+                  (unsigned long long)limited);
+    ck_assert_msg(free_rate < limited / 2, "no limit: %llu cycles, limited %llu", (unsigned long long)free_rate,
+                  (unsigned long long)limited);
+    /* the same words stored a line per instruction are 32x fewer requests */
+    uint64_t lines = store_pattern_cycles(false, 2, 16);
+    ck_assert_msg(lines < limited / 4, "line stores at 2 requests/cycle: %llu cycles, scattered %llu",
+                  (unsigned long long)lines, (unsigned long long)limited);
+}
+END_TEST
+
 START_TEST(test_fault_reports_buffer)
 {
     Run t;
@@ -849,6 +919,7 @@ static Suite *gpu_suite(void)
     TCase *mem = tcase_create("Memory");
     tcase_add_test(mem, test_dram_saturation);
     tcase_add_test(mem, test_loaded_latency_in_engine);
+    tcase_add_test(mem, test_l2_request_rate);
     tcase_add_test(mem, test_dram_access_granularity_and_partial_writes);
     tcase_set_timeout(mem, 120);
     suite_add_tcase(s, mem);
