@@ -375,28 +375,30 @@ START_TEST(test_coalescing_in_engine)
 }
 END_TEST
 
+/* out[i] = in[i], one float4 per thread */
+static const char *COPY4 =
+    ".kernel copy4\n"
+    ".param .ptr in\n"
+    ".param .ptr out\n"
+    "    ld.param.u32 %r0, [in]\n"
+    "    ld.param.u32 %r1, [out]\n"
+    "    mov.u32 %r2, %ctaid.x\n"
+    "    mov.u32 %r3, %ntid.x\n"
+    "    mov.u32 %r4, %tid.x\n"
+    "    mad.lo.u32 %r5, %r2, %r3, %r4\n"
+    "    shl.b32 %r5, %r5, 4\n"
+    "    add.u32 %r6, %r5, %r0\n"
+    "    ld.global.v4.f32 {%r8, %r9, %r10, %r11}, [%r6]\n"
+    "    add.u32 %r7, %r5, %r1\n"
+    "    st.global.v4.f32 [%r7], {%r8, %r9, %r10, %r11}\n"
+    "    exit\n";
+
 /* A float4 streaming copy: achieved DRAM bandwidth reaches the configured
 ** figure once enough bytes are in flight. */
 START_TEST(test_dram_saturation)
 {
-    const char *src =
-        ".kernel copy4\n"
-        ".param .ptr in\n"
-        ".param .ptr out\n"
-        "    ld.param.u32 %r0, [in]\n"
-        "    ld.param.u32 %r1, [out]\n"
-        "    mov.u32 %r2, %ctaid.x\n"
-        "    mov.u32 %r3, %ntid.x\n"
-        "    mov.u32 %r4, %tid.x\n"
-        "    mad.lo.u32 %r5, %r2, %r3, %r4\n"
-        "    shl.b32 %r5, %r5, 4\n"
-        "    add.u32 %r6, %r5, %r0\n"
-        "    ld.global.v4.f32 {%r8, %r9, %r10, %r11}, [%r6]\n"
-        "    add.u32 %r7, %r5, %r1\n"
-        "    st.global.v4.f32 [%r7], {%r8, %r9, %r10, %r11}\n"
-        "    exit\n";
     Run t;
-    run_init(&t, "a100", src, "copy4");
+    run_init(&t, "a100", COPY4, "copy4");
     set(&t, "sm.count=8");
     set(&t, "dram.bandwidth_gbs=150");
     set(&t, "l2.size=1048576");
@@ -414,29 +416,13 @@ START_TEST(test_dram_saturation)
 }
 END_TEST
 
-/* The copy4 kernel of test_dram_saturation on a small machine, with the
+/* COPY4 on a small machine, with the
 ** DRAM's loaded-latency terms set to `linear` and `queue`; blocks of
 ** `threads`, at most `blocks_per_sm` resident. Returns cycles. */
 static uint64_t copy4_cycles(double linear, double queue, uint32_t threads, uint32_t blocks_per_sm, double *gbs)
 {
-    const char *src =
-        ".kernel copy4\n"
-        ".param .ptr in\n"
-        ".param .ptr out\n"
-        "    ld.param.u32 %r0, [in]\n"
-        "    ld.param.u32 %r1, [out]\n"
-        "    mov.u32 %r2, %ctaid.x\n"
-        "    mov.u32 %r3, %ntid.x\n"
-        "    mov.u32 %r4, %tid.x\n"
-        "    mad.lo.u32 %r5, %r2, %r3, %r4\n"
-        "    shl.b32 %r5, %r5, 4\n"
-        "    add.u32 %r6, %r5, %r0\n"
-        "    ld.global.v4.f32 {%r8, %r9, %r10, %r11}, [%r6]\n"
-        "    add.u32 %r7, %r5, %r1\n"
-        "    st.global.v4.f32 [%r7], {%r8, %r9, %r10, %r11}\n"
-        "    exit\n";
     Run t;
-    run_init(&t, "a100", src, "copy4");
+    run_init(&t, "a100", COPY4, "copy4");
     char kv[64];
     set(&t, "sm.count=8");
     set(&t, "dram.bandwidth_gbs=150");
