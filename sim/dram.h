@@ -1,6 +1,6 @@
-/* sim/dram.h -- a bandwidth server with a fixed latency: DRAM, and (a second
-** instance) the L2's chip-wide bandwidth limit. Timing unit: takes `now`,
-** keeps no clock of its own.
+/* sim/dram.h -- a bandwidth server with a fixed latency: DRAM, and (more
+** instances) the L2's chip-wide byte and request limits. Timing unit: takes
+** `now`, keeps no clock of its own.
 **
 ** Model: one channel that moves bytes_per_cycle; transfers are served in the
 ** order they are asked for, each occupying the channel for bytes /

@@ -12,7 +12,8 @@
 ** to the earliest such wake-up across the GPU.
 **
 ** Blocks are handed to an SM when its resources fit; each SM's launcher
-** starts one every sm.block_launch_interval cycles.
+** starts one every sm.block_launch_interval cycles (longer for blocks of
+** many warps: sm.warp_launch_interval per warp).
 **
 ** Stall reasons are charged per warp per cycle, on state changes: a warp
 ** waiting for a result is charged its reason when the result arrives; the
@@ -346,9 +347,12 @@ static void dispatch(Gpu *g, uint32_t s)
     occ_update(g, sm);
     sm->resident_warps += g->warps_per_block;
     /* The block holds its resources from now on; its warps start once the
-    ** SM's block launcher gets to it (sm.block_launch_interval apart). */
+    ** SM's block launcher gets to it. The launcher takes a block every
+    ** sm.block_launch_interval cycles, or sm.warp_launch_interval per warp
+    ** when that is longer (a 32-warp block: 255 cycles on an H200). */
     uint64_t start = sm->launch_free > g->now + 1 ? sm->launch_free : g->now + 1;
-    sm->launch_free = start + g->c->block_launch_interval;
+    uint64_t per_block = (uint64_t)g->warps_per_block * g->c->warp_launch_interval;
+    sm->launch_free = start + (per_block > g->c->block_launch_interval ? per_block : g->c->block_launch_interval);
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
         uint32_t slot = b * g->warps_per_block + i;
         Warp *w = &sm->warps[slot];

@@ -1,7 +1,8 @@
 /* sim/memsys.h -- the global-memory path below the coalescer: an L1 per SM,
 ** the miss-status registers that bound each SM's outstanding sectors, the
-** shared L2 (a bandwidth queue in front of a sectored cache) and DRAM (a
-** bandwidth queue with a latency). Every request is timed when it is issued:
+** shared L2 (a request-rate queue and a bandwidth queue in front of a
+** sectored cache) and DRAM (a bandwidth queue with a latency that grows
+** with load). Every request is timed when it is issued:
 ** the caller gets the cycle its data is back, so no event queue is needed.
 ** Loads allocate in L1; stores write through to L2 (write-back, allocate);
 ** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth.

@@ -803,6 +803,22 @@ START_TEST(test_block_launch_interval)
     ck_assert_msg(c >= 31 * 100 && c <= 31 * 100 + 50, "64 empty blocks on 2 SMs: %llu cycles", (unsigned long long)c);
     ck_assert_uint_gt(t.r.stats.stall[STALL_BLOCK_LAUNCH], 0);
     run_free(&t);
+    /* blocks of many warps take warp_launch_interval per warp when that is
+    ** longer: 32-warp blocks at 8 per warp are 256 apart, 1-warp ones 100 */
+    for (uint32_t threads = 32; threads <= 1024; threads *= 32) {
+        run_init(&t, "a100", src, "k");
+        set(&t, "sm.count=2");
+        set(&t, "sm.block_launch_interval=100");
+        set(&t, "sm.warp_launch_interval=8");
+        t.L.grid[0] = 16; /* 8 blocks per SM, at most 2 resident at 1024 threads */
+        t.L.block[0] = threads;
+        ck_assert(simulate(&t));
+        uint64_t gap = threads == 1024 ? 256 : 100;
+        c = t.r.stats.cycles;
+        ck_assert_msg(c >= 7 * gap && c <= 7 * gap + 60, "%u-thread blocks: %llu cycles, want about 7 x %llu", threads,
+                      (unsigned long long)c, (unsigned long long)gap);
+        run_free(&t);
+    }
 }
 END_TEST
 
