@@ -513,27 +513,6 @@ static ValueType type_of(const char *s, size_t n)
     return i < 0 ? TYPE_NONE : (ValueType)(TYPE_B32 + i);
 }
 
-static size_t edit_distance(const char *x, const char *y)
-{
-    size_t nx = strlen(x), ny = strlen(y);
-    if (nx > 40 || ny > 40) return 99;
-    size_t row[41];
-    for (size_t j = 0; j <= ny; j++) row[j] = j;
-    for (size_t i = 1; i <= nx; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= ny; j++) {
-            size_t up = row[j];
-            size_t best = diag + (x[i - 1] != y[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[ny];
-}
-
 /* Splits "setp.lt.s32" into the canonical mnemonic "setp.s32" and its
 ** modifiers, then looks the canonical form up in the opcode table. */
 static bool parse_mnemonic(Asm *a, Mnemonic *m)
@@ -602,7 +581,7 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
         const char *best = NULL;
         size_t bestd = 4;
         for (int i = 0; i < OP_COUNT; i++) {
-            size_t dd = edit_distance(canon, OP_INFO[i].mnemonic);
+            size_t dd = diag_edit_distance(canon, OP_INFO[i].mnemonic);
             if (dd < bestd) bestd = dd, best = OP_INFO[i].mnemonic;
         }
         if (best) return fail_at(a, s, "unknown instruction '%s'; did you mean '%s'?", full, best);

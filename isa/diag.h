@@ -5,6 +5,7 @@
 #ifndef GPUSIM_ISA_DIAG_H
 #define GPUSIM_ISA_DIAG_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -20,5 +21,9 @@ void diag_set(Diag *d, const char *file, uint32_t line, uint32_t col, const char
 
 /* Prints "file:line:col: error: message\n" (missing parts left out). */
 void diag_print(FILE *out, const Diag *d);
+
+/* Levenshtein distance between a and b, for "did you mean" hints; strings
+** of 64 characters or more count as far apart (SIZE_MAX). */
+size_t diag_edit_distance(const char *a, const char *b);
 
 #endif

@@ -206,32 +206,13 @@ static bool knob_parse_json(const Knob *k, const cJSON *it, double *v, char *why
     return false;
 }
 
-/* Levenshtein distance, capped for long strings (only used for hints). */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63) return 99;
-    size_t row[64], prev[64];
-    for (size_t j = 0; j <= lb; j++) prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = row[j - 1] + 1;
-            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, row, (lb + 1) * sizeof row[0]);
-    }
-    return prev[lb];
-}
-
 /* " (did you mean sm.count?)" for the closest knob, or "" when none is close. */
 static void suggest(const char *key, char *buf, size_t n)
 {
     const Knob *best = NULL;
     size_t bestd = 4;
     for (size_t i = 0; i < KNOB_COUNT; i++) {
-        size_t dist = edit_distance(key, KNOBS[i].key);
+        size_t dist = diag_edit_distance(key, KNOBS[i].key);
         if (dist < bestd) {
             bestd = dist;
             best = &KNOBS[i];

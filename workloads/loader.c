@@ -998,27 +998,6 @@ static bool tolerance(Ld *L, const cJSON *obj, const char *key, double *out)
     return true;
 }
 
-/* Levenshtein distance, for "did you mean"; long names count as far. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la >= WL_MAX_NAME || lb >= WL_MAX_NAME) return SIZE_MAX;
-    size_t row[WL_MAX_NAME + 1];
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t sub = diag + (a[i - 1] != b[j - 1]);
-            size_t v = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-            row[j] = sub < v ? sub : v;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 static bool load_checks(Ld *L, const cJSON *arr, WlVariant *v)
 {
     const Workload *w = L->w;
@@ -1050,7 +1029,7 @@ static bool load_checks(Ld *L, const cJSON *arr, WlVariant *v)
             const char *near = NULL;
             size_t best = 3; /* suggest only names within 2 edits, and 1 per 3 characters */
             for (size_t q = 0; q < reference_count(); q++) {
-                size_t dist = edit_distance(r->valuestring, reference_at(q)->name);
+                size_t dist = diag_edit_distance(r->valuestring, reference_at(q)->name);
                 if (dist < best && dist * 3 <= strlen(r->valuestring)) {
                     best = dist;
                     near = reference_at(q)->name;
