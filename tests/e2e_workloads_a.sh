@@ -24,56 +24,7 @@ if [ $# -ne 2 ]; then
 fi
 GPUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$2" || exit 2
-TMP=$(mktemp -d) || exit 2
-trap 'rm -rf "$TMP"' EXIT
-PASSED=0
-FAILED=0
-
-ok() { PASSED=$((PASSED + 1)); }
-fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
-
-# run_json NAME ARGS...: gpusim run ARGS --json into $TMP/NAME.json; checks
-# that it exits 0 and that every variant passed its checks.
-run_json() {
-    local name=$1
-    shift
-    "$GPUSIM" run "$@" --json >"$TMP/$name.json" 2>"$TMP/$name.err"
-    local rc=$?
-    if [ "$rc" != 0 ]; then
-        fail "gpusim run $* exited $rc"
-        sed 's/^/    /' "$TMP/$name.err" | head -5
-        return 1
-    fi
-    if python3 -c "import json, sys
-d = json.load(open('$TMP/$name.json'))
-bad = [v['name'] for v in d['variants'] if v['check'] != 'pass']
-if bad: print('    not passed:', ', '.join(bad))
-sys.exit(1 if bad or not d['variants'] else 0)"; then
-        ok
-    else
-        fail "gpusim run $*: a variant did not pass"
-    fi
-}
-
-# effect NAME MESSAGE PYTHON: runs PYTHON with v[variant] = that variant's
-# object of $TMP/NAME.json, st[variant] = its stats and cy[variant] = its
-# cycles; a failed assertion (its message is printed) fails the test.
-effect() {
-    if python3 -c "import json, sys
-d = json.load(open('$TMP/$1.json'))
-v = {x['name']: x for x in d['variants']}
-st = {k: x['stats'] for k, x in v.items()}
-cy = {k: x['cycles'] for k, x in v.items()}
-try:
-$(printf '%s\n' "$3" | sed 's/^/    /')
-except (AssertionError, KeyError, TypeError, ZeroDivisionError) as e:
-    print('    ' + repr(e))
-    sys.exit(1)"; then
-        ok
-    else
-        fail "$2"
-    fi
-}
+. tests/e2e_lib.sh # the working directory is now the source tree
 
 # ---- 1. checks pass on every preset, small sizes
 for gpu in t4 a100 rtx4090 h100 h200 b200; do
@@ -190,5 +141,4 @@ assert cy['stride32'] > 2 * cy['stride8'] > 3 * cy['stride1'], cy
 assert cy['broadcast'] <= 1.02 * cy['stride1'] and cy['padded'] <= 1.02 * cy['stride1'], cy"
 fi
 
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+e2e_finish

@@ -16,49 +16,7 @@
 set -u
 GPUSIM=$(realpath "$1")
 cd "$2" || exit 2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-PASSED=0
-FAILED=0
-
-ok() { PASSED=$((PASSED + 1)); }
-fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
-
-# run_json NAME ARGS...: gpusim run ARGS --json into $TMP/NAME.json; checks
-# that it exits 0 and that every variant that ran passed its checks.
-run_json() {
-    local name=$1
-    shift
-    "$GPUSIM" run "$@" --json >"$TMP/$name.json" 2>"$TMP/$name.err"
-    local rc=$?
-    if [ "$rc" != 0 ]; then
-        fail "gpusim run $* exited $rc"
-        sed 's/^/    /' "$TMP/$name.err" | head -5
-        return 1
-    fi
-    if python3 -c "import json, sys
-d = json.load(open('$TMP/$name.json'))
-bad = [v['name'] for v in d['variants'] if v['check'] != 'pass']
-sys.exit(1 if bad or not d['variants'] else 0)"; then
-        ok
-    else
-        fail "gpusim run $*: a variant did not pass"
-    fi
-}
-
-# effect NAME MESSAGE PYTHON: runs PYTHON with v[variant] = that variant's
-# object of $TMP/NAME.json and st[variant] = its stats; assertions fail it.
-effect() {
-    if python3 -c "import json
-d = json.load(open('$TMP/$1.json'))
-v = {x['name']: x for x in d['variants']}
-st = {k: x['stats'] for k, x in v.items()}
-$3"; then
-        ok
-    else
-        fail "$2"
-    fi
-}
+. tests/e2e_lib.sh # the working directory is now the source tree
 
 # ---- 1. checks pass on every preset, small sizes
 for gpu in t4 a100 rtx4090 h100 h200 b200; do
@@ -73,7 +31,7 @@ run_json red_wide workloads/reduction.json --param n=20000
 run_json red_one workloads/reduction.json --param n=1 --param blocks=1
 
 # ---- 2. teaching effects on the a100 preset
-"$GPUSIM" gpus a100 >"$TMP/a100.json" || fail "gpusim gpus a100"
+"$GPUSIM" gpus a100 >"$TMP/a100.json" || bad "gpusim gpus a100"
 PEAK=$(python3 -c "import json; print(json.load(open('$TMP/a100.json'))['dram']['bandwidth_gbs'])")
 SMS=$(python3 -c "import json; print(json.load(open('$TMP/a100.json'))['sm']['count'])")
 
@@ -136,5 +94,4 @@ assert v['fused_residual']['cycles'] < 0.9 * sep, (v['fused_residual']['cycles']
 assert st['fused_residual']['dram_bytes'] < st['residual_add']['dram_bytes'] + st['rmsnorm']['dram_bytes']"
 fi
 
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+e2e_finish
