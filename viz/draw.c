@@ -555,6 +555,26 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
 
 /* ------------------------------------------------------------ shared */
 
+/* The memory panels' first line when the detail SM has no access of their
+** kind yet ("no global access yet on SM 3 by this warp"). */
+static void no_access_yet(VizDraw *d, const VizScene *sc, const VizView *v, int x, int y, const char *kind)
+{
+    text(d, F_BODY, x, y, AL_LEFT, C_DIM, "no %s access yet on SM %u%s", kind, vrec_shape(sc->rec)->detail_sm,
+         v->warp >= 0 ? " by this warp" : "");
+}
+
+/* The memory panels' first line for an access: its instruction, warp, cycle
+** (dimmed when it is not this cycle's) and lanes. Returns the next line's y. */
+static int access_header(VizDraw *d, const VizScene *sc, const VizView *v, int x, int y, uint32_t pc, uint32_t warp,
+                         uint64_t cycle, uint32_t mask)
+{
+    char mn[48] = "";
+    if (sc->kernel && pc < sc->kernel->ncode) disasm_mnemonic(&sc->kernel->code[pc], mn, sizeof mn);
+    text(d, F_BODY, x, y, AL_LEFT, cycle == v->cycle ? C_TEXT : C_DIM, "%s by warp %u at cycle %llu%s · %d lanes", mn, warp,
+         (unsigned long long)cycle, cycle == v->cycle ? " (now)" : "", __builtin_popcount(mask));
+    return y + font_h(d, F_BODY);
+}
+
 static void draw_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
 {
     const SDL_Rect *r = &L->panel[VP_SHARED];
@@ -562,15 +582,10 @@ static void draw_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, cons
     const VrecShared *a = vrec_shared_at(sc->rec, v->warp, v->cycle);
     int x0 = r->x + S(d, 12);
     if (!a) {
-        text(d, F_BODY, x0, y, AL_LEFT, C_DIM, "no shared-memory access yet on SM %u%s", vrec_shape(sc->rec)->detail_sm,
-             v->warp >= 0 ? " by this warp" : "");
+        no_access_yet(d, sc, v, x0, y, "shared-memory");
         return;
     }
-    char mn[48] = "";
-    if (sc->kernel && a->pc < sc->kernel->ncode) disasm_mnemonic(&sc->kernel->code[a->pc], mn, sizeof mn);
-    text(d, F_BODY, x0, y, AL_LEFT, a->cycle == v->cycle ? C_TEXT : C_DIM, "%s by warp %u at cycle %llu%s · %d lanes", mn,
-         a->warp, (unsigned long long)a->cycle, a->cycle == v->cycle ? " (now)" : "", __builtin_popcount(a->mask));
-    y += font_h(d, F_BODY) + S(d, 4);
+    y = access_header(d, sc, v, x0, y, a->pc, a->warp, a->cycle, a->mask) + S(d, 4);
     uint32_t maxw = 0;
     for (int b = 0; b < 32; b++)
         if (a->bank_words[b] > maxw) maxw = a->bank_words[b];
@@ -618,15 +633,10 @@ static void draw_global(VizDraw *d, const VizLayout *L, const VizScene *sc, cons
     const VrecGlobal *a = vrec_global_at(sc->rec, v->warp, v->cycle);
     int x0 = r->x + S(d, 12);
     if (!a) {
-        text(d, F_BODY, x0, y, AL_LEFT, C_DIM, "no global access yet on SM %u%s", vrec_shape(sc->rec)->detail_sm,
-             v->warp >= 0 ? " by this warp" : "");
+        no_access_yet(d, sc, v, x0, y, "global");
         return;
     }
-    char mn[48] = "";
-    if (sc->kernel && a->pc < sc->kernel->ncode) disasm_mnemonic(&sc->kernel->code[a->pc], mn, sizeof mn);
-    text(d, F_BODY, x0, y, AL_LEFT, a->cycle == v->cycle ? C_TEXT : C_DIM, "%s by warp %u at cycle %llu%s · %d lanes", mn,
-         a->warp, (unsigned long long)a->cycle, a->cycle == v->cycle ? " (now)" : "", __builtin_popcount(a->mask));
-    y += font_h(d, F_BODY) + S(d, 6);
+    y = access_header(d, sc, v, x0, y, a->pc, a->warp, a->cycle, a->mask) + S(d, 6);
     const VrecLine *ln = vrec_lines(sc->rec, a);
     int area_w = r->w * 60 / 100, area_h = r->y + r->h - y - S(d, 10);
     int cellw = S(d, 18), linew = 4 * cellw + S(d, 10);
