@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# tests/compare_h200.sh -- the simulator against the committed H200
+# measurements (validate/RESULTS.md): a model change that loses agreement
+# fails the bounds; its table must equal tests/compare_h200.expected byte
+# for byte, so a change that moves any simulated time says so in the commit
+# that updates the expected file (`--update`).
+# usage: compare_h200.sh GPUSIM SOURCE_DIR [--update]
+set -u
+GPUSIM=$(realpath "$1")
+cd "$2" || exit 2
+out=$(mktemp) || exit 2
+trap 'rm -f "$out"' EXIT
+"$GPUSIM" compare validate/results/h200.json \
+    --max-median-error 0.11 --max-error 0.50 --max-occupancy-mismatches 0 >"$out"
+rc=$?
+if [ "${3:-}" = --update ]; then
+    cp "$out" tests/compare_h200.expected
+    echo "tests/compare_h200.expected rewritten"
+    exit $rc
+fi
+cat "$out"
+if ! cmp -s "$out" tests/compare_h200.expected; then
+    echo "FAIL: the comparison table differs from tests/compare_h200.expected:"
+    diff tests/compare_h200.expected "$out" | head -20
+    exit 1
+fi
+exit $rc
