@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "isa/cfg.h"
 
 #define SHARED_ALIGN 16u /* every .shared array starts 16-byte aligned (float4) */
@@ -73,12 +74,10 @@ static bool fail_at(Asm *a, const char *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static bool fail_at(Asm *a, const char *at, const char *fmt, ...)
 {
-    char msg[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    diag_setv(a->d, a->file, a->line, col_of(a, at), fmt, ap);
     va_end(ap);
-    diag_set(a->d, a->file, a->line, col_of(a, at), "%s", msg);
     return false;
 }
 
@@ -990,42 +989,14 @@ bool asm_parse(const char *text, size_t len, const char *file, Program *out, Dia
 bool asm_parse_file(const char *path, Program *out, Diag *d)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
+    char *buf, why[256];
+    size_t len;
+    FileReadStatus st = file_read(path, ASM_MAX_FILE_BYTES, &buf, &len, why, sizeof why);
+    if (st != FILE_READ_OK) {
+        diag_set(d, path, 0, 0, st == FILE_READ_CANNOT_OPEN ? "cannot open: %s" : "%s", why);
         return false;
     }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    bool ok = buf != NULL;
-    while (ok) {
-        if (len == cap) {
-            if (cap >= ASM_MAX_FILE_BYTES) {
-                diag_set(d, path, 0, 0, "file larger than %u MiB", ASM_MAX_FILE_BYTES >> 20);
-                ok = false;
-                break;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                ok = false;
-                diag_set(d, path, 0, 0, "out of memory");
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        if (n == 0) {
-            if (ferror(f)) {
-                diag_set(d, path, 0, 0, "read error");
-                ok = false;
-            }
-            break;
-        }
-        len += n;
-    }
-    fclose(f);
-    if (ok) ok = asm_parse(buf, len, path, out, d);
+    bool ok = asm_parse(buf, len, path, out, d);
     free(buf);
     return ok;
 }

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "isa/diag.h"
+#include "base/diag.h"
 #include "isa/program.h"
 
 /* Assembles text[0..len). `file` names the source in diagnostics and is

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "isa/diag.h"
+#include "base/diag.h"
 #include "isa/program.h"
 
 /* Checks that no instruction falls off the end of the kernel and that every

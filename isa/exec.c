@@ -433,7 +433,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_SHL_B32: LANES2(y >= 32 ? 0 : x << y); break;
     case OP_SHR_U32: LANES2(y >= 32 ? 0 : x >> y); break;
     case OP_SHR_S32: LANES2(shr_s32(x, y)); break;
-    case OP_POPC_B32: LANES1(lane_count(x)); break;
+    case OP_POPC_B32: LANES1(bits_popcount(x)); break;
     case OP_CLZ_B32: LANES1(x ? (uint32_t)__builtin_clz(x) : 32u); break;
 
     case OP_ADD_F32: LANES2(bits(f32(x) + f32(y))); break;

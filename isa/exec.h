@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/bits.h"
 #include "isa/gmem.h"
 #include "isa/program.h"
 
@@ -84,14 +85,6 @@ void exec_warp_init(WarpExec *w, uint32_t (*regs)[WARP_SIZE], uint32_t nregs,
 ** what happened in *out. Returns false on a fault (out->fault; the warp's
 ** state is then unspecified). Requires w->depth > 0. */
 bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out);
-
-/* Number of set bits of a lane mask (portable, no libgcc call without -mpopcnt). */
-static inline uint32_t lane_count(uint32_t m)
-{
-    m = m - ((m >> 1) & 0x55555555u);
-    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
-    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-}
 
 /* pc the warp will execute next (top of its stack); requires depth > 0. */
 static inline uint32_t exec_pc(const WarpExec *w) { return w->stack[w->depth - 1].pc; }

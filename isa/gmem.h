@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "isa/diag.h"
+#include "base/diag.h"
 
 #define GMEM_BASE  0x10000u   /* first buffer address                        */
 #define GMEM_ALIGN 256u       /* buffer alignment, as cudaMalloc gives       */

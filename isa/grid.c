@@ -132,7 +132,7 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
                     break;
                 }
                 r->warp_instructions++;
-                r->thread_instructions += lane_count(out->exec_mask);
+                r->thread_instructions += bits_popcount(out->exec_mask);
                 if (out->exited) {
                     running--;
                 } else if (out->at_barrier) {

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "base/bits.h"
+
 #define NO_TAG UINT64_MAX /* line numbers are addr / 128 < 2^57: never equal */
 
 struct Cache {
@@ -23,12 +25,6 @@ struct Cache {
     uint64_t  clock;     /* accesses so far: the LRU time base         */
     CacheStats st;
 };
-
-static unsigned popcount4(unsigned m)
-{
-    static const uint8_t bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-    return bits[m & 0xFu];
-}
 
 Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d)
 {
@@ -97,7 +93,7 @@ void cache_reset(Cache *c)
 static uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, uint64_t now, CacheAccessKind kind)
 {
     const unsigned hit = want & c->valid[i];
-    const unsigned nhit = popcount4(hit);
+    const unsigned nhit = bits_popcount(hit);
     c->st.sector_hits += nhit;
     c->st.sector_misses += n - nhit;
     c->stamp[i] = now;
@@ -121,7 +117,7 @@ uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAcc
 {
     const unsigned want = sector_mask & 0xFu;
     if (!want) return 0;
-    const unsigned n = popcount4(want);
+    const unsigned n = bits_popcount(want);
     c->st.sector_accesses += n;
     if (c->sets == 0) {
         c->st.sector_misses += n;
@@ -157,7 +153,7 @@ uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAcc
     if (kind == CACHE_WRITE_THROUGH_NOALLOC) return 0;
 
     const uint64_t i = base + victim;
-    c->st.writebacks_sectors += popcount4(c->dirty[i]);
+    c->st.writebacks_sectors += bits_popcount(c->dirty[i]);
     c->tag[i] = ln;
     c->stamp[i] = now;
     c->valid[i] = (uint8_t)want;
@@ -170,7 +166,7 @@ uint64_t cache_flush(Cache *c)
     const uint64_t lines = c->sets * c->assoc;
     uint64_t n = 0;
     for (uint64_t i = 0; i < lines; i++) {
-        n += popcount4(c->dirty[i]);
+        n += bits_popcount(c->dirty[i]);
         c->dirty[i] = 0;
     }
     c->st.writebacks_sectors += n;

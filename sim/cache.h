@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "isa/diag.h"
+#include "base/diag.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/bits.h"
+
 #define LINE_SLOTS 128 /* 2 x COALESCE_MAX_LINES */
 
 typedef struct {
@@ -114,9 +116,8 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
     }
     out->sector_mask[line_index(&t, out, t.cur_line)] |= (uint8_t)t.cur_bits;
 
-    static const uint8_t popcount4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
     unsigned sectors = 0;
-    for (unsigned i = 0; i < out->nlines; i++) sectors += popcount4[out->sector_mask[i]];
+    for (unsigned i = 0; i < out->nlines; i++) sectors += bits_popcount(out->sector_mask[i]);
     out->sectors = sectors;
     out->bytes_requested = lanes * width;
 }

@@ -7,8 +7,8 @@
 ** sim/presets/embed.cmake; sources in sim/presets/SOURCES.md).
 ** Left out: machine files that inherit from a preset (use --set on top of a
 ** preset instead) and JSON comments. cJSON is used with case-sensitive
-** lookups; since it keeps no source positions, a small scanner below finds
-** the line:col of a JSON path for the error messages.                       */
+** lookups; since it keeps no source positions, base/jsonpos finds the
+** line:col of a JSON path for the error messages.                       */
 #include "sim/config.h"
 
 #include <cjson/cJSON.h>
@@ -17,6 +17,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/file.h"
+#include "base/jsonpos.h"
 
 /* Defined in the C file that sim/presets/embed.cmake generates from
 ** the preset files: their names (file stems, sorted) and their texts.     */
@@ -302,123 +305,6 @@ static bool is_group(const char *full)
     return false;
 }
 
-/* ---- source positions: a minimal scanner over text cJSON has accepted ---- */
-
-typedef struct {
-    const char *p, *end;
-} Scan;
-
-static void scan_ws(Scan *s)
-{
-    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r')) s->p++;
-}
-
-static bool scan_string(Scan *s, const char **start, size_t *n)
-{
-    if (s->p >= s->end || *s->p != '"') return false;
-    *start = ++s->p;
-    while (s->p < s->end && *s->p != '"') s->p += (*s->p == '\\') ? 2 : 1;
-    if (s->p >= s->end) return false;
-    *n = (size_t)(s->p - *start);
-    s->p++;
-    return true;
-}
-
-static bool scan_value(Scan *s, int depth)
-{
-    scan_ws(s);
-    if (s->p >= s->end || depth > 200) return false;
-    char open = *s->p;
-    if (open == '"') {
-        const char *str;
-        size_t n;
-        return scan_string(s, &str, &n);
-    }
-    if (open != '{' && open != '[') {
-        while (s->p < s->end && *s->p && !strchr(",]} \t\r\n", *s->p)) s->p++;
-        return true;
-    }
-    char close = open == '{' ? '}' : ']';
-    s->p++;
-    scan_ws(s);
-    if (s->p < s->end && *s->p == close) {
-        s->p++;
-        return true;
-    }
-    for (;;) {
-        if (open == '{') {
-            const char *str;
-            size_t n;
-            scan_ws(s);
-            if (!scan_string(s, &str, &n)) return false;
-            scan_ws(s);
-            if (s->p >= s->end || *s->p != ':') return false;
-            s->p++;
-        }
-        if (!scan_value(s, depth + 1)) return false;
-        scan_ws(s);
-        if (s->p < s->end && *s->p == ',') {
-            s->p++;
-            continue;
-        }
-        if (s->p < s->end && *s->p == close) {
-            s->p++;
-            return true;
-        }
-        return false;
-    }
-}
-
-/* Position of the nth (1-based) occurrence of the key path[depth-1] inside
-** the objects path[0..depth-2] (first match at each of those levels), or NULL. */
-static const char *scan_locate(const char *text, size_t len, const char *const *path, size_t depth,
-                               unsigned nth)
-{
-    Scan s = {text, text + len};
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) s.p += 3;
-    for (size_t level = 0; level < depth; level++) {
-        bool last = level + 1 == depth;
-        unsigned seen = 0;
-        scan_ws(&s);
-        if (s.p >= s.end || *s.p != '{') return NULL;
-        s.p++;
-        for (;;) {
-            scan_ws(&s);
-            const char *at = s.p, *key;
-            size_t n;
-            if (!scan_string(&s, &key, &n)) return NULL;
-            scan_ws(&s);
-            if (s.p >= s.end || *s.p != ':') return NULL;
-            s.p++;
-            bool match = strlen(path[level]) == n && memcmp(key, path[level], n) == 0;
-            if (match && last && ++seen == nth) return at;
-            if (match && !last) break; /* descend into this value */
-            if (!scan_value(&s, 0)) return NULL;
-            scan_ws(&s);
-            if (s.p < s.end && *s.p == ',') {
-                s.p++;
-                continue;
-            }
-            return NULL;
-        }
-    }
-    return NULL;
-}
-
-static void line_col(const char *text, const char *at, uint32_t *line, uint32_t *col)
-{
-    *line = 1;
-    *col = 1;
-    for (const char *p = text; p < at; p++) {
-        if (*p == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
 /* ---- loading ---- */
 
 typedef struct {
@@ -428,59 +314,55 @@ typedef struct {
     GpuConfig *cfg;
     Diag *d;
     bool seen[KNOB_COUNT];
-    const char *path[16]; /* keys from the root to the member being read */
-    size_t depth;
+    JsonPath at; /* the member being read */
 } Loader;
 
-/* Fails at the nth occurrence of the current path (0: no position). */
-static bool load_fail(Loader *ld, unsigned nth, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Fails at the key of the member being read (at_key), or with no position. */
+static bool load_fail(Loader *ld, bool at_key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static bool load_fail(Loader *ld, unsigned nth, const char *fmt, ...)
+static bool load_fail(Loader *ld, bool at_key, const char *fmt, ...)
 {
     uint32_t line = 0, col = 0;
-    if (nth) {
-        const char *at = scan_locate(ld->text, ld->len, ld->path, ld->depth, nth);
-        if (at) line_col(ld->text, at, &line, &col);
-    }
-    char msg[sizeof ld->d->message];
+    size_t off;
+    if (at_key && ld->at.n > 0 && jsonpos_locate(ld->text, ld->len, &ld->at, true, &off))
+        jsonpos_line_col(ld->text, ld->len, off, &line, &col);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    diag_setv(ld->d, ld->source, line, col, fmt, ap);
     va_end(ap);
-    diag_set(ld->d, ld->source, line, col, "%s", msg);
     return false;
 }
 
 static bool load_string(Loader *ld, const cJSON *it, const char *key, char *dst, size_t cap)
 {
     if (!cJSON_IsString(it))
-        return load_fail(ld, 1, "%s: expected a string, got %s", key, json_type_name(it));
+        return load_fail(ld, true, "%s: expected a string, got %s", key, json_type_name(it));
     size_t n = strlen(it->valuestring);
-    if (n >= cap) return load_fail(ld, 1, "%s: longer than %zu characters", key, cap - 1);
+    if (n >= cap) return load_fail(ld, true, "%s: longer than %zu characters", key, cap - 1);
     if (n == 0 && strcmp(key, "name") == 0)
-        return load_fail(ld, 1, "name: must not be empty");
+        return load_fail(ld, true, "name: must not be empty");
     memcpy(dst, it->valuestring, n + 1);
     return true;
 }
 
 static bool load_members(Loader *ld, const cJSON *obj, const char *prefix)
 {
-    if (ld->depth >= sizeof ld->path / sizeof ld->path[0])
-        return load_fail(ld, 0, "%s: nested too deeply", prefix);
-    for (const cJSON *it = obj->child; it; it = it->next) {
+    if (ld->at.n >= JSONPOS_MAX_DEPTH)
+        return load_fail(ld, false, "%s: nested too deeply", prefix);
+    uint32_t index = 0;
+    for (const cJSON *it = obj->child; it; it = it->next, index++) {
         const char *key = it->string;
         char full[MAX_KEY];
         if ((size_t)snprintf(full, sizeof full, "%s%s", prefix, key) >= sizeof full)
-            return load_fail(ld, 0, "%s...: key too long", prefix);
-        ld->path[ld->depth++] = key;
+            return load_fail(ld, false, "%s...: key too long", prefix);
+        jsonpos_push(&ld->at, key, index);
 
-        unsigned occurrence = 1;
-        for (const cJSON *p = obj->child; p != it; p = p->next)
-            if (strcmp(p->string, key) == 0) occurrence++;
-        if (occurrence > 1) return load_fail(ld, occurrence, "%s: duplicate key", full);
+        bool duplicate = false;
+        for (const cJSON *p = obj->child; p != it && !duplicate; p = p->next) duplicate = strcmp(p->string, key) == 0;
+        if (duplicate) return load_fail(ld, true, "%s: duplicate key", full);
 
         if (strchr(key, '.'))
-            return load_fail(ld, 1, "%s: a dotted key must be written as nested objects, "
+            return load_fail(ld, true, "%s: a dotted key must be written as nested objects, "
                                     "e.g. {\"sm\": {\"count\": 108}}", full);
         const Knob *k = knob_find(full);
         if (prefix[0] == '\0' && strcmp(key, "name") == 0) {
@@ -491,7 +373,7 @@ static bool load_members(Loader *ld, const cJSON *obj, const char *prefix)
         } else if (k) {
             double v = 0;
             char why[256];
-            if (!knob_parse_json(k, it, &v, why, sizeof why)) return load_fail(ld, 1, "%s: %s", full, why);
+            if (!knob_parse_json(k, it, &v, why, sizeof why)) return load_fail(ld, true, "%s: %s", full, why);
             knob_put(ld->cfg, k, v);
             ld->seen[k - KNOBS] = true;
         } else if (is_group(full)) {
@@ -499,7 +381,7 @@ static bool load_members(Loader *ld, const cJSON *obj, const char *prefix)
             snprintf(sub, sizeof sub, "%s.", full);
             if (!cJSON_IsObject(it)) {
                 keys_under(sub, valid, sizeof valid);
-                return load_fail(ld, 1, "%s: expected an object with keys %s, got %s", full, valid,
+                return load_fail(ld, true, "%s: expected an object with keys %s, got %s", full, valid,
                                  json_type_name(it));
             }
             if (!load_members(ld, it, sub)) return false;
@@ -507,9 +389,9 @@ static bool load_members(Loader *ld, const cJSON *obj, const char *prefix)
             char valid[768], hint[MAX_KEY + 32];
             keys_under(prefix, valid, sizeof valid);
             suggest(full, hint, sizeof hint);
-            return load_fail(ld, 1, "%s: unknown key%s; valid keys: %s", full, hint, valid);
+            return load_fail(ld, true, "%s: unknown key%s; valid keys: %s", full, hint, valid);
         }
-        ld->depth--;
+        jsonpos_pop(&ld->at);
     }
     return true;
 }
@@ -555,7 +437,7 @@ static void syntax_error(const char *text, size_t len, const char *err, const ch
         }
     }
     uint32_t line, col;
-    line_col(text, at, &line, &col);
+    jsonpos_line_col(text, len, (size_t)(at - text), &line, &col);
     if (truncated) {
         diag_set(d, source, line, col, "JSON syntax error: unexpected end of input");
         return;
@@ -574,7 +456,7 @@ bool config_parse(const char *json, size_t len, const char *source, GpuConfig *o
     const char *nul = memchr(json, '\0', len);
     if (nul) {
         uint32_t line, col;
-        line_col(json, nul, &line, &col);
+        jsonpos_line_col(json, len, (size_t)(nul - json), &line, &col);
         diag_set(d, source, line, col, "unexpected NUL byte (not a JSON text file)");
         return false;
     }
@@ -597,10 +479,10 @@ bool config_parse(const char *json, size_t len, const char *source, GpuConfig *o
 
     GpuConfig cfg;
     memset(&cfg, 0, sizeof cfg);
-    Loader ld = {.text = text, .len = len, .source = source, .cfg = &cfg, .d = d, .depth = 0};
+    Loader ld = {.text = text, .len = len, .source = source, .cfg = &cfg, .d = d};
     bool ok;
     if (!cJSON_IsObject(root)) {
-        ok = load_fail(&ld, 0, "expected a JSON object at the top level, got %s", json_type_name(root));
+        ok = load_fail(&ld, false, "expected a JSON object at the top level, got %s", json_type_name(root));
     } else {
         ok = load_members(&ld, root, "");
     }
@@ -612,9 +494,14 @@ bool config_parse(const char *json, size_t len, const char *source, GpuConfig *o
         char group[MAX_KEY];
         size_t glen = first_component(KNOBS[i].key);
         snprintf(group, sizeof group, "%.*s", (int)glen, KNOBS[i].key);
-        ld.depth = 0;
-        if (KNOBS[i].key[glen] == '.') ld.path[ld.depth++] = group;
-        ok = load_fail(&ld, ld.depth ? 1 : 0,
+        ld.at.n = 0;
+        if (KNOBS[i].key[glen] == '.') { /* the group's first occurrence */
+            uint32_t index = 0;
+            const cJSON *g = root->child;
+            while (g && strcmp(g->string, group) != 0) g = g->next, index++;
+            if (g) jsonpos_push(&ld.at, group, index);
+        }
+        ok = load_fail(&ld, ld.at.n > 0,
                        "%s: missing key; a machine file must give every knob (%zu missing in all; "
                        "`gpusim gpus a100` prints a complete one)",
                        KNOBS[i].key, missing);
@@ -635,36 +522,14 @@ static bool is_path(const char *s)
 
 static bool load_file(const char *path, GpuConfig *out, Diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
+    char *buf, why[256];
+    size_t len;
+    FileReadStatus st = file_read(path, MAX_FILE, &buf, &len, why, sizeof why);
+    if (st != FILE_READ_OK) {
+        diag_set(d, path, 0, 0, st == FILE_READ_CANNOT_OPEN ? "cannot open: %s" : "%s", why);
         return false;
     }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    bool ok = buf != NULL;
-    while (ok) {
-        if (len == cap) {
-            char *more = cap < MAX_FILE ? realloc(buf, cap * 2) : NULL;
-            if (!more) {
-                ok = false;
-                break;
-            }
-            buf = more;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    bool read_error = ferror(f) != 0;
-    fclose(f);
-    if (!ok || read_error) {
-        diag_set(d, path, 0, 0, read_error ? "read error" : "file too large for a machine description");
-        free(buf);
-        return false;
-    }
-    ok = config_parse(buf, len, path, out, d);
+    bool ok = config_parse(buf, len, path, out, d);
     free(buf);
     return ok;
 }
@@ -737,12 +602,10 @@ static bool vfail(Diag *d, const char *source, const char *fmt, ...) __attribute
 
 static bool vfail(Diag *d, const char *source, const char *fmt, ...)
 {
-    char msg[sizeof d->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    diag_setv(d, source, 0, 0, fmt, ap);
     va_end(ap);
-    diag_set(d, source, 0, 0, "%s", msg);
     return false;
 }
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "isa/diag.h"
+#include "base/diag.h"
 
 #ifdef __cplusplus
 extern "C" {

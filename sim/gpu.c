@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
+#include "base/heap.h"
 #include "isa/disasm.h"
 #include "isa/exec.h"
 #include "isa/grid.h"
@@ -68,11 +70,6 @@ typedef struct {
     WarpExec  ex;
 } Warp;
 
-typedef struct {
-    uint64_t at;   /* the warp's operands are ready then */
-    uint32_t slot;
-} Pending;
-
 /* A scheduler keeps its warps in two places: those whose operands are
 ** ready (`eligible`, oldest first; scanned every cycle to pick one) and
 ** those waiting for a result (`waiting`, a min-heap by ready cycle, touched
@@ -82,8 +79,7 @@ typedef struct {
 typedef struct {
     uint32_t *eligible;    /* warp slots, oldest first                          */
     uint32_t  neligible;
-    Pending  *waiting;
-    uint32_t  nwaiting;
+    Heap      waiting;     /* (ready cycle, warp slot), fixed storage       */
     uint32_t  nwarps;      /* resident warps of this scheduler                  */
     uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
     uint8_t   pipe_busy[NPIPES];        /* ... and whether it was busy        */
@@ -112,59 +108,6 @@ typedef struct {
     uint64_t   occ_last, occ_integral, busy_cycles;
 } Sm;
 
-/* Scheduler wake-ups, earliest first (ties by scheduler id, so the order
-** within a cycle is fixed). Entries are never removed in place: a wake-up
-** that no longer matches its scheduler's wake_at is skipped when popped. */
-typedef struct {
-    uint64_t at;
-    uint32_t id; /* sm * schedulers + scheduler */
-} Wake;
-
-typedef struct {
-    Wake    *v;
-    uint32_t n, cap;
-} WakeHeap;
-
-static inline bool wake_before(Wake a, Wake b)
-{
-    return a.at < b.at || (a.at == b.at && a.id < b.id);
-}
-
-static bool wake_push(WakeHeap *h, uint64_t at, uint32_t id)
-{
-    if (h->n == h->cap) {
-        uint32_t ncap = h->cap ? h->cap * 2 : 1024;
-        Wake *nv = realloc(h->v, (size_t)ncap * sizeof *nv);
-        if (!nv) return false;
-        h->v = nv;
-        h->cap = ncap;
-    }
-    Wake w = { at, id };
-    uint32_t i = h->n++;
-    while (i && wake_before(w, h->v[(i - 1) / 2])) {
-        h->v[i] = h->v[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->v[i] = w;
-    return true;
-}
-
-static Wake wake_pop(WakeHeap *h)
-{
-    Wake top = h->v[0], last = h->v[--h->n];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= h->n) break;
-        if (c + 1 < h->n && wake_before(h->v[c + 1], h->v[c])) c++;
-        if (!wake_before(h->v[c], last)) break;
-        h->v[i] = h->v[c];
-        i = c;
-    }
-    if (h->n) h->v[i] = last;
-    return top;
-}
-
 typedef struct {
     const GpuConfig *c;
     const Launch    *L;
@@ -178,7 +121,11 @@ typedef struct {
     uint32_t         nregs, block_threads, warps_per_block, smem_size, bps, warp_slots;
     uint64_t         total_blocks, next_block, now, ages, active_lanes, end;
     uint32_t         interval[UNIT_COUNT], latency[UNIT_COUNT];
-    WakeHeap         wakes;       /* schedulers waking after the next cycle */
+    Heap             wakes;       /* schedulers waking after the next cycle:
+                                     (cycle, sm * schedulers + scheduler). Entries
+                                     are never removed in place: one that no
+                                     longer matches its scheduler's wake_at is
+                                     skipped when popped. */
     uint32_t        *next, nnext; /* schedulers waking at now + 1 (most wake-ups) */
     uint32_t        *cur, ncur;   /* ... being processed at now                */
     bool             stop;
@@ -240,7 +187,10 @@ static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
         assert(g->nnext < g->c->sm_count * g->c->sm_schedulers);
         g->next[g->nnext++] = id;
     }
-    else if (at != NEVER && !wake_push(&g->wakes, at, id)) fail(g, SIM_BAD_LAUNCH, "out of host memory");
+    else if (at != NEVER) {
+        if (heap_reserve(&g->wakes, g->wakes.n + 1)) heap_push(&g->wakes, at, id);
+        else fail(g, SIM_BAD_LAUNCH, "out of host memory");
+    }
 }
 
 /* Pseudo-states of Warp.reason beyond the StallReasons: gone (exited), and
@@ -262,38 +212,6 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
     }
     w->reason = reason;
     w->since = at;
-}
-
-static inline bool pending_before(Pending a, Pending b)
-{
-    return a.at < b.at || (a.at == b.at && a.slot < b.slot);
-}
-
-static void wait_push(Scheduler *q, uint64_t at, uint32_t slot)
-{
-    Pending p = { at, slot };
-    uint32_t i = q->nwaiting++;
-    while (i && pending_before(p, q->waiting[(i - 1) / 2])) {
-        q->waiting[i] = q->waiting[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    q->waiting[i] = p;
-}
-
-static Pending wait_pop(Scheduler *q)
-{
-    Pending top = q->waiting[0], last = q->waiting[--q->nwaiting];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= q->nwaiting) break;
-        if (c + 1 < q->nwaiting && pending_before(q->waiting[c + 1], q->waiting[c])) c++;
-        if (!pending_before(q->waiting[c], last)) break;
-        q->waiting[i] = q->waiting[c];
-        i = c;
-    }
-    if (q->nwaiting) q->waiting[i] = last;
-    return top;
 }
 
 /* Inserts a warp whose operands are ready, keeping the list oldest first. */
@@ -369,7 +287,7 @@ static void dispatch(Gpu *g, uint32_t s)
         Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
         q->nwarps++;
         prepare(g, sm, slot);
-        wait_push(q, w->ready, slot);
+        heap_push(&q->waiting, w->ready, slot);
         wake_set(g, s, slot % g->c->sm_schedulers, w->ready, true);
     }
     if (g->trace && g->trace->block_start) {
@@ -397,7 +315,7 @@ static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
         w->next_issue = g->now + 1;
         w->next_reason = STALL_BARRIER;
         prepare(g, sm, slot);
-        wait_push(&sm->sched[slot % g->c->sm_schedulers], w->ready, slot);
+        heap_push(&sm->sched[slot % g->c->sm_schedulers].waiting, w->ready, slot);
         wake_set(g, s, slot % g->c->sm_schedulers, g->now + 1, true);
     }
     bs->at_barrier = 0;
@@ -633,8 +551,8 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         return;
     }
     st->warp_instructions++;
-    st->thread_instructions += lane_count(out->exec_mask);
-    g->active_lanes += lane_count(out->active);
+    st->thread_instructions += bits_popcount(out->exec_mask);
+    g->active_lanes += bits_popcount(out->active);
     OpUnit unit = OP_INFO[in->op].unit;
     if ((OP_INFO[in->op].flags & OPF_IMAD) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
     q->unit_free[unit] = g->now + g->interval[unit];
@@ -642,10 +560,10 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     uint8_t wait = STALL_WAIT;
     switch (in->op) {
     case OP_ADD_F32: case OP_SUB_F32: case OP_MUL_F32:
-        st->flops += lane_count(out->exec_mask);
+        st->flops += bits_popcount(out->exec_mask);
         break;
     case OP_FMA_F32: case OP_MAD_F32:
-        st->flops += 2u * lane_count(out->exec_mask);
+        st->flops += 2u * bits_popcount(out->exec_mask);
         break;
     default:
         break;
@@ -692,7 +610,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         if (++bs->at_barrier == bs->running) release_barrier(g, s, w->block);
     } else {
         charge(g, s, slot, w, w->why, g->now + 1);
-        wait_push(q, w->ready, slot);
+        heap_push(&q->waiting, w->ready, slot);
     }
 }
 
@@ -716,8 +634,8 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
                 g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
                     (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
     q->last_eval = now;
-    while (q->nwaiting && q->waiting[0].at <= now) {
-        uint32_t slot = wait_pop(q).slot;
+    while (q->waiting.n && q->waiting.v[0].key <= now) {
+        uint32_t slot = heap_pop(&q->waiting).id;
         Warp *w = &sm->warps[slot];
         charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
         eligible_add(sm, q, slot);
@@ -731,7 +649,7 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     if (sm->smem_free > pipe_free[UNIT_MIO]) pipe_free[UNIT_MIO] = sm->smem_free;
     pipe_free[UNIT_CTRL] = 0;
     pipe_free[PIPE_ALU_OR_FMA] = pipe_free[UNIT_FMA] < pipe_free[UNIT_ALU] ? pipe_free[UNIT_FMA] : pipe_free[UNIT_ALU];
-    uint64_t wake = q->nwaiting ? q->waiting[0].at : NEVER;
+    uint64_t wake = q->waiting.n ? q->waiting.v[0].key : NEVER;
     for (int u = 0; u < NPIPES; u++) {
         q->pipe_busy[u] = pipe_free[u] > now;
         if (q->pipe_busy[u] && q->eligible_by_unit[u] && pipe_free[u] < wake) wake = pipe_free[u];
@@ -791,7 +709,7 @@ static bool setup(Gpu *g)
     /* One allocation for every per-SM array: sized once, freed once. */
     size_t sz_sm = sizeof(Sm), sz_warps = (size_t)g->warp_slots * sizeof(Warp),
            sz_blocks = (size_t)g->bps * sizeof(BlockSlot), sz_sched = (size_t)nsched * sizeof(Scheduler),
-           sz_order = (size_t)nsched * per_sched * (sizeof(Pending) + sizeof(uint32_t)),
+           sz_order = (size_t)nsched * per_sched * (sizeof(HeapItem) + sizeof(uint32_t)),
            sz_regs = (size_t)g->warp_slots * g->nregs * WARP_SIZE * sizeof(uint32_t),
            sz_ready = (size_t)g->warp_slots * g->nregs * sizeof(uint64_t),
            sz_wait = (size_t)g->warp_slots * g->nregs, sz_smem = (size_t)g->bps * g->smem_size;
@@ -819,7 +737,7 @@ static bool setup(Gpu *g)
         p += sz_ready;
         uint32_t (*regs)[WARP_SIZE] = (uint32_t (*)[WARP_SIZE])p;
         p += sz_regs;
-        Pending *pending = (Pending *)p;
+        HeapItem *pending = (HeapItem *)p;
         uint32_t *elig = (uint32_t *)(pending + (size_t)nsched * per_sched);
         p += sz_order;
         uint8_t *wait = p;
@@ -833,7 +751,7 @@ static bool setup(Gpu *g)
             sm->warps[w].reg_wait = wait + (size_t)w * g->nregs;
         }
         for (uint32_t q = 0; q < nsched; q++) {
-            sm->sched[q].waiting = pending + (size_t)q * per_sched;
+            sm->sched[q].waiting = (Heap){ pending + (size_t)q * per_sched, 0, per_sched };
             sm->sched[q].eligible = elig + (size_t)q * per_sched;
             sm->sched[q].wake_at = NEVER;
             sm->sched[q].last_issued = -1;
@@ -969,8 +887,8 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
         /* Each cycle: the schedulers that asked for this cycle, then those the
         ** heap holds for it (both in a fixed order, so runs are reproducible). */
         while (!g.stop && (g.nnext || g.wakes.n)) {
-            uint64_t t = g.nnext ? g.now + 1 : g.wakes.v[0].at;
-            if (g.wakes.n && g.wakes.v[0].at < t) t = g.wakes.v[0].at;
+            uint64_t t = g.nnext ? g.now + 1 : g.wakes.v[0].key;
+            if (g.wakes.n && g.wakes.v[0].key < t) t = g.wakes.v[0].key;
             if (t <= g.now && g.now) {
                 fail(&g, SIM_DEADLOCK, "internal: a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
                      (unsigned long long)g.now);
@@ -998,8 +916,8 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
                 uint32_t id = g.cur[i], s = id / nsched, qi = id % nsched;
                 if (g.sms[s].sched[qi].wake_at == t) schedule(&g, s, qi, out);
             }
-            while (!g.stop && g.wakes.n && g.wakes.v[0].at == t) {
-                Wake w = wake_pop(&g.wakes);
+            while (!g.stop && g.wakes.n && g.wakes.v[0].key == t) {
+                HeapItem w = heap_pop(&g.wakes);
                 uint32_t s = w.id / nsched, qi = w.id % nsched;
                 if (g.sms[s].sched[qi].wake_at == t) schedule(&g, s, qi, out); /* else superseded */
             }
@@ -1015,7 +933,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
         }
     }
     memsys_destroy(g.mem);
-    free(g.wakes.v);
+    heap_free(&g.wakes);
     free(g.next);
     free(g.cur);
     for (uint32_t s2 = 0; g.sms && s2 < c->sm_count; s2++)

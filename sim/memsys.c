@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
+#include "base/heap.h"
 #include "sim/cache.h"
 #include "sim/dram.h"
-#include "isa/exec.h"
 
-typedef struct {
-    uint64_t *heap; /* release cycles of the busy slots (min-heap) */
-    uint32_t  n, cap;
-} Mshr;
+/* Miss registers of one SM: the release cycles of the busy ones (keys of
+** a min-heap; ids unused), at most cap of them. */
+typedef Heap Mshr;
 
 struct MemSys {
     uint32_t nsm;
@@ -33,38 +33,12 @@ struct MemSys {
     uint32_t chunk_sectors; /* sectors one DRAM access moves (dram.access_bytes / 32) */
 };
 
-static void heap_push(Mshr *h, uint64_t v)
-{
-    uint32_t i = h->n++;
-    while (i && h->heap[(i - 1) / 2] > v) {
-        h->heap[i] = h->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->heap[i] = v;
-}
-
-static uint64_t heap_pop(Mshr *h)
-{
-    uint64_t top = h->heap[0], v = h->heap[--h->n];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= h->n) break;
-        if (c + 1 < h->n && h->heap[c + 1] < h->heap[c]) c++;
-        if (h->heap[c] >= v) break;
-        h->heap[i] = h->heap[c];
-        i = c;
-    }
-    if (h->n) h->heap[i] = v;
-    return top;
-}
-
 /* Cycle at which a sector asked at `t` gets a miss register. */
 static uint64_t mshr_acquire(Mshr *h, uint64_t t)
 {
-    while (h->n && h->heap[0] <= t) heap_pop(h); /* released already */
+    while (h->n && h->v[0].key <= t) heap_pop(h); /* released already */
     if (h->n < h->cap) return t;
-    uint64_t free_at = heap_pop(h);
+    uint64_t free_at = heap_pop(h).key;
     return free_at > t ? free_at : t;
 }
 
@@ -81,9 +55,8 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
         m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d);
         if (!m->l1[i]) goto fail;
         cache_set_hashed(m->l1[i], true);
-        m->mshr[i].cap = c->l1_max_inflight;
-        m->mshr[i].heap = malloc((size_t)c->l1_max_inflight * sizeof(uint64_t));
-        if (!m->mshr[i].heap) goto oom;
+        if (!heap_reserve(&m->mshr[i], c->l1_max_inflight)) goto oom;
+        m->mshr[i].cap = c->l1_max_inflight; /* the limit, not what heap_reserve rounded to */
     }
     m->l2 = cache_create(c->l2_size, c->l2_assoc, d);
     if (!m->l2) goto fail;
@@ -109,7 +82,7 @@ void memsys_destroy(MemSys *m)
 {
     if (!m) return;
     for (uint32_t i = 0; m->l1 && i < m->nsm; i++) cache_destroy(m->l1[i]);
-    for (uint32_t i = 0; m->mshr && i < m->nsm; i++) free(m->mshr[i].heap);
+    for (uint32_t i = 0; m->mshr && i < m->nsm; i++) heap_free(&m->mshr[i]);
     free(m->l1);
     free(m->mshr);
     cache_destroy(m->l2);
@@ -190,7 +163,7 @@ static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t 
         uint64_t t = mshr_acquire(&m->mshr[sm], start);
         uint64_t back = dram_access(&m->l2_queue, t, CACHE_SECTOR_BYTES);
         if ((missed >> s & 1) && from_dram[s] > back) back = from_dram[s];
-        heap_push(&m->mshr[sm], back);
+        heap_push(&m->mshr[sm], back, 0);
         if (back > done) done = back;
     }
     return done;
@@ -221,7 +194,7 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
         uint64_t wb = l2_writebacks(m);
         uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
         write_back(m, at, wb);
-        dram_access(&m->l2_queue, at, lane_count(sectors) * CACHE_SECTOR_BYTES);
+        dram_access(&m->l2_queue, at, bits_popcount(sectors) * CACHE_SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
         uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~full[i]);
@@ -242,7 +215,7 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
         uint64_t wb = l2_writebacks(m);
         uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
         write_back(m, at, wb);
-        uint64_t t = dram_access(&m->l2_queue, at, lane_count(sectors) * CACHE_SECTOR_BYTES);
+        uint64_t t = dram_access(&m->l2_queue, at, bits_popcount(sectors) * CACHE_SECTOR_BYTES);
         if (sectors & ~hit) {
             uint64_t from_dram[CACHE_SECTORS] = { 0 };
             fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);

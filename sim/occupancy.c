@@ -40,12 +40,10 @@ static bool fail(OccResult *out, const OccResult *r, OccLimiter why, Diag *d, co
     out->blocks_per_sm = 0;
     out->warps_per_sm = 0;
     out->occupancy = 0.0;
-    char msg[sizeof d->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    diag_setv(d, NULL, 0, 0, fmt, ap);
     va_end(ap);
-    diag_set(d, NULL, 0, 0, "%s", msg);
     return false;
 }
 

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "isa/diag.h"
+#include "base/diag.h"
 #include "sim/config.h"
 
 #ifdef __cplusplus

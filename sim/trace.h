@@ -1,11 +1,10 @@
 /* sim/trace.h -- the trace sink: callbacks the timing model calls as things
 ** happen. A NULL sink (or NULL callback) costs one pointer test. The
-** visualizer and the Chrome trace writer are both sinks.                   */
+** visualizer and the Chrome trace writer (cli/trace_chrome.h) are both sinks.                   */
 #ifndef GPUSIM_SIM_TRACE_H
 #define GPUSIM_SIM_TRACE_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "sim/stats.h"
 
@@ -62,14 +61,5 @@ typedef struct {
     void (*shared_access)(void *user, const TraceShared *e);
     void (*global_access)(void *user, const TraceGlobal *e);
 } TraceSink;
-
-/* Chrome trace-event JSON (opens in Perfetto / chrome://tracing): one
-** process per SM, block lifetimes and warp lifetimes as duration events,
-** timestamps in simulated cycles (shown as microseconds). */
-typedef struct ChromeTrace ChromeTrace;
-ChromeTrace *trace_chrome_open(FILE *out);   /* writes the header           */
-void trace_chrome_sink(ChromeTrace *t, TraceSink *sink);
-void trace_chrome_label(ChromeTrace *t, const char *label); /* next launch's name */
-void trace_chrome_close(ChromeTrace *t);     /* writes the footer, frees t  */
 
 #endif

@@ -12,6 +12,7 @@
 #include "isa/asm.h"
 #include <cjson/cJSON.h>
 
+#include "cli/trace_chrome.h"
 #include "sim/gpu.h"
 
 typedef struct {

@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "isa/disasm.h"
-#include "sim/cli/cli.h"
+#include "cli/cli.h"
+#include "cli/variant.h"
 #include "sim/gpu.h"
 #include "viz/draw.h"
 #include "viz/record.h"
@@ -94,17 +95,6 @@ static int bad(const char *fmt, const char *arg)
     return EXIT_BAD_INPUT;
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || *s < '0' || *s > '9') return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end || errno) return false;
-    *out = v;
-    return true;
-}
-
 /* Returns EXIT_OK to go on, -1 after --help, anything else to exit with. */
 static int parse_args(int argc, char **argv, Args *a)
 {
@@ -158,7 +148,7 @@ static int parse_args(int argc, char **argv, Args *a)
                 a->width = w;
                 a->height = h;
             } else {
-                if (!parse_u64(val, &u)) return bad("expected a non-negative integer, got '%s'", val);
+                if (!cli_number_u64(val, false, &u)) return bad("expected a non-negative integer, got '%s'", val);
                 if (!strcmp(name, "--sm")) a->sm = u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
                 else if (!strcmp(name, "--warp")) a->warp = u > 4095 ? 4095 : (int32_t)u;
                 else if (!strcmp(name, "--at-cycle")) a->at_cycle = u, a->has_cycle = true;
@@ -185,12 +175,6 @@ static int parse_args(int argc, char **argv, Args *a)
 static int record(App *app, uint32_t sm)
 {
     const WlVariant *v = app->v;
-    WlRun run;
-    Diag d;
-    if (!workload_prepare(&app->w, v, &run, &d)) {
-        diag_print(stderr, &d);
-        return EXIT_CHECK_FAILED;
-    }
     uint32_t threads = v->block[0] * v->block[1] * v->block[2];
     VrecShape shape = { .sm_count = app->cfg.sm_count,
                         .schedulers = app->cfg.sm_schedulers,
@@ -199,44 +183,30 @@ static int record(App *app, uint32_t sm)
                         .total_blocks = (uint64_t)v->grid[0] * v->grid[1] * v->grid[2],
                         .detail_sm = sm };
     VizRec *rec = vrec_create(&shape);
-    SimResult *res = malloc(sizeof *res);
-    if (!rec || !res) {
+    if (!rec) {
         fprintf(stderr, "gpusim-viz: error: out of memory\n");
-        vrec_destroy(rec);
-        free(res);
-        workload_run_free(&run);
         return EXIT_CHECK_FAILED;
     }
-    Launch L;
-    memset(&L, 0, sizeof L);
-    L.kernel = v->kernel;
-    L.kernel_file = app->w.kernel_file;
-    L.gmem = run.gmem;
-    memcpy(L.grid, v->grid, sizeof L.grid);
-    memcpy(L.block, v->block, sizeof L.block);
-    L.dynamic_smem = v->dynamic_smem;
-    L.regs_per_thread = v->regs;
-    L.params = run.params;
-    L.max_cycles = app->a.max_cycles;
-    L.max_warp_instructions = app->a.max_instructions;
     TraceSink sink;
     vrec_sink(rec, &sink);
-    bool ok = gpu_simulate(&app->cfg, &L, &sink, res);
+    VariantOptions opt = { .max_cycles = app->a.max_cycles, .max_instructions = app->a.max_instructions,
+                           .trace = &sink };
+    RunRow row;
+    variant_run(&app->cfg, &app->w, v, &opt, &row);
     int rc = EXIT_OK;
     app->note[0] = 0;
-    if (!ok && res->status == SIM_BUDGET) {
+    if (!row.ran && row.status == SIM_BUDGET) {
         snprintf(app->note, sizeof app->note, "recording stopped early (--max-cycles / --max-instructions)");
-        fprintf(stderr, "gpusim-viz: note: %s: %.200s\n", app->note, res->message);
-    } else if (!ok) {
-        fprintf(stderr, "gpusim-viz: %s/%s did not run: %s\n", app->w.name, v->name, res->message);
+        fprintf(stderr, "gpusim-viz: note: %s: %.200s\n", app->note, row.error ? row.error : "");
+    } else if (!row.ran) {
+        fprintf(stderr, "gpusim-viz: %s/%s did not run: %s\n", app->w.name, v->name, row.error ? row.error : "");
         rc = EXIT_CHECK_FAILED;
     }
-    if (rc == EXIT_OK && !vrec_finish(rec, ok ? res->stats.cycles : 0)) {
+    if (rc == EXIT_OK && !vrec_finish(rec, row.ran ? row.st.cycles : 0)) {
         fprintf(stderr, "gpusim-viz: error: out of memory\n");
         rc = EXIT_CHECK_FAILED;
     }
-    free(res);
-    workload_run_free(&run);
+    free(row.error);
     if (rc != EXIT_OK) {
         vrec_destroy(rec);
         return rc;

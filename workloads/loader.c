@@ -16,185 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
+#include "base/jsonpos.h"
 #include "isa/asm.h"
 #include "isa/grid.h"
 #include "workloads/expr.h"
-
-/* ================================================================ paths */
-
-/* One step of a JSON path: member number `index` of an object (key != NULL)
-** or element `index` of an array. Member numbers, not keys, locate the
-** value in the text, so duplicate and escaped keys are found too.       */
-typedef struct {
-    const char *key;
-    uint32_t    index;
-} Seg;
-
-#define WL_PATH_MAX 16
-
-typedef struct {
-    Seg seg[WL_PATH_MAX];
-    int n;
-} JPath;
-
-static void path_format(const JPath *p, char *buf, size_t cap)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < p->n && len < cap; i++) {
-        int w = p->seg[i].key ? snprintf(buf + len, cap - len, "%s%s", i ? "." : "", p->seg[i].key)
-                              : snprintf(buf + len, cap - len, "[%u]", p->seg[i].index);
-        if (w < 0) break;
-        len += (size_t)w;
-    }
-}
-
-/* ---- a minimal scanner over JSON text that cJSON has already accepted */
-
-typedef struct {
-    const char *s;
-    size_t      len, i;
-} Scan;
-
-static void sc_ws(Scan *c)
-{
-    while (c->i < c->len && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' || c->s[c->i] == '\r'))
-        c->i++;
-}
-
-static bool sc_string(Scan *c)
-{
-    if (c->i >= c->len || c->s[c->i] != '"') return false;
-    for (c->i++; c->i < c->len; c->i++) {
-        if (c->s[c->i] == '\\') c->i++;
-        else if (c->s[c->i] == '"') {
-            c->i++;
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool sc_value(Scan *c, int depth)
-{
-    if (depth > 1000) return false;
-    sc_ws(c);
-    if (c->i >= c->len) return false;
-    char ch = c->s[c->i];
-    if (ch == '"') return sc_string(c);
-    if (ch == '{' || ch == '[') {
-        char close = ch == '{' ? '}' : ']';
-        c->i++;
-        sc_ws(c);
-        if (c->i < c->len && c->s[c->i] == close) {
-            c->i++;
-            return true;
-        }
-        for (;;) {
-            if (ch == '{') {
-                sc_ws(c);
-                if (!sc_string(c)) return false;
-                sc_ws(c);
-                if (c->i >= c->len || c->s[c->i] != ':') return false;
-                c->i++;
-            }
-            if (!sc_value(c, depth + 1)) return false;
-            sc_ws(c);
-            if (c->i >= c->len) return false;
-            if (c->s[c->i] == ',') {
-                c->i++;
-                continue;
-            }
-            if (c->s[c->i] == close) {
-                c->i++;
-                return true;
-            }
-            return false;
-        }
-    }
-    /* number, true, false, null */
-    while (c->i < c->len && !strchr(",]} \t\r\n", c->s[c->i])) c->i++;
-    return true;
-}
-
-/* Byte offset of the value at p (or of its key when want_key and the last
-** step is an object member). False when the walk fails. */
-static bool path_locate(const char *text, size_t len, const JPath *p, bool want_key, size_t *off)
-{
-    Scan c = { text, len, 0 };
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) c.i = 3;
-    sc_ws(&c);
-    for (int k = 0; k < p->n; k++) {
-        if (c.i >= len) return false;
-        char open = text[c.i];
-        bool obj = open == '{';
-        if (!obj && open != '[') return false;
-        c.i++;
-        for (uint32_t m = 0;; m++) {
-            sc_ws(&c);
-            if (c.i >= len || text[c.i] == '}' || text[c.i] == ']') return false;
-            size_t key_at = c.i;
-            if (obj) {
-                if (!sc_string(&c)) return false;
-                sc_ws(&c);
-                if (c.i >= len || text[c.i] != ':') return false;
-                c.i++;
-                sc_ws(&c);
-            }
-            if (m == p->seg[k].index) {
-                if (obj && want_key && k == p->n - 1) {
-                    *off = key_at;
-                    return true;
-                }
-                break;
-            }
-            if (!sc_value(&c, 0)) return false;
-            sc_ws(&c);
-            if (c.i >= len || text[c.i] != ',') return false;
-            c.i++;
-        }
-    }
-    *off = c.i;
-    return true;
-}
-
-/* Offset in the source of byte `k` of the decoded string whose opening
-** quote is at off. */
-static size_t string_offset(const char *text, size_t len, size_t off, size_t k)
-{
-    size_t i = off + 1, decoded = 0;
-    while (i < len && text[i] != '"' && decoded < k) {
-        if (text[i] == '\\' && i + 1 < len) {
-            if (text[i + 1] == 'u') {
-                i += 6;
-                decoded += 1; /* approximate: escaped characters count as one */
-            } else {
-                i += 2;
-                decoded++;
-            }
-        } else {
-            i++;
-            decoded++;
-        }
-    }
-    return i;
-}
-
-/* 1-based line and column (in characters: UTF-8 continuation bytes do not count). */
-static void line_col(const char *text, size_t len, size_t off, uint32_t *line, uint32_t *col)
-{
-    uint32_t l = 1, c = 1;
-    for (size_t i = 0; i < off && i < len; i++) {
-        if (text[i] == '\n') {
-            l++;
-            c = 1;
-        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-            c++;
-        }
-    }
-    *line = l;
-    *col = c;
-}
 
 /* ================================================================ loader state */
 
@@ -208,7 +34,7 @@ typedef struct {
     const char      *file;
     const GpuConfig *c;
     Diag            *d;
-    JPath            at;
+    JsonPath         at;
     bool             failed;
     Workload        *w;
     /* parameters */
@@ -225,15 +51,9 @@ typedef struct {
     char             lookup_msg[512];
 } Ld;
 
-static void push_key(Ld *L, const char *key, uint32_t index)
-{
-    if (L->at.n < WL_PATH_MAX) L->at.seg[L->at.n] = (Seg){ key, index };
-    L->at.n++;
-}
-
-static void push_index(Ld *L, uint32_t index) { push_key(L, NULL, index); }
-
-static void pop(Ld *L) { L->at.n--; }
+static void push_key(Ld *L, const char *key, uint32_t index) { jsonpos_push(&L->at, key, index); }
+static void push_index(Ld *L, uint32_t index) { jsonpos_push(&L->at, NULL, index); }
+static void pop(Ld *L) { jsonpos_pop(&L->at); }
 
 typedef enum { AT_VALUE, AT_KEY, AT_STRING } Where;
 
@@ -244,15 +64,14 @@ static bool failv(Ld *L, Where where, size_t k, const char *fmt, va_list ap)
     if (L->failed) return false;
     L->failed = true;
     char path[256], msg[640];
-    JPath p = L->at;
-    if (p.n > WL_PATH_MAX) p.n = WL_PATH_MAX;
-    path_format(&p, path, sizeof path);
+    jsonpos_format(&L->at, path, sizeof path);
     vsnprintf(msg, sizeof msg, fmt, ap);
     size_t off = 0;
     uint32_t line = 1, col = 1;
-    if (path_locate(L->text, L->len, &p, where == AT_KEY, &off)) {
-        if (where == AT_STRING && off < L->len && L->text[off] == '"') off = string_offset(L->text, L->len, off, k);
-        line_col(L->text, L->len, off, &line, &col);
+    if (jsonpos_locate(L->text, L->len, &L->at, where == AT_KEY, &off)) {
+        if (where == AT_STRING && off < L->len && L->text[off] == '"')
+            off = jsonpos_string_offset(L->text, L->len, off, k);
+        jsonpos_line_col(L->text, L->len, off, &line, &col);
     }
     if (path[0])
         diag_set(L->d, L->file, line, col, "%s: %s", path, msg);
@@ -520,7 +339,7 @@ static bool eval_param(Ld *L, uint32_t i)
 {
     Workload *w = L->w;
     if (L->param_depth >= WL_MAX_PARAM_DEPTH) {
-        JPath saved = L->at;
+        JsonPath saved = L->at;
         L->at.n = 0;
         push_key(L, "params", L->params_ord);
         uint32_t ord;
@@ -532,7 +351,7 @@ static bool eval_param(Ld *L, uint32_t i)
     }
     L->param_state[i] = PARAM_BUSY;
     L->param_stack[L->param_depth++] = i;
-    JPath saved = L->at;
+    JsonPath saved = L->at;
     Scope saved_scope = L->scope;
     L->scope = SCOPE_PARAMS;
     L->at.n = 0;
@@ -624,44 +443,8 @@ static bool load_params(Ld *L, const cJSON *root, const char *const *overrides, 
 
 static char *read_file(const char *path, size_t limit, size_t *len, char *err, size_t cap)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, cap, "%s", strerror(errno));
-        return NULL;
-    }
-    size_t n = 0, sz = 1 << 16;
-    char *buf = malloc(sz + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, sz - n, f);
-        n += got;
-        if (n < sz) break;
-        if (sz >= limit) {
-            snprintf(err, cap, "file larger than %zu MiB", limit >> 20);
-            free(buf);
-            fclose(f);
-            return NULL;
-        }
-        char *nb = realloc(buf, sz * 2 + 1);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        sz *= 2;
-    }
-    if (!buf) snprintf(err, cap, "out of memory");
-    else if (ferror(f)) {
-        snprintf(err, cap, "read error: %s", strerror(errno));
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = n;
-    }
-    return buf;
+    char *text;
+    return file_read(path, limit, &text, len, err, cap) == FILE_READ_OK ? text : NULL;
 }
 
 static bool load_kernels(Ld *L, const cJSON *root)
@@ -1209,31 +992,16 @@ static bool string_member(Ld *L, const cJSON *root, const char *key, char **out)
     return true;
 }
 
-/* Where an unterminated string opens, or len when every string closes. */
-static size_t open_string(const char *text, size_t len)
-{
-    bool in = false;
-    size_t at = len;
-    for (size_t i = 0; i < len; i++) {
-        if (in && text[i] == '\\') i++;
-        else if (text[i] == '"') {
-            in = !in;
-            at = i;
-        }
-    }
-    return in ? at : len;
-}
-
 static bool syntax_error(const char *text, size_t len, const char *path, size_t off, Diag *d)
 {
     uint32_t line, col;
-    size_t open = open_string(text, len);
+    size_t open = jsonpos_open_string(text, len);
     if (open < len && open <= off) {
-        line_col(text, len, open, &line, &col);
+        jsonpos_line_col(text, len, open, &line, &col);
         diag_set(d, path, line, col, "invalid JSON: unterminated string");
         return false;
     }
-    line_col(text, len, off, &line, &col);
+    jsonpos_line_col(text, len, off, &line, &col);
     if (off >= len) {
         diag_set(d, path, line, col, "invalid JSON: unexpected end of file");
     } else {
@@ -1266,7 +1034,7 @@ bool workload_parse(const char *text, size_t len, const char *path, const GpuCon
     if (tail < len) {
         cJSON_Delete(root);
         uint32_t line, col;
-        line_col(text, len, tail, &line, &col);
+        jsonpos_line_col(text, len, tail, &line, &col);
         diag_set(d, path, line, col, "invalid JSON: text after the end of the top-level value");
         return false;
     }

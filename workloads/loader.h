@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "isa/diag.h"
+#include "base/diag.h"
 #include "isa/gmem.h"
 #include "isa/program.h"
 #include "sim/config.h"

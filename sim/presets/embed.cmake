@@ -1,5 +1,5 @@
 # sim/presets/embed.cmake -- compiles the GPU presets (sim/presets/*.json) into
-# libgpusim. Included from the top CMakeLists.txt after add_library(gpusim).
+# libgpusim. Included from the top CMakeLists.txt after the gpusim_sim library.
 # Writes ${CMAKE_BINARY_DIR}/generated/gpusim_presets.c: one C string literal
 # per preset (names = file stems, sorted), read by sim/config.c through
 #   config_embedded_count, config_embedded_names[], config_embedded_json[].
@@ -38,4 +38,4 @@ string(APPEND _src "const char *const config_embedded_json[] = {\n${_texts}    N
 
 file(WRITE "${_gpusim_presets_c}.tmp" "${_src}")
 configure_file("${_gpusim_presets_c}.tmp" "${_gpusim_presets_c}" COPYONLY)
-target_sources(gpusim PRIVATE "${_gpusim_presets_c}")
+target_sources(gpusim_sim PRIVATE "${_gpusim_presets_c}")

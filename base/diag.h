@@ -1,10 +1,11 @@
-/* isa/diag.h -- errors as values.
+/* base/diag.h -- errors as values.
 ** Library code never prints or exits on bad input: it fills a Diag and returns
 ** false. The CLI prints "file:line:col: error: message" and exits 2.
 ** line/col are 1-based; 0 means "not applicable" and is omitted when printed. */
-#ifndef GPUSIM_ISA_DIAG_H
-#define GPUSIM_ISA_DIAG_H
+#ifndef GPUSIM_BASE_DIAG_H
+#define GPUSIM_BASE_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,10 @@ typedef struct {
 /* Fills d (if non-NULL) with a formatted message; file may be NULL. */
 void diag_set(Diag *d, const char *file, uint32_t line, uint32_t col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* The same with a va_list, for modules' own "fail here" wrappers. */
+void diag_setv(Diag *d, const char *file, uint32_t line, uint32_t col, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 
 /* Prints "file:line:col: error: message\n" (missing parts left out). */
 void diag_print(FILE *out, const Diag *d);

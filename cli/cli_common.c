@@ -1,12 +1,15 @@
-/* sim/cli/cli_common.c -- option handling shared by the subcommands: option
+/* cli/cli_common.c -- option handling shared by the subcommands: option
 ** values (--flag VALUE or --flag=VALUE), strict unsigned integers, and the
 ** machine a command runs on (--gpu, then each --set, then validation).
 ** Errors become Diags naming the flag or file they came from; printing and
 ** the exit status are the caller's business.                              */
-#include "sim/cli/cli.h"
+#include "cli/cli.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool cli_is_help(const char *arg)
@@ -43,21 +46,51 @@ int cli_error(const char *cmd, const char *fmt, ...)
     return EXIT_BAD_INPUT;
 }
 
+bool cli_number_u64(const char *s, bool allow_exponent, uint64_t *out)
+{
+    if (!s || s[0] < '0' || s[0] > '9') return false;
+    uint64_t v = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        uint64_t digit = (uint64_t)(*p - '0');
+        if (v > (UINT64_MAX - digit) / 10) return false;
+        v = v * 10 + digit;
+    }
+    if (*p == '\0') {
+        *out = v;
+        return true;
+    }
+    if (!allow_exponent) return false;
+    double d;
+    /* 2e9, 1.5e3: only when the value is a whole number that fits */
+    if (!cli_number_double(s, &d) || d < 0 || d >= 0x1p64 || d != (double)(uint64_t)d) return false;
+    *out = (uint64_t)d;
+    return true;
+}
+
+bool cli_number_double(const char *s, double *out)
+{
+    if (!s || !*s) return false;
+    for (const char *p = s; *p; p++) /* plain decimal: strtod alone would take hex, inf and nan */
+        if (!strchr("0123456789+-.eE", *p)) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || errno || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
 bool cli_parse_u32(const char *s, const char *flag, uint32_t *out, uint32_t lo, uint32_t hi, Diag *d)
 {
     uint64_t v = 0;
-    bool ok = s && s[0] != '\0';
-    for (const char *p = s; ok && *p; p++) {
-        ok = *p >= '0' && *p <= '9';
-        if (ok) v = v * 10 + (uint64_t)(*p - '0');
-        if (v > UINT32_MAX) break; /* too many digits: out of range below */
-    }
-    if (!ok) {
+    bool digits = s && s[0] != '\0' && strspn(s, "0123456789") == strlen(s);
+    if (!digits) {
         diag_set(d, flag, 0, 0, "expected an unsigned decimal integer in [%u, %u], got '%s'", lo, hi,
                  s ? s : "");
         return false;
     }
-    if (v < lo || v > hi) {
+    if (!cli_number_u64(s, false, &v) || v < lo || v > hi) { /* too many digits is out of range too */
         diag_set(d, flag, 0, 0, "%s is out of range [%u, %u]", s, lo, hi);
         return false;
     }

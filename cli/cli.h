@@ -1,13 +1,13 @@
-/* sim/cli/cli.h -- the gpusim command line: one function per subcommand.
+/* cli/cli.h -- the gpusim command line: one function per subcommand.
 ** Each returns the process exit status: 0 ok, 1 a check failed (or a kernel
 ** faulted), 2 bad input.                                                    */
-#ifndef GPUSIM_SIM_CLI_CLI_H
-#define GPUSIM_SIM_CLI_CLI_H
+#ifndef GPUSIM_CLI_CLI_H
+#define GPUSIM_CLI_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "isa/diag.h"
+#include "base/diag.h"
 #include "sim/config.h"
 
 enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_BAD_INPUT = 2 };
@@ -18,7 +18,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 
-/* ---- shared option handling (sim/cli/cli_common.c) ---- */
+/* ---- shared option handling (cli/cli_common.c) ---- */
 
 /* True when arg is -h or --help. */
 bool cli_is_help(const char *arg);
@@ -32,6 +32,13 @@ bool cli_option(int argc, char **argv, int *i, const char *flag, const char **va
 /* Prints "gpusim CMD: error: MESSAGE" (printf-style, newline added) to
 ** stderr and returns EXIT_BAD_INPUT, for usage errors that have no Diag. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Numbers from the command line, without a message (the caller words it).
+** cli_number_u64: digits only, within 64 bits; with allow_exponent also a
+** whole number in exponent form (2e9). cli_number_double: a finite number in
+** plain decimal or exponent notation (no hex, inf or nan). */
+bool cli_number_u64(const char *s, bool allow_exponent, uint64_t *out);
+bool cli_number_double(const char *s, double *out);
 
 /* Strict unsigned decimal: s must be digits only (no sign, blanks, hex or
 ** suffix) with a value in [lo, hi]. On success stores it in *out; otherwise

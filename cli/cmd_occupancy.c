@@ -1,4 +1,4 @@
-/* sim/cli/cmd_occupancy.c -- `gpusim occupancy`: how many blocks of a launch
+/* cli/cmd_occupancy.c -- `gpusim occupancy`: how many blocks of a launch
 ** fit on one SM of a machine, which resource limits it, and what each
 ** resource alone would allow (sim/occupancy.h does the arithmetic, by CUDA's
 ** rules). Text table or --json; an impossible launch is bad input (exit 2). */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli/cli.h"
+#include "cli/cli.h"
 #include "sim/occupancy.h"
 
 static void usage(FILE *out)

@@ -1,13 +1,13 @@
-/* sim/cli/variant.c -- one variant of a workload, end to end: fresh
+/* cli/variant.c -- one variant of a workload, end to end: fresh
 ** buffers, the launch, the simulation (with a trace sink that gathers the
 ** per-request access profile and shows progress), and the checks. Shared by
 ** `gpusim run` and `gpusim compare`.                                      */
+#include "cli/variant.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "sim/cli/report.h"
 
 /* ------------------------------------------------------------ trace sink */
 

@@ -1,9 +1,9 @@
-/* sim/cli/main.c -- `gpusim`: dispatches to the subcommands. */
+/* cli/main.c -- `gpusim`: dispatches to the subcommands. */
 #include <stdio.h>
 #include <string.h>
 
 #include "gpusim_version.h"
-#include "sim/cli/cli.h"
+#include "cli/cli.h"
 
 typedef struct {
     const char *name;

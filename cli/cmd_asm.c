@@ -1,4 +1,4 @@
-/* sim/cli/cmd_asm.c -- `gpusim asm FILE`: assemble, report the first error
+/* cli/cmd_asm.c -- `gpusim asm FILE`: assemble, report the first error
 ** as file:line:col, or print each kernel's resources and its disassembly
 ** with reconvergence points. `--opcodes` prints the instruction table.   */
 #include <stdio.h>
@@ -6,7 +6,7 @@
 
 #include "isa/asm.h"
 #include "isa/disasm.h"
-#include "sim/cli/cli.h"
+#include "cli/cli.h"
 
 static void usage(FILE *out)
 {

@@ -1,19 +1,27 @@
-/* isa/diag.c -- formatting of error values (see diag.h). */
-#include "isa/diag.h"
+/* base/diag.c -- formatting of error values (see diag.h). */
+#include "base/diag.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
-void diag_set(Diag *d, const char *file, uint32_t line, uint32_t col, const char *fmt, ...)
+void diag_setv(Diag *d, const char *file, uint32_t line, uint32_t col, const char *fmt, va_list ap)
 {
     if (!d) return;
+    /* the message first: fmt's arguments may point into *d (a re-located error) */
+    char msg[sizeof d->message];
+    vsnprintf(msg, sizeof msg, fmt, ap);
     snprintf(d->file, sizeof d->file, "%s", file ? file : "");
     d->line = line;
     d->col = col;
+    memcpy(d->message, msg, sizeof msg);
+}
+
+void diag_set(Diag *d, const char *file, uint32_t line, uint32_t col, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    diag_setv(d, file, line, col, fmt, ap);
     va_end(ap);
 }
 

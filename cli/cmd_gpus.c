@@ -1,4 +1,4 @@
-/* sim/cli/cmd_gpus.c -- `gpusim gpus`: the machines. Without arguments, one
+/* cli/cmd_gpus.c -- `gpusim gpus`: the machines. Without arguments, one
 ** line of headline figures per preset; with a preset name or machine file
 ** (plus any --set), the whole GpuConfig as JSON, in the shape a machine file
 ** takes; --knobs lists every knob --set accepts.                          */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli/cli.h"
+#include "cli/cli.h"
 
 static void usage(FILE *out)
 {

@@ -1,9 +1,9 @@
-/* sim/cli/report.c -- text, JSON and CSV reports of `gpusim run`.
+/* cli/report.c -- text, JSON and CSV reports of `gpusim run`.
 ** The explanations are general rules over a variant's stats and access
 ** profile (thresholds below, one place); the numbers they quote are the
 ** ones in the table. Output is a pure function of the RunReport, so two
 ** runs of the same inputs print the same bytes (but for the host wall time). */
-#include "sim/cli/report.h"
+#include "cli/report.h"
 
 #include "gpusim_version.h"
 

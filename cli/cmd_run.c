@@ -1,6 +1,6 @@
-/* sim/cli/cmd_run.c -- `gpusim run FILE.json`: load a workload for a machine,
+/* cli/cmd_run.c -- `gpusim run FILE.json`: load a workload for a machine,
 ** simulate each variant on freshly initialised buffers, check the results
-** against the CPU references and print the report (sim/cli/report.h).
+** against the CPU references and print the report (cli/report.h).
 ** Exit status: 0 all ran and passed; 1 a check failed or a kernel did not
 ** finish (fault, deadlock, budget: the other variants still run); 2 bad
 ** input (flags, GPU, workload file), before anything runs.              */
@@ -11,8 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/cli/cli.h"
-#include "sim/cli/report.h"
+#include "cli/cli.h"
+#include "cli/report.h"
+#include "cli/trace_chrome.h"
 
 static void usage(FILE *out)
 {
@@ -62,20 +63,7 @@ typedef struct {
 
 static bool parse_count(const char *flag, const char *s, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    if (s[0] >= '0' && s[0] <= '9') {
-        unsigned long long v = strtoull(s, &end, 10);
-        if (!*end && !errno) {
-            *out = v;
-            return true;
-        }
-        double d = strtod(s, &end); /* 2e9 */
-        if (!*end && d >= 0 && d < 1.8e19 && d == (double)(uint64_t)d) {
-            *out = (uint64_t)d;
-            return true;
-        }
-    }
+    if (cli_number_u64(s, true, out)) return true;
     cli_error("run", "%s expects a non-negative integer, got '%s'", flag, s);
     return false;
 }

@@ -1,4 +1,4 @@
-/* sim/cli/cmd_compare.c -- `gpusim compare RESULTS.json`: simulate what the
+/* cli/cmd_compare.c -- `gpusim compare RESULTS.json`: simulate what the
 ** validate runner measured on hardware (validate/README.md, "The results
 ** file") and put the two side by side.
 **
@@ -21,8 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/cli/cli.h"
-#include "sim/cli/report.h"
+#include "base/file.h"
+#include "cli/cli.h"
+#include "cli/report.h"
 #include "sim/occupancy.h"
 
 #define COMPARE_MAX_FILE_BYTES (64u << 20)
@@ -73,10 +74,8 @@ typedef struct {
 
 static bool parse_fraction(const char *flag, const char *s, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*s && !*end && !errno && v >= 0 && v < 1e6) {
+    double v;
+    if (cli_number_double(s, &v) && v >= 0 && v < 1e6) {
         *out = v;
         return true;
     }
@@ -133,22 +132,10 @@ static int parse_args(int argc, char **argv, CompareArgs *a)
 
 static char *read_file(const char *path, size_t *len, Diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    char *buf = malloc(COMPARE_MAX_FILE_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, COMPARE_MAX_FILE_BYTES + 1, f) : 0;
-    fclose(f);
-    if (!buf || n > COMPARE_MAX_FILE_BYTES) {
-        diag_set(d, path, 0, 0, buf ? "file larger than %u MiB" : "out of memory", COMPARE_MAX_FILE_BYTES >> 20);
-        free(buf);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    char *text, why[256];
+    FileReadStatus st = file_read(path, COMPARE_MAX_FILE_BYTES, &text, len, why, sizeof why);
+    if (st != FILE_READ_OK) diag_set(d, path, 0, 0, st == FILE_READ_CANNOT_OPEN ? "cannot open: %s" : "%s", why);
+    return text;
 }
 
 /* The workload file of a record: as given (relative to the working

@@ -1,10 +1,10 @@
-/* sim/trace.c -- the Chrome trace-event writer (see trace.h). One process
+/* cli/trace_chrome.c -- the Chrome trace-event writer (see trace_chrome.h). One process
 ** per SM ("SM 12"), one thread per resident-block slot for block lifetimes
 ** and one per warp slot for warp lifetimes (first issue to exit). Times are
 ** simulated cycles written as microseconds, so Perfetto's ruler reads in
 ** cycles. Several launches go into one file one after another: each starts
 ** where the previous one ended.                                            */
-#include "sim/trace.h"
+#include "cli/trace_chrome.h"
 
 #include <stdlib.h>
 #include <string.h>

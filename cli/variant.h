@@ -1,15 +1,11 @@
-/* sim/cli/report.h -- what `gpusim run` prints about a workload's variants:
-** a table with one sentence per variant that explains its cost (text), one
-** JSON object (--json), or one CSV row per variant (--csv). The sentences
-** come from general rules over the stats (report.c, "Explanations"), never
-** from per-workload text. Formats are documented in workloads/README.md. */
-#ifndef GPUSIM_SIM_CLI_REPORT_H
-#define GPUSIM_SIM_CLI_REPORT_H
+/* cli/variant.h -- one variant of a workload, end to end: fresh buffers,
+** the launch, the simulation and the checks, into a RunRow that the
+** reports read. Shared by `gpusim run`, `gpusim compare` and gpusim-viz. */
+#ifndef GPUSIM_CLI_VARIANT_H
+#define GPUSIM_CLI_VARIANT_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "sim/config.h"
 #include "sim/gpu.h"
@@ -48,17 +44,6 @@ typedef struct {
                                  negative when unknown                          */
 } RunRow;
 
-typedef struct {
-    const Workload    *w;
-    const GpuConfig   *c;
-    const char *const *sets;   /* --set assignments, for the header          */
-    size_t             nsets;
-    RunRow            *rows;
-    uint32_t           nrows;
-    double             wall_seconds;       /* host time spent simulating      */
-    uint64_t           warp_instructions;  /* over all variants                */
-} RunReport;
-
 /* A budget that variant_run replaces with variant_default_budget's. */
 #define VARIANT_BUDGET_AUTO UINT64_MAX
 
@@ -87,21 +72,5 @@ void variant_default_budget(const Workload *w, const WlVariant *v, uint64_t *max
 ** into *row (row->error is malloc'd; the caller frees it). */
 void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, const VariantOptions *opt,
                  RunRow *row);
-
-/* The table, the explanations and a footer with the simulation speed. */
-void report_text(FILE *out, const RunReport *r);
-
-/* One JSON object (workloads/README.md, "gpusim run --json"). Byte-identical
-** for identical inputs except sim.wall_seconds and sim.warp_insts_per_sec. */
-void report_json(FILE *out, const RunReport *r);
-
-/* A header line, then one row per variant with the JSON fields flattened. */
-void report_csv(FILE *out, const RunReport *r);
-
-/* The sentence that explains row i's cost, without the variant name. */
-void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap);
-
-/* "ok", "fault", "deadlock", "budget", "bad_launch" (static strings). */
-const char *report_status_name(SimStatus s);
 
 #endif

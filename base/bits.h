@@ -1,0 +1,16 @@
+/* base/bits.h -- bit helpers every layer uses: lane masks (32 lanes) and
+** sector masks (4 sectors of a line) are counted with the same popcount. */
+#ifndef GPUSIM_BASE_BITS_H
+#define GPUSIM_BASE_BITS_H
+
+#include <stdint.h>
+
+/* Number of set bits (portable: no libgcc call where the CPU lacks popcnt). */
+static inline uint32_t bits_popcount(uint32_t m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+#endif
