@@ -1,8 +1,9 @@
 /* isa/cfg.c -- instruction-level CFG, exit reachability, and immediate
-** post-dominators (Cooper, Harvey & Kennedy, "A Simple, Fast Dominance
-** Algorithm", run on the reverse graph rooted at a virtual exit node).
-** Every traversal is iterative, so a million-instruction kernel cannot
-** overflow the C stack.                                                   */
+** post-dominators (Lengauer & Tarjan, "A Fast Algorithm for Finding
+** Dominators in a Flowgraph", 1979, run on the reverse graph rooted at a
+** virtual exit node: O(e log n) whatever the kernel's shape). Every
+** traversal is iterative, so a million-instruction kernel cannot overflow
+** the C stack.                                                   */
 #include "isa/cfg.h"
 
 #include <stdlib.h>
@@ -42,36 +43,62 @@ static int successors(const Kernel *k, uint32_t i, uint32_t succ[2], bool for_ip
 
 typedef struct {
     uint32_t *pred_start, *preds; /* CSR of predecessors, nodes 0..n (n = exit) */
-    uint32_t *po;                 /* postorder number on the reverse graph, or UINT32_MAX */
-    uint32_t *idom;
+    uint32_t *dfn;                /* preorder number on the reverse graph, or UINT32_MAX
+                                     when the node cannot reach exit */
+    uint32_t *idom;               /* immediate post-dominator, or UINT32_MAX */
 } Graph;
 
 static void graph_free(Graph *g)
 {
     free(g->pred_start);
     free(g->preds);
-    free(g->po);
+    free(g->dfn);
     free(g->idom);
 }
 
-/* Builds predecessors and the post-dominator tree. Returns false only on
-** allocation failure. Nodes that cannot reach exit keep po = UINT32_MAX. */
+/* Lengauer-Tarjan's EVAL with path compression, written as a loop (a chain
+** of a million instructions must not recurse a million deep): returns the
+** node of smallest semidominator on the forest path above v, compressing it. */
+static uint32_t lt_eval(uint32_t v, uint32_t *ancestor, uint32_t *label, const uint32_t *semi, uint32_t *stack)
+{
+    if (ancestor[v] == UINT32_MAX) return v;
+    uint32_t sp = 0, x = v;
+    while (ancestor[ancestor[x]] != UINT32_MAX) {
+        stack[sp++] = x;
+        x = ancestor[x];
+    }
+    while (sp) { /* from the top of the path down */
+        x = stack[--sp];
+        uint32_t a = ancestor[x];
+        if (semi[label[a]] < semi[label[x]]) label[x] = label[a];
+        ancestor[x] = ancestor[a];
+    }
+    return label[v];
+}
+
+/* Builds predecessors and the post-dominator tree: the dominator tree of
+** the reverse graph rooted at the exit node, by Lengauer and Tarjan's
+** algorithm (simple version, O(e log n) on any shape: deep nests of loops
+** and wide fan-outs included). Returns false only on allocation failure. */
 static bool graph_build(const Kernel *k, Graph *g, bool for_ipdom)
 {
     uint32_t n = k->ncode, nodes = n + 1;
     memset(g, 0, sizeof *g);
     g->pred_start = calloc((size_t)nodes + 1, sizeof(uint32_t));
     g->preds = malloc((size_t)2 * n * sizeof(uint32_t) + sizeof(uint32_t));
-    g->po = malloc((size_t)nodes * sizeof(uint32_t));
+    g->dfn = malloc((size_t)nodes * sizeof(uint32_t));
     g->idom = malloc((size_t)nodes * sizeof(uint32_t));
-    uint32_t *order = malloc((size_t)nodes * sizeof(uint32_t));
-    uint32_t *stack = malloc((size_t)nodes * sizeof(uint32_t));
-    uint32_t *next_edge = malloc((size_t)nodes * sizeof(uint32_t));
-    if (!g->pred_start || !g->preds || !g->po || !g->idom || !order || !stack || !next_edge) {
-        free(order), free(stack), free(next_edge);
+    /* scratch: preorder -> node, DFS parent, semidominator (a preorder
+    ** number), forest ancestor and label, bucket lists, and a stack */
+    uint32_t *scratch = malloc((size_t)nodes * 8 * sizeof(uint32_t));
+    if (!g->pred_start || !g->preds || !g->dfn || !g->idom || !scratch) {
+        free(scratch);
         graph_free(g);
         return false;
     }
+    uint32_t *vertex = scratch, *parent = vertex + nodes, *semi = parent + nodes, *ancestor = semi + nodes,
+             *label = ancestor + nodes, *bucket = label + nodes, *bucket_next = bucket + nodes,
+             *stack = bucket_next + nodes;
     uint32_t succ[2];
     for (uint32_t i = 0; i < n; i++) {
         int c = successors(k, i, succ, for_ipdom);
@@ -79,6 +106,7 @@ static bool graph_build(const Kernel *k, Graph *g, bool for_ipdom)
             if (succ[j] <= n) g->pred_start[succ[j] + 1]++;
     }
     for (uint32_t v = 0; v < nodes; v++) g->pred_start[v + 1] += g->pred_start[v];
+    uint32_t *next_edge = label; /* borrowed while the predecessors are filled and during the DFS */
     memcpy(next_edge, g->pred_start, (size_t)nodes * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; i++) {
         int c = successors(k, i, succ, for_ipdom);
@@ -86,59 +114,63 @@ static bool graph_build(const Kernel *k, Graph *g, bool for_ipdom)
             if (succ[j] <= n) g->preds[next_edge[succ[j]]++] = i;
     }
 
-    /* Postorder of the reverse graph from the exit node (iterative DFS). */
-    for (uint32_t v = 0; v < nodes; v++) g->po[v] = UINT32_MAX, g->idom[v] = UINT32_MAX;
+    /* Preorder of the reverse graph from the exit node (iterative DFS: the
+    ** reverse graph's edges are the CFG's predecessor lists). */
+    for (uint32_t v = 0; v < nodes; v++) g->dfn[v] = UINT32_MAX, g->idom[v] = UINT32_MAX;
     memcpy(next_edge, g->pred_start, (size_t)nodes * sizeof(uint32_t));
-    uint32_t *visited = g->idom; /* borrowed as a mark array during the DFS */
     uint32_t sp = 0, count = 0;
     stack[sp++] = n;
-    visited[n] = 1;
+    g->dfn[n] = count;
+    vertex[count++] = n;
+    parent[n] = UINT32_MAX;
     while (sp) {
         uint32_t v = stack[sp - 1];
         if (next_edge[v] < g->pred_start[v + 1]) {
             uint32_t w = g->preds[next_edge[v]++];
-            if (visited[w] == UINT32_MAX) {
-                visited[w] = 1;
+            if (g->dfn[w] == UINT32_MAX) {
+                g->dfn[w] = count;
+                vertex[count++] = w;
+                parent[w] = v;
                 stack[sp++] = w;
             }
         } else {
-            g->po[v] = count;
-            order[count++] = v;
             sp--;
         }
     }
-    for (uint32_t v = 0; v < nodes; v++) g->idom[v] = UINT32_MAX;
-    g->idom[n] = n;
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        /* reverse postorder, skipping the root (last in postorder) */
-        for (uint32_t oi = count - 1; oi-- > 0;) {
-            uint32_t v = order[oi];
-            uint32_t nc = successors(k, v, succ, for_ipdom), new_idom = UINT32_MAX;
-            for (uint32_t j = 0; j < nc; j++) {
-                uint32_t s = succ[j];
-                if (s > n || g->idom[s] == UINT32_MAX) continue;
-                if (new_idom == UINT32_MAX) {
-                    new_idom = s;
-                    continue;
-                }
-                uint32_t b1 = s, b2 = new_idom;
-                while (b1 != b2) {
-                    while (g->po[b1] < g->po[b2]) b1 = g->idom[b1];
-                    while (g->po[b2] < g->po[b1]) b2 = g->idom[b2];
-                }
-                new_idom = b1;
-            }
-            if (new_idom != g->idom[v]) {
-                g->idom[v] = new_idom;
-                changed = true;
-            }
-        }
+    for (uint32_t v = 0; v < nodes; v++) {
+        semi[v] = g->dfn[v];
+        ancestor[v] = UINT32_MAX;
+        label[v] = v;
+        bucket[v] = UINT32_MAX;
     }
-    free(order);
-    free(stack);
-    free(next_edge);
+    /* Semidominators in reverse preorder; each node's predecessors in the
+    ** reverse graph are its CFG successors (exit's only reached ones count). */
+    for (uint32_t i = count; i-- > 1;) {
+        uint32_t w = vertex[i];
+        int c = w < n ? successors(k, w, succ, for_ipdom) : 0;
+        for (int j = 0; j < c; j++) {
+            uint32_t v = succ[j];
+            if (v > n || g->dfn[v] == UINT32_MAX) continue;
+            uint32_t u = lt_eval(v, ancestor, label, semi, stack);
+            if (semi[u] < semi[w]) semi[w] = semi[u];
+        }
+        uint32_t sd = vertex[semi[w]];
+        bucket_next[w] = bucket[sd];
+        bucket[sd] = w;
+        uint32_t p = parent[w];
+        ancestor[w] = p; /* LINK */
+        for (uint32_t v = bucket[p]; v != UINT32_MAX; v = bucket_next[v]) {
+            uint32_t u = lt_eval(v, ancestor, label, semi, stack);
+            g->idom[v] = semi[u] < semi[v] ? u : p;
+        }
+        bucket[p] = UINT32_MAX;
+    }
+    for (uint32_t i = 1; i < count; i++) {
+        uint32_t w = vertex[i];
+        if (g->idom[w] != vertex[semi[w]]) g->idom[w] = g->idom[g->idom[w]];
+    }
+    g->idom[n] = n;
+    free(scratch);
     return true;
 }
 
@@ -159,10 +191,10 @@ static bool report_endless_loop(const Kernel *k, const char *file, const Graph *
 {
     uint32_t n = k->ncode, first = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
-        if (!reach[i] || g->po[i] != UINT32_MAX) continue;
+        if (!reach[i] || g->dfn[i] != UINT32_MAX) continue;
         if (first == UINT32_MAX) first = i;
         const Instr *in = &k->code[i];
-        if ((in->op == OP_BRA || in->op == OP_BRA_UNI) && in->target <= i && g->po[in->target] == UINT32_MAX) {
+        if ((in->op == OP_BRA || in->op == OP_BRA_UNI) && in->target <= i && g->dfn[in->target] == UINT32_MAX) {
             diag_set(d, file, in->line, in->col,
                      "this branch closes a loop that never reaches 'exit' in kernel '%s' (the loop starts at "
                      "line %u): it is an endless loop",

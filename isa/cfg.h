@@ -3,8 +3,8 @@
 ** needed for correctness). Each instruction has at most two successors: the
 ** next instruction and a branch target; `exit` leads to a virtual exit node.
 ** Reconvergence point of a branch = its immediate post-dominator, computed
-** with the iterative dominator algorithm of Cooper, Harvey and Kennedy on the
-** reverse graph (linear memory, fast on any size).                          */
+** with Lengauer and Tarjan's dominator algorithm on the reverse graph
+** (linear memory, O(e log n) time on any shape of kernel).                 */
 #ifndef GPUSIM_ISA_CFG_H
 #define GPUSIM_ISA_CFG_H
 

@@ -298,6 +298,65 @@ START_TEST(test_ipdom_every_instruction)
 }
 END_TEST
 
+
+/* Random kernels of up to 60 instructions (guarded and unguarded forward
+** branches, guarded back edges, guarded exits) against post-dominators
+** computed the textbook way: pdom(v) = {v} + the intersection of pdom over
+** v's successors, iterated to a fixed point over bit sets. */
+START_TEST(test_ipdom_random_against_sets)
+{
+    uint64_t rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)_i;
+    for (int round = 0; round < 200; round++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t n = 2 + (uint32_t)(rng >> 33) % 59; /* instructions before the final exit */
+        char *src = malloc(64u * (n + 4));
+        ck_assert_ptr_nonnull(src);
+        size_t len = (size_t)sprintf(src, ".kernel r\n");
+        for (uint32_t i = 0; i < n; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t kind = (uint32_t)(rng >> 40) % 6, t = (uint32_t)(rng >> 20) % (n + 1);
+            len += (size_t)sprintf(src + len, "L%u: ", i);
+            if (kind == 0 && t > i) len += (size_t)sprintf(src + len, "bra L%u\n", t);          /* forward jump */
+            else if (kind <= 2) len += (size_t)sprintf(src + len, "@%%p0 bra L%u\n", t);       /* either way */
+            else if (kind == 3) len += (size_t)sprintf(src + len, "@%%p1 exit\n");
+            else len += (size_t)sprintf(src + len, "add.u32 %%r1, %%r1, 1\n");
+        }
+        len += (size_t)sprintf(src + len, "L%u: exit\n", n);
+        Program p;
+        must_assemble(src, &p);
+        const Kernel *k = &p.kernels[0];
+        uint32_t nodes = k->ncode + 1, ex = k->ncode;
+        uint64_t pd[64];
+        for (uint32_t v = 0; v < nodes; v++) pd[v] = v == ex ? 1ull << ex : ~0ull;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t v = 0; v < k->ncode; v++) {
+                const Instr *in = &k->code[v];
+                bool br = in->op == OP_BRA, guarded = in->guard != ISA_NO_GUARD;
+                uint64_t m = ~0ull;
+                if (in->op == OP_EXIT) m = guarded ? pd[v + 1] : pd[ex]; /* a guarded exit only removes lanes */
+                else if (br) m = guarded ? pd[in->target] & pd[v + 1] : pd[in->target];
+                else m = pd[v + 1];
+                m |= 1ull << v;
+                if (m != pd[v]) pd[v] = m, changed = true;
+            }
+        }
+        uint32_t *ipdom = malloc(nodes * sizeof *ipdom);
+        ck_assert(cfg_post_dominators(k, ipdom));
+        for (uint32_t v = 0; v < k->ncode; v++) {
+            uint64_t strict = pd[v] & ~(1ull << v);
+            uint32_t want = ex; /* the strict post-dominator that all others post-dominate */
+            for (uint32_t u = 0; u < nodes; u++)
+                if ((strict >> u & 1) && (pd[u] == strict)) want = u;
+            ck_assert_msg(ipdom[v] == want, "round %d, pc %u: ipdom %u, expected %u\n%s", round, v, ipdom[v], want, src);
+        }
+        free(ipdom);
+        free(src);
+        program_destroy(&p);
+    }
+}
+END_TEST
+
 /* -------------------------------------------------------------- BadInput */
 
 /* cfg_analyze on kernels edited after assembly: it alone decides. */
@@ -411,6 +470,7 @@ static Suite *cfg_suite(void)
     TCase *core = tcase_create("Core");
     tcase_add_loop_test(core, test_reconvergence, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_test(core, test_ipdom_every_instruction);
+    tcase_add_loop_test(core, test_ipdom_random_against_sets, 0, 8);
     suite_add_tcase(s, core);
 
     TCase *bad = tcase_create("BadInput");
