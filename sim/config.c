@@ -20,6 +20,7 @@
 
 #include "base/file.h"
 #include "base/jsonpos.h"
+#include "base/names.h"
 
 /* Defined in the C file that sim/presets/embed.cmake generates from
 ** the preset files: their names (file stems, sorted) and their texts.     */
@@ -345,10 +346,30 @@ static bool load_string(Loader *ld, const cJSON *it, const char *key, char *dst,
     return true;
 }
 
+static bool load_member_list(Loader *ld, const cJSON *obj, const char *prefix, const cJSON **members,
+                             NameIndex *seen);
+
+/* The members of obj (an object at ld->at), keys prefixed with prefix. */
 static bool load_members(Loader *ld, const cJSON *obj, const char *prefix)
 {
     if (ld->at.n >= JSONPOS_MAX_DEPTH)
         return load_fail(ld, false, "%s: nested too deeply", prefix);
+    /* keys seen so far, to find a duplicate in linear time */
+    uint32_t nmembers = 0;
+    for (const cJSON *it = obj->child; it; it = it->next) nmembers++;
+    const cJSON **members = malloc((nmembers ? nmembers : 1) * sizeof *members);
+    NameIndex seen = { 0 };
+    if (!members) return load_fail(ld, false, "out of memory");
+    bool ok = load_member_list(ld, obj, prefix, members, &seen);
+    names_free(&seen);
+    free(members);
+    return ok;
+}
+
+static const char *member_key(const void *ctx, uint32_t id) { return ((const cJSON *const *)ctx)[id]->string; }
+
+static bool load_member_list(Loader *ld, const cJSON *obj, const char *prefix, const cJSON **members, NameIndex *seen)
+{
     uint32_t index = 0;
     for (const cJSON *it = obj->child; it; it = it->next, index++) {
         const char *key = it->string;
@@ -357,9 +378,10 @@ static bool load_members(Loader *ld, const cJSON *obj, const char *prefix)
             return load_fail(ld, false, "%s...: key too long", prefix);
         jsonpos_push(&ld->at, key, index);
 
-        bool duplicate = false;
-        for (const cJSON *p = obj->child; p != it && !duplicate; p = p->next) duplicate = strcmp(p->string, key) == 0;
-        if (duplicate) return load_fail(ld, true, "%s: duplicate key", full);
+        members[index] = it;
+        if (names_find(seen, key, strlen(key), member_key, members) != NAMES_NONE)
+            return load_fail(ld, true, "%s: duplicate key", full);
+        if (!names_add(seen, index, member_key, members)) return load_fail(ld, false, "out of memory");
 
         if (strchr(key, '.'))
             return load_fail(ld, true, "%s: a dotted key must be written as nested objects, "
