@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "workloads/expr.h"
+#include "workloads/run.h"
 
 /* A workload file next to this one: kernels are found relative to it. */
 #define INLINE_PATH TESTS_DIR "/inline.json"
