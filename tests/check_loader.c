@@ -2,7 +2,8 @@
 ** expression evaluator (workloads/expr.h): precedence, functions and errors;
 ** every initial-contents kind (random reproducible, pinned values); argument
 ** to parameter matching; JSON paths with line:col in errors; --param
-** overrides; preparing a variant and judging its results.
+** overrides (and a file of 80,000 parameters); preparing a variant and
+** judging its results.
 ** The bad-file corpus (tests/json_corpus) runs through the CLI in e2e_run.sh. */
 #include "workloads/loader.h"
 
@@ -344,6 +345,59 @@ START_TEST(test_param_errors)
     expect_error(text, 1, at + 31, "params.n: integer overflow");
     snprintf(text, sizeof text, "%s[1]}", head);
     expect_error(text, 1, at + 1, "params: expected an object of name: integer, found an array");
+    /* the first bad name in member order, whatever is wrong with it */
+    snprintf(text, sizeof text, "%s{\"a\": 1, \"b\": 2, \"a\": 3, \"sm_count\": 4}}", head);
+    expect_error(text, 1, at + 18, "params.a: duplicate key 'a'");
+    snprintf(text, sizeof text, "%s{\"a\": 1, \"sm_count\": 2, \"a\": 3}}", head);
+    expect_error(text, 1, at + 10, "params.sm_count: parameter name 'sm_count' is reserved");
+    const char *clash = "{\"name\": \"t\", \"description\": \"d\", \"kernels\": " TRANSPOSE_ASM
+                        ", \"params\": {\"x\": 1, \"n\": 4}, \"buffers\": [{\"name\": \"n\", \"type\": \"f32\", \"count\": 1}],"
+                        " \"variants\": []}";
+    expect_error(clash, 1, (uint32_t)(strstr(clash, "\"n\", \"type\"") - clash) + 1,
+                 "buffers[0].name: buffer name 'n' is also a parameter: args could not tell them apart");
+}
+END_TEST
+
+START_TEST(test_many_params)
+{
+    /* 80,000 parameters, each defined through the one before it: a legal
+    ** file, which must load (names are found through a sorted index; a
+    ** list walked per lookup and per duplicate check took half a minute) */
+    enum { N = 80000 };
+    size_t cap = (size_t)N * 32 + 1024, len = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    len += (size_t)snprintf(text + len, cap - len,
+                            "{\"name\": \"t\", \"description\": \"d\", \"kernels\": " TRANSPOSE_ASM
+                            ", \"params\": {\"p0\": 7");
+    for (int i = 1; i < N; i++) len += (size_t)snprintf(text + len, cap - len, ", \"p%d\": \"p%d + 1\"", i, i - 1);
+    size_t params_end = len;
+    len += (size_t)snprintf(text + len, cap - len,
+                            "}, \"buffers\": [{\"name\": \"in\", \"type\": \"f32\", \"count\": \"p%d\"},"
+                            " {\"name\": \"out\", \"type\": \"f32\", \"count\": \"p%d\"}],"
+                            " \"variants\": [{\"name\": \"v\", \"kernel\": \"copy\", \"grid\": \"ceil_div(p%d, 256)\","
+                            " \"block\": 256, \"args\": [\"in\", \"out\", \"p%d\"]}]}",
+                            N - 1, N - 1, N - 1, N - 1);
+    Workload w;
+    Diag d;
+    ck_assert_msg(parse(text, NULL, 0, &w, &d), "%s:%u:%u: %s", d.file, d.line, d.col, d.message);
+    ck_assert_uint_eq(w.nparams, N);
+    ck_assert_str_eq(w.params[N - 1].name, "p79999");
+    ck_assert_int_eq(w.params[N - 1].value, 7 + N - 1);
+    ck_assert_uint_eq(w.buffers[0].count, 7 + N - 1);
+    ck_assert_uint_eq(w.variants[0].args[2].bits, 7 + N - 1);
+    workload_destroy(&w);
+    /* an override in the middle moves everything after it */
+    const char *ov[] = { "p40000=0" };
+    ck_assert_msg(parse(text, ov, 1, &w, &d), "%s", d.message);
+    ck_assert_int_eq(w.params[N - 1].value, N - 1 - 40000);
+    workload_destroy(&w);
+    /* the same name again at the very end is still found, at its key */
+    char tail[4096];
+    snprintf(tail, sizeof tail, "%s", text + params_end);
+    snprintf(text + params_end, cap - params_end, ", \"p0\": 1%s", tail);
+    expect_error(text, 1, (uint32_t)params_end + 3, "params.p0: duplicate key 'p0'");
+    free(text);
 }
 END_TEST
 
@@ -636,6 +690,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, test_compare_pointwise);
     tcase_add_test(tc, test_prepare_compare);
     tcase_add_test(tc, test_shipped_workloads);
+    tcase_add_test(tc, test_many_params);
     suite_add_tcase(s, tc);
     tc = tcase_create("BadInput");
     tcase_add_loop_test(tc, test_variant_errors, 0, sizeof variant_errors / sizeof variant_errors[0]);

@@ -11,6 +11,25 @@
 
 enum { PARAM_TODO, PARAM_BUSY, PARAM_DONE };
 
+/* One entry of the name index: by_name is sorted by name, then index, so
+** a name given twice sits next to its first occurrence. */
+struct ParamsName {
+    const char *name;
+    uint32_t    index;
+};
+
+static int name_order(const void *a, const void *b)
+{
+    const struct ParamsName *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static int name_key(const void *key, const void *elem)
+{
+    return strcmp(key, ((const struct ParamsName *)elem)->name);
+}
+
 /* ================================================================ machine values */
 
 typedef struct {
@@ -53,9 +72,9 @@ static bool eval_param(Params *p, uint32_t i);
 
 int64_t params_find(const Params *p, const char *name)
 {
-    for (uint32_t i = 0; i < p->w->nparams; i++)
-        if (strcmp(p->w->params[i].name, name) == 0) return i;
-    return -1;
+    const struct ParamsName *e = NULL;
+    if (p->w->nparams) e = bsearch(name, p->by_name, p->w->nparams, sizeof *p->by_name, name_key);
+    return e ? (int64_t)e->index : -1;
 }
 
 static ExprVarStatus lookup(void *user, const char *name, int64_t *v)
@@ -167,7 +186,8 @@ void params_clear_launch(Params *p) { p->launch = false; }
 
 /* ================================================================ params */
 
-/* Evaluates parameter i with its errors at params.<name>. */
+/* Evaluates parameter i (member i of "params": duplicates are refused
+** before anything is evaluated) with its errors at params.<name>. */
 static bool eval_param(Params *p, uint32_t i)
 {
     Workload *w = p->w;
@@ -176,9 +196,7 @@ static bool eval_param(Params *p, uint32_t i)
         JsonPath saved = r->at;
         r->at.n = 0;
         jsonpos_push(&r->at, "params", p->ord);
-        uint32_t ord;
-        jsonread_member(p->obj, w->params[i].name, &ord);
-        jsonpos_push(&r->at, w->params[i].name, ord);
+        jsonpos_push(&r->at, w->params[i].name, i);
         jsonread_fail(r, "parameters refer to each other more than %d deep", WL_MAX_PARAM_DEPTH);
         r->at = saved;
         return false;
@@ -190,9 +208,7 @@ static bool eval_param(Params *p, uint32_t i)
     p->launch = false;
     r->at.n = 0;
     jsonpos_push(&r->at, "params", p->ord);
-    uint32_t ord;
-    jsonread_member(p->obj, w->params[i].name, &ord);
-    jsonpos_push(&r->at, w->params[i].name, ord);
+    jsonpos_push(&r->at, w->params[i].name, i);
     bool ok;
     if (p->override[i]) {
         const char *eq = strchr(p->override[i], '=');
@@ -220,12 +236,13 @@ void params_free(Params *p)
     free(p->item);
     free(p->override);
     free(p->state);
+    free(p->by_name);
     memset(p, 0, sizeof *p);
 }
 
-/* Takes each member of "params" in order: its name (at its key when bad)
-** and its value, unevaluated. */
-static bool read_params(Params *p)
+/* Takes each member of "params" in order: its name (at its key when bad;
+** repeat[i]: member i's name was given before) and its value, unevaluated. */
+static bool read_params(Params *p, const bool *repeat)
 {
     JsonReader *r = p->r;
     uint32_t i = 0;
@@ -238,9 +255,7 @@ static bool read_params(Params *p)
             return jsonread_fail_key(r, "parameter name longer than %d characters", WL_MAX_NAME - 1);
         if (params_is_reserved(it->string))
             return jsonread_fail_key(r, "parameter name '%s' is reserved (a machine value or a function)", it->string);
-        uint32_t first;
-        jsonread_member(p->obj, it->string, &first);
-        if (first != i) return jsonread_fail_key(r, "duplicate key '%s'", it->string);
+        if (repeat[i]) return jsonread_fail_key(r, "duplicate key '%s'", it->string);
         if (!cJSON_IsNumber(it) && !cJSON_IsString(it))
             return jsonread_fail(r, "expected an integer or an expression string, found %s", jsonread_type(it));
         snprintf(p->w->params[i].name, WL_MAX_NAME, "%s", it->string);
@@ -269,8 +284,21 @@ bool params_load(Params *p, const cJSON *root, const char *const *overrides, siz
     p->item = calloc(n ? n : 1, sizeof *p->item);
     p->override = calloc(n ? n : 1, sizeof *p->override);
     p->state = calloc(n ? n : 1, sizeof *p->state);
-    if (!w->params || !p->item || !p->override || !p->state) return jsonread_fail(r, "out of memory");
-    if (!read_params(p)) return false;
+    p->by_name = calloc(n ? n : 1, sizeof *p->by_name);
+    bool *repeat = calloc(n ? n : 1, sizeof *repeat); /* a name given before */
+    if (!w->params || !p->item || !p->override || !p->state || !p->by_name || !repeat) {
+        free(repeat);
+        return jsonread_fail(r, "out of memory");
+    }
+    uint32_t i = 0;
+    for (const cJSON *it = obj ? obj->child : NULL; it; it = it->next, i++)
+        p->by_name[i] = (struct ParamsName){ it->string, i };
+    qsort(p->by_name, n, sizeof *p->by_name, name_order);
+    for (uint32_t k = 1; k < n; k++)
+        if (strcmp(p->by_name[k - 1].name, p->by_name[k].name) == 0) repeat[p->by_name[k].index] = true;
+    bool ok = read_params(p, repeat);
+    free(repeat);
+    if (!ok) return false;
     w->nparams = n;
     for (size_t k = 0; k < noverrides; k++) {
         const char *a = overrides[k];

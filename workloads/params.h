@@ -12,7 +12,8 @@
 ** at the value being read, inside its expression string where the
 ** evaluator points, or at "--param" for an override.
 ** Params is embedded by the loader (params_init / params_free); its fields
-** are params.c's own.                                                  */
+** are params.c's own. Names are looked up through a sorted index, so a
+** file of many parameters loads in O(n log n).                          */
 #ifndef GPUSIM_WORKLOADS_PARAMS_H
 #define GPUSIM_WORKLOADS_PARAMS_H
 
@@ -33,6 +34,7 @@ typedef struct {
     const cJSON       **item;           /* each parameter's JSON value              */
     const char        **override;       /* "name=value" given with --param, or NULL */
     unsigned char      *state;          /* to do, being evaluated, done             */
+    struct ParamsName  *by_name;        /* indices sorted by name                   */
     uint32_t            stack[WL_MAX_PARAM_DEPTH]; /* being evaluated, outermost first */
     uint32_t            depth;
     bool                launch;         /* blocks_per_sm, threads_per_block known   */
@@ -60,7 +62,7 @@ void params_set_launch(Params *p, int64_t blocks_per_sm, int64_t threads_per_blo
 void params_clear_launch(Params *p);
 
 /* Index of the parameter called name in p->w->params, or -1 (after
-** params_load). */
+** params_load; O(log n)). */
 int64_t params_find(const Params *p, const char *name);
 
 /* True when name is a machine value, a launch value, warp_size or a
