@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workloads/run.h"
+
 /* ------------------------------------------------------------ trace sink */
 
 /* The run's own sink: it gathers the access profile and the progress, and

@@ -1,5 +1,6 @@
 /* fuzz/fuzz_workload.c -- libFuzzer harness for the workload loader
-** (workloads/loader.c, with workloads/expr.c and the assembler behind it).
+** (workloads/loader.c, with workloads/expr.c and the assembler behind it)
+** and workloads/run.c, which prepares and judges the variants that load.
 ** Input: the bytes before the first NUL are a workload JSON text, the bytes
 ** after it --param overrides ("name=expression"), one per line (at most
 ** 16). The text is loaded for the a100 preset as if it were the file
@@ -18,6 +19,7 @@
 
 #include "isa/grid.h"
 #include "workloads/loader.h"
+#include "workloads/run.h"
 
 #define FUZZ_MAX_PARAMS       16
 #define FUZZ_MAX_BUFFER_BYTES (1u << 20)

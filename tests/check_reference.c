@@ -13,6 +13,7 @@
 
 #include "isa/grid.h"
 #include "workloads/loader.h"
+#include "workloads/run.h"
 
 static const struct {
     const char *file;

@@ -47,6 +47,14 @@ static void skip_ws(Parser *p)
 static bool is_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
 static bool is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+bool expr_is_name(const char *s)
+{
+    if (!s || !is_ident_start(*s)) return false;
+    for (s++; *s; s++)
+        if (!is_ident_char(*s)) return false;
+    return true;
+}
+
 static bool parse_expr(Parser *p, int64_t *v);
 
 static bool enter(Parser *p)

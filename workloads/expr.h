@@ -44,4 +44,9 @@ bool expr_eval(const char *text, ExprLookup lookup, void *user, int64_t *out, Ex
 /* True when name is a function of the grammar (reserved: not a variable). */
 bool expr_is_function(const char *name);
 
+/* True when s (may be NULL) is a name as the grammar reads one: a letter or
+** '_', then letters, digits and '_' (ASCII). What parameter and buffer
+** names must be, so that expressions and kernel arguments can name them. */
+bool expr_is_name(const char *s);
+
 #endif

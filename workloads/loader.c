@@ -1,17 +1,17 @@
 /* workloads/loader.c -- reads and validates workload files (format:
-** workloads/README.md) and prepares each variant's launch.
+** workloads/README.md) into a Workload: the schema, key by key.
 ** Validation order: top-level keys, params (evaluated, with --param
 ** overrides), the kernel file (assembled), buffers, variants. The first
-** problem stops loading; its position is found by walking the source text
-** along the JSON path of the offending value (cJSON keeps no positions). */
+** problem stops loading, reported at the offending JSON value.
+** Beside it: jsonread.c parses and places errors in the source text,
+** params.c evaluates parameters and every expression's variables, run.c
+** runs and checks the variants of a loaded Workload. */
 #include "workloads/loader.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,160 +19,42 @@
 #include "base/file.h"
 #include "base/jsonpos.h"
 #include "isa/asm.h"
+#include "isa/gmem.h"
 #include "isa/grid.h"
 #include "workloads/expr.h"
+#include "workloads/jsonread.h"
+#include "workloads/params.h"
 
 /* ================================================================ loader state */
 
-typedef enum { SCOPE_PARAMS, SCOPE_LAUNCH, SCOPE_GRID } Scope;
-
-typedef enum { PARAM_TODO, PARAM_BUSY, PARAM_DONE } ParamState;
-
 typedef struct {
-    const char      *text;
-    size_t           len;
-    const char      *file;
+    JsonReader       r;     /* the text, the path being read, the first error */
+    Params           p;     /* parameters and the variables of expressions    */
     const GpuConfig *c;
-    Diag            *d;
-    JsonPath         at;
-    bool             failed;
     Workload        *w;
-    /* parameters */
-    const cJSON     *params_obj;
-    uint32_t         params_ord;
-    const cJSON    **param_item;
-    const char     **param_override; /* "name=value" given with --param, or NULL */
-    ParamState      *param_state;
-    uint32_t         param_stack[WL_MAX_PARAM_DEPTH];
-    uint32_t         param_depth;
-    /* expression scope */
-    Scope            scope;
-    int64_t          blocks_per_sm, threads_per_block;
-    char             lookup_msg[512];
 } Ld;
 
-static void push_key(Ld *L, const char *key, uint32_t index) { jsonpos_push(&L->at, key, index); }
-static void push_index(Ld *L, uint32_t index) { jsonpos_push(&L->at, NULL, index); }
-static void pop(Ld *L) { jsonpos_pop(&L->at); }
+static void push_key(Ld *L, const char *key, uint32_t index) { jsonpos_push(&L->r.at, key, index); }
+static void push_index(Ld *L, uint32_t index) { jsonpos_push(&L->r.at, NULL, index); }
+static void pop(Ld *L) { jsonpos_pop(&L->r.at); }
 
-typedef enum { AT_VALUE, AT_KEY, AT_STRING } Where;
-
-/* Records the first error at the current path: its value, its key, or
-** byte `k` inside its string value. Always returns false. */
-static bool failv(Ld *L, Where where, size_t k, const char *fmt, va_list ap)
-{
-    if (L->failed) return false;
-    L->failed = true;
-    char path[256], msg[640];
-    jsonpos_format(&L->at, path, sizeof path);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    size_t off = 0;
-    uint32_t line = 1, col = 1;
-    if (jsonpos_locate(L->text, L->len, &L->at, where == AT_KEY, &off)) {
-        if (where == AT_STRING && off < L->len && L->text[off] == '"')
-            off = jsonpos_string_offset(L->text, L->len, off, k);
-        jsonpos_line_col(L->text, L->len, off, &line, &col);
-    }
-    if (path[0])
-        diag_set(L->d, L->file, line, col, "%s: %s", path, msg);
-    else
-        diag_set(L->d, L->file, line, col, "%s", msg);
-    return false;
-}
-
+/* The first error, at the value being read. */
 __attribute__((format(printf, 2, 3))) static bool fail(Ld *L, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    failv(L, AT_VALUE, 0, fmt, ap);
+    jsonread_failv(&L->r, JSONREAD_VALUE, 0, fmt, ap);
     va_end(ap);
     return false;
 }
 
-__attribute__((format(printf, 2, 3))) static bool fail_key(Ld *L, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    failv(L, AT_KEY, 0, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-__attribute__((format(printf, 3, 4))) static bool fail_in(Ld *L, size_t k, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    failv(L, AT_STRING, k, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-/* ================================================================ JSON helpers */
-
-static const char *json_type(const cJSON *it)
-{
-    if (cJSON_IsString(it)) return "a string";
-    if (cJSON_IsNumber(it)) return "a number";
-    if (cJSON_IsObject(it)) return "an object";
-    if (cJSON_IsArray(it)) return "an array";
-    if (cJSON_IsBool(it)) return "a boolean";
-    if (cJSON_IsNull(it)) return "null";
-    return "an invalid value";
-}
-
-/* Member `key` of obj (case-sensitive) and its member number, or NULL. */
-static const cJSON *member(const cJSON *obj, const char *key, uint32_t *index)
-{
-    uint32_t i = 0;
-    if (index) *index = UINT32_MAX;
-    for (const cJSON *it = obj->child; it; it = it->next, i++)
-        if (it->string && strcmp(it->string, key) == 0) {
-            if (index) *index = i;
-            return it;
-        }
-    return NULL;
-}
-
-/* Rejects keys outside allowed[] and duplicate keys; requires required[]. */
-static bool check_keys(Ld *L, const cJSON *obj, const char *const *allowed, const char *const *required)
-{
-    uint32_t i = 0;
-    for (const cJSON *it = obj->child; it; it = it->next, i++) {
-        bool ok = false;
-        for (const char *const *a = allowed; *a && !ok; a++) ok = strcmp(*a, it->string) == 0;
-        push_key(L, it->string, i);
-        if (!ok) {
-            char list[512];
-            size_t len = 0;
-            list[0] = '\0';
-            for (const char *const *a = allowed; *a && len < sizeof list; a++)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", a == allowed ? "" : ", ", *a);
-            return fail_key(L, "unknown key '%s' (expected one of: %s)", it->string, list);
-        }
-        uint32_t first;
-        member(obj, it->string, &first);
-        if (first != i) return fail_key(L, "duplicate key '%s'", it->string);
-        pop(L);
-    }
-    for (const char *const *r = required; r && *r; r++)
-        if (!member(obj, *r, NULL)) return fail(L, "missing key '%s'", *r);
-    return true;
-}
-
-static bool is_identifier(const char *s)
-{
-    if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
-    for (s++; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
-            return false;
-    return true;
-}
+/* ================================================================ values */
 
 /* A name at the current path: a string that is an identifier. */
 static bool name_value(Ld *L, const cJSON *it, char out[WL_MAX_NAME], const char *what)
 {
-    if (!cJSON_IsString(it)) return fail(L, "expected %s name (a string), found %s", what, json_type(it));
-    if (!is_identifier(it->valuestring))
+    if (!cJSON_IsString(it)) return fail(L, "expected %s name (a string), found %s", what, jsonread_type(it));
+    if (!expr_is_name(it->valuestring))
         return fail(L, "%s name '%s' must be an identifier (letters, digits, '_'; not starting with a digit)", what,
                     it->valuestring);
     if (strlen(it->valuestring) >= WL_MAX_NAME)
@@ -189,288 +71,33 @@ static char *dup_string(const char *s)
     return p;
 }
 
-/* A JSON number that is an integer exactly representable in a double. */
-static bool json_integer(const cJSON *it, int64_t *out)
-{
-    double v = it->valuedouble;
-    if (!isfinite(v) || v != floor(v) || fabs(v) > 9007199254740992.0) return false;
-    *out = (int64_t)v;
-    return true;
-}
-
-/* ================================================================ expressions */
-
-typedef struct {
-    const char *name;
-    size_t      offset; /* of a uint32_t field in GpuConfig */
-    const char *help;
-} MachineVar;
-
-#define MV(name, field, help) { name, offsetof(GpuConfig, field), help }
-static const MachineVar MACHINE_VARS[] = {
-    MV("sm_count", sm_count, "streaming multiprocessors (sm.count)"),
-    MV("max_threads_per_sm", sm_max_threads, "resident threads per SM (sm.max_threads)"),
-    MV("max_warps_per_sm", sm_max_warps, "resident warps per SM (sm.max_warps)"),
-    MV("max_blocks_per_sm", sm_max_blocks, "resident blocks per SM (sm.max_blocks)"),
-    MV("max_threads_per_block", max_threads_per_block, "threads per block limit (sm.max_threads_per_block)"),
-    MV("registers_per_sm", sm_registers, "32-bit registers per SM (sm.registers)"),
-    MV("max_regs_per_thread", max_regs_per_thread, "registers per thread limit (sm.max_regs_per_thread)"),
-    MV("shared_per_sm", sm_shared_memory, "largest shared memory carveout per SM, bytes (sm.shared_memory)"),
-    MV("shared_per_block", shared_per_block, "shared memory per block without opt-in, bytes"),
-    MV("shared_per_block_optin", shared_per_block_optin, "shared memory per block with opt-in, bytes"),
-    MV("schedulers_per_sm", sm_schedulers, "warp schedulers per SM (sm.schedulers)"),
-    MV("l2_size", l2_size, "L2 cache bytes (l2.size)"),
-};
-#undef MV
-#define NMACHINE_VARS (sizeof MACHINE_VARS / sizeof MACHINE_VARS[0])
-
-static bool is_reserved_name(const char *name)
-{
-    if (expr_is_function(name) || strcmp(name, "warp_size") == 0 || strcmp(name, "blocks_per_sm") == 0 ||
-        strcmp(name, "threads_per_block") == 0)
-        return true;
-    for (size_t i = 0; i < NMACHINE_VARS; i++)
-        if (strcmp(name, MACHINE_VARS[i].name) == 0) return true;
-    return false;
-}
-
-static bool eval_param(Ld *L, uint32_t i);
-
-static ExprVarStatus lookup(void *user, const char *name, int64_t *v)
-{
-    Ld *L = user;
-    Workload *w = L->w;
-    for (uint32_t i = 0; i < w->nparams; i++) {
-        if (strcmp(w->params[i].name, name) != 0) continue;
-        if (L->param_state[i] == PARAM_BUSY) {
-            size_t len = 0;
-            len += (size_t)snprintf(L->lookup_msg, sizeof L->lookup_msg, "cyclic definition: ");
-            uint32_t from = 0;
-            while (L->param_stack[from] != i) from++;
-            for (uint32_t k = from; k < L->param_depth && len < sizeof L->lookup_msg; k++)
-                len += (size_t)snprintf(L->lookup_msg + len, sizeof L->lookup_msg - len, "%s -> ",
-                                        w->params[L->param_stack[k]].name);
-            if (len < sizeof L->lookup_msg) snprintf(L->lookup_msg + len, sizeof L->lookup_msg - len, "%s", name);
-            return EXPR_VAR_FAILED;
-        }
-        if (L->param_state[i] == PARAM_TODO && !eval_param(L, i)) return EXPR_VAR_FAILED;
-        *v = w->params[i].value;
-        return EXPR_VAR_FOUND;
-    }
-    for (size_t i = 0; i < NMACHINE_VARS; i++)
-        if (strcmp(name, MACHINE_VARS[i].name) == 0) {
-            uint32_t x;
-            memcpy(&x, (const char *)L->c + MACHINE_VARS[i].offset, sizeof x);
-            *v = x;
-            return EXPR_VAR_FOUND;
-        }
-    if (strcmp(name, "warp_size") == 0) {
-        *v = 32;
-        return EXPR_VAR_FOUND;
-    }
-    if (strcmp(name, "blocks_per_sm") == 0 || strcmp(name, "threads_per_block") == 0) {
-        if (L->scope == SCOPE_GRID) {
-            *v = name[0] == 'b' ? L->blocks_per_sm : L->threads_per_block;
-            return EXPR_VAR_FOUND;
-        }
-        snprintf(L->lookup_msg, sizeof L->lookup_msg,
-                 "'%s' is known only in a variant's grid and args (block, dynamic_smem and regs decide it)", name);
-        return EXPR_VAR_FAILED;
-    }
-    size_t len = (size_t)snprintf(L->lookup_msg, sizeof L->lookup_msg, "unknown variable '%s' (params:", name);
-    for (uint32_t i = 0; i < w->nparams && len < sizeof L->lookup_msg; i++)
-        len += (size_t)snprintf(L->lookup_msg + len, sizeof L->lookup_msg - len, "%s %s", i ? "," : "",
-                                w->params[i].name);
-    if (len < sizeof L->lookup_msg)
-        snprintf(L->lookup_msg + len, sizeof L->lookup_msg - len,
-                 "%s; machine: sm_count, max_threads_per_sm, max_warps_per_sm, ...; see workloads/README.md)",
-                 w->nparams ? "" : " none");
-    return EXPR_VAR_FAILED;
-}
-
-/* Evaluates expression text that came from the string value at the
-** current path (override == NULL) or from a --param assignment. */
-static bool eval_text(Ld *L, const char *text, const char *override, int64_t *out)
-{
-    ExprError e;
-    L->lookup_msg[0] = '\0';
-    if (expr_eval(text, lookup, L, out, &e)) return true;
-    if (e.delegated && !L->lookup_msg[0]) return false; /* a parameter's own error, already recorded */
-    const char *msg = e.delegated ? L->lookup_msg : e.message;
-    if (override) {
-        if (L->failed) return false;
-        L->failed = true;
-        diag_set(L->d, "--param", 0, 0, "%s: %s", override, msg);
-        return false;
-    }
-    return fail_in(L, e.pos, "%s", msg);
-}
-
-/* An integer at the current path: a JSON integer or an expression string. */
-static bool int_value(Ld *L, const cJSON *it, int64_t *out)
-{
-    if (cJSON_IsNumber(it)) {
-        if (!json_integer(it, out)) return fail(L, "expected an integer, found %g", it->valuedouble);
-        return true;
-    }
-    if (cJSON_IsString(it)) {
-        if (!it->valuestring[0]) return fail(L, "expected an integer expression, found an empty string");
-        return eval_text(L, it->valuestring, NULL, out);
-    }
-    return fail(L, "expected an integer or an expression string, found %s", json_type(it));
-}
-
-/* int_value within [lo, hi]; `what` names the quantity in the message. */
-static bool int_in(Ld *L, const cJSON *it, int64_t lo, int64_t hi, const char *what, int64_t *out)
-{
-    if (!int_value(L, it, out)) return false;
-    if (*out < lo || *out > hi) {
-        if (cJSON_IsString(it))
-            return fail(L, "%s = %lld (from \"%s\") is outside %lld..%lld", what, (long long)*out, it->valuestring,
-                        (long long)lo, (long long)hi);
-        return fail(L, "%s = %lld is outside %lld..%lld", what, (long long)*out, (long long)lo, (long long)hi);
-    }
-    return true;
-}
-
-/* ================================================================ params */
-
-static bool eval_param(Ld *L, uint32_t i)
-{
-    Workload *w = L->w;
-    if (L->param_depth >= WL_MAX_PARAM_DEPTH) {
-        JsonPath saved = L->at;
-        L->at.n = 0;
-        push_key(L, "params", L->params_ord);
-        uint32_t ord;
-        member(L->params_obj, w->params[i].name, &ord);
-        push_key(L, w->params[i].name, ord);
-        fail(L, "parameters refer to each other more than %d deep", WL_MAX_PARAM_DEPTH);
-        L->at = saved;
-        return false;
-    }
-    L->param_state[i] = PARAM_BUSY;
-    L->param_stack[L->param_depth++] = i;
-    JsonPath saved = L->at;
-    Scope saved_scope = L->scope;
-    L->scope = SCOPE_PARAMS;
-    L->at.n = 0;
-    push_key(L, "params", L->params_ord);
-    uint32_t ord;
-    member(L->params_obj, w->params[i].name, &ord);
-    push_key(L, w->params[i].name, ord);
-    bool ok;
-    if (L->param_override[i]) {
-        const char *eq = strchr(L->param_override[i], '=');
-        ok = eval_text(L, eq + 1, L->param_override[i], &w->params[i].value);
-    } else {
-        ok = int_value(L, L->param_item[i], &w->params[i].value);
-    }
-    L->at = saved;
-    L->scope = saved_scope;
-    L->param_depth--;
-    L->param_state[i] = PARAM_DONE;
-    return ok;
-}
-
-static bool load_params(Ld *L, const cJSON *root, const char *const *overrides, size_t noverrides)
-{
-    Workload *w = L->w;
-    const cJSON *obj = member(root, "params", &L->params_ord);
-    uint32_t n = 0;
-    if (obj) {
-        push_key(L, "params", L->params_ord);
-        if (!cJSON_IsObject(obj)) return fail(L, "expected an object of name: integer, found %s", json_type(obj));
-        for (const cJSON *it = obj->child; it; it = it->next) n++;
-        pop(L);
-    }
-    L->params_obj = obj;
-    w->params = calloc(n ? n : 1, sizeof *w->params);
-    L->param_item = calloc(n ? n : 1, sizeof *L->param_item);
-    L->param_override = calloc(n ? n : 1, sizeof *L->param_override);
-    L->param_state = calloc(n ? n : 1, sizeof *L->param_state);
-    if (!w->params || !L->param_item || !L->param_override || !L->param_state) return fail(L, "out of memory");
-    uint32_t i = 0;
-    for (const cJSON *it = obj ? obj->child : NULL; it; it = it->next, i++) {
-        push_key(L, "params", L->params_ord);
-        push_key(L, it->string, i);
-        if (!is_identifier(it->string))
-            return fail_key(L, "parameter name '%s' must be an identifier (letters, digits, '_')", it->string);
-        if (strlen(it->string) >= WL_MAX_NAME) return fail_key(L, "parameter name longer than %d characters", WL_MAX_NAME - 1);
-        if (is_reserved_name(it->string))
-            return fail_key(L, "parameter name '%s' is reserved (a machine value or a function)", it->string);
-        uint32_t first;
-        member(obj, it->string, &first);
-        if (first != i) return fail_key(L, "duplicate key '%s'", it->string);
-        if (!cJSON_IsNumber(it) && !cJSON_IsString(it))
-            return fail(L, "expected an integer or an expression string, found %s", json_type(it));
-        snprintf(w->params[i].name, WL_MAX_NAME, "%s", it->string);
-        L->param_item[i] = it;
-        pop(L);
-        pop(L);
-    }
-    w->nparams = n;
-    for (size_t k = 0; k < noverrides; k++) {
-        const char *a = overrides[k];
-        const char *eq = strchr(a, '=');
-        if (!eq || eq == a || !eq[1]) {
-            diag_set(L->d, "--param", 0, 0, "expected NAME=VALUE, got '%s'", a);
-            L->failed = true;
-            return false;
-        }
-        uint32_t j = 0;
-        while (j < n && !(strlen(w->params[j].name) == (size_t)(eq - a) && strncmp(w->params[j].name, a, (size_t)(eq - a)) == 0))
-            j++;
-        if (j == n) {
-            char list[512];
-            size_t len = 0;
-            list[0] = '\0';
-            for (uint32_t q = 0; q < n && len < sizeof list; q++)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", q ? ", " : "", w->params[q].name);
-            diag_set(L->d, "--param", 0, 0, "unknown parameter '%.*s' (%s has: %s)", (int)(eq - a), a, L->file,
-                     n ? list : "no params");
-            L->failed = true;
-            return false;
-        }
-        L->param_override[j] = a; /* a later --param for the same name wins */
-    }
-    for (uint32_t k = 0; k < n; k++)
-        if (L->param_state[k] == PARAM_TODO && !eval_param(L, k)) return false;
-    return true;
-}
-
 /* ================================================================ kernels */
-
-static char *read_file(const char *path, size_t limit, size_t *len, char *err, size_t cap)
-{
-    char *text;
-    return file_read(path, limit, &text, len, err, cap) == FILE_READ_OK ? text : NULL;
-}
 
 static bool load_kernels(Ld *L, const cJSON *root)
 {
     uint32_t ord;
-    const cJSON *it = member(root, "kernels", &ord);
+    const cJSON *it = jsonread_member(root, "kernels", &ord);
     push_key(L, "kernels", ord);
     if (!cJSON_IsString(it) || !it->valuestring[0])
-        return fail(L, "expected the path of a kernel file (a string), found %s", json_type(it));
+        return fail(L, "expected the path of a kernel file (a string), found %s", jsonread_type(it));
     const char *rel = it->valuestring;
-    const char *slash = strrchr(L->file, '/');
-    size_t dirlen = rel[0] == '/' || !slash ? 0 : (size_t)(slash - L->file + 1);
+    const char *slash = strrchr(L->r.file, '/');
+    size_t dirlen = rel[0] == '/' || !slash ? 0 : (size_t)(slash - L->r.file + 1);
     size_t need = dirlen + strlen(rel) + 1;
     char *full = malloc(need);
     if (!full) return fail(L, "out of memory");
-    memcpy(full, L->file, dirlen);
+    memcpy(full, L->r.file, dirlen);
     memcpy(full + dirlen, rel, strlen(rel) + 1);
     L->w->kernel_file = full;
     char err[256];
     size_t len;
-    char *src = read_file(full, ASM_MAX_FILE_BYTES, &len, err, sizeof err);
-    if (!src) return fail(L, "cannot read kernel file '%s': %s", full, err);
-    bool ok = asm_parse(src, len, full, &L->w->program, L->d);
+    char *src;
+    if (file_read(full, ASM_MAX_FILE_BYTES, &src, &len, err, sizeof err) != FILE_READ_OK)
+        return fail(L, "cannot read kernel file '%s': %s", full, err);
+    bool ok = asm_parse(src, len, full, &L->w->program, L->r.d);
     free(src);
     if (!ok) {
-        L->failed = true; /* the assembler's file:line:col error stands as it is */
+        L->r.failed = true; /* the assembler's file:line:col error stands as it is */
         return false;
     }
     pop(L);
@@ -481,7 +108,7 @@ static bool load_kernels(Ld *L, const cJSON *root)
 
 static bool f32_number(Ld *L, const cJSON *it, double *out)
 {
-    if (!cJSON_IsNumber(it)) return fail(L, "expected a number, found %s", json_type(it));
+    if (!cJSON_IsNumber(it)) return fail(L, "expected a number, found %s", jsonread_type(it));
     if (!isfinite(it->valuedouble) || fabs(it->valuedouble) > FLT_MAX)
         return fail(L, "%g does not fit a 32-bit float", it->valuedouble);
     *out = it->valuedouble;
@@ -499,8 +126,9 @@ static bool int_number(Ld *L, const cJSON *it, WlType t, int64_t *out)
 {
     int64_t lo, hi;
     type_range(t, &lo, &hi);
-    if (!cJSON_IsNumber(it)) return fail(L, "expected an integer, found %s", json_type(it));
-    if (!json_integer(it, out)) return fail(L, "expected an integer for a %s buffer, found %g", wl_type_name(t), it->valuedouble);
+    if (!cJSON_IsNumber(it)) return fail(L, "expected an integer, found %s", jsonread_type(it));
+    if (!jsonread_integer(it, out))
+        return fail(L, "expected an integer for a %s buffer, found %g", wl_type_name(t), it->valuedouble);
     if (*out < lo || *out > hi)
         return fail(L, "%lld is outside the %s range %lld..%lld", (long long)*out, wl_type_name(t), (long long)lo, (long long)hi);
     return true;
@@ -510,7 +138,7 @@ static bool int_number(Ld *L, const cJSON *it, WlType t, int64_t *out)
 static bool init_number(Ld *L, const cJSON *obj, const char *key, WlType t, double dflt, double *x, int64_t *i)
 {
     uint32_t ord;
-    const cJSON *it = member(obj, key, &ord);
+    const cJSON *it = jsonread_member(obj, key, &ord);
     if (!it) {
         *x = dflt;
         *i = (int64_t)dflt;
@@ -532,26 +160,28 @@ static bool load_init(Ld *L, const cJSON *it, WlBuffer *b)
                     it->valuestring);
     }
     if (!cJSON_IsObject(it))
-        return fail(L, "expected \"zeros\" or an object {\"constant\"|\"iota\"|\"random\": {...}}, found %s", json_type(it));
+        return fail(L, "expected \"zeros\" or an object {\"constant\"|\"iota\"|\"random\": {...}}, found %s",
+                    jsonread_type(it));
     static const char *const kinds[] = { "zeros", "constant", "iota", "random", NULL };
-    if (!check_keys(L, it, kinds, NULL)) return false;
+    if (!jsonread_check_keys(&L->r, it, kinds, NULL)) return false;
     if (!it->child || it->child->next)
         return fail(L, "expected exactly one of \"zeros\", \"constant\", \"iota\", \"random\"");
     const cJSON *spec = it->child;
     push_key(L, spec->string, 0);
-    if (!cJSON_IsObject(spec)) return fail(L, "expected an object, found %s", json_type(spec));
+    if (!cJSON_IsObject(spec)) return fail(L, "expected an object, found %s", jsonread_type(spec));
     WlType t = b->type;
     if (strcmp(spec->string, "zeros") == 0) {
-        if (!check_keys(L, spec, (const char *const[]){ NULL }, NULL)) return false;
+        if (!jsonread_check_keys(&L->r, spec, (const char *const[]){ NULL }, NULL)) return false;
         in->kind = WL_INIT_ZEROS;
     } else if (strcmp(spec->string, "constant") == 0) {
         in->kind = WL_INIT_CONSTANT;
-        if (!check_keys(L, spec, (const char *const[]){ "value", NULL }, (const char *const[]){ "value", NULL }) ||
+        if (!jsonread_check_keys(&L->r, spec, (const char *const[]){ "value", NULL },
+                                 (const char *const[]){ "value", NULL }) ||
             !init_number(L, spec, "value", t, 0, &in->x0, &in->i0))
             return false;
     } else if (strcmp(spec->string, "iota") == 0) {
         in->kind = WL_INIT_IOTA;
-        if (!check_keys(L, spec, (const char *const[]){ "start", "step", NULL }, NULL) ||
+        if (!jsonread_check_keys(&L->r, spec, (const char *const[]){ "start", "step", NULL }, NULL) ||
             !init_number(L, spec, "start", t, 0, &in->x0, &in->i0) || !init_number(L, spec, "step", t == WL_U32 ? WL_S32 : t, 1, &in->x1, &in->i1))
             return false;
         if (t != WL_F32) {
@@ -564,15 +194,15 @@ static bool load_init(Ld *L, const cJSON *it, WlBuffer *b)
         }
     } else {
         in->kind = WL_INIT_RANDOM;
-        if (!check_keys(L, spec, (const char *const[]){ "seed", "min", "max", NULL }, NULL)) return false;
+        if (!jsonread_check_keys(&L->r, spec, (const char *const[]){ "seed", "min", "max", NULL }, NULL)) return false;
         uint32_t ord;
-        const cJSON *seed = member(spec, "seed", &ord);
+        const cJSON *seed = jsonread_member(spec, "seed", &ord);
         in->seed = 1;
         if (seed) {
             int64_t s;
             push_key(L, "seed", ord);
-            if (!cJSON_IsNumber(seed) || !json_integer(seed, &s) || s < 0)
-                return fail(L, "expected a non-negative integer seed (below 2^53), found %s", json_type(seed));
+            if (!cJSON_IsNumber(seed) || !jsonread_integer(seed, &s) || s < 0)
+                return fail(L, "expected a non-negative integer seed (below 2^53), found %s", jsonread_type(seed));
             in->seed = (uint64_t)s;
             pop(L);
         }
@@ -588,9 +218,9 @@ static bool load_buffers(Ld *L, const cJSON *root)
 {
     Workload *w = L->w;
     uint32_t ord;
-    const cJSON *arr = member(root, "buffers", &ord);
+    const cJSON *arr = jsonread_member(root, "buffers", &ord);
     push_key(L, "buffers", ord);
-    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of buffers, found %s", json_type(arr));
+    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of buffers, found %s", jsonread_type(arr));
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     w->buffers = calloc(n ? n : 1, sizeof *w->buffers);
     if (!w->buffers) return fail(L, "out of memory");
@@ -600,32 +230,33 @@ static bool load_buffers(Ld *L, const cJSON *root)
     static const char *const required[] = { "name", "type", "count", NULL };
     for (const cJSON *it = arr->child; it; it = it->next, i++) {
         push_index(L, i);
-        if (!cJSON_IsObject(it)) return fail(L, "expected a buffer object, found %s", json_type(it));
-        if (!check_keys(L, it, keys, required)) return false;
+        if (!cJSON_IsObject(it)) return fail(L, "expected a buffer object, found %s", jsonread_type(it));
+        if (!jsonread_check_keys(&L->r, it, keys, required)) return false;
         WlBuffer *b = &w->buffers[i];
         uint32_t o;
-        const cJSON *v = member(it, "name", &o);
+        const cJSON *v = jsonread_member(it, "name", &o);
         push_key(L, "name", o);
         if (!name_value(L, v, b->name, "buffer")) return false;
-        if (is_reserved_name(b->name)) return fail(L, "buffer name '%s' is reserved (a machine value or a function)", b->name);
-        for (uint32_t k = 0; k < w->nparams; k++)
-            if (strcmp(w->params[k].name, b->name) == 0)
-                return fail(L, "buffer name '%s' is also a parameter: args could not tell them apart", b->name);
+        if (params_is_reserved(b->name))
+            return fail(L, "buffer name '%s' is reserved (a machine value or a function)", b->name);
+        if (params_find(&L->p, b->name) >= 0)
+            return fail(L, "buffer name '%s' is also a parameter: args could not tell them apart", b->name);
         for (uint32_t k = 0; k < i; k++)
             if (strcmp(w->buffers[k].name, b->name) == 0) return fail(L, "duplicate buffer name '%s'", b->name);
         pop(L);
-        v = member(it, "type", &o);
+        v = jsonread_member(it, "type", &o);
         push_key(L, "type", o);
-        if (!cJSON_IsString(v)) return fail(L, "expected an element type (\"f32\", \"u32\" or \"s32\"), found %s", json_type(v));
+        if (!cJSON_IsString(v))
+            return fail(L, "expected an element type (\"f32\", \"u32\" or \"s32\"), found %s", jsonread_type(v));
         if (strcmp(v->valuestring, "f32") == 0) b->type = WL_F32;
         else if (strcmp(v->valuestring, "u32") == 0) b->type = WL_U32;
         else if (strcmp(v->valuestring, "s32") == 0) b->type = WL_S32;
         else return fail(L, "unknown element type '%s' (expected f32, u32 or s32)", v->valuestring);
         pop(L);
-        v = member(it, "count", &o);
+        v = jsonread_member(it, "count", &o);
         push_key(L, "count", o);
         int64_t count;
-        if (!int_value(L, v, &count)) return false;
+        if (!params_int(&L->p, v, &count)) return false;
         if (count < 1) return fail(L, "a buffer needs at least 1 element, got %lld", (long long)count);
         if ((uint64_t)count > WL_MAX_COUNT)
             return fail(L, "%lld elements is more than the %llu (2^30) a buffer may hold", (long long)count,
@@ -637,7 +268,7 @@ static bool load_buffers(Ld *L, const cJSON *root)
                         b->name, (unsigned long long)(base + b->count * 4 - GMEM_BASE));
         next = base + b->count * 4 + GMEM_GAP;
         pop(L);
-        v = member(it, "init", &o);
+        v = jsonread_member(it, "init", &o);
         if (v) {
             push_key(L, "init", o);
             if (!load_init(L, v, b)) return false;
@@ -667,7 +298,7 @@ static bool load_dims(Ld *L, const cJSON *it, const char *what, const int64_t ma
     out[0] = out[1] = out[2] = 1;
     if (!cJSON_IsArray(it)) {
         int64_t v;
-        if (!int_in(L, it, 1, max[0], what, &v)) return false;
+        if (!params_int_in(&L->p, it, 1, max[0], what, &v)) return false;
         out[0] = (uint32_t)v;
         return true;
     }
@@ -679,7 +310,7 @@ static bool load_dims(Ld *L, const cJSON *it, const char *what, const int64_t ma
         char label[32];
         snprintf(label, sizeof label, "%s.%s", what, axis[k]);
         int64_t v;
-        if (!int_in(L, cJSON_GetArrayItem(it, k), 1, max[k], label, &v)) return false;
+        if (!params_int_in(&L->p, cJSON_GetArrayItem(it, k), 1, max[k], label, &v)) return false;
         out[k] = (uint32_t)v;
         pop(L);
     }
@@ -690,7 +321,7 @@ static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
 {
     const Kernel *k = v->kernel;
     const Workload *w = L->w;
-    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of kernel arguments, found %s", json_type(arr));
+    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of kernel arguments, found %s", jsonread_type(arr));
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     if (n != k->nparams) {
         char list[512];
@@ -715,14 +346,14 @@ static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
                     return fail(L, "parameter '%s' of kernel '%s' is .ptr: expected a buffer name, found '%s' (no such buffer)",
                                 p->name, k->name, it->valuestring);
                 return fail(L, "parameter '%s' of kernel '%s' is .ptr: expected a buffer name, found %s", p->name, k->name,
-                            json_type(it));
+                            jsonread_type(it));
             }
             a->kind = REF_ARG_BUFFER;
             a->buffer = (uint32_t)b;
         } else if (b >= 0) {
             return fail(L, "'%s' is a buffer but parameter '%s' of kernel '%s' is .%s", it->valuestring, p->name, k->name,
                         ptype);
-        } else if (cJSON_IsNumber(it) && !json_integer(it, &a->i)) {
+        } else if (cJSON_IsNumber(it) && !jsonread_integer(it, &a->i)) {
             if (p->type != TYPE_F32)
                 return fail(L, "parameter '%s' of kernel '%s' is .%s: expected an integer, found %g", p->name, k->name,
                             ptype, it->valuedouble);
@@ -732,7 +363,7 @@ static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
             a->f = (float)it->valuedouble;
             memcpy(&a->bits, &a->f, 4);
         } else {
-            if (!int_value(L, it, &a->i)) return false;
+            if (!params_int(&L->p, it, &a->i)) return false;
             if (p->type == TYPE_F32) {
                 a->kind = REF_ARG_FLOAT;
                 a->f = (float)a->i;
@@ -751,7 +382,7 @@ static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
     return true;
 }
 
-static void ref_call_args(const Workload *w, const WlVariant *v, RefArg *ra, void *const *data)
+RefCall workload_ref_call(const Workload *w, const WlVariant *v, void *const *data, RefArg ra[ISA_MAX_PARAMS])
 {
     for (uint32_t i = 0; i < v->kernel->nparams; i++) {
         const WlArg *a = &v->args[i];
@@ -765,17 +396,20 @@ static void ref_call_args(const Workload *w, const WlVariant *v, RefArg *ra, voi
         ra[i].i = a->i;
         ra[i].f = a->f;
     }
+    return (RefCall){ ra, v->kernel->nparams, { v->grid[0], v->grid[1], v->grid[2] },
+                      { v->block[0], v->block[1], v->block[2] } };
 }
 
 static bool tolerance(Ld *L, const cJSON *obj, const char *key, double *out)
 {
     uint32_t ord;
-    const cJSON *it = member(obj, key, &ord);
+    const cJSON *it = jsonread_member(obj, key, &ord);
     *out = 0;
     if (!it) return true;
     push_key(L, key, ord);
     if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0)
-        return fail(L, "expected a non-negative number, found %s", cJSON_IsNumber(it) ? "a negative number" : json_type(it));
+        return fail(L, "expected a non-negative number, found %s",
+                    cJSON_IsNumber(it) ? "a negative number" : jsonread_type(it));
     *out = it->valuedouble;
     pop(L);
     return true;
@@ -784,7 +418,7 @@ static bool tolerance(Ld *L, const cJSON *obj, const char *key, double *out)
 static bool load_checks(Ld *L, const cJSON *arr, WlVariant *v)
 {
     const Workload *w = L->w;
-    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of checks, found %s", json_type(arr));
+    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of checks, found %s", jsonread_type(arr));
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     v->checks = calloc(n ? n : 1, sizeof *v->checks);
     if (!v->checks) return fail(L, "out of memory");
@@ -793,20 +427,20 @@ static bool load_checks(Ld *L, const cJSON *arr, WlVariant *v)
     uint32_t i = 0;
     for (const cJSON *it = arr->child; it; it = it->next, i++) {
         push_index(L, i);
-        if (!cJSON_IsObject(it)) return fail(L, "expected a check object, found %s", json_type(it));
-        if (!check_keys(L, it, keys, required)) return false;
+        if (!cJSON_IsObject(it)) return fail(L, "expected a check object, found %s", jsonread_type(it));
+        if (!jsonread_check_keys(&L->r, it, keys, required)) return false;
         WlCheck *ck = &v->checks[i];
         uint32_t o;
-        const cJSON *b = member(it, "buffer", &o);
+        const cJSON *b = jsonread_member(it, "buffer", &o);
         push_key(L, "buffer", o);
-        if (!cJSON_IsString(b)) return fail(L, "expected a buffer name, found %s", json_type(b));
+        if (!cJSON_IsString(b)) return fail(L, "expected a buffer name, found %s", jsonread_type(b));
         int bi = find_buffer(w, b->valuestring);
         if (bi < 0) return fail(L, "unknown buffer '%s'", b->valuestring);
         ck->buffer = (uint32_t)bi;
         pop(L);
-        const cJSON *r = member(it, "reference", &o);
+        const cJSON *r = jsonread_member(it, "reference", &o);
         push_key(L, "reference", o);
-        if (!cJSON_IsString(r)) return fail(L, "expected a reference function name, found %s", json_type(r));
+        if (!cJSON_IsString(r)) return fail(L, "expected a reference function name, found %s", jsonread_type(r));
         ck->ref = reference_find(r->valuestring);
         if (!ck->ref) {
             const char *near = NULL;
@@ -841,8 +475,7 @@ static bool load_checks(Ld *L, const cJSON *arr, WlVariant *v)
             return fail(L, "reference '%s' predicts argument %u, buffer '%s', not '%s'", ck->ref->name, ck->ref->output,
                         w->buffers[outarg->buffer].name, w->buffers[ck->buffer].name);
         RefArg ra[ISA_MAX_PARAMS];
-        ref_call_args(w, v, ra, NULL);
-        RefCall call = { ra, na, { v->grid[0], v->grid[1], v->grid[2] }, { v->block[0], v->block[1], v->block[2] } };
+        RefCall call = workload_ref_call(w, v, NULL, ra); /* the dry run: sizes only */
         char msg[256] = "";
         if (!ck->ref->fn(&call, NULL, msg, sizeof msg)) return fail(L, "reference '%s': %s", ck->ref->name, msg);
         pop(L);
@@ -860,24 +493,24 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     static const char *const keys[] = { "name", "description", "kernel", "grid", "block", "args",
                                         "dynamic_smem", "regs", "checks", NULL };
     static const char *const required[] = { "name", "kernel", "grid", "block", "args", NULL };
-    if (!cJSON_IsObject(it)) return fail(L, "expected a variant object, found %s", json_type(it));
-    if (!check_keys(L, it, keys, required)) return false;
+    if (!cJSON_IsObject(it)) return fail(L, "expected a variant object, found %s", jsonread_type(it));
+    if (!jsonread_check_keys(&L->r, it, keys, required)) return false;
     uint32_t o;
-    const cJSON *f = member(it, "name", &o);
+    const cJSON *f = jsonread_member(it, "name", &o);
     push_key(L, "name", o);
     if (!name_value(L, f, v->name, "variant")) return false;
     for (uint32_t k = 0; k < index; k++)
         if (strcmp(w->variants[k].name, v->name) == 0) return fail(L, "duplicate variant name '%s'", v->name);
     pop(L);
-    if ((f = member(it, "description", &o))) {
+    if ((f = jsonread_member(it, "description", &o))) {
         push_key(L, "description", o);
-        if (!cJSON_IsString(f)) return fail(L, "expected a string, found %s", json_type(f));
+        if (!cJSON_IsString(f)) return fail(L, "expected a string, found %s", jsonread_type(f));
         if (!(v->description = dup_string(f->valuestring))) return fail(L, "out of memory");
         pop(L);
     }
-    f = member(it, "kernel", &o);
+    f = jsonread_member(it, "kernel", &o);
     push_key(L, "kernel", o);
-    if (!cJSON_IsString(f)) return fail(L, "expected a kernel name, found %s", json_type(f));
+    if (!cJSON_IsString(f)) return fail(L, "expected a kernel name, found %s", jsonread_type(f));
     v->kernel = program_find_kernel(&w->program, f->valuestring);
     if (!v->kernel) {
         char list[512];
@@ -890,8 +523,7 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     pop(L);
 
     /* block, dynamic_smem, regs: they decide the occupancy */
-    L->scope = SCOPE_LAUNCH;
-    f = member(it, "block", &o);
+    f = jsonread_member(it, "block", &o);
     push_key(L, "block", o);
     const int64_t block_max[3] = { 1024, 1024, 64 };
     if (!load_dims(L, f, "block", block_max, v->block)) return false;
@@ -903,11 +535,11 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     int64_t x = 0;
     uint32_t smem_ord = 0;
     bool has_smem = false;
-    if ((f = member(it, "dynamic_smem", &o))) {
+    if ((f = jsonread_member(it, "dynamic_smem", &o))) {
         has_smem = true;
         smem_ord = o;
         push_key(L, "dynamic_smem", o);
-        if (!int_in(L, f, 0, UINT32_MAX, "dynamic_smem", &x)) return false;
+        if (!params_int_in(&L->p, f, 0, UINT32_MAX, "dynamic_smem", &x)) return false;
         v->dynamic_smem = (uint32_t)x;
         uint64_t total = (uint64_t)v->kernel->dynamic_smem_offset + v->dynamic_smem;
         if (total > c->shared_per_block_optin)
@@ -916,9 +548,9 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
                         c->shared_per_block_optin);
         pop(L);
     }
-    if ((f = member(it, "regs", &o))) {
+    if ((f = jsonread_member(it, "regs", &o))) {
         push_key(L, "regs", o);
-        if (!int_in(L, f, 0, c->max_regs_per_thread, "regs", &x)) return false;
+        if (!params_int_in(&L->p, f, 0, c->max_regs_per_thread, "regs", &x)) return false;
         v->regs = (uint32_t)x;
         pop(L);
     }
@@ -934,26 +566,24 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     }
 
     /* grid and args may use the occupancy */
-    L->scope = SCOPE_GRID;
-    L->blocks_per_sm = v->occ.blocks_per_sm;
-    L->threads_per_block = (int64_t)threads;
-    f = member(it, "grid", &o);
+    params_set_launch(&L->p, v->occ.blocks_per_sm, (int64_t)threads);
+    f = jsonread_member(it, "grid", &o);
     push_key(L, "grid", o);
     const int64_t grid_max[3] = { INT32_MAX, 65535, 65535 };
     if (!load_dims(L, f, "grid", grid_max, v->grid)) return false;
     char msg[256];
     if (!grid_check_launch(v->grid, v->block, msg, sizeof msg)) return fail(L, "%s", msg);
     pop(L);
-    f = member(it, "args", &o);
+    f = jsonread_member(it, "args", &o);
     push_key(L, "args", o);
     if (!load_args(L, f, v)) return false;
     pop(L);
-    if ((f = member(it, "checks", &o))) {
+    if ((f = jsonread_member(it, "checks", &o))) {
         push_key(L, "checks", o);
         if (!load_checks(L, f, v)) return false;
         pop(L);
     }
-    L->scope = SCOPE_PARAMS;
+    params_clear_launch(&L->p);
     return true;
 }
 
@@ -961,9 +591,9 @@ static bool load_variants(Ld *L, const cJSON *root)
 {
     Workload *w = L->w;
     uint32_t ord;
-    const cJSON *arr = member(root, "variants", &ord);
+    const cJSON *arr = jsonread_member(root, "variants", &ord);
     push_key(L, "variants", ord);
-    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of variants, found %s", json_type(arr));
+    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of variants, found %s", jsonread_type(arr));
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     if (n == 0) return fail(L, "a workload needs at least one variant");
     w->variants = calloc(n, sizeof *w->variants);
@@ -984,34 +614,12 @@ static bool load_variants(Ld *L, const cJSON *root)
 static bool string_member(Ld *L, const cJSON *root, const char *key, char **out)
 {
     uint32_t ord;
-    const cJSON *it = member(root, key, &ord);
+    const cJSON *it = jsonread_member(root, key, &ord);
     push_key(L, key, ord);
-    if (!cJSON_IsString(it)) return fail(L, "expected a string, found %s", json_type(it));
+    if (!cJSON_IsString(it)) return fail(L, "expected a string, found %s", jsonread_type(it));
     if (!(*out = dup_string(it->valuestring))) return fail(L, "out of memory");
     pop(L);
     return true;
-}
-
-static bool syntax_error(const char *text, size_t len, const char *path, size_t off, Diag *d)
-{
-    uint32_t line, col;
-    size_t open = jsonpos_open_string(text, len);
-    if (open < len && open <= off) {
-        jsonpos_line_col(text, len, open, &line, &col);
-        diag_set(d, path, line, col, "invalid JSON: unterminated string");
-        return false;
-    }
-    jsonpos_line_col(text, len, off, &line, &col);
-    if (off >= len) {
-        diag_set(d, path, line, col, "invalid JSON: unexpected end of file");
-    } else {
-        unsigned char ch = (unsigned char)text[off];
-        if (ch >= 0x20 && ch < 0x7f)
-            diag_set(d, path, line, col, "invalid JSON: unexpected '%c'", ch);
-        else
-            diag_set(d, path, line, col, "invalid JSON: unexpected byte 0x%02x", ch);
-    }
-    return false;
 }
 
 bool workload_parse(const char *text, size_t len, const char *path, const GpuConfig *c, const char *const *overrides,
@@ -1019,60 +627,38 @@ bool workload_parse(const char *text, size_t len, const char *path, const GpuCon
 {
     memset(out, 0, sizeof *out);
     if (!path) path = "<workload>";
-    const char *nul = memchr(text, '\0', len);
-    size_t nul_at = nul ? (size_t)(nul - text) : len;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    if (!root || nul) {
-        size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
-        cJSON_Delete(root);
-        return syntax_error(text, len, path, off < nul_at ? off : nul_at, d);
-    }
-    /* anything but whitespace after the value */
-    size_t tail = end ? (size_t)(end - text) : len;
-    while (tail < len && strchr(" \t\r\n", text[tail])) tail++;
-    if (tail < len) {
-        cJSON_Delete(root);
-        uint32_t line, col;
-        jsonpos_line_col(text, len, tail, &line, &col);
-        diag_set(d, path, line, col, "invalid JSON: text after the end of the top-level value");
-        return false;
-    }
     Ld L;
     memset(&L, 0, sizeof L);
-    L.text = text;
-    L.len = len;
-    L.file = path;
+    cJSON *root = jsonread_parse(&L.r, text, len, path, d);
+    if (!root) return false;
     L.c = c;
-    L.d = d;
     L.w = out;
+    params_init(&L.p, &L.r, c, out);
     bool ok = false;
     if (!(out->path = dup_string(path))) {
         diag_set(d, path, 0, 0, "out of memory");
         goto done;
     }
     if (!cJSON_IsObject(root)) {
-        fail(&L, "expected a JSON object at the top level, found %s", json_type(root));
+        fail(&L, "expected a JSON object at the top level, found %s", jsonread_type(root));
         goto done;
     }
     static const char *const keys[] = { "$schema", "name", "description", "params", "kernels", "buffers", "variants", NULL };
     static const char *const required[] = { "name", "description", "kernels", "buffers", "variants", NULL };
-    if (!check_keys(&L, root, keys, required)) goto done;
+    if (!jsonread_check_keys(&L.r, root, keys, required)) goto done;
     uint32_t ord;
-    const cJSON *schema = member(root, "$schema", &ord);
+    const cJSON *schema = jsonread_member(root, "$schema", &ord);
     if (schema && !cJSON_IsString(schema)) {
         push_key(&L, "$schema", ord);
-        fail(&L, "expected a string, found %s", json_type(schema));
+        fail(&L, "expected a string, found %s", jsonread_type(schema));
         goto done;
     }
     ok = string_member(&L, root, "name", &out->name) && string_member(&L, root, "description", &out->description) &&
-         load_params(&L, root, overrides, noverrides) && load_kernels(&L, root) && load_buffers(&L, root) &&
+         params_load(&L.p, root, overrides, noverrides) && load_kernels(&L, root) && load_buffers(&L, root) &&
          load_variants(&L, root);
 done:
     cJSON_Delete(root);
-    free(L.param_item);
-    free(L.param_override);
-    free(L.param_state);
+    params_free(&L.p);
     if (!ok) workload_destroy(out);
     return ok;
 }
@@ -1083,8 +669,8 @@ bool workload_load(const char *path, const GpuConfig *c, const char *const *over
     memset(out, 0, sizeof *out);
     char err[256];
     size_t len;
-    char *text = read_file(path, WL_MAX_FILE_BYTES, &len, err, sizeof err);
-    if (!text) {
+    char *text;
+    if (file_read(path, WL_MAX_FILE_BYTES, &text, &len, err, sizeof err) != FILE_READ_OK) {
         diag_set(d, path, 0, 0, "cannot read workload file: %s", err);
         return false;
     }
@@ -1117,224 +703,4 @@ const WlVariant *workload_find_variant(const Workload *w, const char *name)
     for (uint32_t i = 0; i < w->nvariants; i++)
         if (strcmp(w->variants[i].name, name) == 0) return &w->variants[i];
     return NULL;
-}
-
-/* ================================================================ running */
-
-uint64_t workload_splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-void workload_fill(const WlBuffer *b, void *dst) { workload_fill_range(b, 0, b->count, dst); }
-
-void workload_fill_range(const WlBuffer *b, uint64_t first, uint64_t count, void *dst)
-{
-    const WlInit *in = &b->init;
-    float *f = dst;
-    uint32_t *u = dst;
-    switch (in->kind) {
-    case WL_INIT_ZEROS:
-        memset(dst, 0, count * 4);
-        return;
-    case WL_INIT_CONSTANT:
-        for (uint64_t j = 0; j < count; j++) {
-            if (b->type == WL_F32) f[j] = (float)in->x0;
-            else u[j] = (uint32_t)in->i0;
-        }
-        return;
-    case WL_INIT_IOTA:
-        for (uint64_t j = 0; j < count; j++) {
-            uint64_t k = first + j;
-            if (b->type == WL_F32) f[j] = (float)fma((double)k, in->x1, in->x0);
-            else u[j] = (uint32_t)(in->i0 + (int64_t)k * in->i1);
-        }
-        return;
-    case WL_INIT_RANDOM: {
-        /* element k is output k+1 of splitmix64 seeded with seed: the state
-        ** only advances by a constant, so any element can be made alone */
-        uint64_t state = in->seed + first * 0x9E3779B97F4A7C15ull;
-        for (uint64_t j = 0; j < count; j++) {
-            uint64_t r = workload_splitmix64(&state);
-            if (b->type == WL_F32) {
-                double unit = (double)(r >> 40) * 0x1p-24; /* 24 random bits: [0, 1) */
-                f[j] = (float)fma(in->x1 - in->x0, unit, in->x0);
-            } else {
-                uint64_t range = (uint64_t)(in->i1 - in->i0) + 1;
-                u[j] = (uint32_t)(in->i0 + (int64_t)(r % range));
-            }
-        }
-        return;
-    }
-    }
-}
-
-void workload_run_free(WlRun *r)
-{
-    if (!r) return;
-    gmem_destroy(r->gmem);
-    free(r->addrs);
-    for (uint32_t i = 0; i < r->nchecks; i++) free(r->expected[i]);
-    free(r->expected);
-    memset(r, 0, sizeof *r);
-}
-
-bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d)
-{
-    memset(r, 0, sizeof *r);
-    r->gmem = gmem_create();
-    r->addrs = calloc(w->nbuffers ? w->nbuffers : 1, sizeof *r->addrs);
-    r->expected = calloc(v->nchecks ? v->nchecks : 1, sizeof *r->expected);
-    void **data = calloc(w->nbuffers ? w->nbuffers : 1, sizeof *data);
-    if (!r->gmem || !r->addrs || !r->expected || !data) {
-        diag_set(d, w->path, 0, 0, "out of host memory");
-        free(data);
-        workload_run_free(r);
-        return false;
-    }
-    for (uint32_t i = 0; i < w->nbuffers; i++) {
-        const WlBuffer *b = &w->buffers[i];
-        r->addrs[i] = gmem_alloc(r->gmem, b->count * 4, b->name, d);
-        if (!r->addrs[i]) {
-            char m[sizeof d->message];
-            snprintf(m, sizeof m, "%s", d->message);
-            diag_set(d, w->path, 0, 0, "%s", m);
-            free(data);
-            workload_run_free(r);
-            return false;
-        }
-        data[i] = gmem_translate(r->gmem, r->addrs[i], (uint32_t)(b->count * 4));
-        workload_fill(b, data[i]);
-    }
-    for (uint32_t i = 0; i < v->kernel->nparams; i++)
-        r->params[i] = v->args[i].kind == REF_ARG_BUFFER ? r->addrs[v->args[i].buffer] : v->args[i].bits;
-    RefArg ra[ISA_MAX_PARAMS];
-    ref_call_args(w, v, ra, data);
-    RefCall call = { ra, v->kernel->nparams, { v->grid[0], v->grid[1], v->grid[2] },
-                     { v->block[0], v->block[1], v->block[2] } };
-    for (uint32_t i = 0; i < v->nchecks; i++) {
-        const WlCheck *ck = &v->checks[i];
-        const WlBuffer *b = &w->buffers[ck->buffer];
-        r->nchecks = i + 1;
-        if (ck->ref->points) continue; /* computed piecewise by workload_compare */
-        r->expected[i] = malloc(b->count * 4);
-        if (!r->expected[i]) {
-            diag_set(d, w->path, 0, 0, "out of host memory for the expected contents of '%s'", b->name);
-            free(data);
-            workload_run_free(r);
-            return false;
-        }
-        memcpy(r->expected[i], data[ck->buffer], b->count * 4);
-        char msg[256] = "";
-        if (!ck->ref->fn(&call, r->expected[i], msg, sizeof msg)) {
-            diag_set(d, w->path, 0, 0, "variant '%s': reference '%s': %s", v->name, ck->ref->name, msg);
-            free(data);
-            workload_run_free(r);
-            return false;
-        }
-    }
-    free(data);
-    return true;
-}
-
-/* Compares got[0..count) with exp[0..count), elements first.. of c's buffer,
-** adding to *out's mismatch count and first mismatch. */
-static void compare_range(const WlCheck *c, WlType type, const void *got, const void *exp, uint64_t first,
-                          uint64_t count, WlCheckResult *out)
-{
-    for (uint64_t j = 0; j < count; j++) {
-        double e, g;
-        bool ok;
-        if (type == WL_F32) {
-            float fe, fg;
-            memcpy(&fe, (const char *)exp + j * 4, 4);
-            memcpy(&fg, (const char *)got + j * 4, 4);
-            e = fe;
-            g = fg;
-            ok = (isnan(fe) && isnan(fg)) || fe == fg || fabs(g - e) <= c->atol + c->rtol * fabs(e);
-        } else {
-            uint32_t ue, ug;
-            memcpy(&ue, (const char *)exp + j * 4, 4);
-            memcpy(&ug, (const char *)got + j * 4, 4);
-            e = type == WL_S32 ? (double)(int32_t)ue : (double)ue;
-            g = type == WL_S32 ? (double)(int32_t)ug : (double)ug;
-            ok = fabs(g - e) <= c->atol;
-        }
-        if (!ok) {
-            if (out->mismatches == 0) {
-                out->first_bad = first + j;
-                out->expected = e;
-                out->got = g;
-            }
-            out->mismatches++;
-        }
-    }
-}
-
-/* Elements per piece of an elementwise check: a few MiB of scratch per
-** buffer argument, whatever the buffers' size. */
-#define COMPARE_PIECE (1u << 18)
-
-/* An elementwise check, piece by piece: each buffer argument's initial
-** contents are made again for the piece, the reference computes the piece,
-** and it is compared with what the kernel left. False when out of memory. */
-static bool compare_pointwise(const Workload *w, const WlVariant *v, const WlCheck *c, const WlRun *r,
-                              WlCheckResult *out)
-{
-    const WlBuffer *ob = &w->buffers[c->buffer];
-    const uint8_t *got = gmem_translate(r->gmem, r->addrs[c->buffer], (uint32_t)(ob->count * 4));
-    uint64_t piece = ob->count < COMPARE_PIECE ? ob->count : COMPARE_PIECE;
-    void *scratch[ISA_MAX_PARAMS] = { 0 };
-    void *exp = malloc(piece * 4 + 4);
-    bool ok = exp != NULL;
-    for (uint32_t i = 0; ok && i < v->kernel->nparams; i++)
-        if (v->args[i].kind == REF_ARG_BUFFER) ok = (scratch[i] = malloc(piece * 4 + 4)) != NULL;
-    RefArg ra[ISA_MAX_PARAMS];
-    ref_call_args(w, v, ra, NULL);
-    RefCall call = { ra, v->kernel->nparams, { v->grid[0], v->grid[1], v->grid[2] },
-                     { v->block[0], v->block[1], v->block[2] } };
-    for (uint64_t first = 0; ok && first < ob->count; first += piece) {
-        uint64_t count = ob->count - first < piece ? ob->count - first : piece;
-        for (uint32_t i = 0; i < v->kernel->nparams; i++) {
-            if (v->args[i].kind != REF_ARG_BUFFER) continue;
-            const WlBuffer *ib = &w->buffers[v->args[i].buffer];
-            /* an argument shorter than the output: the reference reads only
-            ** elements below its n, which the size checks bound by it */
-            uint64_t have = ib->count > first ? ib->count - first : 0;
-            workload_fill_range(ib, first, have < count ? have : count, scratch[i]);
-            ra[i].data = scratch[i];
-        }
-        workload_fill_range(ob, first, count, exp);
-        c->ref->points(&call, first, count, exp);
-        compare_range(c, ob->type, got + first * 4, exp, first, count, out);
-    }
-    for (uint32_t i = 0; i < v->kernel->nparams; i++) free(scratch[i]);
-    free(exp);
-    return ok;
-}
-
-void workload_compare(const Workload *w, const WlVariant *v, uint32_t ck, const WlRun *r, WlCheckResult *out)
-{
-    const WlCheck *c = &v->checks[ck];
-    const WlBuffer *b = &w->buffers[c->buffer];
-    memset(out, 0, sizeof *out);
-    if (!r->expected[ck]) {
-        if (!compare_pointwise(w, v, c, r, out)) {
-            snprintf(out->text, sizeof out->text, "out of host memory for checking '%s'", b->name);
-            return;
-        }
-    } else {
-        const void *got = gmem_translate(r->gmem, r->addrs[c->buffer], (uint32_t)(b->count * 4));
-        compare_range(c, b->type, got, r->expected[ck], 0, b->count, out);
-    }
-    out->pass = out->mismatches == 0;
-    if (out->pass)
-        snprintf(out->text, sizeof out->text, "pass");
-    else
-        snprintf(out->text, sizeof out->text, "%s[%llu]: expected %.9g, got %.9g (%llu of %llu elements differ, reference '%s')",
-                 b->name, (unsigned long long)out->first_bad, out->expected, out->got,
-                 (unsigned long long)out->mismatches, (unsigned long long)b->count, c->ref->name);
 }

@@ -5,9 +5,8 @@
 ** loads is one whose variants can all be launched and checked. Errors name
 ** the file, line:col of the offending JSON value and its path
 ** ("variants[2].grid: expected ..."), as the CLI prints them (exit 2).
-** Then, per variant, workload_prepare builds fresh buffers and the kernel
-** arguments and computes the checks' expected contents; workload_compare
-** judges the buffers after the run. No timing here: the caller simulates.
+** Running a variant (fresh buffers, expected contents, judging the result)
+** is workloads/run.h; no timing in either: the caller simulates.
 ** Ownership: a Workload owns all it points to; workload_destroy frees it. */
 #ifndef GPUSIM_WORKLOADS_LOADER_H
 #define GPUSIM_WORKLOADS_LOADER_H
@@ -17,7 +16,6 @@
 #include <stdint.h>
 
 #include "base/diag.h"
-#include "isa/gmem.h"
 #include "isa/program.h"
 #include "sim/config.h"
 #include "sim/occupancy.h"
@@ -39,7 +37,8 @@ typedef enum { WL_INIT_ZEROS, WL_INIT_CONSTANT, WL_INIT_IOTA, WL_INIT_RANDOM } W
 ** i* for u32/s32 ones. constant: x0/i0 = value; iota: element k = start +
 ** k*step with x0/i0 = start, x1/i1 = step; random: uniform in [min, max)
 ** for f32, [min, max] for integers, with x0/i0 = min, x1/i1 = max, from the
-** splitmix64 stream of `seed` (workloads/README.md, "Initial contents"). */
+** splitmix64 stream of `seed` (workloads/README.md, "Initial contents";
+** made by workload_fill, workloads/run.h). */
 typedef struct {
     WlInitKind kind;
     uint64_t   seed;
@@ -112,46 +111,10 @@ void workload_destroy(Workload *w);
 /* Variant named name, or NULL. */
 const WlVariant *workload_find_variant(const Workload *w, const char *name);
 
-/* Writes buffer b's initial contents (b->count elements of 4 bytes). */
-void workload_fill(const WlBuffer *b, void *dst);
-
-/* Writes elements first .. first+count-1 of b's initial contents (any range
-** of b, in O(count): the random generator is counter-based). */
-void workload_fill_range(const WlBuffer *b, uint64_t first, uint64_t count, void *dst);
-
-/* splitmix64: advances *state and returns the next 64-bit output. */
-uint64_t workload_splitmix64(uint64_t *state);
-
-/* One variant, ready to launch: its buffers in a fresh GlobalMem with their
-** initial contents, the kernel's parameter values, and each check's
-** expected buffer contents (computed from the initial contents, before the
-** kernel runs), except for checks whose reference has an elementwise form:
-** workload_compare computes those in pieces from regenerated initial
-** contents, so no whole expected copy is kept (expected[i] is NULL). */
-typedef struct {
-    GlobalMem *gmem;
-    uint32_t  *addrs;         /* address of each Workload buffer           */
-    uint32_t   params[ISA_MAX_PARAMS];
-    void     **expected;      /* one array per check; NULL: elementwise    */
-    uint32_t   nchecks;
-} WlRun;
-
-/* Fills *r for variant v. Returns false with d set when the host runs out
-** of memory or the buffers do not fit the simulated address space. */
-bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d);
-void workload_run_free(WlRun *r);
-
-typedef struct {
-    bool     pass;
-    uint64_t mismatches;     /* elements outside the tolerance            */
-    uint64_t first_bad;      /* index of the first of them                */
-    double   expected, got;  /* their values (integers exactly, < 2^53)   */
-    char     text[256];      /* "pass" or "out[17]: expected 1.5, got 0 (3 of 1024 elements differ)" */
-} WlCheckResult;
-
-/* Compares check ck of v (its buffer in r->gmem after the run) with the
-** expected contents. f32: |got - expected| <= atol + rtol * |expected|, NaN
-** equals NaN; integers: |got - expected| <= atol. */
-void workload_compare(const Workload *w, const WlVariant *v, uint32_t ck, const WlRun *r, WlCheckResult *out);
+/* The call a check's reference gets for variant v: each kernel argument as
+** the reference sees it, into ra[0..v->kernel->nparams) (a buffer's data is
+** data[its buffer index], or NULL when data is NULL: the loader's dry run of
+** the size checks), and the launch shape. The result points into ra. */
+RefCall workload_ref_call(const Workload *w, const WlVariant *v, void *const *data, RefArg ra[ISA_MAX_PARAMS]);
 
 #endif
