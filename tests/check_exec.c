@@ -424,7 +424,7 @@ START_TEST(test_lane_ops_cover_opcodes)
         for (uint32_t i = 0; i < N_LANE_OPS && !found; i++) {
             const char *mn = lane_ops[i].mn, *canon = OP_INFO[op].mnemonic;
             found = strcmp(mn, canon) == 0 ||
-                    ((OP_INFO[op].flags & OPF_ANYTYPE) && strncmp(mn, canon, strlen(canon)) == 0 && mn[strlen(canon)] == '.');
+                    ((OP_INFO[op].mods & OPM_TYPE) && strncmp(mn, canon, strlen(canon)) == 0 && mn[strlen(canon)] == '.');
         }
         ck_assert_msg(found, "no lane test for %s", OP_INFO[op].mnemonic);
     }
