@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "base/file.h"
 #include "isa/cfg.h"
 
@@ -515,6 +516,48 @@ static ValueType type_of(const char *s, size_t n)
     return i < 0 ? TYPE_NONE : (ValueType)(TYPE_B32 + i);
 }
 
+/* Appends s to the string in buf (cap bytes), cutting it short if full. */
+static void append(char *buf, size_t cap, const char *s)
+{
+    size_t len = strlen(buf);
+    snprintf(buf + len, cap - len, "%s", s);
+}
+
+/* What each type of op's atomic family (the rows spelled as op but for
+** their type) allows, narrowest first, from the atoms column:
+** "f32: add exch; s32: add min max; u32: all". */
+static void atom_choices(Opcode op, char *buf, size_t cap)
+{
+    const char *mn = OP_INFO[op].mnemonic;
+    size_t stem = (size_t)(strrchr(mn, '.') - mn);
+    Opcode rows[OP_COUNT];
+    int n = 0;
+    for (int i = 0; i < OP_COUNT; i++) {
+        const char *o = OP_INFO[i].mnemonic;
+        if (!OP_INFO[i].atoms || strncmp(o, mn, stem) != 0 || o[stem] != '.' || strchr(o + stem + 1, '.')) continue;
+        int j = n++; /* insert, keeping rows ordered by how many operations they allow */
+        for (; j > 0 && bits_popcount(OP_INFO[rows[j - 1]].atoms) > bits_popcount(OP_INFO[i].atoms); j--)
+            rows[j] = rows[j - 1];
+        rows[j] = (Opcode)i;
+    }
+    buf[0] = 0;
+    for (int r = 0; r < n; r++) {
+        const OpInfo *info = &OP_INFO[rows[r]];
+        if (r) append(buf, cap, "; ");
+        append(buf, cap, TYPE_NAMES[info->type]);
+        append(buf, cap, ":");
+        if (info->atoms == ATOMS_ALL) {
+            append(buf, cap, " all");
+            continue;
+        }
+        for (int k = 0; k < ATOM_COUNT; k++)
+            if (info->atoms >> k & 1) {
+                append(buf, cap, " ");
+                append(buf, cap, ATOM_NAMES[k]);
+            }
+    }
+}
+
 /* Splits "setp.lt.s32" into the canonical mnemonic "setp.s32" and its
 ** modifiers, then looks the canonical form up in the opcode table. */
 static bool parse_mnemonic(Asm *a, Mnemonic *m)
@@ -596,9 +639,11 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
         return fail_at(a, s, "'%s' needs a mode: .idx .up .down or .bfly", full);
     if ((info->mods & OPM_ATOM) && m->atom < 0)
         return fail_at(a, s, "'%s' needs an operation: .add .min .max .exch or .cas", full);
-    if ((info->mods & OPM_ATOM) && !(info->atoms >> m->atom & 1))
-        return fail_at(a, s, "'%s': .%s is not available for this type (f32: add exch; s32: add min max; u32: all)",
-                       full, ATOM_NAMES[m->atom]);
+    if ((info->mods & OPM_ATOM) && !(info->atoms >> m->atom & 1)) {
+        char allowed[256];
+        atom_choices(m->op, allowed, sizeof allowed);
+        return fail_at(a, s, "'%s': .%s is not available for this type (%s)", full, ATOM_NAMES[m->atom], allowed);
+    }
     /* A family may take a kind that one of its rows does not (ld.param). */
     if (m->cmp >= 0 && !(info->mods & OPM_CMP)) return fail_at(a, s, "'%s' takes no comparison", full);
     if (m->shfl >= 0 && !(info->mods & OPM_SHFL)) return fail_at(a, s, "'%s' takes no shuffle mode", full);
