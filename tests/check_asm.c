@@ -2,7 +2,7 @@
 ** (isa/disasm.h): every operand format, directives, the round trip
 ** asm -> disasm -> asm over every opcode, the columns of each opcode row
 ** against each other, isa/ISA.md against the opcode table (every mnemonic
-** documented, every `asm` code block assembles), the
+** documented, the flop counts, every `asm` code block assembles), the
 ** bad-input corpus tests/asm_corpus (first error line pinned per file), and
 ** robustness against garbage, huge lines and huge kernels.             */
 #include "isa/asm.h"
@@ -703,6 +703,27 @@ START_TEST(test_isa_md_lists_every_mnemonic)
 }
 END_TEST
 
+/* The FP32 work that ISA.md states is the flops column: "1 for `add.f32`
+** `sub.f32` `mul.f32`; 2 for `fma.rn.f32` `mad.f32`; none for the others". */
+START_TEST(test_isa_md_states_flops)
+{
+    char *md = read_text(ISA_MD, NULL);
+    for (char *c = md; *c; c++)
+        if (*c == '\n') *c = ' ';
+    char want[512] = "";
+    size_t len = 0;
+    for (uint32_t f = 1; f <= 2; f++) {
+        len += (size_t)snprintf(want + len, sizeof want - len, "%u for", f);
+        for (int op = 0; op < OP_COUNT; op++)
+            if (OP_INFO[op].flops == f) len += (size_t)snprintf(want + len, sizeof want - len, " `%s`", OP_INFO[op].mnemonic);
+        len += (size_t)snprintf(want + len, sizeof want - len, "; ");
+    }
+    snprintf(want + len, sizeof want - len, "none for the others");
+    ck_assert_msg(strstr(md, want) != NULL, "isa/ISA.md does not say \"%s\"", want);
+    free(md);
+}
+END_TEST
+
 /* Each ```asm block of ISA.md, preceded by as many newlines as lines before
 ** it, so that errors name the line of ISA.md. */
 static uint32_t md_asm_blocks(const char *md, char **blocks, uint32_t cap)
@@ -1322,6 +1343,7 @@ static Suite *asm_suite(void)
 
     TCase *doc = tcase_create("IsaMd");
     tcase_add_test(doc, test_isa_md_lists_every_mnemonic);
+    tcase_add_test(doc, test_isa_md_states_flops);
     tcase_add_test(doc, test_isa_md_examples_assemble);
     tcase_add_test(doc, test_isa_md_example_offsets);
     suite_add_tcase(s, doc);
