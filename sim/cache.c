@@ -34,11 +34,11 @@ Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d)
             diag_set(d, NULL, 0, 0, "cache associativity must be at least 1");
             return NULL;
         }
-        const uint64_t set_bytes = (uint64_t)CACHE_LINE_BYTES * assoc;
+        const uint64_t set_bytes = (uint64_t)SECTOR_LINE_BYTES * assoc;
         if (size_bytes % set_bytes != 0) {
             diag_set(d, NULL, 0, 0,
-                     "cache size %llu bytes is not a multiple of 128-byte lines x %u ways (%llu bytes)",
-                     (unsigned long long)size_bytes, assoc, (unsigned long long)set_bytes);
+                     "cache size %llu bytes is not a multiple of %d-byte lines x %u ways (%llu bytes)",
+                     (unsigned long long)size_bytes, SECTOR_LINE_BYTES, assoc, (unsigned long long)set_bytes);
             return NULL;
         }
         sets = size_bytes / set_bytes;
@@ -124,7 +124,7 @@ uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAcc
         return 0;
     }
 
-    const uint64_t ln = line_addr / CACHE_LINE_BYTES;
+    const uint64_t ln = line_addr / SECTOR_LINE_BYTES;
     /* Hashed indexing folds the higher line-number bits in, so a stride that
     ** is a multiple of the set count does not pile into a few sets. */
     const uint64_t key = c->hashed ? ln ^ (ln / c->sets) ^ (ln / c->sets / c->sets) : ln;

@@ -2,11 +2,12 @@
 ** and L2 (one for the chip). No clock: it says hit or miss per sector; the
 ** timing model adds latencies and bandwidth.
 **
-** Model: 128-byte lines of four 32-byte sectors, as in NVIDIA's L1/L2 since
-** Maxwell/Volta (CUDA C++ Programming Guide "Device Memory Accesses";
-** Nsight Compute counts L1/L2 traffic in these sectors). A tag covers a whole
-** line, but each sector is valid on its own: a miss allocates the line and
-** fills only the sectors asked for. Replacement is true LRU over the ways.
+** Model: 128-byte lines of four 32-byte sectors (sim/sector.h), as in
+** NVIDIA's L1/L2 since Maxwell/Volta (CUDA C++ Programming Guide "Device
+** Memory Accesses"; Nsight Compute counts L1/L2 traffic in these sectors).
+** A tag covers a whole line, but each sector is valid on its own: a miss
+** allocates the line and fills only the sectors asked for. Replacement is
+** true LRU over the ways.
 ** Sets = size / (128 * assoc), any count (real L2s such as 40 MB x 16 ways
 ** have 20480 sets): set = line number % sets, or an XOR-folded hash of it
 ** (cache_set_hashed), standing in for the undocumented hash of real parts.
@@ -22,14 +23,11 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "sim/sector.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define CACHE_LINE_BYTES   128
-#define CACHE_SECTOR_BYTES 32
-#define CACHE_SECTORS      4 /* per line; sector_mask uses bits 0..3 */
 
 typedef struct Cache Cache; /* opaque */
 

@@ -22,7 +22,7 @@ typedef struct {
 /* Index of line base `line` in out, appended (first touch) if new. */
 static inline unsigned line_index(LineTable *t, CoalesceResult *out, uint64_t line)
 {
-    unsigned h = (unsigned)(((line / COALESCE_LINE_BYTES) * 0x9E3779B97F4A7C15ull) >> 57);
+    unsigned h = (unsigned)(((line / SECTOR_LINE_BYTES) * 0x9E3779B97F4A7C15ull) >> 57);
     while (t->slot[h]) {
         unsigned i = t->slot[h] - 1u;
         if (out->line_addr[i] == line) return i;
@@ -55,12 +55,12 @@ static void touch_range(LineTable *t, CoalesceResult *out, uint64_t first, unsig
     uint64_t last = first + (width - 1);
     if (last < first) last = UINT64_MAX; /* clip at the top of the address space */
     /* width <= 16 < 128: one line, or two when the access straddles */
-    for (uint64_t line = first - first % COALESCE_LINE_BYTES;; line += COALESCE_LINE_BYTES) {
+    for (uint64_t line = first - first % SECTOR_LINE_BYTES;; line += SECTOR_LINE_BYTES) {
         const uint64_t lo = first > line ? first : line;
-        const uint64_t line_end = line + (COALESCE_LINE_BYTES - 1);
+        const uint64_t line_end = line + (SECTOR_LINE_BYTES - 1);
         const uint64_t hi = last < line_end ? last : line_end;
-        const unsigned s0 = (unsigned)((lo - line) / COALESCE_SECTOR_BYTES);
-        const unsigned s1 = (unsigned)((hi - line) / COALESCE_SECTOR_BYTES);
+        const unsigned s0 = (unsigned)((lo - line) / SECTOR_BYTES);
+        const unsigned s1 = (unsigned)((hi - line) / SECTOR_BYTES);
         touch(t, out, line, ((1u << (s1 + 1)) - 1u) & ~((1u << s0) - 1u));
         if (hi == last) break;
     }
@@ -81,13 +81,13 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
         for (unsigned lane = 1; lane < 32 && contiguous; lane++) contiguous = addr[lane] == addr[0] + lane * width;
         if (contiguous) {
             uint64_t first = addr[0], last = addr[0] + 32u * width - 1;
-            for (uint64_t line = first / COALESCE_LINE_BYTES; line <= last / COALESCE_LINE_BYTES; line++) {
-                uint64_t lo = line * COALESCE_LINE_BYTES > first ? line * COALESCE_LINE_BYTES : first;
-                uint64_t hi = line * COALESCE_LINE_BYTES + COALESCE_LINE_BYTES - 1 < last
-                                  ? line * COALESCE_LINE_BYTES + COALESCE_LINE_BYTES - 1 : last;
-                unsigned s0 = (unsigned)(lo / COALESCE_SECTOR_BYTES % COALESCE_SECTORS_PER_LINE);
-                unsigned s1 = (unsigned)(hi / COALESCE_SECTOR_BYTES % COALESCE_SECTORS_PER_LINE);
-                out->line_addr[out->nlines] = line * COALESCE_LINE_BYTES;
+            for (uint64_t line = first / SECTOR_LINE_BYTES; line <= last / SECTOR_LINE_BYTES; line++) {
+                uint64_t lo = line * SECTOR_LINE_BYTES > first ? line * SECTOR_LINE_BYTES : first;
+                uint64_t hi = line * SECTOR_LINE_BYTES + SECTOR_LINE_BYTES - 1 < last
+                                  ? line * SECTOR_LINE_BYTES + SECTOR_LINE_BYTES - 1 : last;
+                unsigned s0 = (unsigned)(lo / SECTOR_BYTES % SECTORS_PER_LINE);
+                unsigned s1 = (unsigned)(hi / SECTOR_BYTES % SECTORS_PER_LINE);
+                out->line_addr[out->nlines] = line * SECTOR_LINE_BYTES;
                 out->sector_mask[out->nlines++] = (uint8_t)(((1u << (s1 + 1)) - 1) & ~((1u << s0) - 1));
                 out->sectors += s1 - s0 + 1;
             }
@@ -108,8 +108,8 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
         const uint64_t a = addr[lane];
         if ((a & (width - 1)) == 0) {
             /* naturally aligned and at most 16 bytes: inside one 32-byte sector */
-            touch(&t, out, a - a % COALESCE_LINE_BYTES,
-                  1u << (a / COALESCE_SECTOR_BYTES % COALESCE_SECTORS_PER_LINE));
+            touch(&t, out, a - a % SECTOR_LINE_BYTES,
+                  1u << (a / SECTOR_BYTES % SECTORS_PER_LINE));
         } else {
             touch_range(&t, out, a, width);
         }

@@ -17,13 +17,12 @@
 
 #include <stdint.h>
 
+#include "sim/sector.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define COALESCE_LINE_BYTES   128
-#define COALESCE_SECTOR_BYTES 32
-#define COALESCE_SECTORS_PER_LINE (COALESCE_LINE_BYTES / COALESCE_SECTOR_BYTES)
 /* Worst case: 32 lanes whose (misaligned) accesses each straddle a line
 ** boundary touch 64 distinct lines. Aligned accesses never exceed 32. */
 #define COALESCE_MAX_LINES 64

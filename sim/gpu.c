@@ -416,7 +416,7 @@ static uint32_t max_same_address(const ExecOut *out)
 /* Sectors of each line of cr that the access writes entirely. */
 static void full_sectors(const ExecOut *out, const CoalesceResult *cr, uint8_t full[])
 {
-    if (cr->bytes_requested == cr->sectors * COALESCE_SECTOR_BYTES && out->exec_mask == UINT32_MAX &&
+    if (cr->bytes_requested == cr->sectors * SECTOR_BYTES && out->exec_mask == UINT32_MAX &&
         cr->bytes_requested == WARP_SIZE * out->width) {
         /* as many bytes as sectors hold: if no two lanes overlap, all full */
         bool distinct = true;
@@ -426,23 +426,23 @@ static void full_sectors(const ExecOut *out, const CoalesceResult *cr, uint8_t f
             return;
         }
     }
-    uint32_t covered[COALESCE_MAX_LINES][COALESCE_SECTORS_PER_LINE]; /* byte bits */
+    uint32_t covered[COALESCE_MAX_LINES][SECTORS_PER_LINE]; /* byte bits */
     memset(covered, 0, cr->nlines * sizeof covered[0]);
     for (int l = 0; l < WARP_SIZE; l++) {
         if (!(out->exec_mask >> l & 1)) continue;
         for (uint32_t b = 0; b < out->width; b++) {
-            uint64_t a = out->addr[l] + b, line = a - a % COALESCE_LINE_BYTES;
+            uint64_t a = out->addr[l] + b, line = a - a % SECTOR_LINE_BYTES;
             for (uint32_t i = 0; i < cr->nlines; i++)
                 if (cr->line_addr[i] == line) {
-                    uint32_t off = (uint32_t)(a % COALESCE_LINE_BYTES);
-                    covered[i][off / COALESCE_SECTOR_BYTES] |= 1u << (off % COALESCE_SECTOR_BYTES);
+                    uint32_t off = (uint32_t)(a % SECTOR_LINE_BYTES);
+                    covered[i][off / SECTOR_BYTES] |= 1u << (off % SECTOR_BYTES);
                     break;
                 }
         }
     }
     for (uint32_t i = 0; i < cr->nlines; i++) {
         full[i] = 0;
-        for (int sct = 0; sct < COALESCE_SECTORS_PER_LINE; sct++)
+        for (int sct = 0; sct < SECTORS_PER_LINE; sct++)
             if (covered[i][sct] == UINT32_MAX) full[i] |= (uint8_t)(1u << sct);
     }
 }

@@ -51,7 +51,7 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     m->mshr = calloc(c->sm_count, sizeof *m->mshr);
     if (!m->l1 || !m->mshr) goto oom;
     for (uint32_t i = 0; i < c->sm_count; i++) {
-        uint64_t set_bytes = (uint64_t)CACHE_LINE_BYTES * c->l1_assoc;
+        uint64_t set_bytes = (uint64_t)SECTOR_LINE_BYTES * c->l1_assoc;
         m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d);
         if (!m->l1[i]) goto fail;
         cache_set_hashed(m->l1[i], true);
@@ -61,7 +61,7 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     m->l2 = cache_create(c->l2_size, c->l2_assoc, d);
     if (!m->l2) goto fail;
     cache_set_hashed(m->l2, true);
-    m->chunk_sectors = c->dram_access_bytes / CACHE_SECTOR_BYTES;
+    m->chunk_sectors = c->dram_access_bytes / SECTOR_BYTES;
     dram_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
     m->limit_requests = c->l2_requests_per_clk > 0;
     dram_init(&m->l2_requests, m->limit_requests ? c->l2_requests_per_clk : 1.0, 0);
@@ -107,8 +107,8 @@ static void write_back(MemSys *m, uint64_t t, uint64_t before)
     cache_stats(m->l2, &st);
     uint64_t sectors = st.writebacks_sectors - before;
     if (sectors) {
-        dram_access(&m->dram, t, (uint32_t)(sectors * CACHE_SECTOR_BYTES));
-        m->dram_write_bytes += sectors * CACHE_SECTOR_BYTES;
+        dram_access(&m->dram, t, (uint32_t)(sectors * SECTOR_BYTES));
+        m->dram_write_bytes += sectors * SECTOR_BYTES;
     }
 }
 
@@ -123,7 +123,7 @@ static uint64_t l2_writebacks(const MemSys *m)
 static uint8_t chunks_of(const MemSys *m, uint8_t sectors)
 {
     uint8_t out = 0, k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
-    for (uint8_t s = 0; s < CACHE_SECTORS; s += k)
+    for (uint8_t s = 0; s < SECTORS_PER_LINE; s += k)
         if (sectors & (ones << s)) out |= (uint8_t)(ones << s);
     return out;
 }
@@ -131,7 +131,7 @@ static uint8_t chunks_of(const MemSys *m, uint8_t sectors)
 /* Sectors `missed` of a line missed L2: DRAM moves whole chunks, so the
 ** other sectors of each chunk arrive too and are kept in L2. Returns the
 ** completion of each missed sector's chunk in done[] (indexed by sector). */
-static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed, uint64_t done[CACHE_SECTORS])
+static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed, uint64_t done[SECTORS_PER_LINE])
 {
     uint8_t k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
     uint8_t extra = (uint8_t)(chunks_of(m, missed) & ~missed);
@@ -140,9 +140,9 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
         cache_fill(m->l2, line, extra);
         write_back(m, t, wb);
     }
-    for (uint8_t s = 0; s < CACHE_SECTORS; s += k)
+    for (uint8_t s = 0; s < SECTORS_PER_LINE; s += k)
         if (missed & (ones << s)) {
-            uint64_t back = dram_access(&m->dram, t, m->chunk_sectors * CACHE_SECTOR_BYTES);
+            uint64_t back = dram_access(&m->dram, t, m->chunk_sectors * SECTOR_BYTES);
             for (uint8_t j = s; j < s + k; j++) done[j] = back;
         }
 }
@@ -155,13 +155,13 @@ static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t 
     uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ);
     write_back(m, start, wb);
     uint8_t missed = (uint8_t)(sectors & ~l2_hits);
-    uint64_t from_dram[CACHE_SECTORS] = { 0 };
+    uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
     if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, from_dram);
     uint64_t done = start;
-    for (int s = 0; s < CACHE_SECTORS; s++) {
+    for (int s = 0; s < SECTORS_PER_LINE; s++) {
         if (!(sectors >> s & 1)) continue;
         uint64_t t = mshr_acquire(&m->mshr[sm], start);
-        uint64_t back = dram_access(&m->l2_queue, t, CACHE_SECTOR_BYTES);
+        uint64_t back = dram_access(&m->l2_queue, t, SECTOR_BYTES);
         if ((missed >> s & 1) && from_dram[s] > back) back = from_dram[s];
         heap_push(&m->mshr[sm], back, 0);
         if (back > done) done = back;
@@ -194,12 +194,12 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
         uint64_t wb = l2_writebacks(m);
         uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
         write_back(m, at, wb);
-        dram_access(&m->l2_queue, at, bits_popcount(sectors) * CACHE_SECTOR_BYTES);
+        dram_access(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
         uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~full[i]);
         if (partial_miss) {
-            uint64_t ignored[CACHE_SECTORS];
+            uint64_t ignored[SECTORS_PER_LINE];
             fetch_from_dram(m, at, r->line_addr[i], partial_miss, ignored);
         }
     }
@@ -215,11 +215,11 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
         uint64_t wb = l2_writebacks(m);
         uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
         write_back(m, at, wb);
-        uint64_t t = dram_access(&m->l2_queue, at, bits_popcount(sectors) * CACHE_SECTOR_BYTES);
+        uint64_t t = dram_access(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         if (sectors & ~hit) {
-            uint64_t from_dram[CACHE_SECTORS] = { 0 };
+            uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
             fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);
-            for (int s = 0; s < CACHE_SECTORS; s++)
+            for (int s = 0; s < SECTORS_PER_LINE; s++)
                 if (from_dram[s] > t) t = from_dram[s];
         }
         /* the L2 queue already charged the hit latency; an atomic takes lat.atomic */
@@ -233,8 +233,8 @@ void memsys_flush(MemSys *m, uint64_t now)
 {
     uint64_t sectors = cache_flush(m->l2);
     if (!sectors) return;
-    dram_access(&m->dram, now, (uint32_t)(sectors * CACHE_SECTOR_BYTES));
-    m->dram_write_bytes += sectors * CACHE_SECTOR_BYTES;
+    dram_access(&m->dram, now, (uint32_t)(sectors * SECTOR_BYTES));
+    m->dram_write_bytes += sectors * SECTOR_BYTES;
 }
 
 uint64_t memsys_drain_cycle(const MemSys *m)

@@ -25,7 +25,7 @@ static void check_consistent(const CoalesceResult *r)
     unsigned total = 0;
     ck_assert_uint_le(r->nlines, COALESCE_MAX_LINES);
     for (unsigned i = 0; i < r->nlines; i++) {
-        ck_assert_uint_eq(r->line_addr[i] % COALESCE_LINE_BYTES, 0);
+        ck_assert_uint_eq(r->line_addr[i] % SECTOR_LINE_BYTES, 0);
         ck_assert_uint_ne(r->sector_mask[i], 0);
         ck_assert_uint_eq(r->sector_mask[i] & ~0xFu, 0);
         total += popcount(r->sector_mask[i]);
