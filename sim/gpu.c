@@ -400,68 +400,22 @@ static const uint8_t PIPE_STALL[NPIPES] = {
 
 /* ----------------------------------------------------------------- issue */
 
-static uint32_t max_same_address(const ExecOut *out)
-{
-    uint32_t best = 0;
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(out->exec_mask >> l & 1)) continue;
-        uint32_t n = 0;
-        for (int j = 0; j < WARP_SIZE; j++)
-            if ((out->exec_mask >> j & 1) && out->addr[j] == out->addr[l]) n++;
-        if (n > best) best = n;
-    }
-    return best;
-}
-
-/* Sectors of each line of cr that the access writes entirely. */
-static void full_sectors(const ExecOut *out, const CoalesceResult *cr, uint8_t full[])
-{
-    if (cr->bytes_requested == cr->sectors * SECTOR_BYTES && out->exec_mask == UINT32_MAX &&
-        cr->bytes_requested == WARP_SIZE * out->width) {
-        /* as many bytes as sectors hold: if no two lanes overlap, all full */
-        bool distinct = true;
-        for (int l = 1; l < WARP_SIZE && distinct; l++) distinct = out->addr[l] == out->addr[0] + (uint64_t)l * out->width;
-        if (distinct) {
-            memcpy(full, cr->sector_mask, cr->nlines);
-            return;
-        }
-    }
-    uint32_t covered[COALESCE_MAX_LINES][SECTORS_PER_LINE]; /* byte bits */
-    memset(covered, 0, cr->nlines * sizeof covered[0]);
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(out->exec_mask >> l & 1)) continue;
-        for (uint32_t b = 0; b < out->width; b++) {
-            uint64_t a = out->addr[l] + b, line = a - a % SECTOR_LINE_BYTES;
-            for (uint32_t i = 0; i < cr->nlines; i++)
-                if (cr->line_addr[i] == line) {
-                    uint32_t off = (uint32_t)(a % SECTOR_LINE_BYTES);
-                    covered[i][off / SECTOR_BYTES] |= 1u << (off % SECTOR_BYTES);
-                    break;
-                }
-        }
-    }
-    for (uint32_t i = 0; i < cr->nlines; i++) {
-        full[i] = 0;
-        for (int sct = 0; sct < SECTORS_PER_LINE; sct++)
-            if (covered[i][sct] == UINT32_MAX) full[i] |= (uint8_t)(1u << sct);
-    }
-}
-
 static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint8_t *wait)
 {
     Sm *sm = &g->sms[s];
     KernelStats *st = g->st;
     *wait = STALL_LONG_SCOREBOARD;
     if (!out->exec_mask) return g->now + 1;
+    bool store = in->op == OP_ST_GLOBAL;
     CoalesceResult cr;
-    coalesce_analyze(out->addr, out->exec_mask, out->width, &cr);
+    coalesce_analyze(out->addr, out->exec_mask, out->width,
+                     in->op == OP_LD_GLOBAL ? COALESCE_LOAD : store ? COALESCE_STORE : COALESCE_ATOMIC, &cr);
     /* The L1 handles one 128-byte line (tag) per cycle and a few sectors. */
     uint64_t start = sm->lsu_free > g->now ? sm->lsu_free : g->now;
     uint32_t spc = g->c->l1_sectors_per_cycle;
     uint32_t busy = (cr.sectors + spc - 1) / spc;
     if (cr.nlines > busy) busy = cr.nlines;
     sm->lsu_free = start + busy;
-    bool store = in->op == OP_ST_GLOBAL;
     uint64_t ready = g->now + 1;
     if (in->op == OP_LD_GLOBAL) {
         st->gld_requests++;
@@ -470,12 +424,10 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     } else if (store) {
         st->gst_requests++;
         st->gst_sectors += cr.sectors;
-        uint8_t full[COALESCE_MAX_LINES];
-        full_sectors(out, &cr, full);
-        memsys_store(g->mem, s, start, &cr, full);
+        memsys_store(g->mem, s, start, &cr);
     } else {
         st->gatom_requests++;
-        ready = memsys_atomic(g->mem, s, start, &cr, max_same_address(out));
+        ready = memsys_atomic(g->mem, s, start, &cr);
     }
     if (g->trace && g->trace->global_access) {
         TraceGlobal e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
@@ -520,7 +472,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     smem_analyze(addr, out->exec_mask, out->width, &sr);
     uint32_t wf = sr.wavefronts, busy = wf;
     if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
-        uint32_t serial = max_same_address(out);
+        uint32_t serial = coalesce_max_same_address(out->addr, out->exec_mask);
         if (serial > busy) busy = serial;
     }
     sm->smem_free = start + busy;

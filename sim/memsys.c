@@ -185,7 +185,7 @@ uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResul
     return done;
 }
 
-void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, const uint8_t *full)
+void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
 {
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
@@ -197,7 +197,7 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
         dram_access(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
-        uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~full[i]);
+        uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~r->full_mask[i]);
         if (partial_miss) {
             uint64_t ignored[SECTORS_PER_LINE];
             fetch_from_dram(m, at, r->line_addr[i], partial_miss, ignored);
@@ -205,9 +205,10 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
     }
 }
 
-uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, uint32_t serial)
+uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
 {
     (void)sm;
+    uint32_t serial = r->max_same_address;
     uint64_t done = start;
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
