@@ -41,8 +41,9 @@ Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d);
 
 /* Brings sectors in as a read would (allocating, evicting) without counting
 ** an access: for data that arrives beside what was asked for (a DRAM burst
-** wider than a sector). Returns the sectors that were already present. */
-uint8_t cache_fill(Cache *c, uint64_t line_addr, uint8_t sector_mask);
+** wider than a sector). Returns the sectors that were already present;
+** *evicted_dirty as for cache_access (an eviction is real either way). */
+uint8_t cache_fill(Cache *c, uint64_t line_addr, uint8_t sector_mask, unsigned *evicted_dirty);
 
 /* Index sets by a hash of the line number instead of line % sets (as GPU
 ** caches do, so that power-of-two strides spread over the sets). Off after
@@ -66,10 +67,13 @@ typedef enum {
 /* One access to the line at line_addr (any byte address inside the line;
 ** the low 7 bits are ignored) for the sectors in sector_mask (bits 0..3;
 ** higher bits ignored). Returns the subset of sector_mask that hit.
-** A touched resident line becomes most recently used. Evicting a line with
-** dirty sectors counts them in writebacks_sectors; the caller sends them on.
-** Cost: O(assoc) tag compare in one set; no allocation. */
-uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind);
+** A touched resident line becomes most recently used. *evicted_dirty (when
+** not NULL) is set to the dirty sectors of the line this access evicted,
+** 0 to 4: the caller sends them to the next level (they are also counted
+** in writebacks_sectors). Cost: O(assoc) tag compare in one set; no
+** allocation. */
+uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind,
+                     unsigned *evicted_dirty);
 
 /* Writes back every dirty sector (counted in writebacks_sectors, lines stay
 ** valid and become clean) and returns how many there were: the traffic a

@@ -100,23 +100,12 @@ static uint64_t l2_accept(MemSys *m, uint64_t t)
     return (uint64_t)ceil(begin);
 }
 
-/* Dirty sectors the last L2 access evicted go to DRAM (nobody waits). */
-static void write_back(MemSys *m, uint64_t t, uint64_t before)
+/* Dirty sectors an L2 access evicted go to DRAM (nobody waits). */
+static void write_back(MemSys *m, uint64_t t, unsigned sectors)
 {
-    CacheStats st;
-    cache_stats(m->l2, &st);
-    uint64_t sectors = st.writebacks_sectors - before;
-    if (sectors) {
-        dram_access(&m->dram, t, (uint32_t)(sectors * SECTOR_BYTES));
-        m->dram_write_bytes += sectors * SECTOR_BYTES;
-    }
-}
-
-static uint64_t l2_writebacks(const MemSys *m)
-{
-    CacheStats st;
-    cache_stats(m->l2, &st);
-    return st.writebacks_sectors;
+    if (!sectors) return;
+    dram_access(&m->dram, t, sectors * SECTOR_BYTES);
+    m->dram_write_bytes += (uint64_t)sectors * SECTOR_BYTES;
 }
 
 /* The DRAM chunks (dram.access_bytes, aligned) that hold `sectors`. */
@@ -136,9 +125,9 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
     uint8_t k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
     uint8_t extra = (uint8_t)(chunks_of(m, missed) & ~missed);
     if (extra) {
-        uint64_t wb = l2_writebacks(m);
-        cache_fill(m->l2, line, extra);
-        write_back(m, t, wb);
+        unsigned evicted;
+        cache_fill(m->l2, line, extra, &evicted);
+        write_back(m, t, evicted);
     }
     for (uint8_t s = 0; s < SECTORS_PER_LINE; s += k)
         if (missed & (ones << s)) {
@@ -151,9 +140,9 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
 static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors)
 {
     start = l2_accept(m, start);
-    uint64_t wb = l2_writebacks(m);
-    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ);
-    write_back(m, start, wb);
+    unsigned evicted;
+    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ, &evicted);
+    write_back(m, start, evicted);
     uint8_t missed = (uint8_t)(sectors & ~l2_hits);
     uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
     if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, from_dram);
@@ -174,7 +163,7 @@ uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResul
     uint64_t done = start;
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t want = r->sector_mask[i];
-        uint8_t hit = cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ);
+        uint8_t hit = cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ, NULL); /* L1 is never dirty */
         uint64_t t = hit ? start + m->lat_l1_hit : start;
         if (want & ~hit) {
             uint64_t below = fetch_below_l1(m, sm, start, r->line_addr[i], (uint8_t)(want & ~hit));
@@ -189,11 +178,11 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
 {
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
-        cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC);
+        cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC, NULL);
         uint64_t at = l2_accept(m, start);
-        uint64_t wb = l2_writebacks(m);
-        uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
-        write_back(m, at, wb);
+        unsigned evicted;
+        uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
+        write_back(m, at, evicted);
         dram_access(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
@@ -213,9 +202,9 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
         uint64_t at = l2_accept(m, start);
-        uint64_t wb = l2_writebacks(m);
-        uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
-        write_back(m, at, wb);
+        unsigned evicted;
+        uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
+        write_back(m, at, evicted);
         uint64_t t = dram_access(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         if (sectors & ~hit) {
             uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
