@@ -13,7 +13,7 @@
 #include "base/bits.h"
 #include "base/heap.h"
 #include "sim/cache.h"
-#include "sim/dram.h"
+#include "sim/bwqueue.h"
 
 /* Miss registers of one SM: the release cycles of the busy ones (keys of
 ** a min-heap; ids unused), at most cap of them. */
@@ -24,10 +24,10 @@ struct MemSys {
     Cache  **l1;
     Mshr    *mshr;
     Cache   *l2;
-    Dram     l2_queue; /* L2 bandwidth; its latency is the L2 hit latency */
-    Dram     l2_requests; /* L2 request rate: one "byte" per line request   */
+    BwQueue  l2_queue;    /* L2 bandwidth in bytes; its latency is the L2 hit latency */
+    BwQueue  l2_requests; /* L2 request rate: one unit per line request, no latency */
     bool     limit_requests;
-    Dram     dram;     /* DRAM bandwidth; its latency is the DRAM latency */
+    BwQueue  dram;        /* DRAM bandwidth in bytes; its latency (loaded) is DRAM's */
     uint64_t dram_write_bytes;
     uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
     uint32_t chunk_sectors; /* sectors one DRAM access moves (dram.access_bytes / 32) */
@@ -62,11 +62,11 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     if (!m->l2) goto fail;
     cache_set_hashed(m->l2, true);
     m->chunk_sectors = c->dram_access_bytes / SECTOR_BYTES;
-    dram_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
+    bwqueue_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
     m->limit_requests = c->l2_requests_per_clk > 0;
-    dram_init(&m->l2_requests, m->limit_requests ? c->l2_requests_per_clk : 1.0, 0);
-    dram_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
-    dram_set_loaded_latency(&m->dram, c->dram_loaded_linear, c->dram_loaded_queue);
+    bwqueue_init(&m->l2_requests, m->limit_requests ? c->l2_requests_per_clk : 1.0, 0);
+    bwqueue_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
+    bwqueue_set_loaded_latency(&m->dram, c->dram_loaded_linear, c->dram_loaded_queue);
     m->lat_l1_hit = c->lat_l1_hit;
     m->lat_atomic = c->lat_atomic;
     m->lat_l2_hit = c->lat_l2_hit;
@@ -96,7 +96,7 @@ static uint64_t l2_accept(MemSys *m, uint64_t t)
 {
     if (!m->limit_requests) return t;
     double begin = m->l2_requests.next_free > (double)t ? m->l2_requests.next_free : (double)t;
-    dram_access(&m->l2_requests, t, 1); /* takes its 1 / rate of a cycle */
+    bwqueue_transfer(&m->l2_requests, t, 1); /* takes its 1 / rate of a cycle */
     return (uint64_t)ceil(begin);
 }
 
@@ -104,7 +104,7 @@ static uint64_t l2_accept(MemSys *m, uint64_t t)
 static void write_back(MemSys *m, uint64_t t, unsigned sectors)
 {
     if (!sectors) return;
-    dram_access(&m->dram, t, sectors * SECTOR_BYTES);
+    bwqueue_transfer(&m->dram, t, sectors * SECTOR_BYTES);
     m->dram_write_bytes += (uint64_t)sectors * SECTOR_BYTES;
 }
 
@@ -131,7 +131,7 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
     }
     for (uint8_t s = 0; s < SECTORS_PER_LINE; s += k)
         if (missed & (ones << s)) {
-            uint64_t back = dram_access(&m->dram, t, m->chunk_sectors * SECTOR_BYTES);
+            uint64_t back = bwqueue_transfer(&m->dram, t, m->chunk_sectors * SECTOR_BYTES);
             for (uint8_t j = s; j < s + k; j++) done[j] = back;
         }
 }
@@ -150,7 +150,7 @@ static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t 
     for (int s = 0; s < SECTORS_PER_LINE; s++) {
         if (!(sectors >> s & 1)) continue;
         uint64_t t = mshr_acquire(&m->mshr[sm], start);
-        uint64_t back = dram_access(&m->l2_queue, t, SECTOR_BYTES);
+        uint64_t back = bwqueue_transfer(&m->l2_queue, t, SECTOR_BYTES);
         if ((missed >> s & 1) && from_dram[s] > back) back = from_dram[s];
         heap_push(&m->mshr[sm], back, 0);
         if (back > done) done = back;
@@ -183,7 +183,7 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
         unsigned evicted;
         uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
         write_back(m, at, evicted);
-        dram_access(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
+        bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
         uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~r->full_mask[i]);
@@ -205,7 +205,7 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
         unsigned evicted;
         uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
         write_back(m, at, evicted);
-        uint64_t t = dram_access(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
+        uint64_t t = bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         if (sectors & ~hit) {
             uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
             fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);
@@ -223,7 +223,7 @@ void memsys_flush(MemSys *m, uint64_t now)
 {
     uint64_t sectors = cache_flush(m->l2);
     if (!sectors) return;
-    dram_access(&m->dram, now, (uint32_t)(sectors * SECTOR_BYTES));
+    bwqueue_transfer(&m->dram, now, (uint32_t)(sectors * SECTOR_BYTES));
     m->dram_write_bytes += sectors * SECTOR_BYTES;
 }
 
@@ -248,5 +248,5 @@ void memsys_stats(const MemSys *m, KernelStats *s)
     s->l2_sector_accesses += st.sector_accesses;
     s->l2_sector_hits += st.sector_hits;
     s->dram_write_bytes += m->dram_write_bytes;
-    s->dram_read_bytes += m->dram.bytes - m->dram_write_bytes;
+    s->dram_read_bytes += m->dram.units - m->dram_write_bytes;
 }
