@@ -23,7 +23,7 @@
 ** Left out: instruction fetch and caches, register-bank conflicts, the
 ** operand collector, dual issue, the uniform datapath, the discrete steps of
 ** the L1/shared carveout, texture and constant caches (ld.param is an ALU
-** op), memory latency that grows with load. */
+** op). */
 #include "sim/gpu.h"
 
 #include <assert.h>

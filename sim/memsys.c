@@ -230,7 +230,7 @@ void memsys_flush(MemSys *m, uint64_t now)
 uint64_t memsys_drain_cycle(const MemSys *m)
 {
     /* Traffic issued during the kernel (stores into L2, dirty evictions to
-    ** DRAM) must finish before it does; dirty lines still in L2 stay there. */
+    ** DRAM) and the flush at its end must finish before it does. */
     double last = m->l2_queue.next_free > m->dram.next_free ? m->l2_queue.next_free : m->dram.next_free;
     if (m->l2_requests.next_free > last) last = m->l2_requests.next_free;
     return (uint64_t)ceil(last);

@@ -5,7 +5,9 @@
 ** with load). Every request is timed when it is issued:
 ** the caller gets the cycle its data is back, so no event queue is needed.
 ** Loads allocate in L1; stores write through to L2 (write-back, allocate);
-** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth.
+** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth, and
+** so does the end of a kernel, which writes every dirty sector left in L2
+** back (memsys_flush).
 ** DRAM moves dram.access_bytes per access; set indices are hashed.        */
 #ifndef GPUSIM_SIM_MEMSYS_H
 #define GPUSIM_SIM_MEMSYS_H
@@ -44,9 +46,9 @@ void memsys_flush(MemSys *m, uint64_t now);
 uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
 
 /* Cycle by which the traffic issued so far has finished: stores have
-** reached L2 and dirty lines evicted from L2 have reached DRAM. A kernel
-** ends no sooner. Dirty lines still in L2 are not written back (as on
-** hardware, they leave when later accesses evict them). */
+** reached L2, and the dirty sectors evicted from L2 or written back by
+** memsys_flush have reached DRAM. A kernel ends no sooner (gpu.c flushes
+** first, then asks this). */
 uint64_t memsys_drain_cycle(const MemSys *m);
 
 /* Adds the cache and DRAM counters into s (l1_*, l2_*, dram_* fields). */
