@@ -221,8 +221,11 @@ static void wrap(FILE *out, const char *text, size_t col, size_t indent, size_t 
 enum { COL_VARIANT, COL_CHECK, COL_CYCLES, COL_TIME, COL_RATIO, COL_LD, COL_ST, COL_SMEM, COL_BRANCH, COL_OCC,
        COL_LIMITER, COL_WAVES, COL_DRAM, NCOLS };
 
+/* The per-request columns say what they count: global loads and stores
+** alone (atomics in neither), shared loads, stores and atomics together. */
 static const char *const COL_HEAD[NCOLS] = { "variant", "check", "cycles", "time µs", "ratio", "ld sec/req", "st sec/req",
-                                             "smem wf/req", "branch eff", "occupancy", "limiter", "waves", "DRAM GB/s" };
+                                             "smem wf/req (ld+st+atom)", "branch eff", "occupancy", "limiter", "waves",
+                                             "DRAM GB/s" };
 
 static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][80])
 {
