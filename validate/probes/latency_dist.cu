@@ -138,7 +138,7 @@ int main()
         const int grid = v.blocks_per_sm * D.sms;
         const size_t threads_all = (size_t)grid * v.threads;
         // DRAM: one pass over the footprint; L2: 16 passes over it (warm).
-        const unsigned iters = (unsigned)(bytes / 4 / v.v / threads_all) * (v.l2 ? 16 : 1);
+        const unsigned iters = (unsigned)(bytes / 4 / v.v * (v.l2 ? 16 : 1) / threads_all);
         const size_t mask = bytes / 4 - 1;
         size_t smem = std::max((size_t)NB * 4, v.threads == 256 ? smem_for_blocks(v.blocks_per_sm, 256) : 0);
         if (v.threads == 32) smem = smem_for_blocks(1, 256);  // one block of one warp per SM
