@@ -74,11 +74,10 @@ __global__ void __launch_bounds__(256) s_atomics(unsigned iters, unsigned zero, 
 {
     __shared__ unsigned w[256];
     w[threadIdx.x] = 0;
-    __syncthreads();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned base = (unsigned)__cvta_generic_to_shared(w);
     unsigned acc = 0;
-    unsigned long long t0 = clk();
+    unsigned long long t0 = sync_clk();
 #pragma unroll 1
     for (unsigned k = 0; k < iters; k++) {
         unsigned word = T == WARP_ONE        ? warp * 32
@@ -89,8 +88,7 @@ __global__ void __launch_bounds__(256) s_atomics(unsigned iters, unsigned zero, 
                                              : hash32(threadIdx.x * 977u + k) & 255u;
         acc += do_atom<O, true>(nullptr, base + word * 4);
     }
-    __syncthreads();
-    unsigned long long t1 = clk();
+    unsigned long long t1 = sync_clk();
     put_rec(rec, t0, t1);
     // the block's total (u32 ops: checked on the host)
     if (O != RED_F32) {

@@ -23,8 +23,7 @@ template <int U>
 __global__ void bar_loop(unsigned iters, BlockRec *rec)
 {
     extern __shared__ unsigned unused[];  // only limits blocks per SM
-    __syncthreads();
-    unsigned long long t0 = clk();
+    unsigned long long t0 = sync_clk();
 #pragma unroll 1
     for (unsigned k = 0; k < iters; k++) {
 #pragma unroll

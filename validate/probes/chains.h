@@ -63,8 +63,7 @@ __device__ __forceinline__ void tput_body(const Args &a, unsigned iters, BlockRe
     typename Op::T x[C];
 #pragma unroll
     for (int c = 0; c < C; c++) x[c] = Op::init(threadIdx.x * C + c + 1);
-    __syncthreads();
-    unsigned long long t0 = clk();
+    unsigned long long t0 = sync_clk();
 #pragma unroll 1
     for (unsigned k = 0; k < iters; k++) {
 #pragma unroll
@@ -72,8 +71,7 @@ __device__ __forceinline__ void tput_body(const Args &a, unsigned iters, BlockRe
 #pragma unroll
             for (int c = 0; c < C; c++) x[c] = Op::step(x[c], a, j);
     }
-    __syncthreads();
-    unsigned long long t1 = clk();
+    unsigned long long t1 = sync_clk();
     put_rec(rec, t0, t1);
     unsigned s = 0;
 #pragma unroll

@@ -11,7 +11,8 @@
 //
 // Every thread does 32768 links in all (dep: one chain; ilp4: 4 chains of
 // 8192; ilp8: 8 of 4096; mix: 2 FFMA + 2 LOP3 chains of 8192; rsq: one
-// MUFU.RSQ chain of 2048, sfu pipe). Per block %clock64 around the loop:
+// MUFU.RSQ chain of 2048, sfu pipe). Per block %clock64 around the loop
+// (thread 0's start, and after a barrier: the block's last warp's end):
 //   block_cyc   block lifetime, median over blocks (p10 / p90 too)
 //   slowdown    block_cyc / block_cyc at k = 1
 //   ops_clk_SM  links per cycle per SM (probe::sm_rate: the SM's blocks'
@@ -76,8 +77,7 @@ __global__ void __launch_bounds__(256) work(float a, float b, unsigned ua, unsig
             if (M == RSQ) x[0] = rsq(x[0]);
         }
     }
-    unsigned long long t1 = clk_after(__float_as_uint(x[0]));
-    __syncthreads();
+    unsigned long long t1 = sync_clk();  // the block ends with its last warp
     put_rec(rec, t0, t1);
     float s = x[0] + x[1] + x[2] + x[3] + x[4] + x[5] + x[6] + x[7] + (float)(y[0] ^ y[1]);
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;

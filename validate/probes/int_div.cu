@@ -20,8 +20,8 @@
 // the SASS per link (NAME.sass_summary.txt) is the instruction count of
 // each form; the throughput kernel runs 4 chains per thread.
 //
-// Device time: 14 forms x (6 one-warp launches of <= 1.5 ms + 3 launches
-// of ~0.5 ms) ~ 0.1 s; ~2 s in all.
+// Device time: 13 forms x (6 one-warp launches of <= 0.3 ms + 3 launches
+// of ~0.3-1 ms) ~ 0.05 s; ~2 s in all.
 #include "chains.h"
 
 using namespace probe;

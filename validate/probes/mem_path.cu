@@ -24,14 +24,14 @@
 // dram  events around one launch after an L2 flush (median of 5): read-only
 //     streams (float4 and float, 1 GB, each thread's sum kept by a store that
 //     never happens), a float4 copy (512 MB -> 512 MB), a float4 store
-//     stream (1 GB); then the coalescing twin's strided read, out[i] =
+//     stream (1 GB); MB_moved counts reads and writes; then the coalescing twin's strided read, out[i] =
 //     in[i * S] for i < 2^22 (in = 512 MB), with and without the store.
 //     GBs: bytes moved (DRAM-side reads + writes of useful data); for the
 //     strided rows also sector GB/s (32 B per lane at S >= 8).
 //
-// Device time: 34 L1/L2/st kernels of 0.1-1 ms, 6 DRAM streams x 5 of
-// ~0.25 ms, 12 strided x 5 of <= 0.1 ms, L2 flushes: < 0.3 s of kernels;
-// ~4 s in all (1.5 GB of allocations and fills).
+// Device time: 21 L1/L2/store rows x 3 launches of 0.1-1 ms, 4 DRAM
+// streams x 5 of ~0.25 ms, 12 strided reads x 5 of <= 0.1 ms, L2 flushes:
+// < 0.2 s of kernels; ~4 s in all (2 GB of allocations and fills).
 #include "probe.h"
 
 using namespace probe;
@@ -76,8 +76,7 @@ __global__ void __launch_bounds__(256, 8) rd(const char *base, size_t warp_b, si
 #pragma unroll 1
     for (unsigned k = 0; k < warm + iters; k++) {
         if (k == warm) {
-            __syncthreads();
-            t0 = clk();
+            t0 = sync_clk();
         }
         const char *p = q + (o & mask);
         float v[G::UNR][4];
@@ -89,8 +88,7 @@ __global__ void __launch_bounds__(256, 8) rd(const char *base, size_t warp_b, si
             for (int c = 0; c < V; c++) acc[c] += v[j][c];
         o += adv;
     }
-    __syncthreads();
-    unsigned long long t1 = clk();
+    unsigned long long t1 = sync_clk();
     put_rec(rec, t0, t1);
     float s = acc[0] + acc[1] + acc[2] + acc[3];
     if (__float_as_uint(s) == 0x7fc0dead) out[0] = s;  // never: keeps the loads
@@ -104,8 +102,7 @@ __global__ void __launch_bounds__(256, 8) wr(char *base, size_t warp_b, size_t b
     char *q = base + (threadIdx.x & 31) * G::LANE + (threadIdx.x >> 5) * warp_b;
     size_t o = blockIdx.x * bstride;
     const float x = 1.0f + threadIdx.x, y = x + 1.f, z = x + 2.f, w = x + 3.f;
-    __syncthreads();
-    unsigned long long t0 = clk();
+    unsigned long long t0 = sync_clk();
 #pragma unroll 1
     for (unsigned k = 0; k < iters; k++) {
         char *p = q + (o & mask);
@@ -117,8 +114,7 @@ __global__ void __launch_bounds__(256, 8) wr(char *base, size_t warp_b, size_t b
         }
         o += adv;
     }
-    __syncthreads();
-    unsigned long long t1 = clk();
+    unsigned long long t1 = sync_clk();
     put_rec(rec, t0, t1);
 }
 

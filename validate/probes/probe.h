@@ -8,10 +8,13 @@
 //   probe::finish()   the clock measured again and the probe's wall time.
 //   CK(call)          every CUDA call is checked; a failure prints the call
 //                     and line and exits 1. CKL() after every launch.
-//   clk(), clk_after(v), gtime(), smid()
-//                     %clock64 (SM cycles; one counter per SM), a clock read
-//                     that cannot happen before v is in its register (it is
-//                     predicated on v), %globaltimer (ns), %smid.
+//   clk(), clk_after(v), sync_clk(), gtime(), smid()
+//                     %clock64 (SM cycles; one counter per SM); a clock read
+//                     after a compare of v, so not before v is in its
+//                     register (ptxas keeps it after the compare; the warp
+//                     issues in order); __syncthreads() then the clock, in
+//                     one asm statement (a lone clock read may be hoisted
+//                     above a barrier); %globaltimer (ns); %smid.
 //   BlockRec          (smid, t0, t1) of a block's timed region; sm_rate()
 //                     turns them into work per cycle per SM: per SM, the
 //                     work of its blocks over max(t1) - min(t0), the median
@@ -64,8 +67,9 @@ __device__ __forceinline__ unsigned long long clk_with(const void *p)
     return t;
 }
 
-// A clock read that waits for v: predicated on a compare of v, so it cannot
-// issue before v's producer (a load) has written it.
+// A clock read that waits for v: predicated on a compare of v. ptxas may
+// drop the predicate (a select follows) but leaves the read after the
+// compare, which waits for v's producer (checked in the SASS of the probes).
 __device__ __forceinline__ unsigned long long clk_after(unsigned v)
 {
     unsigned long long t;
@@ -77,6 +81,15 @@ __device__ __forceinline__ unsigned long long clk_after(unsigned v)
         : "=l"(t)
         : "r"(v)
         : "memory");
+    return t;
+}
+
+// bar.sync 0, then the clock: in one asm statement, so that ptxas keeps the
+// read after the barrier (a separate clock read can be hoisted above it).
+__device__ __forceinline__ unsigned long long sync_clk()
+{
+    unsigned long long t;
+    asm volatile("bar.sync 0;\n\tmov.u64 %0, %%clock64;" : "=l"(t)::"memory");
     return t;
 }
 

@@ -3,8 +3,8 @@
 // (occupancy light_512/1024 and smem_32k/48k, registers regs_64/regs_128:
 // -17..-36% in validate/RESULTS.md, "the worst pairs" 2). Every warp records
 // %clock64 at its first instruction and after its last store (a clock read
-// predicated on the stored value, so it waits for the load); warp 0 also
-// records %smid and %globaltimer. Per block: start = its first warp's start,
+// predicated on the stored value, so it waits for the load); warp 0 then
+// records %smid and %globaltimer (read last). Per block: start = its first warp's start,
 // end = its last warp's end. Per SM (one clock per SM, so these are exact):
 //   life        block lifetime end - start (cycles): p10, p50, p90, mean;
 //               wave1 = the blocks that started before the SM's first end
@@ -27,10 +27,12 @@
 // shared memory as the twin does (registers per thread cannot be raised).
 // With a directory argument, per-block records of SMs 0..7 go to
 // DIR/residency_blocks.txt (smid start end skew spread, cycles from the
-// SM's first start; gt_ns from the kernel's first %globaltimer).
+// SM's first start; gt_ns: warp 0's end on %globaltimer, from the kernel's
+// earliest).
 //
-// Device time: 12 variants x (20 + 20 timed launches of 30-200 us + 5
-// recorded) ~ 0.2 s of kernels; ~3 s with setup and the host analysis.
+// Device time: 14 variants x ~400 launches (20 groups of 10, plain and
+// recorded) of 50-200 us ~ 0.5 s of kernels; ~3 s with setup and the host
+// analysis.
 #include "probe.h"
 
 #include <map>
@@ -44,55 +46,56 @@ struct __align__(16) WarpRec {
 };
 
 template <bool REC>
-__device__ __forceinline__ void record(unsigned long long t0, float v, WarpRec *wr, unsigned *bi)
+__device__ __forceinline__ void record(unsigned long long t0, float v, WarpRec *wr, unsigned *bi,
+                                       unsigned long long *gt)
 {
     if (!REC) return;
     unsigned long long t1 = clk_after(__float_as_uint(v));
     if ((threadIdx.x & 31) == 0) wr[blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5)] = WarpRec{t0, t1};
-    if (threadIdx.x == 0) bi[blockIdx.x] = smid();
+    if (threadIdx.x == 0) {
+        bi[blockIdx.x] = smid();
+        gt[blockIdx.x] = gtime();  // last, so that reading it delays nothing but warp 0's exit
+    }
 }
 
 template <bool REC>
-__global__ void light(float *x, unsigned n, WarpRec *wr, unsigned *bi, unsigned long long *gt0)
+__global__ void light(float *x, unsigned n, WarpRec *wr, unsigned *bi, unsigned long long *gt)
 {
     unsigned long long t0 = REC ? clk() : 0;
-    if (REC && threadIdx.x == 0) gt0[blockIdx.x] = gtime();
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = 1.f;
     if (i < n) {
         v = x[i] * 2.f + 1.f;
         x[i] = v;
     }
-    record<REC>(t0, v, wr, bi);
+    record<REC>(t0, v, wr, bi, gt);
 }
 
 template <bool REC>
-__global__ void smem_reverse(float *x, unsigned n, WarpRec *wr, unsigned *bi, unsigned long long *gt0)
+__global__ void smem_reverse(float *x, unsigned n, WarpRec *wr, unsigned *bi, unsigned long long *gt)
 {
     extern __shared__ float buf[];
     unsigned long long t0 = REC ? clk() : 0;
-    if (REC && threadIdx.x == 0) gt0[blockIdx.x] = gtime();
     unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
     buf[t] = i < n ? x[i] : 0.f;
     __syncthreads();
     float v = buf[blockDim.x - 1 - t];
     if (i < n) x[i] = v;
-    record<REC>(t0, v, wr, bi);
+    record<REC>(t0, v, wr, bi, gt);
 }
 
 template <bool REC>
 __global__ void saxpy(const float *x, float *y, float a, unsigned n, WarpRec *wr, unsigned *bi,
-                      unsigned long long *gt0)
+                      unsigned long long *gt)
 {
     unsigned long long t0 = REC ? clk() : 0;
-    if (REC && threadIdx.x == 0) gt0[blockIdx.x] = gtime();
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = 1.f;
     if (i < n) {
         v = a * x[i] + y[i];
         y[i] = v;
     }
-    record<REC>(t0, v, wr, bi);
+    record<REC>(t0, v, wr, bi, gt);
 }
 
 enum Kind { LIGHT, REVERSE, SAXPY };
@@ -122,10 +125,10 @@ int main(int argc, char **argv)
     const unsigned max_blocks = n / 256, max_warps = n / 32;
     WarpRec *wr;
     unsigned *bi;
-    unsigned long long *gt0;
+    unsigned long long *gt;
     CK(cudaMalloc(&wr, (size_t)max_warps * sizeof(WarpRec)));
     CK(cudaMalloc(&bi, (size_t)max_blocks * 4));
-    CK(cudaMalloc(&gt0, (size_t)max_blocks * 8));
+    CK(cudaMalloc(&gt, (size_t)max_blocks * 8));
     for (const void *f : {(const void *)light<true>, (const void *)light<false>, (const void *)smem_reverse<true>,
                           (const void *)smem_reverse<false>, (const void *)saxpy<true>, (const void *)saxpy<false>})
         allow_smem(f);
@@ -164,14 +167,14 @@ int main(int argc, char **argv)
             printf("# %s: %zu B of shared memory give %d blocks per SM, not %d\n", v.name, smem, occ, v.blocks_per_sm);
         auto launch = [&](bool rec) {
             if (v.kind == LIGHT) {
-                if (rec) light<true><<<blocks, T, smem>>>(x, n, wr, bi, gt0);
-                else light<false><<<blocks, T, smem>>>(x, n, wr, bi, gt0);
+                if (rec) light<true><<<blocks, T, smem>>>(x, n, wr, bi, gt);
+                else light<false><<<blocks, T, smem>>>(x, n, wr, bi, gt);
             } else if (v.kind == REVERSE) {
-                if (rec) smem_reverse<true><<<blocks, T, smem>>>(x, n, wr, bi, gt0);
-                else smem_reverse<false><<<blocks, T, smem>>>(x, n, wr, bi, gt0);
+                if (rec) smem_reverse<true><<<blocks, T, smem>>>(x, n, wr, bi, gt);
+                else smem_reverse<false><<<blocks, T, smem>>>(x, n, wr, bi, gt);
             } else {
-                if (rec) saxpy<true><<<blocks, T, smem>>>(x, y, 2.5f, n, wr, bi, gt0);
-                else saxpy<false><<<blocks, T, smem>>>(x, y, 2.5f, n, wr, bi, gt0);
+                if (rec) saxpy<true><<<blocks, T, smem>>>(x, y, 2.5f, n, wr, bi, gt);
+                else saxpy<false><<<blocks, T, smem>>>(x, y, 2.5f, n, wr, bi, gt);
             }
         };
         fill_f32(x, n, 11u + (unsigned)life_rows.size());
@@ -190,7 +193,7 @@ int main(int argc, char **argv)
         std::vector<unsigned long long> g0(blocks);
         CK(cudaMemcpy(w.data(), wr, w.size() * sizeof(WarpRec), cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(b.data(), bi, b.size() * 4, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(g0.data(), gt0, g0.size() * 8, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(g0.data(), gt, g0.size() * 8, cudaMemcpyDeviceToHost));
         double bytes = (v.kind == SAXPY ? 3.0 : 2.0) * n * 4;
 
         // ---- per block ----

@@ -75,8 +75,7 @@ __global__ void __launch_bounds__(1024, 2) smem_tput(Pattern pat, unsigned iters
     const unsigned addr = (unsigned)__cvta_generic_to_shared(sm) + pat.off[threadIdx.x & 31];
     unsigned acc = threadIdx.x;
     const unsigned s0 = hash32(threadIdx.x), s1 = s0 + 1, s2 = s0 + 2, s3 = s0 + 3;
-    __syncthreads();
-    unsigned long long t0 = clk();
+    unsigned long long t0 = sync_clk();
 #pragma unroll 1
     for (unsigned k = 0; k < iters; k++) {
 #pragma unroll
@@ -85,8 +84,7 @@ __global__ void __launch_bounds__(1024, 2) smem_tput(Pattern pat, unsigned iters
             else acc ^= lds<W>(addr);
         }
     }
-    __syncthreads();
-    unsigned long long t1 = clk();
+    unsigned long long t1 = sync_clk();
     put_rec(rec, t0, t1);
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc ^ sm[threadIdx.x];
 }
