@@ -22,7 +22,10 @@
 //                    when a link is one instruction and 4 schedulers)
 // Chains keep their values away from zero (and from inf/NaN): ex2 is
 // 2^-x, select chains alternate between two values, conversions go
-// through the float's bit pattern.
+// through the float's bit pattern. Two links carry an extra instruction,
+// as ptxas folds them otherwise (rcp(rcp(x)) = x, and the u32 -> f32 -> u32
+// round trip is idempotent): mufu_rcp adds 1.0 (FADD), i2f_f2i XORs (LOP3);
+// subtract fadd's / lop3's cyc_link. Each row's `what` says what a link is.
 //
 // Device time: 25 ops x (6 one-warp launches of <= 0.3 ms + 3 launches of
 // ~0.3 ms at full occupancy) ~ 0.1 s; ~2 s in all.

@@ -22,7 +22,7 @@
 // plus the plain kernel's time (ms, GBs) and the recorded one's (ms_rec),
 // the cost of recording. Kernels as the twins: light (x = x*2+1 in place,
 // 2^24 floats) at 256/512/1024 threads and at 256 with 32/48 KB of unused
-// dynamic shared memory; smem_reverse (occupancy.cu) at 1/32/48 KB; saxpy
+// dynamic shared memory or with enough of it for 4 / 2 blocks per SM; smem_reverse (occupancy.cu) at 1/32/48 KB; saxpy
 // (registers.cu) at 8/6/4/2 blocks of 256 per SM, emulated with unused
 // shared memory as the twin does (registers per thread cannot be raised).
 // With a directory argument, per-block records of SMs 0..7 go to

@@ -18,7 +18,8 @@
 //   first word is the next address: cycles per load, loop cancelled by
 //   16- and 8-link loops (cyc_link = (t16 - t8) / 8 per iteration).
 // Patterns (off(lane), bytes): sN = lane * W * N; bcast = 0 (all lanes one
-// address); w8 halves_same = 8 (l % 16) (lanes l and l+16 read the same
+// address); w4 two_rows = 0 for lanes 0-15, 128 for 16-31 (two words of
+// bank 0); w8 halves_same = 8 (l % 16) (lanes l and l+16 read the same
 // 8 bytes), halves_conf = 8 (l % 16) + 256 (l / 16) (the half-warps on the
 // same banks, other rows), evenodd = 8 (l / 2) + 256 (l % 2) (conflicts if
 // phases are lane halves, none if they are even/odd lanes); w16
