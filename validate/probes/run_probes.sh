@@ -13,9 +13,11 @@
 #    opcode, and for every lat_X_u16 / lat_X_u8 pair the SASS instructions
 #    per chain link ((count16 - count8) / 8, chains.h);
 # 3. runs the probes one after another (the GPU to itself), each under a
-#    timeout (PROBE_TIMEOUT, 90 s), writing NAME.h200.txt (stdout and
-#    stderr; raw per-block records go to raw/);
-# 4. writes into $OUT only what can come back from the GPU machine:
+#    timeout (PROBE_TIMEOUT, 90 s) and all within BUDGET (450 s from the
+#    start: a probe that would start later is skipped), writing
+#    NAME.h200.txt (stdout and stderr; raw per-block records go to raw/);
+# 4. writes into $OUT, anew after every probe (a run cut short keeps what it
+#    measured), only what can come back from the GPU machine:
 #      summary.txt      one line per probe (build, exit status, seconds,
 #                       output lines) and the total time
 #      probes_all.txt   every NAME.h200.txt, one after another
@@ -32,6 +34,7 @@ WORK=${WORK:-${TMPDIR:-/tmp}/gpusim-probes-work}
 ARCH=${ARCH:-sm_90}
 TAG=${TAG:-h200}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-90}
+BUDGET=${BUDGET:-450}
 ALL=(residency latency_dist int_div instr_pipes smem mem_path barrier coresidency l2_reuse atomics
      loaded_latency block_launch)
 if [ $# -gt 0 ]; then PROBES=("$@"); else PROBES=("${ALL[@]}"); fi
@@ -66,7 +69,7 @@ log "building ${#PROBES[@]} probes with $NVCC for $ARCH"
 declare -A BPID BUILD
 for p in "${PROBES[@]}"; do
   if [ ! -f "$HERE/$p.cu" ]; then BUILD[$p]=missing; continue; fi
-  ( "$NVCC" -std=c++17 -O3 -arch="$ARCH" -lineinfo -Xptxas -v "$HERE/$p.cu" -o "$BIN/$p" > "$R/$p.build.log" 2>&1 ) &
+  ( timeout 600 "$NVCC" -std=c++17 -O3 -arch="$ARCH" -lineinfo -Xptxas -v "$HERE/$p.cu" -o "$BIN/$p" > "$R/$p.build.log" 2>&1 ) &
   BPID[$p]=$!
 done
 for p in "${PROBES[@]}"; do
@@ -142,43 +145,56 @@ else
   log "no cuobjdump: SASS not dumped"
 fi
 
-# ---- run, one after another -------------------------------------------------------------
+# ---- run, one after another ------------------------------------------------------------
+# After every probe, summary.txt, probes_all.txt and probes_out.tgz in $OUT are
+# written anew, so that a run cut short still brings back what it measured;
+# no probe starts when less than 10 s of the BUDGET (s, from the start) is left.
 declare -A RC SECS LINES
+for p in "${PROBES[@]}"; do RC[$p]=-; SECS[$p]=0; LINES[$p]=0; done
+pack() {
+  local fail=0 p
+  {
+    echo "run_probes on $(hostname 2>/dev/null || echo ?) at $(date -u +%FT%TZ), $ARCH, timeout ${PROBE_TIMEOUT}s per probe, budget ${BUDGET}s"
+    grep -m1 -A1 '^name, driver' "$R/env.txt" | tail -1
+    printf '%-16s %-8s %7s %8s %6s\n' probe build exit seconds lines
+    for p in "${PROBES[@]}"; do
+      printf '%-16s %-8s %7s %8s %6s\n' "$p" "${BUILD[$p]}" "${RC[$p]}" "${SECS[$p]}" "${LINES[$p]}"
+      [ "${BUILD[$p]}" = ok ] && [ "${RC[$p]}" = 0 ] || fail=1
+    done
+    echo "total $(( $(date +%s) - START )) s; $1$( [ "$1" = done ] && { [ $fail = 0 ] && echo ': all probes ran' || echo ': SOME PROBES FAILED'; })"
+  } > "$R/summary.txt"
+  cp "$R/summary.txt" "$OUT/summary.txt"
+  : > "$OUT/probes_all.txt"
+  for p in "${PROBES[@]}"; do
+    [ -f "$R/$p.$TAG.txt" ] || continue
+    { echo "########## $p.$TAG.txt"; cat "$R/$p.$TAG.txt"; echo; } >> "$OUT/probes_all.txt"
+  done
+  tar -czf "$OUT/probes_out.tgz.tmp" -C "$WORK" probes 2>/dev/null || tar -cf "$OUT/probes_out.tgz.tmp" -C "$WORK" probes
+  mv -f "$OUT/probes_out.tgz.tmp" "$OUT/probes_out.tgz"
+  return $fail
+}
+pack "running" || true
 for p in "${PROBES[@]}"; do
-  if [ "${BUILD[$p]}" != ok ]; then RC[$p]=-; SECS[$p]=0; LINES[$p]=0; continue; fi
+  [ "${BUILD[$p]}" = ok ] || continue
+  left=$(( BUDGET - ($(date +%s) - START) ))
+  if [ "$left" -lt 10 ]; then RC[$p]=skipped; log "$p: skipped (budget)"; continue; fi
+  t=$PROBE_TIMEOUT; [ "$left" -lt "$t" ] && t=$left
   t0=$(date +%s.%N)
-  timeout -k 5 "$PROBE_TIMEOUT" "$BIN/$p" "$R/raw" > "$R/$p.$TAG.txt" 2>&1
+  timeout -k 5 "$t" "$BIN/$p" "$R/raw" > "$R/$p.$TAG.txt" 2>&1
   RC[$p]=$?
   t1=$(date +%s.%N)
   SECS[$p]=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }' 2>/dev/null || echo "?")
   LINES[$p]=$(wc -l < "$R/$p.$TAG.txt")
   log "$p: exit ${RC[$p]}, ${SECS[$p]} s, ${LINES[$p]} lines"
+  pack "running" || true
 done
 
 {
   echo "== nvidia-smi after"
   nvidia-smi --query-gpu=$smi_query --format=csv 2>&1 || true
 } >> "$R/env.txt"
-
-# ---- summary and the files that come back ---------------------------------------------
-fail=0
-{
-  echo "run_probes on $(hostname 2>/dev/null || echo ?) at $(date -u +%FT%TZ), $ARCH, timeout ${PROBE_TIMEOUT}s per probe"
-  grep -m1 -A1 '^name, driver' "$R/env.txt" | tail -1
-  printf '%-16s %-8s %5s %8s %6s\n' probe build exit seconds lines
-  for p in "${PROBES[@]}"; do
-    printf '%-16s %-8s %5s %8s %6s\n' "$p" "${BUILD[$p]}" "${RC[$p]}" "${SECS[$p]}" "${LINES[$p]}"
-    [ "${BUILD[$p]}" = ok ] && [ "${RC[$p]}" = 0 ] || fail=1
-  done
-  echo "total $(( $(date +%s) - START )) s; $( [ $fail = 0 ] && echo 'all probes ran' || echo 'SOME PROBES FAILED')"
-} > "$R/summary.txt"
-cp "$R/summary.txt" "$OUT/summary.txt"
-: > "$OUT/probes_all.txt"
-for p in "${PROBES[@]}"; do
-  [ -f "$R/$p.$TAG.txt" ] || continue
-  { echo "########## $p.$TAG.txt"; cat "$R/$p.$TAG.txt"; echo; } >> "$OUT/probes_all.txt"
-done
-tar -czf "$OUT/probes_out.tgz" -C "$WORK" probes
+pack done
+fail=$?
 cat "$R/summary.txt"
 log "wrote $OUT/summary.txt, $OUT/probes_all.txt, $OUT/probes_out.tgz ($(du -k "$OUT/probes_out.tgz" | cut -f1) KB)"
 exit $fail
