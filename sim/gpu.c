@@ -814,7 +814,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             uint64_t t = g.nnext ? g.now + 1 : g.wakes.v[0].key;
             if (g.wakes.n && g.wakes.v[0].key < t) t = g.wakes.v[0].key;
             if (t <= g.now && g.now) {
-                fail(&g, SIM_DEADLOCK, "internal: a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
+                fail(&g, SIM_INTERNAL, "internal error (please report it): a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
                      (unsigned long long)g.now);
                 break;
             }
@@ -847,7 +847,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             }
         }
         if (!g.stop && g.next_block < g.total_blocks)
-            fail(&g, SIM_DEADLOCK, "internal: %llu blocks were never dispatched",
+            fail(&g, SIM_INTERNAL, "internal error (please report it): %llu blocks were never dispatched",
                  (unsigned long long)(g.total_blocks - g.next_block));
         if (!g.stop) {
             memsys_flush(g.mem, g.end);

@@ -41,7 +41,9 @@ typedef enum {
     SIM_FAULT,      /* a lane faulted (out of bounds, misaligned ...)           */
     SIM_DEADLOCK,   /* bar.sync that can never complete                          */
     SIM_BUDGET,     /* --max-cycles or the instruction budget ran out            */
-    SIM_BAD_LAUNCH  /* the launch cannot run on this machine (too big a block)  */
+    SIM_BAD_LAUNCH, /* the launch cannot run on this machine (too big a block)  */
+    SIM_INTERNAL    /* the simulator broke one of its own invariants: a bug to
+                       report, not a property of the kernel                    */
 } SimStatus;
 
 typedef struct {
