@@ -47,6 +47,7 @@ static const Knob KNOBS[] = {
 #define KNOB_COUNT (sizeof KNOBS / sizeof KNOBS[0])
 
 #define MAX_KEY 128          /* longest dotted key we build           */
+#define L2_REQUESTS_PER_CLK_MIN 1e-3 /* below it, not a limit a machine could have */
 #define MAX_FILE (1u << 24)  /* a machine file is a few KB; refuse more */
 
 static const char *const POLICY_NAMES[] = {"gto", "lrr"};
@@ -647,6 +648,12 @@ static bool validate_at(const GpuConfig *c, const char *source, Diag *d)
             return vfail(d, source, "%s: %s", KNOBS[i].key, why);
     }
     /* All fields are now within their ranges (no zero divisors). */
+    /* A rate becomes cycles per request (1 / rate) and then whole cycles: a
+    ** vanishing rate would be a float beyond every integer, not a slow L2. */
+    if (c->l2_requests_per_clk != 0 && c->l2_requests_per_clk < L2_REQUESTS_PER_CLK_MIN)
+        return vfail(d, source,
+                     "l2.requests_per_clk (%g) must be 0 (no limit) or at least %g (one request every %g cycles)",
+                     c->l2_requests_per_clk, L2_REQUESTS_PER_CLK_MIN, 1 / L2_REQUESTS_PER_CLK_MIN);
     if (c->dram_access_bytes != 32 && c->dram_access_bytes != 64 && c->dram_access_bytes != 128)
         return vfail(d, source, "dram.access_bytes (%u) must be 32, 64 or 128: whole 32-byte sectors of a 128-byte line",
                      c->dram_access_bytes);
