@@ -106,7 +106,17 @@ import json
 d = json.load(open('$TMP/trace.json'))
 launches = {e['args']['launch'] for e in d['traceEvents'] if e.get('cat') == 'block' and 'args' in e}
 assert launches == {'transpose/naive', 'transpose/tiled', 'transpose/tiled_padded', 'transpose/copy'}, launches
-" || fail "--trace: not a Chrome trace of the four launches"
+spans = [e for e in d['traceEvents'] if e.get('cat') == 'launch']
+assert [e['name'] for e in spans] == ['transpose/naive', 'transpose/tiled', 'transpose/tiled_padded', 'transpose/copy'], spans
+mhz = 1410  # a100: timestamps are microseconds of simulated time
+for e in spans:
+    assert abs(e['dur'] * mhz - e['args']['cycles']) < 0.01, e
+assert all(spans[i]['ts'] + spans[i]['dur'] <= spans[i + 1]['ts'] for i in range(3)), 'launches overlap'
+names = {e['args']['name'] for e in d['traceEvents'] if e['ph'] == 'M' and e['name'] == 'process_name'}
+assert 'SM 0' in names and 'launches' in names, names
+states = [e for e in d['traceEvents'] if e['ph'] == 'C' and e['name'] == 'warp states']
+assert states and 'long_scoreboard' in states[0]['args'], 'no warp-state counters'
+" || fail "--trace: not a Chrome trace of the four launches with named tracks, times and warp-state counters"
 expect_rc 2 run workloads/transpose.json --trace /nonexistent/dir/trace.json
 
 # ---- divergence: divergent about 2x uniform
