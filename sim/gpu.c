@@ -498,7 +498,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     const Instr *in = &g->k->code[exec_pc(&w->ex)];
     bs->eb.clock = g->now;
     if (!exec_step(&bs->eb, &w->ex, out)) {
-        char report[1536];
+        char report[DIAG_MESSAGE_MAX];
         grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &out->fault, bs->eb.ctaid, bs->eb.ntid,
                             w->ex.warp_in_block, report, sizeof report);
         fail(g, SIM_FAULT, "%s", report);

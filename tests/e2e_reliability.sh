@@ -220,6 +220,15 @@ for target in workloads/transpose.json workloads/kernels/transpose.asm; do
 done
 if cmp -s workloads/transpose.json "$TMP/t_before.json"; then ok; else bad "--trace overwrote the workload file"; fi
 
+# A long path is quoted whole in a diagnostic (no fixed 255-byte buffers).
+long=$TMP/$(printf 'd%.0s' $(seq 1 120))/$(printf 'e%.0s' $(seq 1 120))/$(printf 'f%.0s' $(seq 1 120))
+mkdir -p "$long"
+printf '{"name": "x", "description": "x", "kernels": "missing.asm", "buffers": [], "variants": []}' >"$long/w.json"
+timeout "$LIMIT" "$GPUSIM" run "$long/w.json" >"$OUT" 2>"$ERR"
+rc=$?
+if [ "$rc" -eq 2 ] && head -n 1 "$ERR" | grep -qF "$long/w.json:1:" && head -n 1 "$ERR" | grep -qF "$long/missing.asm"; then ok
+else bad "a ${#long}-byte path: exit $rc, want 2 and the whole path twice in the first line" "$(head -c 300 "$ERR")"; fi
+
 # fuzz/run.sh: its argument checks and the stale-build-directory guard (CI
 # once failed when a build directory from another checkout was reused).
 fz() {

@@ -68,7 +68,7 @@ bool jsonread_failv(JsonReader *r, JsonReadWhere where, size_t k, const char *fm
 {
     if (r->failed) return false;
     r->failed = true;
-    char path[256], msg[640];
+    char path[1024], msg[DIAG_MESSAGE_MAX - 1024];
     jsonpos_format(&r->at, path, sizeof path);
     vsnprintf(msg, sizeof msg, fmt, ap);
     size_t off = 0;
