@@ -176,3 +176,39 @@ size_t jsonpos_open_string(const char *text, size_t len)
     }
     return in ? at : len;
 }
+
+size_t jsonpos_find_nul_escape(const char *text, size_t len)
+{
+    bool in = false;
+    for (size_t i = 0; i < len; i++) {
+        if (!in) {
+            in = text[i] == '"';
+        } else if (text[i] == '"') {
+            in = false;
+        } else if (text[i] == '\\' && i + 1 < len) {
+            if (text[i + 1] == 'u' && i + 6 <= len && memcmp(text + i + 2, "0000", 4) == 0) return i;
+            i++; /* the escaped character (a quote or a backslash among them) */
+        }
+    }
+    return len;
+}
+
+unsigned jsonpos_depth_at(const char *text, size_t len, size_t off)
+{
+    unsigned depth = 0;
+    bool in = false;
+    for (size_t i = 0; i < off && i < len; i++) {
+        char c = text[i];
+        if (in) {
+            if (c == '\\') i++;
+            else if (c == '"') in = false;
+        } else if (c == '"') {
+            in = true;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ']' || c == '}') && depth) {
+            depth--;
+        }
+    }
+    return depth;
+}
