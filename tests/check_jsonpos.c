@@ -81,6 +81,23 @@ START_TEST(test_bad_paths)
 }
 END_TEST
 
+
+START_TEST(test_nul_escape_and_depth)
+{
+    const char *a = "{\"k\": \"x\\u0000y\"}";       /* a NUL escape inside a string */
+    ck_assert_uint_eq(jsonpos_find_nul_escape(a, strlen(a)), 8);
+    const char *b = "{\"k\": \"x\\\\u0000y\"}";   /* an escaped backslash, then the text u0000 */
+    ck_assert_uint_eq(jsonpos_find_nul_escape(b, strlen(b)), strlen(b));
+    const char *c = "{\"k\": 1} \\u0000";             /* outside any string */
+    ck_assert_uint_eq(jsonpos_find_nul_escape(c, strlen(c)), strlen(c));
+    const char *d = "[{\"a\": [\"[[\", [1]]}]";
+    ck_assert_uint_eq(jsonpos_depth_at(d, strlen(d), 0), 0);
+    ck_assert_uint_eq(jsonpos_depth_at(d, strlen(d), 8), 3);  /* inside the string, its brackets uncounted */
+    ck_assert_uint_eq(jsonpos_depth_at(d, strlen(d), 15), 4);
+    ck_assert_uint_eq(jsonpos_depth_at(d, strlen(d), strlen(d)), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jsonpos");
@@ -88,6 +105,7 @@ int main(void)
     tcase_add_test(core, test_values_and_keys);
     tcase_add_test(core, test_utf8_columns);
     tcase_add_test(core, test_string_offset_and_open_string);
+    tcase_add_test(core, test_nul_escape_and_depth);
     suite_add_tcase(s, core);
     TCase *edge = tcase_create("Edge");
     tcase_add_test(edge, test_bad_paths);
