@@ -212,3 +212,31 @@ unsigned jsonpos_depth_at(const char *text, size_t len, size_t off)
     }
     return depth;
 }
+
+size_t jsonpos_find_bad_utf8(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n;
+        unsigned lo = 0x80, hi = 0xBF; /* the allowed range of the second byte */
+        if (c >= 0xC2 && c <= 0xDF) n = 1;
+        else if (c == 0xE0) n = 2, lo = 0xA0;
+        else if (c == 0xED) n = 2, hi = 0x9F;          /* no UTF-16 surrogates */
+        else if (c >= 0xE1 && c <= 0xEF) n = 2;
+        else if (c == 0xF0) n = 3, lo = 0x90;
+        else if (c >= 0xF1 && c <= 0xF3) n = 3;
+        else if (c == 0xF4) n = 3, hi = 0x8F;          /* nothing past U+10FFFF */
+        else return i;
+        if (i + n >= len) return i; /* cut short by the end of the text */
+        if (s[i + 1] < lo || s[i + 1] > hi) return i;
+        for (size_t k = 2; k <= n; k++)
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
+        i += n + 1;
+    }
+    return len;
+}

@@ -56,6 +56,12 @@ unsigned jsonpos_depth_at(const char *text, size_t len, size_t off);
 /* The nesting limit of the JSON parser gpusim uses (cJSON). */
 #define JSONPOS_NESTING_LIMIT 1000
 
+/* Offset of the first byte of text[0..len) that is not part of well-formed
+** UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF),
+** or len. JSON text is UTF-8 (RFC 8259); a name with a stray byte would make
+** the JSON that gpusim writes invalid, so the front ends refuse it. */
+size_t jsonpos_find_bad_utf8(const char *text, size_t len);
+
 /* Offset of the first \u0000 escape inside a string of text[0..len), or len
 ** when there is none: a parser decodes it to a NUL, which would silently end
 ** the name or path it is part of, so the front ends refuse it. */

@@ -506,6 +506,15 @@ bool config_parse(const char *json, size_t len, const char *source, GpuConfig *o
         free(text);
         return false;
     }
+    size_t bad = jsonpos_find_bad_utf8(text, len);
+    if (bad < len) {
+        uint32_t line, col;
+        jsonpos_line_col(text, len, bad, &line, &col);
+        diag_set(d, source, line, col, "byte 0x%02x is not UTF-8 text (JSON files are UTF-8)", (unsigned char)text[bad]);
+        cJSON_Delete(root);
+        free(text);
+        return false;
+    }
     size_t nul_escape = jsonpos_find_nul_escape(text, len);
     if (nul_escape < len) {
         uint32_t line, col;

@@ -98,6 +98,25 @@ START_TEST(test_nul_escape_and_depth)
 }
 END_TEST
 
+
+START_TEST(test_utf8_validation)
+{
+    static const struct { const char *s; size_t bad; } cases[] = {
+        { "plain ascii", 11 },
+        { "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", 14 },   /* é, euro, an emoji */
+        { "x\xFFy", 1 },                                              /* never a UTF-8 byte */
+        { "x\xC3", 1 },                                               /* cut short */
+        { "x\xC0\xAFy", 1 },                                         /* overlong '/' */
+        { "x\xED\xA0\x80", 1 },                                     /* a surrogate */
+        { "x\xF4\x90\x80\x80", 1 },                                /* past U+10FFFF */
+        { "ab\xE2\x82", 2 },                                         /* three-byte form cut short */
+        { "\xE2\x28\xA1", 0 },                                      /* a bad continuation byte */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(jsonpos_find_bad_utf8(cases[i].s, strlen(cases[i].s)) == cases[i].bad, "case %zu", i);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jsonpos");
@@ -106,6 +125,7 @@ int main(void)
     tcase_add_test(core, test_utf8_columns);
     tcase_add_test(core, test_string_offset_and_open_string);
     tcase_add_test(core, test_nul_escape_and_depth);
+    tcase_add_test(core, test_utf8_validation);
     suite_add_tcase(s, core);
     TCase *edge = tcase_create("Edge");
     tcase_add_test(edge, test_bad_paths);

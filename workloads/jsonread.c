@@ -55,6 +55,14 @@ cJSON *jsonread_parse(JsonReader *r, const char *text, size_t len, const char *f
         syntax_error(text, len, file, off < nul_at ? off : nul_at, d);
         return NULL;
     }
+    size_t bad = jsonpos_find_bad_utf8(text, len);
+    if (bad < len) {
+        cJSON_Delete(root);
+        uint32_t line, col;
+        jsonpos_line_col(text, len, bad, &line, &col);
+        diag_set(d, file, line, col, "byte 0x%02x is not UTF-8 text (JSON files are UTF-8)", (unsigned char)text[bad]);
+        return NULL;
+    }
     size_t nul_escape = jsonpos_find_nul_escape(text, len);
     if (nul_escape < len) {
         cJSON_Delete(root);
