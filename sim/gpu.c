@@ -825,7 +825,8 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             if (t == g.now + 1) g.nnext = 0;
             g.now = t;
             if (L->max_cycles && g.now > L->max_cycles) {
-                fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles (--max-cycles); where its warps are:",
+                r->budget_cycles = true;
+                fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles; where its warps are:",
                      g.k->name, (unsigned long long)L->max_cycles);
                 append_warp_positions(&g, 16);
                 break;

@@ -50,6 +50,8 @@ typedef enum {
 typedef struct {
     SimStatus   status;
     char        message[DIAG_MESSAGE_MAX]; /* report for any status but SIM_OK     */
+    bool        budget_cycles; /* SIM_BUDGET: the cycle budget ran out (else the
+                                  instruction budget)                          */
     KernelStats stats;         /* filled for SIM_OK (partial otherwise)           */
 } SimResult;
 

@@ -160,7 +160,13 @@ grep -q 'exceeded 5000 warp instructions' "$TMP/out" || fail "fault: instruction
 # without flags the budget scales with the launch: 2^24 + 65536 x 1 warp + 16 x 2048 elements
 expect_rc 1 run tests/json_corpus/run/fault.json --variant spin
 grep -q 'exceeded 16875520 warp instructions' "$TMP/out" || fail "fault: default budget of the spin launch"
-grep -q 'default budget of this launch: 2^24 + 65536 per warp launched' "$TMP/out" || fail "fault: default budget rule not named"
+grep -q 'default instruction budget of this launch: 2^24 + 65536 per warp launched' "$TMP/out" || fail "fault: default budget rule not named"
+# a budget the user set is called theirs, not the default
+expect_rc 1 run workloads/transpose.json --param n=64 --variant naive --max-instructions 10
+grep -q '(the budget --max-instructions set)' "$TMP/out" || fail "budget: a --max-instructions budget is not named as the user's"
+grep -q 'default' "$TMP/out" && fail "budget: a --max-instructions budget is called the default"
+expect_rc 1 run workloads/transpose.json --param n=64 --variant naive --max-cycles 10
+grep -q '(the budget --max-cycles set)' "$TMP/out" || fail "budget: a --max-cycles budget is not named as the user's"
 
 # ---- bad flags: exit 2 with a message
 expect_rc 0 run --help
