@@ -176,8 +176,12 @@ if $have_run; then
         gp run "$WL" "${SMALL[@]}" --set "$set"
         if [ "$rc" -eq 0 ]; then ok; else bad "odd machine --set $set: exit $rc, want 0" "$(head -n 3 "$ERR")"; fi
     done
+    # the documented maximum of SMs runs a launch that uses few of them
+    gp run "$WL" --param n=32 --set sm.count=100000 --variant naive
+    if [ "$rc" -eq 0 ]; then ok; else bad "sm.count=100000 with one block: exit $rc, want 0" "$(tail -n 3 "$OUT")"; fi
     # a machine the host cannot simulate is refused with a message, not killed
-    gp run "$WL" "${SMALL[@]}" --set sm.count=100000 --variant naive
+    # (a full wave on 100000 SMs: 16 GiB of resident warps)
+    gp run workloads/waves.json --set sm.count=100000 --variant full_wave
     if [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
         bad "huge machine: exit $rc, want 1 or 2 (gpusim run --set sm.count=100000)" "$(head -n 3 "$ERR")"
     elif ! grep -qi 'memory' "$OUT" "$ERR"; then
