@@ -32,6 +32,7 @@ typedef enum { KNOB_U32, KNOB_F64, KNOB_POLICY } KnobType;
 
 typedef struct {
     const char *key;  /* dotted JSON path, e.g. "sm.count" */
+    size_t keylen;    /* strlen(key): lookups compare lengths first */
     KnobType type;
     size_t offset;    /* of the field in GpuConfig       */
     double lo, hi;    /* accepted range, inclusive       */
@@ -40,7 +41,7 @@ typedef struct {
 
 static const Knob KNOBS[] = {
 #define CFG(key, field, type, lo, hi, help) \
-    {key, KNOB_##type, offsetof(GpuConfig, field), (double)(lo), (double)(hi), help},
+    {key, sizeof(key) - 1, KNOB_##type, offsetof(GpuConfig, field), (double)(lo), (double)(hi), help},
 #include "sim/config.def"
 #undef CFG
 };
@@ -56,8 +57,9 @@ static const char *const POLICY_NAMES[] = {"gto", "lrr"};
 
 static const Knob *knob_find(const char *key)
 {
+    size_t n = strlen(key);
     for (size_t i = 0; i < KNOB_COUNT; i++)
-        if (strcmp(KNOBS[i].key, key) == 0) return &KNOBS[i];
+        if (KNOBS[i].keylen == n && memcmp(KNOBS[i].key, key, n) == 0) return &KNOBS[i];
     return NULL;
 }
 
@@ -217,7 +219,7 @@ static void suggest(const char *key, char *buf, size_t n)
     const Knob *best = NULL;
     size_t bestd = 4;
     for (size_t i = 0; i < KNOB_COUNT; i++) {
-        size_t dist = diag_edit_distance(key, KNOBS[i].key);
+        size_t dist = diag_edit_distance(key, KNOBS[i].key, bestd - 1);
         if (dist < bestd) {
             bestd = dist;
             best = &KNOBS[i];

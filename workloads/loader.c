@@ -450,7 +450,7 @@ static bool load_checks(Ld *L, const cJSON *arr, WlVariant *v)
             const char *near = NULL;
             size_t best = 3; /* suggest only names within 2 edits, and 1 per 3 characters */
             for (size_t q = 0; q < reference_count(); q++) {
-                size_t dist = diag_edit_distance(r->valuestring, reference_at(q)->name);
+                size_t dist = diag_edit_distance(r->valuestring, reference_at(q)->name, best - 1);
                 if (dist < best && dist * 3 <= strlen(r->valuestring)) {
                     best = dist;
                     near = reference_at(q)->name;
