@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "base/file.h"
 #include "isa/cfg.h"
 
@@ -379,6 +380,10 @@ static bool parse_special(Asm *a, Operand *o)
                          "%%laneid, %%warpid, %%smid, %%nsmid or %%clock", quote(s, a->end, q, sizeof q));
 }
 
+/* How a source is read: SRC_FLOAT, immediates are floats (the instruction
+** works in f32); SRC_SPECIAL, a special register may be named. */
+enum { SRC_FLOAT = 1u << 0, SRC_SPECIAL = 1u << 1 };
+
 /* Source operand: register, immediate/symbol, or (mov only) special register. */
 static bool parse_src(Asm *a, uint32_t flags, Operand *o)
 {
@@ -388,12 +393,12 @@ static bool parse_src(Asm *a, uint32_t flags, Operand *o)
         if (a->end - a->p >= 3 && a->p[1] == 'r' && isdigit((unsigned char)a->p[2])) return parse_reg(a, o);
         if (a->end - a->p >= 3 && a->p[1] == 'p' && isdigit((unsigned char)a->p[2]))
             return fail_at(a, a->p, "a predicate cannot be used here; expected a register or an immediate");
-        if (!(flags & OPF_SPECIAL_SRC))
+        if (!(flags & SRC_SPECIAL))
             return fail_at(a, a->p, "special registers can only be read with mov; expected a register or an immediate");
         return parse_special(a, o);
     }
     o->kind = OPND_IMM;
-    return parse_const(a, flags & OPF_FLOAT, &o->value);
+    return parse_const(a, flags & SRC_FLOAT, &o->value);
 }
 
 /* Memory operand: '[' term { ('+'|'-') term } ']' with at most one register
@@ -466,11 +471,11 @@ static bool parse_reg_list(Asm *a, uint32_t vec, Operand *regs)
 static bool parse_src_list(Asm *a, uint32_t vec, uint32_t flags, Operand *srcs)
 {
     skip_space(a);
-    if (vec == 1) return parse_src(a, flags & ~OPF_SPECIAL_SRC, &srcs[0]);
+    if (vec == 1) return parse_src(a, flags & ~SRC_SPECIAL, &srcs[0]);
     if (!expect_char(a, '{', "to open a vector register list (.v2/.v4)")) return false;
     for (uint32_t i = 0; i < vec; i++) {
         if (i && !expect_char(a, ',', "between vector elements")) return false;
-        if (!parse_src(a, flags & ~OPF_SPECIAL_SRC, &srcs[i])) return false;
+        if (!parse_src(a, flags & ~SRC_SPECIAL, &srcs[i])) return false;
     }
     skip_space(a);
     if (a->p < a->end && *a->p == ',')
@@ -507,9 +512,50 @@ static int name_index(const char *const *names, int count, const char *s, size_t
 
 static ValueType type_of(const char *s, size_t n)
 {
-    static const char *const names[] = { "b32", "u32", "s32", "f32" };
-    int i = name_index(names, 4, s, n);
+    int i = name_index(TYPE_NAMES + TYPE_B32, TYPE_COUNT - TYPE_B32, s, n);
     return i < 0 ? TYPE_NONE : (ValueType)(TYPE_B32 + i);
+}
+
+/* Appends s to the string in buf (cap bytes), cutting it short if full. */
+static void append(char *buf, size_t cap, const char *s)
+{
+    size_t len = strlen(buf);
+    snprintf(buf + len, cap - len, "%s", s);
+}
+
+/* What each type of op's atomic family (the rows spelled as op but for
+** their type) allows, narrowest first, from the atoms column:
+** "f32: add exch; s32: add min max; u32: all". */
+static void atom_choices(Opcode op, char *buf, size_t cap)
+{
+    const char *mn = OP_INFO[op].mnemonic;
+    size_t stem = (size_t)(strrchr(mn, '.') - mn);
+    Opcode rows[OP_COUNT];
+    int n = 0;
+    for (int i = 0; i < OP_COUNT; i++) {
+        const char *o = OP_INFO[i].mnemonic;
+        if (!OP_INFO[i].atoms || strncmp(o, mn, stem) != 0 || o[stem] != '.' || strchr(o + stem + 1, '.')) continue;
+        int j = n++; /* insert, keeping rows ordered by how many operations they allow */
+        for (; j > 0 && bits_popcount(OP_INFO[rows[j - 1]].atoms) > bits_popcount(OP_INFO[i].atoms); j--)
+            rows[j] = rows[j - 1];
+        rows[j] = (Opcode)i;
+    }
+    buf[0] = 0;
+    for (int r = 0; r < n; r++) {
+        const OpInfo *info = &OP_INFO[rows[r]];
+        if (r) append(buf, cap, "; ");
+        append(buf, cap, TYPE_NAMES[info->type]);
+        append(buf, cap, ":");
+        if (info->atoms == ATOMS_ALL) {
+            append(buf, cap, " all");
+            continue;
+        }
+        for (int k = 0; k < ATOM_COUNT; k++)
+            if (info->atoms >> k & 1) {
+                append(buf, cap, " ");
+                append(buf, cap, ATOM_NAMES[k]);
+            }
+    }
 }
 
 /* Splits "setp.lt.s32" into the canonical mnemonic "setp.s32" and its
@@ -535,10 +581,9 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
 
     const char *dot = memchr(full, '.', n);
     size_t headn = dot ? (size_t)(dot - full) : n;
-    bool is_setp = headn == 4 && memcmp(full, "setp", 4) == 0;
-    bool is_shfl = headn == 4 && memcmp(full, "shfl", 4) == 0;
-    bool is_atom = headn == 4 && memcmp(full, "atom", 4) == 0;
-    bool is_ldst = headn == 2 && (memcmp(full, "ld", 2) == 0 || memcmp(full, "st", 2) == 0);
+    /* A part names a modifier only where the head's family takes that kind:
+    ** "add.v2.s32" is an unknown instruction, not a vector add. */
+    uint32_t kinds = opcode_head_mods(full, (uint32_t)headn);
     size_t cn = 0, tn = 0;
     memcpy(canon, full, headn);
     memcpy(notype, full, headn);
@@ -549,13 +594,14 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
         size_t len = te ? (size_t)(te - ts) : (size_t)(full + n - ts);
         int i;
         if (len == 0) return fail_at(a, s, "empty modifier in '%s'", full);
-        if (is_setp && (i = name_index(CMP_NAMES, CMP_COUNT, ts, len)) >= 0) m->cmp = i;
-        else if (is_shfl && (i = name_index(SHFL_NAMES, SHFL_COUNT, ts, len)) >= 0) m->shfl = i;
-        else if (is_atom && (i = name_index(ATOM_NAMES, ATOM_COUNT, ts, len)) >= 0) m->atom = i;
-        else if (is_ldst && len == 2 && ts[0] == 'v' && (ts[1] == '2' || ts[1] == '4')) m->vec = (uint32_t)(ts[1] - '0');
+        if ((kinds & OPM_CMP) && (i = name_index(CMP_NAMES, CMP_COUNT, ts, len)) >= 0) m->cmp = i;
+        else if ((kinds & OPM_SHFL) && (i = name_index(SHFL_NAMES, SHFL_COUNT, ts, len)) >= 0) m->shfl = i;
+        else if ((kinds & OPM_ATOM) && (i = name_index(ATOM_NAMES, ATOM_COUNT, ts, len)) >= 0) m->atom = i;
+        else if ((kinds & OPM_VEC) && len == 2 && ts[0] == 'v' && (ts[1] == '2' || ts[1] == '4'))
+            m->vec = (uint32_t)(ts[1] - '0');
         else {
             ValueType ty = type_of(ts, len);
-            if (is_atom && ty == TYPE_B32) ty = TYPE_U32, ts = "u32";
+            if ((kinds & OPM_ATOM) && ty == TYPE_B32) ty = TYPE_U32, ts = "u32"; /* PTX spells exch, cas .b32 */
             canon[cn++] = '.';
             memcpy(canon + cn, ts, len);
             cn += len;
@@ -574,7 +620,7 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
     m->op = opcode_lookup(canon, (uint32_t)cn);
     if (m->op == OP_COUNT && m->type != TYPE_NONE) {
         m->op = opcode_lookup(notype, (uint32_t)tn);
-        if (m->op != OP_COUNT && !(OP_INFO[m->op].flags & OPF_ANYTYPE)) m->op = OP_COUNT;
+        if (m->op != OP_COUNT && !(OP_INFO[m->op].mods & OPM_TYPE)) m->op = OP_COUNT;
     }
     if (m->op == OP_COUNT) {
         const char *best = NULL;
@@ -586,22 +632,24 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
         if (best) return fail_at(a, s, "unknown instruction '%s'; did you mean '%s'?", full, best);
         return fail_at(a, s, "unknown instruction '%s'; expected an opcode of isa/ISA.md", full);
     }
-    uint32_t fl = OP_INFO[m->op].flags;
-    if ((fl & OPF_CMP) && m->cmp < 0)
+    const OpInfo *info = &OP_INFO[m->op];
+    if ((info->mods & OPM_CMP) && m->cmp < 0)
         return fail_at(a, s, "'%s' needs a comparison: .eq .ne .lt .le .gt or .ge", full);
-    if ((fl & OPF_SHFL) && m->shfl < 0)
+    if ((info->mods & OPM_SHFL) && m->shfl < 0)
         return fail_at(a, s, "'%s' needs a mode: .idx .up .down or .bfly", full);
-    if (fl & OPF_ATOM) {
-        if (m->atom < 0) return fail_at(a, s, "'%s' needs an operation: .add .min .max .exch or .cas", full);
-        bool is_f = (fl & OPF_FLOAT) != 0;
-        bool is_s = m->op == OP_ATOM_GLOBAL_S32 || m->op == OP_ATOM_SHARED_S32;
-        if ((is_f && m->atom != ATOM_ADD && m->atom != ATOM_EXCH) ||
-            (is_s && m->atom != ATOM_ADD && m->atom != ATOM_MIN && m->atom != ATOM_MAX))
-            return fail_at(a, s, "'%s': .%s is not available for this type (f32: add exch; s32: add min max; u32: all)",
-                           full, ATOM_NAMES[m->atom]);
+    if ((info->mods & OPM_ATOM) && m->atom < 0)
+        return fail_at(a, s, "'%s' needs an operation: .add .min .max .exch or .cas", full);
+    if ((info->mods & OPM_ATOM) && !(info->atoms >> m->atom & 1)) {
+        char allowed[256];
+        atom_choices(m->op, allowed, sizeof allowed);
+        return fail_at(a, s, "'%s': .%s is not available for this type (%s)", full, ATOM_NAMES[m->atom], allowed);
     }
-    if (m->vec > 1 && !(fl & OPF_VEC)) return fail_at(a, s, "'%s' takes no vector width", full);
-    if (m->type == TYPE_NONE && (fl & OPF_ANYTYPE)) m->type = TYPE_B32;
+    /* A family may take a kind that one of its rows does not (ld.param). */
+    if (m->cmp >= 0 && !(info->mods & OPM_CMP)) return fail_at(a, s, "'%s' takes no comparison", full);
+    if (m->shfl >= 0 && !(info->mods & OPM_SHFL)) return fail_at(a, s, "'%s' takes no shuffle mode", full);
+    if (m->atom >= 0 && !(info->mods & OPM_ATOM)) return fail_at(a, s, "'%s' takes no atomic operation", full);
+    if (m->vec > 1 && !(info->mods & OPM_VEC)) return fail_at(a, s, "'%s' takes no vector width", full);
+    if (m->type == TYPE_NONE && (info->mods & OPM_TYPE)) m->type = TYPE_B32;
     return true;
 }
 
@@ -610,8 +658,8 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
 static bool parse_operands(Asm *a, const Mnemonic *m, Instr *in, const char *mn)
 {
     const OpInfo *info = &OP_INFO[m->op];
-    uint32_t fl = info->flags;
-    if ((fl & OPF_ANYTYPE) && in->type == TYPE_F32) fl |= OPF_FLOAT; /* mov.f32 %r1, 1.5 */
+    bool f32 = opcode_value_type(m->op, (ValueType)in->type) == TYPE_F32; /* also mov.f32 %r1, 1.5 */
+    uint32_t fl = (f32 ? SRC_FLOAT : 0) | (info->flags & OPF_SPECIAL_SRC ? SRC_SPECIAL : 0);
     switch (info->format) {
     case FMT_NONE:
         break;
@@ -637,9 +685,8 @@ static bool parse_operands(Asm *a, const Mnemonic *m, Instr *in, const char *mn)
         break;
     case FMT_SELP: {
         in->ndst = 1, in->nsrc = 3;
-        uint32_t sf = fl | (in->type == TYPE_F32 ? OPF_FLOAT : 0);
-        if (!parse_reg(a, &in->dst[0]) || !comma(a, mn) || !parse_src(a, sf, &in->src[0]) ||
-            !comma(a, mn) || !parse_src(a, sf, &in->src[1]) || !comma(a, mn) || !parse_pred(a, &in->src[2], true))
+        if (!parse_reg(a, &in->dst[0]) || !comma(a, mn) || !parse_src(a, fl, &in->src[0]) ||
+            !comma(a, mn) || !parse_src(a, fl, &in->src[1]) || !comma(a, mn) || !parse_pred(a, &in->src[2], true))
             return false;
         break;
     }
@@ -677,7 +724,7 @@ static bool parse_operands(Asm *a, const Mnemonic *m, Instr *in, const char *mn)
     case FMT_ST:
         in->ndst = 0, in->nsrc = (uint8_t)(1 + m->vec);
         if (!parse_mem(a, &in->src[0], &in->offset) || !comma(a, mn) ||
-            !parse_src_list(a, m->vec, fl | (in->type == TYPE_F32 ? OPF_FLOAT : 0), &in->src[1]))
+            !parse_src_list(a, m->vec, fl, &in->src[1]))
             return false;
         break;
     case FMT_ATOM:

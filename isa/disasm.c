@@ -6,24 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const TYPE_SUFFIX[] = { "", "b32", "u32", "s32", "f32" };
-
 void disasm_mnemonic(const Instr *in, char *buf, size_t cap)
 {
     const OpInfo *info = &OP_INFO[in->op];
     const char *mn = info->mnemonic;
-    const char *type = TYPE_SUFFIX[in->type];
-    if (info->flags & OPF_CMP) { /* setp.s32 -> setp.lt.s32 */
-        snprintf(buf, cap, "setp.%s%s", CMP_NAMES[in->mod], mn + 4);
-    } else if (info->flags & OPF_ATOM) { /* atom.global.u32 -> atom.global.add.u32 */
+    const char *type = TYPE_NAMES[in->type];
+    if (info->mods & OPM_CMP) { /* setp.s32 -> setp.lt.s32: after the head */
+        const char *dot = strchr(mn, '.');
+        snprintf(buf, cap, "%.*s.%s%s", (int)(dot - mn), mn, CMP_NAMES[in->mod], dot);
+    } else if (info->mods & OPM_ATOM) { /* atom.global.u32 -> atom.global.add.u32: before the type */
         const char *dot = strrchr(mn, '.');
         snprintf(buf, cap, "%.*s.%s%s", (int)(dot - mn), mn, ATOM_NAMES[in->mod], dot);
-    } else if (info->flags & OPF_SHFL) {
+    } else if (info->mods & OPM_SHFL) {
         snprintf(buf, cap, "%s.%s.%s", mn, SHFL_NAMES[in->mod], type);
-    } else if (info->flags & OPF_VEC) {
+    } else if (info->mods & OPM_VEC) {
         if (in->vec > 1) snprintf(buf, cap, "%s.v%u.%s", mn, in->vec, type);
         else snprintf(buf, cap, "%s.%s", mn, type);
-    } else if (info->flags & OPF_ANYTYPE) {
+    } else if (info->mods & OPM_TYPE) {
         snprintf(buf, cap, "%s.%s", mn, type);
     } else {
         snprintf(buf, cap, "%s", mn);
@@ -110,7 +109,7 @@ size_t disasm_instr(const Kernel *k, const Instr *in, char *buf, size_t cap)
     Out o = { buf, cap, 0 };
     if (cap) buf[0] = 0;
     const OpInfo *info = &OP_INFO[in->op];
-    bool fl = (info->flags & OPF_FLOAT) || ((info->flags & OPF_ANYTYPE) && in->type == TYPE_F32);
+    bool fl = opcode_value_type((Opcode)in->op, (ValueType)in->type) == TYPE_F32;
     if (in->guard != ISA_NO_GUARD) put(&o, "@%s%%p%u ", in->guard_neg ? "!" : "", in->guard);
     char mn[48];
     disasm_mnemonic(in, mn, sizeof mn);

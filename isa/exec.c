@@ -311,12 +311,19 @@ static bool map_shared(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
     return true;
 }
 
-static uint32_t atom_apply(AtomOp op, int kind /* 0 u32, 1 s32, 2 f32 */, uint32_t old, uint32_t v, uint32_t cmpv)
+/* Host pointers of the access in the memory that the opcode's row names. */
+static bool map_space(const ExecBlock *b, MemSpace space, uint32_t m, uint32_t width, ExecOut *out,
+                      uint8_t *ptr[WARP_SIZE])
+{
+    return space == SPACE_GLOBAL ? map_global(b, m, width, out, ptr) : map_shared(b, m, width, out, ptr);
+}
+
+static uint32_t atom_apply(AtomOp op, ValueType type, uint32_t old, uint32_t v, uint32_t cmpv)
 {
     switch (op) {
-    case ATOM_ADD: return kind == 2 ? bits(f32(old) + f32(v)) : old + v;
-    case ATOM_MIN: return kind == 1 ? ((int32_t)v < (int32_t)old ? v : old) : (v < old ? v : old);
-    case ATOM_MAX: return kind == 1 ? ((int32_t)v > (int32_t)old ? v : old) : (v > old ? v : old);
+    case ATOM_ADD: return type == TYPE_F32 ? bits(f32(old) + f32(v)) : old + v;
+    case ATOM_MIN: return type == TYPE_S32 ? ((int32_t)v < (int32_t)old ? v : old) : (v < old ? v : old);
+    case ATOM_MAX: return type == TYPE_S32 ? ((int32_t)v > (int32_t)old ? v : old) : (v > old ? v : old);
     case ATOM_EXCH: return v;
     case ATOM_CAS: return old == cmpv ? v : old;
     case ATOM_COUNT: break;
@@ -487,8 +494,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(w, in, m, width, out)) return false;
-        if (in->op == OP_LD_GLOBAL ? !map_global(b, m, width, out, ptr) : !map_shared(b, m, width, out, ptr))
-            return false;
+        if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         for (uint32_t e = 0; e < in->vec; e++) {
             uint32_t *D = w->r[in->dst[e].index];
             for (int l = 0; l < WARP_SIZE; l++)
@@ -502,8 +508,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(w, in, m, width, out)) return false;
-        if (in->op == OP_ST_GLOBAL ? !map_global(b, m, width, out, ptr) : !map_shared(b, m, width, out, ptr))
-            return false;
+        if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         uint32_t tv[WARP_SIZE];
         for (uint32_t e = 0; e < in->vec; e++) {
             const uint32_t *S = row(w, &in->src[1 + e], tv);
@@ -518,13 +523,11 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_ATOM_SHARED_U32:
     case OP_ATOM_SHARED_S32:
     case OP_ATOM_SHARED_F32: {
-        bool global = in->op <= OP_ATOM_GLOBAL_F32;
-        int kind = (in->op == OP_ATOM_GLOBAL_S32 || in->op == OP_ATOM_SHARED_S32) ? 1
-                 : (in->op == OP_ATOM_GLOBAL_F32 || in->op == OP_ATOM_SHARED_F32) ? 2 : 0;
+        const OpInfo *info = &OP_INFO[in->op];
         uint8_t *ptr[WARP_SIZE];
         out->width = 4;
         if (!addresses(w, in, m, 4, out)) return false;
-        if (global ? !map_global(b, m, 4, out, ptr) : !map_shared(b, m, 4, out, ptr)) return false;
+        if (!map_space(b, info->space, m, 4, out, ptr)) return false;
         const uint32_t *B = row(w, &in->src[1], tb);
         const uint32_t *C = in->mod == ATOM_CAS ? row(w, &in->src[2], tc) : tb;
         uint32_t *D = w->r[in->dst[0].index];
@@ -532,8 +535,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
             if (!(m >> l & 1)) continue;
             uint32_t old;
             memcpy(&old, ptr[l], 4);
-            uint32_t nv = in->mod == ATOM_CAS ? atom_apply(ATOM_CAS, kind, old, C[l], B[l])
-                                              : atom_apply((AtomOp)in->mod, kind, old, B[l], 0);
+            uint32_t nv = in->mod == ATOM_CAS ? atom_apply(ATOM_CAS, info->type, old, C[l], B[l])
+                                              : atom_apply((AtomOp)in->mod, info->type, old, B[l], 0);
             memcpy(ptr[l], &nv, 4);
             D[l] = old;
         }

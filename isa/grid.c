@@ -40,7 +40,7 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
         uint32_t base;
         uint64_t size;
         int64_t off;
-        if (in->op != OP_LD_SHARED && in->op != OP_ST_SHARED && in->op < OP_ATOM_SHARED_U32 && gmem &&
+        if (OP_INFO[in->op].space == SPACE_GLOBAL && gmem &&
             gmem_nearest(gmem, f->addr, &name, &base, &size, &off)) {
             if (off >= 0 && (uint64_t)off < size)
                 snprintf(where, sizeof where, " (%lld bytes into buffer '%s' of %llu bytes at 0x%x)", (long long)off,

@@ -1,12 +1,26 @@
 /* isa/opcodes.h -- opcode enum and info table, generated from isa/opcodes.def,
-** plus the small modifier lists (comparison, shuffle mode, atomic operation). */
+** plus the vocabularies its columns are written in: operand shapes, units,
+** memory spaces, value types, modifier kinds and the small modifier lists
+** (comparison, shuffle mode, atomic operation). */
 #ifndef GPUSIM_ISA_OPCODES_H
 #define GPUSIM_ISA_OPCODES_H
 
 #include <stdint.h>
 
+/* Modifier lists: each name list is indexed by its enum. */
+typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_COUNT } CmpOp;
+typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_COUNT } ShflMode;
+typedef enum { ATOM_ADD, ATOM_MIN, ATOM_MAX, ATOM_EXCH, ATOM_CAS, ATOM_COUNT } AtomOp;
+extern const char *const CMP_NAMES[CMP_COUNT];
+extern const char *const SHFL_NAMES[SHFL_COUNT];
+extern const char *const ATOM_NAMES[ATOM_COUNT];
+
+/* The atoms column: a set of AtomOp, one bit each. */
+#define ATOM_BIT(op) (1u << ATOM_##op)
+#define ATOMS_ALL    ((1u << ATOM_COUNT) - 1)
+
 typedef enum {
-#define OP(name, mn, fmt, unit, flags, sem) OP_##name,
+#define OP(name, mn, fmt, unit, space, type, flops, mods, atoms, flags, sem) OP_##name,
 #include "isa/opcodes.def"
 #undef OP
     OP_COUNT
@@ -44,43 +58,74 @@ typedef enum {
     UNIT_COUNT
 } OpUnit;
 
+/* Memory an instruction addresses; the executor and the fault report pick
+** the memory by it, never by the opcode. */
+typedef enum {
+    SPACE_NONE,
+    SPACE_GLOBAL, /* the launch's buffers (isa/gmem.h)                  */
+    SPACE_SHARED, /* the block's shared memory                          */
+    SPACE_PARAM   /* the kernel parameters (ld.param)                   */
+} MemSpace;
+
+/* The type an operation works in: signedness of min/max/compare/atomics,
+** and whether immediates are read as floats (f32). A cvt's is its source
+** type. Rows taking OPM_TYPE are b32 (a bit move): the type written in the
+** source only decides how their immediates are read. */
+typedef enum { TYPE_NONE, TYPE_B32, TYPE_U32, TYPE_S32, TYPE_F32, TYPE_COUNT } ValueType;
+extern const char *const TYPE_NAMES[TYPE_COUNT]; /* "", "b32", ... (without '.') */
+
+/* Modifier kinds: which dotted modifiers the assembler accepts on a row.
+** Opcodes whose mnemonics share a head ("ld", "atom") form one family; a
+** part after the head is read as a modifier of a kind the family takes. */
 enum {
-    OPF_ANYTYPE     = 1u << 0, /* accepts any of .b32 .u32 .s32 .f32 (bit moves)       */
-    OPF_FLOAT       = 1u << 1, /* immediates are floats                                */
-    OPF_CMP         = 1u << 2, /* takes a comparison modifier                          */
-    OPF_VEC         = 1u << 3, /* takes .v2 / .v4                                       */
-    OPF_LOAD        = 1u << 4,
-    OPF_STORE       = 1u << 5,
-    OPF_ATOM        = 1u << 6, /* takes an atomic-operation modifier                   */
-    OPF_SHFL        = 1u << 7, /* takes a shuffle mode                                 */
-    OPF_BRANCH      = 1u << 8,
-    OPF_BARRIER     = 1u << 9,
-    OPF_EXIT        = 1u << 10,
-    OPF_SPECIAL_SRC = 1u << 11,/* source may be a special register (%tid.x ...)       */
-    OPF_IMAD        = 1u << 12 /* integer add that may also run on the FMA pipe as an
+    OPM_TYPE = 1u << 0, /* any of .b32 .u32 .s32 .f32 (bit moves), .b32 if left out */
+    OPM_CMP  = 1u << 1, /* a comparison, required: .eq .ne .lt .le .gt .ge        */
+    OPM_SHFL = 1u << 2, /* a shuffle mode, required: .idx .up .down .bfly         */
+    OPM_ATOM = 1u << 3, /* an atomic operation of the row's atoms set, required   */
+    OPM_VEC  = 1u << 4  /* an optional vector width .v2 / .v4                     */
+};
+
+enum {
+    OPF_LOAD        = 1u << 0,
+    OPF_STORE       = 1u << 1,
+    OPF_ATOM        = 1u << 2, /* read-modify-write: lanes on one word are serialised  */
+    OPF_BRANCH      = 1u << 3,
+    OPF_BARRIER     = 1u << 4,
+    OPF_EXIT        = 1u << 5,
+    OPF_SPECIAL_SRC = 1u << 6, /* source may be a special register (%tid.x ...)       */
+    OPF_IMAD        = 1u << 7  /* integer add that may also run on the FMA pipe as an
                                   IMAD (compilers balance the two pipes this way)     */
 };
 
+/* One row of isa/opcodes.def (its header says what each column means). */
 typedef struct {
     const char *mnemonic;
     OpFormat    format;
     OpUnit      unit;
-    uint32_t    flags;
+    MemSpace    space;
+    ValueType   type;
+    uint32_t    flops;  /* FP32 operations per active lane, for the roofline    */
+    uint32_t    mods;   /* OPM_* modifier kinds                                 */
+    uint32_t    atoms;  /* AtomOp allowed, ATOM_BIT each; 0 for non-atomics     */
+    uint32_t    flags;  /* OPF_*                                                */
     const char *semantics;
 } OpInfo;
 
 extern const OpInfo OP_INFO[OP_COUNT];
-
-/* Modifier lists: each name list is indexed by its enum. */
-typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_COUNT } CmpOp;
-typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_COUNT } ShflMode;
-typedef enum { ATOM_ADD, ATOM_MIN, ATOM_MAX, ATOM_EXCH, ATOM_CAS, ATOM_COUNT } AtomOp;
-extern const char *const CMP_NAMES[CMP_COUNT];
-extern const char *const SHFL_NAMES[SHFL_COUNT];
-extern const char *const ATOM_NAMES[ATOM_COUNT];
 extern const char *const UNIT_NAMES[UNIT_COUNT];
 
 /* Opcode whose canonical mnemonic is exactly `mnemonic` (len bytes), or OP_COUNT. */
 Opcode opcode_lookup(const char *mnemonic, uint32_t len);
+
+/* OPM_* kinds taken by any opcode whose mnemonic starts with `head` (len
+** bytes, the part before the first '.'); 0 for an unknown head. */
+uint32_t opcode_head_mods(const char *head, uint32_t len);
+
+/* The type an instruction of row `op` works in, given the type written in
+** its source (TYPE_NONE when none was). */
+static inline ValueType opcode_value_type(Opcode op, ValueType written)
+{
+    return (OP_INFO[op].mods & OPM_TYPE) && written != TYPE_NONE ? written : OP_INFO[op].type;
+}
 
 #endif

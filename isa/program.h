@@ -36,15 +36,14 @@ typedef struct {
     uint32_t value;  /* OPND_IMM: the 32-bit pattern (float bits for floats) */
 } Operand;
 
-typedef enum { TYPE_NONE, TYPE_B32, TYPE_U32, TYPE_S32, TYPE_F32 } ValueType;
-
 typedef struct {
     uint8_t  op;        /* Opcode                                              */
     uint8_t  guard;     /* predicate index, or ISA_NO_GUARD                    */
     uint8_t  guard_neg; /* @!%p                                                */
     uint8_t  mod;       /* CmpOp / ShflMode / AtomOp, as the opcode takes      */
     uint8_t  vec;       /* elements per lane for memory ops: 1, 2 or 4         */
-    uint8_t  type;      /* ValueType written in the source (OPF_ANYTYPE rows)  */
+    uint8_t  type;      /* ValueType of the type suffix written (OPM_TYPE rows:
+                           .b32 if left out), TYPE_NONE if none                */
     uint8_t  ndst, nsrc;
     Operand  dst[4];    /* d / p, or d0..d3 of a vector load                   */
     Operand  src[5];    /* sources; memory ops: src[0] = address base         */

@@ -550,24 +550,17 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         fail(g, SIM_FAULT, "%s", report);
         return;
     }
+    const OpInfo *info = &OP_INFO[in->op];
+    uint32_t lanes = bits_popcount(out->exec_mask);
     st->warp_instructions++;
-    st->thread_instructions += bits_popcount(out->exec_mask);
+    st->thread_instructions += lanes;
+    st->flops += info->flops * lanes;
     g->active_lanes += bits_popcount(out->active);
-    OpUnit unit = OP_INFO[in->op].unit;
-    if ((OP_INFO[in->op].flags & OPF_IMAD) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
+    OpUnit unit = info->unit;
+    if ((info->flags & OPF_IMAD) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
     q->unit_free[unit] = g->now + g->interval[unit];
     uint64_t ready = g->now + g->latency[unit];
     uint8_t wait = STALL_WAIT;
-    switch (in->op) {
-    case OP_ADD_F32: case OP_SUB_F32: case OP_MUL_F32:
-        st->flops += bits_popcount(out->exec_mask);
-        break;
-    case OP_FMA_F32: case OP_MAD_F32:
-        st->flops += 2u * bits_popcount(out->exec_mask);
-        break;
-    default:
-        break;
-    }
     if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, &wait);
     else if (unit == UNIT_MIO) ready = issue_mio(g, s, slot, in, out, &wait);
     for (uint32_t i = 0; i < in->ndst; i++) {
@@ -586,7 +579,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
                          out->active, out->exec_mask, unit, in->op, out->diverged };
         g->trace->warp_issue(g->trace->user, &e);
     }
-    if (OP_INFO[in->op].flags & OPF_BRANCH) {
+    if (info->flags & OPF_BRANCH) {
         st->branches++;
         if (out->diverged) st->divergent_branches++;
         w->next_issue = g->now + g->c->lat_branch;

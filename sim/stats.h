@@ -56,7 +56,7 @@ typedef struct {
     uint64_t dram_read_bytes, dram_write_bytes, dram_bytes;
     double   dram_bandwidth_gbs;
     uint64_t shared_requests, shared_wavefronts, shared_bank_conflicts;
-    uint64_t flops;                   /* FP32: add/sub/mul 1, fma 2 per lane   */
+    uint64_t flops;                   /* FP32 ops: opcodes.def flops x lanes    */
     double   arithmetic_intensity;    /* flops per DRAM byte                    */
     double   peak_gflops, peak_dram_gbs, ridge_point;
     double   roofline_gflops;         /* min(peak, intensity * bandwidth)      */

@@ -1,7 +1,8 @@
 /* tests/check_asm.c -- the assembler (isa/asm.h) and disassembler
 ** (isa/disasm.h): every operand format, directives, the round trip
-** asm -> disasm -> asm over every opcode, isa/ISA.md against the opcode
-** table (every mnemonic documented, every `asm` code block assembles), the
+** asm -> disasm -> asm over every opcode, the columns of each opcode row
+** against each other, isa/ISA.md against the opcode table (every mnemonic
+** documented, the flop counts, every `asm` code block assembles), the
 ** bad-input corpus tests/asm_corpus (first error line pinned per file), and
 ** robustness against garbage, huge lines and huge kernels.             */
 #include "isa/asm.h"
@@ -702,6 +703,27 @@ START_TEST(test_isa_md_lists_every_mnemonic)
 }
 END_TEST
 
+/* The FP32 work that ISA.md states is the flops column: "1 for `add.f32`
+** `sub.f32` `mul.f32`; 2 for `fma.rn.f32` `mad.f32`; none for the others". */
+START_TEST(test_isa_md_states_flops)
+{
+    char *md = read_text(ISA_MD, NULL);
+    for (char *c = md; *c; c++)
+        if (*c == '\n') *c = ' ';
+    char want[512] = "";
+    size_t len = 0;
+    for (uint32_t f = 1; f <= 2; f++) {
+        len += (size_t)snprintf(want + len, sizeof want - len, "%u for", f);
+        for (int op = 0; op < OP_COUNT; op++)
+            if (OP_INFO[op].flops == f) len += (size_t)snprintf(want + len, sizeof want - len, " `%s`", OP_INFO[op].mnemonic);
+        len += (size_t)snprintf(want + len, sizeof want - len, "; ");
+    }
+    snprintf(want + len, sizeof want - len, "none for the others");
+    ck_assert_msg(strstr(md, want) != NULL, "isa/ISA.md does not say \"%s\"", want);
+    free(md);
+}
+END_TEST
+
 /* Each ```asm block of ISA.md, preceded by as many newlines as lines before
 ** it, so that errors name the line of ISA.md. */
 static uint32_t md_asm_blocks(const char *md, char **blocks, uint32_t cap)
@@ -779,6 +801,198 @@ START_TEST(test_isa_md_example_offsets)
     }
     ck_assert(found);
     free(md);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ Table */
+
+/* The columns of isa/opcodes.def are read instead of the opcodes' order or
+** spelling (the executor maps memory by space, the assembler parses the
+** modifiers that mods names, the roofline counts flops): a row whose
+** columns disagree with each other runs wrong without any other test
+** noticing. */
+
+/* The type named by the last .b32/.u32/.s32/.f32 part of a mnemonic. */
+static ValueType mnemonic_type(const char *mn)
+{
+    ValueType t = TYPE_NONE;
+    for (const char *p = strchr(mn, '.'); p; p = strchr(p + 1, '.'))
+        for (int i = TYPE_B32; i < TYPE_COUNT; i++) {
+            size_t n = strlen(TYPE_NAMES[i]);
+            if (strncmp(p + 1, TYPE_NAMES[i], n) == 0 && (p[1 + n] == '.' || p[1 + n] == 0)) t = (ValueType)i;
+        }
+    return t;
+}
+
+START_TEST(test_table_memory_space)
+{
+    for (int op = 0; op < OP_COUNT; op++) {
+        const OpInfo *r = &OP_INFO[op];
+        bool addressed = r->space == SPACE_GLOBAL || r->space == SPACE_SHARED;
+        uint32_t access = r->flags & (OPF_LOAD | OPF_STORE | OPF_ATOM);
+        ck_assert_msg(addressed == (access != 0), "%s: space %d, but load/store/atomic flags 0x%x", r->mnemonic,
+                      r->space, access);
+        if (addressed) {
+            ck_assert_msg(access == OPF_LOAD || access == OPF_STORE || access == (OPF_LOAD | OPF_STORE | OPF_ATOM),
+                          "%s: a load, a store, or an atomic that loads and stores (flags 0x%x)", r->mnemonic, access);
+            OpFormat want = access == OPF_LOAD ? FMT_LD : access == OPF_STORE ? FMT_ST : FMT_ATOM;
+            ck_assert_msg(r->format == want, "%s: flags 0x%x, but format %d", r->mnemonic, access, r->format);
+            /* the timing model sends global requests to the LSU, shared ones to the MIO */
+            ck_assert_msg(r->unit == (r->space == SPACE_GLOBAL ? UNIT_LSU : UNIT_MIO), "%s: unit %s", r->mnemonic,
+                          UNIT_NAMES[r->unit]);
+        }
+        ck_assert_msg((r->space == SPACE_PARAM) == (r->format == FMT_PARAM), "%s: space %d, format %d", r->mnemonic,
+                      r->space, r->format);
+    }
+}
+END_TEST
+
+START_TEST(test_table_atomics)
+{
+    for (int op = 0; op < OP_COUNT; op++) {
+        const OpInfo *r = &OP_INFO[op];
+        bool atomic = (r->flags & OPF_ATOM) != 0;
+        ck_assert_msg(atomic == (r->atoms != 0), "%s: an atomic allows some operation, and only an atomic", r->mnemonic);
+        ck_assert_msg(atomic == ((r->mods & OPM_ATOM) != 0), "%s: an atomic takes an operation, and only an atomic",
+                      r->mnemonic);
+        ck_assert_msg(atomic == (r->format == FMT_ATOM), "%s: format %d", r->mnemonic, r->format);
+        ck_assert_msg((r->atoms & ~ATOMS_ALL) == 0, "%s: atoms 0x%x beyond AtomOp", r->mnemonic, r->atoms);
+        if (!atomic) continue;
+        ck_assert_msg(r->type == TYPE_U32 || r->type == TYPE_S32 || r->type == TYPE_F32, "%s: type %s", r->mnemonic,
+                      TYPE_NAMES[r->type]);
+        /* A semantics line that lists the operations ("OP: add exch") lists
+        ** the atoms column, so that isa/ISA.md says what the assembler takes. */
+        const char *list = strstr(r->semantics, "(OP: ");
+        if (!list) continue;
+        uint32_t named = 0;
+        for (const char *w = list + 5; *w && *w != ';' && *w != ')';) {
+            size_t n = strcspn(w, " ;)");
+            bool known = false;
+            for (int k = 0; k < ATOM_COUNT; k++)
+                if (strlen(ATOM_NAMES[k]) == n && strncmp(w, ATOM_NAMES[k], n) == 0) named |= 1u << k, known = true;
+            ck_assert_msg(known, "%s: '%.*s' in the semantics is no atomic operation", r->mnemonic, (int)n, w);
+            w += n;
+            while (*w == ' ') w++;
+        }
+        ck_assert_msg(named == r->atoms, "%s: the semantics list 0x%x, the atoms column 0x%x", r->mnemonic, named,
+                      r->atoms);
+    }
+}
+END_TEST
+
+START_TEST(test_table_flops)
+{
+    static const struct {
+        const char *mn;
+        uint32_t    flops;
+    } known[] = {
+        { "add.f32", 1 },         { "sub.f32", 1 }, { "mul.f32", 1 },    { "fma.rn.f32", 2 },
+        { "mad.f32", 2 },         { "min.f32", 0 }, { "div.rn.f32", 0 }, { "sqrt.approx.f32", 0 },
+        { "atom.global.f32", 0 }, { "add.u32", 0 }, { "mad.lo.u32", 0 },
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        Opcode op = opcode_lookup(known[i].mn, (uint32_t)strlen(known[i].mn));
+        ck_assert_msg(op != OP_COUNT, "no opcode %s", known[i].mn);
+        ck_assert_msg(OP_INFO[op].flops == known[i].flops, "%s: %u flops per lane, expected %u", known[i].mn,
+                      OP_INFO[op].flops, known[i].flops);
+    }
+    for (int op = 0; op < OP_COUNT; op++) {
+        const OpInfo *r = &OP_INFO[op];
+        if (!r->flops) continue;
+        ck_assert_msg(r->flops <= 2, "%s: %u flops per lane; a fused multiply-add is the most", r->mnemonic, r->flops);
+        ck_assert_msg(r->type == TYPE_F32 && r->unit == UNIT_FMA, "%s: FP32 work is f32 on the FMA pipe", r->mnemonic);
+    }
+}
+END_TEST
+
+START_TEST(test_table_types)
+{
+    for (int op = 0; op < OP_COUNT; op++) {
+        const OpInfo *r = &OP_INFO[op];
+        ValueType spelled = mnemonic_type(r->mnemonic);
+        if (r->mods & OPM_TYPE) {
+            ck_assert_msg(spelled == TYPE_NONE, "%s: takes a written type, so its mnemonic names none", r->mnemonic);
+            ck_assert_msg(r->type == TYPE_B32, "%s: a row taking a written type moves bits (b32)", r->mnemonic);
+        } else {
+            ck_assert_msg(r->type == spelled, "%s: type column %s, the mnemonic says %s", r->mnemonic,
+                          TYPE_NAMES[r->type], TYPE_NAMES[spelled]);
+        }
+        if (r->mods & (OPM_CMP | OPM_ATOM)) { /* the disassembler writes these modifiers before the type */
+            const char *dot = strrchr(r->mnemonic, '.');
+            ck_assert_msg(dot && strcmp(dot + 1, TYPE_NAMES[r->type]) == 0, "%s: ends in its type", r->mnemonic);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_table_modifiers)
+{
+    for (int op = 0; op < OP_COUNT; op++) {
+        const OpInfo *r = &OP_INFO[op];
+        ck_assert_msg(((r->mods & OPM_CMP) != 0) == (r->format == FMT_SETP), "%s: comparison and format", r->mnemonic);
+        ck_assert_msg(((r->mods & OPM_SHFL) != 0) == (r->format == FMT_SHFL), "%s: shuffle mode and format",
+                      r->mnemonic);
+        ck_assert_msg(!(r->mods & OPM_VEC) || r->format == FMT_LD || r->format == FMT_ST,
+                      "%s: only loads and stores take a vector width", r->mnemonic);
+        /* A part of the canonical spelling that its family reads as a
+        ** modifier could never be written. */
+        const char *head_end = strchr(r->mnemonic, '.');
+        if (!head_end) continue;
+        uint32_t kinds = opcode_head_mods(r->mnemonic, (uint32_t)(head_end - r->mnemonic));
+        ck_assert_msg((kinds & r->mods) == r->mods, "%s: its family takes what it takes", r->mnemonic);
+        for (const char *p = head_end; p; p = strchr(p + 1, '.')) {
+            size_t n = strcspn(p + 1, ".");
+            for (int i = 0; i < CMP_COUNT; i++)
+                ck_assert_msg(!(kinds & OPM_CMP) || strlen(CMP_NAMES[i]) != n || strncmp(p + 1, CMP_NAMES[i], n) != 0,
+                              "%s: '.%s' reads as a comparison", r->mnemonic, CMP_NAMES[i]);
+            for (int i = 0; i < SHFL_COUNT; i++)
+                ck_assert_msg(!(kinds & OPM_SHFL) || strlen(SHFL_NAMES[i]) != n ||
+                                  strncmp(p + 1, SHFL_NAMES[i], n) != 0,
+                              "%s: '.%s' reads as a shuffle mode", r->mnemonic, SHFL_NAMES[i]);
+            for (int i = 0; i < ATOM_COUNT; i++)
+                ck_assert_msg(!(kinds & OPM_ATOM) || strlen(ATOM_NAMES[i]) != n ||
+                                  strncmp(p + 1, ATOM_NAMES[i], n) != 0,
+                              "%s: '.%s' reads as an atomic operation", r->mnemonic, ATOM_NAMES[i]);
+            ck_assert_msg(!(kinds & OPM_VEC) || !(n == 2 && p[1] == 'v'), "%s: reads as a vector width", r->mnemonic);
+        }
+    }
+}
+END_TEST
+
+/* An atomic operation its type does not allow is refused with the list of
+** what each type allows, built from the atoms column. */
+START_TEST(test_atom_refusal)
+{
+    char msg[sizeof ((Diag *)0)->message + 64];
+    const char *src = ".kernel k\n    atom.global.f32.min %r1, [%r2], 1.0\n    exit\n";
+    first_error(src, strlen(src), msg, sizeof msg);
+    ck_assert_str_eq(msg, "2:5: error: 'atom.global.f32.min': .min is not available for this type "
+                          "(f32: add exch; s32: add min max; u32: all)");
+    for (int op = 0; op < OP_COUNT; op++) {
+        const OpInfo *r = &OP_INFO[op];
+        for (int k = 0; k < ATOM_COUNT && r->atoms; k++) {
+            if (r->atoms >> k & 1) continue;
+            Instr in = { .op = (uint8_t)op, .mod = (uint8_t)k, .vec = 1, .type = (uint8_t)r->type };
+            char mn[64], text[160];
+            disasm_mnemonic(&in, mn, sizeof mn);
+            snprintf(text, sizeof text, ".kernel k\n    %s %%r1, [%%r2], 1\n    exit\n", mn);
+            first_error(text, strlen(text), msg, sizeof msg);
+            char want[96];
+            snprintf(want, sizeof want, ": .%s is not available for this type (", ATOM_NAMES[k]);
+            ck_assert_msg(strstr(msg, want) != NULL, "%s", msg);
+            snprintf(want, sizeof want, "%s: ", TYPE_NAMES[r->type]);
+            const char *allowed = strstr(msg, want);
+            ck_assert_msg(allowed != NULL, "%s: the message names no %s", msg, TYPE_NAMES[r->type]);
+            allowed += strlen(want);
+            for (int j = 0; j < ATOM_COUNT; j++) {
+                if (!(r->atoms >> j & 1)) continue;
+                size_t n = strlen(ATOM_NAMES[j]);
+                ck_assert_msg(strncmp(allowed, ATOM_NAMES[j], n) == 0, "%s: %s allows %s", msg, TYPE_NAMES[r->type],
+                              ATOM_NAMES[j]);
+                allowed += n + (allowed[n] == ' ');
+            }
+        }
+    }
 }
 END_TEST
 
@@ -1129,9 +1343,19 @@ static Suite *asm_suite(void)
 
     TCase *doc = tcase_create("IsaMd");
     tcase_add_test(doc, test_isa_md_lists_every_mnemonic);
+    tcase_add_test(doc, test_isa_md_states_flops);
     tcase_add_test(doc, test_isa_md_examples_assemble);
     tcase_add_test(doc, test_isa_md_example_offsets);
     suite_add_tcase(s, doc);
+
+    TCase *table = tcase_create("Table");
+    tcase_add_test(table, test_table_memory_space);
+    tcase_add_test(table, test_table_atomics);
+    tcase_add_test(table, test_table_flops);
+    tcase_add_test(table, test_table_types);
+    tcase_add_test(table, test_table_modifiers);
+    tcase_add_test(table, test_atom_refusal);
+    suite_add_tcase(s, table);
 
     TCase *bad = tcase_create("BadInput");
     tcase_add_loop_test(bad, test_bad_input, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));

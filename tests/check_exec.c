@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "isa/asm.h"
+#include "isa/disasm.h"
 #include "isa/grid.h"
 
 #define ALL       0xffffffffu
@@ -424,7 +425,7 @@ START_TEST(test_lane_ops_cover_opcodes)
         for (uint32_t i = 0; i < N_LANE_OPS && !found; i++) {
             const char *mn = lane_ops[i].mn, *canon = OP_INFO[op].mnemonic;
             found = strcmp(mn, canon) == 0 ||
-                    ((OP_INFO[op].flags & OPF_ANYTYPE) && strncmp(mn, canon, strlen(canon)) == 0 && mn[strlen(canon)] == '.');
+                    ((OP_INFO[op].mods & OPM_TYPE) && strncmp(mn, canon, strlen(canon)) == 0 && mn[strlen(canon)] == '.');
         }
         ck_assert_msg(found, "no lane test for %s", OP_INFO[op].mnemonic);
     }
@@ -948,6 +949,54 @@ START_TEST(test_atomics)
         rig_free(r);
     }
     ck_assert_uint_gt(swaps, 1); /* the values do make the operation change memory */
+}
+END_TEST
+
+/* Every load, store and atomic row reaches the memory its space column
+** names, which its mnemonic names too, and a fault report points into a
+** buffer only for global rows: address 0 is in the block's shared memory
+** and in no global buffer, address 2 is misaligned in both. */
+START_TEST(test_memory_space_of_every_row)
+{
+    uint32_t rows = 0;
+    for (int op = 0; op < OP_COUNT; op++) {
+        const OpInfo *info = &OP_INFO[op];
+        if (info->space != SPACE_GLOBAL && info->space != SPACE_SHARED) continue;
+        bool global = info->space == SPACE_GLOBAL;
+        ck_assert_msg((strstr(info->mnemonic, ".global") != NULL) == global &&
+                          (strstr(info->mnemonic, ".shared") != NULL) == !global,
+                      "%s: the mnemonic names another space than the row", info->mnemonic);
+        Instr in = { .op = (uint8_t)op, .vec = 1, .type = (uint8_t)opcode_value_type((Opcode)op, TYPE_NONE),
+                     .mod = (uint8_t)(info->atoms ? __builtin_ctz(info->atoms) : 0) };
+        char mn[64], src[256];
+        disasm_mnemonic(&in, mn, sizeof mn);
+        for (uint32_t offset = 0; offset <= 2; offset += 2) {
+            const char *form = info->format == FMT_LD ? "%s %%r1, [%%r2+%u]"
+                             : info->format == FMT_ST ? "%s [%%r2+%u], %%r1" : "%s %%r1, [%%r2+%u], %%r3";
+            char line[96];
+            snprintf(line, sizeof line, form, mn, offset);
+            snprintf(src, sizeof src, ".kernel t\n    %s\n    exit\n", line);
+            Rig *r = rig_new(src, 32, 0);
+            Diag d;
+            uint32_t buf = gmem_alloc(r->gmem, 128, "buf", &d);
+            ck_assert_uint_ne(buf, 0);
+            if (offset == 0 && !global) {
+                rig_step(r);
+                ck_assert_uint_eq(r->out.width, 4);
+            } else {
+                ExecFault f = rig_fault(r);
+                ck_assert_msg(f.kind == (offset ? FAULT_MISALIGNED : FAULT_GLOBAL_OOB), "%s: %s", line,
+                              exec_fault_name(f.kind));
+                char msg[1024];
+                uint32_t ctaid[3] = { 0, 0, 0 }, ntid[3] = { 32, 1, 1 };
+                grid_describe_fault(r->b.kernel, "t.asm", r->gmem, &f, ctaid, ntid, 0, msg, sizeof msg);
+                ck_assert_msg((strstr(msg, "before buffer 'buf'") != NULL) == global, "%s: %s", line, msg);
+            }
+            rig_free(r);
+        }
+        rows++;
+    }
+    ck_assert_uint_ge(rows, 10);
 }
 END_TEST
 
@@ -1621,6 +1670,7 @@ static Suite *exec_suite(void)
     tcase_add_test(mem, test_store_same_address);
     tcase_add_loop_test(mem, test_atomics, 0, (int)(sizeof atom_rows / sizeof atom_rows[0]));
     tcase_add_test(mem, test_atomic_counter);
+    tcase_add_test(mem, test_memory_space_of_every_row);
     suite_add_tcase(s, mem);
 
     TCase *warp = tcase_create("Warp");
