@@ -1,7 +1,8 @@
 /* cli/report.c -- text, JSON and CSV reports of `gpusim run`.
-** The explanations are general rules over a variant's stats and access
-** profile (thresholds below, one place); the numbers they quote are the
-** ones in the table. Output is a pure function of the RunReport, so two
+** The explanations are general rules over a variant's stats (thresholds
+** below, one place); they, the table, --json and --csv all read the same
+** KernelStats, derived once in the simulator (sim/derive.h); here they are
+** only turned into percentages and compared between variants. Output is a pure function of the RunReport, so two
 ** runs of the same inputs print the same bytes (but for the host wall time). */
 #include "cli/report.h"
 
@@ -42,13 +43,6 @@ static const char *check_name(CheckState c)
 
 static double per(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
-static uint64_t stall_total(const KernelStats *st)
-{
-    uint64_t t = 0;
-    for (int s = 0; s < STALL_COUNT; s++) t += st->stall[s];
-    return t;
-}
-
 /* The first row that ran: the base of ratios and comparisons. */
 static const RunRow *base_row(const RunReport *r)
 {
@@ -76,19 +70,19 @@ __attribute__((format(printf, 2, 3))) static void clause(Sentence *s, const char
     if (s->len > s->cap) s->len = s->cap;
 }
 
-static void explain_global(Sentence *s, const GlobalProfile *g, const char *what)
+static void explain_global(Sentence *s, const GlobalCounts *g, const char *what)
 {
     if (!g->requests || !g->ideal_sectors) return;
-    double spr = per(g->sectors, g->requests), ideal = per(g->ideal_sectors, g->requests);
+    double spr = g->sectors_per_request, ideal = g->ideal_sectors_per_request;
     if (spr > ideal * RULE_UNCOALESCED)
         clause(s, "global %s touch %.1f sectors per request where %.0f would do: uncoalesced, %.0f%% of the bytes moved are used",
                what, spr, ideal, 100.0 * ideal / spr);
 }
 
-static void explain_shared(Sentence *s, const SharedProfile *p, const char *what)
+static void explain_shared(Sentence *s, const SharedCounts *p, const char *what)
 {
     if (!p->requests) return;
-    double wpr = per(p->wavefronts, p->requests);
+    double wpr = p->wavefronts_per_request;
     if (wpr > RULE_CONFLICT)
         clause(s, "shared %s take %.1f wavefronts per request: %.0f-way bank conflict%s", what, wpr, wpr,
                p->max_wavefronts > wpr + 0.5 ? " on average" : "");
@@ -105,14 +99,16 @@ void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
         clause(&s, "did not finish (%s): no timing to explain", report_status_name(row->status));
         return;
     }
-    explain_global(&s, &row->prof.global[0], "loads");
-    explain_global(&s, &row->prof.global[1], "stores");
-    explain_shared(&s, &row->prof.shared[0], "loads");
-    explain_shared(&s, &row->prof.shared[1], "stores");
+    bool global = false, shared = false;
+    for (int k = 0; k < ACCESS_KINDS; k++) {
+        explain_global(&s, &st->global[k], ACCESS_NAMES[k]);
+        global |= st->global[k].requests > 0;
+    }
+    for (int k = 0; k < ACCESS_KINDS; k++) {
+        explain_shared(&s, &st->shared[k], ACCESS_NAMES[k]);
+        shared |= st->shared[k].requests > 0;
+    }
     if (!s.clauses) {
-        const AccessProfile *p = &row->prof;
-        bool global = p->global[0].requests || p->global[1].requests;
-        bool shared = p->shared[0].requests || p->shared[1].requests;
         if (global || shared)
             clause(&s, "%s%s%s", global ? "global accesses coalesced" : "", global && shared ? ", " : "",
                    shared ? "shared accesses free of bank conflicts" : "");
@@ -152,7 +148,7 @@ void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
         if (q >= RULE_INSTR_RATIO || q <= 1.0 / RULE_INSTR_RATIO)
             clause(&s, "%.2fx the warp instructions of %s", q, base->v->name);
     }
-    uint64_t total = stall_total(st);
+    uint64_t total = st->stall_cycles;
     int top = -1;
     for (int k = 0; k < STALL_COUNT; k++)
         if (k != STALL_SELECTED && (top < 0 || st->stall[k] > st->stall[top])) top = k;
@@ -225,8 +221,11 @@ static void wrap(FILE *out, const char *text, size_t col, size_t indent, size_t 
 enum { COL_VARIANT, COL_CHECK, COL_CYCLES, COL_TIME, COL_RATIO, COL_LD, COL_ST, COL_SMEM, COL_BRANCH, COL_OCC,
        COL_LIMITER, COL_WAVES, COL_DRAM, NCOLS };
 
+/* The per-request columns say what they count: global loads and stores
+** alone (atomics in neither), shared loads, stores and atomics together. */
 static const char *const COL_HEAD[NCOLS] = { "variant", "check", "cycles", "time µs", "ratio", "ld sec/req", "st sec/req",
-                                             "smem wf/req", "branch eff", "occupancy", "limiter", "waves", "DRAM GB/s" };
+                                             "smem wf/req (ld+st+atom)", "branch eff", "occupancy", "limiter", "waves",
+                                             "DRAM GB/s" };
 
 static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][80])
 {
@@ -238,9 +237,10 @@ static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][
     snprintf(cells[COL_CYCLES], 80, "%llu", (unsigned long long)st->cycles);
     snprintf(cells[COL_TIME], 80, st->time_us < 10 ? "%.2f" : "%.1f", st->time_us);
     if (row->ratio >= 0) snprintf(cells[COL_RATIO], 80, "%.2f", row->ratio);
-    if (st->gld_requests) snprintf(cells[COL_LD], 80, "%.1f", per(st->gld_sectors, st->gld_requests));
-    if (st->gst_requests) snprintf(cells[COL_ST], 80, "%.1f", per(st->gst_sectors, st->gst_requests));
-    if (st->shared_requests) snprintf(cells[COL_SMEM], 80, "%.1f", per(st->shared_wavefronts, st->shared_requests));
+    const GlobalCounts *ld = &st->global[ACCESS_LOAD], *sto = &st->global[ACCESS_STORE];
+    if (ld->requests) snprintf(cells[COL_LD], 80, "%.1f", ld->sectors_per_request);
+    if (sto->requests) snprintf(cells[COL_ST], 80, "%.1f", sto->sectors_per_request);
+    if (st->shared_requests) snprintf(cells[COL_SMEM], 80, "%.1f", st->shared_wavefronts_per_request);
     snprintf(cells[COL_BRANCH], 80, "%.0f%%", 100.0 * st->branch_efficiency);
     snprintf(cells[COL_OCC], 80, "%.0f%%/%.0f%%", 100.0 * st->theoretical_occupancy, 100.0 * st->achieved_occupancy);
     snprintf(cells[COL_LIMITER], 80, "%s",
@@ -396,10 +396,10 @@ static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
         { "blocks_per_sm", F_U64, st->occ.blocks_per_sm, 0, NULL },
         { "waves", F_U64, st->waves, 0, NULL },
         { "branch_efficiency", F_DBL, 0, st->branch_efficiency, NULL },
-        { "gld_requests", F_U64, st->gld_requests, 0, NULL },
-        { "gld_sectors", F_U64, st->gld_sectors, 0, NULL },
-        { "gst_requests", F_U64, st->gst_requests, 0, NULL },
-        { "gst_sectors", F_U64, st->gst_sectors, 0, NULL },
+        { "gld_requests", F_U64, st->global[ACCESS_LOAD].requests, 0, NULL },
+        { "gld_sectors", F_U64, st->global[ACCESS_LOAD].sectors, 0, NULL },
+        { "gst_requests", F_U64, st->global[ACCESS_STORE].requests, 0, NULL },
+        { "gst_sectors", F_U64, st->global[ACCESS_STORE].sectors, 0, NULL },
         { "shared_requests", F_U64, st->shared_requests, 0, NULL },
         { "shared_wavefronts", F_U64, st->shared_wavefronts, 0, NULL },
         { "shared_bank_conflicts", F_U64, st->shared_bank_conflicts, 0, NULL },
@@ -480,10 +480,9 @@ void report_json(FILE *out, const RunReport *r)
             field_value(out, &f[k], true);
         }
         fputs(",\n       \"stall_reasons\": {", out);
-        uint64_t total = stall_total(st);
         for (int k = 0; k < STALL_COUNT; k++) {
             fprintf(out, "%s\"%s\": ", k ? ", " : "", STALL_NAMES[k]);
-            json_double(out, per(st->stall[k], total));
+            json_double(out, st->stall_share[k]);
         }
         fputs("}}}", out);
     }
@@ -535,10 +534,9 @@ void report_csv(FILE *out, const RunReport *r)
                 fputc(',', out);
                 field_value(out, &f[k], false);
             }
-            uint64_t total = stall_total(st);
             for (int k = 0; k < STALL_COUNT; k++) {
                 fputc(',', out);
-                json_double(out, per(st->stall[k], total));
+                json_double(out, st->stall_share[k]);
             }
         } else {
             for (int k = 0; k < 3 + NSTAT_FIELDS + STALL_COUNT; k++) fputc(',', out);

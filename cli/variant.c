@@ -1,7 +1,7 @@
 /* cli/variant.c -- one variant of a workload, end to end: fresh
-** buffers, the launch, the simulation (with a trace sink that gathers the
-** per-request access profile and shows progress), and the checks. Shared by
-** `gpusim run` and `gpusim compare`.                                      */
+** buffers, the launch, the simulation (with a progress line, and the
+** caller's trace sink if it has one), and the checks. Shared by `gpusim
+** run`, `gpusim compare` and gpusim-viz.                                 */
 #include "cli/variant.h"
 
 #include <math.h>
@@ -11,68 +11,21 @@
 
 #include "workloads/run.h"
 
-/* ------------------------------------------------------------ trace sink */
+/* ------------------------------------------------------------ progress */
 
-/* The run's own sink: it gathers the access profile and the progress, and
-** passes every event on to `next` (the --trace writer) when there is one. */
 typedef struct {
-    AccessProfile   *prof;
-    bool             progress;
-    const char      *label;     /* "transpose: variant 2/4 tiled" */
-    uint64_t         blocks, done;
-    int              shown;     /* last percentage printed */
-    const TraceSink *next;
-} Collector;
+    const char *label; /* "transpose: variant 2/4 tiled" */
+    int         shown; /* last percentage printed */
+} Progress;
 
-static void on_global(void *user, const TraceGlobal *e)
+static void on_progress(void *user, uint64_t done, uint64_t blocks)
 {
-    Collector *c = user;
-    GlobalProfile *g = &c->prof->global[e->is_store ? 1 : 0];
-    g->requests++;
-    g->sectors += e->sectors;
-    g->ideal_sectors += (e->bytes_requested + 31) / 32;
-    if (c->next && c->next->global_access) c->next->global_access(c->next->user, e);
-}
-
-static void on_shared(void *user, const TraceShared *e)
-{
-    Collector *c = user;
-    SharedProfile *s = &c->prof->shared[e->is_store ? 1 : 0];
-    s->requests++;
-    s->wavefronts += e->wavefronts;
-    if (e->wavefronts > s->max_wavefronts) s->max_wavefronts = e->wavefronts;
-    if (c->next && c->next->shared_access) c->next->shared_access(c->next->user, e);
-}
-
-static void on_block_end(void *user, const TraceBlock *e)
-{
-    Collector *c = user;
-    if (c->next && c->next->block_end) c->next->block_end(c->next->user, e);
-    c->done++;
-    if (!c->progress || !c->blocks) return;
-    int pct = (int)(100 * c->done / c->blocks);
-    if (pct == c->shown) return;
-    c->shown = pct;
-    fprintf(stderr, "\r%s: %3d%% of %llu blocks", c->label, pct, (unsigned long long)c->blocks);
+    Progress *p = user;
+    int pct = (int)(100 * done / blocks);
+    if (pct == p->shown) return;
+    p->shown = pct;
+    fprintf(stderr, "\r%s: %3d%% of %llu blocks", p->label, pct, (unsigned long long)blocks);
     fflush(stderr);
-}
-
-static void on_block_start(void *user, const TraceBlock *e)
-{
-    const Collector *c = user;
-    c->next->block_start(c->next->user, e);
-}
-
-static void on_issue(void *user, const TraceIssue *e)
-{
-    const Collector *c = user;
-    c->next->warp_issue(c->next->user, e);
-}
-
-static void on_stall(void *user, const TraceStall *e)
-{
-    const Collector *c = user;
-    c->next->warp_stall(c->next->user, e);
 }
 
 /* ------------------------------------------------------------ one variant */
@@ -103,7 +56,6 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
 {
     const char *label = opt->label ? opt->label : v->name;
     bool progress = opt->progress;
-    const TraceSink *trace = opt->trace;
     memset(row, 0, sizeof *row);
     row->v = v;
     row->ratio = -1;
@@ -131,17 +83,11 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
     L.max_cycles = opt->max_cycles == VARIANT_BUDGET_AUTO ? auto_cycles : opt->max_cycles;
     L.max_warp_instructions = opt->max_instructions == VARIANT_BUDGET_AUTO ? auto_instr : opt->max_instructions;
     L.racecheck = opt->racecheck;
-    Collector col = { &row->prof, progress, label, (uint64_t)v->grid[0] * v->grid[1] * v->grid[2], 0, -1, trace };
-    TraceSink sink;
-    memset(&sink, 0, sizeof sink);
-    sink.user = &col;
-    sink.block_end = on_block_end;
-    sink.global_access = on_global;
-    sink.shared_access = on_shared;
-    /* only what the trace writer listens to: each callback costs time */
-    if (trace && trace->block_start) sink.block_start = on_block_start;
-    if (trace && trace->warp_issue) sink.warp_issue = on_issue;
-    if (trace && trace->warp_stall) sink.warp_stall = on_stall;
+    Progress prog = { label, -1 };
+    if (progress) {
+        L.progress = on_progress;
+        L.progress_user = &prog;
+    }
     SimResult *res = malloc(sizeof *res);
     if (!res) {
         row->status = SIM_BAD_LAUNCH;
@@ -149,7 +95,7 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         workload_run_free(&run);
         return;
     }
-    row->ran = gpu_simulate(c, &L, &sink, res);
+    row->ran = gpu_simulate(c, &L, opt->trace, res);
     if (progress) fprintf(stderr, "\r\033[K");
     row->status = res->status;
     row->st = res->stats;

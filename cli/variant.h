@@ -13,24 +13,6 @@
 
 typedef enum { CHECK_NONE, CHECK_PASS, CHECK_FAIL } CheckState;
 
-/* Per-request detail the totals in KernelStats cannot give, gathered from
-** the trace sink's global_access / shared_access events: [0] loads,
-** [1] stores. ideal_sectors sums ceil(bytes requested / 32) per request:
-** what a perfectly coalesced access of the same width would fetch. */
-typedef struct {
-    uint64_t requests, sectors, ideal_sectors;
-} GlobalProfile;
-
-typedef struct {
-    uint64_t requests, wavefronts;
-    uint32_t max_wavefronts;
-} SharedProfile;
-
-typedef struct {
-    GlobalProfile global[2];
-    SharedProfile shared[2];
-} AccessProfile;
-
 typedef struct {
     const WlVariant *v;
     bool             ran;     /* the simulation reached the end (SIM_OK)       */
@@ -38,8 +20,7 @@ typedef struct {
     CheckState       check;   /* CHECK_FAIL also when the kernel did not finish */
     char            *error;   /* malloc'd: why the check failed or the run
                                  stopped, NULL when all is well               */
-    KernelStats      st;
-    AccessProfile    prof;
+    KernelStats      st;      /* everything the reports print (sim/stats.h)     */
     double           ratio;   /* cycles / cycles of the first variant that ran;
                                  negative when unknown                          */
 } RunRow;
@@ -54,7 +35,8 @@ typedef struct {
     uint32_t         regs;      /* registers per thread to assume; 0: the variant's */
     const char      *label;     /* progress line label; NULL: the variant name      */
     bool             progress;  /* print progress on stderr                          */
-    const TraceSink *trace;     /* also send every event there; may be NULL          */
+    const TraceSink *trace;     /* trace events (--trace, the visualizer); NULL: none,
+                                   all a report needs is in the stats             */
     bool             racecheck; /* report shared-memory races as faults             */
 } VariantOptions;
 

@@ -34,11 +34,11 @@ Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d)
             diag_set(d, NULL, 0, 0, "cache associativity must be at least 1");
             return NULL;
         }
-        const uint64_t set_bytes = (uint64_t)CACHE_LINE_BYTES * assoc;
+        const uint64_t set_bytes = (uint64_t)SECTOR_LINE_BYTES * assoc;
         if (size_bytes % set_bytes != 0) {
             diag_set(d, NULL, 0, 0,
-                     "cache size %llu bytes is not a multiple of 128-byte lines x %u ways (%llu bytes)",
-                     (unsigned long long)size_bytes, assoc, (unsigned long long)set_bytes);
+                     "cache size %llu bytes is not a multiple of %d-byte lines x %u ways (%llu bytes)",
+                     (unsigned long long)size_bytes, SECTOR_LINE_BYTES, assoc, (unsigned long long)set_bytes);
             return NULL;
         }
         sets = size_bytes / set_bytes;
@@ -89,13 +89,17 @@ void cache_reset(Cache *c)
     c->st = (CacheStats){0};
 }
 
-/* The line is resident at index i: sector hits, and fills for allocating kinds. */
-static uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, uint64_t now, CacheAccessKind kind)
+/* The line is resident at index i: sector hits, and fills for allocating
+** kinds. `count`: whether this is an access (cache_access) or a fill. */
+static inline uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, uint64_t now, CacheAccessKind kind,
+                               bool count)
 {
     const unsigned hit = want & c->valid[i];
-    const unsigned nhit = bits_popcount(hit);
-    c->st.sector_hits += nhit;
-    c->st.sector_misses += n - nhit;
+    if (count) {
+        const unsigned nhit = bits_popcount(hit);
+        c->st.sector_hits += nhit;
+        c->st.sector_misses += n - nhit;
+    }
     c->stamp[i] = now;
     switch (kind) {
     case CACHE_READ:
@@ -113,18 +117,22 @@ static uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, uint64_
     return (uint8_t)hit;
 }
 
-uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind)
+/* cache_access (count) or cache_fill (not): the same lookup and allocation,
+** but a fill is no access, so it leaves the access counters alone. */
+static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind, bool count,
+                             unsigned *evicted_dirty)
 {
+    if (evicted_dirty) *evicted_dirty = 0;
     const unsigned want = sector_mask & 0xFu;
     if (!want) return 0;
     const unsigned n = bits_popcount(want);
-    c->st.sector_accesses += n;
+    if (count) c->st.sector_accesses += n;
     if (c->sets == 0) {
-        c->st.sector_misses += n;
+        if (count) c->st.sector_misses += n;
         return 0;
     }
 
-    const uint64_t ln = line_addr / CACHE_LINE_BYTES;
+    const uint64_t ln = line_addr / SECTOR_LINE_BYTES;
     /* Hashed indexing folds the higher line-number bits in, so a stride that
     ** is a multiple of the set count does not pile into a few sets. */
     const uint64_t key = c->hashed ? ln ^ (ln / c->sets) ^ (ln / c->sets / c->sets) : ln;
@@ -141,7 +149,7 @@ uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAcc
     uint32_t victim = 0;
     uint64_t oldest = UINT64_MAX;
     for (uint32_t w = 0; w < assoc; w++) {
-        if (tags[w] == ln) return line_hit(c, base + w, want, n, now, kind);
+        if (tags[w] == ln) return line_hit(c, base + w, want, n, now, kind, count);
         if (stamps[w] < oldest) {
             oldest = stamps[w];
             victim = w;
@@ -149,16 +157,29 @@ uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAcc
         }
     }
 
-    c->st.sector_misses += n;
+    if (count) c->st.sector_misses += n;
     if (kind == CACHE_WRITE_THROUGH_NOALLOC) return 0;
 
     const uint64_t i = base + victim;
-    c->st.writebacks_sectors += bits_popcount(c->dirty[i]);
+    const unsigned dirty = bits_popcount(c->dirty[i]);
+    c->st.writebacks_sectors += dirty;
+    if (evicted_dirty) *evicted_dirty = dirty;
     c->tag[i] = ln;
     c->stamp[i] = now;
     c->valid[i] = (uint8_t)want;
     c->dirty[i] = kind == CACHE_WRITE_BACK_ALLOC ? (uint8_t)want : 0;
     return 0;
+}
+
+uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind,
+                     unsigned *evicted_dirty)
+{
+    return lookup(c, line_addr, sector_mask, kind, true, evicted_dirty);
+}
+
+uint8_t cache_fill(Cache *c, uint64_t line_addr, uint8_t sector_mask, unsigned *evicted_dirty)
+{
+    return lookup(c, line_addr, sector_mask, CACHE_READ, false, evicted_dirty);
 }
 
 uint64_t cache_flush(Cache *c)
@@ -181,13 +202,4 @@ void cache_stats(const Cache *c, CacheStats *out)
 void cache_set_hashed(Cache *c, bool hashed)
 {
     if (c) c->hashed = hashed;
-}
-
-uint8_t cache_fill(Cache *c, uint64_t line_addr, uint8_t sector_mask)
-{
-    CacheStats saved = c->st;
-    uint8_t present = cache_access(c, line_addr, sector_mask, CACHE_READ);
-    saved.writebacks_sectors = c->st.writebacks_sectors; /* evictions are real */
-    c->st = saved;
-    return present;
 }

@@ -2,11 +2,12 @@
 ** and L2 (one for the chip). No clock: it says hit or miss per sector; the
 ** timing model adds latencies and bandwidth.
 **
-** Model: 128-byte lines of four 32-byte sectors, as in NVIDIA's L1/L2 since
-** Maxwell/Volta (CUDA C++ Programming Guide "Device Memory Accesses";
-** Nsight Compute counts L1/L2 traffic in these sectors). A tag covers a whole
-** line, but each sector is valid on its own: a miss allocates the line and
-** fills only the sectors asked for. Replacement is true LRU over the ways.
+** Model: 128-byte lines of four 32-byte sectors (sim/sector.h), as in
+** NVIDIA's L1/L2 since Maxwell/Volta (CUDA C++ Programming Guide "Device
+** Memory Accesses"; Nsight Compute counts L1/L2 traffic in these sectors).
+** A tag covers a whole line, but each sector is valid on its own: a miss
+** allocates the line and fills only the sectors asked for. Replacement is
+** true LRU over the ways.
 ** Sets = size / (128 * assoc), any count (real L2s such as 40 MB x 16 ways
 ** have 20480 sets): set = line number % sets, or an XOR-folded hash of it
 ** (cache_set_hashed), standing in for the undocumented hash of real parts.
@@ -22,14 +23,11 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "sim/sector.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define CACHE_LINE_BYTES   128
-#define CACHE_SECTOR_BYTES 32
-#define CACHE_SECTORS      4 /* per line; sector_mask uses bits 0..3 */
 
 typedef struct Cache Cache; /* opaque */
 
@@ -43,8 +41,9 @@ Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d);
 
 /* Brings sectors in as a read would (allocating, evicting) without counting
 ** an access: for data that arrives beside what was asked for (a DRAM burst
-** wider than a sector). Returns the sectors that were already present. */
-uint8_t cache_fill(Cache *c, uint64_t line_addr, uint8_t sector_mask);
+** wider than a sector). Returns the sectors that were already present;
+** *evicted_dirty as for cache_access (an eviction is real either way). */
+uint8_t cache_fill(Cache *c, uint64_t line_addr, uint8_t sector_mask, unsigned *evicted_dirty);
 
 /* Index sets by a hash of the line number instead of line % sets (as GPU
 ** caches do, so that power-of-two strides spread over the sets). Off after
@@ -68,10 +67,13 @@ typedef enum {
 /* One access to the line at line_addr (any byte address inside the line;
 ** the low 7 bits are ignored) for the sectors in sector_mask (bits 0..3;
 ** higher bits ignored). Returns the subset of sector_mask that hit.
-** A touched resident line becomes most recently used. Evicting a line with
-** dirty sectors counts them in writebacks_sectors; the caller sends them on.
-** Cost: O(assoc) tag compare in one set; no allocation. */
-uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind);
+** A touched resident line becomes most recently used. *evicted_dirty (when
+** not NULL) is set to the dirty sectors of the line this access evicted,
+** 0 to 4: the caller sends them to the next level (they are also counted
+** in writebacks_sectors). Cost: O(assoc) tag compare in one set; no
+** allocation. */
+uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind,
+                     unsigned *evicted_dirty);
 
 /* Writes back every dirty sector (counted in writebacks_sectors, lines stay
 ** valid and become clean) and returns how many there were: the traffic a

@@ -2,7 +2,9 @@
 ** coalesce.h for the model and its sources).
 ** Distinct lines are found with a 128-slot open-addressing table on the
 ** stack (at most 64 lines, so never more than half full); runs of lanes in
-** the same line, the common case, are merged before that lookup.          */
+** the same line, the common case, are merged before that lookup. A store's
+** whole sectors come from a bit per byte of each touched sector, set lane by
+** lane through the same table.                                           */
 #include "sim/coalesce.h"
 
 #include <assert.h>
@@ -22,7 +24,7 @@ typedef struct {
 /* Index of line base `line` in out, appended (first touch) if new. */
 static inline unsigned line_index(LineTable *t, CoalesceResult *out, uint64_t line)
 {
-    unsigned h = (unsigned)(((line / COALESCE_LINE_BYTES) * 0x9E3779B97F4A7C15ull) >> 57);
+    unsigned h = (unsigned)(((line / SECTOR_LINE_BYTES) * 0x9E3779B97F4A7C15ull) >> 57);
     while (t->slot[h]) {
         unsigned i = t->slot[h] - 1u;
         if (out->line_addr[i] == line) return i;
@@ -32,6 +34,7 @@ static inline unsigned line_index(LineTable *t, CoalesceResult *out, uint64_t li
     assert(i < COALESCE_MAX_LINES);
     out->line_addr[i] = line;
     out->sector_mask[i] = 0;
+    out->full_mask[i] = 0;
     t->slot[h] = (uint8_t)(i + 1);
     return i;
 }
@@ -55,23 +58,53 @@ static void touch_range(LineTable *t, CoalesceResult *out, uint64_t first, unsig
     uint64_t last = first + (width - 1);
     if (last < first) last = UINT64_MAX; /* clip at the top of the address space */
     /* width <= 16 < 128: one line, or two when the access straddles */
-    for (uint64_t line = first - first % COALESCE_LINE_BYTES;; line += COALESCE_LINE_BYTES) {
+    for (uint64_t line = first - first % SECTOR_LINE_BYTES;; line += SECTOR_LINE_BYTES) {
         const uint64_t lo = first > line ? first : line;
-        const uint64_t line_end = line + (COALESCE_LINE_BYTES - 1);
+        const uint64_t line_end = line + (SECTOR_LINE_BYTES - 1);
         const uint64_t hi = last < line_end ? last : line_end;
-        const unsigned s0 = (unsigned)((lo - line) / COALESCE_SECTOR_BYTES);
-        const unsigned s1 = (unsigned)((hi - line) / COALESCE_SECTOR_BYTES);
+        const unsigned s0 = (unsigned)((lo - line) / SECTOR_BYTES);
+        const unsigned s1 = (unsigned)((hi - line) / SECTOR_BYTES);
         touch(t, out, line, ((1u << (s1 + 1)) - 1u) & ~((1u << s0) - 1u));
         if (hi == last) break;
     }
 }
 
-void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, CoalesceResult *out)
+/* The sectors of out's lines that the active lanes write entirely: a bit
+** per byte of each sector, full when all 32 are set. Every line the lanes
+** touch is already in t. */
+static void full_sectors(LineTable *t, const uint64_t addr[32], uint32_t mask, unsigned width, CoalesceResult *out)
+{
+    uint32_t covered[COALESCE_MAX_LINES][SECTORS_PER_LINE];
+    memset(covered, 0, out->nlines * sizeof covered[0]);
+    for (unsigned lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1u)) continue;
+        uint64_t b = addr[lane], last = b + (width - 1);
+        if (last < b) last = UINT64_MAX; /* clip at the top of the address space */
+        /* width <= 16 < 32: the bytes span at most two sectors, maybe of two lines */
+        for (;;) {
+            const uint64_t line = b - b % SECTOR_LINE_BYTES;
+            const unsigned off = (unsigned)(b - line), sector = off / SECTOR_BYTES;
+            const uint64_t sector_end = line + (uint64_t)(sector + 1) * SECTOR_BYTES - 1;
+            const uint64_t hi = last < sector_end ? last : sector_end;
+            const unsigned n = (unsigned)(hi - b) + 1;
+            covered[line_index(t, out, line)][sector] |= ((1u << n) - 1u) << (off % SECTOR_BYTES);
+            if (hi == last) break;
+            b = hi + 1;
+        }
+    }
+    for (unsigned i = 0; i < out->nlines; i++)
+        for (unsigned sct = 0; sct < SECTORS_PER_LINE; sct++)
+            if (covered[i][sct] == UINT32_MAX) out->full_mask[i] |= (uint8_t)(1u << sct);
+}
+
+void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, CoalesceKind kind,
+                      CoalesceResult *out)
 {
     assert(width == 1 || width == 2 || width == 4 || width == 8 || width == 16);
     out->nlines = 0;
     out->sectors = 0;
     out->bytes_requested = 0;
+    out->max_same_address = kind == COALESCE_ATOMIC ? coalesce_max_same_address(addr, mask) : 0;
     if (mask == 0) return;
 
     /* Fast path: a full warp reading consecutive aligned elements (the
@@ -81,14 +114,20 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
         for (unsigned lane = 1; lane < 32 && contiguous; lane++) contiguous = addr[lane] == addr[0] + lane * width;
         if (contiguous) {
             uint64_t first = addr[0], last = addr[0] + 32u * width - 1;
-            for (uint64_t line = first / COALESCE_LINE_BYTES; line <= last / COALESCE_LINE_BYTES; line++) {
-                uint64_t lo = line * COALESCE_LINE_BYTES > first ? line * COALESCE_LINE_BYTES : first;
-                uint64_t hi = line * COALESCE_LINE_BYTES + COALESCE_LINE_BYTES - 1 < last
-                                  ? line * COALESCE_LINE_BYTES + COALESCE_LINE_BYTES - 1 : last;
-                unsigned s0 = (unsigned)(lo / COALESCE_SECTOR_BYTES % COALESCE_SECTORS_PER_LINE);
-                unsigned s1 = (unsigned)(hi / COALESCE_SECTOR_BYTES % COALESCE_SECTORS_PER_LINE);
-                out->line_addr[out->nlines] = line * COALESCE_LINE_BYTES;
-                out->sector_mask[out->nlines++] = (uint8_t)(((1u << (s1 + 1)) - 1) & ~((1u << s0) - 1));
+            for (uint64_t line = first / SECTOR_LINE_BYTES; line <= last / SECTOR_LINE_BYTES; line++) {
+                uint64_t lo = line * SECTOR_LINE_BYTES > first ? line * SECTOR_LINE_BYTES : first;
+                uint64_t hi = line * SECTOR_LINE_BYTES + SECTOR_LINE_BYTES - 1 < last
+                                  ? line * SECTOR_LINE_BYTES + SECTOR_LINE_BYTES - 1 : last;
+                unsigned s0 = (unsigned)(lo / SECTOR_BYTES % SECTORS_PER_LINE);
+                unsigned s1 = (unsigned)(hi / SECTOR_BYTES % SECTORS_PER_LINE);
+                uint8_t touched = (uint8_t)(((1u << (s1 + 1)) - 1) & ~((1u << s0) - 1));
+                /* the range is contiguous: only its end sectors can be written in part */
+                uint8_t full = touched;
+                if (lo % SECTOR_BYTES) full &= (uint8_t)~(1u << s0);
+                if ((hi + 1) % SECTOR_BYTES) full &= (uint8_t)~(1u << s1);
+                out->line_addr[out->nlines] = line * SECTOR_LINE_BYTES;
+                out->full_mask[out->nlines] = kind == COALESCE_STORE ? full : 0;
+                out->sector_mask[out->nlines++] = touched;
                 out->sectors += s1 - s0 + 1;
             }
             out->bytes_requested = 32u * width;
@@ -108,8 +147,7 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
         const uint64_t a = addr[lane];
         if ((a & (width - 1)) == 0) {
             /* naturally aligned and at most 16 bytes: inside one 32-byte sector */
-            touch(&t, out, a - a % COALESCE_LINE_BYTES,
-                  1u << (a / COALESCE_SECTOR_BYTES % COALESCE_SECTORS_PER_LINE));
+            touch(&t, out, a - a % SECTOR_LINE_BYTES, 1u << (a / SECTOR_BYTES % SECTORS_PER_LINE));
         } else {
             touch_range(&t, out, a, width);
         }
@@ -120,4 +158,18 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
     for (unsigned i = 0; i < out->nlines; i++) sectors += bits_popcount(out->sector_mask[i]);
     out->sectors = sectors;
     out->bytes_requested = lanes * width;
+    if (kind == COALESCE_STORE) full_sectors(&t, addr, mask, width, out);
+}
+
+uint32_t coalesce_max_same_address(const uint64_t addr[32], uint32_t mask)
+{
+    /* The largest group is counted in full from its first lane. */
+    uint32_t best = 0;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(mask >> l & 1u)) continue;
+        uint32_t n = 1;
+        for (unsigned j = l + 1; j < 32; j++) n += (mask >> j & 1u) && addr[j] == addr[l];
+        if (n > best) best = n;
+    }
+    return best;
 }

@@ -23,7 +23,7 @@
 ** Left out: instruction fetch and caches, register-bank conflicts, the
 ** operand collector, dual issue, the uniform datapath, the discrete steps of
 ** the L1/shared carveout, texture and constant caches (ld.param is an ALU
-** op), memory latency that grows with load. */
+** op). */
 #include "sim/gpu.h"
 
 #include <assert.h>
@@ -38,6 +38,7 @@
 #include "isa/exec.h"
 #include "isa/grid.h"
 #include "sim/coalesce.h"
+#include "sim/derive.h"
 #include "sim/memsys.h"
 #include "sim/occupancy.h"
 #include "sim/racecheck.h"
@@ -119,7 +120,7 @@ typedef struct {
     Sm              *sms;
     void            *pool;        /* every per-SM array, one allocation    */
     uint32_t         nregs, block_threads, warps_per_block, smem_size, bps, warp_slots;
-    uint64_t         total_blocks, next_block, now, ages, active_lanes, end;
+    uint64_t         total_blocks, next_block, blocks_done, now, ages, end;
     uint32_t         interval[UNIT_COUNT], latency[UNIT_COUNT];
     Heap             wakes;       /* schedulers waking after the next cycle:
                                      (cycle, sm * schedulers + scheduler). Entries
@@ -348,6 +349,8 @@ static void warp_exited(Gpu *g, uint32_t s, uint32_t slot)
     if (bs->running) return;
     bs->used = false;
     if (g->now + 1 > g->end) g->end = g->now + 1;
+    g->blocks_done++;
+    if (g->L->progress) g->L->progress(g->L->progress_user, g->blocks_done, g->total_blocks);
     if (g->trace && g->trace->block_end) {
         TraceBlock e = { g->now + 1, s, w->block, bs->block_id, g->warps_per_block };
         g->trace->block_end(g->trace->user, &e);
@@ -400,87 +403,34 @@ static const uint8_t PIPE_STALL[NPIPES] = {
 
 /* ----------------------------------------------------------------- issue */
 
-static uint32_t max_same_address(const ExecOut *out)
-{
-    uint32_t best = 0;
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(out->exec_mask >> l & 1)) continue;
-        uint32_t n = 0;
-        for (int j = 0; j < WARP_SIZE; j++)
-            if ((out->exec_mask >> j & 1) && out->addr[j] == out->addr[l]) n++;
-        if (n > best) best = n;
-    }
-    return best;
-}
-
-/* Sectors of each line of cr that the access writes entirely. */
-static void full_sectors(const ExecOut *out, const CoalesceResult *cr, uint8_t full[])
-{
-    if (cr->bytes_requested == cr->sectors * COALESCE_SECTOR_BYTES && out->exec_mask == UINT32_MAX &&
-        cr->bytes_requested == WARP_SIZE * out->width) {
-        /* as many bytes as sectors hold: if no two lanes overlap, all full */
-        bool distinct = true;
-        for (int l = 1; l < WARP_SIZE && distinct; l++) distinct = out->addr[l] == out->addr[0] + (uint64_t)l * out->width;
-        if (distinct) {
-            memcpy(full, cr->sector_mask, cr->nlines);
-            return;
-        }
-    }
-    uint32_t covered[COALESCE_MAX_LINES][COALESCE_SECTORS_PER_LINE]; /* byte bits */
-    memset(covered, 0, cr->nlines * sizeof covered[0]);
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(out->exec_mask >> l & 1)) continue;
-        for (uint32_t b = 0; b < out->width; b++) {
-            uint64_t a = out->addr[l] + b, line = a - a % COALESCE_LINE_BYTES;
-            for (uint32_t i = 0; i < cr->nlines; i++)
-                if (cr->line_addr[i] == line) {
-                    uint32_t off = (uint32_t)(a % COALESCE_LINE_BYTES);
-                    covered[i][off / COALESCE_SECTOR_BYTES] |= 1u << (off % COALESCE_SECTOR_BYTES);
-                    break;
-                }
-        }
-    }
-    for (uint32_t i = 0; i < cr->nlines; i++) {
-        full[i] = 0;
-        for (int sct = 0; sct < COALESCE_SECTORS_PER_LINE; sct++)
-            if (covered[i][sct] == UINT32_MAX) full[i] |= (uint8_t)(1u << sct);
-    }
-}
-
 static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint8_t *wait)
 {
     Sm *sm = &g->sms[s];
     KernelStats *st = g->st;
     *wait = STALL_LONG_SCOREBOARD;
     if (!out->exec_mask) return g->now + 1;
+    AccessKind kind = in->op == OP_LD_GLOBAL ? ACCESS_LOAD : in->op == OP_ST_GLOBAL ? ACCESS_STORE : ACCESS_ATOMIC;
     CoalesceResult cr;
-    coalesce_analyze(out->addr, out->exec_mask, out->width, &cr);
+    coalesce_analyze(out->addr, out->exec_mask, out->width,
+                     kind == ACCESS_LOAD ? COALESCE_LOAD : kind == ACCESS_STORE ? COALESCE_STORE : COALESCE_ATOMIC, &cr);
     /* The L1 handles one 128-byte line (tag) per cycle and a few sectors. */
     uint64_t start = sm->lsu_free > g->now ? sm->lsu_free : g->now;
     uint32_t spc = g->c->l1_sectors_per_cycle;
     uint32_t busy = (cr.sectors + spc - 1) / spc;
     if (cr.nlines > busy) busy = cr.nlines;
     sm->lsu_free = start + busy;
-    bool store = in->op == OP_ST_GLOBAL;
+    GlobalCounts *n = &st->global[kind];
+    n->requests++;
+    n->sectors += cr.sectors;
+    n->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
     uint64_t ready = g->now + 1;
-    if (in->op == OP_LD_GLOBAL) {
-        st->gld_requests++;
-        st->gld_sectors += cr.sectors;
-        ready = memsys_load(g->mem, s, start, &cr);
-    } else if (store) {
-        st->gst_requests++;
-        st->gst_sectors += cr.sectors;
-        uint8_t full[COALESCE_MAX_LINES];
-        full_sectors(out, &cr, full);
-        memsys_store(g->mem, s, start, &cr, full);
-    } else {
-        st->gatom_requests++;
-        ready = memsys_atomic(g->mem, s, start, &cr, max_same_address(out));
-    }
+    if (kind == ACCESS_LOAD) ready = memsys_load(g->mem, s, start, &cr);
+    else if (kind == ACCESS_STORE) memsys_store(g->mem, s, start, &cr);
+    else ready = memsys_atomic(g->mem, s, start, &cr);
     if (g->trace && g->trace->global_access) {
         TraceGlobal e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .nlines = cr.nlines, .sectors = cr.sectors,
-                          .bytes_requested = cr.bytes_requested, .is_store = store };
+                          .bytes_requested = cr.bytes_requested, .is_store = kind == ACCESS_STORE };
         memcpy(e.line_addr, cr.line_addr, cr.nlines * sizeof e.line_addr[0]);
         memcpy(e.sector_mask, cr.sector_mask, cr.nlines);
         g->trace->global_access(g->trace->user, &e);
@@ -519,13 +469,17 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     SmemResult sr;
     smem_analyze(addr, out->exec_mask, out->width, &sr);
     uint32_t wf = sr.wavefronts, busy = wf;
+    AccessKind kind = in->op == OP_ST_SHARED ? ACCESS_STORE : ACCESS_LOAD;
     if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
-        uint32_t serial = max_same_address(out);
+        kind = ACCESS_ATOMIC;
+        uint32_t serial = coalesce_max_same_address(out->addr, out->exec_mask);
         if (serial > busy) busy = serial;
     }
     sm->smem_free = start + busy;
-    g->st->shared_requests++;
-    g->st->shared_wavefronts += wf; /* bank conflicts only; atomic serialisation is time, not wavefronts */
+    SharedCounts *n = &g->st->shared[kind];
+    n->requests++;
+    n->wavefronts += wf; /* bank conflicts only; atomic serialisation is time, not wavefronts */
+    if (wf > n->max_wavefronts) n->max_wavefronts = wf;
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .wavefronts = wf, .is_store = in->op == OP_ST_SHARED };
@@ -555,7 +509,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     st->warp_instructions++;
     st->thread_instructions += lanes;
     st->flops += info->flops * lanes;
-    g->active_lanes += bits_popcount(out->active);
+    st->active_lanes += bits_popcount(out->active);
     OpUnit unit = info->unit;
     if ((info->flags & OPF_IMAD) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
     q->unit_free[unit] = g->now + g->interval[unit];
@@ -801,38 +755,20 @@ static bool setup(Gpu *g)
 
 /* ---------------------------------------------------------------- totals */
 
-static void finish_stats(Gpu *g)
+/* The counters only the end of the run can close: the kernel's length, the
+** SMs' occupancy integrals, and the memory system's own counters. */
+static void count_totals(Gpu *g)
 {
-    const GpuConfig *c = g->c;
     KernelStats *st = g->st;
     st->cycles = g->end;
-    st->time_us = (double)st->cycles / c->clock_mhz;
-    uint64_t integral = 0, busy = 0;
-    for (uint32_t s = 0; s < c->sm_count; s++) {
+    for (uint32_t s = 0; s < g->c->sm_count; s++) {
         Sm *sm = &g->sms[s];
         g->now = g->end;
         occ_update(g, sm);
-        integral += sm->occ_integral;
-        busy += sm->busy_cycles;
+        st->resident_warp_cycles += sm->occ_integral;
+        st->busy_sm_cycles += sm->busy_cycles;
     }
-    st->ipc = busy ? (double)st->warp_instructions / (double)busy : 0; /* per SM per active cycle */
-    st->achieved_occupancy = busy ? (double)integral / ((double)busy * c->sm_max_warps) : 0;
-    st->branch_efficiency = st->warp_instructions ? (double)g->active_lanes / (32.0 * st->warp_instructions) : 0;
-    st->shared_bank_conflicts = st->shared_wavefronts - st->shared_requests;
     memsys_stats(g->mem, st);
-    st->dram_bytes = st->dram_read_bytes + st->dram_write_bytes;
-    st->l1_hit_rate = st->l1_sector_accesses ? (double)st->l1_sector_hits / st->l1_sector_accesses : 0;
-    st->l2_hit_rate = st->l2_sector_accesses ? (double)st->l2_sector_hits / st->l2_sector_accesses : 0;
-    double seconds = st->time_us * 1e-6;
-    st->dram_bandwidth_gbs = seconds > 0 ? (double)st->dram_bytes / seconds / 1e9 : 0;
-    st->achieved_gflops = seconds > 0 ? (double)st->flops / seconds / 1e9 : 0;
-    /* Peak FP32: every scheduler's FMA pipe, 2 flops per lane per fma. */
-    st->peak_gflops = (double)c->sm_count * c->sm_schedulers * (32.0 / c->fma_interval) * 2.0 * c->clock_mhz * 1e-3;
-    st->peak_dram_gbs = c->dram_bandwidth_gbs;
-    st->ridge_point = st->peak_gflops / st->peak_dram_gbs;
-    st->arithmetic_intensity = st->dram_bytes ? (double)st->flops / (double)st->dram_bytes : 0;
-    double mem_bound = st->arithmetic_intensity * st->peak_dram_gbs;
-    st->roofline_gflops = st->dram_bytes == 0 || mem_bound > st->peak_gflops ? st->peak_gflops : mem_bound;
 }
 
 bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, SimResult *r)
@@ -863,12 +799,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
         return false;
     }
     KernelStats *st = &r->stats;
-    st->theoretical_occupancy = st->occ.occupancy;
     st->blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
-    uint64_t per_wave = (uint64_t)c->sm_count * st->occ.blocks_per_sm;
-    st->waves = (uint32_t)((st->blocks + per_wave - 1) / per_wave);
-    st->wave_efficiency = (double)st->blocks / ((double)st->waves * per_wave);
-    st->tail_blocks = (uint32_t)(st->blocks - (uint64_t)(st->waves - 1) * per_wave);
     ExecOut *out = malloc(sizeof *out);
     bool ok = out && setup(&g);
     if (!out) fail(&g, SIM_BAD_LAUNCH, "out of host memory");
@@ -922,9 +853,10 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             memsys_flush(g.mem, g.end);
             uint64_t drain = memsys_drain_cycle(g.mem);
             if (drain > g.end) g.end = drain;
-            finish_stats(&g);
+            count_totals(&g);
         }
     }
+    derive_stats(c, st); /* a run that stopped early too: from what it counted */
     memsys_destroy(g.mem);
     heap_free(&g.wakes);
     free(g.next);

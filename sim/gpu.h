@@ -29,6 +29,11 @@ typedef struct {
     uint64_t        max_cycles;      /* 0: no limit                              */
     uint64_t        max_warp_instructions; /* 0: no limit                        */
     bool            racecheck;       /* --racecheck: shared-memory races are faults */
+    /* Called as each block finishes with the blocks finished so far and the
+    ** grid's total, for a progress display (NULL: none). One call per
+    ** block: a run that shows progress needs no trace sink. */
+    void          (*progress)(void *user, uint64_t blocks_done, uint64_t blocks);
+    void           *progress_user;
 } Launch;
 
 typedef enum {
@@ -45,7 +50,8 @@ typedef struct {
     KernelStats stats;         /* filled for SIM_OK (partial otherwise)           */
 } SimResult;
 
-/* Simulates the launch on machine c. trace may be NULL. Returns true when
+/* Simulates the launch on machine c. trace may be NULL (the usual case: the
+** stats need no sink; a sink costs time at every issue). Returns true when
 ** the kernel ran to completion; otherwise r->status/message say why. The
 ** buffers in launch->gmem hold the kernel's results either way. */
 bool gpu_simulate(const GpuConfig *c, const Launch *launch, const TraceSink *trace, SimResult *r);

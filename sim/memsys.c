@@ -13,7 +13,7 @@
 #include "base/bits.h"
 #include "base/heap.h"
 #include "sim/cache.h"
-#include "sim/dram.h"
+#include "sim/bwqueue.h"
 
 /* Miss registers of one SM: the release cycles of the busy ones (keys of
 ** a min-heap; ids unused), at most cap of them. */
@@ -24,10 +24,10 @@ struct MemSys {
     Cache  **l1;
     Mshr    *mshr;
     Cache   *l2;
-    Dram     l2_queue; /* L2 bandwidth; its latency is the L2 hit latency */
-    Dram     l2_requests; /* L2 request rate: one "byte" per line request   */
+    BwQueue  l2_queue;    /* L2 bandwidth in bytes; its latency is the L2 hit latency */
+    BwQueue  l2_requests; /* L2 request rate: one unit per line request, no latency */
     bool     limit_requests;
-    Dram     dram;     /* DRAM bandwidth; its latency is the DRAM latency */
+    BwQueue  dram;        /* DRAM bandwidth in bytes; its latency (loaded) is DRAM's */
     uint64_t dram_write_bytes;
     uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
     uint32_t chunk_sectors; /* sectors one DRAM access moves (dram.access_bytes / 32) */
@@ -51,7 +51,7 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     m->mshr = calloc(c->sm_count, sizeof *m->mshr);
     if (!m->l1 || !m->mshr) goto oom;
     for (uint32_t i = 0; i < c->sm_count; i++) {
-        uint64_t set_bytes = (uint64_t)CACHE_LINE_BYTES * c->l1_assoc;
+        uint64_t set_bytes = (uint64_t)SECTOR_LINE_BYTES * c->l1_assoc;
         m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d);
         if (!m->l1[i]) goto fail;
         cache_set_hashed(m->l1[i], true);
@@ -61,12 +61,12 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     m->l2 = cache_create(c->l2_size, c->l2_assoc, d);
     if (!m->l2) goto fail;
     cache_set_hashed(m->l2, true);
-    m->chunk_sectors = c->dram_access_bytes / CACHE_SECTOR_BYTES;
-    dram_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
+    m->chunk_sectors = c->dram_access_bytes / SECTOR_BYTES;
+    bwqueue_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
     m->limit_requests = c->l2_requests_per_clk > 0;
-    dram_init(&m->l2_requests, m->limit_requests ? c->l2_requests_per_clk : 1.0, 0);
-    dram_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
-    dram_set_loaded_latency(&m->dram, c->dram_loaded_linear, c->dram_loaded_queue);
+    bwqueue_init(&m->l2_requests, m->limit_requests ? c->l2_requests_per_clk : 1.0, 0);
+    bwqueue_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
+    bwqueue_set_loaded_latency(&m->dram, c->dram_loaded_linear, c->dram_loaded_queue);
     m->lat_l1_hit = c->lat_l1_hit;
     m->lat_atomic = c->lat_atomic;
     m->lat_l2_hit = c->lat_l2_hit;
@@ -96,34 +96,23 @@ static uint64_t l2_accept(MemSys *m, uint64_t t)
 {
     if (!m->limit_requests) return t;
     double begin = m->l2_requests.next_free > (double)t ? m->l2_requests.next_free : (double)t;
-    dram_access(&m->l2_requests, t, 1); /* takes its 1 / rate of a cycle */
+    bwqueue_transfer(&m->l2_requests, t, 1); /* takes its 1 / rate of a cycle */
     return (uint64_t)ceil(begin);
 }
 
-/* Dirty sectors the last L2 access evicted go to DRAM (nobody waits). */
-static void write_back(MemSys *m, uint64_t t, uint64_t before)
+/* Dirty sectors an L2 access evicted go to DRAM (nobody waits). */
+static void write_back(MemSys *m, uint64_t t, unsigned sectors)
 {
-    CacheStats st;
-    cache_stats(m->l2, &st);
-    uint64_t sectors = st.writebacks_sectors - before;
-    if (sectors) {
-        dram_access(&m->dram, t, (uint32_t)(sectors * CACHE_SECTOR_BYTES));
-        m->dram_write_bytes += sectors * CACHE_SECTOR_BYTES;
-    }
-}
-
-static uint64_t l2_writebacks(const MemSys *m)
-{
-    CacheStats st;
-    cache_stats(m->l2, &st);
-    return st.writebacks_sectors;
+    if (!sectors) return;
+    bwqueue_transfer(&m->dram, t, sectors * SECTOR_BYTES);
+    m->dram_write_bytes += (uint64_t)sectors * SECTOR_BYTES;
 }
 
 /* The DRAM chunks (dram.access_bytes, aligned) that hold `sectors`. */
 static uint8_t chunks_of(const MemSys *m, uint8_t sectors)
 {
     uint8_t out = 0, k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
-    for (uint8_t s = 0; s < CACHE_SECTORS; s += k)
+    for (uint8_t s = 0; s < SECTORS_PER_LINE; s += k)
         if (sectors & (ones << s)) out |= (uint8_t)(ones << s);
     return out;
 }
@@ -131,18 +120,18 @@ static uint8_t chunks_of(const MemSys *m, uint8_t sectors)
 /* Sectors `missed` of a line missed L2: DRAM moves whole chunks, so the
 ** other sectors of each chunk arrive too and are kept in L2. Returns the
 ** completion of each missed sector's chunk in done[] (indexed by sector). */
-static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed, uint64_t done[CACHE_SECTORS])
+static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed, uint64_t done[SECTORS_PER_LINE])
 {
     uint8_t k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
     uint8_t extra = (uint8_t)(chunks_of(m, missed) & ~missed);
     if (extra) {
-        uint64_t wb = l2_writebacks(m);
-        cache_fill(m->l2, line, extra);
-        write_back(m, t, wb);
+        unsigned evicted;
+        cache_fill(m->l2, line, extra, &evicted);
+        write_back(m, t, evicted);
     }
-    for (uint8_t s = 0; s < CACHE_SECTORS; s += k)
+    for (uint8_t s = 0; s < SECTORS_PER_LINE; s += k)
         if (missed & (ones << s)) {
-            uint64_t back = dram_access(&m->dram, t, m->chunk_sectors * CACHE_SECTOR_BYTES);
+            uint64_t back = bwqueue_transfer(&m->dram, t, m->chunk_sectors * SECTOR_BYTES);
             for (uint8_t j = s; j < s + k; j++) done[j] = back;
         }
 }
@@ -151,17 +140,17 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
 static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors)
 {
     start = l2_accept(m, start);
-    uint64_t wb = l2_writebacks(m);
-    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ);
-    write_back(m, start, wb);
+    unsigned evicted;
+    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ, &evicted);
+    write_back(m, start, evicted);
     uint8_t missed = (uint8_t)(sectors & ~l2_hits);
-    uint64_t from_dram[CACHE_SECTORS] = { 0 };
+    uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
     if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, from_dram);
     uint64_t done = start;
-    for (int s = 0; s < CACHE_SECTORS; s++) {
+    for (int s = 0; s < SECTORS_PER_LINE; s++) {
         if (!(sectors >> s & 1)) continue;
         uint64_t t = mshr_acquire(&m->mshr[sm], start);
-        uint64_t back = dram_access(&m->l2_queue, t, CACHE_SECTOR_BYTES);
+        uint64_t back = bwqueue_transfer(&m->l2_queue, t, SECTOR_BYTES);
         if ((missed >> s & 1) && from_dram[s] > back) back = from_dram[s];
         heap_push(&m->mshr[sm], back, 0);
         if (back > done) done = back;
@@ -174,7 +163,7 @@ uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResul
     uint64_t done = start;
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t want = r->sector_mask[i];
-        uint8_t hit = cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ);
+        uint8_t hit = cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ, NULL); /* L1 is never dirty */
         uint64_t t = hit ? start + m->lat_l1_hit : start;
         if (want & ~hit) {
             uint64_t below = fetch_below_l1(m, sm, start, r->line_addr[i], (uint8_t)(want & ~hit));
@@ -185,41 +174,42 @@ uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResul
     return done;
 }
 
-void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, const uint8_t *full)
+void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
 {
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
-        cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC);
+        cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC, NULL);
         uint64_t at = l2_accept(m, start);
-        uint64_t wb = l2_writebacks(m);
-        uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
-        write_back(m, at, wb);
-        dram_access(&m->l2_queue, at, bits_popcount(sectors) * CACHE_SECTOR_BYTES);
+        unsigned evicted;
+        uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
+        write_back(m, at, evicted);
+        bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
-        uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~full[i]);
+        uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~r->full_mask[i]);
         if (partial_miss) {
-            uint64_t ignored[CACHE_SECTORS];
+            uint64_t ignored[SECTORS_PER_LINE];
             fetch_from_dram(m, at, r->line_addr[i], partial_miss, ignored);
         }
     }
 }
 
-uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, uint32_t serial)
+uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
 {
     (void)sm;
+    uint32_t serial = r->max_same_address;
     uint64_t done = start;
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
         uint64_t at = l2_accept(m, start);
-        uint64_t wb = l2_writebacks(m);
-        uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC);
-        write_back(m, at, wb);
-        uint64_t t = dram_access(&m->l2_queue, at, bits_popcount(sectors) * CACHE_SECTOR_BYTES);
+        unsigned evicted;
+        uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
+        write_back(m, at, evicted);
+        uint64_t t = bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         if (sectors & ~hit) {
-            uint64_t from_dram[CACHE_SECTORS] = { 0 };
+            uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
             fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);
-            for (int s = 0; s < CACHE_SECTORS; s++)
+            for (int s = 0; s < SECTORS_PER_LINE; s++)
                 if (from_dram[s] > t) t = from_dram[s];
         }
         /* the L2 queue already charged the hit latency; an atomic takes lat.atomic */
@@ -233,14 +223,14 @@ void memsys_flush(MemSys *m, uint64_t now)
 {
     uint64_t sectors = cache_flush(m->l2);
     if (!sectors) return;
-    dram_access(&m->dram, now, (uint32_t)(sectors * CACHE_SECTOR_BYTES));
-    m->dram_write_bytes += sectors * CACHE_SECTOR_BYTES;
+    bwqueue_transfer(&m->dram, now, (uint32_t)(sectors * SECTOR_BYTES));
+    m->dram_write_bytes += sectors * SECTOR_BYTES;
 }
 
 uint64_t memsys_drain_cycle(const MemSys *m)
 {
     /* Traffic issued during the kernel (stores into L2, dirty evictions to
-    ** DRAM) must finish before it does; dirty lines still in L2 stay there. */
+    ** DRAM) and the flush at its end must finish before it does. */
     double last = m->l2_queue.next_free > m->dram.next_free ? m->l2_queue.next_free : m->dram.next_free;
     if (m->l2_requests.next_free > last) last = m->l2_requests.next_free;
     return (uint64_t)ceil(last);
@@ -258,5 +248,5 @@ void memsys_stats(const MemSys *m, KernelStats *s)
     s->l2_sector_accesses += st.sector_accesses;
     s->l2_sector_hits += st.sector_hits;
     s->dram_write_bytes += m->dram_write_bytes;
-    s->dram_read_bytes += m->dram.bytes - m->dram_write_bytes;
+    s->dram_read_bytes += m->dram.units - m->dram_write_bytes;
 }

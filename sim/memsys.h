@@ -5,7 +5,9 @@
 ** with load). Every request is timed when it is issued:
 ** the caller gets the cycle its data is back, so no event queue is needed.
 ** Loads allocate in L1; stores write through to L2 (write-back, allocate);
-** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth.
+** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth, and
+** so does the end of a kernel, which writes every dirty sector left in L2
+** back (memsys_flush).
 ** DRAM moves dram.access_bytes per access; set indices are hashed.        */
 #ifndef GPUSIM_SIM_MEMSYS_H
 #define GPUSIM_SIM_MEMSYS_H
@@ -28,25 +30,25 @@ void memsys_destroy(MemSys *m);
 ** Returns the cycle the last sector is back (when its register is ready). */
 uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
 
-/* A warp's global store: no one waits for it, but it takes L2 and, later,
-** DRAM bandwidth. full[i]: the sectors of line i the request writes
-** entirely (a sector written in part that misses L2 is read from DRAM). */
-void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, const uint8_t *full);
+/* A warp's global store (r coalesced as COALESCE_STORE): no one waits for
+** it, but it takes L2 and, later, DRAM bandwidth. A sector it writes only
+** in part (not in r->full_mask) that misses L2 is read from DRAM first. */
+void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
 
 /* Writes every dirty L2 sector back to DRAM from cycle `now` (the end of a
 ** kernel: back-to-back launches pay for their writes, as measured on
 ** hardware in steady state). */
 void memsys_flush(MemSys *m, uint64_t now);
 
-/* A warp's global atomic: resolved at L2; `serial` = the most lanes that
-** hit one address (they are applied one after another). Returns the cycle
-** the old values are back. */
-uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, uint32_t serial);
+/* A warp's global atomic (r coalesced as COALESCE_ATOMIC): resolved at L2,
+** the lanes that hit one address applied one after another
+** (r->max_same_address). Returns the cycle the old values are back. */
+uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
 
 /* Cycle by which the traffic issued so far has finished: stores have
-** reached L2 and dirty lines evicted from L2 have reached DRAM. A kernel
-** ends no sooner. Dirty lines still in L2 are not written back (as on
-** hardware, they leave when later accesses evict them). */
+** reached L2, and the dirty sectors evicted from L2 or written back by
+** memsys_flush have reached DRAM. A kernel ends no sooner (gpu.c flushes
+** first, then asks this). */
 uint64_t memsys_drain_cycle(const MemSys *m);
 
 /* Adds the cache and DRAM counters into s (l1_*, l2_*, dram_* fields). */

@@ -1,4 +1,5 @@
-/* sim/stats.c -- names of the stall reasons (the list is in stats.h). */
+/* sim/stats.c -- names of the stall reasons (the list is in stats.h) and of
+** the access kinds. */
 #include "sim/stats.h"
 
 const char *const STALL_NAMES[STALL_COUNT] = {
@@ -12,3 +13,5 @@ const char *const STALL_HELP[STALL_COUNT] = {
     STALL_LIST(STALL_DOC)
 #undef STALL_DOC
 };
+
+const char *const ACCESS_NAMES[ACCESS_KINDS] = { "loads", "stores", "atomics" };

@@ -1,7 +1,11 @@
-/* sim/stats.h -- what one simulated kernel launch reports. Each unit keeps
-** its own counters while it runs; gpu.c adds them up into KernelStats at the
-** end of the launch. Names follow the `gpusim run --json` keys and, for stall
-** reasons, Nsight Compute's warp-state names.                               */
+/* sim/stats.h -- what one simulated kernel launch reports. The first part
+** of KernelStats holds raw counters, each counted where it happens by the
+** unit that owns it (gpu.c: issue, the LSU and the shared-memory pipe;
+** memsys_stats: caches and DRAM) and only added up here; the second part is
+** derived from those and the machine by derive_stats (sim/derive.h), the one
+** place any ratio is computed, so every report reads the same numbers.
+** Stall reasons have Nsight Compute's warp-state names; the `gpusim run
+** --json` keys that show these fields are listed in workloads/README.md. */
 #ifndef GPUSIM_SIM_STATS_H
 #define GPUSIM_SIM_STATS_H
 
@@ -33,35 +37,78 @@ typedef enum {
 extern const char *const STALL_NAMES[STALL_COUNT];
 extern const char *const STALL_HELP[STALL_COUNT];
 
+/* What a memory request does. Loads, stores and atomics are counted apart:
+** an atomic both reads and writes, and is resolved elsewhere (global: at
+** L2; shared: applied one lane after another on one address). */
+typedef enum { ACCESS_LOAD, ACCESS_STORE, ACCESS_ATOMIC, ACCESS_KINDS } AccessKind;
+
+extern const char *const ACCESS_NAMES[ACCESS_KINDS]; /* "loads", "stores", "atomics" */
+
+/* Global requests of one kind. A request is one warp instruction with at
+** least one active lane. */
 typedef struct {
-    uint64_t cycles;
-    double   time_us;                 /* cycles at the preset clock            */
+    uint64_t requests;
+    uint64_t sectors;                   /* 32-byte sectors they touch (the coalescer's count) */
+    uint64_t ideal_sectors;             /* sum of ceil(bytes requested / 32): what perfectly
+                                           coalesced requests of the same widths would touch  */
+    double   sectors_per_request;       /* derived                                            */
+    double   ideal_sectors_per_request; /* derived                                            */
+} GlobalCounts;
+
+/* Shared-memory requests of one kind (shfl, which uses the same pipe, is
+** not a memory request). */
+typedef struct {
+    uint64_t requests;
+    uint64_t wavefronts;                /* passes of the banks (smem_analyze); an atomic's
+                                           serialisation on one address is time, not wavefronts */
+    uint32_t max_wavefronts;            /* the most one request took                          */
+    double   wavefronts_per_request;    /* derived                                            */
+} SharedCounts;
+
+typedef struct {
+    /* ---- raw counters -------------------------------------------------- */
+    /* the launch (gpu.c, from the occupancy calculator) */
+    OccResult occ;                    /* theoretical: blocks/SM and limiter    */
+    uint64_t blocks;                  /* in the grid                           */
+    /* issue and the SMs (gpu.c) */
+    uint64_t cycles;                  /* until the last block and its memory traffic are done */
     uint64_t warp_instructions;
     uint64_t thread_instructions;     /* lanes whose guard held, summed over issues */
+    uint64_t active_lanes;            /* lanes issued (active mask), summed over issues */
+    uint64_t busy_sm_cycles;          /* summed over SMs: cycles with a resident warp */
+    uint64_t resident_warp_cycles;    /* summed over SMs: resident warps x cycles */
+    uint64_t branches, divergent_branches;
+    uint64_t flops;                   /* FP32 ops: opcodes.def flops x lanes    */
+    uint64_t stall[STALL_COUNT];      /* warp-cycles in each state             */
+    /* the LSU and the shared-memory pipe at issue (gpu.c), by AccessKind */
+    GlobalCounts global[ACCESS_KINDS];
+    SharedCounts shared[ACCESS_KINDS];
+    /* the caches and DRAM (memsys_stats) */
+    uint64_t l1_sector_accesses, l1_sector_hits;
+    uint64_t l2_sector_accesses, l2_sector_hits;
+    uint64_t dram_read_bytes, dram_write_bytes;
+
+    /* ---- derived (derive_stats) ------------------------------------------ */
+    double   time_us;                 /* cycles at the preset clock            */
     double   ipc;                     /* warp instructions per active SM cycle */
-    OccResult occ;                    /* theoretical: blocks/SM and limiter    */
     double   theoretical_occupancy;
     double   achieved_occupancy;      /* avg resident warps / max, busy cycles */
-    uint64_t blocks;
     uint32_t waves;                   /* ceil(blocks / (SMs * blocks per SM))  */
     double   wave_efficiency;         /* blocks / (waves * SMs * blocks per SM) */
     uint32_t tail_blocks;             /* blocks in the last wave               */
-    uint64_t branches, divergent_branches;
     double   branch_efficiency;       /* avg active lanes / 32 per issued instr */
-    uint64_t gld_requests, gld_sectors, gst_requests, gst_sectors;
-    uint64_t gatom_requests;
-    uint64_t l1_sector_accesses, l1_sector_hits;
-    uint64_t l2_sector_accesses, l2_sector_hits;
+    uint64_t shared_requests, shared_wavefronts; /* loads, stores and atomics together */
+    uint64_t shared_bank_conflicts;   /* wavefronts beyond one per request     */
+    double   shared_wavefronts_per_request;
     double   l1_hit_rate, l2_hit_rate;
-    uint64_t dram_read_bytes, dram_write_bytes, dram_bytes;
+    uint64_t dram_bytes;
     double   dram_bandwidth_gbs;
-    uint64_t shared_requests, shared_wavefronts, shared_bank_conflicts;
-    uint64_t flops;                   /* FP32 ops: opcodes.def flops x lanes    */
     double   arithmetic_intensity;    /* flops per DRAM byte                    */
     double   peak_gflops, peak_dram_gbs, ridge_point;
     double   roofline_gflops;         /* min(peak, intensity * bandwidth)      */
     double   achieved_gflops;
-    uint64_t stall[STALL_COUNT];      /* warp-cycles in each state             */
+    uint64_t stall_cycles;            /* warp-cycles in all states             */
+    double   stall_share[STALL_COUNT]; /* each state's share of stall_cycles   */
 } KernelStats;
 
 #endif

@@ -36,9 +36,9 @@ static CacheStats stats(const Cache *c)
 START_TEST(test_hit_after_miss)
 {
     Cache *c = make(4096, 4);
-    ck_assert_uint_eq(cache_access(c, 0x1000, ALLS, CACHE_READ), 0);
-    ck_assert_uint_eq(cache_access(c, 0x1000, ALLS, CACHE_READ), ALLS);
-    ck_assert_uint_eq(cache_access(c, 0x107F, 0x2, CACHE_READ), 0x2); /* any byte of the line */
+    ck_assert_uint_eq(cache_access(c, 0x1000, ALLS, CACHE_READ, NULL), 0);
+    ck_assert_uint_eq(cache_access(c, 0x1000, ALLS, CACHE_READ, NULL), ALLS);
+    ck_assert_uint_eq(cache_access(c, 0x107F, 0x2, CACHE_READ, NULL), 0x2); /* any byte of the line */
     CacheStats s = stats(c);
     ck_assert_uint_eq(s.sector_accesses, 9);
     ck_assert_uint_eq(s.sector_hits, 5);
@@ -51,11 +51,11 @@ END_TEST
 START_TEST(test_sector_granularity)
 {
     Cache *c = make(4096, 4);
-    ck_assert_uint_eq(cache_access(c, 0, 0x1, CACHE_READ), 0);
+    ck_assert_uint_eq(cache_access(c, 0, 0x1, CACHE_READ, NULL), 0);
     /* the line is resident but sector 1 is not: a sector miss */
-    ck_assert_uint_eq(cache_access(c, 0, 0x3, CACHE_READ), 0x1);
-    ck_assert_uint_eq(cache_access(c, 0, 0xF, CACHE_READ), 0x3);
-    ck_assert_uint_eq(cache_access(c, 0, 0xF, CACHE_READ), 0xF);
+    ck_assert_uint_eq(cache_access(c, 0, 0x3, CACHE_READ, NULL), 0x1);
+    ck_assert_uint_eq(cache_access(c, 0, 0xF, CACHE_READ, NULL), 0x3);
+    ck_assert_uint_eq(cache_access(c, 0, 0xF, CACHE_READ, NULL), 0xF);
     CacheStats s = stats(c);
     ck_assert_uint_eq(s.sector_accesses, 1 + 2 + 4 + 4);
     ck_assert_uint_eq(s.sector_misses, 1 + 1 + 2);
@@ -69,18 +69,18 @@ START_TEST(test_lru_order)
     /* 2 ways, 2 sets: lines 0, 2, 4 ... map to set 0 */
     Cache *c = make(2 * 2 * LINE, 2);
     const uint64_t A = 0 * LINE, B = 2 * LINE, C = 4 * LINE;
-    cache_access(c, A, 1, CACHE_READ);
-    cache_access(c, B, 1, CACHE_READ);
-    ck_assert_uint_eq(cache_access(c, A, 1, CACHE_READ), 1); /* A becomes MRU */
-    cache_access(c, C, 1, CACHE_READ);                        /* evicts B, the LRU */
-    ck_assert_uint_eq(cache_access(c, A, 1, CACHE_READ), 1);
-    ck_assert_uint_eq(cache_access(c, C, 1, CACHE_READ), 1);
-    ck_assert_uint_eq(cache_access(c, B, 1, CACHE_READ), 0); /* gone; now evicts A */
-    ck_assert_uint_eq(cache_access(c, C, 1, CACHE_READ), 1);
-    ck_assert_uint_eq(cache_access(c, A, 1, CACHE_READ), 0);
+    cache_access(c, A, 1, CACHE_READ, NULL);
+    cache_access(c, B, 1, CACHE_READ, NULL);
+    ck_assert_uint_eq(cache_access(c, A, 1, CACHE_READ, NULL), 1); /* A becomes MRU */
+    cache_access(c, C, 1, CACHE_READ, NULL);                        /* evicts B, the LRU */
+    ck_assert_uint_eq(cache_access(c, A, 1, CACHE_READ, NULL), 1);
+    ck_assert_uint_eq(cache_access(c, C, 1, CACHE_READ, NULL), 1);
+    ck_assert_uint_eq(cache_access(c, B, 1, CACHE_READ, NULL), 0); /* gone; now evicts A */
+    ck_assert_uint_eq(cache_access(c, C, 1, CACHE_READ, NULL), 1);
+    ck_assert_uint_eq(cache_access(c, A, 1, CACHE_READ, NULL), 0);
     /* the other set was never disturbed */
-    cache_access(c, 1 * LINE, 1, CACHE_READ);
-    ck_assert_uint_eq(cache_access(c, 1 * LINE, 1, CACHE_READ), 1);
+    cache_access(c, 1 * LINE, 1, CACHE_READ, NULL);
+    ck_assert_uint_eq(cache_access(c, 1 * LINE, 1, CACHE_READ, NULL), 1);
     cache_destroy(c);
 }
 END_TEST
@@ -89,12 +89,12 @@ START_TEST(test_write_through_noalloc)
 {
     Cache *c = make(4096, 4);
     /* a write to an absent line allocates nothing */
-    ck_assert_uint_eq(cache_access(c, 0x200, ALLS, CACHE_WRITE_THROUGH_NOALLOC), 0);
-    ck_assert_uint_eq(cache_access(c, 0x200, ALLS, CACHE_READ), 0);
+    ck_assert_uint_eq(cache_access(c, 0x200, ALLS, CACHE_WRITE_THROUGH_NOALLOC, NULL), 0);
+    ck_assert_uint_eq(cache_access(c, 0x200, ALLS, CACHE_READ, NULL), 0);
     /* present sectors take the write; absent ones stay absent */
-    cache_access(c, 0x400, 0x1, CACHE_READ);
-    ck_assert_uint_eq(cache_access(c, 0x400, 0x3, CACHE_WRITE_THROUGH_NOALLOC), 0x1);
-    ck_assert_uint_eq(cache_access(c, 0x400, 0x3, CACHE_READ), 0x1);
+    cache_access(c, 0x400, 0x1, CACHE_READ, NULL);
+    ck_assert_uint_eq(cache_access(c, 0x400, 0x3, CACHE_WRITE_THROUGH_NOALLOC, NULL), 0x1);
+    ck_assert_uint_eq(cache_access(c, 0x400, 0x3, CACHE_READ, NULL), 0x1);
     /* nothing is ever dirty */
     ck_assert_uint_eq(cache_flush(c), 0);
     ck_assert_uint_eq(stats(c).writebacks_sectors, 0);
@@ -105,20 +105,25 @@ END_TEST
 START_TEST(test_write_back_dirty_eviction)
 {
     Cache *c = make(2 * LINE, 2); /* one set, two ways */
-    ck_assert_uint_eq(cache_access(c, 0 * LINE, 0x3, CACHE_WRITE_BACK_ALLOC), 0);
+    unsigned evicted = 99;
+    ck_assert_uint_eq(cache_access(c, 0 * LINE, 0x3, CACHE_WRITE_BACK_ALLOC, &evicted), 0);
+    ck_assert_uint_eq(evicted, 0); /* an empty way: nothing evicted */
     /* a written sector reads back as a hit (full-sector writes need no fill) */
-    ck_assert_uint_eq(cache_access(c, 0 * LINE, 0x7, CACHE_READ), 0x3);
-    cache_access(c, 1 * LINE, 0xF, CACHE_READ); /* clean line */
-    cache_access(c, 2 * LINE, 0x1, CACHE_READ); /* evicts line 0: 2 dirty sectors */
+    ck_assert_uint_eq(cache_access(c, 0 * LINE, 0x7, CACHE_READ, &evicted), 0x3);
+    ck_assert_uint_eq(evicted, 0);
+    cache_access(c, 1 * LINE, 0xF, CACHE_READ, NULL); /* clean line */
+    cache_access(c, 2 * LINE, 0x1, CACHE_READ, &evicted); /* evicts line 0: 2 dirty sectors */
+    ck_assert_uint_eq(evicted, 2);
     ck_assert_uint_eq(stats(c).writebacks_sectors, 2);
-    cache_access(c, 3 * LINE, 0x1, CACHE_READ); /* evicts line 1: clean */
+    cache_access(c, 3 * LINE, 0x1, CACHE_READ, &evicted); /* evicts line 1: clean */
+    ck_assert_uint_eq(evicted, 0);
     ck_assert_uint_eq(stats(c).writebacks_sectors, 2);
     /* writes into a resident line dirty more sectors */
-    cache_access(c, 2 * LINE, 0x1, CACHE_WRITE_BACK_ALLOC);
-    cache_access(c, 2 * LINE, 0xC, CACHE_WRITE_BACK_ALLOC);
+    cache_access(c, 2 * LINE, 0x1, CACHE_WRITE_BACK_ALLOC, NULL);
+    cache_access(c, 2 * LINE, 0xC, CACHE_WRITE_BACK_ALLOC, NULL);
     ck_assert_uint_eq(cache_flush(c), 3);
     ck_assert_uint_eq(cache_flush(c), 0); /* flushed lines are clean ... */
-    ck_assert_uint_eq(cache_access(c, 2 * LINE, 0xD, CACHE_READ), 0xD); /* ... and still valid */
+    ck_assert_uint_eq(cache_access(c, 2 * LINE, 0xD, CACHE_READ, NULL), 0xD); /* ... and still valid */
     ck_assert_uint_eq(stats(c).writebacks_sectors, 5);
     cache_destroy(c);
 }
@@ -135,7 +140,7 @@ START_TEST(test_stream_larger_all_miss)
     const uint64_t bytes = geoms[_i].size * 2;
     for (int pass = 0; pass < 3; pass++)
         for (uint64_t a = 0; a < bytes; a += LINE)
-            ck_assert_uint_eq(cache_access(c, 0x40000000 + a, ALLS, CACHE_READ), 0);
+            ck_assert_uint_eq(cache_access(c, 0x40000000 + a, ALLS, CACHE_READ, NULL), 0);
     CacheStats s = stats(c);
     ck_assert_uint_eq(s.sector_hits, 0);
     ck_assert_uint_eq(s.sector_misses, 3 * bytes / 32);
@@ -147,10 +152,10 @@ START_TEST(test_reread_smaller_all_hit)
 {
     Cache *c = make(geoms[_i].size, geoms[_i].assoc);
     const uint64_t bytes = geoms[_i].size; /* exactly fits: contiguous lines fill every set evenly */
-    for (uint64_t a = 0; a < bytes; a += LINE) cache_access(c, a, ALLS, CACHE_READ);
+    for (uint64_t a = 0; a < bytes; a += LINE) cache_access(c, a, ALLS, CACHE_READ, NULL);
     for (int pass = 0; pass < 2; pass++)
         for (uint64_t a = 0; a < bytes; a += LINE)
-            ck_assert_uint_eq(cache_access(c, a, ALLS, CACHE_READ), ALLS);
+            ck_assert_uint_eq(cache_access(c, a, ALLS, CACHE_READ, NULL), ALLS);
     CacheStats s = stats(c);
     ck_assert_uint_eq(s.sector_misses, bytes / 32);
     ck_assert_uint_eq(s.sector_hits, 2 * bytes / 32);
@@ -186,7 +191,7 @@ START_TEST(test_matches_reference)
         RefWay *w = NULL;
         for (uint32_t k = 0; k < assoc; k++)
             if (set[k].present && set[k].line == line) w = &set[k];
-        unsigned expect = 0;
+        unsigned expect = 0, expect_evicted = 0;
         if (w) {
             expect = want & w->valid;
             w->used = t;
@@ -199,10 +204,13 @@ START_TEST(test_matches_reference)
             for (uint32_t k = 0; k < assoc && !v; k++)
                 if (!w || set[k].used < w->used) w = &set[k];
             if (!v) v = w;
-            wb += (uint64_t)popcount_ref(v->dirty);
+            expect_evicted = (unsigned)popcount_ref(v->dirty);
+            wb += expect_evicted;
             *v = (RefWay){line, want, kind == CACHE_WRITE_BACK_ALLOC ? want : 0, t, 1};
         }
-        ck_assert_uint_eq(cache_access(c, line * LINE + (x & 127), (uint8_t)want, kind), expect);
+        unsigned evicted = 99;
+        ck_assert_uint_eq(cache_access(c, line * LINE + (x & 127), (uint8_t)want, kind, &evicted), expect);
+        ck_assert_uint_eq(evicted, expect_evicted);
     }
     ck_assert_uint_eq(stats(c).writebacks_sectors, wb);
     free(ref);
@@ -210,15 +218,43 @@ START_TEST(test_matches_reference)
 }
 END_TEST
 
+START_TEST(test_fill)
+{
+    Cache *c = make(2 * LINE, 2); /* one set, two ways */
+    unsigned evicted = 99;
+    cache_access(c, 0 * LINE, 0x1, CACHE_WRITE_BACK_ALLOC, NULL);
+    ck_assert_uint_eq(cache_fill(c, 0 * LINE, 0x3, &evicted), 0x1); /* says what was there ... */
+    ck_assert_uint_eq(evicted, 0);
+    CacheStats s = stats(c);
+    ck_assert_uint_eq(s.sector_accesses, 1); /* ... but is no access */
+    ck_assert_uint_eq(s.sector_hits, 0);
+    ck_assert_uint_eq(s.sector_misses, 1);
+    ck_assert_uint_eq(cache_access(c, 0 * LINE, 0x3, CACHE_READ, NULL), 0x3); /* filled */
+    /* a fill allocates and makes its line most recently used, like a read */
+    cache_fill(c, 1 * LINE, 0xF, NULL);
+    cache_fill(c, 0 * LINE, 0x4, NULL);
+    ck_assert_uint_eq(cache_fill(c, 2 * LINE, 0x1, &evicted), 0); /* evicts line 1, clean */
+    ck_assert_uint_eq(evicted, 0);
+    ck_assert_uint_eq(cache_fill(c, 3 * LINE, 0x1, &evicted), 0); /* evicts line 0: its dirty sector */
+    ck_assert_uint_eq(evicted, 1);
+    s = stats(c);
+    ck_assert_uint_eq(s.writebacks_sectors, 1); /* evictions are real */
+    ck_assert_uint_eq(s.sector_accesses, 1 + 2);
+    ck_assert_uint_eq(cache_fill(c, 3 * LINE, 0, &evicted), 0); /* nothing asked: nothing done */
+    ck_assert_uint_eq(evicted, 0);
+    cache_destroy(c);
+}
+END_TEST
+
 START_TEST(test_reset)
 {
     Cache *c = make(4096, 2);
-    cache_access(c, 0, ALLS, CACHE_WRITE_BACK_ALLOC);
+    cache_access(c, 0, ALLS, CACHE_WRITE_BACK_ALLOC, NULL);
     cache_reset(c);
     CacheStats s = stats(c);
     ck_assert_uint_eq(s.sector_accesses, 0);
     ck_assert_uint_eq(s.writebacks_sectors, 0);
-    ck_assert_uint_eq(cache_access(c, 0, ALLS, CACHE_READ), 0);
+    ck_assert_uint_eq(cache_access(c, 0, ALLS, CACHE_READ, NULL), 0);
     ck_assert_uint_eq(cache_flush(c), 0); /* dirty data was dropped by reset */
     cache_destroy(c);
 }
@@ -230,8 +266,9 @@ START_TEST(test_size_zero)
 {
     Cache *c = make(0, 0);
     for (int i = 0; i < 3; i++) {
-        ck_assert_uint_eq(cache_access(c, 0, ALLS, CACHE_READ), 0);
-        ck_assert_uint_eq(cache_access(c, 0, 0x3, CACHE_WRITE_BACK_ALLOC), 0);
+        ck_assert_uint_eq(cache_access(c, 0, ALLS, CACHE_READ, NULL), 0);
+        ck_assert_uint_eq(cache_access(c, 0, 0x3, CACHE_WRITE_BACK_ALLOC, NULL), 0);
+        ck_assert_uint_eq(cache_fill(c, 0, ALLS, NULL), 0); /* no access: not counted */
     }
     CacheStats s = stats(c);
     ck_assert_uint_eq(s.sector_accesses, 18);
@@ -247,22 +284,22 @@ START_TEST(test_odd_set_count)
 {
     /* 40 MB, 16 ways: 20480 sets (not a power of two), like an A100 L2 */
     Cache *c = make(40ull * 1024 * 1024, 16);
-    for (uint64_t a = 0; a < 40ull * 1024 * 1024; a += LINE) cache_access(c, a, ALLS, CACHE_READ);
+    for (uint64_t a = 0; a < 40ull * 1024 * 1024; a += LINE) cache_access(c, a, ALLS, CACHE_READ, NULL);
     for (uint64_t a = 0; a < 40ull * 1024 * 1024; a += 64 * LINE)
-        ck_assert_uint_eq(cache_access(c, a, ALLS, CACHE_READ), ALLS);
+        ck_assert_uint_eq(cache_access(c, a, ALLS, CACHE_READ, NULL), ALLS);
     cache_destroy(c);
 
     /* 3 sets x 2 ways: lines 0, 3, 6 share set 0 */
     c = make(3 * 2 * LINE, 2);
-    cache_access(c, 0 * LINE, 1, CACHE_READ);
-    cache_access(c, 3 * LINE, 1, CACHE_READ);
-    cache_access(c, 1 * LINE, 1, CACHE_READ);
-    cache_access(c, 2 * LINE, 1, CACHE_READ);
-    ck_assert_uint_eq(cache_access(c, 0 * LINE, 1, CACHE_READ), 1);
-    cache_access(c, 6 * LINE, 1, CACHE_READ); /* evicts line 3 */
-    ck_assert_uint_eq(cache_access(c, 3 * LINE, 1, CACHE_READ), 0);
-    ck_assert_uint_eq(cache_access(c, 1 * LINE, 1, CACHE_READ), 1);
-    ck_assert_uint_eq(cache_access(c, 2 * LINE, 1, CACHE_READ), 1);
+    cache_access(c, 0 * LINE, 1, CACHE_READ, NULL);
+    cache_access(c, 3 * LINE, 1, CACHE_READ, NULL);
+    cache_access(c, 1 * LINE, 1, CACHE_READ, NULL);
+    cache_access(c, 2 * LINE, 1, CACHE_READ, NULL);
+    ck_assert_uint_eq(cache_access(c, 0 * LINE, 1, CACHE_READ, NULL), 1);
+    cache_access(c, 6 * LINE, 1, CACHE_READ, NULL); /* evicts line 3 */
+    ck_assert_uint_eq(cache_access(c, 3 * LINE, 1, CACHE_READ, NULL), 0);
+    ck_assert_uint_eq(cache_access(c, 1 * LINE, 1, CACHE_READ, NULL), 1);
+    ck_assert_uint_eq(cache_access(c, 2 * LINE, 1, CACHE_READ, NULL), 1);
     cache_destroy(c);
 }
 END_TEST
@@ -271,11 +308,11 @@ START_TEST(test_mask_bits)
 {
     Cache *c = make(4096, 4);
     /* no sector asked: no access at all */
-    ck_assert_uint_eq(cache_access(c, 0, 0, CACHE_READ), 0);
+    ck_assert_uint_eq(cache_access(c, 0, 0, CACHE_READ, NULL), 0);
     ck_assert_uint_eq(stats(c).sector_accesses, 0);
     /* bits above the four sectors are ignored */
-    ck_assert_uint_eq(cache_access(c, 0, 0xF1, CACHE_READ), 0);
-    ck_assert_uint_eq(cache_access(c, 0, 0xFF, CACHE_READ), 0x1);
+    ck_assert_uint_eq(cache_access(c, 0, 0xF1, CACHE_READ, NULL), 0);
+    ck_assert_uint_eq(cache_access(c, 0, 0xFF, CACHE_READ, NULL), 0x1);
     ck_assert_uint_eq(stats(c).sector_accesses, 5);
     cache_destroy(c);
 }
@@ -285,8 +322,8 @@ START_TEST(test_high_addresses)
 {
     Cache *c = make(4096, 4);
     const uint64_t top = UINT64_MAX - 127;
-    cache_access(c, top, ALLS, CACHE_READ);
-    ck_assert_uint_eq(cache_access(c, UINT64_MAX, ALLS, CACHE_READ), ALLS);
+    cache_access(c, top, ALLS, CACHE_READ, NULL);
+    ck_assert_uint_eq(cache_access(c, UINT64_MAX, ALLS, CACHE_READ, NULL), ALLS);
     cache_destroy(c);
 }
 END_TEST
@@ -328,7 +365,7 @@ START_TEST(test_hashed_index_spreads_power_of_two_strides)
         ck_assert_ptr_nonnull(c);
         cache_set_hashed(c, hashed);
         for (int pass = 0; pass < 2; pass++)
-            for (uint64_t i = 0; i < 16; i++) cache_access(c, i * 128 * 128, 0xF, CACHE_READ);
+            for (uint64_t i = 0; i < 16; i++) cache_access(c, i * 128 * 128, 0xF, CACHE_READ, NULL);
         CacheStats st;
         cache_stats(c, &st);
         if (hashed) ck_assert_uint_eq(st.sector_hits, 16 * 4);
@@ -350,6 +387,7 @@ static Suite *cache_suite(void)
     tcase_add_loop_test(core, test_stream_larger_all_miss, 0, (int)(sizeof geoms / sizeof geoms[0]));
     tcase_add_loop_test(core, test_reread_smaller_all_hit, 0, (int)(sizeof geoms / sizeof geoms[0]));
     tcase_add_loop_test(core, test_matches_reference, 0, (int)(sizeof ref_geoms / sizeof ref_geoms[0]));
+    tcase_add_test(core, test_fill);
     tcase_add_test(core, test_reset);
     suite_add_tcase(s, core);
 

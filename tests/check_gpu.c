@@ -322,6 +322,13 @@ START_TEST(test_bank_conflicts_in_engine)
     ck_assert_uint_eq(t.r.stats.shared_requests, 2);
     ck_assert_uint_eq(t.r.stats.shared_wavefronts, 2 * WAVEFRONTS[_i]);
     ck_assert_uint_eq(t.r.stats.shared_bank_conflicts, 2 * (WAVEFRONTS[_i] - 1));
+    for (AccessKind k = ACCESS_LOAD; k <= ACCESS_STORE; k++) { /* one ld.shared, one st.shared */
+        const SharedCounts *c = &t.r.stats.shared[k];
+        ck_assert_uint_eq(c->requests, 1);
+        ck_assert_uint_eq(c->wavefronts, WAVEFRONTS[_i]);
+        ck_assert_uint_eq(c->max_wavefronts, WAVEFRONTS[_i]);
+    }
+    ck_assert_uint_eq(t.r.stats.shared[ACCESS_ATOMIC].requests, 0);
     run_free(&t);
 }
 END_TEST
@@ -367,11 +374,53 @@ START_TEST(test_coalescing_in_engine)
     t.L.block[0] = 256;
     ck_assert(simulate(&t));
     KernelStats *s = &t.r.stats;
-    ck_assert_uint_eq(s->gld_requests, threads / 32);
-    double per = (double)s->gld_sectors / (double)s->gld_requests;
+    const GlobalCounts *ld = &s->global[ACCESS_LOAD], *st = &s->global[ACCESS_STORE];
+    ck_assert_uint_eq(ld->requests, threads / 32);
+    double per = (double)ld->sectors / (double)ld->requests;
     ck_assert_msg(fabs(per - G_SECTORS[_i]) < 1e-9, "stride %u offset %u: %.2f sectors/request", G_STRIDE[_i],
                   G_OFFSET[_i], per);
-    ck_assert_uint_eq(s->gst_sectors, 4 * s->gst_requests);
+    ck_assert(ld->sectors_per_request == per); /* derived from the same counters */
+    ck_assert_uint_eq(ld->ideal_sectors, 4 * ld->requests); /* 32 floats: 4 sectors at best, whatever the stride */
+    ck_assert_uint_eq(st->sectors, 4 * st->requests);
+    ck_assert_uint_eq(st->ideal_sectors, st->sectors);
+    ck_assert_uint_eq(s->global[ACCESS_ATOMIC].requests, 0);
+    run_free(&t);
+}
+END_TEST
+
+/* Every lane loads its word, then all lanes of the warp add theirs to one
+** counter: the atomics are counted apart from the loads. */
+START_TEST(test_global_atomics_counted_apart)
+{
+    const char *src =
+        ".kernel k\n"
+        ".param .ptr in\n"
+        ".param .ptr sum\n"
+        "    ld.param.u32 %r0, [in]\n"
+        "    mov.u32 %r1, %tid.x\n"
+        "    shl.b32 %r1, %r1, 2\n"
+        "    add.u32 %r1, %r1, %r0\n"
+        "    ld.global.u32 %r2, [%r1]\n"
+        "    ld.param.u32 %r3, [sum]\n"
+        "    atom.global.add.u32 %r4, [%r3], %r2\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.params[0] = buffer(&t, 64 * 4, "in");
+    t.params[1] = buffer(&t, 4, "sum");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 64;
+    ck_assert(simulate(&t));
+    const KernelStats *s = &t.r.stats;
+    const GlobalCounts *ld = &s->global[ACCESS_LOAD], *at = &s->global[ACCESS_ATOMIC];
+    ck_assert_uint_eq(ld->requests, 2);
+    ck_assert_uint_eq(ld->sectors, 8);
+    ck_assert_uint_eq(at->requests, 2);
+    ck_assert_uint_eq(at->sectors, 2);       /* 32 lanes, one address */
+    ck_assert_uint_eq(at->ideal_sectors, 8); /* 128 bytes asked per request */
+    ck_assert_uint_eq(s->global[ACCESS_STORE].requests, 0);
+    ck_assert(ld->sectors_per_request == 4.0 && at->sectors_per_request == 1.0);
     run_free(&t);
 }
 END_TEST
@@ -698,6 +747,8 @@ START_TEST(test_shared_atomic_serialises_without_conflict)
     t.L.block[0] = 32;
     ck_assert(simulate(&t));
     ck_assert_uint_eq(t.r.stats.shared_requests, 1);
+    ck_assert_uint_eq(t.r.stats.shared[ACCESS_ATOMIC].requests, 1); /* an atomic, not a load */
+    ck_assert_uint_eq(t.r.stats.shared[ACCESS_LOAD].requests, 0);
     ck_assert_uint_eq(t.r.stats.shared_bank_conflicts, 0);
     ck_assert_uint_ge(t.r.stats.cycles, t.cfg.lat_shared + 31);
     run_free(&t);
@@ -914,6 +965,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(core, test_barrier_orders_shared_memory);
     tcase_add_loop_test(core, test_bank_conflicts_in_engine, 0, sizeof STRIDES / sizeof STRIDES[0]);
     tcase_add_loop_test(core, test_coalescing_in_engine, 0, sizeof G_STRIDE / sizeof G_STRIDE[0]);
+    tcase_add_test(core, test_global_atomics_counted_apart);
     tcase_add_test(core, test_deterministic);
     tcase_add_test(core, test_policies_agree_on_results);
     tcase_add_test(core, test_chrome_trace);

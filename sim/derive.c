@@ -1,0 +1,52 @@
+/* sim/derive.c -- the derived half of KernelStats (see derive.h). The
+** formulas are the ones the reports document (workloads/README.md); peak
+** FP32 counts every scheduler's FMA pipe at 2 flops per lane per fma.   */
+#include "sim/derive.h"
+
+static double per(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+void derive_stats(const GpuConfig *c, KernelStats *st)
+{
+    st->time_us = (double)st->cycles / c->clock_mhz;
+    st->theoretical_occupancy = st->occ.occupancy;
+    uint64_t per_wave = (uint64_t)c->sm_count * st->occ.blocks_per_sm;
+    st->waves = per_wave ? (uint32_t)((st->blocks + per_wave - 1) / per_wave) : 0;
+    st->wave_efficiency = st->waves ? (double)st->blocks / ((double)st->waves * per_wave) : 0;
+    st->tail_blocks = st->waves ? (uint32_t)(st->blocks - (uint64_t)(st->waves - 1) * per_wave) : 0;
+
+    uint64_t busy = st->busy_sm_cycles;
+    st->ipc = busy ? (double)st->warp_instructions / (double)busy : 0; /* per SM per active cycle */
+    st->achieved_occupancy = busy ? (double)st->resident_warp_cycles / ((double)busy * c->sm_max_warps) : 0;
+    st->branch_efficiency = st->warp_instructions ? (double)st->active_lanes / (32.0 * st->warp_instructions) : 0;
+
+    st->shared_requests = 0;
+    st->shared_wavefronts = 0;
+    for (int k = 0; k < ACCESS_KINDS; k++) {
+        GlobalCounts *g = &st->global[k];
+        g->sectors_per_request = per(g->sectors, g->requests);
+        g->ideal_sectors_per_request = per(g->ideal_sectors, g->requests);
+        SharedCounts *s = &st->shared[k];
+        s->wavefronts_per_request = per(s->wavefronts, s->requests);
+        st->shared_requests += s->requests;
+        st->shared_wavefronts += s->wavefronts;
+    }
+    st->shared_bank_conflicts = st->shared_wavefronts - st->shared_requests;
+    st->shared_wavefronts_per_request = per(st->shared_wavefronts, st->shared_requests);
+
+    st->l1_hit_rate = st->l1_sector_accesses ? (double)st->l1_sector_hits / st->l1_sector_accesses : 0;
+    st->l2_hit_rate = st->l2_sector_accesses ? (double)st->l2_sector_hits / st->l2_sector_accesses : 0;
+    st->dram_bytes = st->dram_read_bytes + st->dram_write_bytes;
+    double seconds = st->time_us * 1e-6;
+    st->dram_bandwidth_gbs = seconds > 0 ? (double)st->dram_bytes / seconds / 1e9 : 0;
+    st->achieved_gflops = seconds > 0 ? (double)st->flops / seconds / 1e9 : 0;
+    st->peak_gflops = (double)c->sm_count * c->sm_schedulers * (32.0 / c->fma_interval) * 2.0 * c->clock_mhz * 1e-3;
+    st->peak_dram_gbs = c->dram_bandwidth_gbs;
+    st->ridge_point = st->peak_gflops / st->peak_dram_gbs;
+    st->arithmetic_intensity = st->dram_bytes ? (double)st->flops / (double)st->dram_bytes : 0;
+    double mem_bound = st->arithmetic_intensity * st->peak_dram_gbs;
+    st->roofline_gflops = st->dram_bytes == 0 || mem_bound > st->peak_gflops ? st->peak_gflops : mem_bound;
+
+    st->stall_cycles = 0;
+    for (int k = 0; k < STALL_COUNT; k++) st->stall_cycles += st->stall[k];
+    for (int k = 0; k < STALL_COUNT; k++) st->stall_share[k] = per(st->stall[k], st->stall_cycles);
+}
