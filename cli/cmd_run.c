@@ -192,10 +192,10 @@ int cmd_run(int argc, char **argv)
     for (uint32_t i = 0; i < w.nvariants; i++) {
         const WlVariant *v = &w.variants[i];
         if (only && v != only) continue;
-        char label[128];
+        char label[WL_MAX_VARIANT_NAME + 128];
         snprintf(label, sizeof label, "%s: variant %u/%u %s", w.name, nrows + 1, total, v->name);
         if (chrome) {
-            char name[2 * WL_MAX_NAME + 8];
+            char name[WL_MAX_VARIANT_NAME + 256];
             snprintf(name, sizeof name, "%s/%s", w.name, v->name);
             trace_chrome_label(chrome, name);
         }

@@ -218,6 +218,8 @@ static void wrap(FILE *out, const char *text, size_t col, size_t indent, size_t 
     fputc('\n', out);
 }
 
+#define CELL (WL_MAX_VARIANT_NAME + 16) /* bytes of one table cell: a variant name fits */
+
 enum { COL_VARIANT, COL_CHECK, COL_CYCLES, COL_TIME, COL_RATIO, COL_LD, COL_ST, COL_SMEM, COL_BRANCH, COL_OCC,
        COL_LIMITER, COL_WAVES, COL_DRAM, NCOLS };
 
@@ -227,26 +229,26 @@ static const char *const COL_HEAD[NCOLS] = { "variant", "check", "cycles", "time
                                              "smem wf/req (ld+st+atom)", "branch eff", "occupancy", "limiter", "waves",
                                              "DRAM GB/s" };
 
-static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][80])
+static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][CELL])
 {
     const KernelStats *st = &row->st;
-    snprintf(cells[COL_VARIANT], 80, "%s", row->v->name);
-    snprintf(cells[COL_CHECK], 80, "%s", row->ran ? check_name(row->check) : report_status_name(row->status));
-    for (int k = COL_CYCLES; k < NCOLS; k++) snprintf(cells[k], 80, "-");
+    snprintf(cells[COL_VARIANT], CELL, "%s", row->v->name);
+    snprintf(cells[COL_CHECK], CELL, "%s", row->ran ? check_name(row->check) : report_status_name(row->status));
+    for (int k = COL_CYCLES; k < NCOLS; k++) snprintf(cells[k], CELL, "-");
     if (!row->ran) return;
-    snprintf(cells[COL_CYCLES], 80, "%llu", (unsigned long long)st->cycles);
-    snprintf(cells[COL_TIME], 80, st->time_us < 10 ? "%.2f" : "%.1f", st->time_us);
-    if (row->ratio >= 0) snprintf(cells[COL_RATIO], 80, "%.2f", row->ratio);
+    snprintf(cells[COL_CYCLES], CELL, "%llu", (unsigned long long)st->cycles);
+    snprintf(cells[COL_TIME], CELL, st->time_us < 10 ? "%.2f" : "%.1f", st->time_us);
+    if (row->ratio >= 0) snprintf(cells[COL_RATIO], CELL, "%.2f", row->ratio);
     const GlobalCounts *ld = &st->global[ACCESS_LOAD], *sto = &st->global[ACCESS_STORE];
-    if (ld->requests) snprintf(cells[COL_LD], 80, "%.1f", ld->sectors_per_request);
-    if (sto->requests) snprintf(cells[COL_ST], 80, "%.1f", sto->sectors_per_request);
-    if (st->shared_requests) snprintf(cells[COL_SMEM], 80, "%.1f", st->shared_wavefronts_per_request);
-    snprintf(cells[COL_BRANCH], 80, "%.0f%%", 100.0 * st->branch_efficiency);
-    snprintf(cells[COL_OCC], 80, "%.0f%%/%.0f%%", 100.0 * st->theoretical_occupancy, 100.0 * st->achieved_occupancy);
-    snprintf(cells[COL_LIMITER], 80, "%s",
+    if (ld->requests) snprintf(cells[COL_LD], CELL, "%.1f", ld->sectors_per_request);
+    if (sto->requests) snprintf(cells[COL_ST], CELL, "%.1f", sto->sectors_per_request);
+    if (st->shared_requests) snprintf(cells[COL_SMEM], CELL, "%.1f", st->shared_wavefronts_per_request);
+    snprintf(cells[COL_BRANCH], CELL, "%.0f%%", 100.0 * st->branch_efficiency);
+    snprintf(cells[COL_OCC], CELL, "%.0f%%/%.0f%%", 100.0 * st->theoretical_occupancy, 100.0 * st->achieved_occupancy);
+    snprintf(cells[COL_LIMITER], CELL, "%s",
              st->occ.limiter == OCC_SHARED_MEMORY ? "smem" : occupancy_limiter_name(st->occ.limiter));
-    snprintf(cells[COL_WAVES], 80, "%u", st->waves);
-    snprintf(cells[COL_DRAM], 80, "%.0f", st->dram_bandwidth_gbs);
+    snprintf(cells[COL_WAVES], CELL, "%u", st->waves);
+    snprintf(cells[COL_DRAM], CELL, "%.0f", st->dram_bandwidth_gbs);
     (void)r;
 }
 
@@ -265,7 +267,7 @@ void report_text(FILE *out, const RunReport *r)
     fputc('\n', out);
 
     /* columns with nothing to show in any row are left out */
-    char (*cells)[NCOLS][80] = calloc(r->nrows ? r->nrows : 1, sizeof *cells);
+    char (*cells)[NCOLS][CELL] = calloc(r->nrows ? r->nrows : 1, sizeof *cells);
     if (!cells) return;
     size_t width[NCOLS];
     bool show[NCOLS];

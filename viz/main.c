@@ -341,7 +341,7 @@ static bool make_canvas(App *app)
 /* Re-records with another SM or variant in detail; keeps the cycle. */
 static void rerecord(App *app, uint32_t sm, const WlVariant *v)
 {
-    char msg[96];
+    char msg[WL_MAX_VARIANT_NAME + 64];
     snprintf(msg, sizeof msg, "simulating %s, SM %u in detail…", v->name, sm);
     app->view.message = msg;
     present(app);

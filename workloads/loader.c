@@ -21,8 +21,10 @@
 #include "isa/asm.h"
 #include "isa/gmem.h"
 #include "isa/grid.h"
+#include "workloads/checks.h"
 #include "workloads/expr.h"
 #include "workloads/jsonread.h"
+#include "workloads/npy.h"
 #include "workloads/params.h"
 
 /* ================================================================ loader state */
@@ -63,6 +65,22 @@ static bool name_value(Ld *L, const cJSON *it, char out[WL_MAX_NAME], const char
     return true;
 }
 
+/* A variant's name: any text without control characters ("12.5%",
+** "2*SMs+1"): it is only ever looked up whole (--variant NAME). */
+static bool variant_name(Ld *L, const cJSON *it, char out[WL_MAX_VARIANT_NAME])
+{
+    if (!cJSON_IsString(it)) return fail(L, "expected a variant name (a string), found %s", jsonread_type(it));
+    const unsigned char *s = (const unsigned char *)it->valuestring;
+    if (!s[0]) return fail(L, "a variant name must not be empty");
+    for (size_t k = 0; s[k]; k++)
+        if (s[k] < 0x20 || s[k] == 0x7f)
+            return fail(L, "variant name with a control character (byte 0x%02x at %zu): names are printed and typed", s[k], k);
+    if (strlen(it->valuestring) >= WL_MAX_VARIANT_NAME)
+        return fail(L, "variant name longer than %d bytes", WL_MAX_VARIANT_NAME - 1);
+    snprintf(out, WL_MAX_VARIANT_NAME, "%s", it->valuestring);
+    return true;
+}
+
 static char *dup_string(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -80,14 +98,8 @@ static bool load_kernels(Ld *L, const cJSON *root)
     push_key(L, "kernels", ord);
     if (!cJSON_IsString(it) || !it->valuestring[0])
         return fail(L, "expected the path of a kernel file (a string), found %s", jsonread_type(it));
-    const char *rel = it->valuestring;
-    const char *slash = strrchr(L->r.file, '/');
-    size_t dirlen = rel[0] == '/' || !slash ? 0 : (size_t)(slash - L->r.file + 1);
-    size_t need = dirlen + strlen(rel) + 1;
-    char *full = malloc(need);
+    char *full = jsonread_sibling_path(&L->r, it->valuestring);
     if (!full) return fail(L, "out of memory");
-    memcpy(full, L->r.file, dirlen);
-    memcpy(full + dirlen, rel, strlen(rel) + 1);
     L->w->kernel_file = full;
     char err[256];
     size_t len;
@@ -106,9 +118,17 @@ static bool load_kernels(Ld *L, const cJSON *root)
 
 /* ================================================================ buffers */
 
+/* An init value of an f32 buffer: a JSON number, or an integer
+** expression (workloads/README.md, "Expressions") converted to float. */
 static bool f32_number(Ld *L, const cJSON *it, double *out)
 {
-    if (!cJSON_IsNumber(it)) return fail(L, "expected a number, found %s", jsonread_type(it));
+    if (cJSON_IsString(it)) {
+        int64_t v;
+        if (!params_int(&L->p, it, &v)) return false;
+        *out = (double)v;
+        return true;
+    }
+    if (!cJSON_IsNumber(it)) return fail(L, "expected a number or an integer expression, found %s", jsonread_type(it));
     if (!isfinite(it->valuedouble) || fabs(it->valuedouble) > FLT_MAX)
         return fail(L, "%g does not fit a 32-bit float", it->valuedouble);
     *out = it->valuedouble;
@@ -126,11 +146,17 @@ static bool int_number(Ld *L, const cJSON *it, WlType t, int64_t *out)
 {
     int64_t lo, hi;
     type_range(t, &lo, &hi);
-    if (!cJSON_IsNumber(it)) return fail(L, "expected an integer, found %s", jsonread_type(it));
-    if (!jsonread_integer(it, out))
-        return fail(L, "expected an integer for a %s buffer, found %g", wl_type_name(t), it->valuedouble);
+    if (cJSON_IsString(it)) {
+        if (!params_int(&L->p, it, out)) return false;
+    } else {
+        if (!cJSON_IsNumber(it)) return fail(L, "expected an integer or an expression, found %s", jsonread_type(it));
+        if (!jsonread_integer(it, out))
+            return fail(L, "expected an integer for a %s buffer, found %g", wl_type_name(t), it->valuedouble);
+    }
     if (*out < lo || *out > hi)
-        return fail(L, "%lld is outside the %s range %lld..%lld", (long long)*out, wl_type_name(t), (long long)lo, (long long)hi);
+        return fail(L, "%lld%s%s%s is outside the %s range %lld..%lld", (long long)*out, cJSON_IsString(it) ? " (from \"" : "",
+                    cJSON_IsString(it) ? it->valuestring : "", cJSON_IsString(it) ? "\")" : "", wl_type_name(t),
+                    (long long)lo, (long long)hi);
     return true;
 }
 
@@ -150,6 +176,31 @@ static bool init_number(Ld *L, const cJSON *obj, const char *key, WlType t, doub
     return ok;
 }
 
+/* {"npy": "data/x.npy"}: the file's elements, of the buffer's type and count. */
+static bool load_npy_init(Ld *L, const cJSON *spec, WlBuffer *b)
+{
+    WlInit *in = &b->init;
+    in->kind = WL_INIT_NPY;
+    if (!cJSON_IsString(spec) || !spec->valuestring[0])
+        return fail(L, "expected the path of a .npy file (a string), found %s",
+                    cJSON_IsString(spec) ? "an empty string" : jsonread_type(spec));
+    if (!(in->file = jsonread_sibling_path(&L->r, spec->valuestring))) return fail(L, "out of memory");
+    NpyArray a;
+    Diag d;
+    if (!npy_read(in->file, WL_MAX_COUNT * 4 + (1u << 20), &a, &d)) return fail(L, "%s: %s", in->file, d.message);
+    bool ok = false;
+    if (a.type != b->type)
+        fail(L, "%s holds %s elements, buffer '%s' is %s (%s)", in->file, npy_descr(a.type), b->name, wl_type_name(b->type),
+             npy_descr(b->type));
+    else if (a.count != b->count)
+        fail(L, "%s holds %llu elements, buffer '%s' has count %llu", in->file, (unsigned long long)a.count, b->name,
+             (unsigned long long)b->count);
+    else
+        in->data = a.data, a.data = NULL, ok = true;
+    npy_free(&a);
+    return ok;
+}
+
 static bool load_init(Ld *L, const cJSON *it, WlBuffer *b)
 {
     WlInit *in = &b->init;
@@ -160,14 +211,19 @@ static bool load_init(Ld *L, const cJSON *it, WlBuffer *b)
                     it->valuestring);
     }
     if (!cJSON_IsObject(it))
-        return fail(L, "expected \"zeros\" or an object {\"constant\"|\"iota\"|\"random\": {...}}, found %s",
+        return fail(L, "expected \"zeros\" or an object {\"constant\"|\"iota\"|\"random\"|\"npy\": ...}, found %s",
                     jsonread_type(it));
-    static const char *const kinds[] = { "zeros", "constant", "iota", "random", NULL };
+    static const char *const kinds[] = { "zeros", "constant", "iota", "random", "npy", NULL };
     if (!jsonread_check_keys(&L->r, it, kinds, NULL)) return false;
     if (!it->child || it->child->next)
-        return fail(L, "expected exactly one of \"zeros\", \"constant\", \"iota\", \"random\"");
+        return fail(L, "expected exactly one of \"zeros\", \"constant\", \"iota\", \"random\", \"npy\"");
     const cJSON *spec = it->child;
     push_key(L, spec->string, 0);
+    if (strcmp(spec->string, "npy") == 0) {
+        if (!load_npy_init(L, spec, b)) return false;
+        pop(L);
+        return true;
+    }
     if (!cJSON_IsObject(spec)) return fail(L, "expected an object, found %s", jsonread_type(spec));
     WlType t = b->type;
     if (strcmp(spec->string, "zeros") == 0) {
@@ -400,92 +456,6 @@ RefCall workload_ref_call(const Workload *w, const WlVariant *v, void *const *da
                       { v->block[0], v->block[1], v->block[2] } };
 }
 
-static bool tolerance(Ld *L, const cJSON *obj, const char *key, double *out)
-{
-    uint32_t ord;
-    const cJSON *it = jsonread_member(obj, key, &ord);
-    *out = 0;
-    if (!it) return true;
-    push_key(L, key, ord);
-    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0)
-        return fail(L, "expected a non-negative number, found %s",
-                    cJSON_IsNumber(it) ? "a negative number" : jsonread_type(it));
-    *out = it->valuedouble;
-    pop(L);
-    return true;
-}
-
-static bool load_checks(Ld *L, const cJSON *arr, WlVariant *v)
-{
-    const Workload *w = L->w;
-    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of checks, found %s", jsonread_type(arr));
-    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
-    v->checks = calloc(n ? n : 1, sizeof *v->checks);
-    if (!v->checks) return fail(L, "out of memory");
-    static const char *const keys[] = { "buffer", "reference", "atol", "rtol", NULL };
-    static const char *const required[] = { "buffer", "reference", NULL };
-    uint32_t i = 0;
-    for (const cJSON *it = arr->child; it; it = it->next, i++) {
-        push_index(L, i);
-        if (!cJSON_IsObject(it)) return fail(L, "expected a check object, found %s", jsonread_type(it));
-        if (!jsonread_check_keys(&L->r, it, keys, required)) return false;
-        WlCheck *ck = &v->checks[i];
-        uint32_t o;
-        const cJSON *b = jsonread_member(it, "buffer", &o);
-        push_key(L, "buffer", o);
-        if (!cJSON_IsString(b)) return fail(L, "expected a buffer name, found %s", jsonread_type(b));
-        int bi = find_buffer(w, b->valuestring);
-        if (bi < 0) return fail(L, "unknown buffer '%s'", b->valuestring);
-        ck->buffer = (uint32_t)bi;
-        pop(L);
-        const cJSON *r = jsonread_member(it, "reference", &o);
-        push_key(L, "reference", o);
-        if (!cJSON_IsString(r)) return fail(L, "expected a reference function name, found %s", jsonread_type(r));
-        ck->ref = reference_find(r->valuestring);
-        if (!ck->ref) {
-            const char *near = NULL;
-            size_t best = 3; /* suggest only names within 2 edits, and 1 per 3 characters */
-            for (size_t q = 0; q < reference_count(); q++) {
-                size_t dist = diag_edit_distance(r->valuestring, reference_at(q)->name);
-                if (dist < best && dist * 3 <= strlen(r->valuestring)) {
-                    best = dist;
-                    near = reference_at(q)->name;
-                }
-            }
-            if (near) return fail(L, "unknown reference '%s'; did you mean '%s'?", r->valuestring, near);
-            return fail(L, "unknown reference '%s' (the references are listed in workloads/README.md)", r->valuestring);
-        }
-        RefArgKind kinds[ISA_MAX_PARAMS];
-        WlType types[ISA_MAX_PARAMS];
-        uint32_t na = reference_signature(ck->ref, kinds, types, ISA_MAX_PARAMS);
-        if (na != v->kernel->nparams)
-            return fail(L, "reference '%s' takes %u arguments (%s) but kernel '%s' has %u parameters", ck->ref->name, na,
-                        ck->ref->signature, v->kernel->name, v->kernel->nparams);
-        for (uint32_t q = 0; q < na; q++) {
-            const WlArg *a = &v->args[q];
-            bool ok = kinds[q] == REF_ARG_BUFFER ? a->kind == REF_ARG_BUFFER && w->buffers[a->buffer].type == types[q]
-                    : kinds[q] == REF_ARG_INT    ? a->kind == REF_ARG_INT
-                                                 : a->kind != REF_ARG_BUFFER;
-            if (!ok)
-                return fail(L, "reference '%s' (%s) does not match argument %u ('%s') of kernel '%s'", ck->ref->name,
-                            ck->ref->signature, q, v->kernel->params[q].name, v->kernel->name);
-        }
-        const WlArg *outarg = &v->args[ck->ref->output];
-        if (outarg->buffer != ck->buffer)
-            return fail(L, "reference '%s' predicts argument %u, buffer '%s', not '%s'", ck->ref->name, ck->ref->output,
-                        w->buffers[outarg->buffer].name, w->buffers[ck->buffer].name);
-        RefArg ra[ISA_MAX_PARAMS];
-        RefCall call = workload_ref_call(w, v, NULL, ra); /* the dry run: sizes only */
-        char msg[256] = "";
-        if (!ck->ref->fn(&call, NULL, msg, sizeof msg)) return fail(L, "reference '%s': %s", ck->ref->name, msg);
-        pop(L);
-        if (!tolerance(L, it, "atol", &ck->atol) || !tolerance(L, it, "rtol", &ck->rtol)) return false;
-        pop(L);
-        v->nchecks = i + 1;
-    }
-    return true;
-}
-
 static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
 {
     Workload *w = L->w;
@@ -498,7 +468,7 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     uint32_t o;
     const cJSON *f = jsonread_member(it, "name", &o);
     push_key(L, "name", o);
-    if (!name_value(L, f, v->name, "variant")) return false;
+    if (!variant_name(L, f, v->name)) return false;
     for (uint32_t k = 0; k < index; k++)
         if (strcmp(w->variants[k].name, v->name) == 0) return fail(L, "duplicate variant name '%s'", v->name);
     pop(L);
@@ -580,7 +550,7 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     pop(L);
     if ((f = jsonread_member(it, "checks", &o))) {
         push_key(L, "checks", o);
-        if (!load_checks(L, f, v)) return false;
+        if (!checks_load(&L->r, w, v, f)) return false;
         pop(L);
     }
     params_clear_launch(&L->p);
@@ -606,7 +576,7 @@ static bool load_variants(Ld *L, const cJSON *root)
         pop(L);
     }
     pop(L);
-    return true;
+    return checks_link(&L->r, w, arr, ord);
 }
 
 /* ================================================================ entry points */
@@ -685,9 +655,15 @@ void workload_destroy(Workload *w)
     for (uint32_t i = 0; i < w->nvariants; i++) {
         free(w->variants[i].description);
         free(w->variants[i].args);
+        checks_free(&w->variants[i]);
         free(w->variants[i].checks);
     }
     free(w->variants);
+    free(w->order);
+    for (uint32_t i = 0; i < w->nbuffers; i++) {
+        free(w->buffers[i].init.data);
+        free(w->buffers[i].init.file);
+    }
     free(w->buffers);
     program_destroy(&w->program);
     free(w->kernel_file);
@@ -703,4 +679,17 @@ const WlVariant *workload_find_variant(const Workload *w, const char *name)
     for (uint32_t i = 0; i < w->nvariants; i++)
         if (strcmp(w->variants[i].name, name) == 0) return &w->variants[i];
     return NULL;
+}
+
+void workload_select(const Workload *w, const bool *chosen, bool *run)
+{
+    /* in run order every target comes before the variants comparing with
+    ** it: one backward pass carries the choice down every chain */
+    for (uint32_t i = 0; i < w->nvariants; i++) run[i] = chosen[i];
+    for (uint32_t k = w->nvariants; k-- > 0;) {
+        const WlVariant *v = &w->variants[w->order[k]];
+        if (!run[w->order[k]]) continue;
+        for (uint32_t c = 0; c < v->nchecks; c++)
+            if (v->checks[c].kind == WL_CHECK_SAME_AS) run[v->checks[c].variant] = true;
+    }
 }

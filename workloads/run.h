@@ -36,7 +36,11 @@ typedef struct {
     GlobalMem *gmem;
     uint32_t  *addrs;         /* address of each Workload buffer           */
     uint32_t   params[ISA_MAX_PARAMS];
-    void     **expected;      /* one array per check; NULL: elementwise    */
+    void     **expected;      /* one array per check; NULL: elementwise,
+                                 or not a reference check                  */
+    const void **other;       /* per same_as check: the buffer as the variant
+                                 it names left it; the CALLER sets it before
+                                 workload_compare (NULL: that one failed)  */
     uint32_t   nchecks;
 } WlRun;
 
@@ -50,11 +54,12 @@ typedef struct {
     uint64_t mismatches;     /* elements outside the tolerance            */
     uint64_t first_bad;      /* index of the first of them                */
     double   expected, got;  /* their values (integers exactly, < 2^53)   */
-    char     text[256];      /* "pass" or "out[17]: expected 1.5, got 0 (3 of 1024 elements differ)" */
+    char     text[1024];     /* "pass" or "out[17]: expected 1.5, got 0 (3 of 1024 elements differ)" */
 } WlCheckResult;
 
 /* Compares check ck of v (its buffer in r->gmem after the run) with the
-** expected contents. f32: |got - expected| <= atol + rtol * |expected|, NaN
+** expected contents: the reference's, r->other[ck] (same_as) or the
+** expect file's. f32: |got - expected| <= atol + rtol * |expected|, NaN
 ** equals NaN; integers: |got - expected| <= atol. */
 void workload_compare(const Workload *w, const WlVariant *v, uint32_t ck, const WlRun *r, WlCheckResult *out);
 
