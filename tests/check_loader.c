@@ -177,20 +177,20 @@ START_TEST(test_good_file)
     ck_assert_uint_eq(w.nvariants, 2);
     const WlVariant *v = workload_find_variant(&w, "naive");
     ck_assert_ptr_nonnull(v);
-    ck_assert_uint_eq(v->grid[0], 2);
-    ck_assert_uint_eq(v->grid[1], 2);
-    ck_assert_uint_eq(v->grid[2], 1);
-    ck_assert_uint_eq(v->block[1], 32);
+    ck_assert_uint_eq(v->launches[0].grid[0], 2);
+    ck_assert_uint_eq(v->launches[0].grid[1], 2);
+    ck_assert_uint_eq(v->launches[0].grid[2], 1);
+    ck_assert_uint_eq(v->launches[0].block[1], 32);
     ck_assert_uint_eq(v->nchecks, 1);
-    ck_assert_int_eq(v->args[0].kind, REF_ARG_BUFFER);
-    ck_assert_int_eq(v->args[2].kind, REF_ARG_INT);
-    ck_assert_uint_eq(v->args[2].bits, 64);
+    ck_assert_int_eq(v->launches[0].args[0].kind, REF_ARG_BUFFER);
+    ck_assert_int_eq(v->launches[0].args[2].kind, REF_ARG_INT);
+    ck_assert_uint_eq(v->launches[0].args[2].bits, 64);
     /* 256 threads x 32 regs: 8 blocks per SM on the A100 -> 4 * 108 * 8 */
     v = workload_find_variant(&w, "wide");
-    ck_assert_uint_eq(v->occ.blocks_per_sm, 8);
-    ck_assert_uint_eq(v->grid[0], 4 * 108 * 8);
-    ck_assert_uint_eq(v->dynamic_smem, 2048);
-    ck_assert_uint_eq(v->regs, 32);
+    ck_assert_uint_eq(v->launches[0].occ.blocks_per_sm, 8);
+    ck_assert_uint_eq(v->launches[0].grid[0], 4 * 108 * 8);
+    ck_assert_uint_eq(v->launches[0].dynamic_smem, 2048);
+    ck_assert_uint_eq(v->launches[0].regs, 32);
     ck_assert_ptr_null(workload_find_variant(&w, "nope"));
     workload_destroy(&w);
 }
@@ -205,7 +205,7 @@ START_TEST(test_param_overrides)
     ck_assert_int_eq(w.params[0].value, 128);
     ck_assert_int_eq(w.params[1].value, 864);
     ck_assert_uint_eq(w.buffers[0].count, 128 * 128);
-    ck_assert_uint_eq(w.variants[0].grid[0], 4);
+    ck_assert_uint_eq(w.variants[0].launches[0].grid[0], 4);
     workload_destroy(&w);
     /* derived parameters follow the override */
     const char *ov2[] = { "n=32" };
@@ -383,7 +383,7 @@ START_TEST(test_many_params)
     ck_assert_str_eq(w.params[N - 1].name, "p79999");
     ck_assert_int_eq(w.params[N - 1].value, 7 + N - 1);
     ck_assert_uint_eq(w.buffers[0].count, 7 + N - 1);
-    ck_assert_uint_eq(w.variants[0].args[2].bits, 7 + N - 1);
+    ck_assert_uint_eq(w.variants[0].launches[0].args[2].bits, 7 + N - 1);
     workload_destroy(&w);
     /* an override in the middle moves everything after it */
     const char *ov[] = { "p40000=0" };

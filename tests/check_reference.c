@@ -41,10 +41,14 @@ START_TEST(test_workload_checks_pass)
         ck_assert_msg(v->nchecks > 0, "%s: variant %s has no check", cases[_i].file, v->name);
         WlRun r;
         ck_assert_msg(workload_prepare(&w, v, &r, &d), "%s", d.message);
-        GridLaunch L = { { v->grid[0], v->grid[1], v->grid[2] }, { v->block[0], v->block[1], v->block[2] },
-                         v->dynamic_smem, r.params, c.sm_count, 0 };
-        GridResult gr;
-        ck_assert_msg(grid_run_functional(v->kernel, r.gmem, &L, &gr), "%s/%s: %s", cases[_i].file, v->name, gr.message);
+        for (uint32_t k = 0; k < v->nlaunches; k++) {
+            const WlLaunch *l = &v->launches[k];
+            GridLaunch L = { { l->grid[0], l->grid[1], l->grid[2] }, { l->block[0], l->block[1], l->block[2] },
+                             l->dynamic_smem, r.params[k], c.sm_count, 0 };
+            GridResult gr;
+            ck_assert_msg(grid_run_functional(l->kernel, r.gmem, &L, &gr), "%s/%s: %s", cases[_i].file, v->name,
+                          gr.message);
+        }
         for (uint32_t k = 0; k < v->nchecks; k++) {
             WlCheckResult cr;
             workload_compare(&w, v, k, &r, &cr);
@@ -73,9 +77,9 @@ START_TEST(test_wrong_reference_fails)
     v.checks = &ck;
     WlRun r;
     ck_assert(workload_prepare(&w, &v, &r, &d));
-    GridLaunch L = { { v.grid[0], 1, 1 }, { v.block[0], 1, 1 }, 0, r.params, c.sm_count, 0 };
+    GridLaunch L = { { v.launches[0].grid[0], 1, 1 }, { v.launches[0].block[0], 1, 1 }, 0, r.params[0], c.sm_count, 0 };
     GridResult gr;
-    ck_assert(grid_run_functional(v.kernel, r.gmem, &L, &gr));
+    ck_assert(grid_run_functional(v.launches[0].kernel, r.gmem, &L, &gr));
     WlCheckResult cr;
     workload_compare(&w, &v, 0, &r, &cr);
     ck_assert(!cr.pass);

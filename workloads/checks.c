@@ -41,9 +41,10 @@ static bool tolerance(JsonReader *r, const cJSON *obj, const char *key, double *
     return true;
 }
 
-/* "reference": a row of the table whose signature matches v's kernel and
-** whose output is the checked buffer; its size checks pass. */
-static bool load_reference(JsonReader *r, const Workload *w, const WlVariant *v, const cJSON *it, WlCheck *ck)
+/* "reference": a row of the table whose signature matches the kernel of
+** the launch it gets (ck->launch) and whose output is the checked buffer;
+** its size checks pass. */
+static bool load_reference(JsonReader *r, const Workload *w, const WlLaunch *v, const cJSON *it, WlCheck *ck)
 {
     if (!cJSON_IsString(it)) return jsonread_fail(r, "expected a reference function name, found %s", jsonread_type(it));
     ck->ref = reference_find(it->valuestring);
@@ -125,7 +126,7 @@ bool checks_load(JsonReader *r, const Workload *w, WlVariant *v, const cJSON *ar
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     v->checks = calloc(n ? n : 1, sizeof *v->checks);
     if (!v->checks) return jsonread_fail(r, "out of memory");
-    static const char *const keys[] = { "buffer", "reference", "same_as", "expect", "atol", "rtol", NULL };
+    static const char *const keys[] = { "buffer", "reference", "same_as", "expect", "atol", "rtol", "launch", NULL };
     static const char *const required[] = { "buffer", NULL };
     static const char *const kinds[] = { "reference", "same_as", "expect" };
     uint32_t i = 0;
@@ -149,10 +150,24 @@ bool checks_load(JsonReader *r, const Workload *w, WlVariant *v, const cJSON *ar
         if (given != 1)
             return jsonread_fail(r, "a check needs exactly one of \"reference\", \"same_as\" and \"expect\", found %d",
                                  given);
-        const cJSON *val = jsonread_member(it, kinds[kind], &o);
-        push_key(r, kinds[kind], o);
         ck->kind = kind == 0 ? WL_CHECK_REFERENCE : kind == 1 ? WL_CHECK_SAME_AS : WL_CHECK_EXPECT;
-        if (ck->kind == WL_CHECK_REFERENCE && !load_reference(r, w, v, val, ck)) return false;
+        ck->launch = v->nlaunches - 1;
+        const cJSON *val = jsonread_member(it, "launch", &o);
+        if (val) {
+            push_key(r, "launch", o);
+            int64_t li;
+            if (ck->kind != WL_CHECK_REFERENCE)
+                return jsonread_fail_key(r, "\"launch\" goes with \"reference\" only (the other checks look at the "
+                                            "buffer after the last launch)");
+            if (!cJSON_IsNumber(val) || !jsonread_integer(val, &li) || li < 0 || li >= (int64_t)v->nlaunches)
+                return jsonread_fail(r, "expected the index of one of the variant's %u launches (0..%u)", v->nlaunches,
+                                     v->nlaunches - 1);
+            ck->launch = (uint32_t)li;
+            pop(r);
+        }
+        val = jsonread_member(it, kinds[kind], &o);
+        push_key(r, kinds[kind], o);
+        if (ck->kind == WL_CHECK_REFERENCE && !load_reference(r, w, &v->launches[ck->launch], val, ck)) return false;
         if (ck->kind == WL_CHECK_SAME_AS && !cJSON_IsString(val))
             return jsonread_fail(r, "expected the name of a variant, found %s", jsonread_type(val));
         if (ck->kind == WL_CHECK_EXPECT && !load_expect(r, w, val, ck)) return false;

@@ -373,7 +373,7 @@ static bool load_dims(Ld *L, const cJSON *it, const char *what, const int64_t ma
     return true;
 }
 
-static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
+static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
 {
     const Kernel *k = v->kernel;
     const Workload *w = L->w;
@@ -438,7 +438,7 @@ static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
     return true;
 }
 
-RefCall workload_ref_call(const Workload *w, const WlVariant *v, void *const *data, RefArg ra[ISA_MAX_PARAMS])
+RefCall workload_ref_call(const Workload *w, const WlLaunch *v, void *const *data, RefArg ra[ISA_MAX_PARAMS])
 {
     for (uint32_t i = 0; i < v->kernel->nparams; i++) {
         const WlArg *a = &v->args[i];
@@ -456,33 +456,20 @@ RefCall workload_ref_call(const Workload *w, const WlVariant *v, void *const *da
                       { v->block[0], v->block[1], v->block[2] } };
 }
 
-static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
+/* One launch: kernel, block, dynamic_smem, regs (its occupancy), then
+** grid and args, which may use the occupancy; from `it`, the variant
+** itself (one-launch form) or an element of its "launches". */
+static bool load_launch(Ld *L, const cJSON *it, WlLaunch *l)
 {
     Workload *w = L->w;
     const GpuConfig *c = L->c;
-    static const char *const keys[] = { "name", "description", "kernel", "grid", "block", "args",
-                                        "dynamic_smem", "regs", "checks", NULL };
-    static const char *const required[] = { "name", "kernel", "grid", "block", "args", NULL };
-    if (!cJSON_IsObject(it)) return fail(L, "expected a variant object, found %s", jsonread_type(it));
-    if (!jsonread_check_keys(&L->r, it, keys, required)) return false;
     uint32_t o;
-    const cJSON *f = jsonread_member(it, "name", &o);
-    push_key(L, "name", o);
-    if (!variant_name(L, f, v->name)) return false;
-    for (uint32_t k = 0; k < index; k++)
-        if (strcmp(w->variants[k].name, v->name) == 0) return fail(L, "duplicate variant name '%s'", v->name);
-    pop(L);
-    if ((f = jsonread_member(it, "description", &o))) {
-        push_key(L, "description", o);
-        if (!cJSON_IsString(f)) return fail(L, "expected a string, found %s", jsonread_type(f));
-        if (!(v->description = dup_string(f->valuestring))) return fail(L, "out of memory");
-        pop(L);
-    }
+    const cJSON *f;
     f = jsonread_member(it, "kernel", &o);
     push_key(L, "kernel", o);
     if (!cJSON_IsString(f)) return fail(L, "expected a kernel name, found %s", jsonread_type(f));
-    v->kernel = program_find_kernel(&w->program, f->valuestring);
-    if (!v->kernel) {
+    l->kernel = program_find_kernel(&w->program, f->valuestring);
+    if (!l->kernel) {
         char list[512];
         size_t len = 0;
         list[0] = '\0';
@@ -496,8 +483,8 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     f = jsonread_member(it, "block", &o);
     push_key(L, "block", o);
     const int64_t block_max[3] = { 1024, 1024, 64 };
-    if (!load_dims(L, f, "block", block_max, v->block)) return false;
-    uint64_t threads = (uint64_t)v->block[0] * v->block[1] * v->block[2];
+    if (!load_dims(L, f, "block", block_max, l->block)) return false;
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     if (threads > c->max_threads_per_block)
         return fail(L, "a block of %llu threads is more than %s allows (%u threads per block)", (unsigned long long)threads,
                     c->name, c->max_threads_per_block);
@@ -510,50 +497,105 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
         smem_ord = o;
         push_key(L, "dynamic_smem", o);
         if (!params_int_in(&L->p, f, 0, UINT32_MAX, "dynamic_smem", &x)) return false;
-        v->dynamic_smem = (uint32_t)x;
-        uint64_t total = (uint64_t)v->kernel->dynamic_smem_offset + v->dynamic_smem;
+        l->dynamic_smem = (uint32_t)x;
+        uint64_t total = (uint64_t)l->kernel->dynamic_smem_offset + l->dynamic_smem;
         if (total > c->shared_per_block_optin)
             return fail(L, "%llu bytes of shared memory per block (%u static + %u dynamic) is more than %s allows (%u)",
-                        (unsigned long long)total, v->kernel->dynamic_smem_offset, v->dynamic_smem, c->name,
+                        (unsigned long long)total, l->kernel->dynamic_smem_offset, l->dynamic_smem, c->name,
                         c->shared_per_block_optin);
         pop(L);
     }
     if ((f = jsonread_member(it, "regs", &o))) {
         push_key(L, "regs", o);
         if (!params_int_in(&L->p, f, 0, c->max_regs_per_thread, "regs", &x)) return false;
-        v->regs = (uint32_t)x;
+        l->regs = (uint32_t)x;
         pop(L);
     }
-    uint32_t regs = v->regs ? v->regs : kernel_regs_per_thread(v->kernel);
+    uint32_t regs = l->regs ? l->regs : kernel_regs_per_thread(l->kernel);
     Diag od;
-    if (!occupancy_compute(c, (uint32_t)threads, regs, v->kernel->dynamic_smem_offset, v->dynamic_smem, &v->occ, &od) ||
-        v->occ.blocks_per_sm == 0) {
+    if (!occupancy_compute(c, (uint32_t)threads, regs, l->kernel->dynamic_smem_offset, l->dynamic_smem, &l->occ, &od) ||
+        l->occ.blocks_per_sm == 0) {
         if (has_smem) push_key(L, "dynamic_smem", smem_ord);
         return fail(L, "kernel '%s' cannot launch on %s with %llu threads, %u registers per thread and %u bytes of "
                        "shared memory per block: %s",
-                    v->kernel->name, c->name, (unsigned long long)threads, regs,
-                    v->kernel->dynamic_smem_offset + v->dynamic_smem, od.message[0] ? od.message : "no block fits on an SM");
+                    l->kernel->name, c->name, (unsigned long long)threads, regs,
+                    l->kernel->dynamic_smem_offset + l->dynamic_smem, od.message[0] ? od.message : "no block fits on an SM");
     }
 
     /* grid and args may use the occupancy */
-    params_set_launch(&L->p, v->occ.blocks_per_sm, (int64_t)threads);
+    params_set_launch(&L->p, l->occ.blocks_per_sm, (int64_t)threads);
     f = jsonread_member(it, "grid", &o);
     push_key(L, "grid", o);
     const int64_t grid_max[3] = { INT32_MAX, 65535, 65535 };
-    if (!load_dims(L, f, "grid", grid_max, v->grid)) return false;
+    if (!load_dims(L, f, "grid", grid_max, l->grid)) return false;
     char msg[256];
-    if (!grid_check_launch(v->grid, v->block, msg, sizeof msg)) return fail(L, "%s", msg);
+    if (!grid_check_launch(l->grid, l->block, msg, sizeof msg)) return fail(L, "%s", msg);
     pop(L);
     f = jsonread_member(it, "args", &o);
     push_key(L, "args", o);
-    if (!load_args(L, f, v)) return false;
+    if (!load_args(L, f, l)) return false;
     pop(L);
+    params_clear_launch(&L->p);
+    return true;
+}
+
+static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
+{
+    Workload *w = L->w;
+    static const char *const keys[] = { "name", "description", "kernel", "grid", "block", "args",
+                                        "dynamic_smem", "regs", "checks", "launches", NULL };
+    static const char *const one[] = { "name", "kernel", "grid", "block", "args", NULL };
+    static const char *const launch_keys[] = { "kernel", "grid", "block", "args", "dynamic_smem", "regs", NULL };
+    if (!cJSON_IsObject(it)) return fail(L, "expected a variant object, found %s", jsonread_type(it));
+    uint32_t o;
+    const cJSON *seq = jsonread_member(it, "launches", &o);
+    if (!jsonread_check_keys(&L->r, it, keys, seq ? (const char *const[]){ "name", NULL } : one)) return false;
+    const cJSON *f = jsonread_member(it, "name", &o);
+    push_key(L, "name", o);
+    if (!variant_name(L, f, v->name)) return false;
+    for (uint32_t k = 0; k < index; k++)
+        if (strcmp(w->variants[k].name, v->name) == 0) return fail(L, "duplicate variant name '%s'", v->name);
+    pop(L);
+    if ((f = jsonread_member(it, "description", &o))) {
+        push_key(L, "description", o);
+        if (!cJSON_IsString(f)) return fail(L, "expected a string, found %s", jsonread_type(f));
+        if (!(v->description = dup_string(f->valuestring))) return fail(L, "out of memory");
+        pop(L);
+    }
+    if (!seq) {
+        if (!(v->launches = calloc(1, sizeof *v->launches))) return fail(L, "out of memory");
+        v->nlaunches = 1;
+        if (!load_launch(L, it, &v->launches[0])) return false;
+    } else {
+        for (const char *const *k = launch_keys; *k; k++)
+            if (jsonread_member(it, *k, &o)) {
+                push_key(L, *k, o);
+                return jsonread_fail_key(&L->r, "'%s' belongs in each of \"launches\" (a variant has either "
+                                                 "kernel, grid, block and args, or launches)", *k);
+            }
+        jsonread_member(it, "launches", &o);
+        push_key(L, "launches", o);
+        if (!cJSON_IsArray(seq) || !seq->child)
+            return fail(L, "expected an array of launches {kernel, grid, block, args, ...}, found %s",
+                        cJSON_IsArray(seq) ? "an empty array" : jsonread_type(seq));
+        uint32_t n = (uint32_t)cJSON_GetArraySize(seq), i = 0;
+        if (!(v->launches = calloc(n, sizeof *v->launches))) return fail(L, "out of memory");
+        for (const cJSON *e = seq->child; e; e = e->next, i++) {
+            push_index(L, i);
+            v->nlaunches = i + 1;
+            if (!cJSON_IsObject(e)) return fail(L, "expected a launch object, found %s", jsonread_type(e));
+            if (!jsonread_check_keys(&L->r, e, launch_keys, (const char *const[]){ "kernel", "grid", "block", "args", NULL }) ||
+                !load_launch(L, e, &v->launches[i]))
+                return false;
+            pop(L);
+        }
+        pop(L);
+    }
     if ((f = jsonread_member(it, "checks", &o))) {
         push_key(L, "checks", o);
         if (!checks_load(&L->r, w, v, f)) return false;
         pop(L);
     }
-    params_clear_launch(&L->p);
     return true;
 }
 
@@ -654,7 +696,8 @@ void workload_destroy(Workload *w)
     if (!w) return;
     for (uint32_t i = 0; i < w->nvariants; i++) {
         free(w->variants[i].description);
-        free(w->variants[i].args);
+        for (uint32_t k = 0; k < w->variants[i].nlaunches; k++) free(w->variants[i].launches[k].args);
+        free(w->variants[i].launches);
         checks_free(&w->variants[i]);
         free(w->variants[i].checks);
     }

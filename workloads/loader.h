@@ -73,6 +73,7 @@ typedef struct {
     WlCheckKind     kind;
     uint32_t        buffer;   /* index into Workload.buffers                 */
     const RefEntry *ref;      /* reference                                   */
+    uint32_t        launch;   /* reference: the launch whose arguments it gets */
     uint32_t        variant;  /* same_as: index into Workload.variants       */
     void           *expect;   /* expect: the buffer's count elements (owned) */
     char           *file;     /* expect: the .npy file                       */
@@ -81,15 +82,24 @@ typedef struct {
 
 #define WL_MAX_VARIANT_NAME 256 /* bytes, with the NUL: any text but control characters */
 
+/* One kernel launch of a variant. */
 typedef struct {
-    char          name[WL_MAX_VARIANT_NAME];
-    char         *description;    /* optional teaching note, or NULL       */
     const Kernel *kernel;         /* inside Workload.program               */
     uint32_t      grid[3], block[3];
     uint32_t      dynamic_smem;   /* bytes                                 */
     uint32_t      regs;           /* 0: the kernel's own count             */
     OccResult     occ;            /* occupancy of this launch              */
     WlArg        *args;           /* kernel->nparams of them               */
+} WlLaunch;
+
+/* A variant: one launch (the form {kernel, grid, block, args, ...}) or
+** several in order ("launches": [...]) on the same buffers, back to back
+** on one GPU; its checks look at the buffers after the last. */
+typedef struct {
+    char          name[WL_MAX_VARIANT_NAME];
+    char         *description;    /* optional teaching note, or NULL       */
+    WlLaunch     *launches;       /* at least one                          */
+    uint32_t      nlaunches;
     WlCheck      *checks;
     uint32_t      nchecks;
 } WlVariant;
@@ -132,10 +142,10 @@ const WlVariant *workload_find_variant(const Workload *w, const char *name);
 ** their same_as checks, every variant whose results they compare with. */
 void workload_select(const Workload *w, const bool *chosen, bool *run);
 
-/* The call a check's reference gets for variant v: each kernel argument as
-** the reference sees it, into ra[0..v->kernel->nparams) (a buffer's data is
+/* The call a check's reference gets for launch l: each kernel argument as
+** the reference sees it, into ra[0..l->kernel->nparams) (a buffer's data is
 ** data[its buffer index], or NULL when data is NULL: the loader's dry run of
 ** the size checks), and the launch shape. The result points into ra. */
-RefCall workload_ref_call(const Workload *w, const WlVariant *v, void *const *data, RefArg ra[ISA_MAX_PARAMS]);
+RefCall workload_ref_call(const Workload *w, const WlLaunch *l, void *const *data, RefArg ra[ISA_MAX_PARAMS]);
 
 #endif

@@ -78,6 +78,7 @@ void workload_run_free(WlRun *r)
     if (!r) return;
     gmem_destroy(r->gmem);
     free(r->addrs);
+    free(r->params);
     for (uint32_t i = 0; i < r->nchecks; i++) free(r->expected[i]);
     free(r->expected);
     free(r->other);
@@ -91,8 +92,9 @@ bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d)
     r->addrs = calloc(w->nbuffers ? w->nbuffers : 1, sizeof *r->addrs);
     r->expected = calloc(v->nchecks ? v->nchecks : 1, sizeof *r->expected);
     r->other = calloc(v->nchecks ? v->nchecks : 1, sizeof *r->other);
+    r->params = calloc(v->nlaunches, sizeof *r->params);
     void **data = calloc(w->nbuffers ? w->nbuffers : 1, sizeof *data);
-    if (!r->gmem || !r->addrs || !r->expected || !r->other || !data) {
+    if (!r->gmem || !r->addrs || !r->expected || !r->other || !r->params || !data) {
         diag_set(d, w->path, 0, 0, "out of host memory");
         free(data);
         workload_run_free(r);
@@ -112,13 +114,16 @@ bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d)
         data[i] = gmem_translate(r->gmem, r->addrs[i], (uint32_t)(b->count * 4));
         workload_fill(b, data[i]);
     }
-    for (uint32_t i = 0; i < v->kernel->nparams; i++)
-        r->params[i] = v->args[i].kind == REF_ARG_BUFFER ? r->addrs[v->args[i].buffer] : v->args[i].bits;
+    for (uint32_t k = 0; k < v->nlaunches; k++) {
+        const WlLaunch *l = &v->launches[k];
+        for (uint32_t i = 0; i < l->kernel->nparams; i++)
+            r->params[k][i] = l->args[i].kind == REF_ARG_BUFFER ? r->addrs[l->args[i].buffer] : l->args[i].bits;
+    }
     RefArg ra[ISA_MAX_PARAMS];
-    RefCall call = workload_ref_call(w, v, data, ra);
     for (uint32_t i = 0; i < v->nchecks; i++) {
         const WlCheck *ck = &v->checks[i];
         const WlBuffer *b = &w->buffers[ck->buffer];
+        RefCall call = workload_ref_call(w, &v->launches[ck->launch], data, ra);
         r->nchecks = i + 1;
         if (ck->kind != WL_CHECK_REFERENCE || ck->ref->points) continue; /* not computed, or piecewise */
         r->expected[i] = malloc(b->count * 4);
@@ -184,9 +189,10 @@ static void compare_range(const WlCheck *c, WlType type, const void *got, const 
 /* An elementwise check, piece by piece: each buffer argument's initial
 ** contents are made again for the piece, the reference computes the piece,
 ** and it is compared with what the kernel left. False when out of memory. */
-static bool compare_pointwise(const Workload *w, const WlVariant *v, const WlCheck *c, const WlRun *r,
+static bool compare_pointwise(const Workload *w, const WlVariant *var, const WlCheck *c, const WlRun *r,
                               WlCheckResult *out)
 {
+    const WlLaunch *v = &var->launches[c->launch];
     const WlBuffer *ob = &w->buffers[c->buffer];
     const uint8_t *got = gmem_translate(r->gmem, r->addrs[c->buffer], (uint32_t)(ob->count * 4));
     uint64_t piece = ob->count < COMPARE_PIECE ? ob->count : COMPARE_PIECE;

@@ -27,15 +27,17 @@ void workload_fill_range(const WlBuffer *b, uint64_t first, uint64_t count, void
 uint64_t workload_splitmix64(uint64_t *state);
 
 /* One variant, ready to launch: its buffers in a fresh GlobalMem with their
-** initial contents, the kernel's parameter values, and each check's
-** expected buffer contents (computed from the initial contents, before the
-** kernel runs), except for checks whose reference has an elementwise form:
+** initial contents, each launch's parameter values, and each reference
+** check's expected buffer contents (computed from the initial contents,
+** before anything runs, with the arguments of the check's launch: in a
+** sequence, right for a launch whose inputs the earlier launches leave
+** alone), except for checks whose reference has an elementwise form:
 ** workload_compare computes those in pieces from regenerated initial
 ** contents, so no whole expected copy is kept (expected[i] is NULL). */
 typedef struct {
     GlobalMem *gmem;
     uint32_t  *addrs;         /* address of each Workload buffer           */
-    uint32_t   params[ISA_MAX_PARAMS];
+    uint32_t (*params)[ISA_MAX_PARAMS]; /* each launch's kernel parameters */
     void     **expected;      /* one array per check; NULL: elementwise,
                                  or not a reference check                  */
     const void **other;       /* per same_as check: the buffer as the variant
