@@ -54,12 +54,10 @@ void derive_stats(const GpuConfig *c, KernelStats *st)
 void derive_sum(const GpuConfig *c, const KernelStats *launches, uint32_t n, KernelStats *out)
 {
     KernelStats t = { 0 };
-    uint32_t longest = 0, waves = 0;
+    uint32_t longest = 0;
     for (uint32_t i = 0; i < n; i++) {
         const KernelStats *l = &launches[i];
         if (l->cycles > launches[longest].cycles) longest = i;
-        waves += l->waves;
-        t.blocks += l->blocks;
         t.cycles += l->cycles;
         t.warp_instructions += l->warp_instructions;
         t.thread_instructions += l->thread_instructions;
@@ -86,12 +84,10 @@ void derive_sum(const GpuConfig *c, const KernelStats *launches, uint32_t n, Ker
         t.dram_read_bytes += l->dram_read_bytes;
         t.dram_write_bytes += l->dram_write_bytes;
     }
-    if (n) t.occ = launches[longest].occ;
-    derive_stats(c, &t);
     if (n) {
-        t.waves = waves;
-        t.wave_efficiency = launches[longest].wave_efficiency;
-        t.tail_blocks = launches[longest].tail_blocks;
+        t.occ = launches[longest].occ;
+        t.blocks = launches[longest].blocks; /* waves, efficiency and tail follow from these */
     }
+    derive_stats(c, &t);
     *out = t;
 }
