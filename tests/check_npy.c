@@ -123,7 +123,7 @@ static const struct {
     const char *message; /* a part of the message */
 } bad_files[] = {
     { 0, "\x93NUMP", 5, "not a .npy file" },
-    { 0, "PK\x03\x04 a zip, not an npy file", 30, "not a .npy file" },
+    { 0, "PK\x03\x04 a zip, not an npy file", 27, "not a .npy file" },
     { 0, "\x93NUMPY\x01\x00", 8, "truncated .npy file" },
     { 0, "\x93NUMPY\x01\x00\x40\x00{'descr'", 17, "truncated .npy file: the header says 64 bytes" },
     { 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }\n", 11, "truncated .npy file: shape (3,) of <f4 needs 12 bytes of data, 11 follow" },

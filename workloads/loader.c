@@ -286,6 +286,7 @@ static bool load_buffers(Ld *L, const cJSON *root)
     static const char *const required[] = { "name", "type", "count", NULL };
     for (const cJSON *it = arr->child; it; it = it->next, i++) {
         push_index(L, i);
+        w->nbuffers = i + 1; /* so that workload_destroy frees what a failed one holds */
         if (!cJSON_IsObject(it)) return fail(L, "expected a buffer object, found %s", jsonread_type(it));
         if (!jsonread_check_keys(&L->r, it, keys, required)) return false;
         WlBuffer *b = &w->buffers[i];
@@ -333,7 +334,6 @@ static bool load_buffers(Ld *L, const cJSON *root)
             memset(&b->init, 0, sizeof b->init);
         }
         pop(L);
-        w->nbuffers = i + 1;
     }
     pop(L);
     return true;
