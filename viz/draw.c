@@ -764,6 +764,7 @@ static void draw_help(VizDraw *d, int w, int h)
         { "[  ]", "previous / next SM" },
         { "Esc", "stop following the warp" },
         { "v", "next variant of the workload" },
+        { "l", "next launch of a variant of several" },
         { "h", "this help" },
         { "q", "quit" },
     };
