@@ -32,6 +32,7 @@ const char *report_status_name(SimStatus s)
     case SIM_DEADLOCK: return "deadlock";
     case SIM_BUDGET: return "budget";
     case SIM_BAD_LAUNCH: return "bad_launch";
+    case SIM_INTERNAL: return "internal_error";
     }
     return "?";
 }

@@ -179,7 +179,6 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         gpu_session_destroy(gpu);
         return;
     }
-    bool auto_budget = opt->max_cycles == VARIANT_BUDGET_AUTO || opt->max_instructions == VARIANT_BUDGET_AUTO;
     row->ran = true;
     for (uint32_t k = 0; k < v->nlaunches && row->ran; k++) {
         const WlLaunch *l = &v->launches[k];
@@ -217,13 +216,20 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         if (!row->ran) {
             char at[ISA_MAX_NAME + 64] = "";
             if (v->nlaunches > 1) snprintf(at, sizeof at, "launch %u/%u (%s): ", k + 1, v->nlaunches, l->kernel->name);
-            row->error = joined(at, res->message);
-            if (res->status == SIM_BUDGET && auto_budget && row->error) {
-                char *e = joined(row->error, "\n(the default budget of this launch: " VARIANT_BUDGET_RULE
-                                             "; --max-instructions and --max-cycles change it)");
-                free(row->error);
-                row->error = e;
-            }
+            /* say whose budget it was: the default one scales with the launch */
+            bool cycles = res->budget_cycles;
+            bool automatic = (cycles ? opt->max_cycles : opt->max_instructions) == VARIANT_BUDGET_AUTO;
+            const char *why = res->status != SIM_BUDGET ? ""
+                              : automatic ? (cycles ? "\n(the default cycle budget of this launch: 1024 cycles per "
+                                                      "budgeted instruction, " VARIANT_BUDGET_RULE "; --max-cycles "
+                                                      "changes it)"
+                                                    : "\n(the default instruction budget of this launch: "
+                                                      VARIANT_BUDGET_RULE "; --max-instructions changes it)")
+                              : cycles ? "\n(the budget --max-cycles set)"
+                                       : "\n(the budget --max-instructions set)";
+            char *msg = joined(at, res->message);
+            row->error = msg ? joined(msg, why) : NULL;
+            free(msg);
         }
     }
     if (v->nlaunches == 1) row->st = row->launch_st[0];

@@ -536,7 +536,32 @@ static bool parse_at(const char *json, size_t len, const char *source, const Cha
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
     if (!root) {
-        syntax_error(text, len, end, source, d);
+        size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
+        if (jsonpos_depth_at(text, len, off) >= JSONPOS_NESTING_LIMIT) {
+            uint32_t line, col;
+            jsonpos_line_col(text, len, off, &line, &col);
+            diag_set(d, source, line, col, "JSON nested too deeply (limit %d levels)", JSONPOS_NESTING_LIMIT);
+        } else {
+            syntax_error(text, len, end, source, d);
+        }
+        free(text);
+        return false;
+    }
+    size_t bad = jsonpos_find_bad_utf8(text, len);
+    if (bad < len) {
+        uint32_t line, col;
+        jsonpos_line_col(text, len, bad, &line, &col);
+        diag_set(d, source, line, col, "byte 0x%02x is not UTF-8 text (JSON files are UTF-8)", (unsigned char)text[bad]);
+        cJSON_Delete(root);
+        free(text);
+        return false;
+    }
+    size_t nul_escape = jsonpos_find_nul_escape(text, len);
+    if (nul_escape < len) {
+        uint32_t line, col;
+        jsonpos_line_col(text, len, nul_escape, &line, &col);
+        diag_set(d, source, line, col, "\\u0000 (a NUL character) inside a string: it would cut the string short");
+        cJSON_Delete(root);
         free(text);
         return false;
     }

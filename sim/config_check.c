@@ -6,6 +6,8 @@
 
 #include <stdarg.h>
 
+#define L2_REQUESTS_PER_CLK_MIN 1e-3 /* below it, not a limit a machine could have */
+
 static bool vfail(Diag *d, const char *source, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static bool vfail(Diag *d, const char *source, const char *fmt, ...)
@@ -24,6 +26,12 @@ static uint64_t round_up(uint64_t x, uint64_t unit)
 
 bool config_check_consistency(const GpuConfig *c, const char *source, Diag *d)
 {
+    /* A rate becomes cycles per request (1 / rate) and then whole cycles: a
+    ** vanishing rate would be a float beyond every integer, not a slow L2. */
+    if (c->l2_requests_per_clk != 0 && c->l2_requests_per_clk < L2_REQUESTS_PER_CLK_MIN)
+        return vfail(d, source,
+                     "l2.requests_per_clk (%g) must be 0 (no limit) or at least %g (one request every %g cycles)",
+                     c->l2_requests_per_clk, L2_REQUESTS_PER_CLK_MIN, 1 / L2_REQUESTS_PER_CLK_MIN);
     if (c->dram_access_bytes != 32 && c->dram_access_bytes != 64 && c->dram_access_bytes != 128)
         return vfail(d, source, "dram.access_bytes (%u) must be 32, 64 or 128: whole 32-byte sectors of a 128-byte line",
                      c->dram_access_bytes);

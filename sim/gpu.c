@@ -505,7 +505,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     const Instr *in = &g->k->code[exec_pc(&w->ex)];
     bs->eb.clock = g->now;
     if (!exec_step(&bs->eb, &w->ex, out)) {
-        char report[1536];
+        char report[DIAG_MESSAGE_MAX];
         grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &out->fault, bs->eb.ctaid, bs->eb.ntid,
                             w->ex.warp_in_block, report, sizeof report);
         fail(g, SIM_FAULT, "%s", report);
@@ -824,7 +824,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
             uint64_t t = g.nnext ? g.now + 1 : g.wakes.v[0].key;
             if (g.wakes.n && g.wakes.v[0].key < t) t = g.wakes.v[0].key;
             if (t <= g.now && g.now) {
-                fail(&g, SIM_DEADLOCK, "internal: a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
+                fail(&g, SIM_INTERNAL, "internal error (please report it): a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
                      (unsigned long long)g.now);
                 break;
             }
@@ -835,7 +835,8 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
             if (t == g.now + 1) g.nnext = 0;
             g.now = t;
             if (L->max_cycles && g.now > L->max_cycles) {
-                fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles (--max-cycles); where its warps are:",
+                r->budget_cycles = true;
+                fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles; where its warps are:",
                      g.k->name, (unsigned long long)L->max_cycles);
                 append_warp_positions(&g, 16);
                 break;
@@ -857,7 +858,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
             }
         }
         if (!g.stop && g.next_block < g.total_blocks)
-            fail(&g, SIM_DEADLOCK, "internal: %llu blocks were never dispatched",
+            fail(&g, SIM_INTERNAL, "internal error (please report it): %llu blocks were never dispatched",
                  (unsigned long long)(g.total_blocks - g.next_block));
         if (!g.stop) {
             if (!L->keep_dirty) memsys_flush(g.mem, g.end);

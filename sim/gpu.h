@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "isa/gmem.h"
 #include "isa/program.h"
 #include "sim/config.h"
@@ -45,12 +46,16 @@ typedef enum {
     SIM_FAULT,      /* a lane faulted (out of bounds, misaligned ...)           */
     SIM_DEADLOCK,   /* bar.sync that can never complete                          */
     SIM_BUDGET,     /* --max-cycles or the instruction budget ran out            */
-    SIM_BAD_LAUNCH  /* the launch cannot run on this machine (too big a block)  */
+    SIM_BAD_LAUNCH, /* the launch cannot run on this machine (too big a block)  */
+    SIM_INTERNAL    /* the simulator broke one of its own invariants: a bug to
+                       report, not a property of the kernel                    */
 } SimStatus;
 
 typedef struct {
     SimStatus   status;
-    char        message[4096]; /* report for any status but SIM_OK               */
+    char        message[DIAG_MESSAGE_MAX]; /* report for any status but SIM_OK     */
+    bool        budget_cycles; /* SIM_BUDGET: the cycle budget ran out (else the
+                                  instruction budget)                          */
     KernelStats stats;         /* filled for SIM_OK (partial otherwise)           */
 } SimResult;
 

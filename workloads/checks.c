@@ -35,7 +35,8 @@ static bool tolerance(JsonReader *r, const cJSON *obj, const char *key, double *
     push_key(r, key, ord);
     if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0)
         return jsonread_fail(r, "expected a non-negative number, found %s",
-                             cJSON_IsNumber(it) ? "a negative number" : jsonread_type(it));
+                             !cJSON_IsNumber(it) ? jsonread_type(it)
+                             : isfinite(it->valuedouble) ? "a negative number" : "a number beyond the double range");
     *out = it->valuedouble;
     pop(r);
     return true;
