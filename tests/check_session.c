@@ -133,6 +133,35 @@ START_TEST(test_second_launch_finds_l2)
 }
 END_TEST
 
+
+/* A launch of one block uses one SM's state; the next launch of the session
+** may use every SM: the memory system grows to it, and the wide launch is
+** timed as it would be on a GPU whose L2 held the same lines. */
+START_TEST(test_wider_second_launch)
+{
+    Bench t;
+    bench_init(&t);
+    uint32_t p1[3], p2[3];
+    Launch narrow = copy_launch(&t, p1, t.a, t.b), wide = copy_launch(&t, p2, t.b, t.c);
+    p1[2] = 256; /* one block of 256 elements */
+    narrow.grid[0] = 1;
+    SimResult *r1 = malloc(sizeof *r1), *r2 = malloc(sizeof *r2);
+    GpuSession *s = gpu_session_create(&t.cfg);
+    ck_assert(gpu_session_simulate(s, &narrow, NULL, r1));
+    ck_assert(gpu_session_simulate(s, &wide, NULL, r2));
+    gpu_session_destroy(s);
+    SimResult *alone = malloc(sizeof *alone);
+    ck_assert(gpu_simulate(&t.cfg, &wide, NULL, alone));
+    ck_assert_uint_eq(r2->stats.warp_instructions, alone->stats.warp_instructions);
+    ck_assert_uint_eq(r2->stats.blocks, N / 256);
+    ck_assert_uint_gt(r2->stats.cycles, r1->stats.cycles);
+    free(r1);
+    free(r2);
+    free(alone);
+    bench_free(&t);
+}
+END_TEST
+
 START_TEST(test_written_back_between_launches)
 {
     /* without keep_dirty the first launch writes b back at its end, as a
@@ -161,6 +190,7 @@ static Suite *session_suite(void)
     TCase *tc = tcase_create("Core");
     tcase_add_test(tc, test_first_launch_as_alone);
     tcase_add_test(tc, test_second_launch_finds_l2);
+    tcase_add_test(tc, test_wider_second_launch);
     tcase_add_test(tc, test_written_back_between_launches);
     suite_add_tcase(s, tc);
     return s;
