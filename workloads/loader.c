@@ -118,6 +118,10 @@ static bool load_kernels(Ld *L, const cJSON *root)
 
 /* ================================================================ buffers */
 
+/* Names for the buffer and variant indexes (base/names.h). */
+static const char *buffer_name(const void *ctx, uint32_t id) { return ((const Workload *)ctx)->buffers[id].name; }
+static const char *variant_name_of(const void *ctx, uint32_t id) { return ((const Workload *)ctx)->variants[id].name; }
+
 /* An init value of an f32 buffer: a JSON number, or an integer
 ** expression (workloads/README.md, "Expressions") converted to float. */
 static bool f32_number(Ld *L, const cJSON *it, double *out)
@@ -301,8 +305,8 @@ static bool load_buffers(Ld *L, const cJSON *root)
             return fail(L, "buffer name '%s' is reserved (a machine value or a function)", b->name);
         if (params_find(&L->p, b->name) >= 0)
             return fail(L, "buffer name '%s' is also a parameter: args could not tell them apart", b->name);
-        for (uint32_t k = 0; k < i; k++)
-            if (strcmp(w->buffers[k].name, b->name) == 0) return fail(L, "duplicate buffer name '%s'", b->name);
+        if (workload_find_buffer(w, b->name) >= 0) return fail(L, "duplicate buffer name '%s'", b->name);
+        if (!names_add(&w->buffer_names, i, buffer_name, w)) return fail(L, "out of memory");
         pop(L);
         v = jsonread_member(it, "type", &o);
         push_key(L, "type", o);
@@ -344,12 +348,6 @@ static bool load_buffers(Ld *L, const cJSON *root)
 
 /* ================================================================ variants */
 
-static int find_buffer(const Workload *w, const char *name)
-{
-    for (uint32_t i = 0; i < w->nbuffers; i++)
-        if (strcmp(w->buffers[i].name, name) == 0) return (int)i;
-    return -1;
-}
 
 /* grid or block: an integer, an expression, or an array of 1-3 of them. */
 static bool load_dims(Ld *L, const cJSON *it, const char *what, const int64_t max[3], uint32_t out[3])
@@ -398,7 +396,7 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
         const KernelParam *p = &k->params[i];
         const char *ptype = p->is_ptr ? "ptr" : p->type == TYPE_F32 ? "f32" : p->type == TYPE_S32 ? "s32" : "u32";
         WlArg *a = &v->args[i];
-        int b = cJSON_IsString(it) ? find_buffer(w, it->valuestring) : -1;
+        int b = cJSON_IsString(it) ? workload_find_buffer(w, it->valuestring) : -1;
         if (p->is_ptr) {
             if (b < 0) {
                 if (cJSON_IsString(it))
@@ -556,8 +554,8 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     const cJSON *f = jsonread_member(it, "name", &o);
     push_key(L, "name", o);
     if (!variant_name(L, f, v->name)) return false;
-    for (uint32_t k = 0; k < index; k++)
-        if (strcmp(w->variants[k].name, v->name) == 0) return fail(L, "duplicate variant name '%s'", v->name);
+    if (workload_find_variant(w, v->name)) return fail(L, "duplicate variant name '%s'", v->name);
+    if (!names_add(&w->variant_names, index, variant_name_of, w)) return fail(L, "out of memory");
     pop(L);
     if ((f = jsonread_member(it, "description", &o))) {
         push_key(L, "description", o);
@@ -712,6 +710,8 @@ void workload_destroy(Workload *w)
     }
     free(w->buffers);
     program_destroy(&w->program);
+    names_free(&w->buffer_names);
+    names_free(&w->variant_names);
     free(w->kernel_file);
     free(w->params);
     free(w->description);
@@ -722,9 +722,14 @@ void workload_destroy(Workload *w)
 
 const WlVariant *workload_find_variant(const Workload *w, const char *name)
 {
-    for (uint32_t i = 0; i < w->nvariants; i++)
-        if (strcmp(w->variants[i].name, name) == 0) return &w->variants[i];
-    return NULL;
+    uint32_t i = names_find(&w->variant_names, name, strlen(name), variant_name_of, w);
+    return i == NAMES_NONE ? NULL : &w->variants[i];
+}
+
+int workload_find_buffer(const Workload *w, const char *name)
+{
+    uint32_t i = names_find(&w->buffer_names, name, strlen(name), buffer_name, w);
+    return i == NAMES_NONE ? -1 : (int)i;
 }
 
 void workload_select(const Workload *w, const bool *chosen, bool *run)
