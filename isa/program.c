@@ -8,6 +8,7 @@ const char *const SREG_NAMES[SREG_COUNT] = {
     "tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
     "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
     "laneid", "warpid", "smid", "nsmid", "clock",
+    "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt", "lanemask_ge", "clock64", "globaltimer",
 };
 
 void program_destroy(Program *p)
@@ -17,7 +18,12 @@ void program_destroy(Program *p)
         free(p->kernels[i].code);
         free(p->kernels[i].labels);
         free(p->kernels[i].shared);
+        free(p->kernels[i].mangled);
+        free(p->kernels[i].signature);
+        free(p->kernels[i].consts);
     }
+    for (uint32_t i = 0; i < p->nsrc_files; i++) free(p->src_files[i]);
+    free(p->src_files);
     free(p->kernels);
     free(p->file);
     memset(p, 0, sizeof *p);
