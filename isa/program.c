@@ -39,6 +39,7 @@ const Kernel *program_find_kernel(const Program *p, const char *name)
 uint32_t kernel_regs_per_thread(const Kernel *k)
 {
     if (k->regs_declared) return k->regs_declared;
+    if (k->ptx) return k->regs_estimated; /* no ptxas, no "regs": the rows live at once */
     return k->regs_used ? k->regs_used : 1;
 }
 

@@ -160,7 +160,8 @@ void program_destroy(Program *p);
 const Kernel *program_find_kernel(const Program *p, const char *name);
 
 /* Registers per thread the occupancy calculator should use: the .regs
-** override when given, else the registers the code touches (at least 1). */
+** override (PTX: ptxas -v's count) when given, else the registers the code
+** touches (at least 1; PTX: Kernel.regs_estimated). */
 uint32_t kernel_regs_per_thread(const Kernel *k);
 
 /* Label at pc, or NULL (for printing). */

@@ -107,8 +107,17 @@ bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d)
         data[i] = gmem_translate(r->gmem, r->addrs[i], (uint32_t)(b->count * 4));
         workload_fill(b, data[i]);
     }
-    for (uint32_t i = 0; i < v->kernel->nparams; i++)
-        r->params[i] = v->args[i].kind == REF_ARG_BUFFER ? r->addrs[v->args[i].buffer] : v->args[i].bits;
+    for (uint32_t i = 0; i < v->kernel->nparams; i++) { /* into the param space at each one's offset */
+        const KernelParam *p = &v->kernel->params[i];
+        uint64_t val = v->args[i].kind == REF_ARG_BUFFER ? r->addrs[v->args[i].buffer] : v->args[i].bits;
+        uint32_t wd = p->offset / 4, sh = 8 * (p->offset % 4);
+        if (p->size >= 4) r->params[wd] = (uint32_t)val;
+        if (p->size == 8) r->params[wd + 1] = (uint32_t)(val >> 32);
+        if (p->size < 4) {
+            uint32_t mask = (p->size == 1 ? 0xffu : 0xffffu) << sh;
+            r->params[wd] = (r->params[wd] & ~mask) | (((uint32_t)val << sh) & mask);
+        }
+    }
     RefArg ra[ISA_MAX_PARAMS];
     RefCall call = workload_ref_call(w, v, data, ra);
     for (uint32_t i = 0; i < v->nchecks; i++) {

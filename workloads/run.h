@@ -35,7 +35,7 @@ uint64_t workload_splitmix64(uint64_t *state);
 typedef struct {
     GlobalMem *gmem;
     uint32_t  *addrs;         /* address of each Workload buffer           */
-    uint32_t   params[ISA_MAX_PARAMS];
+    uint32_t   params[ISA_MAX_PARAM_WORDS]; /* the param space (KernelParam.offset) */
     void     **expected;      /* one array per check; NULL: elementwise    */
     uint32_t   nchecks;
 } WlRun;
