@@ -51,8 +51,13 @@ static void print_ptx_opcodes(void)
     for (int i = 0; i < OP_COUNT; i++) {
         const OpInfo *r = &OP_INFO[i];
         char c[48];
-        printf("| `%s` | %s | %s | %s |\n", r->mnemonic, r->flags & OPF_PTX ? "PTX only" : "shared with the mini ISA",
-               cost_text(r->lower.slots, r->lower.unit, r->lower.latency, c, sizeof c), r->semantics);
+        printf("| `%s` | %s | %s | ", r->mnemonic, r->flags & OPF_PTX ? "PTX only" : "shared with the mini ISA",
+               cost_text(r->lower.slots, r->lower.unit, r->lower.latency, c, sizeof c));
+        for (const char *t = r->semantics; *t; t++) { /* '|' escaped, as in isa/ISA.md */
+            if (*t == '|') putchar('\\');
+            putchar(*t);
+        }
+        printf(" |\n");
     }
 }
 
@@ -65,9 +70,13 @@ static void source_line(const char *text, size_t len, uint32_t line, char *buf, 
         p = nl ? nl + 1 : end;
     }
     while (p < end && (*p == ' ' || *p == '\t')) p++;
-    size_t n = 0;
-    while (p + n < end && p[n] != '\n' && p[n] != '\r' && n + 1 < cap) n++;
-    memcpy(buf, p, n);
+    size_t n = 0; /* runs of blanks become one space */
+    for (; p < end && *p != '\n' && *p != '\r' && n + 1 < cap; p++) {
+        bool blank = *p == ' ' || *p == '\t';
+        if (blank && n && buf[n - 1] == ' ') continue;
+        buf[n++] = blank ? ' ' : *p;
+    }
+    while (n && buf[n - 1] == ' ') n--;
     buf[n] = 0;
 }
 
@@ -76,13 +85,13 @@ static void print_ptx_kernel(const Program *prog, const Kernel *k, const char *t
     uint64_t slots = 0;
     for (uint32_t pc = 0; pc < k->ncode; pc++) slots += k->code[pc].slots;
     printf("// kernel %s: %u PTX instructions timed as %llu SASS instructions, %u virtual registers in %u register rows, "
-           "%u predicates, %u bytes static shared memory\n",
+           "%u predicate slots, %u bytes static shared memory\n",
            k->name, k->ncode, (unsigned long long)slots, k->vregs, k->regs_used, k->preds_used, k->static_smem);
     printf("// .entry %s\n", k->mangled);
     if (k->signature) printf("// %s\n", k->signature);
     else if (!ptx_can_demangle()) printf("// (demangling unavailable in this build: install libiberty-dev)\n");
-    printf("// registers per thread for occupancy: from ptxas -v or the workload's \"regs\"; estimated %u without\n",
-           k->regs_estimated);
+    printf("// registers per thread for occupancy: a variant's \"regs\", else ptxas -v's count where the CUDA toolkit is "
+           "installed, else %u (estimated)\n", k->regs_estimated);
     for (uint32_t i = 0; i < k->nparams; i++)
         printf("//   param %-10s .%-4s %s offset %u, %u bytes\n", k->params[i].name, TYPE_NAMES[k->params[i].type],
                k->params[i].is_ptr ? "pointer" : "value  ", k->params[i].offset, k->params[i].size);
@@ -98,20 +107,21 @@ static void print_ptx_kernel(const Program *prog, const Kernel *k, const char *t
             source_line(text, len, in->line, buf, sizeof buf);
         }
         last_line = in->line;
-        printf("    %-52s // %4u  %-16s", buf, pc, cost_text(in->slots, in->lunit, in->llat, c, sizeof c));
-        if ((in->op == OP_BRA || in->op == OP_BRA_UNI) && in->guard != ISA_NO_GUARD) {
-            if (in->reconv >= k->ncode) {
-                printf("  reconverge: at exit");
-            } else {
-                const char *l = kernel_label_at(k, in->reconv);
-                printf("  reconverge: pc %u%s%s", in->reconv, l ? " " : "", l ? l : "");
-            }
+        char line[512];
+        int n = snprintf(line, sizeof line, "    %-52s // %4u  %-16s", buf, pc, cost_text(in->slots, in->lunit, in->llat, c, sizeof c));
+        if (n > 0 && (in->op == OP_BRA || in->op == OP_BRA_UNI) && in->guard != ISA_NO_GUARD && (size_t)n < sizeof line) {
+            const char *l = in->reconv >= k->ncode ? NULL : kernel_label_at(k, in->reconv);
+            if (in->reconv >= k->ncode) n += snprintf(line + n, sizeof line - (size_t)n, "  reconverge: at exit");
+            else n += snprintf(line + n, sizeof line - (size_t)n, "  reconverge: pc %u%s%s", in->reconv, l ? " " : "", l ? l : "");
         }
-        if (in->src_file && in->src_file <= prog->nsrc_files && prog->src_files[in->src_file - 1]) {
+        if (n > 0 && (size_t)n < sizeof line && in->src_file && in->src_file <= prog->nsrc_files &&
+            prog->src_files[in->src_file - 1]) {
             const char *f = prog->src_files[in->src_file - 1], *slash = strrchr(f, '/');
-            printf("  %s:%u", slash ? slash + 1 : f, in->src_line);
+            n += snprintf(line + n, sizeof line - (size_t)n, "  %s:%u", slash ? slash + 1 : f, in->src_line);
         }
-        putchar('\n');
+        size_t e = strlen(line);
+        while (e && line[e - 1] == ' ') line[--e] = 0;
+        puts(line);
     }
 }
 

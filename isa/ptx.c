@@ -103,6 +103,8 @@ void ptx_next(Ptx *P)
         if (s + 1 < P->lx.end && s[0] == '/' && s[1] == '*') {
             P->lx.p = s + 2;
             P->in_comment = true;
+            P->comment_line = P->lx.line;
+            P->comment_col = lex_col(&P->lx, s);
             continue;
         }
         t->s = s;
@@ -860,6 +862,10 @@ static bool parse_module(Ptx *P)
         } else {
             return ptx_fail(P, &t, "unknown or unsupported directive '%s' at the top level", ptx_quote(&t, q, sizeof q));
         }
+    }
+    if (P->in_comment) {
+        Tok c = { TK_EOF, P->end, 0, P->comment_line, P->comment_col };
+        return ptx_fail(P, &c, "this /* comment is never closed: expected '*/' before the end of the file");
     }
     if (!seen_version) return ptx_fail(P, &P->tok, "no .version directive: is this a PTX file?");
     if (P->prog->nkernels == 0) return ptx_fail(P, &P->tok, "no kernel in file: expected a '.entry'");

@@ -419,7 +419,9 @@ static bool want_src(Ptx *P, const POp *o, bool w64, bool is_float, Operand *out
         memcpy(&out->value, &f, 4);
         return true;
     }
-    if (o->is_float) return ptx_fail(P, &o->tok, "float literal '%s' given as an integer %s", ptx_quote(&o->tok, q, sizeof q), what);
+    if (o->is_float)
+        return ptx_fail(P, &o->tok, "float literal '%s' given to an integer operand (%s); expected an integer",
+                        ptx_quote(&o->tok, q, sizeof q), what);
     if (w64) {
         out->value = (uint32_t)o->ival;
         out->index = pool(P, (uint64_t)o->ival);
@@ -862,6 +864,17 @@ bool ptx_instruction(Ptx *P)
     }
     Tok opt = P->tok;
     if (opt.kind != TK_WORD) return ptx_fail(P, &opt, "expected an instruction, found '%s'", ptx_quote(&opt, q, sizeof q));
+    static const char *const OUTSIDE[] = { "call", "trap", "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
+                                           "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "cp", "nanosleep",
+                                           "prefetch", "prefetchu", "isspacep", "mapa", "getctarank", "istypep",
+                                           "match", "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
+                                           "alloca", "dp4a", "dp2a", "lop3", "fns", "bmsk", "szext", "cvt.pack",
+                                           "mbarrier", "griddepcontrol", "applypriority", "discard", "createpolicy", NULL };
+    for (int i = 0; OUTSIDE[i]; i++) {
+        size_t hl = strlen(OUTSIDE[i]);
+        if (opt.len >= hl && memcmp(opt.s, OUTSIDE[i], hl) == 0 && (opt.len == hl || opt.s[hl] == '.'))
+            return unsupported(P, &opt);
+    }
     char head[24];
     Mods m;
     if (!parse_mods(P, &opt, head, sizeof head, &m)) return false;
@@ -872,12 +885,15 @@ bool ptx_instruction(Ptx *P)
         if (P->tok.kind == TK_EOF) return ptx_fail(P, &P->tok, "end of file in '%s': expected ';'", ptx_quote(&opt, q, sizeof q));
         if (n == MAX_OPS) return ptx_fail(P, &P->tok, "too many operands for '%s'", ptx_quote(&opt, q, sizeof q));
         if (!parse_operand(P, &ops[n++])) return false;
+        char q2[80];
         if (ptx_punct(&P->tok, ',')) {
             ptx_next(P);
             if (ptx_punct(&P->tok, ';')) return ptx_fail(P, &P->tok, "expected an operand after ','");
+        } else if (P->tok.kind == TK_EOF) {
+            return ptx_fail(P, &P->tok, "end of file in '%s': expected ';'", ptx_quote(&opt, q, sizeof q));
         } else if (!ptx_punct(&P->tok, ';')) {
             return ptx_fail(P, &P->tok, "expected ',' or ';' after an operand of '%s', found '%s'", ptx_quote(&opt, q, sizeof q),
-                            ptx_quote(&P->tok, q, sizeof q));
+                            ptx_quote(&P->tok, q2, sizeof q2));
         }
     }
     ptx_next(P); /* ';' */
@@ -1138,8 +1154,70 @@ bool ptx_instruction(Ptx *P)
 
 /* ------------------------------------------------------------ peepholes */
 
+/* Virtual registers an instruction reads (sources and guard) or writes. */
+static bool touches(const Instr *in, uint32_t guard, uint32_t v, bool writes)
+{
+    if (writes) {
+        for (uint32_t j = 0; j < in->ndst; j++)
+            if ((in->dst[j].kind == OPND_REG || in->dst[j].kind == OPND_PRED) && in->dst[j].index == v) return true;
+        return false;
+    }
+    for (uint32_t j = 0; j < in->nsrc; j++)
+        if ((in->src[j].kind == OPND_REG || in->src[j].kind == OPND_PRED) && in->src[j].index == v) return true;
+    return guard == v;
+}
+
+/* Whether load L (guard gl) may move above instruction I (guard gi). */
+static bool can_pass(const Instr *L, uint32_t gl, const Instr *I, uint32_t gi)
+{
+    uint32_t f = OP_INFO[I->op].flags;
+    if (f & (OPF_LOAD | OPF_STORE | OPF_ATOM | OPF_BARRIER | OPF_BRANCH | OPF_EXIT)) return false;
+    if (I->op == OP_MEMBAR || I->op == OP_BAR_WARP || I->op == OP_SHFL) return false;
+    for (uint32_t j = 0; j < I->ndst; j++) /* I writes what L reads or writes */
+        if ((I->dst[j].kind == OPND_REG || I->dst[j].kind == OPND_PRED) &&
+            (touches(L, gl, I->dst[j].index, false) || touches(L, gl, I->dst[j].index, true)))
+            return false;
+    for (uint32_t j = 0; j < L->ndst; j++) /* I reads what L writes */
+        if (touches(I, gi, L->dst[j].index, false)) return false;
+    return true;
+}
+
+/* ptxas's scheduler issues a basic block's loads early, so that several
+** are in flight before their values are used; PTX from nvcc often writes
+** each load next to its use. Each load moves up within its block past at
+** most PTX_HOIST_WINDOW instructions that neither feed it nor use what it
+** writes, never past a store, atomic, barrier, branch, exit, fence,
+** shuffle or another load (memory order and load order are kept). */
+#define PTX_HOIST_WINDOW 48
+static void hoist_loads(Ptx *P)
+{
+    Kernel *k = P->k;
+    uint8_t *start = calloc(k->ncode + 1, 1); /* block starts: labels */
+    if (!start) return;
+    for (uint32_t i = 0; i < k->nlabels; i++)
+        if (k->labels[i].pc <= k->ncode) start[k->labels[i].pc] = 1;
+    for (uint32_t i = 1; i < k->ncode; i++) {
+        const Instr *L = &k->code[i];
+        uint32_t f = OP_INFO[L->op].flags;
+        if (!(f & OPF_LOAD) || (f & OPF_ATOM) || L->op == OP_LD_PARAM || L->op == OP_LD_PARAM_SUB) continue;
+        uint32_t j = i;
+        while (j > 0 && i - j < PTX_HOIST_WINDOW && !start[j] &&
+               can_pass(L, P->guard_v[i], &k->code[j - 1], P->guard_v[j - 1]))
+            j--;
+        if (j == i) continue;
+        Instr moved = *L;
+        uint32_t g = P->guard_v[i];
+        memmove(&k->code[j + 1], &k->code[j], (size_t)(i - j) * sizeof *k->code);
+        memmove(&P->guard_v[j + 1], &P->guard_v[j], (size_t)(i - j) * sizeof *P->guard_v);
+        k->code[j] = moved;
+        P->guard_v[j] = g;
+    }
+    free(start);
+}
+
 void ptx_lower_peepholes(Ptx *P)
 {
+    hoist_loads(P);
     Kernel *k = P->k;
     uint32_t nv = P->nv;
     /* per virtual register: defining instruction (UINT32_MAX: none, or

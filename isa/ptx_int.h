@@ -43,6 +43,7 @@ typedef struct {
     const char *file;
     Diag       *d;
     bool        failed, in_comment;
+    uint32_t    comment_line, comment_col; /* where the open block comment began */
     Tok         tok;       /* the current token                             */
     Program    *prog;
     Kernel     *k;         /* the kernel being parsed                       */

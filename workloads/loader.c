@@ -590,7 +590,6 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
         push_key(L, "regs", o);
         if (!params_int_in(&L->p, f, 0, c->max_regs_per_thread, "regs", &x)) return false;
         v->regs = (uint32_t)x;
-        if (v->kernel->ptx && v->kernel->regs_declared) v->regs = 0; /* ptxas's count comes first */
         pop(L);
     }
     uint32_t regs = v->regs ? v->regs : kernel_regs_per_thread(v->kernel);
