@@ -341,6 +341,19 @@ void report_text(FILE *out, const RunReport *r)
             errors = true;
             fprintf(out, "  %s: %s\n", r->rows[i].v->name, r->rows[i].error);
         }
+    /* PTX kernels: SASS-equivalent counts, and registers that were estimated */
+    bool ptx_note = false;
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const WlVariant *v = r->rows[i].v;
+        if (!v->kernel || !v->kernel->ptx) continue;
+        if (!ptx_note) fputs("\nPTX kernels (timed as the SASS they become, docs/PTX.md):\n", out);
+        ptx_note = true;
+        fprintf(out, "  %s: %llu PTX instructions, counted as %llu SASS warp instructions; registers per thread %u%s\n",
+                v->name, (unsigned long long)r->rows[i].st.ptx_instructions,
+                (unsigned long long)r->rows[i].st.warp_instructions, v->regs ? v->regs : kernel_regs_per_thread(v->kernel),
+                v->regs ? " (the variant's \"regs\")" : v->kernel->regs_declared ? " (ptxas -v)"
+                                                      : " (estimated: no ptxas, no \"regs\")");
+    }
     fprintf(out, "\nsimulated %llu warp instructions in %.2f s (%.2f M/s)\n", (unsigned long long)r->warp_instructions,
             r->wall_seconds, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds / 1e6 : 0.0);
 }

@@ -1215,6 +1215,18 @@ static void hoist_loads(Ptx *P)
     free(start);
 }
 
+/* A constant source: an immediate, or a register whose one unguarded
+** definition moves an immediate (a .shared variable's address). */
+static bool is_const(const Kernel *k, const uint32_t *def, const Operand *o)
+{
+    if (o->kind == OPND_IMM) return true;
+    if (o->kind != OPND_REG || o->neg) return false;
+    uint32_t d = def[o->index];
+    if (d >= k->ncode) return false;
+    const Instr *m = &k->code[d];
+    return m->op == OP_MOV && m->src[0].kind == OPND_IMM;
+}
+
 void ptx_lower_peepholes(Ptx *P)
 {
     hoist_loads(P);
@@ -1238,8 +1250,8 @@ void ptx_lower_peepholes(Ptx *P)
             uint32_t v = in->src[j].index;
             uses[v]++;
             bool add = in->op == OP_ADD_S64;
-            bool addr = j == 0 && (OP_INFO[in->op].flags & (OPF_LOAD | OPF_STORE)) && (in->iflags & INSTR_ADDR64) &&
-                        !(OP_INFO[in->op].flags & OPF_ATOM);
+            bool addr = j == 0 && (OP_INFO[in->op].flags & (OPF_LOAD | OPF_STORE)) && !(OP_INFO[in->op].flags & OPF_ATOM) &&
+                        in->op != OP_LD_PARAM && in->op != OP_LD_PARAM_SUB;
             ok_uses[v] += add ? 1u : addr ? 0x10000u : 0u;
         }
     }
@@ -1263,6 +1275,9 @@ void ptx_lower_peepholes(Ptx *P)
                    in->src[1].index < k->nconsts && (int64_t)k->consts[in->src[1].index] >= -(1 << 23) &&
                    (int64_t)k->consts[in->src[1].index] < (1 << 23)) {
             in->slots = 0; /* the displacement of [R.64+imm] */
+        } else if ((in->op == OP_ADD_S32 || in->op == OP_ADD_U32) && addrs == uses[v] &&
+                   (is_const(k, def, &in->src[0]) || is_const(k, def, &in->src[1]))) {
+            in->slots = 0; /* [R+imm]: a constant (a .shared variable's address) added to an address */
         }
     }
     for (uint32_t i = 0; i < k->ncode; i++) {
