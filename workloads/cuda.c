@@ -40,6 +40,10 @@ static bool executable(const char *path)
 
 bool cuda_find_tool(const char *tool, char *buf, size_t cap)
 {
+    char var[32];
+    snprintf(var, sizeof var, "GPUSIM_%s", strcmp(tool, "nvcc") == 0 ? "NVCC" : "PTXAS");
+    const char *own = getenv(var); /* GPUSIM_NVCC / GPUSIM_PTXAS: this one, or none */
+    if (own) return *own && (size_t)snprintf(buf, cap, "%s", own) < cap && executable(buf);
     const char *path = getenv("PATH");
     while (path && *path) {
         const char *colon = strchr(path, ':');

@@ -6,7 +6,8 @@
 ** under a temporary name and renamed, so none is ever half written).
 ** Keys: the .cu bytes and those of the files it includes with quotes (one
 ** level, next to it), the command line, and the tool's --version output.
-** nvcc and ptxas are found on PATH, in $CUDA_HOME/bin, or in
+** nvcc and ptxas are $GPUSIM_NVCC and $GPUSIM_PTXAS when set (an empty or
+** wrong path: not installed), else found on PATH, in $CUDA_HOME/bin, or in
 ** /usr/local/cuda/bin. The compiler's messages come back unchanged in the
 ** Diag (cut to fit, with the log's path when longer). Library code: it
 ** runs the tools but prints nothing.                                    */
