@@ -1,7 +1,8 @@
 /* isa/ptx_int.h -- what the files of the PTX front end share (isa/ptx.c:
-** tokens, directives, kernels; isa/ptx_decode.c: instructions and their
-** lowering; isa/ptx_regalloc.c: register rows). Not for other modules:
-** they include isa/ptx.h. */
+** tokens, directives, kernels; isa/ptx_decode.c: instructions;
+** isa/ptx_lower.c: folds and load hoisting; isa/ptx_names.c: demangling;
+** isa/ptx_regalloc.c: register rows). Not for other modules: they include
+** isa/ptx.h. */
 #ifndef GPUSIM_ISA_PTX_INT_H
 #define GPUSIM_ISA_PTX_INT_H
 
@@ -91,7 +92,9 @@ uint32_t    ptx_label_find(const Ptx *P, const char *name, size_t len);
 
 /* isa/ptx_decode.c */
 bool ptx_instruction(Ptx *P);     /* one statement at P->tok, through its ';' */
+/* isa/ptx_lower.c */
 void ptx_lower_peepholes(Ptx *P); /* the kernel's lowering beyond the table   */
+/* isa/ptx_names.c */
 /* The bare function name of a kernel (from the demangled signature when
 ** there is one, else from the Itanium name itself); false for a C name. */
 bool ptx_bare_name(const char *mangled, const char *signature, char *buf, size_t cap);
