@@ -49,6 +49,9 @@ typedef struct {
 ** (f64 bits), decimal floats. */
 static bool parse_number(Ptx *P, const Tok *t, bool neg, POp *o)
 {
+    o->is_float = false;
+    o->ival = 0;
+    o->fval = 0;
     o->kind = PO_IMM;
     o->tok = *t;
     char buf[80], q[80];

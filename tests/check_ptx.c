@@ -153,6 +153,7 @@ static const LaneCase LANES[] = {
       "  @%p1 st.shared.b8 [%r1+9], 0x1ff;\n  bar.sync 0;\n  ld.shared.u32 %r9, [%r1+8];" W32, 0xff00, 0xff00 },
     { "  mov.u64 %rd1, sbuf;\n  cvta.shared.u64 %rd2, %rd1;\n  st.u32 [%rd2+4], 1234;\n  bar.sync 0;\n"
       "  cvta.to.shared.u64 %rd3, %rd2;\n  cvt.u32.u64 %r1, %rd3;\n  ld.shared.u32 %r9, [%r1+4];" W32, 1234, 1234 },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.v2.u32 [%r1+24], {5, 7};\n  bar.sync 0;\n  ld.shared.u32 %r9, [%r1+28];" W32, 7, 7 },
     { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], 0;\n  bar.sync 0;\n  atom.shared.inc.u32 %r2, [%r1], 9;\n  bar.sync 0;\n"
       "  ld.shared.u32 %r9, [%r1];" W32, 2, 2 }, /* 32 increments wrapping at 9: 32 mod 10 */
     { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], 0;\n  bar.sync 0;\n  shl.b32 %r2, 1, %r0;\n  atom.shared.or.b32 %r3, [%r1], %r2;\n"
