@@ -62,7 +62,8 @@ typedef struct {
     uint32_t   buffer;  /* REF_ARG_BUFFER: index into Workload.buffers     */
     int64_t    i;       /* REF_ARG_INT                                      */
     float      f;       /* REF_ARG_FLOAT                                    */
-    uint32_t   bits;    /* scalars: the 32-bit value the kernel parameter gets */
+    uint64_t   bits;    /* scalars: the value the kernel parameter gets (its
+                           low 4 bytes for a 32-bit one)                  */
 } WlArg;
 
 /* A check of one buffer after the variant ran: against a CPU reference
