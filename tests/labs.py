@@ -35,7 +35,7 @@ for a snapshot S: S.panel(name) (the key=value pairs of its line, numbers
 as numbers), S.warps() (one dict per warp line), S.masks() (the active masks of the
 warps that show one, as hex text); any command C: C.text, C.data (its output
 read as JSON); hw.ms(workload, variant), hw.ratio(workload, a, b)
-(validate/results/h200.json, median milliseconds); min, max, abs, round,
+(validate/results/h200.json and h200_labs.json, median milliseconds); min, max, abs, round,
 sum, len, all, any.
 """
 import argparse
@@ -220,11 +220,14 @@ class VizCmd(Command):
 
 
 class Hardware:
-    def __init__(self, path):
+    """The H200 measurements: validate/results/h200.json (the workloads'
+    twins) and h200_labs.json (the twins of workloads/labs/)."""
+    def __init__(self, paths):
         self.d = {}
-        if os.path.exists(path):
-            for r in json.load(open(path))['variants']:
-                self.d[(r['workload'], r['variant'])] = r
+        for path in paths:
+            if os.path.exists(path):
+                for r in json.load(open(path))['variants']:
+                    self.d[(r['workload'], r['variant'])] = r
 
     def ms(self, workload, variant):
         return self.d[(workload, variant)]['ms']
@@ -449,7 +452,7 @@ def main():
     ctx.pictures = a.pictures
     ctx.jobs = max(1, a.jobs)
     ctx.times = []
-    ctx.hw = Hardware(os.path.join(ctx.source, 'validate/results/h200.json'))
+    ctx.hw = Hardware([os.path.join(ctx.source, 'validate/results', f) for f in ('h200.json', 'h200_labs.json')])
     files = a.files or sorted(os.path.join(ctx.source, 'docs/labs', f) for f in os.listdir(os.path.join(ctx.source, 'docs/labs'))
                               if re.match(r'^\d.*\.md$', f))
     report = Report()
