@@ -90,10 +90,11 @@ class Command:
     def call(self, argv):
         t0 = time.time()
         p = subprocess.run([self.exe()] + argv, cwd=self.ctx.source, capture_output=True, text=True)
+        t1 = time.time()
         if p.returncode != self.want_rc:
             raise LabError('%s: `%s` exited %d, not %d:\n%s' % (self.where, self.shown(), p.returncode,
                                                              self.want_rc, (p.stderr or p.stdout)[-2000:]))
-        self.ctx.times.append((time.time() - t0, self.shown() + (' --json' if '--json' in argv else '')))
+        self.ctx.times.append((t1 - t0, self.shown() + (' --json' if '--json' in argv else '')))
         return p
 
     def run(self):
