@@ -11,7 +11,7 @@ kinds of live parts, all read from the file itself:
              block or a says() needs the text); gpusim-viz --snapshot writes
              its PNG to a temporary folder (to the named path with
              --pictures). `# [name] exit=2` expects that exit status.
-  checks     lines `Check: `EXPR`` (one or more code spans): each EXPR is a
+  checks     lines `- Check: `EXPR`` (one or more code spans): each EXPR is a
              Python expression over the named commands (helpers below) that
              must be true. They state the lab's claim with its tolerance.
   numbers    <!--=FMT:EXPR-->VALUE<!--/--> : VALUE is EXPR formatted with
@@ -53,7 +53,7 @@ import time
 CMD_RE = re.compile(r'^(\./build/gpusim|\./build/viz/gpusim-viz)\s+(.*?)\s+#\s*\[(\w+)\](?:\s+exit=(\d+))?\s*$')
 NUM_RE = re.compile(r'<!--=([^:>]*):(.*?)-->(.*?)<!--/-->')
 OUT_RE = re.compile(r'^<!--out:(\w+)(?:\s+part=([\w,]+))?(?:\s+grep=(.*?))?-->\s*$')
-CHECK_RE = re.compile(r'^\s*(?:>\s*)?Check:\s*(.*)$')
+CHECK_RE = re.compile(r'^\s*(?:[->]\s*)?Check:\s*(.*)$')
 SPAN_RE = re.compile(r'`([^`]+)`')
 
 
