@@ -28,7 +28,8 @@ if [ $# -eq 0 ]; then
     fails=0
     for gpu in t4 h100 b200; do
         for spec in "intensity.json --param n=5003" "occupancy_compute.json --param n=5003 --param iters=7" \
-            "warp_granularity.json --param n=5003" "wave_table.json --param n=3"; do
+            "warp_granularity.json --param n=5003" "wave_table.json --param n=3" \
+            "occupancy_sweep.json --param n=5003 --param regs=255"; do
             # shellcheck disable=SC2086 # spec is a file and its options
             if ! out=$("$GPUSIM" run "$SRC"/workloads/labs/$spec --gpu "$gpu" 2>&1); then
                 echo "FAIL: gpusim run workloads/labs/$spec --gpu $gpu"
