@@ -30,7 +30,10 @@ Helpers in expressions: for a `gpusim run` command R: R.cycles(v), R.us(v),
 R.stat(v, key) (a --json stats key), R.stall(v, state), R.ratio(a, b)
 (cycles of a / cycles of b), R.var(v) (the variant's JSON object), R.says(v,
 text) (the text report's why-sentence of v contains text, whitespace
-folded), R.text; for `gpusim occupancy` O: O.get(key), O.limit(resource);
+folded), R.text; for `gpusim occupancy` O: O.get(key), O.limit(resource); for `gpusim
+sweep` W: W.rows (its JSON lines), W.row(variant, key=value...) (the run at
+the point whose swept values include those), W.cycles(variant, ...),
+W.stat(variant, key, ...);
 for a snapshot S: S.panel(name) (the key=value pairs of its line, numbers
 as numbers), S.warps() (one dict per warp line), S.masks() (the active masks of the
 warps that show one, as hex text); any command C: C.text, C.data (its output
@@ -87,9 +90,26 @@ class Command:
             raise Skip('gpusim-viz is not built')
         return self.ctx.viz
 
+    def redirect(self, argv):
+        """argv with its output files moved to the temporary folder: always
+        the data files (--out, --trace, --dump), and the pictures
+        (--snapshot, --roofline, --plot) unless --pictures asks for them."""
+        argv = list(argv)
+        self.moved = {}
+        for i, a in enumerate(argv[:-1]):
+            pic = a in ('--snapshot', '--roofline', '--plot')
+            if (pic and not self.ctx.pictures) or a in ('--out', '--trace', '--dump'):
+                tmp = os.path.join(self.ctx.tmp, '%s%s_%s' % (self.name, a.replace('-', '_'), os.path.basename(argv[i + 1])))
+                self.moved[tmp] = argv[i + 1]
+                argv[i + 1] = tmp
+        return argv
+
     def call(self, argv):
+        argv = self.redirect(argv)
         t0 = time.time()
         p = subprocess.run([self.exe()] + argv, cwd=self.ctx.source, capture_output=True, text=True)
+        for tmp, shown in self.moved.items():  # the output as the lab's command prints it
+            p.stdout, p.stderr = p.stdout.replace(tmp, shown), p.stderr.replace(tmp, shown)
         t1 = time.time()
         if p.returncode != self.want_rc:
             raise LabError('%s: `%s` exited %d, not %d:\n%s' % (self.where, self.shown(), p.returncode,
@@ -163,6 +183,36 @@ class OccCmd(Command):
         return self.json['limits'][resource]
 
 
+class SweepCmd(Command):
+    """gpusim sweep: its JSON lines (--out, in the temporary folder)."""
+    def run(self):
+        argv = list(self.argv)
+        if '--out' not in argv:
+            argv += ['--out', 'sweep.jsonl']
+        p = self.call(argv)
+        self._text = '\n'.join(l for l in (p.stdout + p.stderr).splitlines() if not l.startswith('sweep: ') or 'error' in l)
+        out = [t for t, shown in self.moved.items() if shown == argv[argv.index('--out') + 1]]
+        self.rows = [json.loads(l) for l in open(out[0]) if l.strip()]
+        bad = ['%s at point %d' % (r['variant'], r['point']) for r in self.rows if r['check'] != 'pass']
+        if bad:
+            raise LabError('%s: `%s`: runs did not pass their checks: %s' % (self.where, self.shown(), ', '.join(bad)))
+
+    def row(self, variant, **at):
+        """The run of `variant` at the point whose swept values include `at`."""
+        for r in self.rows:
+            vals = dict(r.get('param') or {})
+            vals.update(r.get('set') or {})
+            if r['variant'] == variant and all(vals.get(k) == v for k, v in at.items()):
+                return r
+        raise KeyError('no run of %s at %s' % (variant, at))
+
+    def cycles(self, variant, **at):
+        return self.row(variant, **at)['cycles']
+
+    def stat(self, variant, key, **at):
+        return self.row(variant, **at)['stats'][key]
+
+
 def kv(s):
     out = {}
     for k, v in re.findall(r'(\w+)=(\S+)', s):
@@ -181,19 +231,12 @@ def kv(s):
 
 class VizCmd(Command):
     def run(self):
-        argv = list(self.argv)
-        self.png = None
-        if '--snapshot' in argv:
-            i = argv.index('--snapshot') + 1
-            self.png = argv[i]
-            if not self.ctx.pictures:
-                argv[i] = os.path.join(self.ctx.tmp, self.name + '.png')
         try:
-            p = self.call(argv)
+            p = self.call(self.argv)
         except Skip:
             self.stdout = None
             return
-        self.stdout = p.stdout.replace(argv[argv.index('--snapshot') + 1], self.png) if self.png else p.stdout
+        self.stdout = p.stdout
         self._text = self.stdout
 
     def _need(self):
@@ -263,7 +306,7 @@ def parse(path, ctx):
         name = m.group(3)
         if name in cmds:
             raise LabError('%s: the name [%s] is taken' % (where, name))
-        cls = VizCmd if tool == 'viz' else {'run': RunCmd, 'occupancy': OccCmd}.get(argv[0], Command)
+        cls = VizCmd if tool == 'viz' else {'run': RunCmd, 'occupancy': OccCmd, 'sweep': SweepCmd}.get(argv[0], Command)
         cmds[name] = cls(ctx, name, tool, argv, int(m.group(4) or 0), where)
     return cmds
 
