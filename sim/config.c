@@ -21,6 +21,7 @@
 #include "base/file.h"
 #include "base/jsonpos.h"
 #include "base/names.h"
+#include "sim/smem.h"
 
 /* Defined in the C file that sim/presets/embed.cmake generates from
 ** the preset files: their names (file stems, sorted) and their texts.     */
@@ -650,6 +651,9 @@ static bool validate_at(const GpuConfig *c, const char *source, Diag *d)
     if (c->dram_access_bytes != 32 && c->dram_access_bytes != 64 && c->dram_access_bytes != 128)
         return vfail(d, source, "dram.access_bytes (%u) must be 32, 64 or 128: whole 32-byte sectors of a 128-byte line",
                      c->dram_access_bytes);
+    if (!smem_banks_valid(c->smem_banks))
+        return vfail(d, source, "smem.banks (%u) must be 16, 32 or 64: the bank model maps a word to its bank by its low bits",
+                     c->smem_banks);
     if (c->max_threads_per_block > c->sm_max_threads)
         return vfail(d, source,
                      "sm.max_threads_per_block (%u) exceeds sm.max_threads (%u): a largest block "

@@ -15,8 +15,9 @@ static const struct {
     const char *key;
     int type;
     double lo, hi;
+    const char *help;
 } knobs[] = {
-#define CFG(key, field, type, lo, hi, help) {key, T_##type, (double)(lo), (double)(hi)},
+#define CFG(key, field, type, lo, hi, help) {key, T_##type, (double)(lo), (double)(hi), help},
 #include "sim/config.def"
 #undef CFG
 };
@@ -305,6 +306,25 @@ START_TEST(test_print_knobs)
 }
 END_TEST
 
+/* A knob whose range is one value cannot be explored: it either opens up or
+** its help (what `gpus --knobs` prints) says why it cannot. */
+START_TEST(test_ranges_open)
+{
+    for (int i = 0; i < NKNOBS; i++)
+        if (knobs[i].lo == knobs[i].hi)
+            ck_assert_msg(strstr(knobs[i].help, "cannot"), "%s: range %g..%g, and its help does not say why", knobs[i].key,
+                          knobs[i].lo, knobs[i].hi);
+    GpuConfig c = gpu("a100");
+    Diag d;
+    for (unsigned banks = 16; banks <= 64; banks *= 2) {
+        char as[32];
+        snprintf(as, sizeof as, "smem.banks=%u", banks);
+        ck_assert(config_set(&c, as, &d));
+        ck_assert_msg(config_validate(&c, &d), "%s: %s", as, d.message);
+    }
+}
+END_TEST
+
 /* ---- Edge ---- */
 
 START_TEST(test_set_forms)
@@ -392,7 +412,7 @@ static const struct {
     {"clock_mhz=0.5", "out of range"},
     {"sched.policy=fifo", "sched.policy: expected gto or lrr, got 'fifo'"},
     {"sched.policy=GTO", "expected gto or lrr"},
-    {"smem.banks=64", "out of range [32, 32]"},
+    {"smem.banks=128", "smem.banks: 128 is out of range [16, 64]"},
     {"=5", "unknown key ''"},
 };
 
@@ -585,6 +605,7 @@ static const struct {
     {"l1_size=1000", "l1.size (1000) is not a whole number of sets"},
     {"lat_l2_hit=10", "latencies must grow"},
     {"sm_schedulers=16,sm_max_warps=8", "exceeds"},
+    {"smem_banks=48", "smem.banks (48) must be 16, 32 or 64"},
     {"name", "not NUL-terminated"},
 };
 
@@ -607,6 +628,7 @@ START_TEST(test_validate_refuses)
     else if (!strcmp(s, "l1_size=1000")) c.l1_size = 1000;
     else if (!strcmp(s, "lat_l2_hit=10")) c.lat_l2_hit = 10;
     else if (!strcmp(s, "sm_schedulers=16,sm_max_warps=8")) c.sm_schedulers = 16, c.sm_max_warps = 8, c.max_threads_per_block = 256;
+    else if (!strcmp(s, "smem_banks=48")) c.smem_banks = 48;
     else if (!strcmp(s, "name")) memset(c.name, 'x', sizeof c.name);
     else ck_abort_msg("unknown case %s", s);
     ck_assert(!config_validate(&c, &d));
@@ -623,6 +645,7 @@ static Suite *config_suite(void)
     tcase_add_test(core, test_preset_list);
     tcase_add_test(core, test_preset_facts);
     tcase_add_test(core, test_dram_bytes_per_cycle);
+    tcase_add_test(core, test_ranges_open);
     tcase_add_loop_test(core, test_json_round_trip, 0, presets);
     tcase_add_test(core, test_json_file_round_trip);
     tcase_add_loop_test(core, test_set_every_knob, 0, NKNOBS);
