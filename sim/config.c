@@ -849,6 +849,30 @@ const char *config_preset_name(size_t i)
     return i < config_embedded_count ? config_embedded_names[i] : NULL;
 }
 
+size_t config_knob_count(void) { return KNOB_COUNT; }
+const char *config_knob_key(size_t i) { return i < KNOB_COUNT ? KNOBS[i].key : NULL; }
+bool config_knob_is_number(size_t i) { return i < KNOB_COUNT && KNOBS[i].type != KNOB_POLICY; }
+
+int config_knob_find(const char *key)
+{
+    const Knob *k = key ? knob_find(key) : NULL;
+    return k ? (int)(k - KNOBS) : -1;
+}
+
+void config_knob_text(const GpuConfig *c, size_t i, char *buf, size_t cap)
+{
+    if (!cap) return;
+    buf[0] = '\0';
+    if (i >= KNOB_COUNT) return;
+    Buf b = {0};
+    buf_knob_value(&b, c, &KNOBS[i]);
+    const char *t = b.s ? b.s : "";
+    size_t n = strlen(t);
+    if (n >= 2 && t[0] == '"') t++, n -= 2; /* the JSON quotes of a policy name */
+    snprintf(buf, cap, "%.*s", (int)n, t);
+    free(b.s);
+}
+
 const char *config_policy_name(SchedPolicy p)
 {
     size_t i = (size_t)p;

@@ -325,6 +325,37 @@ START_TEST(test_ranges_open)
 }
 END_TEST
 
+/* the knob walk (gpus --diff, sweeps): keys in config.def order, and each
+** value's text is what --set takes back, on every preset */
+START_TEST(test_knob_walk)
+{
+    ck_assert_uint_eq(config_knob_count(), NKNOBS);
+    ck_assert_ptr_null(config_knob_key(NKNOBS));
+    ck_assert_int_eq(config_knob_find("nope"), -1);
+    ck_assert_int_eq(config_knob_find(NULL), -1);
+    for (size_t p = 0; p < config_preset_count(); p++) {
+        GpuConfig c = gpu(config_preset_name(p)), back = c;
+        for (int i = 0; i < NKNOBS; i++) {
+            ck_assert_str_eq(config_knob_key((size_t)i), knobs[i].key);
+            ck_assert_int_eq(config_knob_find(knobs[i].key), i);
+            ck_assert(config_knob_is_number((size_t)i) == (knobs[i].type != T_POLICY));
+            char text[64], as[200];
+            config_knob_text(&c, (size_t)i, text, sizeof text);
+            snprintf(as, sizeof as, "%s=%s", knobs[i].key, text);
+            Diag d;
+            ck_assert_msg(config_set(&back, as, &d), "%s: %s", as, d.message);
+        }
+        ck_assert_mem_eq(&c, &back, sizeof c);
+    }
+    GpuConfig c = gpu("a100");
+    char small[4];
+    config_knob_text(&c, (size_t)config_knob_find("l2.size"), small, sizeof small);
+    ck_assert_str_eq(small, "419"); /* cut, but terminated */
+    config_knob_text(&c, (size_t)config_knob_find("sched.policy"), small, sizeof small);
+    ck_assert_str_eq(small, "gto");
+}
+END_TEST
+
 /* ---- Edge ---- */
 
 START_TEST(test_set_forms)
@@ -646,6 +677,7 @@ static Suite *config_suite(void)
     tcase_add_test(core, test_preset_facts);
     tcase_add_test(core, test_dram_bytes_per_cycle);
     tcase_add_test(core, test_ranges_open);
+    tcase_add_test(core, test_knob_walk);
     tcase_add_loop_test(core, test_json_round_trip, 0, presets);
     tcase_add_test(core, test_json_file_round_trip);
     tcase_add_loop_test(core, test_set_every_knob, 0, NKNOBS);

@@ -138,6 +138,15 @@ expect_out "gpus a100 headline" '^a100 +8\.0 +108 +1410 +2039 +40 +64 +164 +NVID
 expect_rc "gpus --knobs" 0 gpus --knobs
 expect_out "gpus --knobs lists sm.count" '^sm\.count +u32'
 
+expect_rc "gpus --diff" 0 gpus --diff a100 h100
+expect_out "gpus --diff: a differing knob" '^sm\.count +108 +132$'
+if grep -Eq '^sched\.policy ' "$OUT"; then bad "gpus --diff lists a knob both share"; else ok; fi
+expect_out "gpus --diff: the count" '^17 of [0-9]+ knobs differ$'
+expect_rc "gpus --diff with --set" 0 gpus --diff a100 a100 --set smem.banks=64
+expect_out "gpus --diff with --set: the one knob" '^smem\.banks +32 +64$'
+expect_out "gpus --diff with --set: one differs" '^1 of [0-9]+ knobs differ$'
+expect_rc "gpus --diff of one machine" 2 gpus --diff a100
+
 expect_rc "gpus a100" 0 gpus a100
 cp "$OUT" "$TMP/a100.json"
 if python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); sys.exit(c["sm"]["count"] != 108)' "$TMP/a100.json" 2>/dev/null; then
