@@ -419,6 +419,32 @@ static void field_value(FILE *out, const Field *f, bool json)
     else fputs(f->s, out);
 }
 
+void report_json_stats(FILE *out, const KernelStats *st, bool one_line)
+{
+    Field f[NSTAT_FIELDS];
+    stat_fields(st, f);
+    fputc('{', out);
+    for (int k = 0; k < NSTAT_FIELDS; k++) {
+        fprintf(out, "%s\"%s\": ", k ? ", " : "", f[k].name);
+        field_value(out, &f[k], true);
+    }
+    fputs(one_line ? ", \"stall_reasons\": {" : ",\n       \"stall_reasons\": {", out);
+    for (int k = 0; k < STALL_COUNT; k++) {
+        fprintf(out, "%s\"%s\": ", k ? ", " : "", STALL_NAMES[k]);
+        json_double(out, st->stall_share[k]);
+    }
+    fputs("}}", out);
+}
+
+uint64_t report_config_hash(const GpuConfig *c)
+{
+    char *cfg = config_to_json(c);
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = cfg ? cfg : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    free(cfg);
+    return h;
+}
+
 void report_json(FILE *out, const RunReport *r)
 {
     fputs("{\n  \"workload\": ", out);
@@ -430,11 +456,7 @@ void report_json(FILE *out, const RunReport *r)
     ** the workload's parameters and its buffers' random seeds. */
     fputs(",\n  \"gpusim_version\": ", out);
     json_string(out, GPUSIM_VERSION);
-    char *cfg = config_to_json(r->c);
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *p = cfg ? cfg : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
-    free(cfg);
-    fprintf(out, ",\n  \"config_fnv1a\": \"%016llx\",\n  \"params\": {", (unsigned long long)h);
+    fprintf(out, ",\n  \"config_fnv1a\": \"%016llx\",\n  \"params\": {", (unsigned long long)report_config_hash(r->c));
     for (uint32_t i = 0; i < r->w->nparams; i++)
         fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->w->params[i].name, (long long)r->w->params[i].value);
     fputs("},\n  \"seeds\": {", out);
@@ -473,19 +495,9 @@ void report_json(FILE *out, const RunReport *r)
         fputs(", \"ratio\": ", out);
         if (row->ratio >= 0) json_double(out, row->ratio);
         else fputs("null", out);
-        fputs(",\n     \"stats\": {", out);
-        Field f[NSTAT_FIELDS];
-        stat_fields(st, f);
-        for (int k = 0; k < NSTAT_FIELDS; k++) {
-            fprintf(out, "%s\"%s\": ", k ? ", " : "", f[k].name);
-            field_value(out, &f[k], true);
-        }
-        fputs(",\n       \"stall_reasons\": {", out);
-        for (int k = 0; k < STALL_COUNT; k++) {
-            fprintf(out, "%s\"%s\": ", k ? ", " : "", STALL_NAMES[k]);
-            json_double(out, st->stall_share[k]);
-        }
-        fputs("}}}", out);
+        fputs(",\n     \"stats\": ", out);
+        report_json_stats(out, st, false);
+        fputc('}', out);
     }
     fputs("\n  ]\n}\n", out);
 }
@@ -546,4 +558,22 @@ void report_csv(FILE *out, const RunReport *r)
         if (row->error) csv_string(out, row->error);
         fputc('\n', out);
     }
+}
+
+/* ---------------------------------------------------------------- pieces */
+
+void report_json_string(FILE *out, const char *s) { json_string(out, s); }
+void report_json_number(FILE *out, double v) { json_double(out, v); }
+void report_csv_field(FILE *out, const char *s) { csv_string(out, s); }
+const char *report_check_name(CheckState c) { return check_name(c); }
+size_t report_stat_count(void) { return NSTAT_FIELDS; }
+
+const char *report_stat_name(size_t i)
+{
+    if (i >= NSTAT_FIELDS) return NULL;
+    KernelStats zero;
+    memset(&zero, 0, sizeof zero);
+    Field f[NSTAT_FIELDS];
+    stat_fields(&zero, f);
+    return f[i].name; /* static strings */
 }
