@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/plot.h"
 #include "cli/report.h"
 #include "cli/trace_chrome.h"
 
@@ -20,7 +21,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpusim run FILE.json [--gpu NAME|FILE] [--set KEY=VALUE]... [--param NAME=VALUE]...\n"
             "                  [--variant NAME] [--json | --csv] [--trace FILE] [--max-cycles N]\n"
-            "                  [--max-instructions N]\n\n"
+            "                  [--max-instructions N] [--roofline FILE]\n\n"
             "Runs every variant of a workload (workloads/README.md) on a simulated GPU, checks each\n"
             "result against its CPU reference and prints a table: cycles, time, the ratio to the first\n"
             "variant and the metrics that explain it, then one sentence per variant on why it costs\n"
@@ -39,7 +40,9 @@ static void usage(FILE *out)
             "  --max-cycles N        give up on a launch after N simulated cycles (0: none; default\n"
             "                        1024 per budgeted instruction, a backstop)\n"
             "  --racecheck           report two threads of a block touching one shared-memory word\n"
-            "                        between barriers, at least one writing (off by default: ~15%% slower)\n\n"
+            "                        between barriers, at least one writing (off by default: ~15%% slower)\n"
+            "  --roofline FILE       also draw every variant on the machine's roofline (FP32 and DRAM\n"
+            "                        ceilings) as FILE.png, .svg or .pdf (needs PLplot in the build)\n\n"
             "Exit status: 0 every check passed, 1 a check failed or a kernel did not finish\n"
             "(fault, deadlock, budget), 2 bad input.\n",
             CONFIG_DEFAULT_GPU);
@@ -56,6 +59,7 @@ typedef struct {
     size_t       nparams;
     const char  *variant;
     const char  *trace;
+    const char  *roofline;
     OutFormat    format;
     uint64_t     max_cycles, max_instructions;
     bool         racecheck;
@@ -86,7 +90,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             return -1;
         }
         static const char *const with_value[] = { "--gpu", "--set", "--param", "--variant", "--trace",
-                                                  "--max-cycles", "--max-instructions", NULL };
+                                                  "--max-cycles", "--max-instructions", "--roofline", NULL };
         const char *value = NULL, *flag = NULL;
         for (const char *const *f = with_value; *f && !flag; f++)
             if (cli_option(argc, argv, &i, *f, &value)) flag = *f;
@@ -97,6 +101,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             else if (strcmp(flag, "--param") == 0) a->params[a->nparams++] = value;
             else if (strcmp(flag, "--variant") == 0) a->variant = value;
             else if (strcmp(flag, "--trace") == 0) a->trace = value;
+            else if (strcmp(flag, "--roofline") == 0) a->roofline = value;
             else if (strcmp(flag, "--max-cycles") == 0) {
                 if (!parse_count(flag, value, &a->max_cycles)) return EXIT_BAD_INPUT;
             } else if (!parse_count(flag, value, &a->max_instructions)) {
@@ -117,6 +122,8 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         }
     }
     if (json && csv) return cli_error("run", "--json and --csv exclude each other");
+    if (a->roofline && !plot_path_ok(a->roofline))
+        return cli_error("run", "--roofline %s: the picture's name ends in .png, .svg or .pdf", a->roofline);
     a->format = json ? FMT_JSON : csv ? FMT_CSV : FMT_TEXT;
     if (!a->file) {
         fprintf(stderr, "gpusim run: error: no workload file given\n");
@@ -219,6 +226,10 @@ int cmd_run(int argc, char **argv)
     else report_text(stdout, &rep);
     fflush(stdout);
     rc = EXIT_OK;
+    if (args.roofline && !plot_roofline_report(&rep, args.roofline, &d)) {
+        diag_print(stderr, &d);
+        rc = EXIT_CHECK_FAILED;
+    }
     for (uint32_t i = 0; i < nrows; i++)
         if (!rows[i].ran || rows[i].check == CHECK_FAIL) {
             /* a launch this machine cannot hold is bad input, not a failed check */

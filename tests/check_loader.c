@@ -453,7 +453,7 @@ END_TEST
 START_TEST(test_shipped_workloads)
 {
     /* every workload file in workloads/ loads on every preset */
-    static const char *const files[] = { "divergence.json", "transpose.json", "vecadd.json" };
+    static const char *const files[] = { "divergence.json", "transpose.json", "vecadd.json", "examples/vecadd_block.json" };
     for (size_t p = 0; p < config_preset_count(); p++) {
         GpuConfig c;
         Diag d;
