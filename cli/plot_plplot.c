@@ -340,7 +340,11 @@ static bool draw(DrawFn fn, const void *fig, const char *path, const char *flag,
     } else if (!ok) {
         if (pid < 0) diag_set(d, flag, 0, 0, "cannot draw %s: %s", path, strerror(errno));
         else if (why[0]) diag_set(d, flag, 0, 0, "cannot draw %s: %s", path, why);
-        else diag_set(d, flag, 0, 0, "cannot draw %s: PLplot stopped (its message is above)", path);
+        else
+            diag_set(d, flag, 0, 0,
+                     "cannot draw %s: PLplot stopped (its message is above); PNG, SVG and PDF need its cairo "
+                     "driver (Debian: plplot-driver-cairo)",
+                     path);
     }
     if (!ok) unlink(tmp);
     free(tmp);

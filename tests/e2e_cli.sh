@@ -69,10 +69,11 @@ expect_out "--version" '^gpusim [0-9]+\.[0-9]+'
 expect_rc "--help" 0 --help
 expect_out "--help lists occupancy" '^  occupancy '
 expect_out "--help lists gpus" '^  gpus '
+expect_out "--help lists sweep" '^  sweep '
 expect_rc "no command" 2
 expect_rc "unknown command" 2 frobnicate
 expect_err "unknown command" "unknown command 'frobnicate'"
-for cmd in asm occupancy gpus; do
+for cmd in asm occupancy gpus sweep; do
     expect_rc "$cmd --help" 0 "$cmd" --help
     expect_out "$cmd --help" '^usage: gpusim '"$cmd"
 done
