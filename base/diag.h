@@ -10,10 +10,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Sized for any path the system can open (PATH_MAX is 4096 on Linux) and a
+** message that quotes one or two of them, so no diagnostic cuts a path. */
+#define DIAG_FILE_MAX    4096
+#define DIAG_MESSAGE_MAX 8192
+
 typedef struct {
-    char     file[256];    /* source of the error: a path, or "--set", "--param" */
-    uint32_t line, col;    /* 1-based; 0 = unknown                               */
-    char     message[1024]; /* what was found and what was expected              */
+    char     file[DIAG_FILE_MAX];       /* source of the error: a path, or "--set", "--param" */
+    uint32_t line, col;                 /* 1-based; 0 = unknown                               */
+    char     message[DIAG_MESSAGE_MAX]; /* what was found and what was expected              */
 } Diag;
 
 /* Fills d (if non-NULL) with a formatted message; file may be NULL. */

@@ -34,7 +34,8 @@ static void usage(FILE *out)
             "  --json                print one JSON object instead of the table\n"
             "  --csv                 print one CSV row per variant instead of the table\n"
             "  --trace FILE          write a Chrome trace (Perfetto, chrome://tracing) of every launch:\n"
-            "                        block and warp lifetimes per SM, in simulated cycles\n"
+            "                        block and warp lifetimes and warp-state counters per SM, a span\n"
+            "                        per launch; microseconds of simulated time (args.cycle: cycles)\n"
             "  --max-instructions N  give up on a launch after N warp instructions (0: none); the default\n"
             "                        scales with the launch: " VARIANT_BUDGET_RULE "\n"
             "  --max-cycles N        give up on a launch after N simulated cycles (0: none; default\n"
@@ -183,12 +184,19 @@ int cmd_run(int argc, char **argv)
     rows = calloc(w.nvariants, sizeof *rows);
     if (!rows) goto out;
     if (args.trace) {
+        const char *inputs[] = { args.file, w.kernel_file };
+        for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; k++)
+            if (inputs[k] && cli_same_file(args.trace, inputs[k])) {
+                cli_error("run", "--trace %s is an input of this run (%s): refusing to overwrite it", args.trace,
+                          inputs[k]);
+                goto out;
+            }
         trace_file = fopen(args.trace, "w");
         if (!trace_file) {
             cli_error("run", "cannot write trace file '%s': %s", args.trace, strerror(errno));
             goto out;
         }
-        chrome = trace_chrome_open(trace_file);
+        chrome = trace_chrome_open(trace_file, cfg->clock_mhz);
         if (!chrome) goto out;
         trace_chrome_sink(chrome, &trace_sink);
     }
@@ -224,7 +232,6 @@ int cmd_run(int argc, char **argv)
     if (args.format == FMT_JSON) report_json(stdout, &rep);
     else if (args.format == FMT_CSV) report_csv(stdout, &rep);
     else report_text(stdout, &rep);
-    fflush(stdout);
     rc = EXIT_OK;
     if (args.roofline && !plot_roofline_report(&rep, args.roofline, &d)) {
         diag_print(stderr, &d);
@@ -239,8 +246,11 @@ int cmd_run(int argc, char **argv)
                         rows[i].error ? rows[i].error : report_status_name(rows[i].status));
         }
 out:
-    if (chrome) trace_chrome_close(chrome);
-    if (trace_file && fclose(trace_file) != 0 && rc == EXIT_OK) rc = cli_error("run", "writing the trace file failed");
+    /* A report or trace that did not reach its file is a failure of its own,
+    ** said whatever else went wrong (exit 2). */
+    if (chrome && !trace_chrome_close(chrome)) rc = cli_error("run", "out of host memory writing the trace: %s is incomplete", args.trace);
+    if (trace_file && (ferror(trace_file) | fclose(trace_file)))
+        rc = cli_error("run", "writing the trace file '%s' failed: %s", args.trace, strerror(errno));
     for (uint32_t i = 0; i < nrows; i++) free(rows[i].error);
     free(rows);
     workload_destroy(&w);

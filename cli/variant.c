@@ -79,7 +79,6 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
     L.params = run.params;
     uint64_t auto_instr, auto_cycles;
     variant_default_budget(w, v, &auto_instr, &auto_cycles);
-    bool auto_budget = opt->max_cycles == VARIANT_BUDGET_AUTO || opt->max_instructions == VARIANT_BUDGET_AUTO;
     L.max_cycles = opt->max_cycles == VARIANT_BUDGET_AUTO ? auto_cycles : opt->max_cycles;
     L.max_warp_instructions = opt->max_instructions == VARIANT_BUDGET_AUTO ? auto_instr : opt->max_instructions;
     L.racecheck = opt->racecheck;
@@ -101,10 +100,20 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
     row->st = res->stats;
     if (!row->ran) {
         row->check = v->nchecks ? CHECK_FAIL : CHECK_NONE;
-        row->error = res->status == SIM_BUDGET && auto_budget
-                         ? joined(res->message, "\n(the default budget of this launch: " VARIANT_BUDGET_RULE
-                                                "; --max-instructions and --max-cycles change it)")
-                         : joined("", res->message);
+        /* say whose budget it was: the default one scales with the launch */
+        bool cycles = res->budget_cycles;
+        bool automatic = (cycles ? opt->max_cycles : opt->max_instructions) == VARIANT_BUDGET_AUTO;
+        if (res->status != SIM_BUDGET)
+            row->error = joined("", res->message);
+        else if (automatic)
+            row->error = joined(res->message, cycles ? "\n(the default cycle budget of this launch: 1024 cycles per "
+                                                       "budgeted instruction, " VARIANT_BUDGET_RULE "; --max-cycles "
+                                                       "changes it)"
+                                                     : "\n(the default instruction budget of this launch: "
+                                                       VARIANT_BUDGET_RULE "; --max-instructions changes it)");
+        else
+            row->error = joined(res->message, cycles ? "\n(the budget --max-cycles set)"
+                                                     : "\n(the budget --max-instructions set)");
     } else if (v->nchecks) {
         row->check = CHECK_PASS;
         for (uint32_t k = 0; k < v->nchecks; k++) {

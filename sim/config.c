@@ -48,6 +48,7 @@ static const Knob KNOBS[] = {
 #define KNOB_COUNT (sizeof KNOBS / sizeof KNOBS[0])
 
 #define MAX_KEY 128          /* longest dotted key we build           */
+#define L2_REQUESTS_PER_CLK_MIN 1e-3 /* below it, not a limit a machine could have */
 #define MAX_FILE (1u << 24)  /* a machine file is a few KB; refuse more */
 
 static const char *const POLICY_NAMES[] = {"gto", "lrr"};
@@ -495,7 +496,32 @@ bool config_parse(const char *json, size_t len, const char *source, GpuConfig *o
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
     if (!root) {
-        syntax_error(text, len, end, source, d);
+        size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
+        if (jsonpos_depth_at(text, len, off) >= JSONPOS_NESTING_LIMIT) {
+            uint32_t line, col;
+            jsonpos_line_col(text, len, off, &line, &col);
+            diag_set(d, source, line, col, "JSON nested too deeply (limit %d levels)", JSONPOS_NESTING_LIMIT);
+        } else {
+            syntax_error(text, len, end, source, d);
+        }
+        free(text);
+        return false;
+    }
+    size_t bad = jsonpos_find_bad_utf8(text, len);
+    if (bad < len) {
+        uint32_t line, col;
+        jsonpos_line_col(text, len, bad, &line, &col);
+        diag_set(d, source, line, col, "byte 0x%02x is not UTF-8 text (JSON files are UTF-8)", (unsigned char)text[bad]);
+        cJSON_Delete(root);
+        free(text);
+        return false;
+    }
+    size_t nul_escape = jsonpos_find_nul_escape(text, len);
+    if (nul_escape < len) {
+        uint32_t line, col;
+        jsonpos_line_col(text, len, nul_escape, &line, &col);
+        diag_set(d, source, line, col, "\\u0000 (a NUL character) inside a string: it would cut the string short");
+        cJSON_Delete(root);
         free(text);
         return false;
     }
@@ -648,6 +674,12 @@ static bool validate_at(const GpuConfig *c, const char *source, Diag *d)
             return vfail(d, source, "%s: %s", KNOBS[i].key, why);
     }
     /* All fields are now within their ranges (no zero divisors). */
+    /* A rate becomes cycles per request (1 / rate) and then whole cycles: a
+    ** vanishing rate would be a float beyond every integer, not a slow L2. */
+    if (c->l2_requests_per_clk != 0 && c->l2_requests_per_clk < L2_REQUESTS_PER_CLK_MIN)
+        return vfail(d, source,
+                     "l2.requests_per_clk (%g) must be 0 (no limit) or at least %g (one request every %g cycles)",
+                     c->l2_requests_per_clk, L2_REQUESTS_PER_CLK_MIN, 1 / L2_REQUESTS_PER_CLK_MIN);
     if (c->dram_access_bytes != 32 && c->dram_access_bytes != 64 && c->dram_access_bytes != 128)
         return vfail(d, source, "dram.access_bytes (%u) must be 32, 64 or 128: whole 32-byte sectors of a 128-byte line",
                      c->dram_access_bytes);

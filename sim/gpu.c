@@ -120,6 +120,7 @@ typedef struct {
     Sm              *sms;
     void            *pool;        /* every per-SM array, one allocation    */
     uint32_t         nregs, block_threads, warps_per_block, smem_size, bps, warp_slots;
+    uint32_t         nsm;         /* SMs that get blocks: min(sm.count, blocks)  */
     uint64_t         total_blocks, next_block, blocks_done, now, ages, end;
     uint32_t         interval[UNIT_COUNT], latency[UNIT_COUNT];
     Heap             wakes;       /* schedulers waking after the next cycle:
@@ -152,7 +153,7 @@ static void append_warp_positions(Gpu *g, size_t max_lines)
 {
     char *msg = g->r->message;
     size_t len = strlen(msg), lines = 0, cap = sizeof g->r->message;
-    for (uint32_t s = 0; s < g->c->sm_count; s++)
+    for (uint32_t s = 0; s < g->nsm; s++)
         for (uint32_t w = 0; w < g->warp_slots; w++) {
             Warp *wp = &g->sms[s].warps[w];
             if (wp->state != WARP_ACTIVE && wp->state != WARP_BARRIER) continue;
@@ -185,7 +186,7 @@ static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
     q->wake_at = at;
     uint32_t id = s * g->c->sm_schedulers + qi;
     if (at == g->now + 1) { /* the common case: no heap traffic */
-        assert(g->nnext < g->c->sm_count * g->c->sm_schedulers);
+        assert(g->nnext < g->nsm * g->c->sm_schedulers);
         g->next[g->nnext++] = id;
     }
     else if (at != NEVER) {
@@ -499,7 +500,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     const Instr *in = &g->k->code[exec_pc(&w->ex)];
     bs->eb.clock = g->now;
     if (!exec_step(&bs->eb, &w->ex, out)) {
-        char report[1536];
+        char report[DIAG_MESSAGE_MAX];
         grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &out->fault, bs->eb.ctaid, bs->eb.ntid,
                             w->ex.warp_in_block, report, sizeof report);
         fail(g, SIM_FAULT, "%s", report);
@@ -651,7 +652,11 @@ static bool setup(Gpu *g)
     g->total_blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     g->bps = g->st->occ.blocks_per_sm;
     g->warp_slots = g->bps * g->warps_per_block;
-    uint32_t nsched = c->sm_schedulers, nsm = c->sm_count;
+    /* Blocks go to SMs breadth-first and an SM that gets none at the start
+    ** never gets one: a launch of fewer blocks than SMs needs state for its
+    ** blocks' SMs only (sm.count = 100000 with one block is a small run). */
+    g->nsm = g->total_blocks < c->sm_count ? (uint32_t)g->total_blocks : c->sm_count;
+    uint32_t nsched = c->sm_schedulers, nsm = g->nsm;
     uint32_t per_sched = (g->warp_slots + nsched - 1) / nsched;
 
     /* One allocation for every per-SM array: sized once, freed once. */
@@ -714,7 +719,7 @@ static bool setup(Gpu *g)
             memcpy(eb->ntid, L->block, sizeof eb->ntid);
             memcpy(eb->nctaid, L->grid, sizeof eb->nctaid);
             eb->smid = s;
-            eb->nsmid = nsm;
+            eb->nsmid = c->sm_count; /* %nsmid: the machine's SMs, used or not */
         }
     }
     g->interval[UNIT_ALU] = c->alu_interval;
@@ -746,7 +751,7 @@ static bool setup(Gpu *g)
         fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return false;
     }
-    g->mem = memsys_create(c, l1, &d);
+    g->mem = memsys_create(c, nsm, l1, &d);
     if (!g->mem) {
         fail(g, SIM_BAD_LAUNCH, "%s", d.message);
         return false;
@@ -762,7 +767,7 @@ static void count_totals(Gpu *g)
 {
     KernelStats *st = g->st;
     st->cycles = g->end;
-    for (uint32_t s = 0; s < g->c->sm_count; s++) {
+    for (uint32_t s = 0; s < g->nsm; s++) {
         Sm *sm = &g->sms[s];
         g->now = g->end;
         occ_update(g, sm);
@@ -807,7 +812,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
     if (ok) {
         /* Breadth-first: one block per SM per round, as the hardware spreads them. */
         for (uint32_t round = 0; round < g.bps; round++)
-            for (uint32_t s = 0; s < c->sm_count; s++) dispatch(&g, s);
+            for (uint32_t s = 0; s < g.nsm; s++) dispatch(&g, s);
         uint32_t nsched = c->sm_schedulers;
         /* Each cycle: the schedulers that asked for this cycle, then those the
         ** heap holds for it (both in a fixed order, so runs are reproducible). */
@@ -826,7 +831,8 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             if (t == g.now + 1) g.nnext = 0;
             g.now = t;
             if (L->max_cycles && g.now > L->max_cycles) {
-                fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles (--max-cycles); where its warps are:",
+                r->budget_cycles = true;
+                fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles; where its warps are:",
                      g.k->name, (unsigned long long)L->max_cycles);
                 append_warp_positions(&g, 16);
                 break;
@@ -862,7 +868,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
     heap_free(&g.wakes);
     free(g.next);
     free(g.cur);
-    for (uint32_t s2 = 0; g.sms && s2 < c->sm_count; s2++)
+    for (uint32_t s2 = 0; g.sms && s2 < g.nsm; s2++)
         for (uint32_t b = 0; b < g.bps; b++) racecheck_destroy(g.sms[s2].blocks[b].rc);
     free(g.pool);
     free(out);

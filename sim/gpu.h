@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "isa/gmem.h"
 #include "isa/program.h"
 #include "sim/config.h"
@@ -48,7 +49,9 @@ typedef enum {
 
 typedef struct {
     SimStatus   status;
-    char        message[4096]; /* report for any status but SIM_OK               */
+    char        message[DIAG_MESSAGE_MAX]; /* report for any status but SIM_OK     */
+    bool        budget_cycles; /* SIM_BUDGET: the cycle budget ran out (else the
+                                  instruction budget)                          */
     KernelStats stats;         /* filled for SIM_OK (partial otherwise)           */
 } SimResult;
 

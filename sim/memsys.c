@@ -42,15 +42,15 @@ static uint64_t mshr_acquire(Mshr *h, uint64_t t)
     return free_at > t ? free_at : t;
 }
 
-MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
+MemSys *memsys_create(const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, Diag *d)
 {
     MemSys *m = calloc(1, sizeof *m);
     if (!m) goto oom;
-    m->nsm = c->sm_count;
-    m->l1 = calloc(c->sm_count, sizeof *m->l1);
-    m->mshr = calloc(c->sm_count, sizeof *m->mshr);
+    m->nsm = nsm;
+    m->l1 = calloc(nsm, sizeof *m->l1);
+    m->mshr = calloc(nsm, sizeof *m->mshr);
     if (!m->l1 || !m->mshr) goto oom;
-    for (uint32_t i = 0; i < c->sm_count; i++) {
+    for (uint32_t i = 0; i < nsm; i++) {
         uint64_t set_bytes = (uint64_t)SECTOR_LINE_BYTES * c->l1_assoc;
         m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d);
         if (!m->l1[i]) goto fail;

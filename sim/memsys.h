@@ -21,9 +21,10 @@
 
 typedef struct MemSys MemSys;
 
-/* A memory system for machine c, idle and empty, with l1_bytes of L1 per SM
-** (rounded down to whole sets). NULL with d on failure. */
-MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d);
+/* A memory system for machine c, idle and empty, with an L1 of l1_bytes
+** (rounded down to whole sets) for each of SMs 0..nsm-1 (the SMs the launch
+** can use, at most c->sm_count). NULL with d on failure. */
+MemSys *memsys_create(const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, Diag *d);
 void memsys_destroy(MemSys *m);
 
 /* A warp's global load on SM `sm`, entering L1 at cycle `start`.

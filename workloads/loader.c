@@ -201,6 +201,9 @@ static bool load_init(Ld *L, const cJSON *it, WlBuffer *b)
         if (seed) {
             int64_t s;
             push_key(L, "seed", ord);
+            if (cJSON_IsNumber(seed) && fabs(seed->valuedouble) >= 9007199254740992.0)
+                return fail(L, "seed %.17g is not below 2^53: a JSON number that large may have been rounded "
+                               "when it was read; give a smaller seed", seed->valuedouble);
             if (!cJSON_IsNumber(seed) || !jsonread_integer(seed, &s) || s < 0)
                 return fail(L, "expected a non-negative integer seed (below 2^53), found %s", jsonread_type(seed));
             in->seed = (uint64_t)s;
@@ -409,7 +412,8 @@ static bool tolerance(Ld *L, const cJSON *obj, const char *key, double *out)
     push_key(L, key, ord);
     if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0)
         return fail(L, "expected a non-negative number, found %s",
-                    cJSON_IsNumber(it) ? "a negative number" : jsonread_type(it));
+                    !cJSON_IsNumber(it) ? jsonread_type(it)
+                    : isfinite(it->valuedouble) ? "a negative number" : "a number beyond the double range");
     *out = it->valuedouble;
     pop(L);
     return true;
