@@ -323,13 +323,6 @@ static void merge_each(void *user, const cJSON *line)
     if (m->plot) sweep_plot_add(m->plot, line);
 }
 
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0) return true;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 static int cmd_merge(const SweepArgs *a)
 {
     int rc = EXIT_BAD_INPUT;
@@ -343,7 +336,7 @@ static int cmd_merge(const SweepArgs *a)
     if (!files || !in) goto out;
     if (a->plot && !(seen.plot = sweep_plot_create(a->x, a->y, a->series))) goto out;
     for (size_t i = 0; i < a->nfiles; i++) {
-        if (a->out && same_file(a->out, a->files[i])) {
+        if (a->out && (strcmp(a->out, a->files[i]) == 0 || cli_same_file(a->out, a->files[i]))) {
             ERR("--out %s is one of the files to merge", a->out);
             goto out;
         }
@@ -619,6 +612,20 @@ int cmd_sweep(int argc, char **argv)
             (unsigned long long)a.max_instructions, a.racecheck);
     if (fclose(ctx) != 0) goto out;
     sweep_spec_hash(&spec, context, job.spec_hash);
+
+    /* an output never goes over an input of the sweep */
+    const char *inputs[] = { a.file, w.kernel_file };
+    for (size_t k = 0; a.out && k < sizeof inputs / sizeof inputs[0]; k++)
+        if (inputs[k] && cli_same_file(a.out, inputs[k])) {
+            ERR("--out %s is an input of this sweep (%s): refusing to overwrite it", a.out, inputs[k]);
+            goto out;
+        }
+    for (uint32_t i = 0; a.out && i < gpu->nvalues; i++)
+        if (cli_same_file(a.out, gpu->values[i])) {
+            ERR("--out %s is an input of this sweep (the machine file %s): refusing to overwrite it", a.out,
+                gpu->values[i]);
+            goto out;
+        }
 
     /* the runs of this shard that the --out file does not hold yet */
     uint64_t total = spec.npoints * nvariants;
