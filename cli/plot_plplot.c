@@ -124,7 +124,7 @@ static void titles(const char *title, const char *subtitle, const char *xlabel, 
     if (subtitle && subtitle[0]) plmtex("t", 1.1, 0.5, 0.5, subtitle);
     plschr(0, 1.0);
     plmtex("b", 3.2, 0.5, 0.5, xlabel);
-    plmtex("l", 6.0, 0.5, 0.5, ylabel);
+    plmtex("l", 5.2, 0.5, 0.5, ylabel);
     plschr(0, 0.95);
 }
 
@@ -189,7 +189,7 @@ static const char *draw_lines(const PlotFigure *f, const char *dev, const char *
     }
     page(dev, file);
     bool keyed = f->nseries > 1 || labels[0][0];
-    plvpor(0.10, keyed ? 0.70 : 0.95, 0.12, 0.86);
+    plvpor(0.115, keyed ? 0.70 : 0.95, 0.12, 0.86);
     plwind(x0, x1, y0, y1);
     axes(f->xlog, f->ylog);
     titles(f->title, f->subtitle, f->xlabel, f->ylabel);
@@ -232,7 +232,7 @@ static const char *draw_roofline(const RooflineFigure *f, const char *dev, const
     double x0 = floor(log10(ilo) - 0.3), x1 = fmax(ceil(log10(ihi) + 0.3), ceil(log10(ridge)) + 1);
     double y0 = floor(log10(glo) - 0.3), y1 = log10(f->peak_gflops) + 0.5;
     page(dev, file);
-    plvpor(0.10, 0.95, 0.12, 0.86);
+    plvpor(0.115, 0.95, 0.12, 0.86);
     plwind(x0, x1, y0, y1);
     axes(true, true);
     titles(f->title, f->subtitle, "arithmetic intensity [FP32 flops per DRAM byte]", "achieved FP32 [GFLOP/s]");
