@@ -302,8 +302,12 @@ void sweep_csv_row(FILE *out, const cJSON *line, const SweepCsvColumns *cols)
     }
     const cJSON *set = cJSON_GetObjectItemCaseSensitive(line, "set");
     const cJSON *param = cJSON_GetObjectItemCaseSensitive(line, "param");
+    const cJSON *final = cJSON_GetObjectItemCaseSensitive(line, "params");
     for (size_t i = 0; i < cols->nset; i++) cell(out, cJSON_GetObjectItemCaseSensitive(set, cols->set_keys[i]));
-    for (size_t i = 0; i < cols->nparam; i++) cell(out, cJSON_GetObjectItemCaseSensitive(param, cols->param_keys[i]));
+    for (size_t i = 0; i < cols->nparam; i++) { /* the value the workload ran with (8*sm_count evaluated) */
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(final, cols->param_keys[i]);
+        cell(out, v ? v : cJSON_GetObjectItemCaseSensitive(param, cols->param_keys[i]));
+    }
     for (size_t i = 0; i < NOUTCOME; i++) cell(out, cJSON_GetObjectItemCaseSensitive(line, CSV_OUTCOME[i]));
     const cJSON *stats = cJSON_GetObjectItemCaseSensitive(line, "stats");
     for (size_t i = 0; i < report_stat_count(); i++)

@@ -73,9 +73,10 @@ bool sweep_merge_order(const SweepFile *files, const char *const *names, size_t 
                        uint64_t *nruns, Diag *d);
 
 /* The columns the CSV form of a sweep's lines has: identity and machine,
-** one column per swept key (the --set knobs, then the workload
-** parameters), the outcome, the stats fields of `gpusim run --csv` (their
-** one table, cli/report.c) and the stall reasons as stall_NAME, and error. */
+** one column per swept key (the --set knobs, then the workload parameters
+** with the values the workload ran with: an expression's value, not its
+** text), the outcome, the stats fields of `gpusim run --csv` (their one
+** table, cli/report.c) and the stall reasons as stall_NAME, and error. */
 typedef struct {
     char  **set_keys;   /* "sm.count", ...   */
     size_t  nset;

@@ -311,8 +311,9 @@ static void clock_text(double s, char *buf, size_t cap)
     else snprintf(buf, cap, "%ld:%02ld", t / 60, t % 60);
 }
 
-/* "sweep [#####.......] 48/96 runs  0:42 elapsed, ~0:40 left" */
-static void draw_progress(uint64_t done, uint64_t total, double elapsed)
+/* "sweep [#####.......] 12/24 points (48/96 runs)  0:42 elapsed, ~0:40 left":
+** points of this invocation (all variants of a point make one), runs, times. */
+static void draw_progress(uint64_t done, uint64_t total, uint32_t variants, double elapsed)
 {
     enum { BAR = 24 };
     char bar[BAR + 1], el[32], left[32];
@@ -322,8 +323,9 @@ static void draw_progress(uint64_t done, uint64_t total, double elapsed)
     clock_text(elapsed, el, sizeof el);
     if (done) clock_text(elapsed / (double)done * (double)(total - done), left, sizeof left);
     else snprintf(left, sizeof left, "?");
-    fprintf(stderr, "\rsweep [%s] %llu/%llu runs  %s elapsed, ~%s left\033[K", bar, (unsigned long long)done,
-            (unsigned long long)total, el, left);
+    fprintf(stderr, "\rsweep [%s] %llu/%llu points (%llu/%llu runs)  %s elapsed, ~%s left\033[K", bar,
+            (unsigned long long)(done / variants), (unsigned long long)((total + variants - 1) / variants),
+            (unsigned long long)done, (unsigned long long)total, el, left);
     fflush(stderr);
 }
 
@@ -378,7 +380,7 @@ bool sweep_run(const SweepJob *job, const uint64_t *runs, uint64_t nruns, uint32
             pthread_cond_timedwait(&p.done, &p.mu, &until);
             double t = now_seconds();
             if (t - drawn >= 0.25) {
-                draw_progress(pos, nruns, t - t0);
+                draw_progress(pos, nruns, job->nvariants, t - t0);
                 drawn = t;
             }
         }
@@ -407,7 +409,7 @@ bool sweep_run(const SweepJob *job, const uint64_t *runs, uint64_t nruns, uint32
         free(r.tail);
         if (progress && (now_seconds() - drawn >= 0.25 || pos + 1 == nruns)) {
             drawn = now_seconds();
-            draw_progress(pos + 1, nruns, drawn - t0);
+            draw_progress(pos + 1, nruns, job->nvariants, drawn - t0);
         }
     }
     pthread_mutex_lock(&p.mu);

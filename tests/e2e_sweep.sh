@@ -212,7 +212,7 @@ grep -q "1 of 3 runs did not pass" "$TMP/badpoint.err" && ok || bad "refused poi
 # ---- the progress line: on a terminal only (script(1) gives one)
 if command -v script >/dev/null 2>&1; then
     script -qfec "$GPUSIM sweep $T --set sm.count=2,4 --param n=32,64 --out $TMP/tty.jsonl" /dev/null >"$TMP/tty.txt" 2>&1
-    if grep -q "sweep \[[#.]*\] [0-9]*/16 runs .* elapsed, ~.* left" "$TMP/tty.txt"; then ok; else bad "no progress line on a terminal" "$(head -c 300 "$TMP/tty.txt")"; fi
+    if grep -q "sweep \[[#.]*\] [0-9]*/4 points ([0-9]*/16 runs)  .* elapsed, ~.* left" "$TMP/tty.txt"; then ok; else bad "no progress line on a terminal" "$(head -c 300 "$TMP/tty.txt")"; fi
     same "the sweep under a terminal writes the same lines" "$TMP/full.out" "$TMP/tty.jsonl"
 fi
 grep -q "runs .* elapsed" "$TMP/full.err" && bad "a progress line on a stderr that is not a terminal" || ok
@@ -230,11 +230,32 @@ if grep -q "built without PLplot" "$TMP/plot.err"; then
 else
     expect plot 0
     magic "--plot PNG" "$TMP/p.png" $'\x89PNG'
-    py "--plot PNG is 1200 x 760" 'import struct, sys; d = open(sys.argv[1], "rb").read(24); assert struct.unpack(">II", d[16:24]) == (1200, 760)' "$TMP/p.png"
+    # a valid PNG: every chunk's CRC, IHDR first (1200 x 760), IEND last, the image data inflating
+    py "--plot PNG is a whole, valid PNG of 1200 x 760" '
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n"
+i, kinds, idat = 8, [], b""
+while i < len(d):
+    n, = struct.unpack(">I", d[i:i + 4])
+    kind, body, crc = d[i + 4:i + 8], d[i + 8:i + 8 + n], d[i + 8 + n:i + 12 + n]
+    assert struct.unpack(">I", crc)[0] == zlib.crc32(kind + body), kind
+    kinds.append(kind)
+    if kind == b"IHDR": assert struct.unpack(">II", body[:8]) == (1200, 760)
+    if kind == b"IDAT": idat += body
+    i += 12 + n
+assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND", kinds
+assert len(zlib.decompress(idat)) >= 760 * (1 + 1200 * 3)
+' "$TMP/p.png"
     sw svg sweep "$T" --param n=32,64 --variant tiled --variant tiled_padded --plot "$TMP/p.svg" --x n --y dram_bandwidth_gbs --series variant
     expect svg 0
     magic "--plot SVG" "$TMP/p.svg" "<?xml"
-    grep -q "<svg" "$TMP/p.svg" && ok || bad "--plot SVG has no <svg"
+    py "--plot SVG is XML with an svg root" '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+assert len(list(root.iter())) > 50
+' "$TMP/p.svg"
     sw pdf sweep "$T" --param n=32,64 --variant copy --plot "$TMP/p.pdf" --x n --y time_us
     expect pdf 0
     magic "--plot PDF" "$TMP/p.pdf" "%PDF-"
