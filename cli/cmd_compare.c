@@ -212,34 +212,54 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
         snprintf(p->note, sizeof p->note, "%s has no variant '%s'", p->file, p->variant);
         ok = false;
     }
-    double regs = 0;
+    /* the twin's launches: "launches" (several, in order) or "launch" (one),
+    ** each with its registers and CUDA's blocks per SM where the record has them */
     bool emulates = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(rec, "emulates"));
-    num_of(rec, "regs", &regs);
-    const cJSON *launch = cJSON_GetObjectItemCaseSensitive(rec, "launch");
-    uint32_t grid[3], block[3];
-    double dsmem = 0, static_smem = 0;
-    bool have_launch = dims_of(launch, "grid", grid) && dims_of(launch, "block", block);
-    num_of(launch, "dynamic_smem", &dsmem);
-    num_of(rec, "static_smem", &static_smem);
-    if (ok && have_launch &&
-        (memcmp(grid, v->grid, sizeof grid) != 0 || memcmp(block, v->block, sizeof block) != 0))
-        snprintf(p->note, sizeof p->note, "launch differs: hw grid %ux%ux%u block %ux%ux%u", grid[0], grid[1],
-                 grid[2], block[0], block[1], block[2]);
-    /* Occupancy of the twin's own launch, as the CUDA API computed it. */
-    double hw_bps;
-    if (ok && have_launch && regs >= 1 && num_of(rec, "blocks_per_sm", &hw_bps)) {
-        OccResult occ;
-        occupancy_compute(cfg, block[0] * block[1] * block[2], (uint32_t)regs, (uint32_t)static_smem,
-                          (uint32_t)dsmem, &occ, &d);
-        p->occ_compared = true;
-        p->hw_bps = (uint32_t)hw_bps;
-        p->sim_bps = occ.blocks_per_sm;
+    const cJSON *seq = cJSON_GetObjectItemCaseSensitive(rec, "launches");
+    uint32_t nrec = cJSON_IsArray(seq) ? (uint32_t)cJSON_GetArraySize(seq) : 1;
+    uint32_t regs_of[16] = { 0 };
+    if (ok && nrec != v->nlaunches) {
+        snprintf(p->note, sizeof p->note, "launch differs: hw %u launches, %s has %u", nrec, p->variant, v->nlaunches);
+        nrec = 0;
+    }
+    for (uint32_t k = 0; ok && k < nrec && k < 16; k++) {
+        const cJSON *launch = cJSON_IsArray(seq) ? cJSON_GetArrayItem(seq, (int)k) : cJSON_GetObjectItemCaseSensitive(rec, "launch");
+        const cJSON *facts = cJSON_IsArray(seq) ? launch : rec; /* regs, blocks_per_sm, static_smem */
+        const WlLaunch *l = &v->launches[k];
+        double regs = 0, dsmem = 0, static_smem = 0, hw_bps;
+        uint32_t grid[3], block[3];
+        num_of(facts, "regs", &regs);
+        bool have_launch = dims_of(launch, "grid", grid) && dims_of(launch, "block", block);
+        num_of(launch, "dynamic_smem", &dsmem);
+        num_of(facts, "static_smem", &static_smem);
+        regs_of[k] = emulates || regs < 1 ? 0 : (uint32_t)regs;
+        if (have_launch && !p->note[0] &&
+            (memcmp(grid, l->grid, sizeof grid) != 0 || memcmp(block, l->block, sizeof block) != 0))
+        {
+            char which[16] = "";
+            if (nrec > 1) snprintf(which, sizeof which, " %u", k);
+            snprintf(p->note, sizeof p->note, "launch%s differs: hw grid %ux%ux%u block %ux%ux%u", which, grid[0],
+                     grid[1], grid[2], block[0], block[1], block[2]);
+        }
+        /* Occupancy of the twin's own launch, as the CUDA API computed it;
+        ** of several launches, the first that disagrees is the one shown. */
+        if (have_launch && regs >= 1 && num_of(facts, "blocks_per_sm", &hw_bps)) {
+            OccResult occ;
+            occupancy_compute(cfg, block[0] * block[1] * block[2], (uint32_t)regs, (uint32_t)static_smem,
+                              (uint32_t)dsmem, &occ, &d);
+            if (!p->occ_compared || p->hw_bps == p->sim_bps) {
+                p->hw_bps = (uint32_t)hw_bps;
+                p->sim_bps = occ.blocks_per_sm;
+            }
+            p->occ_compared = true;
+        }
     }
     if (ok && simulate) {
         RunRow row;
+        /* same_as checks are left out (no store): gpusim run makes them */
         VariantOptions opt = { .max_cycles = VARIANT_BUDGET_AUTO, .max_instructions = VARIANT_BUDGET_AUTO,
-                               .regs = emulates || regs < 1 ? 0 : (uint32_t)regs, .label = v->name,
-                               .progress = isatty(STDERR_FILENO) };
+                               .regs = v->nlaunches == 1 ? regs_of[0] : 0, .launch_regs = regs_of,
+                               .label = v->name, .progress = isatty(STDERR_FILENO) };
         variant_run(cfg, &w, v, &opt, &row);
         if (!row.ran || row.check == CHECK_FAIL) {
             snprintf(p->note, sizeof p->note, "simulation: %s", row.error ? row.error : report_status_name(row.status));
@@ -248,7 +268,7 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
             p->sim_us = row.st.time_us;
             p->simulated = true;
         }
-        free(row.error);
+        variant_row_free(&row);
     }
     workload_destroy(&w);
     for (int i = 0; i < nov; i++) free(ov[i]);

@@ -17,8 +17,10 @@ static void usage(FILE *out)
             "       gpusim gpus --knobs                        list every knob --set accepts\n"
             "       gpusim gpus --diff A B [--set key=value]... the knobs in which two machines differ\n\n"
             "The JSON printed for a machine is a complete machine file: save it, edit it and\n"
-            "pass it to --gpu FILE. --set applies overrides (in order) before printing; with\n"
-            "--diff it changes B (so 'gpus --diff a100 a100 --set sm.count=200' shows one knob).\n");
+            "pass it to --gpu FILE. A machine file may also say \"base\": NAME-or-FILE and give only\n"
+            "the knobs it changes; FILE then prints the merged machine. --set applies overrides\n"
+            "(in order) before printing; with --diff it changes B (so 'gpus --diff a100 a100\n"
+            "--set sm.count=200' shows one knob).\n");
 }
 
 static void list_presets(void)

@@ -201,7 +201,6 @@ typedef struct {
     double         synced;       /* when the file was last fsync'd        */
     bool           write_error;
     uint64_t       passed, failed, bad;
-    uint64_t      *base;         /* resumed: cycles of each point's base  */
 } Sink;
 
 static double now_seconds(void)
@@ -242,12 +241,6 @@ static bool emit(void *user, uint64_t run, const char *line, size_t len, RunOutc
     (void)run;
     *(outcome == RUN_PASSED ? &s->passed : outcome == RUN_FAILED ? &s->failed : &s->bad) += 1;
     return put_line(s, line, len);
-}
-
-static uint64_t resumed_base(void *user, uint64_t point)
-{
-    const Sink *s = user;
-    return s->base ? s->base[point] : 0;
 }
 
 static bool close_out(Sink *s)
@@ -547,7 +540,8 @@ int cmd_sweep(int argc, char **argv)
     char *text = NULL, *context = NULL, **variants = NULL;
     size_t len = 0, nctx = 0;
     uint32_t nvariants = 0;
-    uint64_t *runs = NULL;
+    uint64_t *points = NULL;
+    uint8_t *have = NULL;
     Workload w;
     memset(&w, 0, sizeof w);
     SweepFile done = { 0 };
@@ -591,11 +585,19 @@ int cmd_sweep(int argc, char **argv)
             fprintf(stderr, ")\n");
             goto out;
         }
-    for (uint32_t i = 0; i < w.nvariants; i++) {
-        bool picked = a.nvariants == 0;
-        for (size_t k = 0; k < a.nvariants && !picked; k++) picked = !strcmp(a.variants[k], w.variants[i].name);
-        if (picked && !(variants[nvariants++] = strdup(w.variants[i].name))) goto out;
+    /* the variants picked, and those their same_as checks compare with (as gpusim run does) */
+    bool *chosen = calloc(w.nvariants, sizeof *chosen), *selected = calloc(w.nvariants, sizeof *selected);
+    bool picked_ok = chosen && selected;
+    for (uint32_t i = 0; picked_ok && i < w.nvariants; i++) {
+        chosen[i] = a.nvariants == 0;
+        for (size_t k = 0; k < a.nvariants && !chosen[i]; k++) chosen[i] = !strcmp(a.variants[k], w.variants[i].name);
     }
+    if (picked_ok) workload_select(&w, chosen, selected);
+    for (uint32_t i = 0; picked_ok && i < w.nvariants; i++)
+        if (selected[i] && !(variants[nvariants++] = strdup(w.variants[i].name))) picked_ok = false;
+    free(chosen);
+    free(selected);
+    if (!picked_ok) goto out;
     if (!plot_keys_ok(&a, &spec, nvariants)) goto out;
     SweepJob job = { .spec = &spec, .bases = bases, .gpu_axis = 0, .workload_path = a.file, .workload_text = text,
                      .workload_len = len, .workload_name = w.name, .variants = variants, .nvariants = nvariants,
@@ -629,61 +631,48 @@ int cmd_sweep(int argc, char **argv)
 
     /* the runs of this shard that the --out file does not hold yet */
     uint64_t total = spec.npoints * nvariants;
-    uint8_t *have = calloc((size_t)(total / 8 + 1), 1);
-    if (!have) goto out;
+    if (!(have = calloc((size_t)(total / 8 + 1), 1))) goto out;
+    if (a.plot && !(s.plot = sweep_plot_create(a.x, a.y, a.series))) goto out;
     if (a.out) {
         struct stat st;
         if (a.csv && stat(a.out, &st) == 0) {
-            free(have);
             ERR("--out %s exists: CSV is written whole, not resumed; leave out --csv to write JSON lines, "
                 "which resume (and convert them with gpusim sweep --merge %s --csv)", a.out, a.out);
             goto out;
         }
-        if (a.plot && !(s.plot = sweep_plot_create(a.x, a.y, a.series))) {
-            free(have);
-            goto out;
-        }
         if (!a.csv && !sweep_file_read(a.out, true, &done, s.plot ? sweep_plot_add : NULL, s.plot, &d)) {
-            free(have);
             diag_print(stderr, &d);
             goto out;
         }
         for (size_t i = 0; i < done.n; i++) {
             const SweepLine *l = &done.lines[i];
             if (strcmp(l->spec, job.spec_hash) != 0) {
-                free(have);
                 ERR("--out %s holds runs of another sweep (line %zu: spec %s; this sweep is %s): give another "
                     "--out, or remove the file to start over", a.out, i + 1, l->spec, job.spec_hash);
                 goto out;
             }
             uint64_t r = l->point * nvariants + l->variant;
             if (have[r / 8] >> (r % 8) & 1) {
-                free(have);
                 ERR("--out %s: line %zu repeats point %llu, variant %u", a.out, i + 1,
                     (unsigned long long)l->point, l->variant);
                 goto out;
             }
             have[r / 8] |= (uint8_t)(1u << (r % 8));
         }
-        if (done.n && !(s.base = calloc((size_t)spec.npoints, sizeof *s.base))) {
-            free(have);
-            goto out;
-        }
-        for (size_t i = 0; i < done.n; i++) /* a point's first variant that ran, in file order */
-            if (done.lines[i].ran && s.base[done.lines[i].point] == 0) s.base[done.lines[i].point] = done.lines[i].cycles;
-    } else if (a.plot && !(s.plot = sweep_plot_create(a.x, a.y, a.series))) {
-        free(have);
-        goto out;
     }
-    uint64_t nruns = 0, mine = 0;
-    runs = malloc((size_t)(total ? total : 1) * sizeof *runs);
-    for (uint64_t r = 0; runs && r < total; r++) {
-        if (!sweep_shard_has(r / nvariants, a.shard_i, a.shard_n)) continue;
-        mine++;
-        if (!(have[r / 8] >> (r % 8) & 1)) runs[nruns++] = r;
+    /* a point runs whole when any of its runs is missing (its ratio needs its
+    ** first variant), and hands out only the missing lines */
+    uint64_t npts = 0, mine = 0, need = 0;
+    points = malloc((size_t)spec.npoints * sizeof *points);
+    for (uint64_t p = 0; points && p < spec.npoints; p++) {
+        if (!sweep_shard_has(p, a.shard_i, a.shard_n)) continue;
+        uint64_t missing = 0;
+        for (uint32_t k = 0; k < nvariants; k++) missing += !(have[(p * nvariants + k) / 8] >> ((p * nvariants + k) % 8) & 1);
+        mine += nvariants;
+        need += missing;
+        if (missing) points[npts++] = p;
     }
-    free(have);
-    if (!runs) goto out;
+    if (!points) goto out;
 
     /* everything checked: now the output */
     s.csv = a.csv;
@@ -705,7 +694,7 @@ int cmd_sweep(int argc, char **argv)
         setvbuf(s.out, NULL, _IOFBF, 1 << 20); /* one line, one write */
         if (done.n)
             fprintf(stderr, "gpusim sweep: %s holds %llu of this shard's %llu runs; running the other %llu\n", a.out,
-                    (unsigned long long)(mine - nruns), (unsigned long long)mine, (unsigned long long)nruns);
+                    (unsigned long long)(mine - need), (unsigned long long)mine, (unsigned long long)need);
     }
     if (s.csv) {
         SweepCsvColumns *c = &s.cols;
@@ -720,21 +709,21 @@ int cmd_sweep(int argc, char **argv)
     }
     bool progress = isatty(STDERR_FILENO);
     char whyrun[256] = "";
-    bool ran = sweep_run(&job, runs, nruns, a.jobs, progress, emit, resumed_base, &s, whyrun, sizeof whyrun);
+    bool ran = sweep_run(&job, points, npts, have, a.jobs, progress, emit, &s, whyrun, sizeof whyrun);
     if (!ran && whyrun[0]) ERR("%s", whyrun);
     bool closed = close_out(&s);
     rc = !ran || !closed || s.bad ? EXIT_BAD_INPUT : s.failed ? EXIT_CHECK_FAILED : EXIT_OK;
     if (s.failed || s.bad)
         fprintf(stderr, "gpusim sweep: %llu of %llu runs did not pass (their lines say why)\n",
-                (unsigned long long)(s.failed + s.bad), (unsigned long long)nruns);
+                (unsigned long long)(s.failed + s.bad), (unsigned long long)need);
     if (ran && closed) rc = finish_plot(s.plot, a.plot, rc);
 out:
     if (s.out) close_out(&s);
     if (s.cols.set_keys || s.cols.param_keys) sweep_csv_columns_free(&s.cols);
     sweep_plot_destroy(s.plot);
-    free(s.base);
+    free(have);
     sweep_file_free(&done);
-    free(runs);
+    free(points);
     for (uint32_t i = 0; i < nvariants; i++) free(variants[i]);
     free(variants);
     workload_destroy(&w);

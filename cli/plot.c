@@ -473,8 +473,9 @@ bool plot_roofline_report(const RunReport *r, const char *path, Diag *d)
             y[f.n] = row->st.achieved_gflops;
             f.n++;
         } else {
-            size_t len = strlen(left);
-            snprintf(left + len, sizeof left - len, "%s%s", len ? ", " : "", row->v->name);
+            size_t len = strlen(left), add = strlen(row->v->name) + 2;
+            if (len + add + 4 < sizeof left) snprintf(left + len, sizeof left - len, "%s%s", len ? ", " : "", row->v->name);
+            else if (len + 6 <= sizeof left && !strstr(left, ", ...")) strcpy(left + len, ", ...");
         }
     }
     f.labels = labels;

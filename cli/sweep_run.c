@@ -1,12 +1,11 @@
-/* cli/sweep_run.c -- a sweep's runs on a pool of threads (see sweep_run.h).
-** The workers take runs in sweep order from a shared counter and leave each
-** finished run's line, less its ratio, in a ring of slots; the calling
-** thread waits for the slot of the next run in order, adds the ratio (the
-** cycles against the point's first variant that ran, known by then since a
-** point's variants come one after another) and emits it. A worker does not
-** start a run more than a window of slots ahead of the oldest line not yet
-** emitted, which bounds the finished lines held in memory however uneven
-** the runs are. Nothing in a line depends on which thread ran it or when. */
+/* cli/sweep_run.c -- a sweep's points on a pool of threads (see
+** sweep_run.h). The workers take points in sweep order from a shared
+** counter and leave each finished point's lines in a ring of slots; the
+** calling thread waits for the slot of the next point in order and emits
+** its lines. A worker does not start a point more than a window of slots
+** ahead of the oldest one not yet emitted, which bounds the finished lines
+** held in memory however uneven the points are. Nothing in a line depends
+** on which thread ran it or when.                                        */
 #include "cli/sweep_run.h"
 
 #include <errno.h>
@@ -23,14 +22,22 @@
 
 /* ------------------------------------------------------------ one run */
 
-/* A finished run: its line cut where the ratio goes. */
+/* A finished point: the line of each of its variants. */
 typedef struct {
-    char      *head, *tail;
-    size_t     head_len, tail_len;
-    bool       ran;
-    uint64_t   cycles;
-    RunOutcome outcome;
+    char      **line;     /* job->nvariants lines, each with its newline */
+    size_t     *len;
+    RunOutcome *outcome;
+    bool        ok;       /* false: out of memory                         */
 } Done;
+
+static void done_free(Done *d, uint32_t n)
+{
+    for (uint32_t k = 0; d->line && k < n; k++) free(d->line[k]);
+    free(d->line);
+    free(d->len);
+    free(d->outcome);
+    memset(d, 0, sizeof *d);
+}
 
 /* A parameter or knob value as JSON: a number when it reads as one. */
 static void json_value(FILE *out, const char *text)
@@ -112,166 +119,185 @@ static void write_head(FILE *f, const SweepJob *J, uint64_t point, uint32_t vi, 
     fputs("}", f);
 }
 
-/* Simulates run r into *out. */
-static bool run_job(const SweepJob *J, uint64_t run, Done *out)
+/* One run's line: the head (identity, machine, parameters), the outcome,
+** the ratio against base (0: none), the stats and each launch's, the error. */
+static char *format_line(const SweepJob *J, uint64_t point, uint32_t vi, const GpuConfig *cfg, bool cfg_ok,
+                         const uint32_t *idx, const Workload *w, const RunRow *row, const char *error, uint64_t base,
+                         size_t *len)
+{
+    char *s = NULL;
+    FILE *f = open_memstream(&s, len);
+    if (!f) return NULL;
+    bool ran = row && row->ran;
+    write_head(f, J, point, vi, cfg, cfg_ok, idx, w);
+    fputs(", \"check\": ", f);
+    report_json_string(f, row ? report_check_name(row->check) : "none");
+    fputs(", \"status\": ", f);
+    report_json_string(f, row ? report_status_name(row->status) : "bad_input");
+    if (ran) {
+        fprintf(f, ", \"cycles\": %llu, \"time_us\": ", (unsigned long long)row->st.cycles);
+        report_json_number(f, row->st.time_us);
+        fputs(", \"ratio\": ", f);
+        if (base) report_json_number(f, (double)row->st.cycles / (double)base);
+        else fputs("null", f);
+        fputs(", \"stats\": ", f);
+        report_json_stats(f, &row->st, true);
+        if (row->v->nlaunches > 1) { /* each launch's own figures; the ones above are their sum */
+            fputs(", \"launches\": [", f);
+            for (uint32_t k = 0; k < row->v->nlaunches; k++) {
+                fputs(k ? ", {\"kernel\": " : "{\"kernel\": ", f);
+                report_json_string(f, row->v->launches[k].kernel->name);
+                fprintf(f, ", \"cycles\": %llu, \"time_us\": ", (unsigned long long)row->launch_st[k].cycles);
+                report_json_number(f, row->launch_st[k].time_us);
+                fputs(", \"stats\": ", f);
+                report_json_stats(f, &row->launch_st[k], true);
+                fputc('}', f);
+            }
+            fputc(']', f);
+        }
+    } else {
+        fputs(", \"cycles\": null, \"time_us\": null, \"ratio\": null, \"stats\": null", f);
+    }
+    if (error) {
+        fputs(", \"error\": ", f);
+        report_json_string(f, error);
+    }
+    fputs("}\n", f);
+    if (fclose(f) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Simulates the point into *out: every variant of the job, as gpusim run
+** would at these values. */
+static bool run_point(const SweepJob *J, uint64_t point, Done *out)
 {
     const SweepSpec *S = J->spec;
+    uint32_t nv = J->nvariants;
     memset(out, 0, sizeof *out);
-    uint64_t point = run / J->nvariants;
-    uint32_t vi = (uint32_t)(run % J->nvariants);
+    out->line = calloc(nv, sizeof *out->line);
+    out->len = calloc(nv, sizeof *out->len);
+    out->outcome = calloc(nv, sizeof *out->outcome);
     uint32_t *idx = calloc(S->naxes ? S->naxes : 1, sizeof *idx);
     const char **params = calloc(S->naxes ? S->naxes : 1, sizeof *params);
     char **owned = calloc(S->naxes ? S->naxes : 1, sizeof *owned);
-    if (!idx || !params || !owned) {
-        free(idx);
-        free(params);
-        free(owned);
-        return false;
-    }
-    sweep_point_indices(S, point, idx);
-    GpuConfig cfg = J->bases[idx[J->gpu_axis]];
+    bool ok = out->line && out->len && out->outcome && idx && params && owned;
+    GpuConfig cfg = J->bases[0];
     Diag d;
-    bool ok = true;
+    memset(&d, 0, sizeof d);
     size_t np = 0;
-    for (uint32_t k = 0; k < S->naxes && ok; k++) {
+    if (ok) {
+        sweep_point_indices(S, point, idx);
+        cfg = J->bases[idx[J->gpu_axis]];
+    }
+    bool good = ok;
+    for (uint32_t k = 0; k < S->naxes && good; k++) {
         const SweepAxis *a = &S->axes[k];
         if (a->kind == AXIS_GPU) continue;
         size_t len = strlen(a->key) + strlen(a->values[idx[k]]) + 2;
-        owned[k] = malloc(len);
-        if (!owned[k]) {
-            diag_set(&d, a->flag, 0, 0, "out of memory");
-            ok = false;
+        if (!(owned[k] = malloc(len))) {
+            ok = good = false;
             break;
         }
         snprintf(owned[k], len, "%s=%s", a->key, a->values[idx[k]]);
-        if (a->kind == AXIS_SET) ok = config_set(&cfg, owned[k], &d);
+        if (a->kind == AXIS_SET) good = config_set(&cfg, owned[k], &d);
         else params[np++] = owned[k];
     }
-    bool cfg_ok = ok && config_validate(&cfg, &d);
-    if (ok && !cfg_ok) snprintf(d.file, sizeof d.file, "--set");
-    ok = cfg_ok;
+    bool cfg_ok = good && config_validate(&cfg, &d);
+    if (good && !cfg_ok) snprintf(d.file, sizeof d.file, "--set");
     Workload w;
     memset(&w, 0, sizeof w);
-    bool loaded = ok && workload_parse(J->workload_text, J->workload_len, J->workload_path, &cfg, params, np, &w, &d);
-    const WlVariant *v = loaded ? workload_find_variant(&w, J->variants[vi]) : NULL;
-    if (loaded && !v) diag_set(&d, J->workload_path, 0, 0, "no variant '%s' at this point", J->variants[vi]);
-
-    RunRow row;
-    memset(&row, 0, sizeof row);
-    if (v) {
+    bool loaded = cfg_ok && workload_parse(J->workload_text, J->workload_len, J->workload_path, &cfg, params, np, &w, &d);
+    /* the job's variants in this Workload, run in the order their checks need */
+    uint32_t *of = loaded ? calloc(nv, sizeof *of) : NULL; /* job variant -> workload variant */
+    RunRow *rows = loaded ? calloc(w.nvariants, sizeof *rows) : NULL;
+    bool *picked = loaded ? calloc(w.nvariants, sizeof *picked) : NULL;
+    VariantStore *store = loaded ? variant_store_create(&w) : NULL;
+    if (loaded && (!of || !rows || !picked || !store)) ok = loaded = false;
+    for (uint32_t k = 0; loaded && k < nv; k++) {
+        const WlVariant *v = workload_find_variant(&w, J->variants[k]);
+        if (!v) { /* the file is read once: a variant cannot go missing */
+            diag_set(&d, J->workload_path, 0, 0, "no variant '%s' at this point", J->variants[k]);
+            loaded = false;
+            break;
+        }
+        of[k] = (uint32_t)(v - w.variants);
+        picked[of[k]] = true;
+    }
+    for (uint32_t k = 0; loaded && k < w.nvariants; k++) {
+        uint32_t i = w.order[k];
+        if (!picked[i]) continue;
         VariantOptions opt = { .max_cycles = J->max_cycles, .max_instructions = J->max_instructions,
-                               .racecheck = J->racecheck };
-        variant_run(&cfg, &w, v, &opt, &row);
+                               .racecheck = J->racecheck, .store = store };
+        variant_run(&cfg, &w, &w.variants[i], &opt, &rows[i]);
     }
-    char *error = v ? row.error : diag_text(&d);
-    const char *status = !v ? "bad_input" : report_status_name(row.status);
-    out->ran = v && row.ran;
-    out->cycles = row.st.cycles;
-    out->outcome = !v || (!row.ran && row.status == SIM_BAD_LAUNCH) ? RUN_BAD_INPUT
-                   : !row.ran || row.check == CHECK_FAIL              ? RUN_FAILED
-                                                                      : RUN_PASSED;
-
-    bool written = true;
-    FILE *f = open_memstream(&out->head, &out->head_len);
-    if (f) {
-        write_head(f, J, point, vi, &cfg, cfg_ok, idx, loaded ? &w : NULL);
-        fputs(", \"check\": ", f);
-        report_json_string(f, v ? report_check_name(row.check) : "none");
-        fputs(", \"status\": ", f);
-        report_json_string(f, status);
-        if (out->ran) {
-            fprintf(f, ", \"cycles\": %llu, \"time_us\": ", (unsigned long long)row.st.cycles);
-            report_json_number(f, row.st.time_us);
-            fputs(", ", f);
-        } else {
-            fputs(", \"cycles\": null, \"time_us\": null, ", f);
-        }
-        written = fclose(f) == 0;
+    uint64_t base = 0; /* the first variant that finished, in the workload's order */
+    for (uint32_t k = 0; loaded && k < nv && !base; k++)
+        if (rows[of[k]].ran) base = rows[of[k]].st.cycles;
+    char *why = loaded ? NULL : diag_text(&d);
+    for (uint32_t k = 0; ok && k < nv; k++) {
+        const RunRow *row = loaded ? &rows[of[k]] : NULL;
+        out->line[k] = format_line(J, point, k, &cfg, cfg_ok, idx, loaded ? &w : NULL, row, row ? row->error : why,
+                                   base, &out->len[k]);
+        if (!out->line[k]) ok = false;
+        out->outcome[k] = !row || (!row->ran && row->status == SIM_BAD_LAUNCH) ? RUN_BAD_INPUT
+                          : !row->ran || row->check == CHECK_FAIL          ? RUN_FAILED
+                                                                          : RUN_PASSED;
     }
-    FILE *g = written && f ? open_memstream(&out->tail, &out->tail_len) : NULL;
-    if (g) {
-        fputs(", \"stats\": ", g);
-        if (out->ran) report_json_stats(g, &row.st, true);
-        else fputs("null", g);
-        if (error) {
-            fputs(", \"error\": ", g);
-            report_json_string(g, error);
-        }
-        fputs("}\n", g);
-        written = fclose(g) == 0;
-    }
-    if (!f || !g || !written) {
-        free(out->head);
-        free(out->tail);
-        out->head = out->tail = NULL;
-    }
-    if (v) free(row.error);
-    else free(error);
+    free(why);
+    for (uint32_t i = 0; rows && i < w.nvariants; i++)
+        if (picked[i]) variant_row_free(&rows[i]);
+    variant_store_destroy(store);
+    free(rows);
+    free(picked);
+    free(of);
     workload_destroy(&w);
-    for (uint32_t k = 0; k < S->naxes; k++) free(owned[k]);
+    for (uint32_t k = 0; owned && k < S->naxes; k++) free(owned[k]);
     free(owned);
     free(params);
     free(idx);
-    return out->head != NULL;
+    out->ok = ok;
+    if (!ok) done_free(out, nv);
+    return ok;
 }
 
-/* The line of a finished run with its ratio against base (0: none). */
-static char *compose(const Done *r, uint64_t base, size_t *len)
-{
-    char ratio[48];
-    if (!r->ran || base == 0) snprintf(ratio, sizeof ratio, "\"ratio\": null");
-    else {
-        char *s = NULL;
-        size_t n = 0;
-        FILE *f = open_memstream(&s, &n);
-        if (!f) return NULL;
-        fputs("\"ratio\": ", f);
-        report_json_number(f, (double)r->cycles / (double)base);
-        if (fclose(f) != 0) {
-            free(s);
-            return NULL;
-        }
-        snprintf(ratio, sizeof ratio, "%s", s);
-        free(s);
-    }
-    size_t rl = strlen(ratio);
-    char *line = malloc(r->head_len + rl + r->tail_len + 1);
-    if (!line) return NULL;
-    memcpy(line, r->head, r->head_len);
-    memcpy(line + r->head_len, ratio, rl);
-    memcpy(line + r->head_len + rl, r->tail, r->tail_len);
-    *len = r->head_len + rl + r->tail_len;
-    line[*len] = '\0';
-    return line;
-}
-
-bool sweep_run_one(const SweepJob *job, uint64_t run, uint64_t base_cycles, char **line, size_t *len,
-                   RunOutcome *outcome, uint64_t *cycles)
+bool sweep_run_point(const SweepJob *job, uint64_t point, char **text, size_t *len, RunOutcome *worst)
 {
     Done r;
-    if (!run_job(job, run, &r)) return false;
-    *line = compose(&r, base_cycles ? base_cycles : r.ran ? r.cycles : 0, len);
-    *outcome = r.outcome;
-    *cycles = r.ran ? r.cycles : 0;
-    free(r.head);
-    free(r.tail);
-    return *line != NULL;
+    if (!run_point(job, point, &r)) return false;
+    size_t n = 0;
+    for (uint32_t k = 0; k < job->nvariants; k++) n += r.len[k];
+    *text = malloc(n + 1);
+    if (*text) {
+        *len = 0;
+        *worst = RUN_PASSED;
+        for (uint32_t k = 0; k < job->nvariants; k++) {
+            memcpy(*text + *len, r.line[k], r.len[k]);
+            *len += r.len[k];
+            if (r.outcome[k] > *worst) *worst = r.outcome[k];
+        }
+        (*text)[*len] = '\0';
+    }
+    done_free(&r, job->nvariants);
+    return *text != NULL;
 }
 
 /* ------------------------------------------------------------ the pool */
 
 typedef struct {
     const SweepJob  *job;
-    const uint64_t  *runs;
-    uint64_t         nruns;
-    uint64_t         window;   /* slots                                    */
-    Done            *slots;    /* run i (position in runs[]) in slot i % window */
+    const uint64_t  *points;
+    uint64_t         npoints;
+    uint64_t         window;   /* slots                                      */
+    Done            *slots;    /* point i (position in points[]) in slot i % window */
     bool            *ready;
     pthread_mutex_t  mu;
-    pthread_cond_t   work;     /* a slot was freed, or stop               */
-    pthread_cond_t   done;     /* a slot was filled                       */
-    uint64_t         next;     /* the next position to start              */
-    uint64_t         emitted;  /* positions below it are out              */
+    pthread_cond_t   work;     /* a slot was freed, or stop                 */
+    pthread_cond_t   done;     /* a slot was filled                         */
+    uint64_t         next;     /* the next position to start                */
+    uint64_t         emitted;  /* positions below it are out                */
     bool             stop;
 } Pool;
 
@@ -280,15 +306,16 @@ static void *worker(void *arg)
     Pool *p = arg;
     for (;;) {
         pthread_mutex_lock(&p->mu);
-        while (!p->stop && p->next < p->nruns && p->next - p->emitted >= p->window) pthread_cond_wait(&p->work, &p->mu);
-        if (p->stop || p->next >= p->nruns) {
+        while (!p->stop && p->next < p->npoints && p->next - p->emitted >= p->window)
+            pthread_cond_wait(&p->work, &p->mu);
+        if (p->stop || p->next >= p->npoints) {
             pthread_mutex_unlock(&p->mu);
             return NULL;
         }
         uint64_t pos = p->next++;
         pthread_mutex_unlock(&p->mu);
         Done r;
-        if (!run_job(p->job, p->runs[pos], &r)) memset(&r, 0, sizeof r); /* out of memory: head NULL */
+        run_point(p->job, p->points[pos], &r); /* out of memory: r.ok false */
         pthread_mutex_lock(&p->mu);
         p->slots[pos % p->window] = r;
         p->ready[pos % p->window] = true;
@@ -329,18 +356,27 @@ static void draw_progress(uint64_t done, uint64_t total, uint32_t variants, doub
     fflush(stderr);
 }
 
-bool sweep_run(const SweepJob *job, const uint64_t *runs, uint64_t nruns, uint32_t threads, bool progress,
-               SweepEmit emit, SweepBaseCycles base_cycles, void *user, char *why, size_t cap)
+static bool wanted(const uint8_t *have, uint64_t run)
 {
-    if (nruns == 0) return true;
+    return !have || !(have[run / 8] >> (run % 8) & 1);
+}
+
+bool sweep_run(const SweepJob *job, const uint64_t *points, uint64_t npoints, const uint8_t *have, uint32_t threads,
+               bool progress, SweepEmit emit, void *user, char *why, size_t cap)
+{
+    if (npoints == 0) return true;
     if (threads < 1) threads = 1;
-    if (threads > nruns) threads = (uint32_t)nruns;
+    if (threads > npoints) threads = (uint32_t)npoints;
+    const uint32_t nv = job->nvariants;
+    uint64_t total = 0, out = 0; /* runs to hand out, and handed out */
+    for (uint64_t i = 0; i < npoints; i++)
+        for (uint32_t k = 0; k < nv; k++) total += wanted(have, points[i] * nv + k);
     Pool p;
     memset(&p, 0, sizeof p);
     p.job = job;
-    p.runs = runs;
-    p.nruns = nruns;
-    p.window = 64 + 8 * (uint64_t)threads;
+    p.points = points;
+    p.npoints = npoints;
+    p.window = 16 + 4 * (uint64_t)threads;
     p.slots = calloc(p.window, sizeof *p.slots);
     p.ready = calloc(p.window, sizeof *p.ready);
     pthread_t *tid = calloc(threads, sizeof *tid);
@@ -365,8 +401,7 @@ bool sweep_run(const SweepJob *job, const uint64_t *runs, uint64_t nruns, uint32
         }
     }
     double t0 = now_seconds(), drawn = -1;
-    uint64_t point = UINT64_MAX, base = 0;
-    for (uint64_t pos = 0; ok && pos < nruns; pos++) {
+    for (uint64_t pos = 0; ok && started && pos < npoints; pos++) {
         pthread_mutex_lock(&p.mu);
         while (!p.ready[pos % p.window]) {
             if (!progress) {
@@ -380,7 +415,7 @@ bool sweep_run(const SweepJob *job, const uint64_t *runs, uint64_t nruns, uint32
             pthread_cond_timedwait(&p.done, &p.mu, &until);
             double t = now_seconds();
             if (t - drawn >= 0.25) {
-                draw_progress(pos, nruns, job->nvariants, t - t0);
+                draw_progress(out, total, nv, t - t0);
                 drawn = t;
             }
         }
@@ -389,27 +424,20 @@ bool sweep_run(const SweepJob *job, const uint64_t *runs, uint64_t nruns, uint32
         p.emitted = pos + 1;
         pthread_cond_broadcast(&p.work);
         pthread_mutex_unlock(&p.mu);
-
-        uint64_t pt = runs[pos] / job->nvariants;
-        if (pt != point) {
-            point = pt;
-            base = base_cycles ? base_cycles(user, pt) : 0;
-        }
-        if (r.ran && base == 0) base = r.cycles;
-        size_t len = 0;
-        char *line = r.head ? compose(&r, base, &len) : NULL;
-        if (!line) {
+        if (!r.ok) {
             snprintf(why, cap, "out of memory");
             ok = false;
-        } else if (!emit(user, runs[pos], line, len, r.outcome)) {
-            ok = false; /* the emitter says why */
         }
-        free(line);
-        free(r.head);
-        free(r.tail);
-        if (progress && (now_seconds() - drawn >= 0.25 || pos + 1 == nruns)) {
+        for (uint32_t k = 0; ok && k < nv; k++) {
+            uint64_t run = points[pos] * nv + k;
+            if (!wanted(have, run)) continue;
+            out++;
+            ok = emit(user, run, r.line[k], r.len[k], r.outcome[k]); /* false: the emitter says why */
+        }
+        done_free(&r, nv);
+        if (progress && (now_seconds() - drawn >= 0.25 || pos + 1 == npoints)) {
             drawn = now_seconds();
-            draw_progress(pos + 1, nruns, job->nvariants, drawn - t0);
+            draw_progress(out, total, nv, drawn - t0);
         }
     }
     pthread_mutex_lock(&p.mu);
@@ -418,10 +446,7 @@ bool sweep_run(const SweepJob *job, const uint64_t *runs, uint64_t nruns, uint32
     pthread_mutex_unlock(&p.mu);
     for (uint32_t i = 0; i < started; i++) pthread_join(tid[i], NULL);
     for (uint64_t i = 0; i < p.window; i++)
-        if (p.ready[i]) {
-            free(p.slots[i].head);
-            free(p.slots[i].tail);
-        }
+        if (p.ready[i]) done_free(&p.slots[i], nv);
     if (progress) {
         fprintf(stderr, "\r\033[K");
         fflush(stderr);

@@ -1,12 +1,13 @@
-/* cli/sweep_run.h -- the runs of a sweep on a pool of host threads, their
-** JSON lines handed out in sweep order. Each run is one point and one
-** variant: its own machine (a base machine plus the point's --set values),
-** its own Workload parsed from the workload text with the point's
-** --param values, its own buffers and simulation (cli/variant.h), so the
+/* cli/sweep_run.h -- the points of a sweep on a pool of host threads, the
+** JSON lines of their runs handed out in sweep order. Each point has its
+** own machine (a base machine plus the point's --set values), its own
+** Workload parsed from the workload text with the point's --param values,
+** and runs its variants on their own buffers (cli/variant.h), so the
 ** threads share nothing but the read-only SweepJob and the queue. Host
-** memory: each thread holds one run's buffers at a time, so --jobs N needs
-** N times the largest run's; finished lines wait in a bounded window until
-** every earlier one is out.                                              */
+** memory: each thread holds one variant's buffers at a time (and the
+** buffers its same_as checks keep), so --jobs N needs N times the largest
+** point's; finished points wait in a bounded window until every earlier
+** one is out.                                                            */
 #ifndef GPUSIM_CLI_SWEEP_RUN_H
 #define GPUSIM_CLI_SWEEP_RUN_H
 
@@ -27,7 +28,9 @@ typedef struct {
     const char      *workload_text; /* the file's bytes, read once     */
     size_t           workload_len;
     const char      *workload_name;
-    char *const     *variants;     /* the selected variants, in the workload's order */
+    char *const     *variants;     /* the variants each point runs, in the workload's
+                                      order: those selected and those their same_as
+                                      checks compare with (workload_select) */
     uint32_t         nvariants;
     uint64_t         max_cycles, max_instructions; /* as VariantOptions takes them */
     bool             racecheck;
@@ -36,30 +39,26 @@ typedef struct {
 /* How each finished run ended, for the exit status. */
 typedef enum { RUN_PASSED, RUN_FAILED, RUN_BAD_INPUT } RunOutcome;
 
-/* Receives line k of the sweep (in order: k = 0, 1, ...): the whole JSON
-** object and its newline, len bytes, with the run's outcome. Returns false
-** to stop the sweep (a write error); runs in flight then finish unseen. */
+/* Receives the line of run r = point * nvariants + variant, in sweep order:
+** the whole JSON object and its newline, len bytes, with the run's outcome.
+** Returns false to stop the sweep (a write error); points in flight then
+** finish unseen. */
 typedef bool (*SweepEmit)(void *user, uint64_t run, const char *line, size_t len, RunOutcome outcome);
 
-/* Base cycles of a point for the "ratio" key: the cycles of its first
-** variant that ran, when that line is not run here (a resumed sweep read
-** it from the file); 0 when unknown. NULL: none known. */
-typedef uint64_t (*SweepBaseCycles)(void *user, uint64_t point);
+/* Runs points[0..npoints) (ascending) on `threads` threads. A point is one
+** job: its machine, its Workload, and its variants one after another in the
+** order their same_as checks need (one VariantStore), as `gpusim run` runs
+** them; the ratio is against its first variant that finished. Each run's
+** line goes to emit in order of r, but for the runs marked in have (a
+** bitmap over r: lines a resumed sweep already has; NULL: none). Lines
+** depend only on the job and the point, never on the thread count or
+** timing. progress: a progress line on stderr (a terminal). Returns false
+** when emit stopped it or a thread could not be started (why says which). */
+bool sweep_run(const SweepJob *job, const uint64_t *points, uint64_t npoints, const uint8_t *have, uint32_t threads,
+               bool progress, SweepEmit emit, void *user, char *why, size_t cap);
 
-/* Runs runs[0..nruns) (run r = point r / nvariants, variant r % nvariants,
-** in sweep order) on `threads` threads and hands each line to emit in the
-** order of runs[]. Lines depend only on the job and the run, never on the
-** thread count or timing. progress: draw a progress line on stderr (a
-** terminal). Returns false when emit stopped it or a thread could not be
-** started (why says which). */
-bool sweep_run(const SweepJob *job, const uint64_t *runs, uint64_t nruns, uint32_t threads, bool progress,
-               SweepEmit emit, SweepBaseCycles base_cycles, void *user, char *why, size_t cap);
-
-/* One run's line, as sweep_run emits it (malloc'd into *line, *len bytes),
-** with base_cycles the cycles of the point's first variant that ran before
-** this one (0: none: this run is the base if it ran). For tests and for
-** --jobs-free callers. */
-bool sweep_run_one(const SweepJob *job, uint64_t run, uint64_t base_cycles, char **line, size_t *len,
-                   RunOutcome *outcome, uint64_t *cycles);
+/* All the lines of one point, one after another (malloc'd into *text, *len
+** bytes), and the worst outcome among its runs. */
+bool sweep_run_point(const SweepJob *job, uint64_t point, char **text, size_t *len, RunOutcome *worst);
 
 #endif

@@ -39,7 +39,7 @@ struct ChromeTrace {
     double        clock_mhz;
     bool          first_event;
     uint64_t      base, last;  /* this launch's offset; the latest cycle seen */
-    char          label[128];
+    char          label[512];
     WarpSpan     *spans;       /* per (sm, warp slot), grown on demand       */
     uint32_t      nspans;
     uint8_t      *named;       /* per (sm, track): its name was written       */

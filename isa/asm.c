@@ -412,7 +412,7 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
         const char *best = NULL;
         size_t bestd = 4;
         for (int i = 0; i < OP_COUNT; i++) {
-            size_t dd = diag_edit_distance(canon, OP_INFO[i].mnemonic);
+            size_t dd = diag_edit_distance(canon, OP_INFO[i].mnemonic, bestd - 1);
             if (dd < bestd) bestd = dd, best = OP_INFO[i].mnemonic;
         }
         if (best) return lex_fail(&a->lx, s, "unknown instruction '%s'; did you mean '%s'?", full, best);

@@ -30,6 +30,12 @@ void bwqueue_set_loaded_latency(BwQueue *q, double linear, double queue)
     q->load_queue = queue;
 }
 
+void bwqueue_shift(BwQueue *q, double cycles)
+{
+    q->next_free = q->next_free > cycles ? q->next_free - cycles : 0.0;
+    q->recent_at -= cycles;
+}
+
 /* Utilisation over the last window: recent_units decays by e^(-dt/window),
 ** so a steady stream of r units/cycle settles at r * window. */
 static double utilisation(const BwQueue *q)

@@ -56,6 +56,11 @@ void bwqueue_init(BwQueue *q, double per_cycle, uint32_t latency);
 ** u are linear * u + queue * u / (1 - u). Both >= 0; zero turns it off. */
 void bwqueue_set_loaded_latency(BwQueue *q, double linear, double queue);
 
+/* Restarts q's clock: cycle `cycles` becomes cycle 0, for the next launch
+** of a sequence, which counts its cycles from its own start. What is still
+** queued or recent stays so, the counters too. */
+void bwqueue_shift(BwQueue *q, double cycles);
+
 /* The latency a transfer asked now would see (for tests and reports). */
 double bwqueue_current_latency(const BwQueue *q);
 

@@ -109,8 +109,15 @@ typedef struct {
     uint64_t   occ_last, occ_integral, busy_cycles;
 } Sm;
 
+struct GpuSession {
+    const GpuConfig *c;
+    MemSys          *mem;  /* NULL until the first launch            */
+    uint64_t         end;  /* the last launch's end, in its own cycles */
+};
+
 typedef struct {
     const GpuConfig *c;
+    GpuSession      *ses;  /* gpu_simulate's own, or the caller's      */
     const Launch    *L;
     const Kernel    *k;
     const TraceSink *trace;
@@ -751,11 +758,13 @@ static bool setup(Gpu *g)
         fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return false;
     }
-    g->mem = memsys_create(c, nsm, l1, &d);
-    if (!g->mem) {
+    GpuSession *ses = g->ses; /* the memory system the previous launch left, if any */
+    if (ses->mem ? !memsys_next_launch(ses->mem, c, nsm, l1, ses->end, &d)
+                 : !(ses->mem = memsys_create(c, nsm, l1, &d))) {
         fail(g, SIM_BAD_LAUNCH, "%s", d.message);
         return false;
     }
+    g->mem = ses->mem;
     return true;
 }
 
@@ -777,11 +786,13 @@ static void count_totals(Gpu *g)
     memsys_stats(g->mem, st);
 }
 
-bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, SimResult *r)
+bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *trace, SimResult *r)
 {
+    const GpuConfig *c = ses->c;
     memset(r, 0, sizeof *r);
     Gpu g;
     memset(&g, 0, sizeof g);
+    g.ses = ses;
     g.c = c;
     g.L = L;
     g.k = L->kernel;
@@ -857,14 +868,14 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             fail(&g, SIM_INTERNAL, "internal error (please report it): %llu blocks were never dispatched",
                  (unsigned long long)(g.total_blocks - g.next_block));
         if (!g.stop) {
-            memsys_flush(g.mem, g.end);
+            if (!L->keep_dirty) memsys_flush(g.mem, g.end);
             uint64_t drain = memsys_drain_cycle(g.mem);
             if (drain > g.end) g.end = drain;
             count_totals(&g);
+            ses->end = g.end;
         }
     }
     derive_stats(c, st); /* a run that stopped early too: from what it counted */
-    memsys_destroy(g.mem);
     heap_free(&g.wakes);
     free(g.next);
     free(g.cur);
@@ -873,4 +884,25 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
     free(g.pool);
     free(out);
     return !g.stop;
+}
+
+bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, SimResult *r)
+{
+    GpuSession s = { c, NULL, 0 };
+    bool ok = gpu_session_simulate(&s, L, trace, r);
+    memsys_destroy(s.mem);
+    return ok;
+}
+
+GpuSession *gpu_session_create(const GpuConfig *c)
+{
+    GpuSession *s = calloc(1, sizeof *s);
+    if (s) s->c = c;
+    return s;
+}
+
+void gpu_session_destroy(GpuSession *s)
+{
+    if (s) memsys_destroy(s->mem);
+    free(s);
 }

@@ -467,6 +467,21 @@ static bool collect(void *user, uint64_t run, const char *line, size_t len, RunO
     return true;
 }
 
+static SweepJob transpose_job(SweepSpec *s, char **text, GpuConfig *base, char **variants, uint32_t nvariants)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/../workloads/transpose.json", TESTS_DIR);
+    size_t len;
+    ck_assert_int_eq(file_read(path, 1 << 20, text, &len, NULL, 0), FILE_READ_OK);
+    Diag d;
+    ck_assert(config_load("a100", base, &d));
+    SweepJob job = { .spec = s, .spec_hash = "00000000000000cc", .bases = base, .gpu_axis = 0,
+                     .workload_path = path, .workload_text = *text, .workload_len = len, .workload_name = "transpose",
+                     .variants = variants, .nvariants = nvariants, .max_cycles = UINT64_MAX,
+                     .max_instructions = UINT64_MAX };
+    return job;
+}
+
 START_TEST(test_runs_in_order)
 {
     SweepSpec s;
@@ -474,23 +489,14 @@ START_TEST(test_runs_in_order)
     add(&s, AXIS_GPU, "--gpu", "a100");
     add(&s, AXIS_SET, "--set", "sm.count=2,4");
     add(&s, AXIS_PARAM, "--param", "n=32,64");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/../workloads/transpose.json", TESTS_DIR);
-    char *text;
-    size_t len;
-    ck_assert_int_eq(file_read(path, 1 << 20, &text, &len, NULL, 0), FILE_READ_OK);
+    char *text, *variants[] = { "naive", "tiled" };
     GpuConfig base;
-    Diag d;
-    ck_assert(config_load("a100", &base, &d));
-    char *variants[] = { "naive", "tiled" };
-    SweepJob job = { .spec = &s, .spec_hash = "00000000000000cc", .bases = &base, .gpu_axis = 0,
-                     .workload_path = path, .workload_text = text, .workload_len = len, .workload_name = "transpose",
-                     .variants = variants, .nvariants = 2, .max_cycles = UINT64_MAX, .max_instructions = UINT64_MAX };
-    uint64_t runs[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    SweepJob job = transpose_job(&s, &text, &base, variants, 2);
+    uint64_t points[] = { 0, 1, 2, 3 };
     Collect one = { 0 }, three = { 0 };
     char why[128];
-    ck_assert(sweep_run(&job, runs, 8, 1, false, collect, NULL, &one, why, sizeof why));
-    ck_assert(sweep_run(&job, runs, 8, 3, false, collect, NULL, &three, why, sizeof why));
+    ck_assert(sweep_run(&job, points, 4, NULL, 1, false, collect, &one, why, sizeof why));
+    ck_assert(sweep_run(&job, points, 4, NULL, 3, false, collect, &three, why, sizeof why));
     ck_assert_uint_eq(one.lines, 8);
     ck_assert_str_eq(one.text, three.text);
     for (uint64_t i = 0; i < 8; i++) ck_assert_uint_eq(three.runs[i], i);
@@ -504,19 +510,33 @@ START_TEST(test_runs_in_order)
     ck_assert_ptr_nonnull(o);
     ck_assert_double_eq(cJSON_GetObjectItemCaseSensitive(o, "ratio")->valuedouble, 1);
     cJSON_Delete(o);
-    /* one run alone, with the point's base given: the same line */
-    char *line;
+    /* one point alone: the same lines */
+    char *lines;
     size_t n;
-    RunOutcome out;
-    uint64_t cycles;
-    ck_assert(sweep_run_one(&job, 0, 0, &line, &n, &out, &cycles));
-    ck_assert(strncmp(line, one.text, n) == 0);
-    free(line);
-    ck_assert(sweep_run_one(&job, 1, cycles, &line, &n, &out, &cycles));
-    ck_assert(strncmp(line, second, n) == 0);
-    free(line);
+    RunOutcome worst;
+    ck_assert(sweep_run_point(&job, 0, &lines, &n, &worst));
+    ck_assert_int_eq(worst, RUN_PASSED);
+    ck_assert(strncmp(lines, one.text, n) == 0);
+    free(lines);
+    /* runs a resumed sweep has are not handed out again; their points still run */
+    uint8_t have[1] = { 0x2d }; /* runs 0, 2, 3, 5 */
+    Collect part = { 0 };
+    ck_assert(sweep_run(&job, points, 4, have, 2, false, collect, &part, why, sizeof why));
+    ck_assert_uint_eq(part.lines, 4);
+    static const uint64_t left[] = { 1, 4, 6, 7 };
+    for (int i = 0; i < 4; i++) ck_assert_uint_eq(part.runs[i], left[i]);
+    /* and they are the lines the whole sweep has there */
+    char *want = calloc(1, one.len + 1), *at = one.text;
+    for (uint64_t r = 0; r < 8; r++) {
+        char *end = strchr(at, '\n') + 1;
+        if (r == 1 || r == 4 || r == 6 || r == 7) strncat(want, at, (size_t)(end - at));
+        at = end;
+    }
+    ck_assert_str_eq(part.text, want);
+    free(want);
     free(one.text);
     free(three.text);
+    free(part.text);
     free(text);
     sweep_spec_free(&s);
 }
@@ -529,23 +549,13 @@ START_TEST(test_bad_point)
     sweep_spec_init(&s);
     add(&s, AXIS_GPU, "--gpu", "a100");
     add(&s, AXIS_PARAM, "--param", "n=32,0");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/../workloads/transpose.json", TESTS_DIR);
-    char *text;
-    size_t len;
-    ck_assert_int_eq(file_read(path, 1 << 20, &text, &len, NULL, 0), FILE_READ_OK);
+    char *text, *variants[] = { "copy" };
     GpuConfig base;
-    Diag d;
-    ck_assert(config_load("a100", &base, &d));
-    char *variants[] = { "copy" };
-    SweepJob job = { .spec = &s, .spec_hash = "00000000000000cc", .bases = &base, .workload_path = path,
-                     .workload_text = text, .workload_len = len, .workload_name = "transpose", .variants = variants,
-                     .nvariants = 1, .max_cycles = UINT64_MAX, .max_instructions = UINT64_MAX };
+    SweepJob job = transpose_job(&s, &text, &base, variants, 1);
     char *line;
     size_t n;
     RunOutcome out;
-    uint64_t cycles;
-    ck_assert(sweep_run_one(&job, 1, 0, &line, &n, &out, &cycles));
+    ck_assert(sweep_run_point(&job, 1, &line, &n, &out));
     ck_assert_int_eq(out, RUN_BAD_INPUT);
     ck_assert_has(line, "\"param\": {\"n\": 0}, \"params\": {}, \"seeds\": {}, \"check\": \"none\", \"status\": \"bad_input\", "
                         "\"cycles\": null, \"time_us\": null, \"ratio\": null, \"stats\": null, \"error\": ");

@@ -82,6 +82,22 @@ for v in run["variants"]:
     assert l["gpusim_version"] == run["gpusim_version"]
 ' "$TMP/one.out" "$TMP/full.out"
 
+# several launches and same_as checks: as gpusim run runs them (--variant unfused brings fused, its check's other side)
+sw rr sweep workloads/residual_rmsnorm.json --param n=64,128 --variant unfused --jobs 2
+expect rr 0
+sw rrrun run workloads/residual_rmsnorm.json --param n=128 --variant unfused --json
+py "several launches and same_as: the lines of gpusim run --json" '
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+run = json.load(open(sys.argv[2]))
+assert [(d["point"], d["variant"]) for d in lines] == [(0, "unfused"), (0, "fused"), (1, "unfused"), (1, "fused")]
+for v in run["variants"]:
+    l = [d for d in lines if d["point"] == 1 and d["variant"] == v["name"]][0]
+    assert l["check"] == v["check"] == "pass" and l["stats"] == v["stats"] and l["ratio"] == v["ratio"], v["name"]
+    assert l.get("launches") == v.get("launches"), v["name"]
+assert [x["kernel"] for x in lines[2]["launches"]] == ["residual_add", "rmsnorm"]
+' "$TMP/rr.out" "$TMP/rrrun.out"
+
 # ---- --jobs: the same bytes in the same order, whatever the thread count
 sw jobs3 "${S[@]}" --jobs 3
 expect jobs3 0

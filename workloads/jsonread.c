@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ================================================================ parsing */
@@ -195,4 +196,16 @@ bool jsonread_integer(const cJSON *it, int64_t *out)
     if (!isfinite(v) || v != floor(v) || fabs(v) >= 9007199254740992.0) return false;
     *out = (int64_t)v;
     return true;
+}
+
+char *jsonread_sibling_path(const JsonReader *r, const char *rel)
+{
+    const char *slash = strrchr(r->file, '/');
+    size_t dirlen = rel[0] == '/' || !slash ? 0 : (size_t)(slash - r->file + 1);
+    size_t need = dirlen + strlen(rel) + 1;
+    char *full = malloc(need);
+    if (!full) return NULL;
+    memcpy(full, r->file, dirlen);
+    memcpy(full + dirlen, rel, strlen(rel) + 1);
+    return full;
 }
