@@ -473,9 +473,13 @@ bool plot_roofline_report(const RunReport *r, const char *path, Diag *d)
             y[f.n] = row->st.achieved_gflops;
             f.n++;
         } else {
-            size_t len = strlen(left), add = strlen(row->v->name) + 2;
-            if (len + add + 4 < sizeof left) snprintf(left + len, sizeof left - len, "%s%s", len ? ", " : "", row->v->name);
-            else if (len + 6 <= sizeof left && !strstr(left, ", ...")) strcpy(left + len, ", ...");
+            size_t len = strlen(left), add = strlen(row->v->name);
+            if (len + add + 2 + 6 <= sizeof left) { /* room for this name and a later ", ..." */
+                if (len) memcpy(left + len, ", ", 2), len += 2;
+                memcpy(left + len, row->v->name, add + 1);
+            } else if (!strstr(left, ", ...")) {
+                strcpy(left + len, ", ...");
+            }
         }
     }
     f.labels = labels;
