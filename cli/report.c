@@ -370,6 +370,29 @@ void report_text(FILE *out, const RunReport *r)
             errors = true;
             fprintf(out, "  %s: %s\n", r->rows[i].v->name, r->rows[i].error);
         }
+    /* PTX kernels: SASS-equivalent counts, and registers that were estimated */
+    bool ptx_note = false;
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const WlVariant *v = r->rows[i].v;
+        for (uint32_t l = 0; l < v->nlaunches; l++) {
+            const WlLaunch *ln = &v->launches[l];
+            if (!ln->kernel || !ln->kernel->ptx) continue;
+            if (!ptx_note) fputs("\nPTX kernels (timed as the SASS they become, docs/PTX.md):\n", out);
+            ptx_note = true;
+            char who[sizeof v->name + sizeof ln->kernel->name + 32];
+            if (v->nlaunches > 1) snprintf(who, sizeof who, "%s, launch %u (%s)", v->name, l + 1, ln->kernel->name);
+            else snprintf(who, sizeof who, "%s", v->name);
+            const KernelStats *st = v->nlaunches > 1 && r->rows[i].launch_st && l < r->rows[i].nlaunches_run
+                                        ? &r->rows[i].launch_st[l]
+                                        : &r->rows[i].st;
+            fprintf(out,
+                    "  %s: %llu PTX instructions, counted as %llu SASS warp instructions; registers per thread %u%s\n",
+                    who, (unsigned long long)st->ptx_instructions, (unsigned long long)st->warp_instructions,
+                    ln->regs ? ln->regs : kernel_regs_per_thread(ln->kernel),
+                    ln->regs ? " (the variant's \"regs\")" : ln->kernel->regs_declared ? " (ptxas -v)"
+                                                           : " (estimated: no ptxas, no \"regs\")");
+        }
+    }
     fprintf(out, "\nsimulated %llu warp instructions in %.2f s (%.2f M/s)\n", (unsigned long long)r->warp_instructions,
             r->wall_seconds, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds / 1e6 : 0.0);
 }

@@ -59,6 +59,8 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
     case FAULT_GLOBAL_OOB:
     case FAULT_SHARED_OOB:
     case FAULT_MISALIGNED:
+    case FAULT_ADDR64:
+    case FAULT_GENERIC_MIXED:
         snprintf(what, sizeof what, "%s of %u bytes at address 0x%llx%s", exec_fault_name(f->kind), f->size,
                  (unsigned long long)f->addr, where);
         break;

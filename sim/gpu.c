@@ -20,6 +20,14 @@
 ** warps whose operands are ready are charged in bulk at each evaluation of
 ** their scheduler (not selected, or throttled by the pipe they need).
 **
+** PTX kernels are timed as the SASS they become (Instr.slots/lunit/llat,
+** from isa/opcodes.def's lower column): an instruction of N slots holds the
+** warp for N issue cycles and its pipe for N intervals, its result ready
+** after its latency unit's latency; one of 0 slots (ld.param, cvta, moves:
+** folded into operands by ptxas) executes right after the warp's previous
+** instruction, its result ready when its sources are. Mini-ISA
+** instructions are one slot on their row's unit, as before.
+**
 ** Left out: instruction fetch and caches, register-bank conflicts, the
 ** operand collector, dual issue, the uniform datapath, the discrete steps of
 ** the L1/shared carveout, texture and constant caches (ld.param is an ALU
@@ -137,6 +145,7 @@ typedef struct {
                                      skipped when popped. */
     uint32_t        *next, nnext; /* schedulers waking at now + 1 (most wake-ups) */
     uint32_t        *cur, ncur;   /* ... being processed at now                */
+    ExecOut         *free_out;    /* scratch for the free (0-slot) PTX instructions */
     bool             stop;
 } Gpu;
 
@@ -182,6 +191,7 @@ static void append_warp_positions(Gpu *g, size_t max_lines)
 }
 
 static void prepare(const Gpu *g, Sm *sm, uint32_t slot);
+static bool run_free(Gpu *g, uint32_t s, uint32_t slot);
 
 /* Moves scheduler (s, qi)'s wake-up to `at` (or earlier only when `earlier`). */
 static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
@@ -286,6 +296,8 @@ static void dispatch(Gpu *g, uint32_t s)
         exec_warp_init(&w->ex, w->ex.r, g->nregs, i, g->block_threads, slot);
         memset(w->reg_ready, 0, g->nregs * sizeof *w->reg_ready);
         memset(w->pred_ready, 0, sizeof w->pred_ready);
+        w->block = b;
+        if (g->k->ptx && !run_free(g, s, slot)) return;
         w->next_issue = start;
         w->next_reason = STALL_BLOCK_LAUNCH;
         w->reason = STALL_BLOCK_LAUNCH;
@@ -401,6 +413,47 @@ static void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     w->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
 }
 
+/* Executes the 0-slot PTX instructions at the warp's pc (what ptxas folds
+** into the operands of others), without an issue slot: each result is ready
+** when its sources are. They are never branches, barriers or exits. */
+static bool run_free(Gpu *g, uint32_t s, uint32_t slot)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    while (w->ex.depth) {
+        const Instr *in = &g->k->code[exec_pc(&w->ex)];
+        if (in->slots) return true;
+        uint64_t t = 0;
+        uint8_t why = STALL_WAIT;
+        for (uint32_t i = 0; i < in->nsrc; i++) {
+            const Operand *o = &in->src[i];
+            if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &why);
+            else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &why);
+        }
+        if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &why);
+        bs->eb.clock = g->now;
+        if (!exec_step(&bs->eb, &w->ex, g->free_out)) {
+            char report[1536];
+            grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &g->free_out->fault, bs->eb.ctaid, bs->eb.ntid,
+                                w->ex.warp_in_block, report, sizeof report);
+            fail(g, SIM_FAULT, "%s", report);
+            return false;
+        }
+        g->st->ptx_instructions++;
+        for (uint32_t i = 0; i < in->ndst; i++) {
+            const Operand *o = &in->dst[i];
+            if (o->kind == OPND_REG) {
+                w->reg_ready[o->index] = t;
+                w->reg_wait[o->index] = why;
+            } else if (o->kind == OPND_PRED) {
+                w->pred_ready[o->index] = t;
+            }
+        }
+    }
+    return true;
+}
+
 /* What holds an instruction whose operands are ready, per unit. */
 static const uint8_t PIPE_STALL[NPIPES] = {
     [UNIT_ALU] = STALL_MATH_PIPE_THROTTLE, [UNIT_FMA] = STALL_MATH_PIPE_THROTTLE,
@@ -417,7 +470,8 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     KernelStats *st = g->st;
     *wait = STALL_LONG_SCOREBOARD;
     if (!out->exec_mask) return g->now + 1;
-    AccessKind kind = in->op == OP_LD_GLOBAL ? ACCESS_LOAD : in->op == OP_ST_GLOBAL ? ACCESS_STORE : ACCESS_ATOMIC;
+    uint32_t fl = OP_INFO[in->op].flags;
+    AccessKind kind = fl & OPF_ATOM ? ACCESS_ATOMIC : fl & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
     CoalesceResult cr;
     coalesce_analyze(out->addr, out->exec_mask, out->width,
                      kind == ACCESS_LOAD ? COALESCE_LOAD : kind == ACCESS_STORE ? COALESCE_STORE : COALESCE_ATOMIC, &cr);
@@ -459,7 +513,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     const Warp *w = &sm->warps[slot];
     BlockSlot *bs = &sm->blocks[w->block];
     if (bs->rc) {
-        RaceAccess a = OP_INFO[in->op].flags & OPF_ATOM ? RACE_ATOMIC : in->op == OP_ST_SHARED ? RACE_WRITE : RACE_READ;
+        RaceAccess a = OP_INFO[in->op].flags & OPF_ATOM ? RACE_ATOMIC : OP_INFO[in->op].flags & OPF_STORE ? RACE_WRITE : RACE_READ;
         RaceReport rep = { 0 };
         if (racecheck_warp(bs->rc, w->ex.warp_in_block, out->pc, out->addr, out->exec_mask, out->width, a, &rep)) {
             char what[512], t1[128], t2[128];
@@ -477,7 +531,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     SmemResult sr;
     smem_analyze(addr, out->exec_mask, out->width, g->c->smem_banks, &sr);
     uint32_t wf = sr.wavefronts, busy = wf;
-    AccessKind kind = in->op == OP_ST_SHARED ? ACCESS_STORE : ACCESS_LOAD;
+    AccessKind kind = OP_INFO[in->op].flags & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
     if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
         kind = ACCESS_ATOMIC;
         uint32_t serial = coalesce_max_same_address(out->addr, out->exec_mask);
@@ -491,14 +545,18 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .wavefronts = wf, .banks = g->c->smem_banks,
-                          .is_store = in->op == OP_ST_SHARED };
+                          .is_store = kind == ACCESS_STORE };
         memcpy(e.bank_words, sr.bank_words, g->c->smem_banks * sizeof e.bank_words[0]);
         g->trace->shared_access(g->trace->user, &e);
     }
     return start + g->c->lat_shared + busy - 1;
 }
 
-static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
+/* Issues the warp's next instruction. Built twice (ptx constant): the mini
+** ISA's instructions are one slot on their row's unit, and that path keeps
+** none of the PTX lowering's arithmetic. */
+static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot,
+                                                           ExecOut *out, const bool ptx)
 {
     Sm *sm = &g->sms[s];
     Warp *w = &sm->warps[slot];
@@ -515,15 +573,18 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     }
     const OpInfo *info = &OP_INFO[in->op];
     uint32_t lanes = bits_popcount(out->exec_mask);
-    st->warp_instructions++;
-    st->thread_instructions += lanes;
+    const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
+    st->warp_instructions += slots;
+    st->ptx_instructions += ptx;
+    st->thread_instructions += (uint64_t)lanes * slots;
     st->flops += info->flops * lanes;
-    st->active_lanes += bits_popcount(out->active);
-    OpUnit unit = info->unit;
-    if ((info->flags & OPF_IMAD) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
-    q->unit_free[unit] = g->now + g->interval[unit];
-    uint64_t ready = g->now + g->latency[unit];
+    st->active_lanes += (uint64_t)bits_popcount(out->active) * slots;
+    OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
+    if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
+    q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
+    uint64_t ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
     uint8_t wait = STALL_WAIT;
+    if (ptx && info->space == SPACE_GENERIC) unit = out->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU; /* resolved per access */
     if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, &wait);
     else if (unit == UNIT_MIO) ready = issue_mio(g, s, slot, in, out, &wait);
     for (uint32_t i = 0; i < in->ndst; i++) {
@@ -535,7 +596,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
             w->pred_ready[o->index] = ready;
         }
     }
-    w->next_issue = g->now + 1;
+    w->next_issue = g->now + slots;
     w->next_reason = STALL_NOT_SELECTED;
     if (g->trace && g->trace->warp_issue) {
         TraceIssue e = { g->now, s, slot, (uint32_t)(slot % g->c->sm_schedulers), bs->block_id, out->pc,
@@ -548,6 +609,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         w->next_issue = g->now + g->c->lat_branch;
         w->next_reason = STALL_BRANCH_RESOLVING;
     }
+    if (ptx && !out->exited && !run_free(g, s, slot)) return;
     prepare(g, sm, slot);
     if (out->exited) {
         charge(g, s, slot, w, WARP_GONE, g->now + 1); /* its last issue cycle */
@@ -568,6 +630,12 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         charge(g, s, slot, w, w->why, g->now + 1);
         heap_push(&q->waiting, w->ready, slot);
     }
+}
+
+static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
+{
+    if (g->k->ptx) issue_as(g, s, q, slot, out, true);
+    else issue_as(g, s, q, slot, out, false);
 }
 
 /* --------------------------------------------------------------- schedule */
@@ -818,7 +886,8 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
     KernelStats *st = &r->stats;
     st->blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     ExecOut *out = malloc(sizeof *out);
-    bool ok = out && setup(&g);
+    g.free_out = malloc(sizeof *g.free_out);
+    bool ok = out && g.free_out && setup(&g);
     if (!out) fail(&g, SIM_BAD_LAUNCH, "out of host memory");
     if (ok) {
         /* Breadth-first: one block per SM per round, as the hardware spreads them. */
@@ -883,6 +952,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
         for (uint32_t b = 0; b < g.bps; b++) racecheck_destroy(g.sms[s2].blocks[b].rc);
     free(g.pool);
     free(out);
+    free(g.free_out);
     return !g.stop;
 }
 

@@ -19,12 +19,6 @@
 static void push_key(JsonReader *r, const char *key, uint32_t index) { jsonpos_push(&r->at, key, index); }
 static void pop(JsonReader *r) { jsonpos_pop(&r->at); }
 
-static int find_buffer(const Workload *w, const char *name)
-{
-    for (uint32_t i = 0; i < w->nbuffers; i++)
-        if (strcmp(w->buffers[i].name, name) == 0) return (int)i;
-    return -1;
-}
 
 static bool tolerance(JsonReader *r, const cJSON *obj, const char *key, double *out)
 {
@@ -141,7 +135,7 @@ bool checks_load(JsonReader *r, const Workload *w, WlVariant *v, const cJSON *ar
         const cJSON *b = jsonread_member(it, "buffer", &o);
         push_key(r, "buffer", o);
         if (!cJSON_IsString(b)) return jsonread_fail(r, "expected a buffer name, found %s", jsonread_type(b));
-        int bi = find_buffer(w, b->valuestring);
+        int bi = workload_find_buffer(w, b->valuestring);
         if (bi < 0) return jsonread_fail(r, "unknown buffer '%s'", b->valuestring);
         ck->buffer = (uint32_t)bi;
         pop(r);

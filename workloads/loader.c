@@ -21,7 +21,9 @@
 #include "isa/asm.h"
 #include "isa/gmem.h"
 #include "isa/grid.h"
+#include "isa/load.h"
 #include "workloads/checks.h"
+#include "workloads/cuda.h"
 #include "workloads/expr.h"
 #include "workloads/jsonread.h"
 #include "workloads/npy.h"
@@ -104,9 +106,37 @@ static bool load_kernels(Ld *L, const cJSON *root)
     char err[256];
     size_t len;
     char *src;
-    if (file_read(full, ASM_MAX_FILE_BYTES, &src, &len, err, sizeof err) != FILE_READ_OK)
+    KernelFileKind kind = program_file_kind(full, NULL, 0);
+    if (kind == KFILE_CU) { /* compiled on the fly (workloads/cuda.h); its PTX is what runs */
+        const char *flags[32];
+        size_t nflags = 0;
+        const cJSON *fl = jsonread_member(root, "nvcc_flags", &ord);
+        if (fl) {
+            push_key(L, "nvcc_flags", ord);
+            for (const cJSON *x = cJSON_IsArray(fl) ? fl->child : fl; x; x = cJSON_IsArray(fl) ? x->next : NULL) {
+                if (!cJSON_IsString(x)) return fail(L, "expected a string or an array of strings (nvcc options), found %s", jsonread_type(x));
+                if (nflags == 32) return fail(L, "at most 32 nvcc options");
+                flags[nflags++] = x->valuestring;
+            }
+            pop(L);
+        }
+        char ptx_path[1200];
+        if (!cuda_compile(full, L->c->compute_capability, flags, nflags, &src, &len, ptx_path, sizeof ptx_path, L->r.d)) {
+            L->r.failed = true; /* the compiler's messages stand as they are */
+            return false;
+        }
+        char *pp = dup_string(ptx_path);
+        if (!pp) return fail(L, "out of memory");
+        free(L->w->kernel_file);
+        L->w->kernel_file = full = pp; /* faults name the PTX lines (each with its .cu line) */
+        kind = KFILE_PTX;
+    } else if (file_read(full, ASM_MAX_FILE_BYTES, &src, &len, err, sizeof err) != FILE_READ_OK) {
         return fail(L, "cannot read kernel file '%s': %s", full, err);
-    bool ok = asm_parse(src, len, full, &L->w->program, L->r.d);
+    }
+    if (kind != KFILE_PTX) kind = program_file_kind(full, src, len);
+    bool ok = program_parse(kind, src, len, full, &L->w->program, L->r.d);
+    /* PTX: registers per thread from ptxas -v where installed (cached) */
+    if (ok && kind == KFILE_PTX) cuda_ptxas_regs(&L->w->program, src, len, L->c->compute_capability);
     free(src);
     if (!ok) {
         L->r.failed = true; /* the assembler's file:line:col error stands as it is */
@@ -117,6 +147,10 @@ static bool load_kernels(Ld *L, const cJSON *root)
 }
 
 /* ================================================================ buffers */
+
+/* Names for the buffer and variant indexes (base/names.h). */
+static const char *buffer_name(const void *ctx, uint32_t id) { return ((const Workload *)ctx)->buffers[id].name; }
+static const char *variant_name_of(const void *ctx, uint32_t id) { return ((const Workload *)ctx)->variants[id].name; }
 
 /* An init value of an f32 buffer: a JSON number, or an integer
 ** expression (workloads/README.md, "Expressions") converted to float. */
@@ -301,8 +335,8 @@ static bool load_buffers(Ld *L, const cJSON *root)
             return fail(L, "buffer name '%s' is reserved (a machine value or a function)", b->name);
         if (params_find(&L->p, b->name) >= 0)
             return fail(L, "buffer name '%s' is also a parameter: args could not tell them apart", b->name);
-        for (uint32_t k = 0; k < i; k++)
-            if (strcmp(w->buffers[k].name, b->name) == 0) return fail(L, "duplicate buffer name '%s'", b->name);
+        if (workload_find_buffer(w, b->name) >= 0) return fail(L, "duplicate buffer name '%s'", b->name);
+        if (!names_add(&w->buffer_names, i, buffer_name, w)) return fail(L, "out of memory");
         pop(L);
         v = jsonread_member(it, "type", &o);
         push_key(L, "type", o);
@@ -344,12 +378,6 @@ static bool load_buffers(Ld *L, const cJSON *root)
 
 /* ================================================================ variants */
 
-static int find_buffer(const Workload *w, const char *name)
-{
-    for (uint32_t i = 0; i < w->nbuffers; i++)
-        if (strcmp(w->buffers[i].name, name) == 0) return (int)i;
-    return -1;
-}
 
 /* grid or block: an integer, an expression, or an array of 1-3 of them. */
 static bool load_dims(Ld *L, const cJSON *it, const char *what, const int64_t max[3], uint32_t out[3])
@@ -397,9 +425,10 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
         push_index(L, i);
         const KernelParam *p = &k->params[i];
         const char *ptype = p->is_ptr ? "ptr" : p->type == TYPE_F32 ? "f32" : p->type == TYPE_S32 ? "s32" : "u32";
+        if (k->ptx) ptype = TYPE_NAMES[p->type];
         WlArg *a = &v->args[i];
-        int b = cJSON_IsString(it) ? find_buffer(w, it->valuestring) : -1;
-        if (p->is_ptr) {
+        int b = cJSON_IsString(it) ? workload_find_buffer(w, it->valuestring) : -1;
+        if (p->is_ptr || (p->size == 8 && b >= 0)) { /* PTX: a .u64 takes a buffer's address or an integer */
             if (b < 0) {
                 if (cJSON_IsString(it))
                     return fail(L, "parameter '%s' of kernel '%s' is .ptr: expected a buffer name, found '%s' (no such buffer)",
@@ -420,20 +449,25 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
                 return fail(L, "%g does not fit a 32-bit float", it->valuedouble);
             a->kind = REF_ARG_FLOAT;
             a->f = (float)it->valuedouble;
-            memcpy(&a->bits, &a->f, 4);
+            { uint32_t fb; memcpy(&fb, &a->f, 4); a->bits = fb; }
         } else {
             if (!params_int(&L->p, it, &a->i)) return false;
             if (p->type == TYPE_F32) {
                 a->kind = REF_ARG_FLOAT;
                 a->f = (float)a->i;
-                memcpy(&a->bits, &a->f, 4);
+                { uint32_t fb; memcpy(&fb, &a->f, 4); a->bits = fb; }
             } else {
                 int64_t lo = p->type == TYPE_S32 ? INT32_MIN : 0, hi = p->type == TYPE_S32 ? INT32_MAX : (int64_t)UINT32_MAX;
+                if (p->size != 4) { /* PTX's other widths */
+                    uint32_t bitsz = 8 * p->size;
+                    lo = type_signed(p->type) ? -(int64_t)(1ull << (bitsz - 1)) : 0;
+                    hi = bitsz == 64 ? INT64_MAX : type_signed(p->type) ? (int64_t)(1ull << (bitsz - 1)) - 1 : (int64_t)((1ull << bitsz) - 1);
+                }
                 if (a->i < lo || a->i > hi)
                     return fail(L, "%lld does not fit parameter '%s' (.%s, %lld..%lld)", (long long)a->i, p->name, ptype,
                                 (long long)lo, (long long)hi);
                 a->kind = REF_ARG_INT;
-                a->bits = (uint32_t)a->i;
+                a->bits = (uint64_t)a->i;
             }
         }
         pop(L);
@@ -471,7 +505,9 @@ static bool load_launch(Ld *L, const cJSON *it, WlLaunch *l)
     f = jsonread_member(it, "kernel", &o);
     push_key(L, "kernel", o);
     if (!cJSON_IsString(f)) return fail(L, "expected a kernel name, found %s", jsonread_type(f));
-    l->kernel = program_find_kernel(&w->program, f->valuestring);
+    char why[1024];
+    l->kernel = program_match_kernel(&w->program, f->valuestring, why, sizeof why);
+    if (!l->kernel && strncmp(why, "kernel name", 11) == 0) return fail(L, "%s", why); /* an ambiguous PTX name */
     if (!l->kernel) {
         char list[512];
         size_t len = 0;
@@ -556,8 +592,8 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     const cJSON *f = jsonread_member(it, "name", &o);
     push_key(L, "name", o);
     if (!variant_name(L, f, v->name)) return false;
-    for (uint32_t k = 0; k < index; k++)
-        if (strcmp(w->variants[k].name, v->name) == 0) return fail(L, "duplicate variant name '%s'", v->name);
+    if (workload_find_variant(w, v->name)) return fail(L, "duplicate variant name '%s'", v->name);
+    if (!names_add(&w->variant_names, index, variant_name_of, w)) return fail(L, "out of memory");
     pop(L);
     if ((f = jsonread_member(it, "description", &o))) {
         push_key(L, "description", o);
@@ -658,7 +694,7 @@ bool workload_parse(const char *text, size_t len, const char *path, const GpuCon
         fail(&L, "expected a JSON object at the top level, found %s", jsonread_type(root));
         goto done;
     }
-    static const char *const keys[] = { "$schema", "name", "description", "params", "kernels", "buffers", "variants", NULL };
+    static const char *const keys[] = { "$schema", "name", "description", "params", "kernels", "nvcc_flags", "buffers", "variants", NULL };
     static const char *const required[] = { "name", "description", "kernels", "buffers", "variants", NULL };
     if (!jsonread_check_keys(&L.r, root, keys, required)) goto done;
     uint32_t ord;
@@ -712,6 +748,8 @@ void workload_destroy(Workload *w)
     }
     free(w->buffers);
     program_destroy(&w->program);
+    names_free(&w->buffer_names);
+    names_free(&w->variant_names);
     free(w->kernel_file);
     free(w->params);
     free(w->description);
@@ -722,9 +760,14 @@ void workload_destroy(Workload *w)
 
 const WlVariant *workload_find_variant(const Workload *w, const char *name)
 {
-    for (uint32_t i = 0; i < w->nvariants; i++)
-        if (strcmp(w->variants[i].name, name) == 0) return &w->variants[i];
-    return NULL;
+    uint32_t i = names_find(&w->variant_names, name, strlen(name), variant_name_of, w);
+    return i == NAMES_NONE ? NULL : &w->variants[i];
+}
+
+int workload_find_buffer(const Workload *w, const char *name)
+{
+    uint32_t i = names_find(&w->buffer_names, name, strlen(name), buffer_name, w);
+    return i == NAMES_NONE ? -1 : (int)i;
 }
 
 void workload_select(const Workload *w, const bool *chosen, bool *run)

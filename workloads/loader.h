@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "base/names.h"
 #include "isa/program.h"
 #include "sim/config.h"
 #include "sim/occupancy.h"
@@ -61,7 +62,8 @@ typedef struct {
     uint32_t   buffer;  /* REF_ARG_BUFFER: index into Workload.buffers     */
     int64_t    i;       /* REF_ARG_INT                                      */
     float      f;       /* REF_ARG_FLOAT                                    */
-    uint32_t   bits;    /* scalars: the 32-bit value the kernel parameter gets */
+    uint64_t   bits;    /* scalars: the value the kernel parameter gets (its
+                           low 4 bytes for a 32-bit one)                  */
 } WlArg;
 
 /* A check of one buffer after the variant ran: against a CPU reference
@@ -119,6 +121,8 @@ typedef struct {
     uint32_t  *order;         /* the variants in the order to run them: file
                                  order, but each after those its same_as
                                  checks compare with (nvariants entries)   */
+    NameIndex  buffer_names;  /* lookups by name in linear time overall   */
+    NameIndex  variant_names;
 } Workload;
 
 /* Loads path for machine c (which must have passed config_validate) with
@@ -137,6 +141,9 @@ void workload_destroy(Workload *w);
 
 /* Variant named name (exactly), or NULL. */
 const WlVariant *workload_find_variant(const Workload *w, const char *name);
+
+/* Index in w->buffers of the buffer named name, or -1. */
+int workload_find_buffer(const Workload *w, const char *name);
 
 /* Marks in run[] (nvariants entries) the variants chosen[] names and, through
 ** their same_as checks, every variant whose results they compare with. */

@@ -116,8 +116,17 @@ bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d)
     }
     for (uint32_t k = 0; k < v->nlaunches; k++) {
         const WlLaunch *l = &v->launches[k];
-        for (uint32_t i = 0; i < l->kernel->nparams; i++)
-            r->params[k][i] = l->args[i].kind == REF_ARG_BUFFER ? r->addrs[l->args[i].buffer] : l->args[i].bits;
+        for (uint32_t i = 0; i < l->kernel->nparams; i++) { /* into the param space at each one's offset */
+            const KernelParam *p = &l->kernel->params[i];
+            uint64_t val = l->args[i].kind == REF_ARG_BUFFER ? r->addrs[l->args[i].buffer] : l->args[i].bits;
+            uint32_t wd = p->offset / 4, sh = 8 * (p->offset % 4);
+            if (p->size >= 4) r->params[k][wd] = (uint32_t)val;
+            if (p->size == 8) r->params[k][wd + 1] = (uint32_t)(val >> 32);
+            if (p->size < 4) {
+                uint32_t mask = (p->size == 1 ? 0xffu : 0xffffu) << sh;
+                r->params[k][wd] = (r->params[k][wd] & ~mask) | (((uint32_t)val << sh) & mask);
+            }
+        }
     }
     RefArg ra[ISA_MAX_PARAMS];
     for (uint32_t i = 0; i < v->nchecks; i++) {

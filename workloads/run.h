@@ -37,7 +37,7 @@ uint64_t workload_splitmix64(uint64_t *state);
 typedef struct {
     GlobalMem *gmem;
     uint32_t  *addrs;         /* address of each Workload buffer           */
-    uint32_t (*params)[ISA_MAX_PARAMS]; /* each launch's kernel parameters */
+    uint32_t (*params)[ISA_MAX_PARAM_WORDS]; /* each launch's param space (KernelParam.offset) */
     void     **expected;      /* one array per check; NULL: elementwise,
                                  or not a reference check                  */
     const void **other;       /* per same_as check: the buffer as the variant
