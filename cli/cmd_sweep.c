@@ -651,6 +651,13 @@ int cmd_sweep(int argc, char **argv)
                     "--out, or remove the file to start over", a.out, i + 1, l->spec, job.spec_hash);
                 goto out;
             }
+            if (l->points != spec.npoints || l->variants != nvariants) {
+                ERR("--out %s: line %zu is of %llu points x %u variants, where this sweep has %llu x %u (the "
+                    "same spec hash: a damaged file?): give another --out, or remove the file to start over",
+                    a.out, i + 1, (unsigned long long)l->points, l->variants, (unsigned long long)spec.npoints,
+                    nvariants);
+                goto out;
+            }
             uint64_t r = l->point * nvariants + l->variant;
             if (have[r / 8] >> (r % 8) & 1) {
                 ERR("--out %s: line %zu repeats point %llu, variant %u", a.out, i + 1,

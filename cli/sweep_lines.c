@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "cli/report.h"
+#include "cli/sweep_spec.h"
 #include "sim/stats.h"
 
 /* ------------------------------------------------------------ reading */
@@ -43,7 +44,7 @@ bool sweep_line_ident(const cJSON *line, SweepLine *out, char *why, size_t cap)
     uint64_t vi = 0, nv = 0;
     if (!get_u64(line, "point", &out->point) || !get_u64(line, "points", &out->points) ||
         !get_u64(line, "variant_index", &vi) || !get_u64(line, "variants", &nv) || out->point >= out->points ||
-        vi >= nv || nv > UINT32_MAX) {
+        out->points > SWEEP_MAX_POINTS || vi >= nv || nv > UINT32_MAX) {
         snprintf(why, cap, "\"point\", \"points\", \"variant_index\" or \"variants\" missing or out of range");
         return false;
     }
@@ -130,6 +131,20 @@ void sweep_file_free(SweepFile *f)
 
 /* ------------------------------------------------------------ merging */
 
+typedef struct {
+    uint64_t run; /* point x variants + variant */
+    SweepRef ref;
+} Keyed;
+
+/* by run, then by file and line: of two copies of a run, the later is named */
+static int keyed_cmp(const void *a, const void *b)
+{
+    const Keyed *x = a, *y = b;
+    if (x->run != y->run) return x->run < y->run ? -1 : 1;
+    if (x->ref.file != y->ref.file) return x->ref.file < y->ref.file ? -1 : 1;
+    return x->ref.line < y->ref.line ? -1 : x->ref.line > y->ref.line;
+}
+
 bool sweep_merge_order(const SweepFile *files, const char *const *names, size_t nfiles, SweepRef **order,
                        uint64_t *nruns, Diag *d)
 {
@@ -163,44 +178,55 @@ bool sweep_merge_order(const SweepFile *files, const char *const *names, size_t 
             }
             if (l->points != first->points || l->variants != first->variants) {
                 diag_set(d, names[i], (uint32_t)k + 1, 0,
-                         "%llu points of %u variants, where %s has %llu of %u (the same spec hash: a damaged file?)",
+                         "%llu points x %u variants, where %s has %llu x %u (the same spec hash: a damaged file?)",
                          (unsigned long long)l->points, l->variants, names[first_file],
                          (unsigned long long)first->points, first->variants);
                 return false;
             }
         }
-    uint64_t n = first->points * first->variants;
-    SweepRef *o = malloc((size_t)n * sizeof *o);
-    if (!o) {
-        diag_set(d, "--merge", 0, 0, "out of memory for %llu runs", (unsigned long long)n);
+    /* sorted by run, the lines of a complete merge are the sweep's runs in
+    ** order; memory follows the lines given, never the count a line claims */
+    uint64_t n = first->points * first->variants; /* <= 10^6 x 2^32: no overflow */
+    size_t total = 0;
+    for (size_t i = 0; i < nfiles; i++) total += files[i].n;
+    Keyed *k = malloc(total * sizeof *k);
+    SweepRef *o = malloc(total * sizeof *o);
+    if (!k || !o) {
+        free(k);
+        free(o);
+        diag_set(d, "--merge", 0, 0, "out of memory for %zu runs", total);
         return false;
     }
-    for (uint64_t j = 0; j < n; j++) o[j].file = UINT32_MAX;
+    size_t m = 0;
     for (size_t i = 0; i < nfiles; i++)
-        for (size_t k = 0; k < files[i].n; k++) {
-            const SweepLine *l = &files[i].lines[k];
-            uint64_t j = l->point * first->variants + l->variant;
-            if (o[j].file != UINT32_MAX) {
-                diag_set(d, names[i], (uint32_t)k + 1, 0, "point %llu, variant %u is there twice (also %s:%zu)",
-                         (unsigned long long)l->point, l->variant, names[o[j].file], o[j].line + 1);
-                free(o);
-                return false;
-            }
-            o[j] = (SweepRef){ (uint32_t)i, k };
+        for (size_t j = 0; j < files[i].n; j++, m++)
+            k[m] = (Keyed){ files[i].lines[j].point * first->variants + files[i].lines[j].variant, { (uint32_t)i, j } };
+    qsort(k, total, sizeof *k, keyed_cmp);
+    for (size_t j = 1; j < total; j++)
+        if (k[j].run == k[j - 1].run) {
+            const SweepLine *l = &files[k[j].ref.file].lines[k[j].ref.line];
+            diag_set(d, names[k[j].ref.file], (uint32_t)k[j].ref.line + 1, 0,
+                     "point %llu, variant %u is there twice (also %s:%zu)", (unsigned long long)l->point, l->variant,
+                     names[k[j - 1].ref.file], k[j - 1].ref.line + 1);
+            free(k);
+            free(o);
+            return false;
         }
-    uint64_t missing = 0, first_missing = 0;
-    for (uint64_t j = 0; j < n; j++)
-        if (o[j].file == UINT32_MAX && missing++ == 0) first_missing = j;
-    if (missing) {
+    if (total < n) {
+        uint64_t first_missing = 0;
+        while (first_missing < total && k[first_missing].run == first_missing) first_missing++;
         diag_set(d, "--merge", 0, 0,
                  "%llu of %llu runs are missing, the first point %llu, variant %llu: a shard not given, or "
                  "not finished (run it again with the same command and --out)",
-                 (unsigned long long)missing, (unsigned long long)n,
+                 (unsigned long long)(n - total), (unsigned long long)n,
                  (unsigned long long)(first_missing / first->variants),
                  (unsigned long long)(first_missing % first->variants));
+        free(k);
         free(o);
         return false;
     }
+    for (size_t j = 0; j < total; j++) o[j] = k[j].ref; /* distinct runs below n, as many as n: all of them */
+    free(k);
     *order = o;
     *nruns = n;
     return true;

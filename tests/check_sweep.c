@@ -334,6 +334,9 @@ static const struct {
     { "{\"spec\": \"00000000000000aa\", \"point\": 3, \"points\": 3, \"variant_index\": 0, \"variants\": 1}\n",
       "out of range", 1 },
     { "{\"spec\": \"XYZ\", \"point\": 0}\n", "no \"spec\" hash", 1 },
+    /* no sweep has more than 10^6 points: a damaged count is refused, not allocated */
+    { "{\"spec\": \"00000000000000aa\", \"point\": 0, \"points\": 1000001, \"variant_index\": 0, \"variants\": 1}\n",
+      "out of range", 1 },
 };
 
 START_TEST(test_bad_files)
@@ -363,6 +366,11 @@ static const MergeCase merges[] = {
     { { L(A, 0, 0) L(A, 0, 1) L(A, 2, 0) L(A, 2, 1), L(B, 1, 0) L(B, 1, 1), NULL }, "a run of another sweep (spec 00000000000000bb" },
     { { L(A, 0, 0) L(A, 0, 1) "{\"spec\"", NULL, NULL }, "the last line is cut short" },
     { { "", "", NULL }, "no runs in the 2 files" },
+    /* a count as large as a line may claim: the merge's memory follows the lines given */
+    { { "{\"spec\": \"" A "\", \"point\": 999999, \"points\": 1000000, \"variant_index\": 7, \"variants\": 4294967295}\n",
+        NULL, NULL },
+      "4294967294999999 of 4294967295000000 runs are missing, the first point 0, variant 0" },
+    { { L(A, 1, 1) L(A, 0, 0) L(A, 0, 1) L(A, 2, 0) L(A, 2, 1), NULL, NULL }, "1 of 6 runs are missing, the first point 1, variant 0" },
 };
 
 START_TEST(test_merge)

@@ -151,6 +151,16 @@ for args in "--set sm.count=2,8 --param n=32,64" "--set sm.count=" "--set sm.cou
     sw badout sweep "$T" $args --out "$out"
     if [ "$rc" -eq 2 ] && cmp -s "$out" "$TMP/before.jsonl"; then ok; else bad "bad input ($args): exit $rc or --out changed" "$(head -n 2 "$TMP/badout.err")"; fi
 done
+# a damaged --out: the sweep's spec hash with another point count, refused, not indexed with
+sed '3s/"points": 4,/"points": 9,/' "$TMP/before.jsonl" >"$TMP/damaged.jsonl"
+cp "$TMP/damaged.jsonl" "$TMP/damaged.before"
+sw damaged "${S[@]}" --out "$TMP/damaged.jsonl"
+if [ "$rc" -eq 2 ] && grep -q "^gpusim sweep: error: --out .*damaged.jsonl: line 3 is of 9 points x 4 variants, where this sweep has 4 x 4" "$TMP/damaged.err" &&
+    cmp -s "$TMP/damaged.jsonl" "$TMP/damaged.before"; then
+    ok
+else
+    bad "a damaged --out: exit $rc, no clear message or the file changed" "$(head -n 2 "$TMP/damaged.err")"
+fi
 sw other sweep "$T" --set sm.count=2,8 --param n=32,64 --out "$out"
 grep -q "^gpusim sweep: error: --out .* holds runs of another sweep (line 1: spec " "$TMP/other.err" && ok ||
     bad "another sweep's --out: no clear message" "$(cat "$TMP/other.err")"
