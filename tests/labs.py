@@ -383,7 +383,13 @@ def lab_file(path, ctx, update, report):
     while i < len(lines):
         line, no = lines[i], i + 1
         where = '%s:%d' % (rel, no)
+        if '<!--=' in line and line.count('<!--=') != len(NUM_RE.findall(line)):
+            report.fail('%s: a number marker that does not close on its line (<!--=FMT:EXPR-->VALUE<!--/-->)' % where)
+        if line.startswith('<!--out:') and not (OUT_RE.match(line) and i + 1 < len(lines) and lines[i + 1].startswith('```')):
+            report.fail('%s: an output marker not followed by a ``` block, or malformed' % where)
         m = CHECK_RE.match(line)
+        if m and not SPAN_RE.findall(m.group(1)):
+            report.fail('%s: a Check: line without a `claim`' % where)
         if m:
             for expr in SPAN_RE.findall(m.group(1)):
                 try:
@@ -522,7 +528,7 @@ def main():
     print('%d passed, %d failed, %d skipped' % (report.passed, report.failed, report.skipped))
     if report.failed and not a.update:
         print('A lab no longer matches the simulator. If the model changed on purpose and every claim '
-              '(Check:) still holds, rewrite the numbers with  bash tests/labs.sh BUILD/gpusim . --update  '
+              '(Check:) still holds, rewrite the numbers with  bash tests/labs.sh build/gpusim . build/viz/gpusim-viz --update  '
               'and review the diff of docs/labs/.')
     return 1 if report.failed else 0
 
