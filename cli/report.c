@@ -23,6 +23,8 @@
 #define RULE_TAIL          0.8   /* wave efficiency below this, with > 1 wave     */
 #define RULE_BOUND         0.6   /* share of peak DRAM bandwidth / FP32 throughput */
 #define RULE_INSTR_RATIO   1.3   /* warp instructions vs the first variant        */
+#define RULE_LAUNCH        0.3   /* share of SM time with a block waiting for the
+                                    SM's block launcher                           */
 
 const char *report_status_name(SimStatus s)
 {
@@ -143,6 +145,14 @@ void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
     else if (st->peak_gflops > 0 && st->achieved_gflops >= RULE_BOUND * st->peak_gflops)
         clause(&s, "FP32 at %.0f%% of its %.0f GFLOP/s peak: compute-bound", 100.0 * st->achieved_gflops / st->peak_gflops,
                st->peak_gflops);
+    if (st->launch_queue_share >= RULE_LAUNCH && st->occ.blocks_per_sm) {
+        uint32_t wpb = st->occ.warps_per_sm / st->occ.blocks_per_sm;
+        uint32_t each = wpb * c->warp_launch_interval > c->block_launch_interval ? wpb * c->warp_launch_interval
+                                                                                 : c->block_launch_interval;
+        clause(&s, "SMs had a block waiting for their block launcher %.0f%% of the time (it starts one block of %u "
+                   "warp%s per %u cycles): launch-bound",
+               100.0 * st->launch_queue_share, wpb, wpb == 1 ? "" : "s", each);
+    }
     const RunRow *base = base_row(r);
     if (base && base != row && base->st.warp_instructions) {
         double q = per(st->warp_instructions, base->st.warp_instructions);
@@ -151,7 +161,7 @@ void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
     }
     uint64_t total = st->stall_cycles;
     int top = -1;
-    for (int k = 0; k < STALL_COUNT; k++)
+    for (int k = 0; k < STALL_REASONS; k++)
         if (k != STALL_SELECTED && (top < 0 || st->stall[k] > st->stall[top])) top = k;
     if (total && top >= 0 && st->stall[top])
         clause(&s, "the top warp state is %s, %.0f%% of warp cycles: %s%s", STALL_NAMES[top],
@@ -435,7 +445,7 @@ typedef struct {
     const char *s;
 } Field;
 
-#define NSTAT_FIELDS 18
+#define NSTAT_FIELDS 20
 
 static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
 {
@@ -458,6 +468,8 @@ static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
         { "l2_hit_rate", F_DBL, 0, st->l2_hit_rate, NULL },
         { "dram_bytes", F_U64, st->dram_bytes, 0, NULL },
         { "dram_bandwidth_gbs", F_DBL, 0, st->dram_bandwidth_gbs, NULL },
+        { "launch_queue_cycles", F_U64, st->launch_queue_cycles, 0, NULL },
+        { "launch_wait_warp_cycles", F_U64, st->launch_wait_warp_cycles, 0, NULL },
     };
     memcpy(f, t, sizeof t);
 }
@@ -482,7 +494,7 @@ static void json_stats(FILE *out, const KernelStats *st, const char *indent)
         field_value(out, &f[k], true);
     }
     fprintf(out, ",%s\"stall_reasons\": {", indent);
-    for (int k = 0; k < STALL_COUNT; k++) {
+    for (int k = 0; k < STALL_REASONS; k++) {
         fprintf(out, "%s\"%s\": ", k ? ", " : "", STALL_NAMES[k]);
         json_double(out, st->stall_share[k]);
     }
@@ -589,7 +601,7 @@ void report_csv(FILE *out, const RunReport *r)
     stat_fields(&zero, f);
     fputs("workload,gpu,variant,check,status,cycles,time_us,ratio", out);
     for (int k = 0; k < NSTAT_FIELDS; k++) fprintf(out, ",%s", f[k].name);
-    for (int k = 0; k < STALL_COUNT; k++) fprintf(out, ",stall_%s", STALL_NAMES[k]);
+    for (int k = 0; k < STALL_REASONS; k++) fprintf(out, ",stall_%s", STALL_NAMES[k]);
     fputs(",error\n", out);
     for (uint32_t i = 0; i < r->nrows; i++) {
         const RunRow *row = &r->rows[i];
@@ -610,12 +622,12 @@ void report_csv(FILE *out, const RunReport *r)
                 fputc(',', out);
                 field_value(out, &f[k], false);
             }
-            for (int k = 0; k < STALL_COUNT; k++) {
+            for (int k = 0; k < STALL_REASONS; k++) {
                 fputc(',', out);
                 json_double(out, st->stall_share[k]);
             }
         } else {
-            for (int k = 0; k < 3 + NSTAT_FIELDS + STALL_COUNT; k++) fputc(',', out);
+            for (int k = 0; k < 3 + NSTAT_FIELDS + STALL_REASONS; k++) fputc(',', out);
         }
         fputc(',', out);
         if (row->error) csv_string(out, row->error);
