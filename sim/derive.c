@@ -11,6 +11,7 @@ void derive_stats(const GpuConfig *c, KernelStats *st)
     st->theoretical_occupancy = st->occ.occupancy;
     uint64_t per_wave = (uint64_t)c->sm_count * st->occ.blocks_per_sm;
     st->waves = per_wave ? (uint32_t)((st->blocks + per_wave - 1) / per_wave) : 0;
+    st->waves_per_sm = per_wave ? (double)st->blocks / (double)per_wave : 0;
     st->wave_efficiency = st->waves ? (double)st->blocks / ((double)st->waves * per_wave) : 0;
     st->tail_blocks = st->waves ? (uint32_t)(st->blocks - (uint64_t)(st->waves - 1) * per_wave) : 0;
 

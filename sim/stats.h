@@ -120,6 +120,8 @@ typedef struct {
                                          ncu's achieved occupancy (sm__warps_active) */
     double   launch_queue_share;      /* launch_queue_cycles / busy SM cycles   */
     uint32_t waves;                   /* ceil(blocks / (SMs * blocks per SM))  */
+    double   waves_per_sm;            /* blocks / (SMs * blocks per SM): ncu's
+                                         launch__waves_per_multiprocessor       */
     double   wave_efficiency;         /* blocks / (waves * SMs * blocks per SM) */
     uint32_t tail_blocks;             /* blocks in the last wave               */
     double   branch_efficiency;       /* avg active lanes / 32 per issued instr */
