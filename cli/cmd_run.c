@@ -319,10 +319,9 @@ int cmd_run(int argc, char **argv)
     /* the description's claims, for the workload as shipped: a failed one
     ** is a failed check (the lesson's sentence no longer holds) */
     ClaimTally claims;
-    if (args.format != FMT_TEXT) fflush(stdout);
     claimcheck_run(&rep, args.nsets == 0 && args.nparams == 0, args.format == FMT_TEXT ? stdout : stderr, &claims);
     if (args.format == FMT_TEXT && claims.checked)
-        printf("claims: %u statements of the description checked, %s\n", claims.checked,
+        printf("claims of the description: %u checked, %s\n", claims.checked,
                claims.failed ? "some failed (above)" : "all hold");
     if (claims.failed) rc = EXIT_CHECK_FAILED;
     for (uint32_t i = 0; i < nrows; i++)

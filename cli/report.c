@@ -296,6 +296,7 @@ static void wrap(FILE *out, const char *text, size_t col, size_t indent, size_t 
     fputc('\n', out);
 }
 
+#define REPORT_COLS 100 /* the text report's width: tables, sentences, header */
 #define CELL (WL_MAX_VARIANT_NAME + 16) /* bytes of one table cell: a variant name fits */
 
 enum { COL_VARIANT, COL_CHECK, COL_CYCLES, COL_TIME, COL_RATIO, COL_LD, COL_ST, COL_SMEM, COL_BRANCH, COL_OCC,
@@ -304,7 +305,7 @@ enum { COL_VARIANT, COL_CHECK, COL_CYCLES, COL_TIME, COL_RATIO, COL_LD, COL_ST, 
 /* The per-request columns say what they count: global loads and stores
 ** alone (atomics in neither), shared loads, stores and atomics together. */
 static const char *const COL_HEAD[NCOLS] = { "variant", "check", "cycles", "time µs", "ratio", "ld sec/req", "st sec/req",
-                                             "smem wf/req (ld+st+atom)", "branch eff", "occupancy", "limiter", "waves",
+                                             "smem wf/req", "branch eff", "occupancy", "limiter", "waves",
                                              "DRAM GB/s", "GFLOP/s", "FLOP/B", "% of roof" };
 
 /* The FP32 columns (the roofline point) explain something when a variant
@@ -352,14 +353,18 @@ void report_text(FILE *out, const RunReport *r)
 {
     const Workload *w = r->w;
     const GpuConfig *c = r->c;
-    fprintf(out, "workload %s", w->name);
-    for (uint32_t i = 0; i < w->nparams; i++)
-        fprintf(out, "%s%s=%lld", i ? ", " : " (", w->params[i].name, (long long)w->params[i].value);
-    fprintf(out, "%s on %s: %s, %u SMs, %.0f MHz\n", w->nparams ? ")" : "", c->name, c->description, c->sm_count,
-            c->clock_mhz);
+    char head[1024];
+    size_t hl = (size_t)snprintf(head, sizeof head, "workload %s", w->name);
+    for (uint32_t i = 0; i < w->nparams && hl < sizeof head; i++)
+        hl += (size_t)snprintf(head + hl, sizeof head - hl, "%s%s=%lld", i ? ", " : " (", w->params[i].name,
+                               (long long)w->params[i].value);
+    if (hl < sizeof head)
+        snprintf(head + hl, sizeof head - hl, "%s on %s: %s, %u SMs, %.0f MHz", w->nparams ? ")" : "", c->name,
+                 c->description, c->sm_count, c->clock_mhz);
+    wrap(out, head, 0, 2, REPORT_COLS);
     for (size_t i = 0; i < r->nsets; i++) fprintf(out, "%s--set %s", i ? " " : "machine changed: ", r->sets[i]);
     if (r->nsets) fputc('\n', out);
-    wrap(out, w->description, 0, 0, 100);
+    wrap(out, w->description, 0, 0, REPORT_COLS);
     fputc('\n', out);
 
     /* columns with nothing to show in any row are left out */
@@ -412,37 +417,51 @@ void report_text(FILE *out, const RunReport *r)
             for (uint32_t i = 0; i < r->nrows && same[k]; i++)
                 if (r->rows[i].ran) same[k] = strcmp(cells[i][k], cells[first_ran][k]) == 0;
         }
+    /* the columns in blocks of at most REPORT_COLS characters, each block
+    ** led by the variant column (a wide table of many metrics stays
+    ** readable on a terminal or a projector: no line wraps) */
+    int order[NCOLS], nvis = 0;
+    for (int k = COL_VARIANT + 1; k < NCOLS; k++)
+        if (show[k] && !same[k]) order[nvis++] = k;
+    for (int from = 0; from < nvis || from == 0;) {
+        int to = from;
+        size_t used = width[COL_VARIANT];
+        while (to < nvis && (to == from || used + 2 + width[order[to]] <= REPORT_COLS)) used += 2 + width[order[to++]];
+        if (from) fputc('\n', out);
+        cell(out, COL_HEAD[COL_VARIANT], width[COL_VARIANT], true);
+        for (int q = from; q < to; q++) {
+            fputs("  ", out);
+            cell(out, COL_HEAD[order[q]], width[order[q]], order[q] <= COL_CHECK);
+        }
+        fputc('\n', out);
+        for (uint32_t i = 0, j = 0; i < r->nrows; i++) {
+            const RunRow *row = &r->rows[i];
+            uint32_t nl = row->ran && row->v->nlaunches > 1 ? row->v->nlaunches : 0;
+            for (uint32_t l = 0; l <= nl; l++) {
+                if (l && nl == 0) break;
+                char (*line)[CELL] = l == 0 ? cells[i] : sub[j++];
+                cell(out, line[COL_VARIANT], width[COL_VARIANT], true);
+                for (int q = from; q < to; q++) {
+                    fputs("  ", out);
+                    cell(out, line[order[q]], width[order[q]], order[q] <= COL_CHECK);
+                }
+                fputc('\n', out);
+            }
+        }
+        if (to == from) break;
+        from = to;
+    }
+    /* the metrics equal in every variant, wrapped as the sentences are */
+    char same_line[NCOLS * (CELL + 32)];
+    size_t sl = 0;
     bool first = true;
     for (int k = 0; k < NCOLS; k++) {
-        if (!show[k] || same[k]) continue;
-        if (!first) fputs("  ", out);
-        cell(out, COL_HEAD[k], width[k], k <= COL_CHECK);
-        first = false;
-    }
-    fputc('\n', out);
-    for (uint32_t i = 0, j = 0; i < r->nrows; i++) {
-        const RunRow *row = &r->rows[i];
-        uint32_t nl = row->ran && row->v->nlaunches > 1 ? row->v->nlaunches : 0;
-        for (uint32_t l = 0; l <= nl; l++) {
-            if (l && nl == 0) break;
-            char (*line)[CELL] = l == 0 ? cells[i] : sub[j++];
-            first = true;
-            for (int k = 0; k < NCOLS; k++) {
-                if (!show[k] || same[k]) continue;
-                if (!first) fputs("  ", out);
-                cell(out, line[k], width[k], k <= COL_CHECK);
-                first = false;
-            }
-            fputc('\n', out);
-        }
-    }
-    first = true;
-    for (int k = 0; k < NCOLS; k++) {
         if (!same[k]) continue;
-        fprintf(out, "%s%s %s", first ? "same in every variant: " : ", ", COL_HEAD[k], cells[first_ran][k]);
+        sl += (size_t)snprintf(same_line + sl, sizeof same_line - sl, "%s%s %s", first ? "same in every variant: " : ", ",
+                               COL_HEAD[k], cells[first_ran][k]);
         first = false;
     }
-    if (!first) fputc('\n', out);
+    if (!first) wrap(out, same_line, 0, 2, REPORT_COLS);
     free(cells);
     free(sub);
 
@@ -456,7 +475,7 @@ void report_text(FILE *out, const RunReport *r)
         fprintf(out, "  %s:", r->rows[i].v->name);
         for (size_t k = width_of(r->rows[i].v->name); k < nw; k++) fputc(' ', out);
         fputc(' ', out);
-        wrap(out, sentence, nw + 4, nw + 4, 100);
+        wrap(out, sentence, nw + 4, nw + 4, REPORT_COLS);
     }
     bool errors = false;
     for (uint32_t i = 0; i < r->nrows; i++)
