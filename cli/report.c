@@ -94,6 +94,7 @@ typedef struct {
 typedef struct {
     Cause c[MAX_CAUSES];
     int   n;
+    bool  memory; /* an uncoalesced or bank-conflict clause among them */
 } Causes;
 
 __attribute__((format(printf, 3, 4))) static void cause(Causes *cs, double weight, const char *fmt, ...)
@@ -111,20 +112,24 @@ static void explain_global(Causes *cs, const GlobalCounts *g, const char *what)
 {
     if (!g->requests || !g->ideal_sectors) return;
     double spr = g->sectors_per_request, ideal = g->ideal_sectors_per_request;
-    if (spr > ideal * RULE_UNCOALESCED)
+    if (spr > ideal * RULE_UNCOALESCED) {
+        cs->memory = true;
         cause(cs, 1.0 - ideal / spr,
               "global %s touch %.1f sectors per request where %.0f would do: uncoalesced, %.0f%% of the bytes moved "
               "are used",
               what, spr, ideal, 100.0 * ideal / spr);
+    }
 }
 
 static void explain_shared(Causes *cs, const SharedCounts *p, const char *what)
 {
     if (!p->requests) return;
     double wpr = p->wavefronts_per_request;
-    if (wpr > RULE_CONFLICT)
+    if (wpr > RULE_CONFLICT) {
+        cs->memory = true;
         cause(cs, 1.0 - 1.0 / wpr, "shared %s take %.1f wavefronts per request: %.0f-way bank conflict%s", what, wpr,
               wpr, p->max_wavefronts > wpr + 0.5 ? " on average" : "");
+    }
 }
 
 /* The causes of row's time that the rules find, unordered. */
@@ -199,6 +204,7 @@ void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
     }
     Causes cs;
     cs.n = 0;
+    cs.memory = false;
     find_causes(r, row, &cs);
     /* heaviest first; equal weights keep the order above (insertion sort) */
     for (int a = 1; a < cs.n; a++)
@@ -224,14 +230,12 @@ void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
                100.0 * (double)st->stall[top] / (double)total, STALL_HELP[top],
                top == STALL_NOT_SELECTED ? ", so issue slots are the bottleneck" : "");
     /* a memory system without a finding says so, last */
-    bool global = false, shared = false, memory_cause = false;
+    bool global = false, shared = false;
     for (int k = 0; k < ACCESS_KINDS; k++) {
         global |= st->global[k].requests > 0;
         shared |= st->shared[k].requests > 0;
     }
-    for (int k = 0; k < cs.n; k++)
-        memory_cause |= strstr(cs.c[k].text, "uncoalesced") != NULL || strstr(cs.c[k].text, "bank conflict") != NULL;
-    if (!memory_cause && (global || shared))
+    if (!cs.memory && (global || shared))
         clause(&s, "%s%s%s", global ? "global accesses coalesced" : "", global && shared ? ", " : "",
                shared ? "shared accesses free of bank conflicts" : "");
     if (!s.clauses) clause(&s, "no inefficiency found by the rules");
