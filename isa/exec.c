@@ -10,6 +10,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static inline float f32(uint32_t u)
 {
@@ -100,14 +103,30 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
     do {                                                                  \
         const uint32_t *A = row(w, &in->src[0], ta);                      \
         const uint32_t *B = row(w, &in->src[1], tb);                      \
-        uint32_t r = 0;                                                   \
+        uint32_t c[WARP_SIZE];                                            \
         for (int l = 0; l < WARP_SIZE; l++) {                             \
             uint32_t x = A[l], y = B[l];                                  \
-            r |= (uint32_t)(COND) << l;                                   \
+            c[l] = 0u - (uint32_t)(COND);                                 \
         }                                                                 \
+        uint32_t r = lanes_to_mask(c);                                    \
         uint32_t *P = &w->pred[in->dst[0].index];                         \
         *P = (*P & ~m) | (r & m);                                         \
     } while (0)
+
+/* One bit per lane from 32 all-ones-or-zero words. SSE2 (every x86-64)
+** packs four lanes per instruction; a shift by the lane number does not
+** vectorise without AVX2, and that loop cost more than the comparisons. */
+static inline uint32_t lanes_to_mask(const uint32_t c[WARP_SIZE])
+{
+    uint32_t r = 0;
+#if defined(__SSE2__)
+    for (int l = 0; l < WARP_SIZE; l += 4)
+        r |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)&c[l]))) << l;
+#else
+    for (int l = 0; l < WARP_SIZE; l++) r |= (c[l] & 1u) << l;
+#endif
+    return r;
+}
 
 /* Fused multiply-add over a warp. Built twice: with the FMA instruction set
 ** (one vfmadd per lane, chosen at load time where the CPU has it) and
@@ -196,8 +215,22 @@ static inline uint32_t shr_s32(uint32_t x, uint32_t y)
     }                                     \
     return false
 
-static bool cmp_s(CmpOp c, int32_t a, int32_t b) { COMPARE(c, a, b); }
-static bool cmp_u(CmpOp c, uint32_t a, uint32_t b) { COMPARE(c, a, b); }
+/* Integer setp: the comparison chosen once per instruction, then a lane
+** loop per comparison that the compiler vectorises (a per-lane switch
+** cost more than the comparisons themselves). T: int32_t or uint32_t. */
+#define SETP_INT(T)                                                       \
+    do {                                                                  \
+        switch ((CmpOp)in->mod) {                                         \
+        case CMP_EQ: case CMP_EQU: SETP((T)x == (T)y); break;            \
+        case CMP_NE: case CMP_NEU: SETP((T)x != (T)y); break;            \
+        case CMP_LT: case CMP_LTU: SETP((T)x < (T)y); break;             \
+        case CMP_LE: case CMP_LEU: SETP((T)x <= (T)y); break;            \
+        case CMP_GT: case CMP_GTU: SETP((T)x > (T)y); break;             \
+        case CMP_GE: case CMP_GEU: SETP((T)x >= (T)y); break;            \
+        case CMP_NUM: SETP((x | y | 1u) != 0); break;     /* integers are never NaN */ \
+        case CMP_NAN: case CMP_COUNT: SETP((x & y & 0u) != 0); break;  \
+        }                                                                 \
+    } while (0)
 
 /* Ordered float comparisons: any NaN operand makes them false (ne too). */
 static bool cmp_f(CmpOp c, float a, float b)
@@ -561,8 +594,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_CVT_U32_F32: LANES1(f2u(f32(x))); break;
     case OP_CVT_RNI_S32_F32: LANES1(f2s(nearbyintf(f32(x)))); break;
 
-    case OP_SETP_S32: SETP(cmp_s((CmpOp)in->mod, (int32_t)x, (int32_t)y)); break;
-    case OP_SETP_U32: SETP(cmp_u((CmpOp)in->mod, x, y)); break;
+    case OP_SETP_S32: SETP_INT(int32_t); break;
+    case OP_SETP_U32: SETP_INT(uint32_t); break;
     case OP_SETP_F32: SETP(cmp_f((CmpOp)in->mod, f32(x), f32(y))); break;
     case OP_AND_PRED:
     case OP_OR_PRED:

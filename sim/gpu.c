@@ -85,8 +85,17 @@ typedef struct {
 ** only when one comes due). Warps at a barrier are in neither. Stall time
 ** is charged to a warp when its state changes, so a waiting warp costs
 ** nothing until its result arrives. */
+/* An eligible warp as its scheduler scans it: the age and pipe are copied
+** from the Warp (both fixed while it is eligible), so picking one reads
+** one contiguous array instead of a Warp per entry. */
 typedef struct {
-    uint32_t *eligible;    /* warp slots, oldest first                          */
+    uint64_t age;
+    uint32_t slot;
+    uint32_t unit;
+} Eligible;
+
+typedef struct {
+    Eligible *eligible;    /* oldest first                                      */
     uint32_t  neligible;
     Heap      waiting;     /* (ready cycle, warp slot), fixed storage       */
     uint32_t  nwarps;      /* resident warps of this scheduler                  */
@@ -234,15 +243,15 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
 }
 
 /* Inserts a warp whose operands are ready, keeping the list oldest first. */
-static void eligible_add(const Sm *sm, Scheduler *q, uint32_t slot)
+static inline void eligible_add(Scheduler *q, const Warp *w, uint32_t slot)
 {
-    uint64_t age = sm->warps[slot].age;
+    uint64_t age = w->age;
     uint32_t i = q->neligible++;
-    while (i && sm->warps[q->eligible[i - 1]].age > age) {
+    while (i && q->eligible[i - 1].age > age) {
         q->eligible[i] = q->eligible[i - 1];
         i--;
     }
-    q->eligible[i] = slot;
+    q->eligible[i] = (Eligible){ age, slot, w->unit };
 }
 
 /* ------------------------------------------------------------ occupancy */
@@ -661,7 +670,7 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
         uint32_t slot = heap_pop(&q->waiting).id;
         Warp *w = &sm->warps[slot];
         charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
-        eligible_add(sm, q, slot);
+        eligible_add(q, w, slot);
         q->eligible_by_unit[w->unit]++;
     }
     /* When each pipe can next accept an instruction from this scheduler; the
@@ -680,10 +689,10 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     int64_t pick = -1, first = -1;
     bool gto = g->c->sched_policy == SCHED_GTO;
     for (uint32_t i = 0; i < q->neligible; i++) {
-        const Warp *w = &sm->warps[q->eligible[i]];
-        if (q->pipe_busy[w->unit]) continue;
+        const Eligible *e = &q->eligible[i];
+        if (q->pipe_busy[e->unit]) continue;
         if (first < 0) first = i;
-        if (gto ? (int64_t)q->eligible[i] == q->last_issued : w->age > q->last_age) {
+        if (gto ? (int64_t)e->slot == q->last_issued : e->age > q->last_age) {
             pick = i;
             break;
         }
@@ -691,8 +700,8 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     if (pick < 0) pick = first; /* GTO: the oldest; LRR: wrap around to the oldest */
     if (per_warp)
         for (uint32_t i = 0; i < q->neligible; i++) {
-            Warp *w = &sm->warps[q->eligible[i]];
-            charge(g, s, q->eligible[i], w,
+            Warp *w = &sm->warps[q->eligible[i].slot];
+            charge(g, s, q->eligible[i].slot, w,
                    (int64_t)i == pick ? STALL_SELECTED : q->pipe_busy[w->unit] ? PIPE_STALL[w->unit] : STALL_NOT_SELECTED,
                    now);
         }
@@ -700,7 +709,7 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
         wake_set(g, s, qi, wake, false);
         return;
     }
-    uint32_t slot = q->eligible[pick];
+    uint32_t slot = q->eligible[pick].slot;
     Warp *w = &sm->warps[slot];
     w->reason = STALL_SELECTED; /* its eligible time so far was charged in bulk */
     w->since = now;
@@ -736,7 +745,7 @@ static bool setup(Gpu *g)
     /* One allocation for every per-SM array: sized once, freed once. */
     size_t sz_sm = sizeof(Sm), sz_warps = (size_t)g->warp_slots * sizeof(Warp),
            sz_blocks = (size_t)g->bps * sizeof(BlockSlot), sz_sched = (size_t)nsched * sizeof(Scheduler),
-           sz_order = (size_t)nsched * per_sched * (sizeof(HeapItem) + sizeof(uint32_t)),
+           sz_order = (size_t)nsched * per_sched * (sizeof(HeapItem) + sizeof(Eligible)),
            sz_regs = (size_t)g->warp_slots * g->nregs * WARP_SIZE * sizeof(uint32_t),
            sz_ready = (size_t)g->warp_slots * g->nregs * sizeof(uint64_t),
            sz_wait = (size_t)g->warp_slots * g->nregs, sz_smem = (size_t)g->bps * g->smem_size;
@@ -765,7 +774,7 @@ static bool setup(Gpu *g)
         uint32_t (*regs)[WARP_SIZE] = (uint32_t (*)[WARP_SIZE])p;
         p += sz_regs;
         HeapItem *pending = (HeapItem *)p;
-        uint32_t *elig = (uint32_t *)(pending + (size_t)nsched * per_sched);
+        Eligible *elig = (Eligible *)(pending + (size_t)nsched * per_sched);
         p += sz_order;
         uint8_t *wait = p;
         p += sz_wait;
