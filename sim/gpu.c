@@ -580,13 +580,13 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         return;
     }
     const OpInfo *info = &OP_INFO[in->op];
-    uint32_t lanes = bits_popcount(out->exec_mask);
+    uint32_t lanes = bits_lanes(out->exec_mask);
     const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
     st->warp_instructions += slots;
     st->ptx_instructions += ptx;
     st->thread_instructions += (uint64_t)lanes * slots;
     st->flops += info->flops * lanes;
-    st->active_lanes += (uint64_t)bits_popcount(out->active) * slots;
+    st->active_lanes += (uint64_t)bits_lanes(out->active) * slots;
     OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
     if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
     q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
