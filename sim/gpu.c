@@ -101,6 +101,9 @@ typedef struct {
     uint32_t  nwarps;      /* resident warps of this scheduler                  */
     uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
     uint8_t   pipe_busy[NPIPES];        /* ... and whether it was busy        */
+    uint32_t  eligible_units;           /* bit u: eligible_by_unit[u] > 0, so a
+                                           scheduler visits only the pipes its
+                                           eligible warps need               */
     uint64_t  last_eval;   /* the cycle those two describe                      */
     uint64_t  wake_at;
     uint64_t  unit_free[UNIT_COUNT];
@@ -661,10 +664,11 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     uint64_t now = g->now;
     bool per_warp = g->trace && g->trace->warp_stall;
     if (!per_warp && now > q->last_eval)
-        for (int u = 0; u < NPIPES; u++)
-            if (q->eligible_by_unit[u])
-                g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
-                    (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
+        for (uint32_t units = q->eligible_units; units; units &= units - 1) {
+            int u = __builtin_ctz(units);
+            g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
+                (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
+        }
     q->last_eval = now;
     while (q->waiting.n && q->waiting.v[0].key <= now) {
         uint32_t slot = heap_pop(&q->waiting).id;
@@ -672,19 +676,25 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
         charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
         eligible_add(q, w, slot);
         q->eligible_by_unit[w->unit]++;
+        q->eligible_units |= 1u << w->unit;
     }
-    /* When each pipe can next accept an instruction from this scheduler; the
-    ** LSU and shared-memory pipes are shared by the SM's schedulers. */
-    uint64_t pipe_free[NPIPES];
-    memcpy(pipe_free, q->unit_free, sizeof q->unit_free);
-    if (sm->lsu_free > pipe_free[UNIT_LSU]) pipe_free[UNIT_LSU] = sm->lsu_free;
-    if (sm->smem_free > pipe_free[UNIT_MIO]) pipe_free[UNIT_MIO] = sm->smem_free;
-    pipe_free[UNIT_CTRL] = 0;
-    pipe_free[PIPE_ALU_OR_FMA] = pipe_free[UNIT_FMA] < pipe_free[UNIT_ALU] ? pipe_free[UNIT_FMA] : pipe_free[UNIT_ALU];
+    /* When each pipe an eligible warp needs can next accept an instruction
+    ** from this scheduler (the LSU and shared-memory pipes are shared by the
+    ** SM's schedulers); the others' busy flags are never read. */
     uint64_t wake = q->waiting.n ? q->waiting.v[0].key : NEVER;
-    for (int u = 0; u < NPIPES; u++) {
-        q->pipe_busy[u] = pipe_free[u] > now;
-        if (q->pipe_busy[u] && q->eligible_by_unit[u] && pipe_free[u] < wake) wake = pipe_free[u];
+    for (uint32_t units = q->eligible_units; units; units &= units - 1) {
+        int u = __builtin_ctz(units);
+        uint64_t free_at;
+        if (u == PIPE_ALU_OR_FMA)
+            free_at = q->unit_free[UNIT_FMA] < q->unit_free[UNIT_ALU] ? q->unit_free[UNIT_FMA] : q->unit_free[UNIT_ALU];
+        else if (u == UNIT_CTRL) free_at = 0;
+        else {
+            free_at = q->unit_free[u];
+            if (u == UNIT_LSU && sm->lsu_free > free_at) free_at = sm->lsu_free;
+            if (u == UNIT_MIO && sm->smem_free > free_at) free_at = sm->smem_free;
+        }
+        q->pipe_busy[u] = free_at > now;
+        if (q->pipe_busy[u] && free_at < wake) wake = free_at;
     }
     int64_t pick = -1, first = -1;
     bool gto = g->c->sched_policy == SCHED_GTO;
@@ -713,7 +723,7 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     Warp *w = &sm->warps[slot];
     w->reason = STALL_SELECTED; /* its eligible time so far was charged in bulk */
     w->since = now;
-    q->eligible_by_unit[w->unit]--;
+    if (!--q->eligible_by_unit[w->unit]) q->eligible_units &= ~(1u << w->unit);
     memmove(&q->eligible[pick], &q->eligible[pick + 1], (q->neligible - (uint32_t)pick - 1) * sizeof q->eligible[0]);
     q->neligible--;
     q->last_issued = slot;
