@@ -28,6 +28,21 @@ static inline uint32_t bits(float f)
     return u;
 }
 
+/* A lane mask as 32 words of all ones or zero, four lanes per 16-byte copy
+** from a table: a blend by these words vectorises, a test of bit l of the
+** mask per lane does not (without AVX2's per-lane shifts). */
+static const uint32_t NIBBLE_LANES[16][4] = {
+#define NL(n) { 0u - ((n) & 1u), 0u - ((n) >> 1 & 1u), 0u - ((n) >> 2 & 1u), 0u - ((n) >> 3 & 1u) }
+    NL(0u), NL(1u), NL(2u), NL(3u), NL(4u), NL(5u), NL(6u), NL(7u),
+    NL(8u), NL(9u), NL(10u), NL(11u), NL(12u), NL(13u), NL(14u), NL(15u),
+#undef NL
+};
+
+static inline void lanes_from_mask(uint32_t m, uint32_t mw[WARP_SIZE])
+{
+    for (int g = 0; g < WARP_SIZE / 4; g++) memcpy(&mw[4 * g], NIBBLE_LANES[m >> (4 * g) & 15u], sizeof NIBBLE_LANES[0]);
+}
+
 /* Source operand as a 32-lane row: a register row, or an immediate
 ** broadcast into tmp. */
 static inline const uint32_t *row(const WarpExec *w, const Operand *o, uint32_t tmp[WARP_SIZE])
@@ -55,10 +70,12 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
                 D[l] = (EXPR);                                            \
             }                                                             \
         } else {                                                          \
+            uint32_t mw[WARP_SIZE];                                       \
+            lanes_from_mask(m, mw);                                       \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
                 uint32_t x = A[l];                                        \
                 uint32_t v = (EXPR);                                      \
-                D[l] = (m >> l & 1) ? v : D[l];                           \
+                D[l] = (v & mw[l]) | (D[l] & ~mw[l]);                     \
             }                                                             \
         }                                                                 \
     } while (0)
@@ -73,10 +90,12 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
                 D[l] = (EXPR);                                            \
             }                                                             \
         } else {                                                          \
+            uint32_t mw[WARP_SIZE];                                       \
+            lanes_from_mask(m, mw);                                       \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
                 uint32_t x = A[l], y = B[l];                              \
                 uint32_t v = (EXPR);                                      \
-                D[l] = (m >> l & 1) ? v : D[l];                           \
+                D[l] = (v & mw[l]) | (D[l] & ~mw[l]);                     \
             }                                                             \
         }                                                                 \
     } while (0)
@@ -92,10 +111,12 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
                 D[l] = (EXPR);                                            \
             }                                                             \
         } else {                                                          \
+            uint32_t mw[WARP_SIZE];                                       \
+            lanes_from_mask(m, mw);                                       \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
                 uint32_t x = A[l], y = B[l], z = C[l];                    \
                 uint32_t v = (EXPR);                                      \
-                D[l] = (m >> l & 1) ? v : D[l];                           \
+                D[l] = (v & mw[l]) | (D[l] & ~mw[l]);                     \
             }                                                             \
         }                                                                 \
     } while (0)
@@ -136,9 +157,11 @@ __attribute__((target_clones("fma", "default")))
 #endif
 static void fma_lanes(uint32_t *D, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t m)
 {
+    uint32_t mw[WARP_SIZE];
+    lanes_from_mask(m, mw);
     for (int l = 0; l < WARP_SIZE; l++) {
         uint32_t v = bits(fmaf(f32(A[l]), f32(B[l]), f32(C[l])));
-        D[l] = (m >> l & 1) ? v : D[l];
+        D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
     }
 }
 
@@ -511,7 +534,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
                     if (m >> l & 1) D[l] = special(b, w, sr, l);
             } else { /* the same for every lane */
                 uint32_t v = special(b, w, sr, 0);
-                for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
+                uint32_t mw[WARP_SIZE];
+                lanes_from_mask(m, mw);
+                for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
             }
         } else {
             LANES1(x);
@@ -521,7 +546,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         for (uint32_t e = 0; e < in->vec; e++) { /* PTX .u64: two words */
             uint32_t v = b->params[in->src[0].value + e];
             uint32_t *D = w->r[in->dst[e].index];
-            for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
+            uint32_t mw[WARP_SIZE];
+            lanes_from_mask(m, mw);
+            for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
         }
         break;
     case OP_LD_PARAM_SUB: { /* a byte or half-word at byte offset in->offset */
@@ -530,7 +557,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint32_t v = n == 1 ? (type_signed((ValueType)in->type) ? (uint32_t)(int32_t)(int8_t)word : (word & 0xff))
                             : (type_signed((ValueType)in->type) ? (uint32_t)(int32_t)(int16_t)word : (word & 0xffff));
         uint32_t *D = w->r[in->dst[0].index];
-        for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
+        uint32_t mw[WARP_SIZE];
+        lanes_from_mask(m, mw);
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
         break;
     }
     case OP_SELP: {
