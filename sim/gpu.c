@@ -109,6 +109,8 @@ typedef struct {
     uint64_t  wake_at;
     uint64_t  unit_free[UNIT_COUNT];
     int64_t   last_issued; /* warp slot, or -1                                  */
+    bool      last_eligible; /* ... and it is in `eligible` (GTO looks it up by
+                                its age instead of scanning for it)         */
     uint64_t  last_age;    /* LRR: age of the last warp picked                  */
 } Scheduler;
 
@@ -246,16 +248,34 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
     w->since = at;
 }
 
+/* The first eligible warp not older than `age` (ages are unique). */
+static inline uint32_t eligible_find(const Scheduler *q, uint64_t age)
+{
+    uint32_t lo = 0, hi = q->neligible;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (q->eligible[mid].age < age) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* Inserts a warp whose operands are ready, keeping the list oldest first. */
 static inline void eligible_add(Scheduler *q, const Warp *w, uint32_t slot)
 {
-    uint64_t age = w->age;
-    uint32_t i = q->neligible++;
-    while (i && q->eligible[i - 1].age > age) {
-        q->eligible[i] = q->eligible[i - 1];
-        i--;
-    }
-    q->eligible[i] = (Eligible){ age, slot, w->unit };
+    uint32_t i = eligible_find(q, w->age);
+    memmove(&q->eligible[i + 1], &q->eligible[i], (q->neligible - i) * sizeof q->eligible[0]);
+    q->neligible++;
+    q->eligible[i] = (Eligible){ w->age, slot, w->unit };
+    if ((int64_t)slot == q->last_issued) q->last_eligible = true;
+}
+
+/* The first eligible warp from index i on whose pipe is free, or -1. */
+static inline int64_t eligible_free(const Scheduler *q, uint32_t i)
+{
+    for (; i < q->neligible; i++)
+        if (!q->pipe_busy[q->eligible[i].unit]) return i;
+    return -1;
 }
 
 /* ------------------------------------------------------------ occupancy */
@@ -334,7 +354,7 @@ static void remove_from_scheduler(Scheduler *q, uint32_t slot)
 {
     q->nwarps--; /* the warp was picked, so it is in neither list; an empty
                     scheduler finds nothing at its next wake-up and sleeps */
-    if (q->last_issued == (int64_t)slot) q->last_issued = -1;
+    if (q->last_issued == (int64_t)slot) q->last_issued = -1, q->last_eligible = false;
 }
 
 static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
@@ -753,18 +773,20 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
         q->pipe_busy[u] = free_at > now;
         if (q->pipe_busy[u] && free_at < wake) wake = free_at;
     }
-    int64_t pick = -1, first = -1;
-    bool gto = g->c->sched_policy == SCHED_GTO;
-    for (uint32_t i = 0; i < q->neligible; i++) {
-        const Eligible *e = &q->eligible[i];
-        if (q->pipe_busy[e->unit]) continue;
-        if (first < 0) first = i;
-        if (gto ? (int64_t)e->slot == q->last_issued : e->age > q->last_age) {
-            pick = i;
-            break;
+    /* GTO: the last one picked if its pipe is free, else the oldest whose
+    ** pipe is; LRR: the first younger than the last one picked, else wrap
+    ** around to the oldest. Both found by age in the sorted list. */
+    int64_t pick = -1;
+    if (g->c->sched_policy == SCHED_GTO) {
+        if (q->last_eligible) {
+            uint32_t i = eligible_find(q, q->last_age);
+            assert(i < q->neligible && (int64_t)q->eligible[i].slot == q->last_issued);
+            if (!q->pipe_busy[q->eligible[i].unit]) pick = i;
         }
+    } else {
+        pick = eligible_free(q, eligible_find(q, q->last_age + 1));
     }
-    if (pick < 0) pick = first; /* GTO: the oldest; LRR: wrap around to the oldest */
+    if (pick < 0) pick = eligible_free(q, 0);
     if (per_warp)
         for (uint32_t i = 0; i < q->neligible; i++) {
             Warp *w = &sm->warps[q->eligible[i].slot];
@@ -784,6 +806,7 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     memmove(&q->eligible[pick], &q->eligible[pick + 1], (q->neligible - (uint32_t)pick - 1) * sizeof q->eligible[0]);
     q->neligible--;
     q->last_issued = slot;
+    q->last_eligible = false;
     q->last_age = w->age;
     wake_set(g, s, qi, now + 1, false);
     issue(g, s, q, slot, out);
