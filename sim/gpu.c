@@ -138,9 +138,17 @@ struct GpuSession {
     uint64_t         end;  /* the last launch's end, in its own cycles */
 };
 
+/* What an instruction's issue waits for, decoded once (needs_build). */
+#define NEED_PRED 0x8000u /* op[i] names a predicate, not a register */
+typedef struct {
+    uint8_t  n, unit;
+    uint16_t op[sizeof ((Instr *)0)->src / sizeof(Operand) + sizeof ((Instr *)0)->dst / sizeof(Operand) + 1];
+} PcNeeds;
+
 typedef struct {
     const GpuConfig *c;
     GpuSession      *ses;  /* gpu_simulate's own, or the caller's      */
+    PcNeeds         *needs; /* per pc of the kernel                    */
     const Launch    *L;
     const Kernel    *k;
     const TraceSink *trace;
@@ -473,29 +481,47 @@ static inline void need(uint64_t ready, uint8_t why, uint64_t *t, uint8_t *reaso
     }
 }
 
+/* Builds g->needs: per instruction, the registers and predicates its issue
+** waits for (sources, then destinations: a load still in flight to the same
+** register, then the guard; the order decides which reason a tie charges),
+** and the pipe it needs. Decoded once per launch instead of at every issue. */
+static bool needs_build(Gpu *g)
+{
+    const Kernel *k = g->k;
+    g->needs = malloc((k->ncode ? k->ncode : 1) * sizeof *g->needs);
+    if (!g->needs) return false;
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        const Instr *in = &k->code[pc];
+        PcNeeds *pn = &g->needs[pc];
+        pn->n = 0;
+        for (uint32_t i = 0; i < in->nsrc + in->ndst; i++) {
+            const Operand *o = i < in->nsrc ? &in->src[i] : &in->dst[i - in->nsrc];
+            if (o->kind == OPND_REG) pn->op[pn->n++] = o->index;
+            else if (o->kind == OPND_PRED) pn->op[pn->n++] = (uint16_t)(NEED_PRED | o->index);
+        }
+        if (in->guard != ISA_NO_GUARD) pn->op[pn->n++] = (uint16_t)(NEED_PRED | in->guard);
+        pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
+    }
+    return true;
+}
+
 /* Caches when the warp's next instruction has its operands (its own
 ** registers only change when it issues, so this holds until then). */
 static void prepare(const Gpu *g, Sm *sm, uint32_t slot)
 {
     Warp *w = &sm->warps[slot];
     if (!w->ex.depth) return;
-    const Instr *in = &g->k->code[exec_pc(&w->ex)];
+    const PcNeeds *pn = &g->needs[exec_pc(&w->ex)];
     uint64_t t = w->next_issue;
     uint8_t reason = w->next_reason;
-    for (uint32_t i = 0; i < in->nsrc; i++) {
-        const Operand *o = &in->src[i];
-        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &reason);
-        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &reason);
+    for (uint32_t i = 0; i < pn->n; i++) {
+        uint32_t o = pn->op[i];
+        if (o & NEED_PRED) need(w->pred_ready[o & ~NEED_PRED], STALL_WAIT, &t, &reason);
+        else need(w->reg_ready[o], w->reg_wait[o], &t, &reason);
     }
-    for (uint32_t i = 0; i < in->ndst; i++) { /* a load still in flight to the same register */
-        const Operand *o = &in->dst[i];
-        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &reason);
-        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &reason);
-    }
-    if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &reason);
     w->ready = t;
     w->why = reason;
-    w->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
+    w->unit = pn->unit;
 }
 
 /* Executes the 0-slot PTX instructions at the warp's pc (what ptxas folds
@@ -918,6 +944,10 @@ static bool setup(Gpu *g)
     Diag d;
     /* A scheduler is in the next-cycle list at most once: it is added only
     ** by moving its own wake-up, and a second move to now+1 is a no-op. */
+    if (!needs_build(g)) {
+        fail(g, SIM_BAD_LAUNCH, "out of host memory");
+        return false;
+    }
     g->next = malloc((size_t)nsm * nsched * sizeof(uint32_t));
     g->cur = malloc((size_t)nsm * nsched * sizeof(uint32_t));
     if (!g->next || !g->cur) {
@@ -1046,6 +1076,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
     heap_free(&g.wakes);
     free(g.next);
     free(g.cur);
+    free(g.needs);
     for (uint32_t s2 = 0; g.sms && s2 < g.nsm; s2++)
         for (uint32_t b = 0; b < g.bps; b++) racecheck_destroy(g.sms[s2].blocks[b].rc);
     free(g.pool);
