@@ -17,6 +17,7 @@
 
 #define RULE_UNCOALESCED   1.125 /* sectors per request over the ideal            */
 #define RULE_CONFLICT      1.5   /* shared wavefronts per request                 */
+#define RULE_ATOMIC_SERIAL 4.0   /* cycles per atomic spent behind lanes on one word / line */
 #define RULE_BRANCH_EFF    0.9   /* average active lanes / 32 below this          */
 #define RULE_OCC_GAP       0.75  /* achieved below this share of theoretical      */
 #define RULE_LOW_OCC       0.5   /* theoretical at or below this                  */
@@ -108,6 +109,12 @@ void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
         explain_shared(&s, &st->shared[k], ACCESS_NAMES[k]);
         shared |= st->shared[k].requests > 0;
     }
+    if (st->shared_atomic_serial_per_request >= RULE_ATOMIC_SERIAL)
+        clause(&s, "atomic serialization: shared atomics spend %.1f extra cycles per request applying lanes that "
+                   "update one word one after another", st->shared_atomic_serial_per_request);
+    if (st->global_atomic_wait_per_request >= RULE_ATOMIC_SERIAL)
+        clause(&s, "atomic serialization: global atomics wait %.1f cycles per request for the lanes before them on "
+                   "their L2 line", st->global_atomic_wait_per_request);
     if (!s.clauses) {
         if (global || shared)
             clause(&s, "%s%s%s", global ? "global accesses coalesced" : "", global && shared ? ", " : "",
@@ -383,7 +390,7 @@ typedef struct {
     const char *s;
 } Field;
 
-#define NSTAT_FIELDS 18
+#define NSTAT_FIELDS 20
 
 static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
 {
@@ -403,6 +410,8 @@ static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
         { "shared_requests", F_U64, st->shared_requests, 0, NULL },
         { "shared_wavefronts", F_U64, st->shared_wavefronts, 0, NULL },
         { "shared_bank_conflicts", F_U64, st->shared_bank_conflicts, 0, NULL },
+        { "shared_atomic_serial_cycles", F_U64, st->shared[ACCESS_ATOMIC].serial_cycles, 0, NULL },
+        { "global_atomic_serial_cycles", F_U64, st->l2_atomic_wait_cycles, 0, NULL },
         { "l2_hit_rate", F_DBL, 0, st->l2_hit_rate, NULL },
         { "dram_bytes", F_U64, st->dram_bytes, 0, NULL },
         { "dram_bandwidth_gbs", F_DBL, 0, st->dram_bandwidth_gbs, NULL },

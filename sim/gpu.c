@@ -426,7 +426,7 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     uint64_t ready = g->now + 1;
     if (kind == ACCESS_LOAD) ready = memsys_load(g->mem, s, start, &cr);
     else if (kind == ACCESS_STORE) memsys_store(g->mem, s, start, &cr);
-    else ready = memsys_atomic(g->mem, s, start, &cr);
+    else ready = memsys_atomic(g->mem, s, start, &cr, OP_INFO[in->op].type == TYPE_F32 && in->mod == ATOM_ADD);
     if (g->trace && g->trace->global_access) {
         TraceGlobal e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .nlines = cr.nlines, .sectors = cr.sectors,
@@ -479,6 +479,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     SharedCounts *n = &g->st->shared[kind];
     n->requests++;
     n->wavefronts += wf; /* bank conflicts only; atomic serialisation is time, not wavefronts */
+    n->serial_cycles += busy - wf;
     if (wf > n->max_wavefronts) n->max_wavefronts = wf;
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,

@@ -19,6 +19,18 @@
 ** a min-heap; ids unused), at most cap of them. */
 typedef Heap Mshr;
 
+/* The L2 slices' atomic units, by line: when the last atomic operation
+** asked of a line is done. Open addressing over ATOM_SLOTS, ATOM_PROBES
+** tries; a slot whose line is idle is reused, and when all of them are busy
+** the one free soonest is (its line's ordering is then forgotten: only
+** more than ATOM_PROBES lines busy at once in one neighbourhood do that). */
+#define ATOM_SLOTS  4096
+#define ATOM_PROBES 8
+typedef struct {
+    uint64_t line;    /* line number + 1; 0 = empty */
+    double   free_at;
+} AtomLine;
+
 struct MemSys {
     uint32_t nsm;
     Cache  **l1;
@@ -31,6 +43,10 @@ struct MemSys {
     uint64_t dram_write_bytes;
     uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
     uint32_t chunk_sectors; /* sectors one DRAM access moves (dram.access_bytes / 32) */
+    double   atomic_interval, atomic_fadd_interval;
+    AtomLine *atom;          /* ATOM_SLOTS; NULL when atomics are not serialised */
+    uint64_t atomic_wait;    /* cycles atomics waited for others on their line (memsys_stats) */
+    uint64_t atomic_done;    /* when the last atomic issued so far is applied */
 };
 
 /* Cycle at which a sector asked at `t` gets a miss register. */
@@ -70,6 +86,9 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     m->lat_l1_hit = c->lat_l1_hit;
     m->lat_atomic = c->lat_atomic;
     m->lat_l2_hit = c->lat_l2_hit;
+    m->atomic_interval = c->l2_atomic_interval;
+    m->atomic_fadd_interval = c->l2_atomic_fadd_interval > 0 ? c->l2_atomic_fadd_interval : c->l2_atomic_interval;
+    if (m->atomic_interval > 0 && !(m->atom = calloc(ATOM_SLOTS, sizeof *m->atom))) goto oom;
     return m;
 oom:
     diag_set(d, NULL, 0, 0, "out of host memory for the memory system");
@@ -86,18 +105,37 @@ void memsys_destroy(MemSys *m)
     free(m->l1);
     free(m->mshr);
     cache_destroy(m->l2);
+    free(m->atom);
     free(m);
 }
 
 /* Cycle at which a line request asked at t is accepted by the L2: the L2
 ** takes l2.requests_per_clk requests per cycle across the chip, whatever
 ** their size (a 4-byte scattered store costs a request as a full line does). */
-static uint64_t l2_accept(MemSys *m, uint64_t t)
+static uint64_t l2_accept_n(MemSys *m, uint64_t t, uint32_t n)
 {
     if (!m->limit_requests) return t;
     double begin = m->l2_requests.next_free > (double)t ? m->l2_requests.next_free : (double)t;
-    bwqueue_transfer(&m->l2_requests, t, 1); /* takes its 1 / rate of a cycle */
+    bwqueue_transfer(&m->l2_requests, t, n); /* takes its n / rate of a cycle */
     return (uint64_t)ceil(begin);
+}
+
+static uint64_t l2_accept(MemSys *m, uint64_t t) { return l2_accept_n(m, t, 1); }
+
+/* The atomic unit of the line at line_addr (see AtomLine). */
+static AtomLine *atom_line(MemSys *m, uint64_t line_addr, double now)
+{
+    uint64_t key = line_addr / SECTOR_LINE_BYTES + 1;
+    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 52) & (ATOM_SLOTS - 1);
+    AtomLine *best = NULL;
+    for (uint32_t k = 0; k < ATOM_PROBES; k++) {
+        AtomLine *a = &m->atom[(h + k) & (ATOM_SLOTS - 1)];
+        if (a->line == key) return a;
+        if (!best || (best->free_at > now && a->free_at < best->free_at)) best = a;
+    }
+    best->line = key;
+    if (best->free_at > now) best->free_at = now; /* a busy line's order forgotten */
+    return best;
 }
 
 /* Dirty sectors an L2 access evicted go to DRAM (nobody waits). */
@@ -194,27 +232,43 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
     }
 }
 
-uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
+uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, bool fadd)
 {
     (void)sm;
-    uint32_t serial = r->max_same_address;
     uint64_t done = start;
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
-        uint64_t at = l2_accept(m, start);
+        /* the slice's ALU works a 32-byte sector at a time: a request each */
+        uint64_t at = l2_accept_n(m, start, bits_popcount(sectors));
         unsigned evicted;
         uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
         write_back(m, at, evicted);
+        /* `ready`: the line is at its slice (the L2 queue adds the hit latency) */
         uint64_t t = bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
+        double ready = (double)(t - m->lat_l2_hit);
         if (sectors & ~hit) {
             uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
             fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);
             for (int s = 0; s < SECTORS_PER_LINE; s++)
-                if (from_dram[s] > t) t = from_dram[s];
+                if ((double)from_dram[s] - m->lat_l2_hit > ready) ready = (double)from_dram[s] - m->lat_l2_hit;
         }
-        /* the L2 queue already charged the hit latency; an atomic takes lat.atomic */
-        t += (m->lat_atomic > m->lat_l2_hit ? m->lat_atomic - m->lat_l2_hit : 0) + (serial ? serial - 1 : 0);
-        if (t > done) done = t;
+        /* The slice owning the line applies its lanes one after another (it
+        ** holds the line for each read-modify-write); FP32 adds on one address
+        ** each wait for the previous sum. Lines are independent. */
+        double begin = ready, last_op = 0;
+        if (m->atom) {
+            AtomLine *a = atom_line(m, r->line_addr[i], ready);
+            if (a->free_at > begin) begin = a->free_at;
+            double per_op = fadd ? m->atomic_fadd_interval : m->atomic_interval;
+            double busy = r->atomic_lanes[i] * m->atomic_interval;
+            if (r->atomic_same[i] * per_op > busy) busy = r->atomic_same[i] * per_op;
+            a->free_at = begin + busy;
+            last_op = busy - per_op;
+            m->atomic_wait += (uint64_t)ceil(begin - ready + last_op);
+        }
+        uint64_t back = (uint64_t)ceil(begin + last_op) + m->lat_atomic;
+        if (back > done) done = back;
+        if (back > m->atomic_done) m->atomic_done = back;
     }
     return done;
 }
@@ -233,7 +287,8 @@ uint64_t memsys_drain_cycle(const MemSys *m)
     ** DRAM) and the flush at its end must finish before it does. */
     double last = m->l2_queue.next_free > m->dram.next_free ? m->l2_queue.next_free : m->dram.next_free;
     if (m->l2_requests.next_free > last) last = m->l2_requests.next_free;
-    return (uint64_t)ceil(last);
+    uint64_t end = (uint64_t)ceil(last);
+    return m->atomic_done > end ? m->atomic_done : end; /* and every atomic has been applied */
 }
 
 void memsys_stats(const MemSys *m, KernelStats *s)
@@ -248,5 +303,6 @@ void memsys_stats(const MemSys *m, KernelStats *s)
     s->l2_sector_accesses += st.sector_accesses;
     s->l2_sector_hits += st.sector_hits;
     s->dram_write_bytes += m->dram_write_bytes;
+    s->l2_atomic_wait_cycles += m->atomic_wait;
     s->dram_read_bytes += m->dram.units - m->dram_write_bytes;
 }

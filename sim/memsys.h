@@ -5,7 +5,8 @@
 ** with load). Every request is timed when it is issued:
 ** the caller gets the cycle its data is back, so no event queue is needed.
 ** Loads allocate in L1; stores write through to L2 (write-back, allocate);
-** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth, and
+** atomics are resolved at L2, one line's lanes one after another. Dirty L2
+** evictions cost DRAM bandwidth, and
 ** so does the end of a kernel, which writes every dirty sector left in L2
 ** back (memsys_flush).
 ** DRAM moves dram.access_bytes per access; set indices are hashed.        */
@@ -41,13 +42,17 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
 void memsys_flush(MemSys *m, uint64_t now);
 
 /* A warp's global atomic (r coalesced as COALESCE_ATOMIC): resolved at L2,
-** the lanes that hit one address applied one after another
-** (r->max_same_address). Returns the cycle the old values are back. */
-uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
+** one L2 request per sector, then by the slice that owns each line, which
+** applies the line's lanes one after another, l2.atomic_interval cycles
+** apart (l2.atomic_fadd_interval for FP32 adds on one address: `fadd`),
+** after any earlier atomic on that line. Returns the cycle the old values
+** are back: lat.atomic after the last lane's turn. */
+uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, bool fadd);
 
 /* Cycle by which the traffic issued so far has finished: stores have
-** reached L2, and the dirty sectors evicted from L2 or written back by
-** memsys_flush have reached DRAM. A kernel ends no sooner (gpu.c flushes
+** reached L2, atomics have been applied (a warp may exit before its atomic
+** returns; the kernel may not), and the dirty sectors evicted from L2 or
+** written back by memsys_flush have reached DRAM. A kernel ends no sooner (gpu.c flushes
 ** first, then asks this). */
 uint64_t memsys_drain_cycle(const MemSys *m);
 

@@ -57,7 +57,8 @@ assert d['workload'] == 'transpose' and d['gpu'] == 'a100'
 assert set(d['sim']) == {'wall_seconds', 'warp_instructions', 'warp_insts_per_sec'}
 keys = {'warp_instructions', 'ipc', 'theoretical_occupancy', 'achieved_occupancy', 'occupancy_limiter',
         'blocks_per_sm', 'waves', 'branch_efficiency', 'gld_requests', 'gld_sectors', 'gst_requests',
-        'gst_sectors', 'shared_requests', 'shared_wavefronts', 'shared_bank_conflicts', 'l2_hit_rate',
+        'gst_sectors', 'shared_requests', 'shared_wavefronts', 'shared_bank_conflicts', 'shared_atomic_serial_cycles',
+        'global_atomic_serial_cycles', 'l2_hit_rate',
         'dram_bytes', 'dram_bandwidth_gbs', 'stall_reasons'}
 v = {x['name']: x for x in d['variants']}
 assert list(v) == ['naive', 'tiled', 'tiled_padded', 'copy'], list(v)

@@ -1,0 +1,164 @@
+/* tests/check_memsys.c -- the memory system below the coalescer as a timing
+** unit: global atomics under contention (the L2 slice applies one line's
+** lanes one after another; FP32 adds on one address wait for each other;
+** an atomic costs an L2 request per sector). Requests are built with the
+** coalescer from lane addresses and fed straight to memsys_atomic, at the
+** h200 preset's figures (validate/probes/atomics.cu).                   */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/coalesce.h"
+#include "sim/config.h"
+#include "sim/memsys.h"
+
+#define ALL 0xFFFFFFFFu
+
+static MemSys *make(GpuConfig *c, const char *gpu)
+{
+    Diag d;
+    ck_assert_msg(config_load(gpu, c, &d), "%s", d.message);
+    MemSys *m = memsys_create(c, c->l1_size, &d);
+    ck_assert_msg(m != NULL, "%s", d.message);
+    return m;
+}
+
+/* `warps` warp atomics all asked at cycle `at`, lane l of warp w at
+** addr(w, l); returns when the last one's old values are back. */
+static uint64_t atomics_at(MemSys *m, uint64_t at, uint32_t warps, uint64_t (*addr)(uint32_t w, uint32_t l),
+                           bool fadd)
+{
+    uint64_t done = 0;
+    for (uint32_t w = 0; w < warps; w++) {
+        uint64_t a[32];
+        for (uint32_t l = 0; l < 32; l++) a[l] = addr(w, l);
+        CoalesceResult r;
+        coalesce_analyze(a, ALL, 4, COALESCE_ATOMIC, &r);
+        uint64_t t = memsys_atomic(m, w % 4, at, &r, fadd);
+        if (t > done) done = t;
+    }
+    return done;
+}
+
+/* The same from cycle 0 on a cold L2. */
+static uint64_t issue_atomics(MemSys *m, uint32_t warps, uint64_t (*addr)(uint32_t w, uint32_t l), bool fadd)
+{
+    return atomics_at(m, 0, warps, addr, fadd);
+}
+
+static uint64_t one_word(uint32_t w, uint32_t l) { (void)w, (void)l; return 4096; }
+/* 256 consecutive words (8 lines), a hashed bin per lane */
+static uint64_t bins(uint32_t w, uint32_t l) { return 4096 + 4 * (((w * 32 + l) * 2654435761u >> 8) & 255); }
+/* each lane its own word: a warp covers one line, a new line per warp */
+static uint64_t distinct(uint32_t w, uint32_t l) { return 4096 + 128 * (uint64_t)w + 4 * l; }
+
+/* The coalescer says how many lanes of an atomic fall in each line, and
+** the most of them on one address. */
+START_TEST(test_atomic_lanes_per_line)
+{
+    uint64_t a[32];
+    for (uint32_t l = 0; l < 32; l++) a[l] = l < 16 ? 256 : 384 + 4 * (l % 4);
+    CoalesceResult r;
+    coalesce_analyze(a, ALL, 4, COALESCE_ATOMIC, &r);
+    ck_assert_uint_eq(r.nlines, 2);
+    ck_assert_uint_eq(r.atomic_lanes[0], 16);
+    ck_assert_uint_eq(r.atomic_same[0], 16);
+    ck_assert_uint_eq(r.atomic_lanes[1], 16);
+    ck_assert_uint_eq(r.atomic_same[1], 4);
+    ck_assert_uint_eq(r.max_same_address, 16);
+    for (uint32_t l = 0; l < 32; l++) a[l] = 1024 + 4 * l; /* coalesced: one line, 32 words */
+    coalesce_analyze(a, ALL, 4, COALESCE_ATOMIC, &r);
+    ck_assert_uint_eq(r.nlines, 1);
+    ck_assert_uint_eq(r.atomic_lanes[0], 32);
+    ck_assert_uint_eq(r.atomic_same[0], 1);
+}
+END_TEST
+
+/* One word for every lane of every warp: the H200 applies 0.68 lanes per
+** cycle GPU-wide (1.5 cycles each), whatever the number of SMs asking. */
+START_TEST(test_one_word_serialises_at_its_slice)
+{
+    GpuConfig c;
+    MemSys *m = make(&c, "h200");
+    const uint32_t warps = 512;
+    uint64_t t = issue_atomics(m, warps, one_word, false);
+    double per_lane = (double)(t - c.lat_atomic) / (warps * 32.0);
+    ck_assert_msg(fabs(per_lane - c.l2_atomic_interval) < 0.05, "%.3f cycles per lane, want %.2f", per_lane,
+                  c.l2_atomic_interval);
+    KernelStats st;
+    memset(&st, 0, sizeof st);
+    memsys_stats(m, &st);
+    ck_assert_uint_gt(st.l2_atomic_wait_cycles, (uint64_t)warps * warps / 2 * 32); /* each waits for all before */
+    memsys_destroy(m);
+    /* FP32 adds on one word wait for the previous sum: 3.4 cycles each */
+    m = make(&c, "h200");
+    t = issue_atomics(m, warps, one_word, true);
+    per_lane = (double)(t - c.lat_atomic) / (warps * 32.0);
+    ck_assert_msg(fabs(per_lane - c.l2_atomic_fadd_interval) < 0.05, "fadd: %.3f cycles per lane, want %.2f",
+                  per_lane, c.l2_atomic_fadd_interval);
+    memsys_destroy(m);
+}
+END_TEST
+
+/* 256 bins spread the lanes over 8 lines: 8 slices work at once, so the
+** same atomics take about an eighth of the time; a new line per warp takes
+** only the L2's request rate (a request per sector). */
+START_TEST(test_bins_and_distinct_words)
+{
+    GpuConfig c;
+    const uint32_t warps = 512;
+    MemSys *m = make(&c, "h200");
+    uint64_t one = issue_atomics(m, warps, one_word, false);
+    memsys_destroy(m);
+    m = make(&c, "h200");
+    uint64_t spread = issue_atomics(m, warps, bins, false);
+    memsys_destroy(m);
+    double ratio = (double)(one - c.lat_atomic) / (double)(spread - c.lat_atomic);
+    ck_assert_msg(ratio > 6.5 && ratio < 8.5, "one word %llu cycles, 256 bins %llu: %.2fx", (unsigned long long)one,
+                  (unsigned long long)spread, ratio);
+    /* distinct words, the lines already in L2: 4 sectors per warp at 34
+    ** requests per cycle, then one line's 32 lanes and the atomic's latency */
+    m = make(&c, "h200");
+    uint64_t warm = issue_atomics(m, warps, distinct, false);
+    uint64_t dist = atomics_at(m, warm, warps, distinct, false) - warm;
+    memsys_destroy(m);
+    double rate = warps * 4.0 / c.l2_requests_per_clk, tail = c.lat_atomic + 31 * c.l2_atomic_interval;
+    ck_assert_msg(dist >= rate + tail && dist < rate + tail + 10,
+                  "distinct words: %llu cycles for %u warps, request-bound at %.0f + %.0f", (unsigned long long)dist,
+                  warps, rate, tail);
+}
+END_TEST
+
+/* A preset that does not serialise atomics (l2.atomic_interval 0) returns
+** each one lat.atomic after its line is at the L2, as before. */
+START_TEST(test_serialisation_off)
+{
+    GpuConfig c;
+    MemSys *m = make(&c, "a100");
+    ck_assert(c.l2_atomic_interval == 0);
+    uint64_t t = issue_atomics(m, 64, one_word, false);
+    ck_assert_msg(t < 64 + c.lat_dram + c.lat_atomic + 100, "a100, 64 warps on one word: %llu", (unsigned long long)t);
+    KernelStats st;
+    memset(&st, 0, sizeof st);
+    memsys_stats(m, &st);
+    ck_assert_uint_eq(st.l2_atomic_wait_cycles, 0);
+    memsys_destroy(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("memsys");
+    TCase *core = tcase_create("Core");
+    tcase_add_test(core, test_atomic_lanes_per_line);
+    tcase_add_test(core, test_one_word_serialises_at_its_slice);
+    tcase_add_test(core, test_bins_and_distinct_words);
+    tcase_add_test(core, test_serialisation_off);
+    suite_add_tcase(s, core);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
