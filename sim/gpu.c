@@ -467,7 +467,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     uint32_t addr[WARP_SIZE];
     for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];
     SmemResult sr;
-    smem_analyze(addr, out->exec_mask, out->width, &sr);
+    smem_analyze(addr, out->exec_mask, out->width, in->op == OP_LD_SHARED ? SMEM_READ : SMEM_WRITE, &sr);
     uint32_t wf = sr.wavefronts, busy = wf;
     AccessKind kind = in->op == OP_ST_SHARED ? ACCESS_STORE : ACCESS_LOAD;
     if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
@@ -487,7 +487,8 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
         memcpy(e.bank_words, sr.bank_words, sizeof e.bank_words);
         g->trace->shared_access(g->trace->user, &e);
     }
-    return start + g->c->lat_shared + busy - 1;
+    /* each further wavefront, and each further phase of a wide access, delays the data */
+    return start + g->c->lat_shared + (busy - 1) * g->c->lat_shared_wavefront + (sr.phases - 1) * g->c->lat_shared_phase;
 }
 
 static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
