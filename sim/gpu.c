@@ -13,7 +13,8 @@
 **
 ** Blocks are handed to an SM when its resources fit; each SM's launcher
 ** starts one every sm.block_launch_interval cycles (longer for blocks of
-** many warps: sm.warp_launch_interval per warp).
+** many warps: sm.warp_launch_interval per warp), and a slot a block leaves
+** gets its next one sm.block_refill_latency cycles later.
 **
 ** Stall reasons are charged per warp per cycle, on state changes: a warp
 ** waiting for a result is charged its reason when the result arrives; the
@@ -239,7 +240,9 @@ static void occ_update(Gpu *g, Sm *sm)
 
 /* ------------------------------------------------------------- dispatch */
 
-static void dispatch(Gpu *g, uint32_t s)
+/* Hands SM s its next block, into a free slot; its warps start no sooner
+** than `earliest`. */
+static void dispatch(Gpu *g, uint32_t s, uint64_t earliest)
 {
     Sm *sm = &g->sms[s];
     uint32_t b = 0;
@@ -269,7 +272,7 @@ static void dispatch(Gpu *g, uint32_t s)
     ** SM's block launcher gets to it. The launcher takes a block every
     ** sm.block_launch_interval cycles, or sm.warp_launch_interval per warp
     ** when that is longer (a 32-warp block: 255 cycles on an H200). */
-    uint64_t start = sm->launch_free > g->now + 1 ? sm->launch_free : g->now + 1;
+    uint64_t start = sm->launch_free > earliest ? sm->launch_free : earliest;
     uint64_t per_block = (uint64_t)g->warps_per_block * g->c->warp_launch_interval;
     sm->launch_free = start + (per_block > g->c->block_launch_interval ? per_block : g->c->block_launch_interval);
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
@@ -355,7 +358,11 @@ static void warp_exited(Gpu *g, uint32_t s, uint32_t slot)
         TraceBlock e = { g->now + 1, s, w->block, bs->block_id, g->warps_per_block };
         g->trace->block_end(g->trace->user, &e);
     }
-    dispatch(g, s);
+    /* A freed slot's next block starts sm.block_refill_latency later: the
+    ** SM reports the retirement and the block distributor answers (an H200
+    ** refills a slot ~400 cycles after its block ends, while it fills an
+    ** empty SM far faster than that). */
+    dispatch(g, s, g->now + 1 + g->c->block_refill_latency);
 }
 
 /* ------------------------------------------------------------- readiness */
@@ -808,7 +815,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
     if (ok) {
         /* Breadth-first: one block per SM per round, as the hardware spreads them. */
         for (uint32_t round = 0; round < g.bps; round++)
-            for (uint32_t s = 0; s < c->sm_count; s++) dispatch(&g, s);
+            for (uint32_t s = 0; s < c->sm_count; s++) dispatch(&g, s, g.now + 1);
         uint32_t nsched = c->sm_schedulers;
         /* Each cycle: the schedulers that asked for this cycle, then those the
         ** heap holds for it (both in a fixed order, so runs are reproducible). */

@@ -100,11 +100,58 @@ START_TEST(test_shared_load_latency)
 }
 END_TEST
 
+/* ---- block residency: residency.cu "slots" ---- */
+
+/* Blocks of one warp that each run a chain of `iters` dependent FMAs, one
+** block per SM at a time (the shared memory they ask for): after the first,
+** each block starts sm.block_refill_latency after the one before it ends,
+** so n blocks on one SM take n lifetimes and n - 1 refills. */
+static uint64_t one_slot_cycles(uint32_t blocks, uint32_t refill)
+{
+    const char *src = ".kernel k\n.param .s32 iters\n.shared pad\n"
+                      "    ld.param.s32 %r1, [iters]\n"
+                      "    mov.f32 %r6, 1.0\n"
+                      "    mov.u32 %r7, 0\n"
+                      "LOOP:\n"
+                      "    fma.rn.f32 %r6, %r6, 0.999, 0.5\n"
+                      "    add.s32 %r7, %r7, 1\n"
+                      "    setp.lt.s32 %p0, %r7, %r1\n"
+                      "    @%p0 bra LOOP\n"
+                      "    exit\n";
+    Run t;
+    run_init(&t, "h200", src, "k");
+    set(&t, "sm.count=1");
+    char kv[64];
+    snprintf(kv, sizeof kv, "sm.block_refill_latency=%u", refill);
+    set(&t, kv);
+    t.params[0] = 100;
+    t.L.grid[0] = blocks;
+    t.L.block[0] = 32;
+    t.L.dynamic_smem = 200 * 1024; /* one block per SM */
+    Diag d;
+    ck_assert_msg(config_validate(&t.cfg, &d), "%s", d.message);
+    ck_assert_msg(gpu_simulate(&t.cfg, &t.L, NULL, &t.r), "%s", t.r.message);
+    ck_assert_uint_eq(t.r.stats.occ.blocks_per_sm, 1);
+    uint64_t c = t.r.stats.cycles;
+    run_free(&t);
+    return c;
+}
+
+START_TEST(test_slot_refill_latency)
+{
+    ck_assert_uint_eq(one_slot_cycles(1, 375), one_slot_cycles(1, 0)); /* the first wave does not wait */
+    int64_t with = (int64_t)one_slot_cycles(9, 375), without = (int64_t)one_slot_cycles(9, 0);
+    ck_assert_msg(llabs(with - without - 8 * 375) <= 8, "9 blocks on one slot: %lld cycles, %lld without the refill",
+                  (long long)with, (long long)without);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_probes");
     TCase *core = tcase_create("Core");
     tcase_add_loop_test(core, test_shared_load_latency, 0, (int)(sizeof smem_lat / sizeof smem_lat[0]));
+    tcase_add_test(core, test_slot_refill_latency);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
