@@ -710,6 +710,11 @@ static bool validate_at(const GpuConfig *c, const char *source, Diag *d)
                      "latencies must grow down the hierarchy: lat.l1_hit (%u) <= lat.l2_hit (%u) "
                      "<= lat.dram (%u)",
                      c->lat_l1_hit, c->lat_l2_hit, c->lat_dram);
+    if (c->dram_latency_spread > 2.0 * c->lat_dram)
+        return vfail(d, source,
+                     "dram.latency_spread (%g) exceeds twice lat.dram (%u): a request would come back before it "
+                     "was asked",
+                     c->dram_latency_spread, c->lat_dram);
     return true;
 }
 

@@ -859,7 +859,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             fail(&g, SIM_DEADLOCK, "internal: %llu blocks were never dispatched",
                  (unsigned long long)(g.total_blocks - g.next_block));
         if (!g.stop) {
-            memsys_flush(g.mem, g.end);
+            memsys_flush(g.mem);
             uint64_t drain = memsys_drain_cycle(g.mem);
             if (drain > g.end) g.end = drain;
             count_totals(&g);

@@ -47,7 +47,22 @@ struct MemSys {
     AtomLine *atom;          /* ATOM_SLOTS; NULL when atomics are not serialised */
     uint64_t atomic_wait;    /* cycles atomics waited for others on their line (memsys_stats) */
     uint64_t atomic_done;    /* when the last atomic issued so far is applied */
+    uint64_t draw_count;     /* next_draws' state */
 };
+
+/* The draw of one request for the DRAM's latency spread (bwqueue.h). */
+typedef double Draws;
+
+/* The next request's draw: a counter through splitmix64, so a run is
+** reproducible and does not depend on the host. */
+static Draws next_draws(MemSys *m)
+{
+    uint64_t x = (m->draw_count += 0x9E3779B97F4A7C15ull);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    return (double)(x >> 11) / 9007199254740992.0; /* 53 bits: [0, 1) */
+}
 
 /* Cycle at which a sector asked at `t` gets a miss register. */
 static uint64_t mshr_acquire(Mshr *h, uint64_t t)
@@ -83,6 +98,7 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     bwqueue_init(&m->l2_requests, m->limit_requests ? c->l2_requests_per_clk : 1.0, 0);
     bwqueue_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
     bwqueue_set_loaded_latency(&m->dram, c->dram_loaded_linear, c->dram_loaded_queue);
+    bwqueue_set_spread(&m->dram, c->dram_latency_spread);
     m->lat_l1_hit = c->lat_l1_hit;
     m->lat_atomic = c->lat_atomic;
     m->lat_l2_hit = c->lat_l2_hit;
@@ -138,12 +154,23 @@ static AtomLine *atom_line(MemSys *m, uint64_t line_addr, double now)
     return best;
 }
 
-/* Dirty sectors an L2 access evicted go to DRAM (nobody waits). */
-static void write_back(MemSys *m, uint64_t t, unsigned sectors)
+/* Sectors a store or an atomic made dirty in L2 owe DRAM their write-back,
+** charged now (nobody waits). Back to back, the lines one launch leaves
+** dirty are written back during the next, as this launch's reads evict
+** the previous one's: in that steady state every sector made dirty costs
+** DRAM time while the launch runs, and none at its end. So neither an
+** eviction nor memsys_flush charges a dirty sector again. The DRAM
+** buffers writes and drains them between reads (bwqueue_background): a
+** read does not wait behind them, but sees their load, and the launch ends
+** no sooner than the DRAM has moved them. On an H200 a
+** kernel that writes 64 MB in place takes the time of its blocks
+** (validate/probes/residency.cu), not that and the write-back after. */
+static void owe_write_back(MemSys *m, uint64_t t, uint8_t sectors)
 {
     if (!sectors) return;
-    bwqueue_transfer(&m->dram, t, sectors * SECTOR_BYTES);
-    m->dram_write_bytes += (uint64_t)sectors * SECTOR_BYTES;
+    uint32_t bytes = bits_popcount(sectors) * SECTOR_BYTES;
+    bwqueue_background(&m->dram, t, bytes); /* written between reads: none waits behind it */
+    m->dram_write_bytes += bytes;
 }
 
 /* The DRAM chunks (dram.access_bytes, aligned) that hold `sectors`. */
@@ -158,32 +185,27 @@ static uint8_t chunks_of(const MemSys *m, uint8_t sectors)
 /* Sectors `missed` of a line missed L2: DRAM moves whole chunks, so the
 ** other sectors of each chunk arrive too and are kept in L2. Returns the
 ** completion of each missed sector's chunk in done[] (indexed by sector). */
-static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed, uint64_t done[SECTORS_PER_LINE])
+static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed, Draws dr,
+                            uint64_t done[SECTORS_PER_LINE])
 {
     uint8_t k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
     uint8_t extra = (uint8_t)(chunks_of(m, missed) & ~missed);
-    if (extra) {
-        unsigned evicted;
-        cache_fill(m->l2, line, extra, &evicted);
-        write_back(m, t, evicted);
-    }
+    if (extra) cache_fill(m->l2, line, extra, NULL); /* an evicted dirty line was charged already */
     for (uint8_t s = 0; s < SECTORS_PER_LINE; s += k)
         if (missed & (ones << s)) {
-            uint64_t back = bwqueue_transfer(&m->dram, t, m->chunk_sectors * SECTOR_BYTES);
+            uint64_t back = bwqueue_transfer_drawn(&m->dram, t, m->chunk_sectors * SECTOR_BYTES, dr);
             for (uint8_t j = s; j < s + k; j++) done[j] = back;
         }
 }
 
 /* Sectors of one line that missed L1: through the MSHRs, L2 and maybe DRAM. */
-static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors)
+static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors, Draws dr)
 {
     start = l2_accept(m, start);
-    unsigned evicted;
-    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ, &evicted);
-    write_back(m, start, evicted);
+    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ, NULL);
     uint8_t missed = (uint8_t)(sectors & ~l2_hits);
     uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
-    if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, from_dram);
+    if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, dr, from_dram);
     uint64_t done = start;
     for (int s = 0; s < SECTORS_PER_LINE; s++) {
         if (!(sectors >> s & 1)) continue;
@@ -199,12 +221,15 @@ static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t 
 uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
 {
     uint64_t done = start;
+    Draws dr = 0;
+    bool drawn = false; /* one for the whole request, drawn at its first miss */
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t want = r->sector_mask[i];
         uint8_t hit = cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ, NULL); /* L1 is never dirty */
         uint64_t t = hit ? start + m->lat_l1_hit : start;
         if (want & ~hit) {
-            uint64_t below = fetch_below_l1(m, sm, start, r->line_addr[i], (uint8_t)(want & ~hit));
+            if (!drawn) dr = next_draws(m), drawn = true;
+            uint64_t below = fetch_below_l1(m, sm, start, r->line_addr[i], (uint8_t)(want & ~hit), dr);
             if (below > t) t = below;
         }
         if (t > done) done = t;
@@ -218,16 +243,16 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
         uint8_t sectors = r->sector_mask[i];
         cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC, NULL);
         uint64_t at = l2_accept(m, start);
-        unsigned evicted;
-        uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
-        write_back(m, at, evicted);
+        uint8_t dirtied;
+        uint8_t hits = cache_write(m->l2, r->line_addr[i], sectors, NULL, &dirtied);
+        owe_write_back(m, at, dirtied);
         bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
         uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~r->full_mask[i]);
         if (partial_miss) {
             uint64_t ignored[SECTORS_PER_LINE];
-            fetch_from_dram(m, at, r->line_addr[i], partial_miss, ignored);
+            fetch_from_dram(m, at, r->line_addr[i], partial_miss, next_draws(m), ignored);
         }
     }
 }
@@ -240,15 +265,15 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
         uint8_t sectors = r->sector_mask[i];
         /* the slice's ALU works a 32-byte sector at a time: a request each */
         uint64_t at = l2_accept_n(m, start, bits_popcount(sectors));
-        unsigned evicted;
-        uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
-        write_back(m, at, evicted);
+        uint8_t dirtied;
+        uint8_t hit = cache_write(m->l2, r->line_addr[i], sectors, NULL, &dirtied);
+        owe_write_back(m, at, dirtied);
         /* `ready`: the line is at its slice (the L2 queue adds the hit latency) */
         uint64_t t = bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         double ready = (double)(t - m->lat_l2_hit);
         if (sectors & ~hit) {
             uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
-            fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);
+            fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), next_draws(m), from_dram);
             for (int s = 0; s < SECTORS_PER_LINE; s++)
                 if ((double)from_dram[s] - m->lat_l2_hit > ready) ready = (double)from_dram[s] - m->lat_l2_hit;
         }
@@ -273,19 +298,17 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
     return done;
 }
 
-void memsys_flush(MemSys *m, uint64_t now)
+void memsys_flush(MemSys *m)
 {
-    uint64_t sectors = cache_flush(m->l2);
-    if (!sectors) return;
-    bwqueue_transfer(&m->dram, now, (uint32_t)(sectors * SECTOR_BYTES));
-    m->dram_write_bytes += sectors * SECTOR_BYTES;
+    cache_flush(m->l2); /* their write-back was charged when they became dirty */
 }
 
 uint64_t memsys_drain_cycle(const MemSys *m)
 {
-    /* Traffic issued during the kernel (stores into L2, dirty evictions to
-    ** DRAM) and the flush at its end must finish before it does. */
-    double last = m->l2_queue.next_free > m->dram.next_free ? m->l2_queue.next_free : m->dram.next_free;
+    /* Traffic issued during the kernel (stores into L2, the write-back owed
+    ** by every sector made dirty) must finish before it does. */
+    double last = bwqueue_work_done(&m->dram);
+    if (m->l2_queue.next_free > last) last = m->l2_queue.next_free;
     if (m->l2_requests.next_free > last) last = m->l2_requests.next_free;
     uint64_t end = (uint64_t)ceil(last);
     return m->atomic_done > end ? m->atomic_done : end; /* and every atomic has been applied */

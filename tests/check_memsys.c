@@ -3,7 +3,8 @@
 ** lanes one after another; FP32 adds on one address wait for each other;
 ** an atomic costs an L2 request per sector). Requests are built with the
 ** coalescer from lane addresses and fed straight to memsys_atomic, at the
-** h200 preset's figures (validate/probes/atomics.cu).                   */
+** h200 preset's figures (validate/probes/atomics.cu); and the write-back
+** a sector owes when it becomes dirty.                                   */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -147,6 +148,41 @@ START_TEST(test_serialisation_off)
 }
 END_TEST
 
+/* A sector made dirty owes its DRAM write-back at once (the steady state of
+** back-to-back launches): the launch cannot end before DRAM has moved it,
+** storing it again while it is dirty costs nothing more, and the flush at
+** the kernel's end adds nothing. */
+START_TEST(test_write_back_owed_when_dirtied)
+{
+    GpuConfig c;
+    MemSys *m = make(&c, "h200");
+    const uint32_t lines = 4096;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < lines; i++) {
+            uint64_t a[32];
+            for (uint32_t l = 0; l < 32; l++) a[l] = (uint64_t)i * 128 + 4 * l;
+            CoalesceResult r;
+            coalesce_analyze(a, ALL, 4, COALESCE_STORE, &r);
+            memsys_store(m, i % c.sm_count, i / 64, &r);
+        }
+    KernelStats st;
+    memset(&st, 0, sizeof st);
+    memsys_stats(m, &st);
+    ck_assert_uint_eq(st.dram_write_bytes, (uint64_t)lines * 128);
+    ck_assert_uint_eq(st.dram_read_bytes, 0); /* whole sectors: nothing read first */
+    double need = lines * 128.0 / config_dram_bytes_per_cycle(&c);
+    uint64_t before = memsys_drain_cycle(m);
+    ck_assert_msg(before >= need && before < need + 200, "drain %llu, DRAM work %.0f", (unsigned long long)before,
+                  need);
+    memsys_flush(m);
+    ck_assert_uint_eq(memsys_drain_cycle(m), before);
+    memset(&st, 0, sizeof st);
+    memsys_stats(m, &st);
+    ck_assert_uint_eq(st.dram_write_bytes, (uint64_t)lines * 128);
+    memsys_destroy(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("memsys");
@@ -155,6 +191,7 @@ int main(void)
     tcase_add_test(core, test_one_word_serialises_at_its_slice);
     tcase_add_test(core, test_bins_and_distinct_words);
     tcase_add_test(core, test_serialisation_off);
+    tcase_add_test(core, test_write_back_owed_when_dirtied);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
