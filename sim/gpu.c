@@ -97,6 +97,7 @@ typedef struct {
     uint32_t  block_id;
     ExecBlock eb;
     uint32_t  running, at_barrier;
+    uint64_t  bar_counted; /* when the SM's barrier unit counted the last warp to arrive */
     RaceCheck *rc;
 } BlockSlot;
 
@@ -105,6 +106,7 @@ typedef struct {
     BlockSlot *blocks;
     Scheduler *sched;
     uint64_t   smem_free, lsu_free;
+    uint64_t   bar_free;     /* when the barrier unit can count the next arrival */
     uint64_t   launch_free;  /* when the SM can start launching another block */
     uint32_t   resident_warps;
     uint64_t   occ_last, occ_integral, busy_cycles;
@@ -266,6 +268,7 @@ static void dispatch(Gpu *g, uint32_t s, uint64_t earliest)
     }
     bs->running = g->warps_per_block;
     bs->at_barrier = 0;
+    bs->bar_counted = 0;
     occ_update(g, sm);
     sm->resident_warps += g->warps_per_block;
     /* The block holds its resources from now on; its warps start once the
@@ -307,20 +310,26 @@ static void remove_from_scheduler(Scheduler *q, uint32_t slot)
     if (q->last_issued == (int64_t)slot) q->last_issued = -1;
 }
 
+/* The barrier opens lat.barrier + lat.barrier_warp per warp of the block
+** after the SM's barrier unit has counted its last arrival (an H200: 12 +
+** 2 cycles a warp for one block alone, 84-115 with 64 warps at barriers on
+** the SM: validate/probes/barrier.cu). */
 static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
 {
     Sm *sm = &g->sms[s];
     BlockSlot *bs = &sm->blocks[b];
+    uint64_t open = bs->bar_counted + g->c->lat_barrier + (uint64_t)g->c->lat_barrier_warp * g->warps_per_block;
+    if (open < g->now + 1) open = g->now + 1;
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
         uint32_t slot = b * g->warps_per_block + i;
         Warp *w = &sm->warps[slot];
         if (w->state != WARP_BARRIER) continue;
         w->state = WARP_ACTIVE;
-        w->next_issue = g->now + 1;
+        w->next_issue = open;
         w->next_reason = STALL_BARRIER;
         prepare(g, sm, slot);
         heap_push(&sm->sched[slot % g->c->sm_schedulers].waiting, w->ready, slot);
-        wake_set(g, s, slot % g->c->sm_schedulers, g->now + 1, true);
+        wake_set(g, s, slot % g->c->sm_schedulers, w->ready, true);
     }
     bs->at_barrier = 0;
     if (bs->rc) racecheck_barrier(bs->rc);
@@ -563,6 +572,10 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
             barrier_deadlock(g, sm, w->block, "warps of the block exited before this bar.sync; they can never arrive");
             return;
         }
+        /* the SM's barrier unit counts one arriving warp at a time */
+        uint64_t counted = (sm->bar_free > g->now ? sm->bar_free : g->now) + g->c->barrier_arrival_interval;
+        sm->bar_free = counted;
+        if (counted > bs->bar_counted) bs->bar_counted = counted;
         if (++bs->at_barrier == bs->running) release_barrier(g, s, w->block);
     } else {
         charge(g, s, slot, w, w->why, g->now + 1);

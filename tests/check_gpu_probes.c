@@ -146,12 +146,38 @@ START_TEST(test_slot_refill_latency)
 }
 END_TEST
 
+/* ---- barriers: barrier.cu, one block per SM ---- */
+
+/* `bars` bar.sync back to back in a block of `warps` warps. */
+static uint64_t barriers_cycles(uint32_t warps, uint32_t bars)
+{
+    char src[4096];
+    int n = snprintf(src, sizeof src, ".kernel k\n");
+    for (uint32_t i = 0; i < bars; i++) n += snprintf(src + n, sizeof src - (size_t)n, "    bar.sync 0\n");
+    snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
+    return run_cycles(src, 32 * warps);
+}
+
+static const struct { uint32_t warps, measured; } bar_cost[] = {
+    {1, 14}, {2, 16}, {4, 20}, {8, 28}, {16, 44}, {32, 76},
+};
+
+START_TEST(test_barrier_cost)
+{
+    uint32_t w = bar_cost[_i].warps;
+    double per = (double)(barriers_cycles(w, 16) - barriers_cycles(w, 8)) / 8.0;
+    ck_assert_msg(fabs(per - bar_cost[_i].measured) <= 2.0, "%u warps: %.1f cycles per bar.sync, H200 %u", w, per,
+                  bar_cost[_i].measured);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_probes");
     TCase *core = tcase_create("Core");
     tcase_add_loop_test(core, test_shared_load_latency, 0, (int)(sizeof smem_lat / sizeof smem_lat[0]));
     tcase_add_test(core, test_slot_refill_latency);
+    tcase_add_loop_test(core, test_barrier_cost, 0, (int)(sizeof bar_cost / sizeof bar_cost[0]));
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
