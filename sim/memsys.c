@@ -36,9 +36,11 @@ struct MemSys {
     Cache  **l1;
     Mshr    *mshr;
     Cache   *l2;
-    BwQueue  l2_queue;    /* L2 bandwidth in bytes; its latency is the L2 hit latency */
+    BwQueue  l2_queue;    /* L2 read bandwidth in bytes; its latency is the L2 hit latency */
+    BwQueue  l2_write;    /* L2 write bandwidth in bytes (stores), when it has its own */
     BwQueue  l2_requests; /* L2 request rate: one unit per line request, no latency */
-    bool     limit_requests;
+    BwQueue  l2_load_requests; /* ... of loads, when they have their own */
+    bool     limit_requests, own_load_rate, own_write_bw;
     BwQueue  dram;        /* DRAM bandwidth in bytes; its latency (loaded) is DRAM's */
     uint64_t dram_write_bytes;
     uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
@@ -96,6 +98,10 @@ MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
     bwqueue_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
     m->limit_requests = c->l2_requests_per_clk > 0;
     bwqueue_init(&m->l2_requests, m->limit_requests ? c->l2_requests_per_clk : 1.0, 0);
+    m->own_load_rate = m->limit_requests && c->l2_load_requests_per_clk > 0;
+    bwqueue_init(&m->l2_load_requests, m->own_load_rate ? c->l2_load_requests_per_clk : 1.0, 0);
+    m->own_write_bw = c->l2_write_bytes_per_clk > 0;
+    bwqueue_init(&m->l2_write, m->own_write_bw ? c->l2_write_bytes_per_clk : 1.0, 0);
     bwqueue_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
     bwqueue_set_loaded_latency(&m->dram, c->dram_loaded_linear, c->dram_loaded_queue);
     bwqueue_set_spread(&m->dram, c->dram_latency_spread);
@@ -125,18 +131,19 @@ void memsys_destroy(MemSys *m)
     free(m);
 }
 
-/* Cycle at which a line request asked at t is accepted by the L2: the L2
-** takes l2.requests_per_clk requests per cycle across the chip, whatever
-** their size (a 4-byte scattered store costs a request as a full line does). */
-static uint64_t l2_accept_n(MemSys *m, uint64_t t, uint32_t n)
+/* Cycle at which n line requests asked at t are accepted by the L2: the
+** L2 takes l2.requests_per_clk store (and atomic) requests per cycle across
+** the chip, whatever their size (a 4-byte scattered store costs a request
+** as a full line does), and l2.load_requests_per_clk loads (the H200 takes
+** 98 lines a cycle of scattered loads, 34 of scattered stores). */
+static uint64_t l2_accept_n(MemSys *m, uint64_t t, uint32_t n, bool load)
 {
     if (!m->limit_requests) return t;
-    double begin = m->l2_requests.next_free > (double)t ? m->l2_requests.next_free : (double)t;
-    bwqueue_transfer(&m->l2_requests, t, n); /* takes its n / rate of a cycle */
+    BwQueue *q = load && m->own_load_rate ? &m->l2_load_requests : &m->l2_requests;
+    double begin = q->next_free > (double)t ? q->next_free : (double)t;
+    bwqueue_transfer(q, t, n); /* takes its n / rate of a cycle */
     return (uint64_t)ceil(begin);
 }
-
-static uint64_t l2_accept(MemSys *m, uint64_t t) { return l2_accept_n(m, t, 1); }
 
 /* The atomic unit of the line at line_addr (see AtomLine). */
 static AtomLine *atom_line(MemSys *m, uint64_t line_addr, double now)
@@ -201,7 +208,7 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
 /* Sectors of one line that missed L1: through the MSHRs, L2 and maybe DRAM. */
 static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors, Draws dr)
 {
-    start = l2_accept(m, start);
+    start = l2_accept_n(m, start, 1, true);
     uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ, NULL);
     uint8_t missed = (uint8_t)(sectors & ~l2_hits);
     uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
@@ -242,11 +249,11 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
         cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC, NULL);
-        uint64_t at = l2_accept(m, start);
+        uint64_t at = l2_accept_n(m, start, 1, false);
         uint8_t dirtied;
         uint8_t hits = cache_write(m->l2, r->line_addr[i], sectors, NULL, &dirtied);
         owe_write_back(m, at, dirtied);
-        bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
+        bwqueue_transfer(m->own_write_bw ? &m->l2_write : &m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
         uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~r->full_mask[i]);
@@ -264,7 +271,7 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
         /* the slice's ALU works a 32-byte sector at a time: a request each */
-        uint64_t at = l2_accept_n(m, start, bits_popcount(sectors));
+        uint64_t at = l2_accept_n(m, start, bits_popcount(sectors), false);
         uint8_t dirtied;
         uint8_t hit = cache_write(m->l2, r->line_addr[i], sectors, NULL, &dirtied);
         owe_write_back(m, at, dirtied);
@@ -310,6 +317,8 @@ uint64_t memsys_drain_cycle(const MemSys *m)
     double last = bwqueue_work_done(&m->dram);
     if (m->l2_queue.next_free > last) last = m->l2_queue.next_free;
     if (m->l2_requests.next_free > last) last = m->l2_requests.next_free;
+    if (m->l2_load_requests.next_free > last) last = m->l2_load_requests.next_free;
+    if (m->l2_write.next_free > last) last = m->l2_write.next_free;
     uint64_t end = (uint64_t)ceil(last);
     return m->atomic_done > end ? m->atomic_done : end; /* and every atomic has been applied */
 }

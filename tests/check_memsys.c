@@ -183,6 +183,50 @@ START_TEST(test_write_back_owed_when_dirtied)
 }
 END_TEST
 
+/* The L2 writes 2.5 KB a cycle and reads 5.3 KB (mem_path.cu); it takes
+** 98 scattered load requests a cycle against 34 stores. */
+START_TEST(test_l2_read_write_paths)
+{
+    GpuConfig c;
+    MemSys *m = make(&c, "h200");
+    const uint32_t warps = 4096;
+    uint64_t t = 0, second = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        second = t; /* whole lines stored, each pass asked at once */
+        for (uint32_t w = 0; w < warps; w++) {
+            uint64_t a[32];
+            for (uint32_t l = 0; l < 32; l++) a[l] = (uint64_t)w * 128 + 4 * l;
+            CoalesceResult r;
+            coalesce_analyze(a, ALL, 4, COALESCE_STORE, &r);
+            memsys_store(m, w % c.sm_count, t, &r);
+        }
+        t = memsys_drain_cycle(m) + 1000;
+    }
+    /* the second pass finds the lines dirty in L2: no DRAM, the L2's writes alone */
+    double l2 = warps * 128.0 / c.l2_write_bytes_per_clk;
+    uint64_t busy = memsys_drain_cycle(m) - second;
+    ck_assert_msg(fabs((double)busy - l2) < 2, "%u line stores: %llu cycles, want %.0f", warps,
+                  (unsigned long long)busy, l2);
+    ck_assert(l2 > warps * 128.0 / c.l2_bytes_per_clk * 2); /* writes: under half the read bandwidth */
+    /* scattered loads of those (now L2-resident) lines: one sector from each
+    ** of 32 lines per warp, so the load request rate decides */
+    uint64_t done = 0;
+    for (uint32_t w = 0; w < warps / 32; w++) {
+        uint64_t a[32];
+        for (uint32_t l = 0; l < 32; l++) a[l] = ((uint64_t)w * 32 + l) * 128;
+        CoalesceResult r;
+        coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
+        uint64_t back = memsys_load(m, w % c.sm_count, t, &r);
+        if (back > done) done = back;
+    }
+    double rate = warps / c.l2_load_requests_per_clk;
+    ck_assert_msg(done >= t + rate + c.lat_l2_hit && done < t + rate + c.lat_l2_hit + 4,
+                  "%u scattered line loads: back at %llu, want %.0f + %.0f + %u", warps, (unsigned long long)done,
+                  (double)t, rate, c.lat_l2_hit);
+    memsys_destroy(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("memsys");
@@ -192,6 +236,7 @@ int main(void)
     tcase_add_test(core, test_bins_and_distinct_words);
     tcase_add_test(core, test_serialisation_off);
     tcase_add_test(core, test_write_back_owed_when_dirtied);
+    tcase_add_test(core, test_l2_read_write_paths);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
