@@ -38,22 +38,28 @@ void diag_print(FILE *out, const Diag *d)
     fprintf(out, "error: %s\n", d->message);
 }
 
-size_t diag_edit_distance(const char *a, const char *b)
+size_t diag_edit_distance(const char *a, const char *b, size_t max)
 {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la >= 64 || lb >= 64) return SIZE_MAX;
-    size_t row[64]; /* one row of the table, updated in place */
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    size_t la = strlen(a), lb = strlen(b), far = max + 1;
+    if (la >= 64 || lb >= 64 || (la > lb ? la - lb : lb - la) > max) return far;
+    size_t row[64]; /* one row of the table, updated in place; cells outside the band hold far */
+    for (size_t j = 0; j <= lb; j++) row[j] = j <= max ? j : far;
     for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
+        size_t lo = i > max ? i - max : 1, hi = i + max < lb ? i + max : lb;
+        size_t diag = row[lo - 1];
+        row[lo - 1] = lo == 1 ? (i <= max ? i : far) : far;
+        size_t best_in_row = row[lo - 1];
+        for (size_t j = lo; j <= hi; j++) {
             size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
             if (up + 1 < best) best = up + 1;
             if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            if (best > far) best = far;
             row[j] = best;
             diag = up;
+            if (best < best_in_row) best_in_row = best;
         }
+        if (hi < lb) row[hi + 1] = far;
+        if (best_in_row > max) return far;
     }
-    return row[lb];
+    return row[lb] <= max ? row[lb] : far;
 }

@@ -10,10 +10,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Sized for any path the system can open (PATH_MAX is 4096 on Linux) and a
+** message that quotes one or two of them, so no diagnostic cuts a path. */
+#define DIAG_FILE_MAX    4096
+#define DIAG_MESSAGE_MAX 8192
+
 typedef struct {
-    char     file[256];    /* source of the error: a path, or "--set", "--param" */
-    uint32_t line, col;    /* 1-based; 0 = unknown                               */
-    char     message[1024]; /* what was found and what was expected              */
+    char     file[DIAG_FILE_MAX];       /* source of the error: a path, or "--set", "--param" */
+    uint32_t line, col;                 /* 1-based; 0 = unknown                               */
+    char     message[DIAG_MESSAGE_MAX]; /* what was found and what was expected              */
 } Diag;
 
 /* Fills d (if non-NULL) with a formatted message; file may be NULL. */
@@ -27,8 +32,11 @@ void diag_setv(Diag *d, const char *file, uint32_t line, uint32_t col, const cha
 /* Prints "file:line:col: error: message\n" (missing parts left out). */
 void diag_print(FILE *out, const Diag *d);
 
-/* Levenshtein distance between a and b, for "did you mean" hints; strings
-** of 64 characters or more count as far apart (SIZE_MAX). */
-size_t diag_edit_distance(const char *a, const char *b);
+/* Levenshtein distance between a and b, for "did you mean" hints, when it is
+** at most `max`; anything farther (strings of 64 characters or more
+** included) returns max + 1. Bounded by max, it looks only at a band of
+** 2 * max + 1 cells per row and stops as soon as a row is past max, so a
+** hint over every name of a long list stays cheap. */
+size_t diag_edit_distance(const char *a, const char *b, size_t max);
 
 #endif

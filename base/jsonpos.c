@@ -176,3 +176,67 @@ size_t jsonpos_open_string(const char *text, size_t len)
     }
     return in ? at : len;
 }
+
+size_t jsonpos_find_nul_escape(const char *text, size_t len)
+{
+    bool in = false;
+    for (size_t i = 0; i < len; i++) {
+        if (!in) {
+            in = text[i] == '"';
+        } else if (text[i] == '"') {
+            in = false;
+        } else if (text[i] == '\\' && i + 1 < len) {
+            if (text[i + 1] == 'u' && i + 6 <= len && memcmp(text + i + 2, "0000", 4) == 0) return i;
+            i++; /* the escaped character (a quote or a backslash among them) */
+        }
+    }
+    return len;
+}
+
+unsigned jsonpos_depth_at(const char *text, size_t len, size_t off)
+{
+    unsigned depth = 0;
+    bool in = false;
+    for (size_t i = 0; i < off && i < len; i++) {
+        char c = text[i];
+        if (in) {
+            if (c == '\\') i++;
+            else if (c == '"') in = false;
+        } else if (c == '"') {
+            in = true;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ']' || c == '}') && depth) {
+            depth--;
+        }
+    }
+    return depth;
+}
+
+size_t jsonpos_find_bad_utf8(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n;
+        unsigned lo = 0x80, hi = 0xBF; /* the allowed range of the second byte */
+        if (c >= 0xC2 && c <= 0xDF) n = 1;
+        else if (c == 0xE0) n = 2, lo = 0xA0;
+        else if (c == 0xED) n = 2, hi = 0x9F;          /* no UTF-16 surrogates */
+        else if (c >= 0xE1 && c <= 0xEF) n = 2;
+        else if (c == 0xF0) n = 3, lo = 0x90;
+        else if (c >= 0xF1 && c <= 0xF3) n = 3;
+        else if (c == 0xF4) n = 3, hi = 0x8F;          /* nothing past U+10FFFF */
+        else return i;
+        if (i + n >= len) return i; /* cut short by the end of the text */
+        if (s[i + 1] < lo || s[i + 1] > hi) return i;
+        for (size_t k = 2; k <= n; k++)
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
+        i += n + 1;
+    }
+    return len;
+}

@@ -48,6 +48,25 @@ size_t jsonpos_string_offset(const char *text, size_t len, size_t off, size_t k)
 /* 1-based line and column of byte offset off (the column rule above). */
 void jsonpos_line_col(const char *text, size_t len, size_t off, uint32_t *line, uint32_t *col);
 
+/* Nesting depth of objects and arrays at byte off (strings skipped): a
+** parser that stops at its nesting limit reports the bracket it refused as
+** unexpected, so a syntax error there is told apart as "nested too deeply". */
+unsigned jsonpos_depth_at(const char *text, size_t len, size_t off);
+
+/* The nesting limit of the JSON parser gpusim uses (cJSON). */
+#define JSONPOS_NESTING_LIMIT 1000
+
+/* Offset of the first byte of text[0..len) that is not part of well-formed
+** UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF),
+** or len. JSON text is UTF-8 (RFC 8259); a name with a stray byte would make
+** the JSON that gpusim writes invalid, so the front ends refuse it. */
+size_t jsonpos_find_bad_utf8(const char *text, size_t len);
+
+/* Offset of the first \u0000 escape inside a string of text[0..len), or len
+** when there is none: a parser decodes it to a NUL, which would silently end
+** the name or path it is part of, so the front ends refuse it. */
+size_t jsonpos_find_nul_escape(const char *text, size_t len);
+
 /* Where an unterminated string opens, or len when every string closes (for
 ** syntax errors: the parser's own position is then at the end of file). */
 size_t jsonpos_open_string(const char *text, size_t len);

@@ -4,13 +4,17 @@
 ** Compute-bound: the divergence kernels (FMA loops). Memory-bound: vector
 ** add and the transposes (coalescer, caches, DRAM queue).
 ** Sizes are fixed so numbers compare across commits on one machine; run
-** before/after in one session since the host is noisy.                    */
+** before/after in one session since the host is noisy. The "(ptx)" cases
+** run the CUDA twin of the same kernel from its committed nvcc output
+** (the .ptx files of tests/ptx), for the PTX path's speed against the mini ISA's on
+** the same launch (compare the wall times: a PTX instruction counts the
+** SASS instructions it stands for, so the warp-instruction totals differ). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "isa/asm.h"
+#include "isa/load.h"
 #include "sim/gpu.h"
 
 typedef enum { LAYOUT_DIVERGENCE, LAYOUT_TRANSPOSE, LAYOUT_VECADD } Layout;
@@ -31,6 +35,10 @@ static const Case CASES[] = {
     { "transpose/copy",        "transpose.asm",  "copy",            "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
     { "transpose/naive",       "transpose.asm",  "transpose_naive", "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
     { "transpose/tiled_padded","transpose.asm",  "transpose_tiled_padded", "memory", LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
+    { "divergence/uniform (ptx)",   "ptx:divergence.ptx", "uniform",   "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0 },
+    { "divergence/divergent (ptx)", "ptx:divergence.ptx", "divergent", "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0 },
+    { "vecadd/scalar (ptx)",        "ptx:vecadd.ptx",     "vecadd_scalar", "memory", LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22 },
+    { "transpose/tiled_padded (ptx)", "ptx:transpose.ptx", "transpose_tiled_padded", "memory", LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
 };
 
 static double seconds(void)
@@ -51,29 +59,30 @@ static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, uin
 {
     Diag d;
     GlobalMem *g = gmem_create();
-    uint32_t params[4] = { 0 };
+    uint32_t args[4] = { 0 }, params[ISA_MAX_PARAM_WORDS] = { 0 };
     Launch L = { .kernel = k, .kernel_file = c->file, .gmem = g, .params = params };
     L.block[0] = c->block_x, L.block[1] = c->block_y, L.block[2] = 1;
     L.grid[1] = L.grid[2] = 1;
     if (c->layout == LAYOUT_DIVERGENCE) { /* out, iters */
         L.grid[0] = c->blocks_per_sm * cfg->sm_count;
-        params[0] = gmem_alloc(g, (uint64_t)L.grid[0] * c->block_x * 4, "out", &d);
-        params[1] = 2000;
+        args[0] = gmem_alloc(g, (uint64_t)L.grid[0] * c->block_x * 4, "out", &d);
+        args[1] = 2000;
     } else if (c->layout == LAYOUT_VECADD) { /* a, b, c, n */
         uint64_t bytes = (uint64_t)c->n * 4;
-        params[0] = gmem_alloc(g, bytes, "a", &d);
-        params[1] = gmem_alloc(g, bytes, "b", &d);
-        params[2] = gmem_alloc(g, bytes, "c", &d);
-        params[3] = c->n;
+        args[0] = gmem_alloc(g, bytes, "a", &d);
+        args[1] = gmem_alloc(g, bytes, "b", &d);
+        args[2] = gmem_alloc(g, bytes, "c", &d);
+        args[3] = c->n;
         uint32_t per_thread = strstr(c->kernel, "float4") ? 4 : 1;
         L.grid[0] = (c->n / per_thread + c->block_x - 1) / c->block_x;
     } else { /* transpose family: in, out, n */
         uint64_t bytes = (uint64_t)c->n * c->n * 4;
-        params[0] = gmem_alloc(g, bytes, "in", &d);
-        params[1] = gmem_alloc(g, bytes, "out", &d);
-        params[2] = c->n;
+        args[0] = gmem_alloc(g, bytes, "in", &d);
+        args[1] = gmem_alloc(g, bytes, "out", &d);
+        args[2] = c->n;
         L.grid[0] = L.grid[1] = (c->n + 31) / 32;
     }
+    for (uint32_t i = 0; i < k->nparams && i < 4; i++) params[k->params[i].offset / 4] = args[i]; /* a .u64's high word: 0 */
     SimResult *r = malloc(sizeof *r);
     double t0 = seconds();
     bool ok = r && gpu_simulate(cfg, &L, NULL, r);
@@ -103,29 +112,35 @@ int main(int argc, char **argv)
         }
     }
     if (repeat < 1 || repeat > 100) repeat = 3;
-    printf("%-24s %-8s %12s %9s %9s %9s %10s\n", "case", "kind", "warp-insts", "median s", "min s", "max s",
+    printf("%-30s %-8s %12s %9s %9s %9s %10s\n", "case", "kind", "warp-insts", "median s", "min s", "max s",
            "Minst/s");
     for (size_t ci = 0; ci < sizeof CASES / sizeof CASES[0]; ci++) {
         const Case *c = &CASES[ci];
         if (only && strcmp(only, c->name) != 0) continue;
         char path[1024];
-        snprintf(path, sizeof path, "%s/workloads/kernels/%s", GPUSIM_SOURCE_DIR, c->file);
+        if (strncmp(c->file, "ptx:", 4) == 0) snprintf(path, sizeof path, "%s/tests/ptx/%s", GPUSIM_SOURCE_DIR, c->file + 4);
+        else snprintf(path, sizeof path, "%s/workloads/kernels/%s", GPUSIM_SOURCE_DIR, c->file);
         Program prog;
         GpuConfig cfg;
         Diag d;
         char set[64];
         snprintf(set, sizeof set, "sm.count=%u", c->sms);
-        if (!asm_parse_file(path, &prog, &d) || !config_load("a100", &cfg, &d) || !config_set(&cfg, set, &d)) {
+        if (!program_load_file(path, &prog, &d) || !config_load("a100", &cfg, &d) || !config_set(&cfg, set, &d)) {
             diag_print(stderr, &d);
             return 2;
         }
-        const Kernel *k = program_find_kernel(&prog, c->kernel);
+        char why[1024];
+        const Kernel *k = program_match_kernel(&prog, c->kernel, why, sizeof why);
+        if (!k) {
+            fprintf(stderr, "gpusim-bench: %s: %s\n", c->name, why);
+            return 2;
+        }
         double t[100];
         uint64_t insts = 0;
         for (int r = 0; r < repeat; r++) t[r] = run_once(c, k, &cfg, &insts);
         qsort(t, (size_t)repeat, sizeof t[0], cmp_double);
         double med = repeat % 2 ? t[repeat / 2] : (t[repeat / 2 - 1] + t[repeat / 2]) / 2;
-        printf("%-24s %-8s %12llu %9.3f %9.3f %9.3f %10.2f\n", c->name, c->kind, (unsigned long long)insts, med, t[0],
+        printf("%-30s %-8s %12llu %9.3f %9.3f %9.3f %10.2f\n", c->name, c->kind, (unsigned long long)insts, med, t[0],
                t[repeat - 1], (double)insts / med / 1e6);
         fflush(stdout);
         program_destroy(&prog);

@@ -46,6 +46,15 @@ bool cli_number_double(const char *s, double *out);
 ** giving the range and what was found. */
 bool cli_parse_u32(const char *s, const char *flag, uint32_t *out, uint32_t lo, uint32_t hi, Diag *d);
 
+/* True when paths a and b name one existing file (for refusing to write an
+** output over an input). */
+bool cli_same_file(const char *a, const char *b);
+
+/* Flushes stdout; on a write error (a full disk, a closed pipe) says so on
+** stderr as "gpusim CMD: error: writing the output failed: ..." and returns
+** false: the caller exits 2. Every command calls it before it returns. */
+bool cli_flush_stdout(const char *cmd);
+
 /* The machine a command runs on: config_load(gpu, or CONFIG_DEFAULT_GPU when
 ** gpu is NULL), then config_set for each of sets[0..nsets) in order (each
 ** "key=value", as given to --set), then config_validate. On success fills

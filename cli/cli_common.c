@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 bool cli_is_help(const char *arg)
 {
@@ -114,4 +115,19 @@ bool cli_load_gpu(const char *gpu, char **sets, int nsets, GpuConfig *out, Diag 
     }
     *out = c;
     return true;
+}
+
+bool cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool cli_flush_stdout(const char *cmd)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return true;
+    int err = errno;
+    cli_error(cmd, "writing the output failed: %s", err ? strerror(err) : "write error");
+    return false;
 }

@@ -11,6 +11,15 @@
 ** reasons in ratios; absolute times are shown too. Occupancy is compared
 ** exactly: blocks per SM from gpusim's calculator for the twin's launch
 ** against cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+** --from-ptx simulates the twins' own kernels instead of the hand-written
+** mini-ISA ones: validate/twins/<workload>.cu compiled with nvcc -ptx for
+** the preset's sm (workloads/cuda.h), the record's kernel (the bare
+** function name; a twin of one kernel stands for all its variants) in
+** place of the .asm kernel, with the workload's buffers
+** and arguments (the twins take the .asm kernels' parameters in the same
+** order; a record whose twin differs is not simulated, with a note). The
+** PTX is timed as the SASS it becomes, except that ptxas's loop unrolling
+** and scheduling are not emulated (docs/PTX.md).
 ** Exit status: 0 ok; 1 a target given with --max-* is missed, or a record
 ** could not be simulated; 2 bad input.                                     */
 #include <cjson/cJSON.h>
@@ -24,7 +33,10 @@
 #include "base/file.h"
 #include "cli/cli.h"
 #include "cli/report.h"
+#include "isa/load.h"
+#include "isa/ptx.h"
 #include "sim/occupancy.h"
+#include "workloads/cuda.h"
 
 #define COMPARE_MAX_FILE_BYTES (64u << 20)
 
@@ -43,6 +55,9 @@ static void usage(FILE *out)
             "  --gpu NAME|FILE                simulate on this machine instead of the recorded preset\n"
             "  --only WORKLOAD                compare only this workload (repeatable)\n"
             "  --no-simulation                check launches and occupancy only (fast; no ratios)\n"
+            "  --from-ptx                     simulate the twins' own PTX (validate/twins/*.cu, compiled\n"
+            "                                 with nvcc) instead of the mini-ISA kernels; ptxas's loop\n"
+            "                                 unrolling is not emulated, so unrolled loops cost more here\n"
             "  --max-median-error F           exit 1 when the median |ratio error| exceeds F (0.10 = 10%%)\n"
             "  --max-error F                  exit 1 when any |ratio error| exceeds F\n"
             "  --max-occupancy-mismatches N   exit 1 when more occupancy figures differ (default 0)\n\n"
@@ -68,6 +83,7 @@ typedef struct {
     size_t       nonly;
     bool         json;
     bool         no_simulation; /* --no-simulation: launches and occupancy only */
+    bool         from_ptx;      /* --from-ptx: the twins' PTX instead of the .asm  */
     double       max_median, max_error; /* < 0: no target */
     long         max_occ_mismatch;
 } CompareArgs;
@@ -114,6 +130,8 @@ static int parse_args(int argc, char **argv, CompareArgs *a)
             a->json = true;
         } else if (strcmp(arg, "--no-simulation") == 0) {
             a->no_simulation = true;
+        } else if (strcmp(arg, "--from-ptx") == 0) {
+            a->from_ptx = true;
         } else if (arg[0] == '-' && arg[1]) {
             return cli_error("compare", "unknown option '%s' (see gpusim compare --help)", arg);
         } else if (a->results) {
@@ -179,7 +197,68 @@ static bool dims_of(const cJSON *o, const char *key, uint32_t out[3])
 
 /* Simulates one record into *p. Returns false (with p->note) when it could
 ** not be simulated; bad records are reported, not fatal. */
-static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulate, Pair *p)
+/* Puts the twin's PTX kernel for the record in place of v's mini-ISA one. */
+static bool use_twin_ptx(const cJSON *rec, const GpuConfig *cfg, Workload *w, const WlVariant *v, Pair *p)
+{
+    char cu[4096], rel[512], ptx_path[1200];
+    snprintf(rel, sizeof rel, "validate/twins/%s.cu", p->workload);
+    if (!find_workload(rel, cu, sizeof cu)) {
+        snprintf(p->note, sizeof p->note, "no twin %s", rel);
+        return false;
+    }
+    char *text;
+    size_t len;
+    Diag d;
+    if (!cuda_compile(cu, cfg->compute_capability, NULL, 0, &text, &len, ptx_path, sizeof ptx_path, &d)) {
+        snprintf(p->note, sizeof p->note, "%.900s", d.message);
+        return false;
+    }
+    Program ptx;
+    bool ok = ptx_parse(text, len, ptx_path, &ptx, &d);
+    if (ok) cuda_ptxas_regs(&ptx, text, len, cfg->compute_capability);
+    free(text);
+    if (!ok) {
+        snprintf(p->note, sizeof p->note, "%.100s:%u:%u: %.800s", d.file, d.line, d.col, d.message);
+        return false;
+    }
+    /* each launch's kernel: the record's "kernel", or its launches' own */
+    const cJSON *seq = cJSON_GetObjectItemCaseSensitive(rec, "launches");
+    const Kernel *kernels[16] = { NULL };
+    if (v->nlaunches > 16) ok = false;
+    for (uint32_t l = 0; ok && l < v->nlaunches; l++) {
+        const cJSON *lrec = cJSON_IsArray(seq) ? cJSON_GetArrayItem(seq, (int)l) : rec;
+        const char *kname = str_of(lrec, "kernel");
+        char why[1024] = "no kernel named in the record";
+        const Kernel *k = kname ? program_match_kernel(&ptx, kname, why, sizeof why) : NULL;
+        if (!k && ptx.nkernels == 1) k = &ptx.kernels[0]; /* one twin kernel for every variant (registers) */
+        if (!k || k->nparams != v->launches[l].kernel->nparams) {
+            snprintf(p->note, sizeof p->note, "%s",
+                     !k ? why : "the twin's kernel takes other parameters than the .asm kernel");
+            ok = false;
+        }
+        kernels[l] = k;
+    }
+    if (!ok) {
+        program_destroy(&ptx);
+        return false;
+    }
+    char *file = strdup(ptx_path);
+    if (!file) {
+        program_destroy(&ptx);
+        return false;
+    }
+    program_destroy(&w->program);
+    w->program = ptx;
+    for (uint32_t i = 0; i < w->nvariants; i++) /* only v runs */
+        for (uint32_t l = 0; l < w->variants[i].nlaunches; l++) w->variants[i].launches[l].kernel = NULL;
+    for (uint32_t l = 0; l < v->nlaunches; l++)
+        ((WlVariant *)v)->launches[l].kernel = &w->program.kernels[kernels[l] - ptx.kernels];
+    free(w->kernel_file);
+    w->kernel_file = file;
+    return true;
+}
+
+static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulate, bool from_ptx, Pair *p)
 {
     char path[4096];
     if (!find_workload(p->file, path, sizeof path)) {
@@ -212,34 +291,55 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
         snprintf(p->note, sizeof p->note, "%s has no variant '%s'", p->file, p->variant);
         ok = false;
     }
-    double regs = 0;
+    if (ok && from_ptx) ok = use_twin_ptx(rec, cfg, &w, v, p);
+    /* the twin's launches: "launches" (several, in order) or "launch" (one),
+    ** each with its registers and CUDA's blocks per SM where the record has them */
     bool emulates = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(rec, "emulates"));
-    num_of(rec, "regs", &regs);
-    const cJSON *launch = cJSON_GetObjectItemCaseSensitive(rec, "launch");
-    uint32_t grid[3], block[3];
-    double dsmem = 0, static_smem = 0;
-    bool have_launch = dims_of(launch, "grid", grid) && dims_of(launch, "block", block);
-    num_of(launch, "dynamic_smem", &dsmem);
-    num_of(rec, "static_smem", &static_smem);
-    if (ok && have_launch &&
-        (memcmp(grid, v->grid, sizeof grid) != 0 || memcmp(block, v->block, sizeof block) != 0))
-        snprintf(p->note, sizeof p->note, "launch differs: hw grid %ux%ux%u block %ux%ux%u", grid[0], grid[1],
-                 grid[2], block[0], block[1], block[2]);
-    /* Occupancy of the twin's own launch, as the CUDA API computed it. */
-    double hw_bps;
-    if (ok && have_launch && regs >= 1 && num_of(rec, "blocks_per_sm", &hw_bps)) {
-        OccResult occ;
-        occupancy_compute(cfg, block[0] * block[1] * block[2], (uint32_t)regs, (uint32_t)static_smem,
-                          (uint32_t)dsmem, &occ, &d);
-        p->occ_compared = true;
-        p->hw_bps = (uint32_t)hw_bps;
-        p->sim_bps = occ.blocks_per_sm;
+    const cJSON *seq = cJSON_GetObjectItemCaseSensitive(rec, "launches");
+    uint32_t nrec = cJSON_IsArray(seq) ? (uint32_t)cJSON_GetArraySize(seq) : 1;
+    uint32_t regs_of[16] = { 0 };
+    if (ok && nrec != v->nlaunches) {
+        snprintf(p->note, sizeof p->note, "launch differs: hw %u launches, %s has %u", nrec, p->variant, v->nlaunches);
+        nrec = 0;
+    }
+    for (uint32_t k = 0; ok && k < nrec && k < 16; k++) {
+        const cJSON *launch = cJSON_IsArray(seq) ? cJSON_GetArrayItem(seq, (int)k) : cJSON_GetObjectItemCaseSensitive(rec, "launch");
+        const cJSON *facts = cJSON_IsArray(seq) ? launch : rec; /* regs, blocks_per_sm, static_smem */
+        const WlLaunch *l = &v->launches[k];
+        double regs = 0, dsmem = 0, static_smem = 0, hw_bps;
+        uint32_t grid[3], block[3];
+        num_of(facts, "regs", &regs);
+        bool have_launch = dims_of(launch, "grid", grid) && dims_of(launch, "block", block);
+        num_of(launch, "dynamic_smem", &dsmem);
+        num_of(facts, "static_smem", &static_smem);
+        regs_of[k] = emulates || regs < 1 ? 0 : (uint32_t)regs;
+        if (have_launch && !p->note[0] &&
+            (memcmp(grid, l->grid, sizeof grid) != 0 || memcmp(block, l->block, sizeof block) != 0))
+        {
+            char which[16] = "";
+            if (nrec > 1) snprintf(which, sizeof which, " %u", k);
+            snprintf(p->note, sizeof p->note, "launch%s differs: hw grid %ux%ux%u block %ux%ux%u", which, grid[0],
+                     grid[1], grid[2], block[0], block[1], block[2]);
+        }
+        /* Occupancy of the twin's own launch, as the CUDA API computed it;
+        ** of several launches, the first that disagrees is the one shown. */
+        if (have_launch && regs >= 1 && num_of(facts, "blocks_per_sm", &hw_bps)) {
+            OccResult occ;
+            occupancy_compute(cfg, block[0] * block[1] * block[2], (uint32_t)regs, (uint32_t)static_smem,
+                              (uint32_t)dsmem, &occ, &d);
+            if (!p->occ_compared || p->hw_bps == p->sim_bps) {
+                p->hw_bps = (uint32_t)hw_bps;
+                p->sim_bps = occ.blocks_per_sm;
+            }
+            p->occ_compared = true;
+        }
     }
     if (ok && simulate) {
         RunRow row;
+        /* same_as checks are left out (no store): gpusim run makes them */
         VariantOptions opt = { .max_cycles = VARIANT_BUDGET_AUTO, .max_instructions = VARIANT_BUDGET_AUTO,
-                               .regs = emulates || regs < 1 ? 0 : (uint32_t)regs, .label = v->name,
-                               .progress = isatty(STDERR_FILENO) };
+                               .regs = v->nlaunches == 1 ? regs_of[0] : 0, .launch_regs = regs_of,
+                               .label = v->name, .progress = isatty(STDERR_FILENO) };
         variant_run(cfg, &w, v, &opt, &row);
         if (!row.ran || row.check == CHECK_FAIL) {
             snprintf(p->note, sizeof p->note, "simulation: %s", row.error ? row.error : report_status_name(row.status));
@@ -248,7 +348,7 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
             p->sim_us = row.st.time_us;
             p->simulated = true;
         }
-        free(row.error);
+        variant_row_free(&row);
     }
     workload_destroy(&w);
     for (int i = 0; i < nov; i++) free(ov[i]);
@@ -323,7 +423,7 @@ int cmd_compare(int argc, char **argv)
         const cJSON *correct = cJSON_GetObjectItemCaseSensitive(rec, "correct");
         if (!wanted || !num_of(rec, "ms", &p->hw_ms) || p->hw_ms <= 0 || !cJSON_IsTrue(correct)) continue;
         if (!args.json && !args.no_simulation) fprintf(stderr, "simulating %s/%s\n", p->workload, p->variant);
-        if (!simulate_record(rec, cfg, !args.no_simulation, p)) failed++;
+        if (!simulate_record(rec, cfg, !args.no_simulation, args.from_ptx, p)) failed++;
         npairs++;
     }
     /* Ratios to each workload's first (simulated) variant. */
@@ -406,9 +506,10 @@ int cmd_compare(int argc, char **argv)
         cJSON_Delete(o);
     } else {
         const char *date = str_of(root, "date");
-        printf("%s: %u variants measured on %s%s%s, simulated on %s (%s)\n\n", args.results, npairs,
+        printf("%s: %u variants measured on %s%s%s, simulated on %s (%s)%s\n\n", args.results, npairs,
                str_of(device, "name") ? str_of(device, "name") : "?", date ? " on " : "", date ? date : "", cfg->name,
-               cfg->description);
+               cfg->description,
+               args.from_ptx ? ",\nfrom the twins' own PTX (nvcc -ptx; ptxas's loop unrolling not emulated, its scheduling only as loads hoisted within a block)" : "");
         printf("%-15s %-22s %10s %9s %9s %10s %10s %10s %9s\n", "workload", "variant", "hw ms", "hw ratio",
                "sim ratio", "ratio err", "hw us", "sim us", "time err");
         for (uint32_t i = 0; i < npairs; i++) {

@@ -15,7 +15,9 @@ static void usage(FILE *out)
             "       gpusim gpus NAME|FILE [--set key=value]... print one machine as JSON\n"
             "       gpusim gpus --knobs                        list every knob --set accepts\n\n"
             "The JSON printed for a machine is a complete machine file: save it, edit it and\n"
-            "pass it to --gpu FILE. --set applies overrides (in order) before printing.\n");
+            "pass it to --gpu FILE. A machine file may also say \"base\": NAME-or-FILE and give only\n"
+            "the knobs it changes; FILE then prints the merged machine. --set applies overrides\n"
+            "(in order) before printing.\n");
 }
 
 static void list_presets(void)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -19,8 +20,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpusim run FILE.json [--gpu NAME|FILE] [--set KEY=VALUE]... [--param NAME=VALUE]...\n"
-            "                  [--variant NAME] [--json | --csv] [--trace FILE] [--max-cycles N]\n"
-            "                  [--max-instructions N]\n\n"
+            "                  [--variant NAME]... [--json | --csv] [--trace FILE] [--dump DIR\n"
+            "                  [--dump-buffers A,B]] [--max-cycles N] [--max-instructions N]\n\n"
             "Runs every variant of a workload (workloads/README.md) on a simulated GPU, checks each\n"
             "result against its CPU reference and prints a table: cycles, time, the ratio to the first\n"
             "variant and the metrics that explain it, then one sentence per variant on why it costs\n"
@@ -29,11 +30,17 @@ static void usage(FILE *out)
             "  --set KEY=VALUE       change one machine knob (repeatable), e.g. --set sm.count=200\n"
             "  --param NAME=VALUE    change one workload parameter (repeatable), e.g. --param n=256;\n"
             "                        VALUE may be an expression of machine values (8*sm_count)\n"
-            "  --variant NAME        run only this variant\n"
+            "  --variant NAME        run only this variant (repeatable: these variants); the name is\n"
+            "                        matched exactly. The variants their same_as checks compare with\n"
+            "                        run (and are reported) too\n"
+            "  --dump DIR            write every buffer after each variant as DIR/<variant>.<buffer>.npy\n"
+            "                        (NumPy's format; DIR is made if missing)\n"
+            "  --dump-buffers A,B    with --dump: only these buffers\n"
             "  --json                print one JSON object instead of the table\n"
             "  --csv                 print one CSV row per variant instead of the table\n"
             "  --trace FILE          write a Chrome trace (Perfetto, chrome://tracing) of every launch:\n"
-            "                        block and warp lifetimes per SM, in simulated cycles\n"
+            "                        block and warp lifetimes and warp-state counters per SM, a span\n"
+            "                        per launch; microseconds of simulated time (args.cycle: cycles)\n"
             "  --max-instructions N  give up on a launch after N warp instructions (0: none); the default\n"
             "                        scales with the launch: " VARIANT_BUDGET_RULE "\n"
             "  --max-cycles N        give up on a launch after N simulated cycles (0: none; default\n"
@@ -54,8 +61,11 @@ typedef struct {
     size_t       nsets;
     const char **params;
     size_t       nparams;
-    const char  *variant;
+    const char **variants;    /* --variant, each given (repeatable)    */
+    size_t       nvariants;
     const char  *trace;
+    const char  *dump;        /* --dump DIR                            */
+    const char  *dump_buffers; /* --dump-buffers a,b                  */
     OutFormat    format;
     uint64_t     max_cycles, max_instructions;
     bool         racecheck;
@@ -77,7 +87,8 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     a->max_instructions = VARIANT_BUDGET_AUTO;
     a->sets = calloc((size_t)argc, sizeof *a->sets);
     a->params = calloc((size_t)argc, sizeof *a->params);
-    if (!a->sets || !a->params) return EXIT_BAD_INPUT;
+    a->variants = calloc((size_t)argc, sizeof *a->variants);
+    if (!a->sets || !a->params || !a->variants) return EXIT_BAD_INPUT;
     bool json = false, csv = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -86,7 +97,8 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             return -1;
         }
         static const char *const with_value[] = { "--gpu", "--set", "--param", "--variant", "--trace",
-                                                  "--max-cycles", "--max-instructions", NULL };
+                                                  "--max-cycles", "--max-instructions", "--dump-buffers",
+                                                  "--dump", NULL };
         const char *value = NULL, *flag = NULL;
         for (const char *const *f = with_value; *f && !flag; f++)
             if (cli_option(argc, argv, &i, *f, &value)) flag = *f;
@@ -95,8 +107,10 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             if (strcmp(flag, "--gpu") == 0) a->gpu = value;
             else if (strcmp(flag, "--set") == 0) a->sets[a->nsets++] = (char *)value;
             else if (strcmp(flag, "--param") == 0) a->params[a->nparams++] = value;
-            else if (strcmp(flag, "--variant") == 0) a->variant = value;
+            else if (strcmp(flag, "--variant") == 0) a->variants[a->nvariants++] = value;
             else if (strcmp(flag, "--trace") == 0) a->trace = value;
+            else if (strcmp(flag, "--dump") == 0) a->dump = value;
+            else if (strcmp(flag, "--dump-buffers") == 0) a->dump_buffers = value;
             else if (strcmp(flag, "--max-cycles") == 0) {
                 if (!parse_count(flag, value, &a->max_cycles)) return EXIT_BAD_INPUT;
             } else if (!parse_count(flag, value, &a->max_instructions)) {
@@ -117,6 +131,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         }
     }
     if (json && csv) return cli_error("run", "--json and --csv exclude each other");
+    if (a->dump_buffers && !a->dump) return cli_error("run", "--dump-buffers goes with --dump DIR");
     a->format = json ? FMT_JSON : csv ? FMT_CSV : FMT_TEXT;
     if (!a->file) {
         fprintf(stderr, "gpusim run: error: no workload file given\n");
@@ -133,6 +148,71 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ------------------------------------------------------------ selection */
+
+/* An unknown --variant: the names there are, and the closest one. */
+static void unknown_variant(const RunArgs *a, const Workload *w, const char *name)
+{
+    fprintf(stderr, "gpusim run: error: %s has no variant '%s' (it has:", a->file, name);
+    const char *near = NULL;
+    size_t best = 3; /* within 2 edits, and 1 per 3 characters */
+    for (uint32_t i = 0; i < w->nvariants; i++) {
+        fprintf(stderr, "%s %s", i ? "," : "", w->variants[i].name);
+        size_t dist = diag_edit_distance(name, w->variants[i].name, best - 1);
+        if (dist < best && dist * 3 <= strlen(name)) best = dist, near = w->variants[i].name;
+    }
+    fprintf(stderr, ")");
+    if (near) fprintf(stderr, "; did you mean '%s'?", near);
+    fprintf(stderr, "\n");
+}
+
+/* --dump DIR: made if missing; --dump-buffers names buffers of w. */
+static bool dump_setup(const RunArgs *a, const Workload *w, bool *dump)
+{
+    struct stat st;
+    if (stat(a->dump, &st) != 0 && mkdir(a->dump, 0777) != 0) {
+        cli_error("run", "--dump: cannot make directory '%s': %s", a->dump, strerror(errno));
+        return false;
+    }
+    if (stat(a->dump, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        cli_error("run", "--dump: '%s' is not a directory", a->dump);
+        return false;
+    }
+    for (uint32_t b = 0; b < w->nbuffers; b++) dump[b] = a->dump_buffers == NULL;
+    for (const char *p = a->dump_buffers; p && *p;) {
+        size_t n = strcspn(p, ",");
+        uint32_t b = 0;
+        while (b < w->nbuffers && !(strlen(w->buffers[b].name) == n && strncmp(w->buffers[b].name, p, n) == 0)) b++;
+        if (b == w->nbuffers) {
+            fprintf(stderr, "gpusim run: error: --dump-buffers: %s has no buffer '%.*s' (it has:", a->file, (int)n, p);
+            for (uint32_t k = 0; k < w->nbuffers; k++) fprintf(stderr, "%s %s", k ? "," : "", w->buffers[k].name);
+            fprintf(stderr, ")\n");
+            return false;
+        }
+        dump[b] = true;
+        p += n + (p[n] == ',');
+    }
+    return true;
+}
+
+/* The trace's name of each launch: "workload/variant", and for a variant of
+** several launches "workload/variant#k kernel". */
+typedef struct {
+    ChromeTrace *chrome;
+    const char  *workload;
+} TraceLabel;
+
+static void label_launch(void *user, const WlVariant *v, uint32_t k)
+{
+    const TraceLabel *t = user;
+    char name[WL_MAX_VARIANT_NAME + 384];
+    if (v->nlaunches > 1)
+        snprintf(name, sizeof name, "%s/%s#%u %s", t->workload, v->name, k + 1, v->launches[k].kernel->name);
+    else
+        snprintf(name, sizeof name, "%s/%s", t->workload, v->name);
+    trace_chrome_label(t->chrome, name);
+}
+
 /* ------------------------------------------------------------ command */
 
 int cmd_run(int argc, char **argv)
@@ -142,8 +222,10 @@ int cmd_run(int argc, char **argv)
     GpuConfig *cfg = NULL;
     Workload w;
     memset(&w, 0, sizeof w);
-    RunRow *rows = NULL;
+    RunRow *rows = NULL, *ran = NULL;
     uint32_t nrows = 0;
+    bool *chosen = NULL, *selected = NULL, *dump = NULL;
+    VariantStore *store = NULL;
     FILE *trace_file = NULL;
     ChromeTrace *chrome = NULL;
     TraceSink trace_sink;
@@ -163,49 +245,64 @@ int cmd_run(int argc, char **argv)
         diag_print(stderr, &d);
         goto out;
     }
-    const WlVariant *only = NULL;
-    if (args.variant) {
-        only = workload_find_variant(&w, args.variant);
-        if (!only) {
-            fprintf(stderr, "gpusim run: error: %s has no variant '%s' (it has:", args.file, args.variant);
-            for (uint32_t i = 0; i < w.nvariants; i++) fprintf(stderr, "%s %s", i ? "," : "", w.variants[i].name);
-            fprintf(stderr, ")\n");
+    chosen = calloc(w.nvariants, sizeof *chosen);
+    selected = calloc(w.nvariants, sizeof *selected);
+    dump = calloc(w.nbuffers ? w.nbuffers : 1, sizeof *dump);
+    if (!chosen || !selected || !dump) goto out;
+    for (size_t k = 0; k < args.nvariants; k++) {
+        const WlVariant *v = workload_find_variant(&w, args.variants[k]);
+        if (!v) {
+            unknown_variant(&args, &w, args.variants[k]);
             goto out;
         }
+        chosen[v - w.variants] = true;
     }
+    for (uint32_t i = 0; i < w.nvariants && !args.nvariants; i++) chosen[i] = true;
+    workload_select(&w, chosen, selected);
+    if (args.dump && !dump_setup(&args, &w, dump)) goto out;
     rows = calloc(w.nvariants, sizeof *rows);
-    if (!rows) goto out;
+    ran = calloc(w.nvariants, sizeof *ran);
+    store = variant_store_create(&w);
+    if (!rows || !ran || !store) goto out;
     if (args.trace) {
+        const char *inputs[] = { args.file, w.kernel_file };
+        for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; k++)
+            if (inputs[k] && cli_same_file(args.trace, inputs[k])) {
+                cli_error("run", "--trace %s is an input of this run (%s): refusing to overwrite it", args.trace,
+                          inputs[k]);
+                goto out;
+            }
         trace_file = fopen(args.trace, "w");
         if (!trace_file) {
             cli_error("run", "cannot write trace file '%s': %s", args.trace, strerror(errno));
             goto out;
         }
-        chrome = trace_chrome_open(trace_file);
+        chrome = trace_chrome_open(trace_file, cfg->clock_mhz);
         if (!chrome) goto out;
         trace_chrome_sink(chrome, &trace_sink);
     }
     bool progress = isatty(STDERR_FILENO);
     double t0 = now_seconds();
     uint64_t instructions = 0;
-    uint32_t total = only ? 1 : w.nvariants;
-    for (uint32_t i = 0; i < w.nvariants; i++) {
+    uint32_t total = 0, done = 0;
+    for (uint32_t i = 0; i < w.nvariants; i++) total += selected[i];
+    /* in run order (a variant after those it compares with), reported in file order */
+    for (uint32_t k = 0; k < w.nvariants; k++) {
+        uint32_t i = w.order[k];
         const WlVariant *v = &w.variants[i];
-        if (only && v != only) continue;
-        char label[128];
-        snprintf(label, sizeof label, "%s: variant %u/%u %s", w.name, nrows + 1, total, v->name);
-        if (chrome) {
-            char name[2 * WL_MAX_NAME + 8];
-            snprintf(name, sizeof name, "%s/%s", w.name, v->name);
-            trace_chrome_label(chrome, name);
-        }
+        if (!selected[i]) continue;
+        char label[WL_MAX_VARIANT_NAME + 128];
+        snprintf(label, sizeof label, "%s: variant %u/%u %s", w.name, ++done, total, v->name);
+        TraceLabel tl = { chrome, w.name };
         VariantOptions opt = { .max_cycles = args.max_cycles, .max_instructions = args.max_instructions,
                                .label = label, .progress = progress, .trace = chrome ? &trace_sink : NULL,
-                               .racecheck = args.racecheck };
-        variant_run(cfg, &w, v, &opt, &rows[nrows]);
-        instructions += rows[nrows].st.warp_instructions;
-        nrows++;
+                               .racecheck = args.racecheck, .on_launch = chrome ? label_launch : NULL,
+                               .on_launch_user = &tl, .store = store, .dump_dir = args.dump, .dump = dump };
+        variant_run(cfg, &w, v, &opt, &ran[i]);
+        instructions += ran[i].st.warp_instructions;
     }
+    for (uint32_t i = 0; i < w.nvariants; i++)
+        if (selected[i]) rows[nrows++] = ran[i];
     double wall = now_seconds() - t0;
     const RunRow *base = NULL;
     for (uint32_t i = 0; i < nrows; i++) {
@@ -217,8 +314,9 @@ int cmd_run(int argc, char **argv)
     if (args.format == FMT_JSON) report_json(stdout, &rep);
     else if (args.format == FMT_CSV) report_csv(stdout, &rep);
     else report_text(stdout, &rep);
-    fflush(stdout);
     rc = EXIT_OK;
+    for (uint32_t i = 0; i < nrows; i++)
+        if (rows[i].dump_error) rc = cli_error("run", "--dump: %s", rows[i].dump_error);
     for (uint32_t i = 0; i < nrows; i++)
         if (!rows[i].ran || rows[i].check == CHECK_FAIL) {
             /* a launch this machine cannot hold is bad input, not a failed check */
@@ -228,13 +326,22 @@ int cmd_run(int argc, char **argv)
                         rows[i].error ? rows[i].error : report_status_name(rows[i].status));
         }
 out:
-    if (chrome) trace_chrome_close(chrome);
-    if (trace_file && fclose(trace_file) != 0 && rc == EXIT_OK) rc = cli_error("run", "writing the trace file failed");
-    for (uint32_t i = 0; i < nrows; i++) free(rows[i].error);
+    /* A report or trace that did not reach its file is a failure of its own,
+    ** said whatever else went wrong (exit 2). */
+    if (chrome && !trace_chrome_close(chrome)) rc = cli_error("run", "out of host memory writing the trace: %s is incomplete", args.trace);
+    if (trace_file && (ferror(trace_file) | fclose(trace_file)))
+        rc = cli_error("run", "writing the trace file '%s' failed: %s", args.trace, strerror(errno));
+    for (uint32_t i = 0; i < nrows; i++) variant_row_free(&rows[i]);
     free(rows);
+    free(ran);
+    free(chosen);
+    free(selected);
+    free(dump);
+    variant_store_destroy(store);
     workload_destroy(&w);
     free(cfg);
     free(args.sets);
     free(args.params);
+    free(args.variants);
     return rc;
 }

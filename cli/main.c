@@ -27,7 +27,8 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(out, "\n'gpusim <command> --help' describes one command.\n"
-                 "Exit status: 0 ok, 1 a check failed or a kernel faulted, 2 bad input.\n");
+                 "Exit status: 0 ok, 1 a check failed or a kernel faulted, 2 bad input or an output\n"
+                 "that could not be written.\n");
 }
 
 int main(int argc, char **argv)
@@ -38,14 +39,18 @@ int main(int argc, char **argv)
     }
     if (cli_is_help(argv[1])) {
         usage(stdout);
-        return EXIT_OK;
+        return cli_flush_stdout("--help") ? EXIT_OK : EXIT_BAD_INPUT;
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("gpusim %s\n", GPUSIM_VERSION);
-        return EXIT_OK;
+        return cli_flush_stdout("--version") ? EXIT_OK : EXIT_BAD_INPUT;
     }
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-        if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
+        if (strcmp(argv[1], COMMANDS[i].name) == 0) {
+            int rc = COMMANDS[i].run(argc - 1, argv + 1);
+            /* every command's output: a full disk or a closed pipe is an error, not a silent exit 0 */
+            return cli_flush_stdout(COMMANDS[i].name) ? rc : EXIT_BAD_INPUT;
+        }
     fprintf(stderr, "gpusim: error: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_BAD_INPUT;

@@ -33,6 +33,7 @@ const char *report_status_name(SimStatus s)
     case SIM_DEADLOCK: return "deadlock";
     case SIM_BUDGET: return "budget";
     case SIM_BAD_LAUNCH: return "bad_launch";
+    case SIM_INTERNAL: return "internal_error";
     }
     return "?";
 }
@@ -225,6 +226,8 @@ static void wrap(FILE *out, const char *text, size_t col, size_t indent, size_t 
     fputc('\n', out);
 }
 
+#define CELL (WL_MAX_VARIANT_NAME + 16) /* bytes of one table cell: a variant name fits */
+
 enum { COL_VARIANT, COL_CHECK, COL_CYCLES, COL_TIME, COL_RATIO, COL_LD, COL_ST, COL_SMEM, COL_BRANCH, COL_OCC,
        COL_LIMITER, COL_WAVES, COL_DRAM, NCOLS };
 
@@ -234,26 +237,26 @@ static const char *const COL_HEAD[NCOLS] = { "variant", "check", "cycles", "time
                                              "smem wf/req (ld+st+atom)", "branch eff", "occupancy", "limiter", "waves",
                                              "DRAM GB/s" };
 
-static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][80])
+static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][CELL])
 {
     const KernelStats *st = &row->st;
-    snprintf(cells[COL_VARIANT], 80, "%s", row->v->name);
-    snprintf(cells[COL_CHECK], 80, "%s", row->ran ? check_name(row->check) : report_status_name(row->status));
-    for (int k = COL_CYCLES; k < NCOLS; k++) snprintf(cells[k], 80, "-");
+    snprintf(cells[COL_VARIANT], CELL, "%s", row->v->name);
+    snprintf(cells[COL_CHECK], CELL, "%s", row->ran ? check_name(row->check) : report_status_name(row->status));
+    for (int k = COL_CYCLES; k < NCOLS; k++) snprintf(cells[k], CELL, "-");
     if (!row->ran) return;
-    snprintf(cells[COL_CYCLES], 80, "%llu", (unsigned long long)st->cycles);
-    snprintf(cells[COL_TIME], 80, st->time_us < 10 ? "%.2f" : "%.1f", st->time_us);
-    if (row->ratio >= 0) snprintf(cells[COL_RATIO], 80, "%.2f", row->ratio);
+    snprintf(cells[COL_CYCLES], CELL, "%llu", (unsigned long long)st->cycles);
+    snprintf(cells[COL_TIME], CELL, st->time_us < 10 ? "%.2f" : "%.1f", st->time_us);
+    if (row->ratio >= 0) snprintf(cells[COL_RATIO], CELL, "%.2f", row->ratio);
     const GlobalCounts *ld = &st->global[ACCESS_LOAD], *sto = &st->global[ACCESS_STORE];
-    if (ld->requests) snprintf(cells[COL_LD], 80, "%.1f", ld->sectors_per_request);
-    if (sto->requests) snprintf(cells[COL_ST], 80, "%.1f", sto->sectors_per_request);
-    if (st->shared_requests) snprintf(cells[COL_SMEM], 80, "%.1f", st->shared_wavefronts_per_request);
-    snprintf(cells[COL_BRANCH], 80, "%.0f%%", 100.0 * st->branch_efficiency);
-    snprintf(cells[COL_OCC], 80, "%.0f%%/%.0f%%", 100.0 * st->theoretical_occupancy, 100.0 * st->achieved_occupancy);
-    snprintf(cells[COL_LIMITER], 80, "%s",
+    if (ld->requests) snprintf(cells[COL_LD], CELL, "%.1f", ld->sectors_per_request);
+    if (sto->requests) snprintf(cells[COL_ST], CELL, "%.1f", sto->sectors_per_request);
+    if (st->shared_requests) snprintf(cells[COL_SMEM], CELL, "%.1f", st->shared_wavefronts_per_request);
+    snprintf(cells[COL_BRANCH], CELL, "%.0f%%", 100.0 * st->branch_efficiency);
+    snprintf(cells[COL_OCC], CELL, "%.0f%%/%.0f%%", 100.0 * st->theoretical_occupancy, 100.0 * st->achieved_occupancy);
+    snprintf(cells[COL_LIMITER], CELL, "%s",
              st->occ.limiter == OCC_SHARED_MEMORY ? "smem" : occupancy_limiter_name(st->occ.limiter));
-    snprintf(cells[COL_WAVES], 80, "%u", st->waves);
-    snprintf(cells[COL_DRAM], 80, "%.0f", st->dram_bandwidth_gbs);
+    snprintf(cells[COL_WAVES], CELL, "%u", st->waves);
+    snprintf(cells[COL_DRAM], CELL, "%.0f", st->dram_bandwidth_gbs);
     (void)r;
 }
 
@@ -272,19 +275,38 @@ void report_text(FILE *out, const RunReport *r)
     fputc('\n', out);
 
     /* columns with nothing to show in any row are left out */
-    char (*cells)[NCOLS][80] = calloc(r->nrows ? r->nrows : 1, sizeof *cells);
-    if (!cells) return;
+    char (*cells)[NCOLS][CELL] = calloc(r->nrows ? r->nrows : 1, sizeof *cells);
+    /* a variant of several launches: one line per launch under its row */
+    uint32_t nsub = 0;
+    for (uint32_t i = 0; i < r->nrows; i++) nsub += r->rows[i].ran && r->rows[i].v->nlaunches > 1 ? r->rows[i].v->nlaunches : 0;
+    char (*sub)[NCOLS][CELL] = calloc(nsub ? nsub : 1, sizeof *sub);
+    if (!cells || !sub) {
+        free(cells);
+        free(sub);
+        return;
+    }
     size_t width[NCOLS];
     bool show[NCOLS];
     for (int k = 0; k < NCOLS; k++) {
         width[k] = width_of(COL_HEAD[k]);
         show[k] = k <= COL_RATIO;
     }
-    for (uint32_t i = 0; i < r->nrows; i++) {
-        fill_cells(r, &r->rows[i], cells[i]);
+    for (uint32_t i = 0, j = 0; i < r->nrows; i++) {
+        const RunRow *row = &r->rows[i];
+        fill_cells(r, row, cells[i]);
         for (int k = 0; k < NCOLS; k++) {
             if (strcmp(cells[i][k], "-") != 0) show[k] = true;
             if (width_of(cells[i][k]) > width[k]) width[k] = width_of(cells[i][k]);
+        }
+        for (uint32_t l = 0; row->ran && row->v->nlaunches > 1 && l < row->v->nlaunches; l++, j++) {
+            RunRow one = *row;
+            one.st = row->launch_st[l];
+            one.ratio = -1;
+            fill_cells(r, &one, sub[j]);
+            snprintf(sub[j][COL_VARIANT], CELL, "  #%u %s", l + 1, row->v->launches[l].kernel->name);
+            snprintf(sub[j][COL_CHECK], CELL, " ");
+            for (int k = 0; k < NCOLS; k++)
+                if (width_of(sub[j][k]) > width[k]) width[k] = width_of(sub[j][k]);
         }
     }
     /* with several variants, a metric equal in all of them explains no
@@ -310,15 +332,21 @@ void report_text(FILE *out, const RunReport *r)
         first = false;
     }
     fputc('\n', out);
-    for (uint32_t i = 0; i < r->nrows; i++) {
-        first = true;
-        for (int k = 0; k < NCOLS; k++) {
-            if (!show[k] || same[k]) continue;
-            if (!first) fputs("  ", out);
-            cell(out, cells[i][k], width[k], k <= COL_CHECK);
-            first = false;
+    for (uint32_t i = 0, j = 0; i < r->nrows; i++) {
+        const RunRow *row = &r->rows[i];
+        uint32_t nl = row->ran && row->v->nlaunches > 1 ? row->v->nlaunches : 0;
+        for (uint32_t l = 0; l <= nl; l++) {
+            if (l && nl == 0) break;
+            char (*line)[CELL] = l == 0 ? cells[i] : sub[j++];
+            first = true;
+            for (int k = 0; k < NCOLS; k++) {
+                if (!show[k] || same[k]) continue;
+                if (!first) fputs("  ", out);
+                cell(out, line[k], width[k], k <= COL_CHECK);
+                first = false;
+            }
+            fputc('\n', out);
         }
-        fputc('\n', out);
     }
     first = true;
     for (int k = 0; k < NCOLS; k++) {
@@ -328,16 +356,17 @@ void report_text(FILE *out, const RunReport *r)
     }
     if (!first) fputc('\n', out);
     free(cells);
+    free(sub);
 
     fputs("\nwhy:\n", out);
     size_t nw = 0;
     for (uint32_t i = 0; i < r->nrows; i++)
-        if (strlen(r->rows[i].v->name) > nw) nw = strlen(r->rows[i].v->name);
+        if (width_of(r->rows[i].v->name) > nw) nw = width_of(r->rows[i].v->name);
     char sentence[2048];
     for (uint32_t i = 0; i < r->nrows; i++) {
         report_explain(r, i, sentence, sizeof sentence);
         fprintf(out, "  %s:", r->rows[i].v->name);
-        for (size_t k = strlen(r->rows[i].v->name); k < nw; k++) fputc(' ', out);
+        for (size_t k = width_of(r->rows[i].v->name); k < nw; k++) fputc(' ', out);
         fputc(' ', out);
         wrap(out, sentence, nw + 4, nw + 4, 100);
     }
@@ -348,6 +377,29 @@ void report_text(FILE *out, const RunReport *r)
             errors = true;
             fprintf(out, "  %s: %s\n", r->rows[i].v->name, r->rows[i].error);
         }
+    /* PTX kernels: SASS-equivalent counts, and registers that were estimated */
+    bool ptx_note = false;
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const WlVariant *v = r->rows[i].v;
+        for (uint32_t l = 0; l < v->nlaunches; l++) {
+            const WlLaunch *ln = &v->launches[l];
+            if (!ln->kernel || !ln->kernel->ptx) continue;
+            if (!ptx_note) fputs("\nPTX kernels (timed as the SASS they become, docs/PTX.md):\n", out);
+            ptx_note = true;
+            char who[sizeof v->name + sizeof ln->kernel->name + 32];
+            if (v->nlaunches > 1) snprintf(who, sizeof who, "%s, launch %u (%s)", v->name, l + 1, ln->kernel->name);
+            else snprintf(who, sizeof who, "%s", v->name);
+            const KernelStats *st = v->nlaunches > 1 && r->rows[i].launch_st && l < r->rows[i].nlaunches_run
+                                        ? &r->rows[i].launch_st[l]
+                                        : &r->rows[i].st;
+            fprintf(out,
+                    "  %s: %llu PTX instructions, counted as %llu SASS warp instructions; registers per thread %u%s\n",
+                    who, (unsigned long long)st->ptx_instructions, (unsigned long long)st->warp_instructions,
+                    ln->regs ? ln->regs : kernel_regs_per_thread(ln->kernel),
+                    ln->regs ? " (the variant's \"regs\")" : ln->kernel->regs_declared ? " (ptxas -v)"
+                                                           : " (estimated: no ptxas, no \"regs\")");
+        }
+    }
     fprintf(out, "\nsimulated %llu warp instructions in %.2f s (%.2f M/s)\n", (unsigned long long)r->warp_instructions,
             r->wall_seconds, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds / 1e6 : 0.0);
 }
@@ -427,6 +479,25 @@ static void field_value(FILE *out, const Field *f, bool json)
     else fputs(f->s, out);
 }
 
+/* {"warp_instructions": ..., "stall_reasons": {...}}; `indent` goes
+** before "stall_reasons". */
+static void json_stats(FILE *out, const KernelStats *st, const char *indent)
+{
+    fputc('{', out);
+    Field f[NSTAT_FIELDS];
+    stat_fields(st, f);
+    for (int k = 0; k < NSTAT_FIELDS; k++) {
+        fprintf(out, "%s\"%s\": ", k ? ", " : "", f[k].name);
+        field_value(out, &f[k], true);
+    }
+    fprintf(out, ",%s\"stall_reasons\": {", indent);
+    for (int k = 0; k < STALL_COUNT; k++) {
+        fprintf(out, "%s\"%s\": ", k ? ", " : "", STALL_NAMES[k]);
+        json_double(out, st->stall_share[k]);
+    }
+    fputs("}}", out);
+}
+
 void report_json(FILE *out, const RunReport *r)
 {
     fputs("{\n  \"workload\": ", out);
@@ -481,19 +552,24 @@ void report_json(FILE *out, const RunReport *r)
         fputs(", \"ratio\": ", out);
         if (row->ratio >= 0) json_double(out, row->ratio);
         else fputs("null", out);
-        fputs(",\n     \"stats\": {", out);
-        Field f[NSTAT_FIELDS];
-        stat_fields(st, f);
-        for (int k = 0; k < NSTAT_FIELDS; k++) {
-            fprintf(out, "%s\"%s\": ", k ? ", " : "", f[k].name);
-            field_value(out, &f[k], true);
+        fputs(",\n     \"stats\": ", out);
+        json_stats(out, st, "\n       ");
+        if (row->v->nlaunches > 1) {
+            /* each launch's own figures; the ones above are their sum */
+            fputs(",\n     \"launches\": [", out);
+            for (uint32_t k = 0; k < row->v->nlaunches; k++) {
+                const KernelStats *ls = &row->launch_st[k];
+                fputs(k ? ",\n      {\"kernel\": " : "\n      {\"kernel\": ", out);
+                json_string(out, row->v->launches[k].kernel->name);
+                fprintf(out, ", \"cycles\": %llu, \"time_us\": ", (unsigned long long)ls->cycles);
+                json_double(out, ls->time_us);
+                fputs(",\n       \"stats\": ", out);
+                json_stats(out, ls, "\n        ");
+                fputc('}', out);
+            }
+            fputs("]", out);
         }
-        fputs(",\n       \"stall_reasons\": {", out);
-        for (int k = 0; k < STALL_COUNT; k++) {
-            fprintf(out, "%s\"%s\": ", k ? ", " : "", STALL_NAMES[k]);
-            json_double(out, st->stall_share[k]);
-        }
-        fputs("}}}", out);
+        fputs("}", out);
     }
     fputs("\n  ]\n}\n", out);
 }

@@ -38,7 +38,7 @@ void report_csv(FILE *out, const RunReport *r);
 /* The sentence that explains row i's cost, without the variant name. */
 void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap);
 
-/* "ok", "fault", "deadlock", "budget", "bad_launch" (static strings). */
+/* "ok", "fault", "deadlock", "budget", "bad_launch", "internal_error" (static strings). */
 const char *report_status_name(SimStatus s);
 
 #endif

@@ -3,17 +3,21 @@
 #ifndef GPUSIM_CLI_TRACE_CHROME_H
 #define GPUSIM_CLI_TRACE_CHROME_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "sim/trace.h"
 
-/* Chrome trace-event JSON (opens in Perfetto / chrome://tracing): one
-** process per SM, block lifetimes and warp lifetimes as duration events,
-** timestamps in simulated cycles (shown as microseconds). */
+/* Chrome trace-event JSON (opens in Perfetto / chrome://tracing): per SM, the
+** block and warp lifetimes and a counter track of warp states; one span per
+** launch. Timestamps are microseconds of simulated time at clock_mhz.
+** Ownership: the caller owns `out` (it stays open after close). */
 typedef struct ChromeTrace ChromeTrace;
-ChromeTrace *trace_chrome_open(FILE *out);   /* writes the header           */
+ChromeTrace *trace_chrome_open(FILE *out, double clock_mhz); /* writes the header; NULL: no memory */
 void trace_chrome_sink(ChromeTrace *t, TraceSink *sink);
-void trace_chrome_label(ChromeTrace *t, const char *label); /* next launch's name */
-void trace_chrome_close(ChromeTrace *t);     /* writes the footer, frees t  */
+void trace_chrome_label(ChromeTrace *t, const char *label);   /* the next launch's name ("workload/variant") */
+/* Writes the last launch's spans and counters and the footer, frees t.
+** False when host memory ran out on the way (the file lacks events). */
+bool trace_chrome_close(ChromeTrace *t);
 
 #endif

@@ -115,7 +115,7 @@ static bool parse_pred(Asm *a, Operand *o, bool allow_not)
         o->neg = 1;
         a->lx.p++;
     }
-    if (!parse_reg_index(a, 'p', ISA_MAX_PREDS, &o->index)) return false;
+    if (!parse_reg_index(a, 'p', ASM_MAX_PREDS, &o->index)) return false;
     if (o->index + 1u > a->k->preds_used) a->k->preds_used = o->index + 1u;
     return true;
 }
@@ -151,7 +151,7 @@ static bool parse_special(Asm *a, Operand *o)
 {
     const char *s = a->lx.p; /* at '%' */
     char q[64];
-    for (int i = 0; i < SREG_COUNT; i++) {
+    for (int i = 0; i < SREG_MINI_COUNT; i++) {
         size_t n = strlen(SREG_NAMES[i]);
         if ((size_t)(a->lx.end - s) > n && memcmp(s + 1, SREG_NAMES[i], n) == 0 &&
             (s + 1 + n == a->lx.end || !(lex_ident_char(s[1 + n]) || s[1 + n] == '.'))) {
@@ -298,7 +298,7 @@ static int name_index(const char *const *names, int count, const char *s, size_t
 
 static ValueType type_of(const char *s, size_t n)
 {
-    int i = name_index(TYPE_NAMES + TYPE_B32, TYPE_COUNT - TYPE_B32, s, n);
+    int i = name_index(TYPE_NAMES + TYPE_B32, TYPE_MINI_COUNT - TYPE_B32, s, n);
     return i < 0 ? TYPE_NONE : (ValueType)(TYPE_B32 + i);
 }
 
@@ -320,6 +320,7 @@ static void atom_choices(Opcode op, char *buf, size_t cap)
     int n = 0;
     for (int i = 0; i < OP_COUNT; i++) {
         const char *o = OP_INFO[i].mnemonic;
+        if (OP_INFO[i].flags & OPF_PTX) continue;
         if (!OP_INFO[i].atoms || strncmp(o, mn, stem) != 0 || o[stem] != '.' || strchr(o + stem + 1, '.')) continue;
         int j = n++; /* insert, keeping rows ordered by how many operations they allow */
         for (; j > 0 && bits_popcount(OP_INFO[rows[j - 1]].atoms) > bits_popcount(OP_INFO[i].atoms); j--)
@@ -336,7 +337,7 @@ static void atom_choices(Opcode op, char *buf, size_t cap)
             append(buf, cap, " all");
             continue;
         }
-        for (int k = 0; k < ATOM_COUNT; k++)
+        for (int k = 0; k < ATOM_MINI_COUNT; k++)
             if (info->atoms >> k & 1) {
                 append(buf, cap, " ");
                 append(buf, cap, ATOM_NAMES[k]);
@@ -380,9 +381,9 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
         size_t len = te ? (size_t)(te - ts) : (size_t)(full + n - ts);
         int i;
         if (len == 0) return lex_fail(&a->lx, s, "empty modifier in '%s'", full);
-        if ((kinds & OPM_CMP) && (i = name_index(CMP_NAMES, CMP_COUNT, ts, len)) >= 0) m->cmp = i;
+        if ((kinds & OPM_CMP) && (i = name_index(CMP_NAMES, CMP_MINI_COUNT, ts, len)) >= 0) m->cmp = i;
         else if ((kinds & OPM_SHFL) && (i = name_index(SHFL_NAMES, SHFL_COUNT, ts, len)) >= 0) m->shfl = i;
-        else if ((kinds & OPM_ATOM) && (i = name_index(ATOM_NAMES, ATOM_COUNT, ts, len)) >= 0) m->atom = i;
+        else if ((kinds & OPM_ATOM) && (i = name_index(ATOM_NAMES, ATOM_MINI_COUNT, ts, len)) >= 0) m->atom = i;
         else if ((kinds & OPM_VEC) && len == 2 && ts[0] == 'v' && (ts[1] == '2' || ts[1] == '4'))
             m->vec = (uint32_t)(ts[1] - '0');
         else {
@@ -404,15 +405,18 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
     canon[cn] = 0;
     notype[tn] = 0;
     m->op = opcode_lookup(canon, (uint32_t)cn);
+    if (m->op != OP_COUNT && (OP_INFO[m->op].flags & OPF_PTX)) m->op = OP_COUNT; /* PTX's rows, not this ISA's */
     if (m->op == OP_COUNT && m->type != TYPE_NONE) {
         m->op = opcode_lookup(notype, (uint32_t)tn);
         if (m->op != OP_COUNT && !(OP_INFO[m->op].mods & OPM_TYPE)) m->op = OP_COUNT;
+        if (m->op != OP_COUNT && (OP_INFO[m->op].flags & OPF_PTX)) m->op = OP_COUNT;
     }
     if (m->op == OP_COUNT) {
         const char *best = NULL;
         size_t bestd = 4;
         for (int i = 0; i < OP_COUNT; i++) {
-            size_t dd = diag_edit_distance(canon, OP_INFO[i].mnemonic);
+            if (OP_INFO[i].flags & OPF_PTX) continue;
+            size_t dd = diag_edit_distance(canon, OP_INFO[i].mnemonic, bestd - 1);
             if (dd < bestd) bestd = dd, best = OP_INFO[i].mnemonic;
         }
         if (best) return lex_fail(&a->lx, s, "unknown instruction '%s'; did you mean '%s'?", full, best);
@@ -550,6 +554,12 @@ static bool parse_operands(Asm *a, const Mnemonic *m, Instr *in, const char *mn)
         a->nrefs++;
         break;
     }
+    case FMT_UNPACK:
+    case FMT_DABCD:
+    case FMT_TESTP:
+    case FMT_D:
+    case FMT_A: /* PTX-only shapes: parse_mnemonic never yields their rows */
+        return lex_fail(&a->lx, a->lx.p, "'%s' is a PTX instruction", mn);
     case FMT_BAR:
         lex_skip_space(&a->lx);
         if (a->lx.p < a->lx.end && *a->lx.p != ';') {
@@ -574,6 +584,7 @@ static bool parse_instruction(Asm *a)
     in.col = lex_col(&a->lx, start);
     in.vec = 1;
     in.reconv = ISA_NO_RECONV;
+    in.slots = 1; /* a mini-ISA instruction is one SASS instruction on its row's unit */
     if (*a->lx.p == '@') {
         a->lx.p++;
         if (a->lx.p < a->lx.end && *a->lx.p == '!') {
@@ -581,7 +592,7 @@ static bool parse_instruction(Asm *a)
             a->lx.p++;
         }
         uint16_t pi = 0;
-        if (!parse_reg_index(a, 'p', ISA_MAX_PREDS, &pi)) return false;
+        if (!parse_reg_index(a, 'p', ASM_MAX_PREDS, &pi)) return false;
         in.guard = (uint8_t)pi;
         if (pi + 1u > a->k->preds_used) a->k->preds_used = pi + 1u;
     }
@@ -591,6 +602,7 @@ static bool parse_instruction(Asm *a)
     in.mod = (uint8_t)(m.cmp >= 0 ? m.cmp : m.shfl >= 0 ? m.shfl : m.atom >= 0 ? m.atom : 0);
     in.vec = (uint8_t)m.vec;
     in.type = (uint8_t)m.type;
+    in.lunit = in.llat = (uint8_t)OP_INFO[m.op].unit;
     char mn[48];
     snprintf(mn, sizeof mn, "%s", OP_INFO[m.op].mnemonic);
     if (in.op == OP_BAR_SYNC && in.guard != ISA_NO_GUARD)
@@ -688,7 +700,10 @@ static bool directive(Asm *a)
         for (uint32_t i = 0; i < a->k->nparams; i++)
             if (strcmp(a->k->params[i].name, pp->name) == 0)
                 return lex_fail(&a->lx, ns, "parameter '%s' declared twice", pp->name);
+        pp->offset = 4 * a->k->nparams; /* one 32-bit word each */
+        pp->size = 4;
         a->k->nparams++;
+        a->k->param_bytes = pp->offset + 4;
     } else if (strcmp(name, "shared") == 0) {
         lex_skip_space(&a->lx); /* positions point at the name, not the blank before it */
         const char *ns = a->lx.p;

@@ -181,16 +181,18 @@ static inline uint32_t shr_s32(uint32_t x, uint32_t y)
     return a < 0 ? ~(~x >> y) : x >> y; /* arithmetic shift without relying on >> of negatives */
 }
 
-/* The six comparisons, for one operand type. */
+/* The six comparisons, for one operand type (the unordered ones are the
+** ordered ones for integers; the front ends only give them to floats). */
 #define COMPARE(c, a, b)                  \
     switch (c) {                          \
-    case CMP_EQ: return (a) == (b);       \
-    case CMP_NE: return (a) != (b);       \
-    case CMP_LT: return (a) < (b);        \
-    case CMP_LE: return (a) <= (b);       \
-    case CMP_GT: return (a) > (b);        \
-    case CMP_GE: return (a) >= (b);       \
-    case CMP_COUNT: break;                \
+    case CMP_EQ: case CMP_EQU: return (a) == (b); \
+    case CMP_NE: case CMP_NEU: return (a) != (b); \
+    case CMP_LT: case CMP_LTU: return (a) < (b);  \
+    case CMP_LE: case CMP_LEU: return (a) <= (b); \
+    case CMP_GT: case CMP_GTU: return (a) > (b);  \
+    case CMP_GE: case CMP_GEU: return (a) >= (b); \
+    case CMP_NUM: return true;            \
+    case CMP_NAN: case CMP_COUNT: break;  \
     }                                     \
     return false
 
@@ -200,7 +202,8 @@ static bool cmp_u(CmpOp c, uint32_t a, uint32_t b) { COMPARE(c, a, b); }
 /* Ordered float comparisons: any NaN operand makes them false (ne too). */
 static bool cmp_f(CmpOp c, float a, float b)
 {
-    if (isnan(a) || isnan(b)) return false;
+    if (isnan(a) || isnan(b)) return c >= CMP_EQU && c != CMP_NUM; /* PTX's unordered ones, and nan, hold */
+    if (c == CMP_NAN) return false;
     COMPARE(c, a, b);
 }
 
@@ -225,6 +228,13 @@ static uint32_t special(const ExecBlock *b, const WarpExec *w, SpecialReg s, int
     case SREG_SMID: return b->smid;
     case SREG_NSMID: return b->nsmid;
     case SREG_CLOCK: return (uint32_t)b->clock;
+    case SREG_LANEMASK_EQ: return 1u << lane;
+    case SREG_LANEMASK_LT: return (1u << lane) - 1;
+    case SREG_LANEMASK_LE: return lane == 31 ? UINT32_MAX : (2u << lane) - 1;
+    case SREG_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1);
+    case SREG_LANEMASK_GE: return ~((1u << lane) - 1);
+    case SREG_CLOCK64: return (uint32_t)b->clock;
+    case SREG_GLOBALTIMER: return (uint32_t)b->clock;
     case SREG_COUNT: break;
     }
     return 0;
@@ -254,6 +264,8 @@ const char *exec_fault_name(FaultKind k)
     case FAULT_MISALIGNED: return "misaligned access";
     case FAULT_UNIFORM_DIVERGED: return "bra.uni taken by only some lanes";
     case FAULT_STACK_OVERFLOW: return "divergence nested too deeply";
+    case FAULT_ADDR64: return "64-bit address beyond the simulated 32-bit space";
+    case FAULT_GENERIC_MIXED: return "generic access mixing shared and global lanes";
     }
     return "?";
 }
@@ -264,12 +276,35 @@ static bool fault(ExecOut *out, FaultKind k, uint32_t lane, uint64_t addr, uint3
     return false;
 }
 
+/* A PTX address from a 64-bit register pair (or 64-bit immediate): the
+** simulated space is 32-bit, so a nonzero high word after the displacement
+** is a fault, never a silent truncation. */
+static bool addresses64(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out)
+{
+    const Operand *o = &in->src[0];
+    for (int l = 0; l < WARP_SIZE; l++) {
+        uint64_t base = o->kind == OPND_REG ? (uint64_t)w->r[o->index + 1][l] << 32 | w->r[o->index][l]
+                        : o->index < b->kernel->nconsts ? b->kernel->consts[o->index] : o->value;
+        uint64_t a = base + (uint64_t)(int64_t)in->offset;
+        out->addr[l] = (uint32_t)a;
+        if ((m >> l & 1) && (a >> 32)) {
+            out->addr[l] = a;
+            return fault(out, FAULT_ADDR64, (uint32_t)l, a, width);
+        }
+    }
+    return true;
+}
+
 /* Per-lane addresses of a memory operand; checks alignment. */
-static bool addresses(const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out)
+static bool addresses(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out)
 {
     uint32_t tmp[WARP_SIZE];
-    const uint32_t *base = row(w, &in->src[0], tmp);
-    for (int l = 0; l < WARP_SIZE; l++) out->addr[l] = (uint32_t)(base[l] + (uint32_t)in->offset);
+    if (in->iflags & INSTR_ADDR64) {
+        if (!addresses64(b, w, in, m, width, out)) return false;
+    } else {
+        const uint32_t *base = row(w, &in->src[0], tmp);
+        for (int l = 0; l < WARP_SIZE; l++) out->addr[l] = (uint32_t)(base[l] + (uint32_t)in->offset);
+    }
     for (int l = 0; l < WARP_SIZE; l++)
         if ((m >> l & 1) && (out->addr[l] & (width - 1)))
             return fault(out, FAULT_MISALIGNED, (uint32_t)l, out->addr[l], width);
@@ -311,10 +346,33 @@ static bool map_shared(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
     return true;
 }
 
+/* A generic access goes to shared memory when every active lane's address
+** is in the shared window (rewritten to shared offsets), to global memory
+** when none is; a mix is a fault (not modelled). */
+static bool resolve_generic(ExecOut *out, uint32_t m)
+{
+    uint32_t in_window = 0;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if ((m >> l & 1) && out->addr[l] >= ISA_SHARED_WINDOW) in_window |= 1u << l;
+    if (in_window && in_window != m) {
+        uint32_t l = (uint32_t)__builtin_ctz(m & ~in_window);
+        return fault(out, FAULT_GENERIC_MIXED, l, out->addr[l], out->width);
+    }
+    out->space = in_window ? SPACE_SHARED : SPACE_GLOBAL;
+    if (in_window)
+        for (int l = 0; l < WARP_SIZE; l++) out->addr[l] -= ISA_SHARED_WINDOW;
+    return true;
+}
+
 /* Host pointers of the access in the memory that the opcode's row names. */
 static bool map_space(const ExecBlock *b, MemSpace space, uint32_t m, uint32_t width, ExecOut *out,
                       uint8_t *ptr[WARP_SIZE])
 {
+    if (space == SPACE_GENERIC) {
+        if (!resolve_generic(out, m)) return false;
+        space = (MemSpace)out->space;
+    }
+    out->space = (uint8_t)space;
     return space == SPACE_GLOBAL ? map_global(b, m, width, out, ptr) : map_shared(b, m, width, out, ptr);
 }
 
@@ -326,7 +384,28 @@ static uint32_t atom_apply(AtomOp op, ValueType type, uint32_t old, uint32_t v, 
     case ATOM_MAX: return type == TYPE_S32 ? ((int32_t)v > (int32_t)old ? v : old) : (v > old ? v : old);
     case ATOM_EXCH: return v;
     case ATOM_CAS: return old == cmpv ? v : old;
+    case ATOM_AND: return old & v;
+    case ATOM_OR: return old | v;
+    case ATOM_XOR: return old ^ v;
+    case ATOM_INC: return old >= v ? 0 : old + 1;
+    case ATOM_DEC: return old == 0 || old > v ? v : old - 1;
     case ATOM_COUNT: break;
+    }
+    return old;
+}
+
+static uint64_t atom_apply64(AtomOp op, bool sign, uint64_t old, uint64_t v, uint64_t cmpv)
+{
+    switch (op) {
+    case ATOM_ADD: return old + v;
+    case ATOM_MIN: return sign ? ((int64_t)v < (int64_t)old ? v : old) : (v < old ? v : old);
+    case ATOM_MAX: return sign ? ((int64_t)v > (int64_t)old ? v : old) : (v > old ? v : old);
+    case ATOM_EXCH: return v;
+    case ATOM_CAS: return old == cmpv ? v : old;
+    case ATOM_AND: return old & v;
+    case ATOM_OR: return old | v;
+    case ATOM_XOR: return old ^ v;
+    case ATOM_INC: case ATOM_DEC: case ATOM_COUNT: break; /* 32-bit only in PTX */
     }
     return old;
 }
@@ -394,6 +473,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
             } else if (sr == SREG_LANEID) {
                 for (int l = 0; l < WARP_SIZE; l++)
                     if (m >> l & 1) D[l] = (uint32_t)l;
+            } else if (sr >= SREG_LANEMASK_EQ && sr <= SREG_LANEMASK_GE) {
+                for (int l = 0; l < WARP_SIZE; l++)
+                    if (m >> l & 1) D[l] = special(b, w, sr, l);
             } else { /* the same for every lane */
                 uint32_t v = special(b, w, sr, 0);
                 for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
@@ -402,8 +484,18 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
             LANES1(x);
         }
         break;
-    case OP_LD_PARAM: {
-        uint32_t v = b->params[in->src[0].value];
+    case OP_LD_PARAM:
+        for (uint32_t e = 0; e < in->vec; e++) { /* PTX .u64: two words */
+            uint32_t v = b->params[in->src[0].value + e];
+            uint32_t *D = w->r[in->dst[e].index];
+            for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
+        }
+        break;
+    case OP_LD_PARAM_SUB: { /* a byte or half-word at byte offset in->offset */
+        uint32_t o = (uint32_t)in->offset, n = type_bytes((ValueType)in->type);
+        uint32_t word = b->params[o / 4] >> (8 * (o % 4));
+        uint32_t v = n == 1 ? (type_signed((ValueType)in->type) ? (uint32_t)(int32_t)(int8_t)word : (word & 0xff))
+                            : (type_signed((ValueType)in->type) ? (uint32_t)(int32_t)(int16_t)word : (word & 0xffff));
         uint32_t *D = w->r[in->dst[0].index];
         for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
         break;
@@ -488,12 +580,78 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
     }
 
+    case OP_LD_GLOBAL_SUB:
+    case OP_LD_SHARED_SUB: {
+        uint32_t n = type_bytes((ValueType)in->type), width = n * in->vec;
+        bool sign = type_signed((ValueType)in->type);
+        uint8_t *ptr[WARP_SIZE];
+        out->width = width;
+        if (!addresses(b, w, in, m, width, out)) return false;
+        if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        for (uint32_t e = 0; e < in->vec; e++) {
+            uint32_t *D = w->r[in->dst[e].index];
+            for (int l = 0; l < WARP_SIZE; l++) {
+                if (!(m >> l & 1)) continue;
+                const uint8_t *q = ptr[l] + n * e;
+                uint32_t v = n == 1 ? q[0] : (uint32_t)q[0] | (uint32_t)q[1] << 8;
+                if (sign) v = n == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
+                D[l] = v;
+            }
+        }
+        break;
+    }
+    case OP_ST_GLOBAL_SUB:
+    case OP_ST_SHARED_SUB: {
+        uint32_t n = type_bytes((ValueType)in->type), width = n * in->vec;
+        uint8_t *ptr[WARP_SIZE];
+        out->width = width;
+        if (!addresses(b, w, in, m, width, out)) return false;
+        if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        uint32_t tv[WARP_SIZE];
+        for (uint32_t e = 0; e < in->vec; e++) {
+            const uint32_t *S = row(w, &in->src[1 + e], tv);
+            for (int l = 0; l < WARP_SIZE; l++)
+                if (m >> l & 1) {
+                    ptr[l][n * e] = (uint8_t)S[l];
+                    if (n == 2) ptr[l][n * e + 1] = (uint8_t)(S[l] >> 8);
+                }
+        }
+        break;
+    }
+    case OP_ATOM_GLOBAL_U64:
+    case OP_ATOM_SHARED_U64: {
+        const OpInfo *info = &OP_INFO[in->op];
+        uint8_t *ptr[WARP_SIZE];
+        out->width = 8;
+        if (!addresses(b, w, in, m, 8, out)) return false;
+        if (!map_space(b, info->space, m, 8, out, ptr)) return false;
+        bool sign = in->type == TYPE_S64;
+        const Operand *ob = &in->src[1], *oc = &in->src[2];
+        uint32_t *Dlo = w->r[in->dst[0].index], *Dhi = w->r[in->dst[0].index + 1];
+        for (int l = 0; l < WARP_SIZE; l++) { /* serialised in lane order */
+            if (!(m >> l & 1)) continue;
+            uint64_t old, v, c = 0;
+            memcpy(&old, ptr[l], 8);
+            v = ob->kind == OPND_REG ? (uint64_t)w->r[ob->index + 1][l] << 32 | w->r[ob->index][l]
+                : ob->index < b->kernel->nconsts ? b->kernel->consts[ob->index] : ob->value;
+            if (in->mod == ATOM_CAS)
+                c = oc->kind == OPND_REG ? (uint64_t)w->r[oc->index + 1][l] << 32 | w->r[oc->index][l]
+                    : oc->index < b->kernel->nconsts ? b->kernel->consts[oc->index] : oc->value;
+            uint64_t nv = in->mod == ATOM_CAS ? atom_apply64(ATOM_CAS, sign, old, c, v)
+                                              : atom_apply64((AtomOp)in->mod, sign, old, v, 0);
+            memcpy(ptr[l], &nv, 8);
+            Dlo[l] = (uint32_t)old;
+            Dhi[l] = (uint32_t)(old >> 32);
+        }
+        break;
+    }
     case OP_LD_GLOBAL:
-    case OP_LD_SHARED: {
+    case OP_LD_SHARED:
+    case OP_LD_GENERIC: {
         uint32_t width = 4u * in->vec;
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
-        if (!addresses(w, in, m, width, out)) return false;
+        if (!addresses(b, w, in, m, width, out)) return false;
         if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         for (uint32_t e = 0; e < in->vec; e++) {
             uint32_t *D = w->r[in->dst[e].index];
@@ -503,11 +661,12 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
     }
     case OP_ST_GLOBAL:
-    case OP_ST_SHARED: {
+    case OP_ST_SHARED:
+    case OP_ST_GENERIC: {
         uint32_t width = 4u * in->vec;
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
-        if (!addresses(w, in, m, width, out)) return false;
+        if (!addresses(b, w, in, m, width, out)) return false;
         if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         uint32_t tv[WARP_SIZE];
         for (uint32_t e = 0; e < in->vec; e++) {
@@ -526,7 +685,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         const OpInfo *info = &OP_INFO[in->op];
         uint8_t *ptr[WARP_SIZE];
         out->width = 4;
-        if (!addresses(w, in, m, 4, out)) return false;
+        if (!addresses(b, w, in, m, 4, out)) return false;
         if (!map_space(b, info->space, m, 4, out, ptr)) return false;
         const uint32_t *B = row(w, &in->src[1], tb);
         const uint32_t *C = in->mod == ATOM_CAS ? row(w, &in->src[2], tc) : tb;
@@ -547,7 +706,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         const uint32_t *A = row(w, &in->src[0], ta);
         const uint32_t *B = row(w, &in->src[1], tb);
         const uint32_t *C = row(w, &in->src[2], tc);
-        uint32_t v[WARP_SIZE];
+        uint32_t v[WARP_SIZE], inside = 0;
         for (int l = 0; l < WARP_SIZE; l++) {
             /* PTX shfl: c packs the clamp (bits 0-4) and segment mask (8-12). */
             uint32_t lane = (uint32_t)l, bval = B[l] & 31, clamp = C[l] & 31, seg = (C[l] >> 8) & 31;
@@ -560,9 +719,14 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
             default: j = min_lane | (bval & ~seg); ok = j <= max_lane; break;
             }
             v[l] = A[ok ? j : lane];
+            inside |= (uint32_t)ok << l;
         }
         uint32_t *D = w->r[in->dst[0].index];
         for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v[l] : D[l];
+        if (in->ndst == 2) { /* PTX's d|p: whether the source lane was inside the segment */
+            uint32_t *P = &w->pred[in->dst[1].index];
+            *P = (*P & ~m) | (inside & m);
+        }
         break;
     }
     case OP_VOTE_BALLOT: {
@@ -589,6 +753,27 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_EXIT:
         w->live &= ~m;
         for (uint32_t i = 0; i < w->depth; i++) w->stack[i].mask &= ~m;
+        break;
+
+    case OP_MOV_B64: case OP_MOV_PACK64: case OP_MOV_UNPACK64:
+    case OP_ADD_S64: case OP_SUB_S64: case OP_MUL_LO_S64: case OP_MAD_LO_S64:
+    case OP_MUL_WIDE_S32: case OP_MUL_WIDE_U32: case OP_MAD_WIDE_S32: case OP_MAD_WIDE_U32:
+    case OP_DIV_S64: case OP_DIV_U64: case OP_REM_S64: case OP_REM_U64:
+    case OP_MIN_S64: case OP_MIN_U64: case OP_MAX_S64: case OP_MAX_U64: case OP_NEG_S64: case OP_ABS_S64:
+    case OP_AND_B64: case OP_OR_B64: case OP_XOR_B64: case OP_NOT_B64:
+    case OP_SHL_B64: case OP_SHR_U64: case OP_SHR_S64: case OP_POPC_B64: case OP_CLZ_B64:
+    case OP_SETP_S64: case OP_SETP_U64: case OP_SELP_B64:
+    case OP_CVT: case OP_CVTA_GLOBAL: case OP_CVTA_SHARED: case OP_CVTA_TO_SHARED:
+    case OP_BFE_U32: case OP_BFE_S32: case OP_BFI_B32: case OP_BREV_B32: case OP_PRMT_B32:
+    case OP_SHF_L: case OP_SHF_R: case OP_SLCT_S32: case OP_SLCT_F32:
+    case OP_MUL24_LO_U32: case OP_MUL24_LO_S32: case OP_SAD_U32:
+    case OP_DIV_APPROX_F32: case OP_DIV_FULL_F32: case OP_RCP_RN_F32: case OP_SQRT_RN_F32: case OP_TANH_F32:
+    case OP_COPYSIGN_F32: case OP_TESTP_F32:
+    case OP_MOV_PRED: case OP_VOTE_ALL: case OP_VOTE_ANY: case OP_VOTE_UNI: case OP_ACTIVEMASK: case OP_REDUX_ADD:
+        exec_ptx_alu(b, w, in, m);
+        break;
+    case OP_MEMBAR:
+    case OP_BAR_WARP:
         break;
     case OP_COUNT:
         break;

@@ -17,6 +17,7 @@
 #define WARP_SIZE      32
 #define SIMT_MAX_DEPTH 16 /* nesting of divergent branches; loops add none */
 
+
 typedef struct {
     uint32_t pc;     /* next instruction of this path                      */
     uint32_t reconv; /* pc where this path rejoins the entry below it      */
@@ -40,7 +41,9 @@ typedef struct {
     GlobalMem      *gmem;
     uint8_t        *smem;            /* the block's shared memory             */
     uint32_t        smem_size;       /* static + dynamic bytes                */
-    const uint32_t *params;          /* one 32-bit value per kernel parameter */
+    const uint32_t *params;          /* the param space as 32-bit words: a
+                                        parameter at byte offset o starts in
+                                        word o / 4 (mini ISA: one word each) */
     uint32_t        ntid[3], nctaid[3], ctaid[3];
     uint32_t        smid, nsmid;
     uint64_t        clock;           /* %clock: the caller's current cycle     */
@@ -52,7 +55,11 @@ typedef enum {
     FAULT_SHARED_OOB,       /* shared access beyond the block's allocation   */
     FAULT_MISALIGNED,       /* address not a multiple of the access size     */
     FAULT_UNIFORM_DIVERGED, /* bra.uni whose guard differed between lanes    */
-    FAULT_STACK_OVERFLOW    /* divergence nested deeper than SIMT_MAX_DEPTH  */
+    FAULT_STACK_OVERFLOW,   /* divergence nested deeper than SIMT_MAX_DEPTH  */
+    FAULT_ADDR64,           /* a 64-bit address beyond the 32-bit simulated
+                               space (nonzero high word): never truncated    */
+    FAULT_GENERIC_MIXED     /* a generic access whose lanes are partly in the
+                               shared window and partly global (not modelled) */
 } FaultKind;
 
 typedef struct {
@@ -65,7 +72,9 @@ typedef struct {
     uint32_t  pc;          /* the instruction executed                          */
     uint32_t  active;      /* lanes it was issued for (top of the SIMT stack)   */
     uint32_t  exec_mask;   /* active lanes whose guard predicate held           */
-    uint32_t  width;       /* memory instructions: bytes per lane (4, 8, 16)    */
+    uint32_t  width;       /* memory instructions: bytes per lane (1 .. 16)     */
+    uint8_t   space;       /* memory instructions: the MemSpace accessed (a
+                              generic access resolved to shared or global)   */
     uint64_t  addr[WARP_SIZE]; /* memory instructions: byte address per lane
                               (global address, or offset in shared memory)   */
     bool      at_barrier;  /* bar.sync: hold the warp until the block arrives  */
@@ -91,5 +100,10 @@ static inline uint32_t exec_pc(const WarpExec *w) { return w->stack[w->depth - 1
 
 /* One-line name of a fault kind ("out-of-bounds global access", ...). */
 const char *exec_fault_name(FaultKind k);
+
+/* Internal to the exec module (isa/exec_ptx.c): the register rows of the
+** PTX-only opcodes (64-bit integers, cvt, bit fields, votes ...) for the
+** lanes in m. exec_step calls it; it cannot fault. */
+void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m);
 
 #endif

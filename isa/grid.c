@@ -53,13 +53,35 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
                          (unsigned long long)((uint64_t)off - size), name, (unsigned long long)size, base);
         }
     }
+    /* Memory faults say what was accessed; the others say what happened. */
+    char what[512];
+    switch (f->kind) {
+    case FAULT_GLOBAL_OOB:
+    case FAULT_SHARED_OOB:
+    case FAULT_MISALIGNED:
+    case FAULT_ADDR64:
+    case FAULT_GENERIC_MIXED:
+        snprintf(what, sizeof what, "%s of %u bytes at address 0x%llx%s", exec_fault_name(f->kind), f->size,
+                 (unsigned long long)f->addr, where);
+        break;
+    case FAULT_UNIFORM_DIVERGED:
+        snprintf(what, sizeof what, "%s: a branch promised warp-uniform (bra.uni) was taken by lane %u but not by "
+                 "every active lane", exec_fault_name(f->kind), f->lane);
+        break;
+    case FAULT_STACK_OVERFLOW:
+        snprintf(what, sizeof what, "%s: more than %d divergent branches nested in one warp", exec_fault_name(f->kind),
+                 SIMT_MAX_DEPTH);
+        break;
+    case FAULT_NONE:
+        snprintf(what, sizeof what, "%s", exec_fault_name(f->kind));
+        break;
+    }
     snprintf(buf, cap,
-             "%s:%u:%u: %s of %u bytes at address 0x%llx%s\n"
+             "%s:%u:%u: %s\n"
              "    in kernel '%s' at pc %u: %s\n"
              "    by thread (%u,%u,%u) of block (%u,%u,%u) (warp %u, lane %u)",
-             file ? file : "?", in->line, in->col, exec_fault_name(f->kind), f->size, (unsigned long long)f->addr,
-             where, k->name, f->pc, text, lin % ntid[0], lin / ntid[0] % ntid[1], lin / (ntid[0] * ntid[1]),
-             ctaid[0], ctaid[1], ctaid[2], warp_in_block, f->lane);
+             file ? file : "?", in->line, in->col, what, k->name, f->pc, text, lin % ntid[0], lin / ntid[0] % ntid[1],
+             lin / (ntid[0] * ntid[1]), ctaid[0], ctaid[1], ctaid[2], warp_in_block, f->lane);
 }
 
 bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, GridResult *r)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "isa/exec.h"
 
 typedef struct {
@@ -26,7 +27,7 @@ typedef struct {
     GridStatus status;
     uint64_t   warp_instructions;
     uint64_t   thread_instructions; /* lanes whose guard held, summed over instructions */
-    char       message[1024];       /* report for any status but GRID_OK     */
+    char       message[DIAG_MESSAGE_MAX]; /* report for any status but GRID_OK */
 } GridResult;
 
 /* Runs the kernel over the whole grid against gmem. Returns true when every

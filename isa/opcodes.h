@@ -1,26 +1,45 @@
 /* isa/opcodes.h -- opcode enum and info table, generated from isa/opcodes.def,
 ** plus the vocabularies its columns are written in: operand shapes, units,
-** memory spaces, value types, modifier kinds and the small modifier lists
-** (comparison, shuffle mode, atomic operation). */
+** memory spaces, value types, modifier kinds, operand widths, the lowering
+** of a PTX instruction to SASS, and the small modifier lists (comparison,
+** shuffle mode, atomic operation). The mini ISA takes the first part of
+** each list (CMP_MINI_COUNT, ATOM_MINI_COUNT, TYPE_MINI_COUNT); the PTX
+** front end (isa/ptx.c) takes all of it. */
 #ifndef GPUSIM_ISA_OPCODES_H
 #define GPUSIM_ISA_OPCODES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Modifier lists: each name list is indexed by its enum. */
-typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_COUNT } CmpOp;
+/* Comparisons: the six ordered ones of the mini ISA, then PTX's unordered
+** float comparisons (true when either operand is NaN) and num/nan. */
+typedef enum {
+    CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,
+    CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN,
+    CMP_COUNT
+} CmpOp;
+#define CMP_MINI_COUNT (CMP_GE + 1)
 typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_COUNT } ShflMode;
-typedef enum { ATOM_ADD, ATOM_MIN, ATOM_MAX, ATOM_EXCH, ATOM_CAS, ATOM_COUNT } AtomOp;
+/* Atomic operations: the mini ISA's five, then PTX's bitwise and wrapping
+** increment/decrement. */
+typedef enum {
+    ATOM_ADD, ATOM_MIN, ATOM_MAX, ATOM_EXCH, ATOM_CAS,
+    ATOM_AND, ATOM_OR, ATOM_XOR, ATOM_INC, ATOM_DEC,
+    ATOM_COUNT
+} AtomOp;
+#define ATOM_MINI_COUNT (ATOM_CAS + 1)
 extern const char *const CMP_NAMES[CMP_COUNT];
 extern const char *const SHFL_NAMES[SHFL_COUNT];
 extern const char *const ATOM_NAMES[ATOM_COUNT];
 
 /* The atoms column: a set of AtomOp, one bit each. */
 #define ATOM_BIT(op) (1u << ATOM_##op)
-#define ATOMS_ALL    ((1u << ATOM_COUNT) - 1)
+#define ATOMS_ALL    ((1u << ATOM_MINI_COUNT) - 1) /* the mini ISA's five       */
+#define ATOMS_PTX    ((1u << ATOM_COUNT) - 1)      /* every AtomOp             */
 
 typedef enum {
-#define OP(name, mn, fmt, unit, space, type, flops, mods, atoms, flags, sem) OP_##name,
+#define OP(name, mn, fmt, unit, space, type, flops, mods, atoms, flags, wide, lower, sem) OP_##name,
 #include "isa/opcodes.def"
 #undef OP
     OP_COUNT
@@ -43,7 +62,12 @@ typedef enum {
     FMT_SHFL,  /* d, a, b[, c[, membermask]]             */
     FMT_VOTE,  /* d, p                                   */
     FMT_L,     /* label                                  */
-    FMT_BAR    /* [barrier id]                           */
+    FMT_BAR,   /* [barrier id]                           */
+    FMT_UNPACK,/* {d0, d1}, a                            */
+    FMT_DABCD, /* d, a, b, c, e                          */
+    FMT_TESTP, /* p, a                                   */
+    FMT_D,     /* d                                      */
+    FMT_A      /* a                                      */
 } OpFormat;
 
 /* Functional units: where the timing model sends an instruction. */
@@ -64,15 +88,29 @@ typedef enum {
     SPACE_NONE,
     SPACE_GLOBAL, /* the launch's buffers (isa/gmem.h)                  */
     SPACE_SHARED, /* the block's shared memory                          */
-    SPACE_PARAM   /* the kernel parameters (ld.param)                   */
+    SPACE_PARAM,  /* the kernel parameters (ld.param)                   */
+    SPACE_GENERIC /* PTX's generic space: shared inside the shared window,
+                     global elsewhere (resolved per lane at execution)  */
 } MemSpace;
 
 /* The type an operation works in: signedness of min/max/compare/atomics,
 ** and whether immediates are read as floats (f32). A cvt's is its source
 ** type. Rows taking OPM_TYPE are b32 (a bit move): the type written in the
 ** source only decides how their immediates are read. */
-typedef enum { TYPE_NONE, TYPE_B32, TYPE_U32, TYPE_S32, TYPE_F32, TYPE_COUNT } ValueType;
+typedef enum {
+    TYPE_NONE, TYPE_B32, TYPE_U32, TYPE_S32, TYPE_F32,
+    /* PTX only: 64-bit integers (a register pair), sub-word integers (in a
+    ** 32-bit register, or in memory) */
+    TYPE_B64, TYPE_U64, TYPE_S64, TYPE_B8, TYPE_U8, TYPE_S8, TYPE_B16, TYPE_U16, TYPE_S16,
+    TYPE_COUNT
+} ValueType;
+#define TYPE_MINI_COUNT (TYPE_F32 + 1)
 extern const char *const TYPE_NAMES[TYPE_COUNT]; /* "", "b32", ... (without '.') */
+
+/* Bytes of a value of type t in memory (4 for the 32-bit ones, 0 for none). */
+uint32_t type_bytes(ValueType t);
+/* Signed integer types (s8 s16 s32 s64). */
+static inline bool type_signed(ValueType t) { return t == TYPE_S32 || t == TYPE_S64 || t == TYPE_S8 || t == TYPE_S16; }
 
 /* Modifier kinds: which dotted modifiers the assembler accepts on a row.
 ** Opcodes whose mnemonics share a head ("ld", "atom") form one family; a
@@ -93,9 +131,29 @@ enum {
     OPF_BARRIER     = 1u << 4,
     OPF_EXIT        = 1u << 5,
     OPF_SPECIAL_SRC = 1u << 6, /* source may be a special register (%tid.x ...)       */
-    OPF_IMAD        = 1u << 7  /* integer add that may also run on the FMA pipe as an
+    OPF_IMAD        = 1u << 7, /* integer add that may also run on the FMA pipe as an
                                   IMAD (compilers balance the two pipes this way)     */
+    OPF_PTX         = 1u << 8  /* PTX only: the mini-ISA assembler does not take it   */
 };
+
+/* The wide column: which operands are 64-bit register pairs (lo row r,
+** hi row r + 1) or 64-bit immediates. */
+enum { W_D = 1u << 0, W_A = 1u << 1, W_B = 1u << 2, W_C = 1u << 3 };
+#define W_ALL (W_D | W_A | W_B | W_C)
+
+/* The lower column: what ptxas turns one PTX instruction of the row into,
+** as the timing model issues it: `slots` SASS instructions (0: folded into
+** the operands of others, such as ld.param or cvta.to.global; 1; or a
+** sequence) on pipe `unit`, the result ready `latency` unit's latency after
+** the last one (for a sequence: the whole chain's, e.g. UNIT_DIV's lat.div).
+** The mini ISA ignores it: a mini-ISA instruction is already one SASS
+** instruction on the row's unit. Figures and sources: sim/presets/SOURCES.md
+** ("PTX lowering"). */
+typedef struct {
+    uint8_t slots;
+    uint8_t unit;    /* OpUnit                                            */
+    uint8_t latency; /* OpUnit whose latency the result takes             */
+} OpLower;
 
 /* One row of isa/opcodes.def (its header says what each column means). */
 typedef struct {
@@ -108,6 +166,8 @@ typedef struct {
     uint32_t    mods;   /* OPM_* modifier kinds                                 */
     uint32_t    atoms;  /* AtomOp allowed, ATOM_BIT each; 0 for non-atomics     */
     uint32_t    flags;  /* OPF_*                                                */
+    uint32_t    wide;   /* W_* operands that are 64-bit                         */
+    OpLower     lower;  /* PTX: the SASS it becomes                             */
     const char *semantics;
 } OpInfo;
 

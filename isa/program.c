@@ -8,6 +8,7 @@ const char *const SREG_NAMES[SREG_COUNT] = {
     "tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
     "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
     "laneid", "warpid", "smid", "nsmid", "clock",
+    "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt", "lanemask_ge", "clock64", "globaltimer",
 };
 
 void program_destroy(Program *p)
@@ -17,7 +18,12 @@ void program_destroy(Program *p)
         free(p->kernels[i].code);
         free(p->kernels[i].labels);
         free(p->kernels[i].shared);
+        free(p->kernels[i].mangled);
+        free(p->kernels[i].signature);
+        free(p->kernels[i].consts);
     }
+    for (uint32_t i = 0; i < p->nsrc_files; i++) free(p->src_files[i]);
+    free(p->src_files);
     free(p->kernels);
     free(p->file);
     memset(p, 0, sizeof *p);
@@ -33,6 +39,7 @@ const Kernel *program_find_kernel(const Program *p, const char *name)
 uint32_t kernel_regs_per_thread(const Kernel *k)
 {
     if (k->regs_declared) return k->regs_declared;
+    if (k->ptx) return k->regs_estimated; /* no ptxas, no "regs": the rows live at once */
     return k->regs_used ? k->regs_used : 1;
 }
 

@@ -1,6 +1,9 @@
-/* isa/program.h -- an assembled mini-ISA program: kernels of decoded
-** instructions. Value types with public bodies: the assembler fills them, the
-** executor, the disassembler and the timing model read them.
+/* isa/program.h -- an assembled program, from the mini ISA (isa/asm.c) or
+** from PTX (isa/ptx.c): kernels of decoded instructions. Value types with
+** public bodies: the front ends fill them, the executor, the disassembler
+** and the timing model read them. A 64-bit PTX value lives in two adjacent
+** register rows (lo, hi); the PTX front end allocates rows to its virtual
+** registers by liveness, so registers below are rows, not PTX names.
 ** Ownership: a Program owns everything it points to; program_destroy frees it. */
 #ifndef GPUSIM_ISA_PROGRAM_H
 #define GPUSIM_ISA_PROGRAM_H
@@ -11,11 +14,19 @@
 #include "isa/opcodes.h"
 
 #define ISA_MAX_REGS     255 /* %r0..%r254, as nvcc's per-thread limit          */
-#define ISA_MAX_PREDS    8   /* %p0..%p7                                        */
+#define ISA_MAX_PREDS    32  /* predicate rows a warp holds (PTX: allocated)    */
+#define ASM_MAX_PREDS    8   /* the mini ISA's %p0..%p7                         */
+#define PTX_MAX_ROWS     4096 /* register rows a PTX kernel may keep live at once */
 #define ISA_MAX_PARAMS   32
+#define ISA_MAX_PARAM_WORDS (2 * ISA_MAX_PARAMS) /* 32-bit words of the param space */
 #define ISA_MAX_NAME     64
 #define ISA_NO_GUARD     0xff
 #define ISA_NO_RECONV    UINT32_MAX
+/* PTX's generic space: shared memory appears at this base (as CUDA maps a
+** window of the generic space onto the block's shared memory); everything
+** else is global. Global buffers are never placed this high in practice
+** (they start at GMEM_BASE and would need 4 GiB to reach it). */
+#define ISA_SHARED_WINDOW 0xFF000000u
 
 typedef enum {
     SREG_TID_X, SREG_TID_Y, SREG_TID_Z,
@@ -23,8 +34,12 @@ typedef enum {
     SREG_CTAID_X, SREG_CTAID_Y, SREG_CTAID_Z,
     SREG_NCTAID_X, SREG_NCTAID_Y, SREG_NCTAID_Z,
     SREG_LANEID, SREG_WARPID, SREG_SMID, SREG_NSMID, SREG_CLOCK,
+    /* PTX only */
+    SREG_LANEMASK_EQ, SREG_LANEMASK_LT, SREG_LANEMASK_LE, SREG_LANEMASK_GT, SREG_LANEMASK_GE,
+    SREG_CLOCK64, SREG_GLOBALTIMER,
     SREG_COUNT
 } SpecialReg;
+#define SREG_MINI_COUNT (SREG_CLOCK + 1)
 extern const char *const SREG_NAMES[SREG_COUNT]; /* "tid.x", ... (without '%') */
 
 typedef enum { OPND_NONE, OPND_REG, OPND_PRED, OPND_IMM, OPND_SPECIAL } OperandKind;
@@ -32,8 +47,10 @@ typedef enum { OPND_NONE, OPND_REG, OPND_PRED, OPND_IMM, OPND_SPECIAL } OperandK
 typedef struct {
     uint8_t  kind;   /* OperandKind                                          */
     uint8_t  neg;    /* predicate source written !%p                         */
-    uint16_t index;  /* register / predicate / special register number       */
-    uint32_t value;  /* OPND_IMM: the 32-bit pattern (float bits for floats) */
+    uint16_t index;  /* register / predicate / special register number;
+                        a 64-bit immediate: its index in Kernel.consts    */
+    uint32_t value;  /* OPND_IMM: the 32-bit pattern (float bits for floats);
+                        of a 64-bit immediate, the low word                 */
 } Operand;
 
 typedef struct {
@@ -52,12 +69,40 @@ typedef struct {
     uint32_t reconv;    /* branches: immediate post-dominator pc, or ncode when
                            paths only meet at exit                             */
     uint32_t line, col; /* source position                                     */
+    /* The SASS this instruction stands for, as the timing model issues it
+    ** (OpInfo.lower for PTX, with the front end's peepholes; 1 on the row's
+    ** unit for the mini ISA). */
+    uint8_t  slots;     /* issue slots: 0 = free (executes with the warp's
+                           next instruction), 1, or a sequence              */
+    uint8_t  lunit;     /* OpUnit of those slots                             */
+    uint8_t  llat;      /* OpUnit whose latency the result takes             */
+    uint8_t  iflags;    /* INSTR_*                                           */
+    uint8_t  stype;     /* cvt: the source ValueType (type: the destination's) */
+    uint8_t  sub;       /* cvt: CvtRound; testp: TestpKind; prmt: PrmtMode;
+                           shf: 1 = clamp                                    */
+    uint16_t src_file;  /* .loc: index into Program.src_files + 1, 0 = none */
+    uint32_t src_line;  /* .loc: line in that file                          */
 } Instr;
+
+enum {
+    INSTR_ADDR64 = 1u << 0, /* the address base src[0] is a 64-bit register pair */
+    INSTR_SAT    = 1u << 1  /* cvt.sat                                          */
+};
+
+/* Rounding of a cvt (PTX): to f32 (.rn .rz .rm .rp) or to an integral
+** value (.rni .rzi .rmi .rpi). */
+typedef enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI } CvtRound;
+typedef enum { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL } TestpKind;
+typedef enum { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 } PrmtMode;
 
 typedef struct {
     char      name[ISA_MAX_NAME];
-    ValueType type;     /* .u32 .s32 .f32 or .ptr (stored as TYPE_B32)          */
+    ValueType type;     /* .u32 .s32 .f32 or .ptr (stored as TYPE_B32); PTX:
+                           .u64 .s64 .b64 (a pointer, or a 64-bit integer),
+                           .b32 and the sub-word types                        */
     bool      is_ptr;
+    uint32_t  offset;   /* bytes into the param space (mini ISA: 4 * index)  */
+    uint32_t  size;     /* bytes: 4, 8 (PTX .u64 ...), 1 or 2                */
 } KernelParam;
 
 typedef struct {
@@ -83,15 +128,30 @@ typedef struct {
     uint32_t     nshared;
     uint32_t     static_smem;        /* bytes of .shared arrays with a size    */
     uint32_t     dynamic_smem_offset;/* where extern shared memory begins      */
-    uint32_t     regs_used;          /* highest %r index + 1                   */
+    uint32_t     regs_used;          /* highest %r index + 1 (PTX: register
+                                        rows after allocation)                 */
     uint32_t     regs_declared;      /* .regs override, 0 if none              */
     uint32_t     preds_used;
+    /* PTX kernels only */
+    bool         ptx;                /* from the PTX front end                 */
+    char        *mangled;            /* the .entry name as written (name is the
+                                        bare function name when it demangles) */
+    char        *signature;          /* the demangled signature, or NULL       */
+    uint64_t    *consts;             /* 64-bit immediates (Operand.index)      */
+    uint32_t     nconsts;
+    uint32_t     param_bytes;        /* size of the param space                */
+    uint32_t     vregs;              /* virtual registers declared (.reg)      */
+    uint32_t     regs_estimated;     /* registers per thread estimated from the
+                                        rows live at once, for occupancy when
+                                        neither ptxas nor the workload says   */
 } Kernel;
 
 typedef struct {
     char    *file;       /* name used in diagnostics                        */
     Kernel  *kernels;
     uint32_t nkernels;
+    char   **src_files;  /* PTX .file table (for .loc), or NULL             */
+    uint32_t nsrc_files;
 } Program;
 
 void program_destroy(Program *p);
@@ -100,7 +160,8 @@ void program_destroy(Program *p);
 const Kernel *program_find_kernel(const Program *p, const char *name);
 
 /* Registers per thread the occupancy calculator should use: the .regs
-** override when given, else the registers the code touches (at least 1). */
+** override (PTX: ptxas -v's count) when given, else the registers the code
+** touches (at least 1; PTX: Kernel.regs_estimated). */
 uint32_t kernel_regs_per_thread(const Kernel *k);
 
 /* Label at pc, or NULL (for printing). */

@@ -22,6 +22,7 @@ void bwqueue_init(BwQueue *q, double per_cycle, uint32_t latency)
     q->recent_at = 0.0;
     q->window = 2.0 * (latency > 0 ? latency : 1);
     q->spread = 0.0;
+    q->shifted = 0.0;
 }
 
 void bwqueue_set_spread(BwQueue *q, double spread)
@@ -35,6 +36,13 @@ void bwqueue_set_loaded_latency(BwQueue *q, double linear, double queue)
     assert(linear >= 0.0 && queue >= 0.0);
     q->load_linear = linear;
     q->load_queue = queue;
+}
+
+void bwqueue_shift(BwQueue *q, double cycles)
+{
+    q->next_free = q->next_free > cycles ? q->next_free - cycles : 0.0;
+    q->recent_at -= cycles;
+    q->shifted += cycles;
 }
 
 /* Utilisation over the last window: recent_units decays by e^(-dt/window),
@@ -69,7 +77,7 @@ void bwqueue_background(BwQueue *q, uint64_t now, uint32_t amount)
 
 double bwqueue_work_done(const BwQueue *q)
 {
-    double all = (double)q->units / q->per_cycle;
+    double all = (double)q->units / q->per_cycle - q->shifted;
     return all > q->next_free ? all : q->next_free;
 }
 

@@ -58,6 +58,7 @@ typedef struct {
     double   recent_at;       /* cycle recent_units was last brought up to date    */
     double   window;          /* cycles: 2 x latency                               */
     double   spread;          /* latency spread, cycles (uniform, mean 0); 0: none */
+    double   shifted;         /* cycles bwqueue_shift took off the clock, in all   */
 } BwQueue;
 
 /* Initializes q (embedded; caller owns it) idle at cycle 0 with zero counters.
@@ -71,6 +72,11 @@ void bwqueue_set_loaded_latency(BwQueue *q, double linear, double queue);
 /* Turns on the spread (bwqueue.h, top): `spread` cycles wide, uniform,
 ** mean 0 (>= 0, at most twice the latency); zero turns it off. */
 void bwqueue_set_spread(BwQueue *q, double spread);
+
+/* Restarts q's clock: cycle `cycles` becomes cycle 0, for the next launch
+** of a sequence, which counts its cycles from its own start. What is still
+** queued or recent stays so, the counters too. */
+void bwqueue_shift(BwQueue *q, double cycles);
 
 /* The latency a transfer asked now would see (for tests and reports). */
 double bwqueue_current_latency(const BwQueue *q);
@@ -92,8 +98,9 @@ uint64_t bwqueue_transfer(BwQueue *q, uint64_t now, uint32_t amount);
 void bwqueue_background(BwQueue *q, uint64_t now, uint32_t amount);
 
 /* The earliest cycle by which the channel can have moved every unit asked
-** of it so far, background ones included, from cycle 0: max(next_free,
-** units / per_cycle). */
+** of it so far, background ones included, from cycle 0 (of the first
+** launch: before any bwqueue_shift): max(next_free, units / per_cycle),
+** on the current clock. */
 double bwqueue_work_done(const BwQueue *q);
 
 /* bwqueue_transfer for one transfer of a request whose draw (uniform in

@@ -5,10 +5,13 @@
 ** and the knob listing all walk that table. Adding a knob is one row.
 ** The numbers themselves live in sim/presets/NAME.json (compiled in by
 ** sim/presets/embed.cmake; sources in sim/presets/SOURCES.md).
-** Left out: machine files that inherit from a preset (use --set on top of a
-** preset instead) and JSON comments. cJSON is used with case-sensitive
+** A machine file with "base": NAME-or-path starts from that machine (a
+** preset, or a file found relative to the one naming it) and gives only
+** the knobs it changes; bases may chain, a cycle is an error.
+** Left out: JSON comments. cJSON is used with case-sensitive
 ** lookups; since it keeps no source positions, base/jsonpos finds the
 ** line:col of a JSON path for the error messages.                       */
+#define _XOPEN_SOURCE 700 /* realpath, to tell a cycle of base files */
 #include "sim/config.h"
 
 #include <cjson/cJSON.h>
@@ -32,6 +35,7 @@ typedef enum { KNOB_U32, KNOB_F64, KNOB_POLICY } KnobType;
 
 typedef struct {
     const char *key;  /* dotted JSON path, e.g. "sm.count" */
+    size_t keylen;    /* strlen(key): lookups compare lengths first */
     KnobType type;
     size_t offset;    /* of the field in GpuConfig       */
     double lo, hi;    /* accepted range, inclusive       */
@@ -40,7 +44,7 @@ typedef struct {
 
 static const Knob KNOBS[] = {
 #define CFG(key, field, type, lo, hi, help) \
-    {key, KNOB_##type, offsetof(GpuConfig, field), (double)(lo), (double)(hi), help},
+    {key, sizeof(key) - 1, KNOB_##type, offsetof(GpuConfig, field), (double)(lo), (double)(hi), help},
 #include "sim/config.def"
 #undef CFG
 };
@@ -55,8 +59,9 @@ static const char *const POLICY_NAMES[] = {"gto", "lrr"};
 
 static const Knob *knob_find(const char *key)
 {
+    size_t n = strlen(key);
     for (size_t i = 0; i < KNOB_COUNT; i++)
-        if (strcmp(KNOBS[i].key, key) == 0) return &KNOBS[i];
+        if (KNOBS[i].keylen == n && memcmp(KNOBS[i].key, key, n) == 0) return &KNOBS[i];
     return NULL;
 }
 
@@ -216,7 +221,7 @@ static void suggest(const char *key, char *buf, size_t n)
     const Knob *best = NULL;
     size_t bestd = 4;
     for (size_t i = 0; i < KNOB_COUNT; i++) {
-        size_t dist = diag_edit_distance(key, KNOBS[i].key);
+        size_t dist = diag_edit_distance(key, KNOBS[i].key, bestd - 1);
         if (dist < bestd) {
             bestd = dist;
             best = &KNOBS[i];
@@ -266,6 +271,7 @@ static void keys_under(const char *prefix, char *buf, size_t n)
         if (buf[0]) append(buf, n, ", ");
         append(buf, n, comp);
     }
+    if (plen == 0) append(buf, n, ", base");
 }
 
 /* Every knob key, grouped: "compute_capability, clock_mhz, sm.{count, ...}, ..." */
@@ -387,7 +393,9 @@ static bool load_member_list(Loader *ld, const cJSON *obj, const char *prefix, c
             return load_fail(ld, true, "%s: a dotted key must be written as nested objects, "
                                     "e.g. {\"sm\": {\"count\": 108}}", full);
         const Knob *k = knob_find(full);
-        if (prefix[0] == '\0' && strcmp(key, "name") == 0) {
+        if (prefix[0] == '\0' && strcmp(key, "base") == 0) {
+            /* read before the other members (parse_at) */
+        } else if (prefix[0] == '\0' && strcmp(key, "name") == 0) {
             if (!load_string(ld, it, key, ld->cfg->name, sizeof ld->cfg->name)) return false;
         } else if (prefix[0] == '\0' && strcmp(key, "description") == 0) {
             if (!load_string(ld, it, key, ld->cfg->description, sizeof ld->cfg->description))
@@ -469,7 +477,43 @@ static void syntax_error(const char *text, size_t len, const char *err, const ch
     diag_set(d, source, line, col, "JSON syntax error near '%.*s'", (int)tok, at);
 }
 
-bool config_parse(const char *json, size_t len, const char *source, GpuConfig *out, Diag *d)
+/* The machine files being loaded, the innermost first: a base naming one
+** of them closes a cycle. */
+typedef struct Chain {
+    const char         *id;    /* a preset's name, or a file's real path */
+    const char         *shown; /* ... as the message names it            */
+    const struct Chain *up;
+} Chain;
+
+#define MAX_BASE_DEPTH 16
+
+static bool load_at(const char *name_or_path, const char *from, const Chain *up, GpuConfig *out, Diag *d);
+
+/* "base" of root (a member of ld's file): the machine it names, into *cfg,
+** with its name cleared (the file's own name or stem replaces it). */
+static bool load_base(Loader *ld, const cJSON *base, uint32_t index, const Chain *me, GpuConfig *cfg)
+{
+    jsonpos_push(&ld->at, "base", index);
+    if (!cJSON_IsString(base) || !base->valuestring[0])
+        return load_fail(ld, true, "base: expected the name of a preset or a machine file, got %s",
+                         cJSON_IsString(base) ? "an empty string" : json_type_name(base));
+    uint32_t depth = 0;
+    for (const Chain *c = me; c; c = c->up) depth++;
+    if (depth > MAX_BASE_DEPTH) return load_fail(ld, true, "base: more than %d machine files deep", MAX_BASE_DEPTH);
+    Diag bd;
+    if (!load_at(base->valuestring, ld->source, me, cfg, &bd)) {
+        if (bd.file[0] && strcmp(bd.file, "base") != 0) { /* the base file's own error, at its place */
+            *ld->d = bd;
+            return false;
+        }
+        return load_fail(ld, true, "base: %s", bd.message);
+    }
+    cfg->name[0] = '\0';
+    jsonpos_pop(&ld->at);
+    return true;
+}
+
+static bool parse_at(const char *json, size_t len, const char *source, const Chain *me, GpuConfig *out, Diag *d)
 {
     if (!json) {
         json = "";
@@ -494,7 +538,32 @@ bool config_parse(const char *json, size_t len, const char *source, GpuConfig *o
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
     if (!root) {
-        syntax_error(text, len, end, source, d);
+        size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
+        if (jsonpos_depth_at(text, len, off) >= JSONPOS_NESTING_LIMIT) {
+            uint32_t line, col;
+            jsonpos_line_col(text, len, off, &line, &col);
+            diag_set(d, source, line, col, "JSON nested too deeply (limit %d levels)", JSONPOS_NESTING_LIMIT);
+        } else {
+            syntax_error(text, len, end, source, d);
+        }
+        free(text);
+        return false;
+    }
+    size_t bad = jsonpos_find_bad_utf8(text, len);
+    if (bad < len) {
+        uint32_t line, col;
+        jsonpos_line_col(text, len, bad, &line, &col);
+        diag_set(d, source, line, col, "byte 0x%02x is not UTF-8 text (JSON files are UTF-8)", (unsigned char)text[bad]);
+        cJSON_Delete(root);
+        free(text);
+        return false;
+    }
+    size_t nul_escape = jsonpos_find_nul_escape(text, len);
+    if (nul_escape < len) {
+        uint32_t line, col;
+        jsonpos_line_col(text, len, nul_escape, &line, &col);
+        diag_set(d, source, line, col, "\\u0000 (a NUL character) inside a string: it would cut the string short");
+        cJSON_Delete(root);
         free(text);
         return false;
     }
@@ -502,13 +571,17 @@ bool config_parse(const char *json, size_t len, const char *source, GpuConfig *o
     GpuConfig cfg;
     memset(&cfg, 0, sizeof cfg);
     Loader ld = {.text = text, .len = len, .source = source, .cfg = &cfg, .d = d};
-    bool ok;
+    bool ok, based = false;
     if (!cJSON_IsObject(root)) {
         ok = load_fail(&ld, false, "expected a JSON object at the top level, got %s", json_type_name(root));
     } else {
-        ok = load_members(&ld, root, "");
+        uint32_t index = 0;
+        const cJSON *base = root->child;
+        while (base && strcmp(base->string, "base") != 0) base = base->next, index++;
+        based = base != NULL;
+        ok = (!base || load_base(&ld, base, index, me, &cfg)) && load_members(&ld, root, "");
     }
-    for (size_t i = 0; ok && i < KNOB_COUNT; i++) {
+    for (size_t i = 0; ok && !based && i < KNOB_COUNT; i++) {
         if (ld.seen[i]) continue;
         size_t missing = 0;
         for (size_t j = i; j < KNOB_COUNT; j++) missing += !ld.seen[j];
@@ -536,38 +609,73 @@ bool config_parse(const char *json, size_t len, const char *source, GpuConfig *o
     return ok;
 }
 
+bool config_parse(const char *json, size_t len, const char *source, GpuConfig *out, Diag *d)
+{
+    Chain me = {source ? source : "", source ? source : "", NULL};
+    return parse_at(json, len, source, &me, out, d);
+}
+
 static bool is_path(const char *s)
 {
     size_t n = strlen(s);
     return strchr(s, '/') != NULL || (n >= 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
-static bool load_file(const char *path, GpuConfig *out, Diag *d)
+/* A cycle when id is already being loaded: "a.json -> b.json -> a.json". */
+static bool cycle_check(const char *id, const char *shown, const Chain *up, Diag *d)
 {
-    char *buf, why[256];
-    size_t len;
-    FileReadStatus st = file_read(path, MAX_FILE, &buf, &len, why, sizeof why);
-    if (st != FILE_READ_OK) {
-        diag_set(d, path, 0, 0, st == FILE_READ_CANNOT_OPEN ? "cannot open: %s" : "%s", why);
-        return false;
+    const Chain *hit = up;
+    while (hit && strcmp(hit->id, id) != 0) hit = hit->up;
+    if (!hit) return true;
+    char path[768] = "";
+    const char *names[MAX_BASE_DEPTH + 2];
+    size_t n = 0;
+    for (const Chain *c = up; c && n < MAX_BASE_DEPTH + 1; c = c->up) {
+        names[n++] = c->shown;
+        if (c == hit) break;
     }
-    bool ok = config_parse(buf, len, path, out, d);
-    free(buf);
-    return ok;
+    while (n--) {
+        append(path, sizeof path, names[n]);
+        append(path, sizeof path, " -> ");
+    }
+    append(path, sizeof path, shown);
+    diag_set(d, "base", 0, 0, "a cycle of machine files: %s", path);
+    return false;
 }
 
-bool config_load(const char *name_or_path, GpuConfig *out, Diag *d)
+/* name_or_path as config_load takes it; a relative path is found beside
+** `from` (the file that names it as its base, or NULL). */
+static bool load_at(const char *name_or_path, const char *from, const Chain *up, GpuConfig *out, Diag *d)
 {
     if (!name_or_path || !name_or_path[0]) {
         diag_set(d, NULL, 0, 0, "no GPU named");
         return false;
     }
-    if (is_path(name_or_path)) return load_file(name_or_path, out, d);
+    if (is_path(name_or_path)) {
+        char path[4096], real[4096];
+        const char *slash = from && name_or_path[0] != '/' ? strrchr(from, '/') : NULL;
+        int dir = slash ? (int)(slash - from + 1) : 0;
+        snprintf(path, sizeof path, "%.*s%s", dir, from ? from : "", name_or_path);
+        Chain me = {realpath(path, real) ? real : path, path, up};
+        if (!cycle_check(me.id, path, up, d)) return false;
+        char *buf, why[256];
+        size_t len;
+        FileReadStatus st = file_read(path, MAX_FILE, &buf, &len, why, sizeof why);
+        if (st != FILE_READ_OK) {
+            diag_set(d, path, 0, 0, st == FILE_READ_CANNOT_OPEN ? "cannot open: %s" : "%s", why);
+            return false;
+        }
+        bool ok = parse_at(buf, len, path, &me, out, d);
+        free(buf);
+        return ok;
+    }
     for (size_t i = 0; i < config_embedded_count; i++) {
         if (strcmp(config_embedded_names[i], name_or_path) != 0) continue;
         char source[MAX_KEY];
         snprintf(source, sizeof source, "sim/presets/%s.json", name_or_path);
-        return config_parse(config_embedded_json[i], strlen(config_embedded_json[i]), source, out, d);
+        Chain me = {name_or_path, name_or_path, up};
+        if (!cycle_check(me.id, name_or_path, up, d)) return false;
+        return parse_at(config_embedded_json[i], strlen(config_embedded_json[i]), source, &me, out, d);
     }
     char names[512] = "";
     for (size_t i = 0; i < config_embedded_count; i++) {
@@ -577,6 +685,11 @@ bool config_load(const char *name_or_path, GpuConfig *out, Diag *d)
     diag_set(d, NULL, 0, 0, "unknown GPU '%s'; presets: %s (or a path to a .json machine file)",
              name_or_path, names);
     return false;
+}
+
+bool config_load(const char *name_or_path, GpuConfig *out, Diag *d)
+{
+    return load_at(name_or_path, NULL, NULL, out, d);
 }
 
 /* ---- --set ---- */
@@ -620,109 +733,27 @@ bool config_set(GpuConfig *c, const char *assignment, Diag *d)
 
 /* ---- validation ---- */
 
-static bool vfail(Diag *d, const char *source, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static bool vfail(Diag *d, const char *source, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    diag_setv(d, source, 0, 0, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-static uint64_t round_up(uint64_t x, uint64_t unit)
-{
-    return (x + unit - 1) / unit * unit;
-}
-
 static bool validate_at(const GpuConfig *c, const char *source, Diag *d)
 {
-    if (!memchr(c->name, '\0', sizeof c->name) || !memchr(c->description, '\0', sizeof c->description))
-        return vfail(d, source, "name/description: not NUL-terminated");
+    if (!memchr(c->name, '\0', sizeof c->name) || !memchr(c->description, '\0', sizeof c->description)) {
+        diag_set(d, source, 0, 0, "name/description: not NUL-terminated");
+        return false;
+    }
     for (size_t i = 0; i < KNOB_COUNT; i++) {
         char why[256];
         double v = knob_get(c, &KNOBS[i]);
-        if (!range_check(&KNOBS[i], v, why, sizeof why))
-            return vfail(d, source, "%s: %s", KNOBS[i].key, why);
+        if (!range_check(&KNOBS[i], v, why, sizeof why)) {
+            diag_set(d, source, 0, 0, "%s: %s", KNOBS[i].key, why);
+            return false;
+        }
     }
-    /* All fields are now within their ranges (no zero divisors). */
-    if (c->dram_access_bytes != 32 && c->dram_access_bytes != 64 && c->dram_access_bytes != 128)
-        return vfail(d, source, "dram.access_bytes (%u) must be 32, 64 or 128: whole 32-byte sectors of a 128-byte line",
-                     c->dram_access_bytes);
-    if (c->max_threads_per_block > c->sm_max_threads)
-        return vfail(d, source,
-                     "sm.max_threads_per_block (%u) exceeds sm.max_threads (%u): a largest block "
-                     "would not fit on an SM",
-                     c->max_threads_per_block, c->sm_max_threads);
-    if (c->max_threads_per_block > 32u * c->sm_max_warps)
-        return vfail(d, source,
-                     "sm.max_threads_per_block (%u) exceeds 32 * sm.max_warps (%u): a largest "
-                     "block would not fit on an SM",
-                     c->max_threads_per_block, 32u * c->sm_max_warps);
-    if (c->sm_schedulers > c->sm_max_warps)
-        return vfail(d, source, "sm.schedulers (%u) exceeds sm.max_warps (%u)", c->sm_schedulers,
-                     c->sm_max_warps);
-    if (c->max_regs_per_block > c->sm_registers)
-        return vfail(d, source, "sm.max_regs_per_block (%u) exceeds sm.registers (%u)",
-                     c->max_regs_per_block, c->sm_registers);
-    if (c->sm_registers % c->sm_schedulers != 0)
-        return vfail(d, source,
-                     "sm.registers (%u) must split evenly over the sm.schedulers (%u) sub-partitions",
-                     c->sm_registers, c->sm_schedulers);
-    uint64_t warp_regs = round_up(32ull * c->max_regs_per_thread, c->reg_alloc_unit);
-    if (warp_regs > c->sm_registers / c->sm_schedulers)
-        return vfail(d, source,
-                     "one warp at sm.max_regs_per_thread (%u) takes %llu registers (allocated in "
-                     "units of sm.reg_alloc_unit = %u), more than a sub-partition's %u "
-                     "(sm.registers / sm.schedulers)",
-                     c->max_regs_per_thread, (unsigned long long)warp_regs, c->reg_alloc_unit,
-                     c->sm_registers / c->sm_schedulers);
-    if (warp_regs > c->max_regs_per_block)
-        return vfail(d, source,
-                     "one warp at sm.max_regs_per_thread (%u) takes %llu registers, more than "
-                     "sm.max_regs_per_block (%u)",
-                     c->max_regs_per_thread, (unsigned long long)warp_regs, c->max_regs_per_block);
-    if (c->shared_per_block > c->shared_per_block_optin)
-        return vfail(d, source, "sm.shared_per_block (%u) exceeds sm.shared_per_block_optin (%u)",
-                     c->shared_per_block, c->shared_per_block_optin);
-    if ((uint64_t)c->shared_per_block_optin + c->shared_reserved > c->sm_shared_memory)
-        return vfail(d, source,
-                     "sm.shared_per_block_optin (%u) + sm.shared_reserved (%u) exceeds "
-                     "sm.shared_memory (%u): the largest block would not fit on an SM",
-                     c->shared_per_block_optin, c->shared_reserved, c->sm_shared_memory);
-    if (c->sm_shared_memory > c->l1_shared_total)
-        return vfail(d, source, "sm.shared_memory (%u) exceeds sm.l1_shared_total (%u)",
-                     c->sm_shared_memory, c->l1_shared_total);
-    if (c->l1_size > c->l1_shared_total)
-        return vfail(d, source, "l1.size (%u) exceeds sm.l1_shared_total (%u)", c->l1_size,
-                     c->l1_shared_total);
-    if (c->l1_size % (128u * c->l1_assoc) != 0)
-        return vfail(d, source,
-                     "l1.size (%u) is not a whole number of sets of l1.assoc (%u) 128-byte lines",
-                     c->l1_size, c->l1_assoc);
-    if ((uint64_t)c->l2_size % (128ull * c->l2_assoc) != 0)
-        return vfail(d, source,
-                     "l2.size (%u) is not a whole number of sets of l2.assoc (%u) 128-byte lines",
-                     c->l2_size, c->l2_assoc);
-    if (c->lat_l1_hit > c->lat_l2_hit || c->lat_l2_hit > c->lat_dram)
-        return vfail(d, source,
-                     "latencies must grow down the hierarchy: lat.l1_hit (%u) <= lat.l2_hit (%u) "
-                     "<= lat.dram (%u)",
-                     c->lat_l1_hit, c->lat_l2_hit, c->lat_dram);
-    if (c->dram_latency_spread > 2.0 * c->lat_dram)
-        return vfail(d, source,
-                     "dram.latency_spread (%g) exceeds twice lat.dram (%u): a request would come back before it "
-                     "was asked",
-                     c->dram_latency_spread, c->lat_dram);
-    return true;
+    return config_check_consistency(c, source, d); /* all fields in range: no zero divisors */
 }
 
 bool config_validate(const GpuConfig *c, Diag *d)
 {
     return validate_at(c, NULL, d);
 }
-
 /* ---- printing ---- */
 
 typedef struct {

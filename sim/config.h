@@ -38,9 +38,13 @@ typedef struct {
 ** of sim/config.def (nested objects by dotted key: {"sm": {"count": 108}}),
 ** nothing else besides optional "name" and "description" strings; values must
 ** have the knob's type and lie in its range; then config_validate must pass.
+** With "base": NAME-or-path the file starts from that machine (a preset, or
+** a machine file found relative to this one, itself possibly with a base)
+** and gives only the knobs it changes; its description is the base's unless
+** it gives one. A cycle of bases, or more than 16 of them, is an error.
 ** name defaults to the file stem. On error returns false, fills d with
-** file:line:col (when known) and a message naming the JSON path, and leaves
-** *out unchanged. Never prints. */
+** file:line:col (when known; a base file's own errors name that file) and a
+** message naming the JSON path, and leaves *out unchanged. Never prints. */
 bool config_load(const char *name_or_path, GpuConfig *out, Diag *d);
 
 /* Same as config_load, from a JSON text in memory (len bytes, need not be
@@ -62,6 +66,10 @@ bool config_set(GpuConfig *c, const char *assignment, Diag *d);
 ** unified L1, cache sizes are whole sets of 128-byte lines, latencies grow
 ** down the hierarchy). Returns false with the first problem found. */
 bool config_validate(const GpuConfig *c, Diag *d);
+
+/* The cross-field half of config_validate, for a machine whose knobs are
+** all in range (sim/config_check.c); source names it in d. */
+bool config_check_consistency(const GpuConfig *c, const char *source, Diag *d);
 
 /* The machine as pretty JSON (2-space indent, knobs in sim/config.def order,
 ** nested by dotted key, with name and description), the exact shape that

@@ -15,4 +15,10 @@
 ** twice gives the same result. */
 void derive_stats(const GpuConfig *c, KernelStats *st);
 
+/* The stats of n launches run one after another (a GpuSession), as one:
+** every raw counter summed (cycles too: no gap between launches), then
+** derived; the launch shape (blocks, occupancy and limiter, waves, wave
+** efficiency and tail) is that of the launch that took the most cycles. */
+void derive_sum(const GpuConfig *c, const KernelStats *launches, uint32_t n, KernelStats *out);
+
 #endif

@@ -21,6 +21,14 @@
 ** warps whose operands are ready are charged in bulk at each evaluation of
 ** their scheduler (not selected, or throttled by the pipe they need).
 **
+** PTX kernels are timed as the SASS they become (Instr.slots/lunit/llat,
+** from isa/opcodes.def's lower column): an instruction of N slots holds the
+** warp for N issue cycles and its pipe for N intervals, its result ready
+** after its latency unit's latency; one of 0 slots (ld.param, cvta, moves:
+** folded into operands by ptxas) executes right after the warp's previous
+** instruction, its result ready when its sources are. Mini-ISA
+** instructions are one slot on their row's unit, as before.
+**
 ** Left out: instruction fetch and caches, register-bank conflicts, the
 ** operand collector, dual issue, the uniform datapath, the discrete steps of
 ** the L1/shared carveout, texture and constant caches (ld.param is an ALU
@@ -112,8 +120,15 @@ typedef struct {
     uint64_t   occ_last, occ_integral, busy_cycles;
 } Sm;
 
+struct GpuSession {
+    const GpuConfig *c;
+    MemSys          *mem;  /* NULL until the first launch            */
+    uint64_t         end;  /* the last launch's end, in its own cycles */
+};
+
 typedef struct {
     const GpuConfig *c;
+    GpuSession      *ses;  /* gpu_simulate's own, or the caller's      */
     const Launch    *L;
     const Kernel    *k;
     const TraceSink *trace;
@@ -123,6 +138,7 @@ typedef struct {
     Sm              *sms;
     void            *pool;        /* every per-SM array, one allocation    */
     uint32_t         nregs, block_threads, warps_per_block, smem_size, bps, warp_slots;
+    uint32_t         nsm;         /* SMs that get blocks: min(sm.count, blocks)  */
     uint64_t         total_blocks, next_block, blocks_done, now, ages, end;
     uint32_t         interval[UNIT_COUNT], latency[UNIT_COUNT];
     Heap             wakes;       /* schedulers waking after the next cycle:
@@ -132,6 +148,7 @@ typedef struct {
                                      skipped when popped. */
     uint32_t        *next, nnext; /* schedulers waking at now + 1 (most wake-ups) */
     uint32_t        *cur, ncur;   /* ... being processed at now                */
+    ExecOut         *free_out;    /* scratch for the free (0-slot) PTX instructions */
     bool             stop;
 } Gpu;
 
@@ -155,7 +172,7 @@ static void append_warp_positions(Gpu *g, size_t max_lines)
 {
     char *msg = g->r->message;
     size_t len = strlen(msg), lines = 0, cap = sizeof g->r->message;
-    for (uint32_t s = 0; s < g->c->sm_count; s++)
+    for (uint32_t s = 0; s < g->nsm; s++)
         for (uint32_t w = 0; w < g->warp_slots; w++) {
             Warp *wp = &g->sms[s].warps[w];
             if (wp->state != WARP_ACTIVE && wp->state != WARP_BARRIER) continue;
@@ -177,6 +194,7 @@ static void append_warp_positions(Gpu *g, size_t max_lines)
 }
 
 static void prepare(const Gpu *g, Sm *sm, uint32_t slot);
+static bool run_free(Gpu *g, uint32_t s, uint32_t slot);
 
 /* Moves scheduler (s, qi)'s wake-up to `at` (or earlier only when `earlier`). */
 static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
@@ -188,7 +206,7 @@ static void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
     q->wake_at = at;
     uint32_t id = s * g->c->sm_schedulers + qi;
     if (at == g->now + 1) { /* the common case: no heap traffic */
-        assert(g->nnext < g->c->sm_count * g->c->sm_schedulers);
+        assert(g->nnext < g->nsm * g->c->sm_schedulers);
         g->next[g->nnext++] = id;
     }
     else if (at != NEVER) {
@@ -284,6 +302,8 @@ static void dispatch(Gpu *g, uint32_t s, uint64_t earliest)
         exec_warp_init(&w->ex, w->ex.r, g->nregs, i, g->block_threads, slot);
         memset(w->reg_ready, 0, g->nregs * sizeof *w->reg_ready);
         memset(w->pred_ready, 0, sizeof w->pred_ready);
+        w->block = b;
+        if (g->k->ptx && !run_free(g, s, slot)) return;
         w->next_issue = start;
         w->next_reason = STALL_BLOCK_LAUNCH;
         w->reason = STALL_BLOCK_LAUNCH;
@@ -409,6 +429,47 @@ static void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     w->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
 }
 
+/* Executes the 0-slot PTX instructions at the warp's pc (what ptxas folds
+** into the operands of others), without an issue slot: each result is ready
+** when its sources are. They are never branches, barriers or exits. */
+static bool run_free(Gpu *g, uint32_t s, uint32_t slot)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    while (w->ex.depth) {
+        const Instr *in = &g->k->code[exec_pc(&w->ex)];
+        if (in->slots) return true;
+        uint64_t t = 0;
+        uint8_t why = STALL_WAIT;
+        for (uint32_t i = 0; i < in->nsrc; i++) {
+            const Operand *o = &in->src[i];
+            if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &why);
+            else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &why);
+        }
+        if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &why);
+        bs->eb.clock = g->now;
+        if (!exec_step(&bs->eb, &w->ex, g->free_out)) {
+            char report[1536];
+            grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &g->free_out->fault, bs->eb.ctaid, bs->eb.ntid,
+                                w->ex.warp_in_block, report, sizeof report);
+            fail(g, SIM_FAULT, "%s", report);
+            return false;
+        }
+        g->st->ptx_instructions++;
+        for (uint32_t i = 0; i < in->ndst; i++) {
+            const Operand *o = &in->dst[i];
+            if (o->kind == OPND_REG) {
+                w->reg_ready[o->index] = t;
+                w->reg_wait[o->index] = why;
+            } else if (o->kind == OPND_PRED) {
+                w->pred_ready[o->index] = t;
+            }
+        }
+    }
+    return true;
+}
+
 /* What holds an instruction whose operands are ready, per unit. */
 static const uint8_t PIPE_STALL[NPIPES] = {
     [UNIT_ALU] = STALL_MATH_PIPE_THROTTLE, [UNIT_FMA] = STALL_MATH_PIPE_THROTTLE,
@@ -425,7 +486,8 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     KernelStats *st = g->st;
     *wait = STALL_LONG_SCOREBOARD;
     if (!out->exec_mask) return g->now + 1;
-    AccessKind kind = in->op == OP_LD_GLOBAL ? ACCESS_LOAD : in->op == OP_ST_GLOBAL ? ACCESS_STORE : ACCESS_ATOMIC;
+    uint32_t fl = OP_INFO[in->op].flags;
+    AccessKind kind = fl & OPF_ATOM ? ACCESS_ATOMIC : fl & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
     CoalesceResult cr;
     coalesce_analyze(out->addr, out->exec_mask, out->width,
                      kind == ACCESS_LOAD ? COALESCE_LOAD : kind == ACCESS_STORE ? COALESCE_STORE : COALESCE_ATOMIC, &cr);
@@ -467,7 +529,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     const Warp *w = &sm->warps[slot];
     BlockSlot *bs = &sm->blocks[w->block];
     if (bs->rc) {
-        RaceAccess a = OP_INFO[in->op].flags & OPF_ATOM ? RACE_ATOMIC : in->op == OP_ST_SHARED ? RACE_WRITE : RACE_READ;
+        RaceAccess a = OP_INFO[in->op].flags & OPF_ATOM ? RACE_ATOMIC : OP_INFO[in->op].flags & OPF_STORE ? RACE_WRITE : RACE_READ;
         RaceReport rep = { 0 };
         if (racecheck_warp(bs->rc, w->ex.warp_in_block, out->pc, out->addr, out->exec_mask, out->width, a, &rep)) {
             char what[512], t1[128], t2[128];
@@ -485,7 +547,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     SmemResult sr;
     smem_analyze(addr, out->exec_mask, out->width, in->op == OP_LD_SHARED ? SMEM_READ : SMEM_WRITE, &sr);
     uint32_t wf = sr.wavefronts, busy = wf;
-    AccessKind kind = in->op == OP_ST_SHARED ? ACCESS_STORE : ACCESS_LOAD;
+    AccessKind kind = OP_INFO[in->op].flags & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
     if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
         kind = ACCESS_ATOMIC;
         uint32_t serial = coalesce_max_same_address(out->addr, out->exec_mask);
@@ -499,7 +561,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     if (wf > n->max_wavefronts) n->max_wavefronts = wf;
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
-                          .width = out->width, .wavefronts = wf, .is_store = in->op == OP_ST_SHARED };
+                          .width = out->width, .wavefronts = wf, .is_store = kind == ACCESS_STORE };
         memcpy(e.bank_words, sr.bank_words, sizeof e.bank_words);
         g->trace->shared_access(g->trace->user, &e);
     }
@@ -507,7 +569,11 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     return start + g->c->lat_shared + (busy - 1) * g->c->lat_shared_wavefront + (sr.phases - 1) * g->c->lat_shared_phase;
 }
 
-static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
+/* Issues the warp's next instruction. Built twice (ptx constant): the mini
+** ISA's instructions are one slot on their row's unit, and that path keeps
+** none of the PTX lowering's arithmetic. */
+static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot,
+                                                           ExecOut *out, const bool ptx)
 {
     Sm *sm = &g->sms[s];
     Warp *w = &sm->warps[slot];
@@ -516,7 +582,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     const Instr *in = &g->k->code[exec_pc(&w->ex)];
     bs->eb.clock = g->now;
     if (!exec_step(&bs->eb, &w->ex, out)) {
-        char report[1536];
+        char report[DIAG_MESSAGE_MAX];
         grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &out->fault, bs->eb.ctaid, bs->eb.ntid,
                             w->ex.warp_in_block, report, sizeof report);
         fail(g, SIM_FAULT, "%s", report);
@@ -524,15 +590,18 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
     }
     const OpInfo *info = &OP_INFO[in->op];
     uint32_t lanes = bits_popcount(out->exec_mask);
-    st->warp_instructions++;
-    st->thread_instructions += lanes;
+    const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
+    st->warp_instructions += slots;
+    st->ptx_instructions += ptx;
+    st->thread_instructions += (uint64_t)lanes * slots;
     st->flops += info->flops * lanes;
-    st->active_lanes += bits_popcount(out->active);
-    OpUnit unit = info->unit;
-    if ((info->flags & OPF_IMAD) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
-    q->unit_free[unit] = g->now + g->interval[unit];
-    uint64_t ready = g->now + g->latency[unit];
+    st->active_lanes += (uint64_t)bits_popcount(out->active) * slots;
+    OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
+    if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
+    q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
+    uint64_t ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
     uint8_t wait = STALL_WAIT;
+    if (ptx && info->space == SPACE_GENERIC) unit = out->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU; /* resolved per access */
     if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, &wait);
     else if (unit == UNIT_MIO) ready = issue_mio(g, s, slot, in, out, &wait);
     for (uint32_t i = 0; i < in->ndst; i++) {
@@ -544,7 +613,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
             w->pred_ready[o->index] = ready;
         }
     }
-    w->next_issue = g->now + 1;
+    w->next_issue = g->now + slots;
     w->next_reason = STALL_NOT_SELECTED;
     if (g->trace && g->trace->warp_issue) {
         TraceIssue e = { g->now, s, slot, (uint32_t)(slot % g->c->sm_schedulers), bs->block_id, out->pc,
@@ -557,6 +626,7 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         w->next_issue = g->now + g->c->lat_branch;
         w->next_reason = STALL_BRANCH_RESOLVING;
     }
+    if (ptx && !out->exited && !run_free(g, s, slot)) return;
     prepare(g, sm, slot);
     if (out->exited) {
         charge(g, s, slot, w, WARP_GONE, g->now + 1); /* its last issue cycle */
@@ -581,6 +651,12 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
         charge(g, s, slot, w, w->why, g->now + 1);
         heap_push(&q->waiting, w->ready, slot);
     }
+}
+
+static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
+{
+    if (g->k->ptx) issue_as(g, s, q, slot, out, true);
+    else issue_as(g, s, q, slot, out, false);
 }
 
 /* --------------------------------------------------------------- schedule */
@@ -672,7 +748,11 @@ static bool setup(Gpu *g)
     g->total_blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     g->bps = g->st->occ.blocks_per_sm;
     g->warp_slots = g->bps * g->warps_per_block;
-    uint32_t nsched = c->sm_schedulers, nsm = c->sm_count;
+    /* Blocks go to SMs breadth-first and an SM that gets none at the start
+    ** never gets one: a launch of fewer blocks than SMs needs state for its
+    ** blocks' SMs only (sm.count = 100000 with one block is a small run). */
+    g->nsm = g->total_blocks < c->sm_count ? (uint32_t)g->total_blocks : c->sm_count;
+    uint32_t nsched = c->sm_schedulers, nsm = g->nsm;
     uint32_t per_sched = (g->warp_slots + nsched - 1) / nsched;
 
     /* One allocation for every per-SM array: sized once, freed once. */
@@ -735,7 +815,7 @@ static bool setup(Gpu *g)
             memcpy(eb->ntid, L->block, sizeof eb->ntid);
             memcpy(eb->nctaid, L->grid, sizeof eb->nctaid);
             eb->smid = s;
-            eb->nsmid = nsm;
+            eb->nsmid = c->sm_count; /* %nsmid: the machine's SMs, used or not */
         }
     }
     g->interval[UNIT_ALU] = c->alu_interval;
@@ -767,11 +847,13 @@ static bool setup(Gpu *g)
         fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return false;
     }
-    g->mem = memsys_create(c, l1, &d);
-    if (!g->mem) {
+    GpuSession *ses = g->ses; /* the memory system the previous launch left, if any */
+    if (ses->mem ? !memsys_next_launch(ses->mem, c, nsm, l1, ses->end, &d)
+                 : !(ses->mem = memsys_create(c, nsm, l1, &d))) {
         fail(g, SIM_BAD_LAUNCH, "%s", d.message);
         return false;
     }
+    g->mem = ses->mem;
     return true;
 }
 
@@ -783,7 +865,7 @@ static void count_totals(Gpu *g)
 {
     KernelStats *st = g->st;
     st->cycles = g->end;
-    for (uint32_t s = 0; s < g->c->sm_count; s++) {
+    for (uint32_t s = 0; s < g->nsm; s++) {
         Sm *sm = &g->sms[s];
         g->now = g->end;
         occ_update(g, sm);
@@ -793,11 +875,13 @@ static void count_totals(Gpu *g)
     memsys_stats(g->mem, st);
 }
 
-bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, SimResult *r)
+bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *trace, SimResult *r)
 {
+    const GpuConfig *c = ses->c;
     memset(r, 0, sizeof *r);
     Gpu g;
     memset(&g, 0, sizeof g);
+    g.ses = ses;
     g.c = c;
     g.L = L;
     g.k = L->kernel;
@@ -823,12 +907,13 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
     KernelStats *st = &r->stats;
     st->blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     ExecOut *out = malloc(sizeof *out);
-    bool ok = out && setup(&g);
+    g.free_out = malloc(sizeof *g.free_out);
+    bool ok = out && g.free_out && setup(&g);
     if (!out) fail(&g, SIM_BAD_LAUNCH, "out of host memory");
     if (ok) {
         /* Breadth-first: one block per SM per round, as the hardware spreads them. */
         for (uint32_t round = 0; round < g.bps; round++)
-            for (uint32_t s = 0; s < c->sm_count; s++) dispatch(&g, s, g.now + 1);
+            for (uint32_t s = 0; s < g.nsm; s++) dispatch(&g, s, g.now + 1);
         uint32_t nsched = c->sm_schedulers;
         /* Each cycle: the schedulers that asked for this cycle, then those the
         ** heap holds for it (both in a fixed order, so runs are reproducible). */
@@ -836,7 +921,7 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             uint64_t t = g.nnext ? g.now + 1 : g.wakes.v[0].key;
             if (g.wakes.n && g.wakes.v[0].key < t) t = g.wakes.v[0].key;
             if (t <= g.now && g.now) {
-                fail(&g, SIM_DEADLOCK, "internal: a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
+                fail(&g, SIM_INTERNAL, "internal error (please report it): a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
                      (unsigned long long)g.now);
                 break;
             }
@@ -847,7 +932,8 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             if (t == g.now + 1) g.nnext = 0;
             g.now = t;
             if (L->max_cycles && g.now > L->max_cycles) {
-                fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles (--max-cycles); where its warps are:",
+                r->budget_cycles = true;
+                fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles; where its warps are:",
                      g.k->name, (unsigned long long)L->max_cycles);
                 append_warp_positions(&g, 16);
                 break;
@@ -869,23 +955,45 @@ bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, S
             }
         }
         if (!g.stop && g.next_block < g.total_blocks)
-            fail(&g, SIM_DEADLOCK, "internal: %llu blocks were never dispatched",
+            fail(&g, SIM_INTERNAL, "internal error (please report it): %llu blocks were never dispatched",
                  (unsigned long long)(g.total_blocks - g.next_block));
         if (!g.stop) {
-            memsys_flush(g.mem);
+            if (!L->keep_dirty) memsys_flush(g.mem);
             uint64_t drain = memsys_drain_cycle(g.mem);
             if (drain > g.end) g.end = drain;
             count_totals(&g);
+            ses->end = g.end;
         }
     }
     derive_stats(c, st); /* a run that stopped early too: from what it counted */
-    memsys_destroy(g.mem);
     heap_free(&g.wakes);
     free(g.next);
     free(g.cur);
-    for (uint32_t s2 = 0; g.sms && s2 < c->sm_count; s2++)
+    for (uint32_t s2 = 0; g.sms && s2 < g.nsm; s2++)
         for (uint32_t b = 0; b < g.bps; b++) racecheck_destroy(g.sms[s2].blocks[b].rc);
     free(g.pool);
     free(out);
+    free(g.free_out);
     return !g.stop;
+}
+
+bool gpu_simulate(const GpuConfig *c, const Launch *L, const TraceSink *trace, SimResult *r)
+{
+    GpuSession s = { c, NULL, 0 };
+    bool ok = gpu_session_simulate(&s, L, trace, r);
+    memsys_destroy(s.mem);
+    return ok;
+}
+
+GpuSession *gpu_session_create(const GpuConfig *c)
+{
+    GpuSession *s = calloc(1, sizeof *s);
+    if (s) s->c = c;
+    return s;
+}
+
+void gpu_session_destroy(GpuSession *s)
+{
+    if (s) memsys_destroy(s->mem);
+    free(s);
 }

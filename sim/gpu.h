@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "isa/gmem.h"
 #include "isa/program.h"
 #include "sim/config.h"
@@ -34,6 +35,10 @@ typedef struct {
     ** block: a run that shows progress needs no trace sink. */
     void          (*progress)(void *user, uint64_t blocks_done, uint64_t blocks);
     void           *progress_user;
+    /* A launch of a GpuSession that another launch follows: its dirty L2
+    ** sectors stay in L2 for the next one instead of being written back at
+    ** its end (the sequence's last launch writes them). */
+    bool            keep_dirty;
 } Launch;
 
 typedef enum {
@@ -41,12 +46,16 @@ typedef enum {
     SIM_FAULT,      /* a lane faulted (out of bounds, misaligned ...)           */
     SIM_DEADLOCK,   /* bar.sync that can never complete                          */
     SIM_BUDGET,     /* --max-cycles or the instruction budget ran out            */
-    SIM_BAD_LAUNCH  /* the launch cannot run on this machine (too big a block)  */
+    SIM_BAD_LAUNCH, /* the launch cannot run on this machine (too big a block)  */
+    SIM_INTERNAL    /* the simulator broke one of its own invariants: a bug to
+                       report, not a property of the kernel                    */
 } SimStatus;
 
 typedef struct {
     SimStatus   status;
-    char        message[4096]; /* report for any status but SIM_OK               */
+    char        message[DIAG_MESSAGE_MAX]; /* report for any status but SIM_OK     */
+    bool        budget_cycles; /* SIM_BUDGET: the cycle budget ran out (else the
+                                  instruction budget)                          */
     KernelStats stats;         /* filled for SIM_OK (partial otherwise)           */
 } SimResult;
 
@@ -55,5 +64,22 @@ typedef struct {
 ** the kernel ran to completion; otherwise r->status/message say why. The
 ** buffers in launch->gmem hold the kernel's results either way. */
 bool gpu_simulate(const GpuConfig *c, const Launch *launch, const TraceSink *trace, SimResult *r);
+
+/* A sequence of launches on one GPU, back to back: each starts when the
+** previous one's last block has left and its memory traffic has drained
+** (no host gap, no overlap), on the memory system the previous one left:
+** the L2's contents and dirty sectors, the DRAM and L2 queues. The L1s
+** start empty each launch (the hardware invalidates them between kernels).
+** Each launch's cycles and counters are its own, from its start; the first
+** launch of a session is timed exactly as gpu_simulate times it. */
+typedef struct GpuSession GpuSession;
+
+/* A session on machine c (which must outlive it); NULL when out of memory. */
+GpuSession *gpu_session_create(const GpuConfig *c);
+void gpu_session_destroy(GpuSession *s);
+
+/* The next launch of the sequence, as gpu_simulate. After a launch that did
+** not finish, the session's state is that launch's: end the sequence. */
+bool gpu_session_simulate(GpuSession *s, const Launch *launch, const TraceSink *trace, SimResult *r);
 
 #endif

@@ -44,6 +44,8 @@ struct MemSys {
     BwQueue  dram;        /* DRAM bandwidth in bytes; its latency (loaded) is DRAM's */
     uint64_t dram_write_bytes;
     uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
+    uint64_t base_l2_accesses, base_l2_hits; /* counters at the current launch's start */
+    uint64_t base_dram_units, base_dram_writes;
     uint32_t chunk_sectors; /* sectors one DRAM access moves (dram.access_bytes / 32) */
     double   atomic_interval, atomic_fadd_interval;
     AtomLine *atom;          /* ATOM_SLOTS; NULL when atomics are not serialised */
@@ -75,15 +77,15 @@ static uint64_t mshr_acquire(Mshr *h, uint64_t t)
     return free_at > t ? free_at : t;
 }
 
-MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d)
+MemSys *memsys_create(const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, Diag *d)
 {
     MemSys *m = calloc(1, sizeof *m);
     if (!m) goto oom;
-    m->nsm = c->sm_count;
-    m->l1 = calloc(c->sm_count, sizeof *m->l1);
-    m->mshr = calloc(c->sm_count, sizeof *m->mshr);
+    m->nsm = nsm;
+    m->l1 = calloc(nsm, sizeof *m->l1);
+    m->mshr = calloc(nsm, sizeof *m->mshr);
     if (!m->l1 || !m->mshr) goto oom;
-    for (uint32_t i = 0; i < c->sm_count; i++) {
+    for (uint32_t i = 0; i < nsm; i++) {
         uint64_t set_bytes = (uint64_t)SECTOR_LINE_BYTES * c->l1_assoc;
         m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d);
         if (!m->l1[i]) goto fail;
@@ -129,6 +131,56 @@ void memsys_destroy(MemSys *m)
     cache_destroy(m->l2);
     free(m->atom);
     free(m);
+}
+
+bool memsys_next_launch(MemSys *m, const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, uint64_t prev_end, Diag *d)
+{
+    uint64_t set_bytes = (uint64_t)SECTOR_LINE_BYTES * c->l1_assoc;
+    /* this launch may use more SMs than the last: L1s and miss registers for each */
+    if (nsm > m->nsm) {
+        Cache **l1 = realloc(m->l1, nsm * sizeof *l1);
+        if (l1) m->l1 = l1;
+        Mshr *mshr = l1 ? realloc(m->mshr, nsm * sizeof *mshr) : NULL;
+        if (mshr) m->mshr = mshr;
+        if (!l1 || !mshr) {
+            diag_set(d, NULL, 0, 0, "out of host memory for the memory system");
+            return false;
+        }
+        for (uint32_t i = m->nsm; i < nsm; i++) {
+            m->l1[i] = NULL;
+            m->mshr[i] = (Mshr){ 0 };
+            if (!heap_reserve(&m->mshr[i], c->l1_max_inflight)) {
+                m->nsm = i;
+                diag_set(d, NULL, 0, 0, "out of host memory for the memory system");
+                return false;
+            }
+            m->mshr[i].cap = c->l1_max_inflight;
+        }
+        m->nsm = nsm;
+    }
+    for (uint32_t i = 0; i < m->nsm; i++) {
+        cache_destroy(m->l1[i]);
+        if (!(m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d))) return false;
+        cache_set_hashed(m->l1[i], true);
+        m->mshr[i].n = 0; /* every miss returned before the previous launch ended */
+    }
+    bwqueue_shift(&m->l2_queue, (double)prev_end);
+    bwqueue_shift(&m->l2_requests, (double)prev_end);
+    bwqueue_shift(&m->l2_load_requests, (double)prev_end);
+    bwqueue_shift(&m->l2_write, (double)prev_end);
+    bwqueue_shift(&m->dram, (double)prev_end);
+    CacheStats st;
+    cache_stats(m->l2, &st);
+    m->base_l2_accesses = st.sector_accesses;
+    m->base_l2_hits = st.sector_hits;
+    m->base_dram_units = m->dram.units;
+    m->base_dram_writes = m->dram_write_bytes;
+    /* the lines' atomic units keep their order, on the new clock */
+    for (uint32_t i = 0; m->atom && i < ATOM_SLOTS; i++)
+        m->atom[i].free_at = m->atom[i].free_at > (double)prev_end ? m->atom[i].free_at - (double)prev_end : 0.0;
+    m->atomic_done = m->atomic_done > prev_end ? m->atomic_done - prev_end : 0;
+    m->atomic_wait = 0;
+    return true;
 }
 
 /* Cycle at which n line requests asked at t are accepted by the L2: the
@@ -332,9 +384,10 @@ void memsys_stats(const MemSys *m, KernelStats *s)
         s->l1_sector_hits += st.sector_hits;
     }
     cache_stats(m->l2, &st);
-    s->l2_sector_accesses += st.sector_accesses;
-    s->l2_sector_hits += st.sector_hits;
-    s->dram_write_bytes += m->dram_write_bytes;
+    s->l2_sector_accesses += st.sector_accesses - m->base_l2_accesses;
+    s->l2_sector_hits += st.sector_hits - m->base_l2_hits;
+    uint64_t writes = m->dram_write_bytes - m->base_dram_writes;
+    s->dram_write_bytes += writes;
     s->l2_atomic_wait_cycles += m->atomic_wait;
-    s->dram_read_bytes += m->dram.units - m->dram_write_bytes;
+    s->dram_read_bytes += m->dram.units - m->base_dram_units - writes;
 }

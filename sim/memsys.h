@@ -22,10 +22,21 @@
 
 typedef struct MemSys MemSys;
 
-/* A memory system for machine c, idle and empty, with l1_bytes of L1 per SM
-** (rounded down to whole sets). NULL with d on failure. */
-MemSys *memsys_create(const GpuConfig *c, uint64_t l1_bytes, Diag *d);
+/* A memory system for machine c, idle and empty, with an L1 of l1_bytes
+** (rounded down to whole sets) for each of SMs 0..nsm-1 (the SMs the launch
+** can use, at most c->sm_count). NULL with d on failure. */
+MemSys *memsys_create(const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, Diag *d);
 void memsys_destroy(MemSys *m);
+
+/* The next launch of a sequence on m (gpu.h, GpuSession): the L1s start
+** empty with l1_bytes each (the hardware invalidates L1 between kernels,
+** and the carveout follows the new launch's shared memory), the miss
+** registers free; the L2 keeps its contents and dirty sectors, and the
+** queues what is left in them, their clocks restarted so that cycle
+** prev_end (the end of the previous launch) is the new launch's cycle 0.
+** memsys_stats counts from here on. nsm: the SMs this launch can use (the
+** L1s grow to them; they never shrink). False with d when out of memory. */
+bool memsys_next_launch(MemSys *m, const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, uint64_t prev_end, Diag *d);
 
 /* A warp's global load on SM `sm`, entering L1 at cycle `start`.
 ** Returns the cycle the last sector is back (when its register is ready). */
@@ -42,7 +53,9 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
 ** runs, as the previous launch's were during this one, so the write-back
 ** costs bandwidth during a launch and nothing after it (on an H200 a
 ** kernel that writes 64 MB in place takes the time of its blocks:
-** validate/probes/residency.cu). */
+** validate/probes/residency.cu). A launch of a sequence that leaves its
+** dirty sectors to the next (Launch.keep_dirty) is not flushed: the next
+** launch's writes to them owe nothing again. */
 void memsys_flush(MemSys *m);
 
 /* A warp's global atomic (r coalesced as COALESCE_ATOMIC): resolved at L2,
@@ -60,7 +73,8 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
 ** (gpu.c flushes first, then asks this). */
 uint64_t memsys_drain_cycle(const MemSys *m);
 
-/* Adds the cache and DRAM counters into s (l1_*, l2_*, dram_* fields). */
+/* Adds the cache and DRAM counters into s (l1_*, l2_*, dram_* fields),
+** those of the current launch only. */
 void memsys_stats(const MemSys *m, KernelStats *s);
 
 #endif

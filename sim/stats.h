@@ -74,7 +74,9 @@ typedef struct {
     uint64_t blocks;                  /* in the grid                           */
     /* issue and the SMs (gpu.c) */
     uint64_t cycles;                  /* until the last block and its memory traffic are done */
-    uint64_t warp_instructions;
+    uint64_t warp_instructions;       /* SASS-equivalent: a PTX instruction counts
+                                         the slots of its lowering (0, 1 or N)    */
+    uint64_t ptx_instructions;        /* PTX kernels: PTX instructions executed  */
     uint64_t thread_instructions;     /* lanes whose guard held, summed over issues */
     uint64_t active_lanes;            /* lanes issued (active mask), summed over issues */
     uint64_t busy_sm_cycles;          /* summed over SMs: cycles with a resident warp */

@@ -5,8 +5,10 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The knob list, read from the same X-macro rows as the library. */
@@ -614,6 +616,94 @@ START_TEST(test_validate_refuses)
 }
 END_TEST
 
+/* ---- machine files with a base ---- */
+
+/* Writes text to dir/name. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(test_base_files)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], sub[560], path[600];
+    snprintf(dir, sizeof dir, "%s/gpusim_base_XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    put_file(dir, "big.json", "{\"base\": \"a100\", \"sm\": {\"count\": 200}}");
+    put_file(dir, "sub/bigger.json", "{\"base\": \"../big.json\", \"name\": \"b2\", \"l2\": {\"size\": 83886080}}");
+    put_file(dir, "c1.json", "{\"base\": \"c2.json\"}");
+    put_file(dir, "c2.json", "{\"base\": \"c1.json\"}");
+    put_file(dir, "self.json", "{\"sm\": {\"count\": 3},\n \"base\": \"self.json\"}");
+    put_file(dir, "badbase.json", "{\"base\": \"c9.json\"}");
+    put_file(dir, "inrange.json", "{\"base\": \"a100\", \"sm\": {\"count\": 0}}");
+    put_file(dir, "badinner.json", "{\"base\": \"inrange.json\"}");
+
+    /* only the knobs it changes; the rest, and the description, from a100 */
+    GpuConfig c, a = gpu("a100");
+    Diag d;
+    snprintf(path, sizeof path, "%s/sub/bigger.json", dir);
+    ck_assert_msg(config_load(path, &c, &d), "%s", d.message);
+    ck_assert_str_eq(c.name, "b2");
+    ck_assert_str_eq(c.description, a.description);
+    ck_assert_uint_eq(c.sm_count, 200);
+    ck_assert_uint_eq(c.l2_size, 83886080);
+    ck_assert_uint_eq(c.sm_registers, a.sm_registers);
+    snprintf(path, sizeof path, "%s/big.json", dir);
+    ck_assert(config_load(path, &c, &d));
+    ck_assert_str_eq(c.name, "big"); /* the file's stem, not the base's name */
+
+    snprintf(path, sizeof path, "%s/c1.json", dir);
+    ck_assert(!config_load(path, &c, &d));
+    ck_assert_has(d.message, "base: a cycle of machine files: ");
+    ck_assert_has(d.message, "c1.json -> ");
+    ck_assert_has(d.file, "c2.json");
+    ck_assert_uint_eq(d.line, 1);
+    ck_assert_uint_eq(d.col, 2);
+    snprintf(path, sizeof path, "%s/self.json", dir);
+    ck_assert(!config_load(path, &c, &d));
+    ck_assert_has(d.message, "self.json -> ");
+    ck_assert_uint_eq(d.line, 2); /* at the base key */
+    snprintf(path, sizeof path, "%s/badbase.json", dir);
+    ck_assert(!config_load(path, &c, &d));
+    ck_assert_has(d.file, "c9.json"); /* the missing file is named */
+    ck_assert_has(d.message, "cannot open");
+    snprintf(path, sizeof path, "%s/badinner.json", dir);
+    ck_assert(!config_load(path, &c, &d));
+    ck_assert_has(d.file, "inrange.json"); /* the base's own error, at its place */
+    ck_assert_has(d.message, "sm.count: 0 is out of range");
+
+    /* in memory: presets by name */
+    const char *t = "{\"base\": \"h100\", \"sched\": {\"policy\": \"lrr\"}}";
+    ck_assert_msg(config_parse(t, strlen(t), "x/lrr.json", &c, &d), "%s", d.message);
+    ck_assert(c.sched_policy == SCHED_LRR);
+    ck_assert_uint_eq(c.sm_count, gpu("h100").sm_count);
+    d = parse_fails("{\"base\": \"a1000\"}");
+    ck_assert_has(d.message, "base: unknown GPU 'a1000'");
+    ck_assert_uint_eq(d.col, 2);
+    d = parse_fails("{\"base\": 3}");
+    ck_assert_has(d.message, "base: expected the name of a preset or a machine file, got a number");
+    d = parse_fails("{\"base\": \"a100\", \"base\": \"h100\"}");
+    ck_assert_has(d.message, "base: duplicate key");
+    d = parse_fails("{\"base\": \"a100\", \"sm\": {\"cuont\": 1}}");
+    ck_assert_has(d.message, "sm.cuont: unknown key (did you mean sm.count?)");
+    d = parse_fails("{\"base\": \"a100\", \"sm\": {\"max_threads\": 512}}");
+    ck_assert_has(d.message, "exceeds sm.max_threads");
+    d = parse_fails("{\"foo\": 1}");
+    ck_assert_has(d.message, ", base"); /* listed among the valid top-level keys */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -647,6 +737,7 @@ static Suite *config_suite(void)
     tcase_add_test(badin, test_duplicate_position);
     tcase_add_test(badin, test_load_errors);
     tcase_add_loop_test(badin, test_validate_refuses, 0, (int)(sizeof bad_machines / sizeof bad_machines[0]));
+    tcase_add_test(badin, test_base_files);
     suite_add_tcase(s, badin);
     return s;
 }

@@ -687,7 +687,9 @@ START_TEST(test_policies_agree_on_results)
 END_TEST
 
 
-/* --trace output: valid JSON, one B/E pair per block, a span per warp. */
+/* --trace output: valid JSON, one B/E pair per block, a span per warp and
+** per launch, named tracks, times in microseconds of simulated time, and
+** warp-state counters whose "selected" warp-cycles add up to the issues. */
 START_TEST(test_chrome_trace)
 {
     Run t;
@@ -699,29 +701,51 @@ START_TEST(test_chrome_trace)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    ChromeTrace *ct = trace_chrome_open(f);
+    ChromeTrace *ct = trace_chrome_open(f, t.cfg.clock_mhz);
     TraceSink sink;
     trace_chrome_sink(ct, &sink);
     trace_chrome_label(ct, "branchy");
     Diag d;
     ck_assert(config_validate(&t.cfg, &d));
     ck_assert(gpu_simulate(&t.cfg, &t.L, &sink, &t.r));
-    trace_chrome_close(ct);
+    ck_assert(trace_chrome_close(ct));
     fclose(f);
     cJSON *root = cJSON_Parse(text);
     ck_assert_msg(root != NULL, "trace is not JSON");
     cJSON *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
-    int begins = 0, ends = 0, warps = 0;
+    int begins = 0, ends = 0, warps = 0, launches = 0, sm_names = 0, warp_names = 0;
+    double selected = 0, counters = 0;
     cJSON *e;
     cJSON_ArrayForEach(e, events) {
         const char *ph = cJSON_GetObjectItemCaseSensitive(e, "ph")->valuestring;
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+        const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
         begins += ph[0] == 'B';
         ends += ph[0] == 'E';
-        warps += ph[0] == 'X';
+        if (ph[0] == 'X' && strcmp(cJSON_GetObjectItemCaseSensitive(e, "cat")->valuestring, "warp") == 0) warps++;
+        if (ph[0] == 'X' && strcmp(name->valuestring, "branchy") == 0) {
+            launches++;
+            double dur = cJSON_GetObjectItemCaseSensitive(e, "dur")->valuedouble;
+            double cycles = cJSON_GetObjectItemCaseSensitive(args, "cycles")->valuedouble;
+            ck_assert_msg(fabs(dur * t.cfg.clock_mhz - cycles) < 0.01, "launch: %g us for %g cycles", dur, cycles);
+        }
+        if (ph[0] == 'M' && strcmp(name->valuestring, "process_name") == 0)
+            sm_names += strncmp(cJSON_GetObjectItemCaseSensitive(args, "name")->valuestring, "SM ", 3) == 0;
+        if (ph[0] == 'M' && strcmp(name->valuestring, "thread_name") == 0)
+            warp_names += strncmp(cJSON_GetObjectItemCaseSensitive(args, "name")->valuestring, "warp ", 5) == 0;
+        if (ph[0] == 'C') {
+            counters++;
+            selected += cJSON_GetObjectItemCaseSensitive(args, "selected")->valuedouble * 256;
+        }
     }
     ck_assert_int_eq(begins, 2);
     ck_assert_int_eq(ends, 2);
     ck_assert_int_eq(warps, 16);
+    ck_assert_int_eq(launches, 1);
+    ck_assert_int_eq(sm_names, 2);
+    ck_assert_int_eq(warp_names, 16);
+    ck_assert_msg(fabs(selected - (double)t.r.stats.warp_instructions) <= 0.13 * counters + 1,
+                  "selected warp-cycles %g for %llu issues", selected, (unsigned long long)t.r.stats.warp_instructions);
     cJSON_Delete(root);
     free(text);
     run_free(&t);

@@ -468,6 +468,31 @@ START_TEST(test_fault_report)
 }
 END_TEST
 
+
+/* Faults that are not memory accesses say what happened, not "0 bytes at
+** address 0x0". */
+START_TEST(test_fault_report_not_memory)
+{
+    Program p;
+    load_text(".kernel split\n"
+              "    mov.u32 %r0, %laneid\n"
+              "    setp.lt.u32 %p0, %r0, 5\n"
+              "    @%p0 bra.uni DONE\n"
+              "DONE:\n"
+              "    exit\n", &p);
+    GlobalMem *g = gmem_create();
+    GridLaunch L = launch(1, 1, 1, 32, 1, 1, NULL);
+    GridResult r;
+    ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_FAULT);
+    ck_assert_msg(strstr(r.message, ":4:5: bra.uni taken by only some lanes: a branch promised warp-uniform (bra.uni) "
+                                    "was taken by lane 0 but not by every active lane\n") != NULL, "%s", r.message);
+    ck_assert_msg(strstr(r.message, "bytes at address") == NULL, "%s", r.message);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 START_TEST(test_budget_endless_loop)
 {
     /* Spins until a flag is set, which never happens: the CFG has a way
@@ -572,6 +597,7 @@ static Suite *grid_suite(void)
     tcase_add_test(bad, test_deadlock_exited_warps);
     tcase_add_test(bad, test_deadlock_divergent_barrier);
     tcase_add_test(bad, test_fault_report);
+    tcase_add_test(bad, test_fault_report_not_memory);
     tcase_add_test(bad, test_budget_endless_loop);
     tcase_add_test(bad, test_budget_exact);
     tcase_add_loop_test(bad, test_bad_launch, 0, (int)(sizeof bad_launches / sizeof bad_launches[0]));

@@ -81,6 +81,42 @@ START_TEST(test_bad_paths)
 }
 END_TEST
 
+
+START_TEST(test_nul_escape_and_depth)
+{
+    const char *a = "{\"k\": \"x\\u0000y\"}";       /* a NUL escape inside a string */
+    ck_assert_uint_eq(jsonpos_find_nul_escape(a, strlen(a)), 8);
+    const char *b = "{\"k\": \"x\\\\u0000y\"}";   /* an escaped backslash, then the text u0000 */
+    ck_assert_uint_eq(jsonpos_find_nul_escape(b, strlen(b)), strlen(b));
+    const char *c = "{\"k\": 1} \\u0000";             /* outside any string */
+    ck_assert_uint_eq(jsonpos_find_nul_escape(c, strlen(c)), strlen(c));
+    const char *d = "[{\"a\": [\"[[\", [1]]}]";
+    ck_assert_uint_eq(jsonpos_depth_at(d, strlen(d), 0), 0);
+    ck_assert_uint_eq(jsonpos_depth_at(d, strlen(d), 8), 3);  /* inside the string, its brackets uncounted */
+    ck_assert_uint_eq(jsonpos_depth_at(d, strlen(d), 15), 4);
+    ck_assert_uint_eq(jsonpos_depth_at(d, strlen(d), strlen(d)), 0);
+}
+END_TEST
+
+
+START_TEST(test_utf8_validation)
+{
+    static const struct { const char *s; size_t bad; } cases[] = {
+        { "plain ascii", 11 },
+        { "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", 14 },   /* é, euro, an emoji */
+        { "x\xFFy", 1 },                                              /* never a UTF-8 byte */
+        { "x\xC3", 1 },                                               /* cut short */
+        { "x\xC0\xAFy", 1 },                                         /* overlong '/' */
+        { "x\xED\xA0\x80", 1 },                                     /* a surrogate */
+        { "x\xF4\x90\x80\x80", 1 },                                /* past U+10FFFF */
+        { "ab\xE2\x82", 2 },                                         /* three-byte form cut short */
+        { "\xE2\x28\xA1", 0 },                                      /* a bad continuation byte */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(jsonpos_find_bad_utf8(cases[i].s, strlen(cases[i].s)) == cases[i].bad, "case %zu", i);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jsonpos");
@@ -88,6 +124,8 @@ int main(void)
     tcase_add_test(core, test_values_and_keys);
     tcase_add_test(core, test_utf8_columns);
     tcase_add_test(core, test_string_offset_and_open_string);
+    tcase_add_test(core, test_nul_escape_and_depth);
+    tcase_add_test(core, test_utf8_validation);
     suite_add_tcase(s, core);
     TCase *edge = tcase_create("Edge");
     tcase_add_test(edge, test_bad_paths);

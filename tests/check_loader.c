@@ -8,6 +8,7 @@
 #include "workloads/loader.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,20 +178,20 @@ START_TEST(test_good_file)
     ck_assert_uint_eq(w.nvariants, 2);
     const WlVariant *v = workload_find_variant(&w, "naive");
     ck_assert_ptr_nonnull(v);
-    ck_assert_uint_eq(v->grid[0], 2);
-    ck_assert_uint_eq(v->grid[1], 2);
-    ck_assert_uint_eq(v->grid[2], 1);
-    ck_assert_uint_eq(v->block[1], 32);
+    ck_assert_uint_eq(v->launches[0].grid[0], 2);
+    ck_assert_uint_eq(v->launches[0].grid[1], 2);
+    ck_assert_uint_eq(v->launches[0].grid[2], 1);
+    ck_assert_uint_eq(v->launches[0].block[1], 32);
     ck_assert_uint_eq(v->nchecks, 1);
-    ck_assert_int_eq(v->args[0].kind, REF_ARG_BUFFER);
-    ck_assert_int_eq(v->args[2].kind, REF_ARG_INT);
-    ck_assert_uint_eq(v->args[2].bits, 64);
+    ck_assert_int_eq(v->launches[0].args[0].kind, REF_ARG_BUFFER);
+    ck_assert_int_eq(v->launches[0].args[2].kind, REF_ARG_INT);
+    ck_assert_uint_eq(v->launches[0].args[2].bits, 64);
     /* 256 threads x 32 regs: 8 blocks per SM on the A100 -> 4 * 108 * 8 */
     v = workload_find_variant(&w, "wide");
-    ck_assert_uint_eq(v->occ.blocks_per_sm, 8);
-    ck_assert_uint_eq(v->grid[0], 4 * 108 * 8);
-    ck_assert_uint_eq(v->dynamic_smem, 2048);
-    ck_assert_uint_eq(v->regs, 32);
+    ck_assert_uint_eq(v->launches[0].occ.blocks_per_sm, 8);
+    ck_assert_uint_eq(v->launches[0].grid[0], 4 * 108 * 8);
+    ck_assert_uint_eq(v->launches[0].dynamic_smem, 2048);
+    ck_assert_uint_eq(v->launches[0].regs, 32);
     ck_assert_ptr_null(workload_find_variant(&w, "nope"));
     workload_destroy(&w);
 }
@@ -205,7 +206,7 @@ START_TEST(test_param_overrides)
     ck_assert_int_eq(w.params[0].value, 128);
     ck_assert_int_eq(w.params[1].value, 864);
     ck_assert_uint_eq(w.buffers[0].count, 128 * 128);
-    ck_assert_uint_eq(w.variants[0].grid[0], 4);
+    ck_assert_uint_eq(w.variants[0].launches[0].grid[0], 4);
     workload_destroy(&w);
     /* derived parameters follow the override */
     const char *ov2[] = { "n=32" };
@@ -383,7 +384,7 @@ START_TEST(test_many_params)
     ck_assert_str_eq(w.params[N - 1].name, "p79999");
     ck_assert_int_eq(w.params[N - 1].value, 7 + N - 1);
     ck_assert_uint_eq(w.buffers[0].count, 7 + N - 1);
-    ck_assert_uint_eq(w.variants[0].args[2].bits, 7 + N - 1);
+    ck_assert_uint_eq(w.variants[0].launches[0].args[2].bits, 7 + N - 1);
     workload_destroy(&w);
     /* an override in the middle moves everything after it */
     const char *ov[] = { "p40000=0" };
@@ -452,21 +453,80 @@ END_TEST
 
 START_TEST(test_shipped_workloads)
 {
-    /* every workload file in workloads/ loads on every preset */
-    static const char *const files[] = { "divergence.json", "transpose.json", "vecadd.json" };
+    /* every workload file in workloads/ and workloads/examples/ loads on every preset */
+    static const char *const dirs[] = { "workloads", "workloads/examples" };
+    size_t files = 0;
     for (size_t p = 0; p < config_preset_count(); p++) {
         GpuConfig c;
         Diag d;
         ck_assert(config_load(config_preset_name(p), &c, &d));
-        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/../workloads/%s", TESTS_DIR, files[i]);
-            Workload w;
-            ck_assert_msg(workload_load(path, &c, NULL, 0, &w, &d), "%s on %s: %s:%u:%u: %s", files[i],
-                          config_preset_name(p), d.file, d.line, d.col, d.message);
-            workload_destroy(&w);
+        for (size_t k = 0; k < 2; k++) {
+            char dir[1024];
+            snprintf(dir, sizeof dir, "%s/../%s", TESTS_DIR, dirs[k]);
+            DIR *dp = opendir(dir);
+            ck_assert_ptr_nonnull(dp);
+            for (struct dirent *e; (e = readdir(dp));) {
+                size_t n = strlen(e->d_name);
+                if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || strstr(e->d_name, "schema")) continue;
+                char path[2048];
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                Workload w;
+                ck_assert_msg(workload_load(path, &c, NULL, 0, &w, &d), "%s on %s: %s:%u:%u: %s", e->d_name,
+                              config_preset_name(p), d.file, d.line, d.col, d.message);
+                workload_destroy(&w);
+                files++;
+            }
+            closedir(dp);
         }
     }
+    ck_assert_uint_ge(files, 19 * config_preset_count());
+}
+END_TEST
+
+/* Launches, same_as order and selection, init values as expressions. */
+static const char *SEQ =
+    "{\"name\": \"s\", \"description\": \"d\", \"params\": {\"n\": 64}, \"kernels\": " TRANSPOSE_ASM ",\n"
+    " \"buffers\": [{\"name\": \"in\", \"type\": \"f32\", \"count\": \"n*n\", \"init\": {\"constant\": {\"value\": \"n/4\"}}},\n"
+    "             {\"name\": \"mid\", \"type\": \"f32\", \"count\": \"n*n\"},\n"
+    "             {\"name\": \"out\", \"type\": \"u32\", \"count\": \"n*n\", \"init\": {\"iota\": {\"start\": \"n\", \"step\": \"2\"}}}],\n"
+    " \"variants\": [\n"
+    "  {\"name\": \"clever one\", \"launches\": [\n"
+    "     {\"kernel\": \"copy\", \"grid\": \"n*n/256\", \"block\": 256, \"args\": [\"in\", \"mid\", \"n*n\"]},\n"
+    "     {\"kernel\": \"transpose_naive\", \"grid\": [2, 2], \"block\": [32, 32], \"args\": [\"mid\", \"in\", \"n\"]}],\n"
+    "   \"checks\": [{\"buffer\": \"mid\", \"same_as\": \"simple\"}, {\"buffer\": \"mid\", \"reference\": \"copy\", \"launch\": 0}]},\n"
+    "  {\"name\": \"simple\", \"kernel\": \"copy\", \"grid\": \"n*n/256\", \"block\": 256, \"args\": [\"in\", \"mid\", \"n*n\"],\n"
+    "   \"checks\": [{\"buffer\": \"mid\", \"reference\": \"copy\"}]},\n"
+    "  {\"name\": \"alone\", \"kernel\": \"copy\", \"grid\": 1, \"block\": 32, \"args\": [\"in\", \"mid\", 32]}]}\n";
+
+START_TEST(test_launches_and_same_as)
+{
+    Workload w;
+    Diag d;
+    ck_assert_msg(parse(SEQ, NULL, 0, &w, &d), "%s:%u:%u: %s", d.file, d.line, d.col, d.message);
+    const WlVariant *v = &w.variants[0];
+    ck_assert_str_eq(v->name, "clever one");
+    ck_assert_uint_eq(v->nlaunches, 2);
+    ck_assert_str_eq(v->launches[1].kernel->name, "transpose_naive");
+    ck_assert_uint_eq(v->launches[1].grid[1], 2);
+    ck_assert_uint_eq(v->launches[0].args[2].bits, 64 * 64);
+    ck_assert_int_eq(v->checks[0].kind, WL_CHECK_SAME_AS);
+    ck_assert_uint_eq(v->checks[0].variant, 1);
+    ck_assert_uint_eq(v->checks[0].launch, 1); /* the last launch by default */
+    ck_assert_uint_eq(v->checks[1].launch, 0);
+    ck_assert_uint_eq(w.variants[1].nlaunches, 1);
+    /* simple runs before the variant that compares with it */
+    ck_assert_uint_eq(w.order[0], 1);
+    ck_assert_uint_eq(w.order[1], 0);
+    ck_assert_uint_eq(w.order[2], 2);
+    bool chosen[3] = { true, false, false }, run[3];
+    workload_select(&w, chosen, run);
+    ck_assert(run[0] && run[1] && !run[2]);
+    ck_assert(w.buffers[0].init.x0 == 16.0);
+    ck_assert_int_eq(w.buffers[2].init.i0, 64);
+    ck_assert_int_eq(w.buffers[2].init.i1, 2);
+    ck_assert_ptr_nonnull(workload_find_variant(&w, "clever one"));
+    ck_assert_ptr_null(workload_find_variant(&w, "clever"));
+    workload_destroy(&w);
 }
 END_TEST
 
@@ -483,6 +543,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, test_param_overrides);
     tcase_add_test(tc, test_shipped_workloads);
     tcase_add_test(tc, test_many_params);
+    tcase_add_test(tc, test_launches_and_same_as);
     suite_add_tcase(s, tc);
     tc = tcase_create("BadInput");
     tcase_add_loop_test(tc, test_variant_errors, 0, sizeof variant_errors / sizeof variant_errors[0]);

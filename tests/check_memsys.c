@@ -20,7 +20,7 @@ static MemSys *make(GpuConfig *c, const char *gpu)
 {
     Diag d;
     ck_assert_msg(config_load(gpu, c, &d), "%s", d.message);
-    MemSys *m = memsys_create(c, c->l1_size, &d);
+    MemSys *m = memsys_create(c, c->sm_count, c->l1_size, &d);
     ck_assert_msg(m != NULL, "%s", d.message);
     return m;
 }

@@ -41,10 +41,14 @@ START_TEST(test_workload_checks_pass)
         ck_assert_msg(v->nchecks > 0, "%s: variant %s has no check", cases[_i].file, v->name);
         WlRun r;
         ck_assert_msg(workload_prepare(&w, v, &r, &d), "%s", d.message);
-        GridLaunch L = { { v->grid[0], v->grid[1], v->grid[2] }, { v->block[0], v->block[1], v->block[2] },
-                         v->dynamic_smem, r.params, c.sm_count, 0 };
-        GridResult gr;
-        ck_assert_msg(grid_run_functional(v->kernel, r.gmem, &L, &gr), "%s/%s: %s", cases[_i].file, v->name, gr.message);
+        for (uint32_t k = 0; k < v->nlaunches; k++) {
+            const WlLaunch *l = &v->launches[k];
+            GridLaunch L = { { l->grid[0], l->grid[1], l->grid[2] }, { l->block[0], l->block[1], l->block[2] },
+                             l->dynamic_smem, r.params[k], c.sm_count, 0 };
+            GridResult gr;
+            ck_assert_msg(grid_run_functional(l->kernel, r.gmem, &L, &gr), "%s/%s: %s", cases[_i].file, v->name,
+                          gr.message);
+        }
         for (uint32_t k = 0; k < v->nchecks; k++) {
             WlCheckResult cr;
             workload_compare(&w, v, k, &r, &cr);
@@ -73,9 +77,9 @@ START_TEST(test_wrong_reference_fails)
     v.checks = &ck;
     WlRun r;
     ck_assert(workload_prepare(&w, &v, &r, &d));
-    GridLaunch L = { { v.grid[0], 1, 1 }, { v.block[0], 1, 1 }, 0, r.params, c.sm_count, 0 };
+    GridLaunch L = { { v.launches[0].grid[0], 1, 1 }, { v.launches[0].block[0], 1, 1 }, 0, r.params[0], c.sm_count, 0 };
     GridResult gr;
-    ck_assert(grid_run_functional(v.kernel, r.gmem, &L, &gr));
+    ck_assert(grid_run_functional(v.launches[0].kernel, r.gmem, &L, &gr));
     WlCheckResult cr;
     workload_compare(&w, &v, 0, &r, &cr);
     ck_assert(!cr.pass);
@@ -133,6 +137,42 @@ START_TEST(test_shape_errors)
 }
 END_TEST
 
+/* workloads/README.md's reference table: one row per registry entry, in
+** any order, each with its signature, and no row for a name not in it. */
+START_TEST(test_readme_table)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../workloads/README.md", TESTS_DIR);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[4096];
+    bool in_table = false;
+    size_t rows = 0;
+    bool *seen = calloc(reference_count(), sizeof *seen);
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "| reference | signature |", 25) == 0) {
+            in_table = true;
+            continue;
+        }
+        if (!in_table || strncmp(line, "| ---", 5) == 0) continue;
+        if (line[0] != '|') break;
+        char name[128], sig[256];
+        ck_assert_msg(sscanf(line, "| `%127[^`]` | `%255[^`]`", name, sig) == 2, "README row: %s", line);
+        const RefEntry *e = reference_find(name);
+        ck_assert_msg(e, "README lists '%s', which reference.c does not have", name);
+        ck_assert_msg(strcmp(e->signature, sig) == 0, "README: %s has signature '%s', reference.c '%s'", name, sig,
+                      e->signature);
+        seen[e - reference_at(0)] = true;
+        rows++;
+    }
+    fclose(f);
+    for (size_t i = 0; i < reference_count(); i++)
+        ck_assert_msg(seen[i], "README's reference table lacks '%s'", reference_at(i)->name);
+    ck_assert_uint_eq(rows, reference_count());
+    free(seen);
+}
+END_TEST
+
 static Suite *reference_suite(void)
 {
     Suite *s = suite_create("reference");
@@ -141,6 +181,7 @@ static Suite *reference_suite(void)
     tcase_add_loop_test(tc, test_workload_checks_pass, 0, sizeof cases / sizeof cases[0]);
     tcase_add_test(tc, test_wrong_reference_fails);
     tcase_add_test(tc, test_table);
+    tcase_add_test(tc, test_readme_table);
     suite_add_tcase(s, tc);
     tc = tcase_create("BadInput");
     tcase_add_test(tc, test_shape_errors);

@@ -156,9 +156,9 @@ START_TEST(test_prepare_compare)
     const WlVariant *v = &w.variants[0];
     WlRun r;
     ck_assert_msg(workload_prepare(&w, v, &r, &d), "%s", d.message);
-    ck_assert_uint_eq(r.params[0], r.addrs[0]);
-    ck_assert_uint_eq(r.params[1], r.addrs[1]);
-    ck_assert_uint_eq(r.params[2], 64);
+    ck_assert_uint_eq(r.params[0][0], r.addrs[0]);
+    ck_assert_uint_eq(r.params[0][1], r.addrs[1]);
+    ck_assert_uint_eq(r.params[0][2], 64);
     float *in = gmem_translate(r.gmem, r.addrs[0], 4096 * 4);
     float *out = gmem_translate(r.gmem, r.addrs[1], 4096 * 4);
     ck_assert_ptr_nonnull(in);

@@ -163,6 +163,15 @@ expect_rc "machine file with a JSON syntax error" 2 gpus "$TMP/syntax.json"
 expect_err "JSON syntax error names line:col" "^$TMP/syntax.json:[0-9]+:[0-9]+: error: JSON syntax error"
 expect_rc "--gpu file with a JSON syntax error" 2 occupancy --gpu "$TMP/syntax.json" --block 256 --regs 32
 
+# a machine file with a base gives only what it changes; gpus prints the merged machine
+printf '{"base": "a100", "name": "a100_200", "sm": {"count": 200}}\n' >"$TMP/a100_200.json"
+expect_rc "gpus FILE with a base" 0 gpus "$TMP/a100_200.json"
+if python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); b["sm"]["count"]=108; b["name"]="a100"; sys.exit(a != b)' \
+    "$TMP/a100.json" "$OUT" 2>/dev/null; then ok; else bad "gpus FILE with a base is not a100 with sm.count 200"; fi
+cp "$OUT" "$TMP/merged.json"
+expect_rc "the merged machine loads as a complete file" 0 gpus "$TMP/merged.json"
+occ "--gpu FILE with a base" 4 0.5 --gpu "$TMP/a100_200.json" --block 256 --regs 64
+
 # ---- the bad-input corpus ----
 ncase=0
 for f in tests/cli_corpus/*.case; do

@@ -176,8 +176,12 @@ if $have_run; then
         gp run "$WL" "${SMALL[@]}" --set "$set"
         if [ "$rc" -eq 0 ]; then ok; else bad "odd machine --set $set: exit $rc, want 0" "$(head -n 3 "$ERR")"; fi
     done
+    # the documented maximum of SMs runs a launch that uses few of them
+    gp run "$WL" --param n=32 --set sm.count=100000 --variant naive
+    if [ "$rc" -eq 0 ]; then ok; else bad "sm.count=100000 with one block: exit $rc, want 0" "$(tail -n 3 "$OUT")"; fi
     # a machine the host cannot simulate is refused with a message, not killed
-    gp run "$WL" "${SMALL[@]}" --set sm.count=100000 --variant naive
+    # (a full wave on 100000 SMs: 16 GiB of resident warps)
+    gp run workloads/waves.json --set sm.count=100000 --variant full_wave
     if [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
         bad "huge machine: exit $rc, want 1 or 2 (gpusim run --set sm.count=100000)" "$(head -n 3 "$ERR")"
     elif ! grep -qi 'memory' "$OUT" "$ERR"; then
@@ -186,6 +190,48 @@ if $have_run; then
         ok
     fi
 fi
+
+# Output that cannot be written (a full disk, a closed pipe): exit 2 with the
+# reason, never a silent exit 0. /dev/full answers every write with ENOSPC.
+if [ -w /dev/full ]; then
+    for args in "run workloads/waves.json --json" "run workloads/waves.json --csv" "run workloads/waves.json" \
+                "asm workloads/kernels/vecadd.asm" "gpus" "gpus a100" "occupancy --block 256 --regs 32" \
+                "--help" "--version"; do
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" "$GPUSIM" $args >/dev/full 2>"$ERR"
+        rc=$?
+        if [ "$rc" -eq 2 ] && grep -q 'writing the output failed: No space left on device' "$ERR"; then ok
+        else bad "gpusim $args >/dev/full: exit $rc, want 2 and the write error" "$(head -n 2 "$ERR")"; fi
+    done
+    timeout "$LIMIT" "$GPUSIM" run workloads/transpose.json --param n=64 --trace /dev/full >"$OUT" 2>"$ERR"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "writing the trace file '/dev/full' failed" "$ERR"; then ok
+    else bad "--trace /dev/full: exit $rc, want 2 and the write error" "$(head -n 2 "$ERR")"; fi
+    # the trace's failure is said even when the run fails for its own reason too
+    timeout "$LIMIT" "$GPUSIM" run workloads/transpose.json --param n=64 --max-instructions 10 --trace /dev/full \
+        >"$OUT" 2>"$ERR"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "writing the trace file" "$ERR"; then ok
+    else bad "--trace /dev/full on a run that stops: exit $rc, want 2 and the write error" "$(head -n 2 "$ERR")"; fi
+fi
+# --trace must never overwrite an input of the run
+cp workloads/transpose.json "$TMP/t_before.json"
+for target in workloads/transpose.json workloads/kernels/transpose.asm; do
+    timeout "$LIMIT" "$GPUSIM" run workloads/transpose.json --param n=64 --trace "$target" >"$OUT" 2>"$ERR"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q 'is an input of this run' "$ERR"; then ok
+    else bad "--trace $target: exit $rc, want 2 and a refusal" "$(head -n 2 "$ERR")"; fi
+done
+if cmp -s workloads/transpose.json "$TMP/t_before.json"; then ok; else bad "--trace overwrote the workload file"; fi
+
+# A long path is quoted whole in a diagnostic (no fixed 255-byte buffers).
+long=$TMP/$(printf 'd%.0s' $(seq 1 120))/$(printf 'e%.0s' $(seq 1 120))/$(printf 'f%.0s' $(seq 1 120))
+mkdir -p "$long"
+printf '{"name": "x", "description": "x", "kernels": "missing.asm", "buffers": [], "variants": []}' >"$long/w.json"
+timeout "$LIMIT" "$GPUSIM" run "$long/w.json" >"$OUT" 2>"$ERR"
+rc=$?
+if [ "$rc" -eq 2 ] && head -n 1 "$ERR" | grep -qF "$long/w.json:1:" && head -n 1 "$ERR" | grep -qF "$long/missing.asm"; then ok
+else bad "a ${#long}-byte path: exit $rc, want 2 and the whole path twice in the first line" "$(head -c 300 "$ERR")"; fi
 
 # fuzz/run.sh: its argument checks and the stale-build-directory guard (CI
 # once failed when a build directory from another checkout was reused).

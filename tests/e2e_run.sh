@@ -107,7 +107,17 @@ import json
 d = json.load(open('$TMP/trace.json'))
 launches = {e['args']['launch'] for e in d['traceEvents'] if e.get('cat') == 'block' and 'args' in e}
 assert launches == {'transpose/naive', 'transpose/tiled', 'transpose/tiled_padded', 'transpose/copy'}, launches
-" || fail "--trace: not a Chrome trace of the four launches"
+spans = [e for e in d['traceEvents'] if e.get('cat') == 'launch']
+assert [e['name'] for e in spans] == ['transpose/naive', 'transpose/tiled', 'transpose/tiled_padded', 'transpose/copy'], spans
+mhz = 1410  # a100: timestamps are microseconds of simulated time
+for e in spans:
+    assert abs(e['dur'] * mhz - e['args']['cycles']) < 0.01, e
+assert all(spans[i]['ts'] + spans[i]['dur'] <= spans[i + 1]['ts'] for i in range(3)), 'launches overlap'
+names = {e['args']['name'] for e in d['traceEvents'] if e['ph'] == 'M' and e['name'] == 'process_name'}
+assert 'SM 0' in names and 'launches' in names, names
+states = [e for e in d['traceEvents'] if e['ph'] == 'C' and e['name'] == 'warp states']
+assert states and 'long_scoreboard' in states[0]['args'], 'no warp-state counters'
+" || fail "--trace: not a Chrome trace of the four launches with named tracks, times and warp-state counters"
 expect_rc 2 run workloads/transpose.json --trace /nonexistent/dir/trace.json
 
 # ---- divergence: divergent about 2x uniform
@@ -153,7 +163,13 @@ grep -q 'exceeded 5000 warp instructions' "$TMP/out" || fail "fault: instruction
 # without flags the budget scales with the launch: 2^24 + 65536 x 1 warp + 16 x 2048 elements
 expect_rc 1 run tests/json_corpus/run/fault.json --variant spin
 grep -q 'exceeded 16875520 warp instructions' "$TMP/out" || fail "fault: default budget of the spin launch"
-grep -q 'default budget of this launch: 2^24 + 65536 per warp launched' "$TMP/out" || fail "fault: default budget rule not named"
+grep -q 'default instruction budget of this launch: 2^24 + 65536 per warp launched' "$TMP/out" || fail "fault: default budget rule not named"
+# a budget the user set is called theirs, not the default
+expect_rc 1 run workloads/transpose.json --param n=64 --variant naive --max-instructions 10
+grep -q '(the budget --max-instructions set)' "$TMP/out" || fail "budget: a --max-instructions budget is not named as the user's"
+grep -q 'default' "$TMP/out" && fail "budget: a --max-instructions budget is called the default"
+expect_rc 1 run workloads/transpose.json --param n=64 --variant naive --max-cycles 10
+grep -q '(the budget --max-cycles set)' "$TMP/out" || fail "budget: a --max-cycles budget is not named as the user's"
 
 # ---- bad flags: exit 2 with a message
 expect_rc 0 run --help

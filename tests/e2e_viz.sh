@@ -91,6 +91,16 @@ fi
 expect_rc "--help" 0 --help
 expect_out "--help" "usage: gpusim-viz"
 
+# ---- a variant of several launches: one launch at a time, and which one
+R="workloads/reduction_two_pass.json --param n=65536 --param blocks=64 --variant two_pass"
+expect_rc "--launch 2" 0 $R --launch 2 --snapshot "$TMP/l2.png"
+expect_out "--launch 2 says which" "^snapshot: .* reduction_two_pass/two_pass launch=2/2:reduce_final cycle="
+expect_out "--launch 2 is the one-block launch" "^gpu: wave=1 waves=1 resident_blocks=1 "
+expect_rc "the first launch by default" 0 $R --snapshot "$TMP/l1.png"
+expect_out "the first launch by default" "^snapshot: .* reduction_two_pass/two_pass launch=1/2:reduce_partials cycle="
+expect_rc "--launch past the variant's" 2 $R --launch 3 --snapshot "$TMP/l3.png"
+expect_err "--launch past the variant's" "variant 'two_pass' has 2 launches"
+
 # ---- a whole-view snapshot: size, PNG structure, what it says it shows
 expect_rc "snapshot" 0 $T --variant tiled --snapshot "$TMP/full.png" --at-cycle 400
 png_check "snapshot 1600x960" "$TMP/full.png" 1600 960

@@ -2,6 +2,7 @@
 include(${CMAKE_CURRENT_SOURCE_DIR}/extra_occupancy.cmake)
 add_test(NAME e2e_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_cli.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_run.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+add_test(NAME e2e_format COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_format.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 if(TARGET gpusim-viz)
   add_test(NAME e2e_viz COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_viz.sh $<TARGET_FILE:gpusim-viz> ${CMAKE_SOURCE_DIR})
 endif()
@@ -20,3 +21,14 @@ set_tests_properties(compare_h200 PROPERTIES LABELS slow TIMEOUT 1800)
 add_test(NAME golden COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/golden.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 # A minute of simulation: the sanitizer stage leaves it out with the comparison.
 set_tests_properties(golden PROPERTIES LABELS slow)
+# The PTX front end: bad-input corpus, the twins' committed PTX, docs/PTX.md,
+# and the CUDA workloads where nvcc is installed (tests/e2e_ptx.sh).
+add_test(NAME e2e_ptx COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_ptx.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+# Every CUDA twin through its own PTX on the h200 and a100 presets, checked
+# (minutes of nvcc where it is installed; skips with a message elsewhere).
+add_test(NAME twins_ptx COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/twins_ptx.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+set_tests_properties(twins_ptx PROPERTIES LABELS slow TIMEOUT 1800)
+# The PTX path against the same measurements (compare --from-ptx): slow, and
+# skipped with a message where nvcc is not installed.
+add_test(NAME compare_h200_ptx COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compare_h200_ptx.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+set_tests_properties(compare_h200_ptx PROPERTIES LABELS slow TIMEOUT 1800)

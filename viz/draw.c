@@ -360,18 +360,20 @@ static void draw_top(VizDraw *d, const VizLayout *L, const VizScene *sc, const V
     int y = r->y + (r->h - font_h(d, F_TITLE)) / 2;
     int x = r->x + S(d, 14);
     x += text(d, F_TITLE, x, y, AL_LEFT, C_TEXT, "%s · %s", sc->workload, sc->variant);
-    text(d, F_BODY, x + S(d, 14), y + S(d, 8), AL_LEFT, C_DIM, "on %s", sc->gpu);
-    char a[32], b[32];
+    char a[32], b[32], status[160], gpu[200];
     int wc = text(d, F_TITLE, r->x + r->w - S(d, 14), y, AL_RIGHT, C_TEXT, "cycle %s / %s",
                   commas(a, sizeof a, v->cycle), commas(b, sizeof b, vrec_end(sc->rec)));
     int xr = r->x + r->w - S(d, 14) - wc - S(d, 30);
-    if (v->message) {
-        text(d, F_BODY, xr, y + S(d, 8), AL_RIGHT, C_WARN, "%s", v->message);
-    } else if (v->playing) {
-        text(d, F_BODY, xr, y + S(d, 8), AL_RIGHT, C_GOOD, "▶ playing, %g cycles/s   h: help", v->speed);
-    } else {
-        text(d, F_BODY, xr, y + S(d, 8), AL_RIGHT, C_DIM, "paused (space: play, %g cycles/s)   h: help", v->speed);
-    }
+    uint32_t color = v->message ? C_WARN : v->playing ? C_GOOD : C_DIM;
+    if (v->message) snprintf(status, sizeof status, "%s", v->message);
+    else if (v->playing) snprintf(status, sizeof status, "▶ playing, %g cycles/s   h: help", v->speed);
+    else snprintf(status, sizeof status, "paused (space: play, %g cycles/s)   h: help", v->speed);
+    text(d, F_BODY, xr, y + S(d, 8), AL_RIGHT, color, "%s", status);
+    /* the machine between the two, when it fits (a long variant label, as a
+    ** launch of several gives, leaves it out rather than overprint) */
+    snprintf(gpu, sizeof gpu, "on %s", sc->gpu);
+    if (x + S(d, 14) + text_w(d, F_BODY, gpu) + S(d, 14) <= xr - text_w(d, F_BODY, status))
+        text(d, F_BODY, x + S(d, 14), y + S(d, 8), AL_LEFT, C_DIM, "%s", gpu);
 }
 
 /* ------------------------------------------------------------ GPU panel */
@@ -762,6 +764,7 @@ static void draw_help(VizDraw *d, int w, int h)
         { "[  ]", "previous / next SM" },
         { "Esc", "stop following the warp" },
         { "v", "next variant of the workload" },
+        { "l", "next launch of a variant of several" },
         { "h", "this help" },
         { "q", "quit" },
     };

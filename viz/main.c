@@ -44,6 +44,7 @@ typedef struct {
     int32_t      warp;
     bool         has_cycle;
     uint64_t     at_cycle, max_cycles, max_instructions;
+    uint32_t     launch;         /* --launch N (1-based); 0: the first       */
 } Args;
 
 typedef struct {
@@ -52,6 +53,8 @@ typedef struct {
     Workload        w;
     bool            loaded;
     const WlVariant *v;
+    uint32_t        launch;      /* the launch of v shown (0-based)        */
+    char            vlabel[WL_MAX_VARIANT_NAME + 128]; /* "v (launch 2/3: k)" */
     VizRec         *rec;
     char            note[160];   /* why the recording ended early, or ""    */
     VizDraw        *draw;
@@ -64,7 +67,7 @@ typedef struct {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gpusim-viz FILE.json [--variant NAME] [--gpu NAME|FILE] [--set KEY=VALUE]...\n"
+            "usage: gpusim-viz FILE.json [--variant NAME] [--launch N] [--gpu NAME|FILE] [--set KEY=VALUE]...\n"
             "                  [--param NAME=VALUE]... [--sm N] [--warp N] [--at-cycle N] [--at EVENT]\n"
             "                  [--snapshot OUT.png [--panel NAME]] [--size WxH] [--max-cycles N]\n"
             "                  [--max-instructions N] [--font-dir DIR]\n\n"
@@ -72,6 +75,8 @@ static void usage(FILE *out)
             "blocks, one SM's warps (state and active lanes), the shared-memory banks and global\n"
             "sectors of the latest access, and a timeline. Press h in the window for the keys.\n\n"
             "  --variant NAME        the variant to show (v in the window goes to the next one)\n"
+            "  --launch N            of a variant of several launches, the Nth (default 1; l in the\n"
+            "                        window goes to the next one); the earlier ones run first, unshown\n"
             "  --gpu, --set, --param as for gpusim run\n"
             "  --sm N                the SM shown in detail (default 0; click another in the window)\n"
             "  --warp N              follow warp slot N of that SM\n"
@@ -115,7 +120,7 @@ static int parse_args(int argc, char **argv, Args *a)
             usage(stdout);
             return -1;
         }
-        static const char *const FLAGS[] = { "--variant", "--gpu", "--set", "--param", "--sm", "--warp",
+        static const char *const FLAGS[] = { "--variant", "--launch", "--gpu", "--set", "--param", "--sm", "--warp",
                                              "--at-cycle", "--at", "--snapshot", "--panel", "--size",
                                              "--max-cycles", "--max-instructions", "--font-dir", NULL };
         const char *name = NULL;
@@ -152,6 +157,10 @@ static int parse_args(int argc, char **argv, Args *a)
                 if (!strcmp(name, "--sm")) a->sm = u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
                 else if (!strcmp(name, "--warp")) a->warp = u > 4095 ? 4095 : (int32_t)u;
                 else if (!strcmp(name, "--at-cycle")) a->at_cycle = u, a->has_cycle = true;
+                else if (!strcmp(name, "--launch")) {
+                    if (u < 1 || u > UINT32_MAX) return bad("--launch counts from 1, got '%s'", val);
+                    a->launch = (uint32_t)u;
+                }
                 else if (!strcmp(name, "--max-cycles")) a->max_cycles = u;
                 else a->max_instructions = u;
             }
@@ -175,12 +184,19 @@ static int parse_args(int argc, char **argv, Args *a)
 static int record(App *app, uint32_t sm)
 {
     const WlVariant *v = app->v;
-    uint32_t threads = v->block[0] * v->block[1] * v->block[2];
+    if (app->launch >= v->nlaunches) app->launch = 0;
+    const WlLaunch *l = &v->launches[app->launch];
+    if (v->nlaunches > 1)
+        snprintf(app->vlabel, sizeof app->vlabel, "%s (launch %u/%u: %s)", v->name, app->launch + 1, v->nlaunches,
+                 l->kernel->name);
+    else
+        snprintf(app->vlabel, sizeof app->vlabel, "%s", v->name);
+    uint32_t threads = l->block[0] * l->block[1] * l->block[2];
     VrecShape shape = { .sm_count = app->cfg.sm_count,
                         .schedulers = app->cfg.sm_schedulers,
-                        .blocks_per_sm = v->occ.blocks_per_sm,
+                        .blocks_per_sm = l->occ.blocks_per_sm,
                         .warps_per_block = (threads + 31) / 32,
-                        .total_blocks = (uint64_t)v->grid[0] * v->grid[1] * v->grid[2],
+                        .total_blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2],
                         .detail_sm = sm };
     VizRec *rec = vrec_create(&shape);
     if (!rec) {
@@ -190,7 +206,7 @@ static int record(App *app, uint32_t sm)
     TraceSink sink;
     vrec_sink(rec, &sink);
     VariantOptions opt = { .max_cycles = app->a.max_cycles, .max_instructions = app->a.max_instructions,
-                           .trace = &sink };
+                           .trace = &sink, .trace_only = app->launch + 1 };
     RunRow row;
     variant_run(&app->cfg, &app->w, v, &opt, &row);
     int rc = EXIT_OK;
@@ -202,11 +218,13 @@ static int record(App *app, uint32_t sm)
         fprintf(stderr, "gpusim-viz: %s/%s did not run: %s\n", app->w.name, v->name, row.error ? row.error : "");
         rc = EXIT_CHECK_FAILED;
     }
-    if (rc == EXIT_OK && !vrec_finish(rec, row.ran ? row.st.cycles : 0)) {
+    /* the shown launch's length; an earlier one that stopped leaves it unrun */
+    bool shown_ran = row.ran || row.nlaunches_run > app->launch + 1;
+    if (rc == EXIT_OK && !vrec_finish(rec, shown_ran ? row.launch_st[app->launch].cycles : 0)) {
         fprintf(stderr, "gpusim-viz: error: out of memory\n");
         rc = EXIT_CHECK_FAILED;
     }
-    free(row.error);
+    variant_row_free(&row);
     if (rc != EXIT_OK) {
         vrec_destroy(rec);
         return rc;
@@ -220,7 +238,7 @@ static int record(App *app, uint32_t sm)
 
 static VizScene scene(const App *app)
 {
-    VizScene sc = { app->rec, app->v->kernel, app->w.name, app->v->name,
+    VizScene sc = { app->rec, app->v->launches[app->launch].kernel, app->w.name, app->vlabel,
                     app->cfg.description[0] ? app->cfg.description : app->cfg.name };
     return sc;
 }
@@ -247,7 +265,7 @@ static void print_state(const App *app, FILE *out)
 {
     const VizRec *rec = app->rec;
     uint64_t cy = app->view.cycle;
-    const Kernel *k = app->v->kernel;
+    const Kernel *k = app->v->launches[app->launch].kernel;
     char mn[48];
     VrecGpuNow g;
     vrec_gpu_at(rec, cy, &g);
@@ -283,6 +301,15 @@ static void print_state(const App *app, FILE *out)
     }
 }
 
+/* " launch=2/3:kernel" for the snapshot line (static buffer: one at a time). */
+static const char *launch_word(const App *app)
+{
+    static char buf[ISA_MAX_NAME + 32];
+    snprintf(buf, sizeof buf, " launch=%u/%u:%s", app->launch + 1, app->v->nlaunches,
+             app->v->launches[app->launch].kernel->name);
+    return buf;
+}
+
 static int snapshot(App *app)
 {
     SDL_Surface *canvas = SDL_CreateRGBSurfaceWithFormat(0, app->a.width, app->a.height, 32, SDL_PIXELFORMAT_ARGB8888);
@@ -305,8 +332,8 @@ static int snapshot(App *app)
         fprintf(stderr, "gpusim-viz: error: cannot write %s: %s\n", app->a.snapshot, SDL_GetError());
         rc = EXIT_BAD_INPUT;
     } else {
-        printf("snapshot: %s %dx%d %s/%s cycle=%llu end=%llu sm=%u panel=%s\n", app->a.snapshot, r.w, r.h,
-               app->w.name, app->v->name, (unsigned long long)app->view.cycle,
+        printf("snapshot: %s %dx%d %s/%s%s cycle=%llu end=%llu sm=%u panel=%s\n", app->a.snapshot, r.w, r.h,
+               app->w.name, app->v->name, app->v->nlaunches > 1 ? launch_word(app) : "", (unsigned long long)app->view.cycle,
                (unsigned long long)vrec_end(app->rec), vrec_shape(app->rec)->detail_sm,
                app->a.panel >= 0 ? VP_NAMES[app->a.panel] : "all");
         print_state(app, stdout);
@@ -341,7 +368,7 @@ static bool make_canvas(App *app)
 /* Re-records with another SM or variant in detail; keeps the cycle. */
 static void rerecord(App *app, uint32_t sm, const WlVariant *v)
 {
-    char msg[96];
+    char msg[WL_MAX_VARIANT_NAME + 64];
     snprintf(msg, sizeof msg, "simulating %s, SM %u in detail…", v->name, sm);
     app->view.message = msg;
     present(app);
@@ -413,9 +440,18 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         break;
     case SDLK_v: {
         uint32_t i = (uint32_t)(app->v - app->w.variants);
+        app->launch = 0;
         rerecord(app, sh->detail_sm, &app->w.variants[(i + 1) % app->w.nvariants]);
         break;
     }
+    case SDLK_l:
+        if (app->v->nlaunches > 1) {
+            uint32_t old = app->launch;
+            app->launch = (app->launch + 1) % app->v->nlaunches;
+            rerecord(app, sh->detail_sm, app->v);
+            if (!app->rec || app->launch != (old + 1) % app->v->nlaunches) app->launch = old;
+        }
+        break;
     case SDLK_h:
         v->help = !v->help;
         break;
@@ -548,6 +584,12 @@ int main(int argc, char **argv)
         fprintf(stderr, ")\n");
         goto out;
     }
+    if (app->a.launch > app->v->nlaunches) {
+        fprintf(stderr, "gpusim-viz: error: --launch %u: variant '%s' has %u launch%s\n", app->a.launch, app->v->name,
+                app->v->nlaunches, app->v->nlaunches == 1 ? "" : "es");
+        goto out;
+    }
+    app->launch = app->a.launch ? app->a.launch - 1 : 0;
     if (app->a.sm >= app->cfg.sm_count) {
         fprintf(stderr, "gpusim-viz: error: --sm %u: the machine has SMs 0..%u\n", app->a.sm, app->cfg.sm_count - 1);
         goto out;

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ================================================================ parsing */
@@ -46,7 +47,29 @@ cJSON *jsonread_parse(JsonReader *r, const char *text, size_t len, const char *f
     if (!root || nul) {
         size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
         cJSON_Delete(root);
+        if (off < nul_at && jsonpos_depth_at(text, len, off) >= JSONPOS_NESTING_LIMIT) {
+            uint32_t line, col;
+            jsonpos_line_col(text, len, off, &line, &col);
+            diag_set(d, file, line, col, "JSON nested too deeply (limit %d levels)", JSONPOS_NESTING_LIMIT);
+            return NULL;
+        }
         syntax_error(text, len, file, off < nul_at ? off : nul_at, d);
+        return NULL;
+    }
+    size_t bad = jsonpos_find_bad_utf8(text, len);
+    if (bad < len) {
+        cJSON_Delete(root);
+        uint32_t line, col;
+        jsonpos_line_col(text, len, bad, &line, &col);
+        diag_set(d, file, line, col, "byte 0x%02x is not UTF-8 text (JSON files are UTF-8)", (unsigned char)text[bad]);
+        return NULL;
+    }
+    size_t nul_escape = jsonpos_find_nul_escape(text, len);
+    if (nul_escape < len) {
+        cJSON_Delete(root);
+        uint32_t line, col;
+        jsonpos_line_col(text, len, nul_escape, &line, &col);
+        diag_set(d, file, line, col, "\\u0000 (a NUL character) inside a string: it would cut the string short");
         return NULL;
     }
     /* anything but whitespace after the value */
@@ -68,7 +91,7 @@ bool jsonread_failv(JsonReader *r, JsonReadWhere where, size_t k, const char *fm
 {
     if (r->failed) return false;
     r->failed = true;
-    char path[256], msg[640];
+    char path[1024], msg[DIAG_MESSAGE_MAX - 1024];
     jsonpos_format(&r->at, path, sizeof path);
     vsnprintf(msg, sizeof msg, fmt, ap);
     size_t off = 0;
@@ -168,7 +191,21 @@ bool jsonread_check_keys(JsonReader *r, const cJSON *obj, const char *const *all
 bool jsonread_integer(const cJSON *it, int64_t *out)
 {
     double v = it->valuedouble;
-    if (!isfinite(v) || v != floor(v) || fabs(v) > 9007199254740992.0) return false;
+    /* at 2^53 and above a double no longer holds every integer: the literal
+    ** may have been rounded on the way in, so it is refused, not guessed */
+    if (!isfinite(v) || v != floor(v) || fabs(v) >= 9007199254740992.0) return false;
     *out = (int64_t)v;
     return true;
+}
+
+char *jsonread_sibling_path(const JsonReader *r, const char *rel)
+{
+    const char *slash = strrchr(r->file, '/');
+    size_t dirlen = rel[0] == '/' || !slash ? 0 : (size_t)(slash - r->file + 1);
+    size_t need = dirlen + strlen(rel) + 1;
+    char *full = malloc(need);
+    if (!full) return NULL;
+    memcpy(full, r->file, dirlen);
+    memcpy(full + dirlen, rel, strlen(rel) + 1);
+    return full;
 }

@@ -64,6 +64,11 @@ const cJSON *jsonread_member(const cJSON *obj, const char *key, uint32_t *index)
 ** NULL). allowed[] and required[] end with NULL. */
 bool jsonread_check_keys(JsonReader *r, const cJSON *obj, const char *const *allowed, const char *const *required);
 
+/* A file that the JSON text names, rel, found relative to the directory of
+** r->file unless rel is absolute: a malloc'd path, or NULL when out of
+** memory. */
+char *jsonread_sibling_path(const JsonReader *r, const char *rel);
+
 /* A JSON number that is an integer exactly representable in a double
 ** (|v| <= 2^53); false otherwise. */
 bool jsonread_integer(const cJSON *it, int64_t *out);

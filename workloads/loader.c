@@ -21,8 +21,12 @@
 #include "isa/asm.h"
 #include "isa/gmem.h"
 #include "isa/grid.h"
+#include "isa/load.h"
+#include "workloads/checks.h"
+#include "workloads/cuda.h"
 #include "workloads/expr.h"
 #include "workloads/jsonread.h"
+#include "workloads/npy.h"
 #include "workloads/params.h"
 
 /* ================================================================ loader state */
@@ -63,6 +67,22 @@ static bool name_value(Ld *L, const cJSON *it, char out[WL_MAX_NAME], const char
     return true;
 }
 
+/* A variant's name: any text without control characters ("12.5%",
+** "2*SMs+1"): it is only ever looked up whole (--variant NAME). */
+static bool variant_name(Ld *L, const cJSON *it, char out[WL_MAX_VARIANT_NAME])
+{
+    if (!cJSON_IsString(it)) return fail(L, "expected a variant name (a string), found %s", jsonread_type(it));
+    const unsigned char *s = (const unsigned char *)it->valuestring;
+    if (!s[0]) return fail(L, "a variant name must not be empty");
+    for (size_t k = 0; s[k]; k++)
+        if (s[k] < 0x20 || s[k] == 0x7f)
+            return fail(L, "variant name with a control character (byte 0x%02x at %zu): names are printed and typed", s[k], k);
+    if (strlen(it->valuestring) >= WL_MAX_VARIANT_NAME)
+        return fail(L, "variant name longer than %d bytes", WL_MAX_VARIANT_NAME - 1);
+    snprintf(out, WL_MAX_VARIANT_NAME, "%s", it->valuestring);
+    return true;
+}
+
 static char *dup_string(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -80,21 +100,43 @@ static bool load_kernels(Ld *L, const cJSON *root)
     push_key(L, "kernels", ord);
     if (!cJSON_IsString(it) || !it->valuestring[0])
         return fail(L, "expected the path of a kernel file (a string), found %s", jsonread_type(it));
-    const char *rel = it->valuestring;
-    const char *slash = strrchr(L->r.file, '/');
-    size_t dirlen = rel[0] == '/' || !slash ? 0 : (size_t)(slash - L->r.file + 1);
-    size_t need = dirlen + strlen(rel) + 1;
-    char *full = malloc(need);
+    char *full = jsonread_sibling_path(&L->r, it->valuestring);
     if (!full) return fail(L, "out of memory");
-    memcpy(full, L->r.file, dirlen);
-    memcpy(full + dirlen, rel, strlen(rel) + 1);
     L->w->kernel_file = full;
     char err[256];
     size_t len;
     char *src;
-    if (file_read(full, ASM_MAX_FILE_BYTES, &src, &len, err, sizeof err) != FILE_READ_OK)
+    KernelFileKind kind = program_file_kind(full, NULL, 0);
+    if (kind == KFILE_CU) { /* compiled on the fly (workloads/cuda.h); its PTX is what runs */
+        const char *flags[32];
+        size_t nflags = 0;
+        const cJSON *fl = jsonread_member(root, "nvcc_flags", &ord);
+        if (fl) {
+            push_key(L, "nvcc_flags", ord);
+            for (const cJSON *x = cJSON_IsArray(fl) ? fl->child : fl; x; x = cJSON_IsArray(fl) ? x->next : NULL) {
+                if (!cJSON_IsString(x)) return fail(L, "expected a string or an array of strings (nvcc options), found %s", jsonread_type(x));
+                if (nflags == 32) return fail(L, "at most 32 nvcc options");
+                flags[nflags++] = x->valuestring;
+            }
+            pop(L);
+        }
+        char ptx_path[1200];
+        if (!cuda_compile(full, L->c->compute_capability, flags, nflags, &src, &len, ptx_path, sizeof ptx_path, L->r.d)) {
+            L->r.failed = true; /* the compiler's messages stand as they are */
+            return false;
+        }
+        char *pp = dup_string(ptx_path);
+        if (!pp) return fail(L, "out of memory");
+        free(L->w->kernel_file);
+        L->w->kernel_file = full = pp; /* faults name the PTX lines (each with its .cu line) */
+        kind = KFILE_PTX;
+    } else if (file_read(full, ASM_MAX_FILE_BYTES, &src, &len, err, sizeof err) != FILE_READ_OK) {
         return fail(L, "cannot read kernel file '%s': %s", full, err);
-    bool ok = asm_parse(src, len, full, &L->w->program, L->r.d);
+    }
+    if (kind != KFILE_PTX) kind = program_file_kind(full, src, len);
+    bool ok = program_parse(kind, src, len, full, &L->w->program, L->r.d);
+    /* PTX: registers per thread from ptxas -v where installed (cached) */
+    if (ok && kind == KFILE_PTX) cuda_ptxas_regs(&L->w->program, src, len, L->c->compute_capability);
     free(src);
     if (!ok) {
         L->r.failed = true; /* the assembler's file:line:col error stands as it is */
@@ -106,9 +148,21 @@ static bool load_kernels(Ld *L, const cJSON *root)
 
 /* ================================================================ buffers */
 
+/* Names for the buffer and variant indexes (base/names.h). */
+static const char *buffer_name(const void *ctx, uint32_t id) { return ((const Workload *)ctx)->buffers[id].name; }
+static const char *variant_name_of(const void *ctx, uint32_t id) { return ((const Workload *)ctx)->variants[id].name; }
+
+/* An init value of an f32 buffer: a JSON number, or an integer
+** expression (workloads/README.md, "Expressions") converted to float. */
 static bool f32_number(Ld *L, const cJSON *it, double *out)
 {
-    if (!cJSON_IsNumber(it)) return fail(L, "expected a number, found %s", jsonread_type(it));
+    if (cJSON_IsString(it)) {
+        int64_t v;
+        if (!params_int(&L->p, it, &v)) return false;
+        *out = (double)v;
+        return true;
+    }
+    if (!cJSON_IsNumber(it)) return fail(L, "expected a number or an integer expression, found %s", jsonread_type(it));
     if (!isfinite(it->valuedouble) || fabs(it->valuedouble) > FLT_MAX)
         return fail(L, "%g does not fit a 32-bit float", it->valuedouble);
     *out = it->valuedouble;
@@ -126,11 +180,17 @@ static bool int_number(Ld *L, const cJSON *it, WlType t, int64_t *out)
 {
     int64_t lo, hi;
     type_range(t, &lo, &hi);
-    if (!cJSON_IsNumber(it)) return fail(L, "expected an integer, found %s", jsonread_type(it));
-    if (!jsonread_integer(it, out))
-        return fail(L, "expected an integer for a %s buffer, found %g", wl_type_name(t), it->valuedouble);
+    if (cJSON_IsString(it)) {
+        if (!params_int(&L->p, it, out)) return false;
+    } else {
+        if (!cJSON_IsNumber(it)) return fail(L, "expected an integer or an expression, found %s", jsonread_type(it));
+        if (!jsonread_integer(it, out))
+            return fail(L, "expected an integer for a %s buffer, found %g", wl_type_name(t), it->valuedouble);
+    }
     if (*out < lo || *out > hi)
-        return fail(L, "%lld is outside the %s range %lld..%lld", (long long)*out, wl_type_name(t), (long long)lo, (long long)hi);
+        return fail(L, "%lld%s%s%s is outside the %s range %lld..%lld", (long long)*out, cJSON_IsString(it) ? " (from \"" : "",
+                    cJSON_IsString(it) ? it->valuestring : "", cJSON_IsString(it) ? "\")" : "", wl_type_name(t),
+                    (long long)lo, (long long)hi);
     return true;
 }
 
@@ -150,6 +210,31 @@ static bool init_number(Ld *L, const cJSON *obj, const char *key, WlType t, doub
     return ok;
 }
 
+/* {"npy": "data/x.npy"}: the file's elements, of the buffer's type and count. */
+static bool load_npy_init(Ld *L, const cJSON *spec, WlBuffer *b)
+{
+    WlInit *in = &b->init;
+    in->kind = WL_INIT_NPY;
+    if (!cJSON_IsString(spec) || !spec->valuestring[0])
+        return fail(L, "expected the path of a .npy file (a string), found %s",
+                    cJSON_IsString(spec) ? "an empty string" : jsonread_type(spec));
+    if (!(in->file = jsonread_sibling_path(&L->r, spec->valuestring))) return fail(L, "out of memory");
+    NpyArray a;
+    Diag d;
+    if (!npy_read(in->file, WL_MAX_COUNT * 4 + (1u << 20), &a, &d)) return fail(L, "%s: %s", in->file, d.message);
+    bool ok = false;
+    if (a.type != b->type)
+        fail(L, "%s holds %s elements, buffer '%s' is %s (%s)", in->file, npy_descr(a.type), b->name, wl_type_name(b->type),
+             npy_descr(b->type));
+    else if (a.count != b->count)
+        fail(L, "%s holds %llu elements, buffer '%s' has count %llu", in->file, (unsigned long long)a.count, b->name,
+             (unsigned long long)b->count);
+    else
+        in->data = a.data, a.data = NULL, ok = true;
+    npy_free(&a);
+    return ok;
+}
+
 static bool load_init(Ld *L, const cJSON *it, WlBuffer *b)
 {
     WlInit *in = &b->init;
@@ -160,14 +245,19 @@ static bool load_init(Ld *L, const cJSON *it, WlBuffer *b)
                     it->valuestring);
     }
     if (!cJSON_IsObject(it))
-        return fail(L, "expected \"zeros\" or an object {\"constant\"|\"iota\"|\"random\": {...}}, found %s",
+        return fail(L, "expected \"zeros\" or an object {\"constant\"|\"iota\"|\"random\"|\"npy\": ...}, found %s",
                     jsonread_type(it));
-    static const char *const kinds[] = { "zeros", "constant", "iota", "random", NULL };
+    static const char *const kinds[] = { "zeros", "constant", "iota", "random", "npy", NULL };
     if (!jsonread_check_keys(&L->r, it, kinds, NULL)) return false;
     if (!it->child || it->child->next)
-        return fail(L, "expected exactly one of \"zeros\", \"constant\", \"iota\", \"random\"");
+        return fail(L, "expected exactly one of \"zeros\", \"constant\", \"iota\", \"random\", \"npy\"");
     const cJSON *spec = it->child;
     push_key(L, spec->string, 0);
+    if (strcmp(spec->string, "npy") == 0) {
+        if (!load_npy_init(L, spec, b)) return false;
+        pop(L);
+        return true;
+    }
     if (!cJSON_IsObject(spec)) return fail(L, "expected an object, found %s", jsonread_type(spec));
     WlType t = b->type;
     if (strcmp(spec->string, "zeros") == 0) {
@@ -201,6 +291,9 @@ static bool load_init(Ld *L, const cJSON *it, WlBuffer *b)
         if (seed) {
             int64_t s;
             push_key(L, "seed", ord);
+            if (cJSON_IsNumber(seed) && fabs(seed->valuedouble) >= 9007199254740992.0)
+                return fail(L, "seed %.17g is not below 2^53: a JSON number that large may have been rounded "
+                               "when it was read; give a smaller seed", seed->valuedouble);
             if (!cJSON_IsNumber(seed) || !jsonread_integer(seed, &s) || s < 0)
                 return fail(L, "expected a non-negative integer seed (below 2^53), found %s", jsonread_type(seed));
             in->seed = (uint64_t)s;
@@ -230,6 +323,7 @@ static bool load_buffers(Ld *L, const cJSON *root)
     static const char *const required[] = { "name", "type", "count", NULL };
     for (const cJSON *it = arr->child; it; it = it->next, i++) {
         push_index(L, i);
+        w->nbuffers = i + 1; /* so that workload_destroy frees what a failed one holds */
         if (!cJSON_IsObject(it)) return fail(L, "expected a buffer object, found %s", jsonread_type(it));
         if (!jsonread_check_keys(&L->r, it, keys, required)) return false;
         WlBuffer *b = &w->buffers[i];
@@ -241,8 +335,8 @@ static bool load_buffers(Ld *L, const cJSON *root)
             return fail(L, "buffer name '%s' is reserved (a machine value or a function)", b->name);
         if (params_find(&L->p, b->name) >= 0)
             return fail(L, "buffer name '%s' is also a parameter: args could not tell them apart", b->name);
-        for (uint32_t k = 0; k < i; k++)
-            if (strcmp(w->buffers[k].name, b->name) == 0) return fail(L, "duplicate buffer name '%s'", b->name);
+        if (workload_find_buffer(w, b->name) >= 0) return fail(L, "duplicate buffer name '%s'", b->name);
+        if (!names_add(&w->buffer_names, i, buffer_name, w)) return fail(L, "out of memory");
         pop(L);
         v = jsonread_member(it, "type", &o);
         push_key(L, "type", o);
@@ -277,7 +371,6 @@ static bool load_buffers(Ld *L, const cJSON *root)
             memset(&b->init, 0, sizeof b->init);
         }
         pop(L);
-        w->nbuffers = i + 1;
     }
     pop(L);
     return true;
@@ -285,12 +378,6 @@ static bool load_buffers(Ld *L, const cJSON *root)
 
 /* ================================================================ variants */
 
-static int find_buffer(const Workload *w, const char *name)
-{
-    for (uint32_t i = 0; i < w->nbuffers; i++)
-        if (strcmp(w->buffers[i].name, name) == 0) return (int)i;
-    return -1;
-}
 
 /* grid or block: an integer, an expression, or an array of 1-3 of them. */
 static bool load_dims(Ld *L, const cJSON *it, const char *what, const int64_t max[3], uint32_t out[3])
@@ -317,7 +404,7 @@ static bool load_dims(Ld *L, const cJSON *it, const char *what, const int64_t ma
     return true;
 }
 
-static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
+static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
 {
     const Kernel *k = v->kernel;
     const Workload *w = L->w;
@@ -338,9 +425,10 @@ static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
         push_index(L, i);
         const KernelParam *p = &k->params[i];
         const char *ptype = p->is_ptr ? "ptr" : p->type == TYPE_F32 ? "f32" : p->type == TYPE_S32 ? "s32" : "u32";
+        if (k->ptx) ptype = TYPE_NAMES[p->type];
         WlArg *a = &v->args[i];
-        int b = cJSON_IsString(it) ? find_buffer(w, it->valuestring) : -1;
-        if (p->is_ptr) {
+        int b = cJSON_IsString(it) ? workload_find_buffer(w, it->valuestring) : -1;
+        if (p->is_ptr || (p->size == 8 && b >= 0)) { /* PTX: a .u64 takes a buffer's address or an integer */
             if (b < 0) {
                 if (cJSON_IsString(it))
                     return fail(L, "parameter '%s' of kernel '%s' is .ptr: expected a buffer name, found '%s' (no such buffer)",
@@ -361,20 +449,25 @@ static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
                 return fail(L, "%g does not fit a 32-bit float", it->valuedouble);
             a->kind = REF_ARG_FLOAT;
             a->f = (float)it->valuedouble;
-            memcpy(&a->bits, &a->f, 4);
+            { uint32_t fb; memcpy(&fb, &a->f, 4); a->bits = fb; }
         } else {
             if (!params_int(&L->p, it, &a->i)) return false;
             if (p->type == TYPE_F32) {
                 a->kind = REF_ARG_FLOAT;
                 a->f = (float)a->i;
-                memcpy(&a->bits, &a->f, 4);
+                { uint32_t fb; memcpy(&fb, &a->f, 4); a->bits = fb; }
             } else {
                 int64_t lo = p->type == TYPE_S32 ? INT32_MIN : 0, hi = p->type == TYPE_S32 ? INT32_MAX : (int64_t)UINT32_MAX;
+                if (p->size != 4) { /* PTX's other widths */
+                    uint32_t bitsz = 8 * p->size;
+                    lo = type_signed(p->type) ? -(int64_t)(1ull << (bitsz - 1)) : 0;
+                    hi = bitsz == 64 ? INT64_MAX : type_signed(p->type) ? (int64_t)(1ull << (bitsz - 1)) - 1 : (int64_t)((1ull << bitsz) - 1);
+                }
                 if (a->i < lo || a->i > hi)
                     return fail(L, "%lld does not fit parameter '%s' (.%s, %lld..%lld)", (long long)a->i, p->name, ptype,
                                 (long long)lo, (long long)hi);
                 a->kind = REF_ARG_INT;
-                a->bits = (uint32_t)a->i;
+                a->bits = (uint64_t)a->i;
             }
         }
         pop(L);
@@ -382,7 +475,7 @@ static bool load_args(Ld *L, const cJSON *arr, WlVariant *v)
     return true;
 }
 
-RefCall workload_ref_call(const Workload *w, const WlVariant *v, void *const *data, RefArg ra[ISA_MAX_PARAMS])
+RefCall workload_ref_call(const Workload *w, const WlLaunch *v, void *const *data, RefArg ra[ISA_MAX_PARAMS])
 {
     for (uint32_t i = 0; i < v->kernel->nparams; i++) {
         const WlArg *a = &v->args[i];
@@ -400,119 +493,22 @@ RefCall workload_ref_call(const Workload *w, const WlVariant *v, void *const *da
                       { v->block[0], v->block[1], v->block[2] } };
 }
 
-static bool tolerance(Ld *L, const cJSON *obj, const char *key, double *out)
-{
-    uint32_t ord;
-    const cJSON *it = jsonread_member(obj, key, &ord);
-    *out = 0;
-    if (!it) return true;
-    push_key(L, key, ord);
-    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0)
-        return fail(L, "expected a non-negative number, found %s",
-                    cJSON_IsNumber(it) ? "a negative number" : jsonread_type(it));
-    *out = it->valuedouble;
-    pop(L);
-    return true;
-}
-
-static bool load_checks(Ld *L, const cJSON *arr, WlVariant *v)
-{
-    const Workload *w = L->w;
-    if (!cJSON_IsArray(arr)) return fail(L, "expected an array of checks, found %s", jsonread_type(arr));
-    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
-    v->checks = calloc(n ? n : 1, sizeof *v->checks);
-    if (!v->checks) return fail(L, "out of memory");
-    static const char *const keys[] = { "buffer", "reference", "atol", "rtol", NULL };
-    static const char *const required[] = { "buffer", "reference", NULL };
-    uint32_t i = 0;
-    for (const cJSON *it = arr->child; it; it = it->next, i++) {
-        push_index(L, i);
-        if (!cJSON_IsObject(it)) return fail(L, "expected a check object, found %s", jsonread_type(it));
-        if (!jsonread_check_keys(&L->r, it, keys, required)) return false;
-        WlCheck *ck = &v->checks[i];
-        uint32_t o;
-        const cJSON *b = jsonread_member(it, "buffer", &o);
-        push_key(L, "buffer", o);
-        if (!cJSON_IsString(b)) return fail(L, "expected a buffer name, found %s", jsonread_type(b));
-        int bi = find_buffer(w, b->valuestring);
-        if (bi < 0) return fail(L, "unknown buffer '%s'", b->valuestring);
-        ck->buffer = (uint32_t)bi;
-        pop(L);
-        const cJSON *r = jsonread_member(it, "reference", &o);
-        push_key(L, "reference", o);
-        if (!cJSON_IsString(r)) return fail(L, "expected a reference function name, found %s", jsonread_type(r));
-        ck->ref = reference_find(r->valuestring);
-        if (!ck->ref) {
-            const char *near = NULL;
-            size_t best = 3; /* suggest only names within 2 edits, and 1 per 3 characters */
-            for (size_t q = 0; q < reference_count(); q++) {
-                size_t dist = diag_edit_distance(r->valuestring, reference_at(q)->name);
-                if (dist < best && dist * 3 <= strlen(r->valuestring)) {
-                    best = dist;
-                    near = reference_at(q)->name;
-                }
-            }
-            if (near) return fail(L, "unknown reference '%s'; did you mean '%s'?", r->valuestring, near);
-            return fail(L, "unknown reference '%s' (the references are listed in workloads/README.md)", r->valuestring);
-        }
-        RefArgKind kinds[ISA_MAX_PARAMS];
-        WlType types[ISA_MAX_PARAMS];
-        uint32_t na = reference_signature(ck->ref, kinds, types, ISA_MAX_PARAMS);
-        if (na != v->kernel->nparams)
-            return fail(L, "reference '%s' takes %u arguments (%s) but kernel '%s' has %u parameters", ck->ref->name, na,
-                        ck->ref->signature, v->kernel->name, v->kernel->nparams);
-        for (uint32_t q = 0; q < na; q++) {
-            const WlArg *a = &v->args[q];
-            bool ok = kinds[q] == REF_ARG_BUFFER ? a->kind == REF_ARG_BUFFER && w->buffers[a->buffer].type == types[q]
-                    : kinds[q] == REF_ARG_INT    ? a->kind == REF_ARG_INT
-                                                 : a->kind != REF_ARG_BUFFER;
-            if (!ok)
-                return fail(L, "reference '%s' (%s) does not match argument %u ('%s') of kernel '%s'", ck->ref->name,
-                            ck->ref->signature, q, v->kernel->params[q].name, v->kernel->name);
-        }
-        const WlArg *outarg = &v->args[ck->ref->output];
-        if (outarg->buffer != ck->buffer)
-            return fail(L, "reference '%s' predicts argument %u, buffer '%s', not '%s'", ck->ref->name, ck->ref->output,
-                        w->buffers[outarg->buffer].name, w->buffers[ck->buffer].name);
-        RefArg ra[ISA_MAX_PARAMS];
-        RefCall call = workload_ref_call(w, v, NULL, ra); /* the dry run: sizes only */
-        char msg[256] = "";
-        if (!ck->ref->fn(&call, NULL, msg, sizeof msg)) return fail(L, "reference '%s': %s", ck->ref->name, msg);
-        pop(L);
-        if (!tolerance(L, it, "atol", &ck->atol) || !tolerance(L, it, "rtol", &ck->rtol)) return false;
-        pop(L);
-        v->nchecks = i + 1;
-    }
-    return true;
-}
-
-static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
+/* One launch: kernel, block, dynamic_smem, regs (its occupancy), then
+** grid and args, which may use the occupancy; from `it`, the variant
+** itself (one-launch form) or an element of its "launches". */
+static bool load_launch(Ld *L, const cJSON *it, WlLaunch *l)
 {
     Workload *w = L->w;
     const GpuConfig *c = L->c;
-    static const char *const keys[] = { "name", "description", "kernel", "grid", "block", "args",
-                                        "dynamic_smem", "regs", "checks", NULL };
-    static const char *const required[] = { "name", "kernel", "grid", "block", "args", NULL };
-    if (!cJSON_IsObject(it)) return fail(L, "expected a variant object, found %s", jsonread_type(it));
-    if (!jsonread_check_keys(&L->r, it, keys, required)) return false;
     uint32_t o;
-    const cJSON *f = jsonread_member(it, "name", &o);
-    push_key(L, "name", o);
-    if (!name_value(L, f, v->name, "variant")) return false;
-    for (uint32_t k = 0; k < index; k++)
-        if (strcmp(w->variants[k].name, v->name) == 0) return fail(L, "duplicate variant name '%s'", v->name);
-    pop(L);
-    if ((f = jsonread_member(it, "description", &o))) {
-        push_key(L, "description", o);
-        if (!cJSON_IsString(f)) return fail(L, "expected a string, found %s", jsonread_type(f));
-        if (!(v->description = dup_string(f->valuestring))) return fail(L, "out of memory");
-        pop(L);
-    }
+    const cJSON *f;
     f = jsonread_member(it, "kernel", &o);
     push_key(L, "kernel", o);
     if (!cJSON_IsString(f)) return fail(L, "expected a kernel name, found %s", jsonread_type(f));
-    v->kernel = program_find_kernel(&w->program, f->valuestring);
-    if (!v->kernel) {
+    char why[1024];
+    l->kernel = program_match_kernel(&w->program, f->valuestring, why, sizeof why);
+    if (!l->kernel && strncmp(why, "kernel name", 11) == 0) return fail(L, "%s", why); /* an ambiguous PTX name */
+    if (!l->kernel) {
         char list[512];
         size_t len = 0;
         list[0] = '\0';
@@ -526,8 +522,8 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
     f = jsonread_member(it, "block", &o);
     push_key(L, "block", o);
     const int64_t block_max[3] = { 1024, 1024, 64 };
-    if (!load_dims(L, f, "block", block_max, v->block)) return false;
-    uint64_t threads = (uint64_t)v->block[0] * v->block[1] * v->block[2];
+    if (!load_dims(L, f, "block", block_max, l->block)) return false;
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     if (threads > c->max_threads_per_block)
         return fail(L, "a block of %llu threads is more than %s allows (%u threads per block)", (unsigned long long)threads,
                     c->name, c->max_threads_per_block);
@@ -540,50 +536,105 @@ static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
         smem_ord = o;
         push_key(L, "dynamic_smem", o);
         if (!params_int_in(&L->p, f, 0, UINT32_MAX, "dynamic_smem", &x)) return false;
-        v->dynamic_smem = (uint32_t)x;
-        uint64_t total = (uint64_t)v->kernel->dynamic_smem_offset + v->dynamic_smem;
+        l->dynamic_smem = (uint32_t)x;
+        uint64_t total = (uint64_t)l->kernel->dynamic_smem_offset + l->dynamic_smem;
         if (total > c->shared_per_block_optin)
             return fail(L, "%llu bytes of shared memory per block (%u static + %u dynamic) is more than %s allows (%u)",
-                        (unsigned long long)total, v->kernel->dynamic_smem_offset, v->dynamic_smem, c->name,
+                        (unsigned long long)total, l->kernel->dynamic_smem_offset, l->dynamic_smem, c->name,
                         c->shared_per_block_optin);
         pop(L);
     }
     if ((f = jsonread_member(it, "regs", &o))) {
         push_key(L, "regs", o);
         if (!params_int_in(&L->p, f, 0, c->max_regs_per_thread, "regs", &x)) return false;
-        v->regs = (uint32_t)x;
+        l->regs = (uint32_t)x;
         pop(L);
     }
-    uint32_t regs = v->regs ? v->regs : kernel_regs_per_thread(v->kernel);
+    uint32_t regs = l->regs ? l->regs : kernel_regs_per_thread(l->kernel);
     Diag od;
-    if (!occupancy_compute(c, (uint32_t)threads, regs, v->kernel->dynamic_smem_offset, v->dynamic_smem, &v->occ, &od) ||
-        v->occ.blocks_per_sm == 0) {
+    if (!occupancy_compute(c, (uint32_t)threads, regs, l->kernel->dynamic_smem_offset, l->dynamic_smem, &l->occ, &od) ||
+        l->occ.blocks_per_sm == 0) {
         if (has_smem) push_key(L, "dynamic_smem", smem_ord);
         return fail(L, "kernel '%s' cannot launch on %s with %llu threads, %u registers per thread and %u bytes of "
                        "shared memory per block: %s",
-                    v->kernel->name, c->name, (unsigned long long)threads, regs,
-                    v->kernel->dynamic_smem_offset + v->dynamic_smem, od.message[0] ? od.message : "no block fits on an SM");
+                    l->kernel->name, c->name, (unsigned long long)threads, regs,
+                    l->kernel->dynamic_smem_offset + l->dynamic_smem, od.message[0] ? od.message : "no block fits on an SM");
     }
 
     /* grid and args may use the occupancy */
-    params_set_launch(&L->p, v->occ.blocks_per_sm, (int64_t)threads);
+    params_set_launch(&L->p, l->occ.blocks_per_sm, (int64_t)threads);
     f = jsonread_member(it, "grid", &o);
     push_key(L, "grid", o);
     const int64_t grid_max[3] = { INT32_MAX, 65535, 65535 };
-    if (!load_dims(L, f, "grid", grid_max, v->grid)) return false;
+    if (!load_dims(L, f, "grid", grid_max, l->grid)) return false;
     char msg[256];
-    if (!grid_check_launch(v->grid, v->block, msg, sizeof msg)) return fail(L, "%s", msg);
+    if (!grid_check_launch(l->grid, l->block, msg, sizeof msg)) return fail(L, "%s", msg);
     pop(L);
     f = jsonread_member(it, "args", &o);
     push_key(L, "args", o);
-    if (!load_args(L, f, v)) return false;
+    if (!load_args(L, f, l)) return false;
     pop(L);
-    if ((f = jsonread_member(it, "checks", &o))) {
-        push_key(L, "checks", o);
-        if (!load_checks(L, f, v)) return false;
+    params_clear_launch(&L->p);
+    return true;
+}
+
+static bool load_variant(Ld *L, const cJSON *it, uint32_t index, WlVariant *v)
+{
+    Workload *w = L->w;
+    static const char *const keys[] = { "name", "description", "kernel", "grid", "block", "args",
+                                        "dynamic_smem", "regs", "checks", "launches", NULL };
+    static const char *const one[] = { "name", "kernel", "grid", "block", "args", NULL };
+    static const char *const launch_keys[] = { "kernel", "grid", "block", "args", "dynamic_smem", "regs", NULL };
+    if (!cJSON_IsObject(it)) return fail(L, "expected a variant object, found %s", jsonread_type(it));
+    uint32_t o;
+    const cJSON *seq = jsonread_member(it, "launches", &o);
+    if (!jsonread_check_keys(&L->r, it, keys, seq ? (const char *const[]){ "name", NULL } : one)) return false;
+    const cJSON *f = jsonread_member(it, "name", &o);
+    push_key(L, "name", o);
+    if (!variant_name(L, f, v->name)) return false;
+    if (workload_find_variant(w, v->name)) return fail(L, "duplicate variant name '%s'", v->name);
+    if (!names_add(&w->variant_names, index, variant_name_of, w)) return fail(L, "out of memory");
+    pop(L);
+    if ((f = jsonread_member(it, "description", &o))) {
+        push_key(L, "description", o);
+        if (!cJSON_IsString(f)) return fail(L, "expected a string, found %s", jsonread_type(f));
+        if (!(v->description = dup_string(f->valuestring))) return fail(L, "out of memory");
         pop(L);
     }
-    params_clear_launch(&L->p);
+    if (!seq) {
+        if (!(v->launches = calloc(1, sizeof *v->launches))) return fail(L, "out of memory");
+        v->nlaunches = 1;
+        if (!load_launch(L, it, &v->launches[0])) return false;
+    } else {
+        for (const char *const *k = launch_keys; *k; k++)
+            if (jsonread_member(it, *k, &o)) {
+                push_key(L, *k, o);
+                return jsonread_fail_key(&L->r, "'%s' belongs in each of \"launches\" (a variant has either "
+                                                 "kernel, grid, block and args, or launches)", *k);
+            }
+        jsonread_member(it, "launches", &o);
+        push_key(L, "launches", o);
+        if (!cJSON_IsArray(seq) || !seq->child)
+            return fail(L, "expected an array of launches {kernel, grid, block, args, ...}, found %s",
+                        cJSON_IsArray(seq) ? "an empty array" : jsonread_type(seq));
+        uint32_t n = (uint32_t)cJSON_GetArraySize(seq), i = 0;
+        if (!(v->launches = calloc(n, sizeof *v->launches))) return fail(L, "out of memory");
+        for (const cJSON *e = seq->child; e; e = e->next, i++) {
+            push_index(L, i);
+            v->nlaunches = i + 1;
+            if (!cJSON_IsObject(e)) return fail(L, "expected a launch object, found %s", jsonread_type(e));
+            if (!jsonread_check_keys(&L->r, e, launch_keys, (const char *const[]){ "kernel", "grid", "block", "args", NULL }) ||
+                !load_launch(L, e, &v->launches[i]))
+                return false;
+            pop(L);
+        }
+        pop(L);
+    }
+    if ((f = jsonread_member(it, "checks", &o))) {
+        push_key(L, "checks", o);
+        if (!checks_load(&L->r, w, v, f)) return false;
+        pop(L);
+    }
     return true;
 }
 
@@ -606,7 +657,7 @@ static bool load_variants(Ld *L, const cJSON *root)
         pop(L);
     }
     pop(L);
-    return true;
+    return checks_link(&L->r, w, arr, ord);
 }
 
 /* ================================================================ entry points */
@@ -643,7 +694,7 @@ bool workload_parse(const char *text, size_t len, const char *path, const GpuCon
         fail(&L, "expected a JSON object at the top level, found %s", jsonread_type(root));
         goto done;
     }
-    static const char *const keys[] = { "$schema", "name", "description", "params", "kernels", "buffers", "variants", NULL };
+    static const char *const keys[] = { "$schema", "name", "description", "params", "kernels", "nvcc_flags", "buffers", "variants", NULL };
     static const char *const required[] = { "name", "description", "kernels", "buffers", "variants", NULL };
     if (!jsonread_check_keys(&L.r, root, keys, required)) goto done;
     uint32_t ord;
@@ -684,12 +735,21 @@ void workload_destroy(Workload *w)
     if (!w) return;
     for (uint32_t i = 0; i < w->nvariants; i++) {
         free(w->variants[i].description);
-        free(w->variants[i].args);
+        for (uint32_t k = 0; k < w->variants[i].nlaunches; k++) free(w->variants[i].launches[k].args);
+        free(w->variants[i].launches);
+        checks_free(&w->variants[i]);
         free(w->variants[i].checks);
     }
     free(w->variants);
+    free(w->order);
+    for (uint32_t i = 0; i < w->nbuffers; i++) {
+        free(w->buffers[i].init.data);
+        free(w->buffers[i].init.file);
+    }
     free(w->buffers);
     program_destroy(&w->program);
+    names_free(&w->buffer_names);
+    names_free(&w->variant_names);
     free(w->kernel_file);
     free(w->params);
     free(w->description);
@@ -700,7 +760,25 @@ void workload_destroy(Workload *w)
 
 const WlVariant *workload_find_variant(const Workload *w, const char *name)
 {
-    for (uint32_t i = 0; i < w->nvariants; i++)
-        if (strcmp(w->variants[i].name, name) == 0) return &w->variants[i];
-    return NULL;
+    uint32_t i = names_find(&w->variant_names, name, strlen(name), variant_name_of, w);
+    return i == NAMES_NONE ? NULL : &w->variants[i];
+}
+
+int workload_find_buffer(const Workload *w, const char *name)
+{
+    uint32_t i = names_find(&w->buffer_names, name, strlen(name), buffer_name, w);
+    return i == NAMES_NONE ? -1 : (int)i;
+}
+
+void workload_select(const Workload *w, const bool *chosen, bool *run)
+{
+    /* in run order every target comes before the variants comparing with
+    ** it: one backward pass carries the choice down every chain */
+    for (uint32_t i = 0; i < w->nvariants; i++) run[i] = chosen[i];
+    for (uint32_t k = w->nvariants; k-- > 0;) {
+        const WlVariant *v = &w->variants[w->order[k]];
+        if (!run[w->order[k]]) continue;
+        for (uint32_t c = 0; c < v->nchecks; c++)
+            if (v->checks[c].kind == WL_CHECK_SAME_AS) run[v->checks[c].variant] = true;
+    }
 }

@@ -49,6 +49,9 @@ void workload_fill_range(const WlBuffer *b, uint64_t first, uint64_t count, void
             else u[j] = (uint32_t)(in->i0 + (int64_t)k * in->i1);
         }
         return;
+    case WL_INIT_NPY:
+        memcpy(dst, (const uint32_t *)in->data + first, count * 4);
+        return;
     case WL_INIT_RANDOM: {
         /* element k is output k+1 of splitmix64 seeded with seed: the state
         ** only advances by a constant, so any element can be made alone */
@@ -75,8 +78,10 @@ void workload_run_free(WlRun *r)
     if (!r) return;
     gmem_destroy(r->gmem);
     free(r->addrs);
+    free(r->params);
     for (uint32_t i = 0; i < r->nchecks; i++) free(r->expected[i]);
     free(r->expected);
+    free(r->other);
     memset(r, 0, sizeof *r);
 }
 
@@ -86,8 +91,10 @@ bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d)
     r->gmem = gmem_create();
     r->addrs = calloc(w->nbuffers ? w->nbuffers : 1, sizeof *r->addrs);
     r->expected = calloc(v->nchecks ? v->nchecks : 1, sizeof *r->expected);
+    r->other = calloc(v->nchecks ? v->nchecks : 1, sizeof *r->other);
+    r->params = calloc(v->nlaunches, sizeof *r->params);
     void **data = calloc(w->nbuffers ? w->nbuffers : 1, sizeof *data);
-    if (!r->gmem || !r->addrs || !r->expected || !data) {
+    if (!r->gmem || !r->addrs || !r->expected || !r->other || !r->params || !data) {
         diag_set(d, w->path, 0, 0, "out of host memory");
         free(data);
         workload_run_free(r);
@@ -107,15 +114,27 @@ bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d)
         data[i] = gmem_translate(r->gmem, r->addrs[i], (uint32_t)(b->count * 4));
         workload_fill(b, data[i]);
     }
-    for (uint32_t i = 0; i < v->kernel->nparams; i++)
-        r->params[i] = v->args[i].kind == REF_ARG_BUFFER ? r->addrs[v->args[i].buffer] : v->args[i].bits;
+    for (uint32_t k = 0; k < v->nlaunches; k++) {
+        const WlLaunch *l = &v->launches[k];
+        for (uint32_t i = 0; i < l->kernel->nparams; i++) { /* into the param space at each one's offset */
+            const KernelParam *p = &l->kernel->params[i];
+            uint64_t val = l->args[i].kind == REF_ARG_BUFFER ? r->addrs[l->args[i].buffer] : l->args[i].bits;
+            uint32_t wd = p->offset / 4, sh = 8 * (p->offset % 4);
+            if (p->size >= 4) r->params[k][wd] = (uint32_t)val;
+            if (p->size == 8) r->params[k][wd + 1] = (uint32_t)(val >> 32);
+            if (p->size < 4) {
+                uint32_t mask = (p->size == 1 ? 0xffu : 0xffffu) << sh;
+                r->params[k][wd] = (r->params[k][wd] & ~mask) | (((uint32_t)val << sh) & mask);
+            }
+        }
+    }
     RefArg ra[ISA_MAX_PARAMS];
-    RefCall call = workload_ref_call(w, v, data, ra);
     for (uint32_t i = 0; i < v->nchecks; i++) {
         const WlCheck *ck = &v->checks[i];
         const WlBuffer *b = &w->buffers[ck->buffer];
+        RefCall call = workload_ref_call(w, &v->launches[ck->launch], data, ra);
         r->nchecks = i + 1;
-        if (ck->ref->points) continue; /* computed piecewise by workload_compare */
+        if (ck->kind != WL_CHECK_REFERENCE || ck->ref->points) continue; /* not computed, or piecewise */
         r->expected[i] = malloc(b->count * 4);
         if (!r->expected[i]) {
             diag_set(d, w->path, 0, 0, "out of host memory for the expected contents of '%s'", b->name);
@@ -179,9 +198,10 @@ static void compare_range(const WlCheck *c, WlType type, const void *got, const 
 /* An elementwise check, piece by piece: each buffer argument's initial
 ** contents are made again for the piece, the reference computes the piece,
 ** and it is compared with what the kernel left. False when out of memory. */
-static bool compare_pointwise(const Workload *w, const WlVariant *v, const WlCheck *c, const WlRun *r,
+static bool compare_pointwise(const Workload *w, const WlVariant *var, const WlCheck *c, const WlRun *r,
                               WlCheckResult *out)
 {
+    const WlLaunch *v = &var->launches[c->launch];
     const WlBuffer *ob = &w->buffers[c->buffer];
     const uint8_t *got = gmem_translate(r->gmem, r->addrs[c->buffer], (uint32_t)(ob->count * 4));
     uint64_t piece = ob->count < COMPARE_PIECE ? ob->count : COMPARE_PIECE;
@@ -217,20 +237,34 @@ void workload_compare(const Workload *w, const WlVariant *v, uint32_t ck, const 
     const WlCheck *c = &v->checks[ck];
     const WlBuffer *b = &w->buffers[c->buffer];
     memset(out, 0, sizeof *out);
-    if (!r->expected[ck]) {
+    const void *got = gmem_translate(r->gmem, r->addrs[c->buffer], (uint32_t)(b->count * 4));
+    char what[WL_MAX_VARIANT_NAME + 64];
+    if (c->kind == WL_CHECK_SAME_AS) {
+        const char *other = w->variants[c->variant].name;
+        snprintf(what, sizeof what, "same as '%s'", other);
+        if (!r->other[ck]) {
+            snprintf(out->text, sizeof out->text, "%s is not known: variant '%s' did not finish", b->name, other);
+            return;
+        }
+        compare_range(c, b->type, got, r->other[ck], 0, b->count, out);
+    } else if (c->kind == WL_CHECK_EXPECT) {
+        snprintf(what, sizeof what, "expected in %s", c->file);
+        compare_range(c, b->type, got, c->expect, 0, b->count, out);
+    } else if (!r->expected[ck]) {
+        snprintf(what, sizeof what, "reference '%s'", c->ref->name);
         if (!compare_pointwise(w, v, c, r, out)) {
             snprintf(out->text, sizeof out->text, "out of host memory for checking '%s'", b->name);
             return;
         }
     } else {
-        const void *got = gmem_translate(r->gmem, r->addrs[c->buffer], (uint32_t)(b->count * 4));
+        snprintf(what, sizeof what, "reference '%s'", c->ref->name);
         compare_range(c, b->type, got, r->expected[ck], 0, b->count, out);
     }
     out->pass = out->mismatches == 0;
     if (out->pass)
         snprintf(out->text, sizeof out->text, "pass");
     else
-        snprintf(out->text, sizeof out->text, "%s[%llu]: expected %.9g, got %.9g (%llu of %llu elements differ, reference '%s')",
+        snprintf(out->text, sizeof out->text, "%s[%llu]: expected %.9g, got %.9g (%llu of %llu elements differ, %s)",
                  b->name, (unsigned long long)out->first_bad, out->expected, out->got,
-                 (unsigned long long)out->mismatches, (unsigned long long)b->count, c->ref->name);
+                 (unsigned long long)out->mismatches, (unsigned long long)b->count, what);
 }

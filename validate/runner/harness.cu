@@ -294,6 +294,21 @@ void Ctx::run(const Variant &v, Body &b)
             .i64("local_bytes", (long long)fa.localSizeBytes).i64("binary_version", fa.binaryVersion)
             .i64("blocks_per_sm", nb)
             .num("occupancy", (double)nb * threads / prop_.maxThreadsPerMultiProcessor);
+        if (!v.steps.empty()) {
+            std::string seq = "[";
+            for (size_t k = 0; k < v.steps.size(); k++) {
+                const Step &st = v.steps[k];
+                cudaFuncAttributes sa{};
+                CK(cudaFuncGetAttributes(&sa, st.func));
+                int sn = 0, sthreads = (int)(st.block.x * st.block.y * st.block.z);
+                CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&sn, st.func, sthreads, st.dynamic_smem));
+                seq += (k ? "," : "") + JObj().str("kernel", st.kernel).raw("grid", json_dim3(st.grid))
+                                            .raw("block", json_dim3(st.block)).i64("dynamic_smem", (long long)st.dynamic_smem)
+                                            .i64("regs", sa.numRegs).i64("static_smem", (long long)sa.sharedSizeBytes)
+                                            .i64("blocks_per_sm", sn).text();
+            }
+            r.raw("launches", seq + "]");
+        }
 
         // Correctness first, on fresh random inputs with poisoned outputs.
         b.reset();

@@ -49,6 +49,14 @@ std::string json_dim3(dim3 d);
 
 using Params = std::vector<std::pair<std::string, long long>>;
 
+// One launch of a variant of several ("launches" in the workload JSON).
+struct Step {
+    std::string kernel;       // the mini-ISA kernel it mirrors
+    const void *func = nullptr;
+    dim3 grid, block;
+    size_t dynamic_smem = 0;
+};
+
 // One variant as the simulator must reproduce it.
 struct Variant {
     std::string workload;     // the "name" of the workload JSON
@@ -63,6 +71,10 @@ struct Variant {
     double flops = 0;         // useful FP32 operations of one launch (0: n/a)
     std::string note;         // what differs from the simulated run, if anything
     std::string extra;        // optional JSON object text, stored as "emulates" (README)
+    // A variant of several launches: each one (kernel, func, grid, block and
+    // dynamic_smem above are the first's); Body::launch enqueues them all, in
+    // order, and is timed as one. Recorded as "launches" (README).
+    std::vector<Step> steps;
 };
 
 // A variant of workloads/<workload>.json (file filled in from the name).

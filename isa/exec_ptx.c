@@ -1,0 +1,467 @@
+/* isa/exec_ptx.c -- lane semantics of the PTX-only register rows of
+** isa/opcodes.def (OPF_PTX): 64-bit integers on register pairs, cvt between
+** every integer width and f32 with its rounding modes, bit-field and byte
+** permutes, the extra float and predicate operations, and the votes. Part of
+** the exec module (isa/exec.h, exec_ptx_alu); isa/exec.c keeps the memory,
+** control and 32-bit rows, whose loops stay as they were.
+** Semantics: the PTX ISA manual (ISA version 8.x/9.0, "Instruction Set"),
+** with the same defined results as isa/ISA.md "Edge cases" where PTX leaves
+** a case undefined (division by zero, oversized shifts). Not modelled:
+** .ftz (subnormals are kept), f16/f64 and .sat on arithmetic (refused by
+** the front end). 64-bit immediates come from the kernel's constant pool. */
+#include "isa/exec.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+static inline float f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* A 32-bit source of every lane. */
+static void src32(const WarpExec *w, const Operand *o, uint32_t v[WARP_SIZE])
+{
+    if (o->kind == OPND_REG) memcpy(v, w->r[o->index], sizeof(uint32_t) * WARP_SIZE);
+    else
+        for (int l = 0; l < WARP_SIZE; l++) v[l] = o->value;
+}
+
+/* A 64-bit source of every lane: a register pair, or a pooled immediate. */
+static void src64(const ExecBlock *b, const WarpExec *w, const Operand *o, uint64_t v[WARP_SIZE])
+{
+    if (o->kind == OPND_REG) {
+        const uint32_t *lo = w->r[o->index], *hi = w->r[o->index + 1];
+        for (int l = 0; l < WARP_SIZE; l++) v[l] = (uint64_t)hi[l] << 32 | lo[l];
+        return;
+    }
+    uint64_t c = o->index < b->kernel->nconsts ? b->kernel->consts[o->index] : o->value;
+    for (int l = 0; l < WARP_SIZE; l++) v[l] = c;
+}
+
+static void dst32(WarpExec *w, const Operand *o, const uint32_t v[WARP_SIZE], uint32_t m)
+{
+    uint32_t *D = w->r[o->index];
+    for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v[l] : D[l];
+}
+
+static void dst64(WarpExec *w, const Operand *o, const uint64_t v[WARP_SIZE], uint32_t m)
+{
+    uint32_t *lo = w->r[o->index], *hi = w->r[o->index + 1];
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (m >> l & 1) lo[l] = (uint32_t)v[l], hi[l] = (uint32_t)(v[l] >> 32);
+}
+
+static void dstp(WarpExec *w, const Operand *o, uint32_t v, uint32_t m)
+{
+    uint32_t *P = &w->pred[o->index];
+    *P = (*P & ~m) | (v & m);
+}
+
+static inline uint32_t predv(const WarpExec *w, const Operand *o)
+{
+    uint32_t p = w->pred[o->index];
+    return o->neg ? ~p : p;
+}
+
+/* ------------------------------------------------------------------ cvt */
+
+/* Sign- or zero-extends the low `bytes` bytes of v as type t to 64 bits. */
+static int64_t int_of(uint64_t v, ValueType t)
+{
+    switch (type_bytes(t)) {
+    case 1: return type_signed(t) ? (int64_t)(int8_t)v : (int64_t)(uint8_t)v;
+    case 2: return type_signed(t) ? (int64_t)(int16_t)v : (int64_t)(uint16_t)v;
+    case 4: return type_signed(t) ? (int64_t)(int32_t)v : (int64_t)(uint32_t)v;
+    default: return (int64_t)v;
+    }
+}
+
+/* The range of integer type t, as long doubles (exact for 64 bits). */
+static void int_range(ValueType t, long double *lo, long double *hi)
+{
+    uint32_t n = type_bytes(t) * 8;
+    if (type_signed(t)) {
+        *lo = -ldexpl(1.0L, (int)n - 1);
+        *hi = ldexpl(1.0L, (int)n - 1) - 1.0L;
+    } else {
+        *lo = 0.0L;
+        *hi = ldexpl(1.0L, (int)n) - 1.0L;
+    }
+}
+
+/* Rounds x to an integral value as the mode says (nearest even by default). */
+static long double round_integral(long double x, CvtRound r)
+{
+    switch (r) {
+    case RND_RZI: return truncl(x);
+    case RND_RMI: return floorl(x);
+    case RND_RPI: return ceill(x);
+    default: {
+        long double f = floorl(x), d = x - f;
+        if (d > 0.5L || (d == 0.5L && fmodl(f, 2.0L) != 0.0L)) f += 1.0L;
+        return f;
+    }
+    }
+}
+
+/* x (exact) rounded to the nearest f32 in direction r (.rn .rz .rm .rp). */
+static float to_f32(long double x, CvtRound r)
+{
+    float f = (float)x; /* round to nearest even (the default mode) */
+    if (r == RND_RN || r == RND_NONE || (long double)f == x || isinf(f)) {
+        if (isinf(f) && r != RND_RN && r != RND_NONE) { /* directed rounding never overflows past the range */
+            bool toward_zero = r == RND_RZ || (r == RND_RM && x > 0) || (r == RND_RP && x < 0);
+            if (toward_zero) return x > 0 ? FLT_MAX : -FLT_MAX;
+        }
+        return f;
+    }
+    bool up = r == RND_RP || (r == RND_RZ && x < 0);
+    if (up && (long double)f < x) f = nextafterf(f, INFINITY);
+    if (!up && (long double)f > x) f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+static uint64_t cvt_lane(const Instr *in, uint64_t v)
+{
+    ValueType dt = (ValueType)in->type, st = (ValueType)in->stype;
+    CvtRound r = (CvtRound)in->sub;
+    bool sat = in->iflags & INSTR_SAT;
+    if (st == TYPE_F32) {
+        float x = f32((uint32_t)v);
+        if (dt == TYPE_F32) {
+            float y = x;
+            if (r >= RND_RNI && !isnan(x) && !isinf(x)) y = (float)round_integral(x, r);
+            if (sat) y = isnan(y) ? 0.0f : y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y;
+            return bits(y);
+        }
+        /* float to integer: rounded as written, saturating, NaN gives 0 */
+        if (isnan(x)) return 0;
+        long double lo, hi, y = round_integral(x, r == RND_NONE ? RND_RZI : r);
+        int_range(dt, &lo, &hi);
+        if (y < lo) y = lo;
+        if (y > hi) y = hi;
+        return type_signed(dt) ? (uint64_t)(int64_t)y : (uint64_t)y;
+    }
+    int64_t i = int_of(v, st);
+    bool src_unsigned_64 = type_bytes(st) == 8 && !type_signed(st);
+    if (dt == TYPE_F32) {
+        long double x = src_unsigned_64 ? (long double)v : (long double)i;
+        return bits(to_f32(x, r == RND_NONE ? RND_RN : r));
+    }
+    /* integer to integer: truncate or extend; .sat clamps to the destination */
+    if (sat) {
+        long double lo, hi, x = src_unsigned_64 ? (long double)v : (long double)i;
+        int_range(dt, &lo, &hi);
+        if (x < lo) return (uint64_t)(int64_t)lo;
+        if (x > hi) return type_signed(dt) ? (uint64_t)(int64_t)hi : (uint64_t)hi;
+    }
+    uint32_t n = type_bytes(dt);
+    uint64_t u = (uint64_t)i;
+    if (n == 8) return u;
+    /* a sub-word result in a 32-bit register is kept extended as its type */
+    return (uint64_t)(uint32_t)int_of(u, dt);
+}
+
+/* ------------------------------------------------------- bits and bytes */
+
+static uint32_t bfe(uint32_t a, uint32_t pos, uint32_t len, bool sign)
+{
+    pos &= 0xff, len &= 0xff;
+    uint32_t msb = pos + len - 1;
+    bool sbit = sign && (len == 0 ? false : (msb > 31 ? (a >> 31) & 1 : (a >> msb) & 1));
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < 32; i++) {
+        bool bit = i < len && pos + i <= 31 ? (a >> (pos + i)) & 1 : sbit;
+        d |= (uint32_t)bit << i;
+    }
+    return d;
+}
+
+static uint32_t bfi(uint32_t a, uint32_t b, uint32_t pos, uint32_t len)
+{
+    pos &= 0xff, len &= 0xff;
+    uint32_t d = b;
+    for (uint32_t i = 0; i < len && pos + i <= 31; i++) d = (d & ~(1u << (pos + i))) | (((a >> i) & 1) << (pos + i));
+    return d;
+}
+
+static uint32_t brev(uint32_t a)
+{
+    uint32_t d = 0;
+    for (int i = 0; i < 32; i++) d |= ((a >> i) & 1) << (31 - i);
+    return d;
+}
+
+/* prmt: bytes 0-3 of a, 4-7 of b; default mode picks by the 4 nibbles of
+** c (bit 3 of a nibble: replicate the picked byte's sign bit). */
+static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode)
+{
+    uint64_t x = (uint64_t)b << 32 | a;
+    uint32_t sel[4];
+    uint32_t c2 = c & 3;
+    switch (mode) {
+    case PRMT_F4E: for (int i = 0; i < 4; i++) sel[i] = (c2 + (uint32_t)i) & 7; break;
+    case PRMT_B4E: for (int i = 0; i < 4; i++) sel[i] = (c2 + 8 - (uint32_t)i) & 7; break;
+    case PRMT_RC8: for (int i = 0; i < 4; i++) sel[i] = c2; break;
+    case PRMT_ECL: for (int i = 0; i < 4; i++) sel[i] = (uint32_t)i < c2 ? c2 : (uint32_t)i; break;
+    case PRMT_ECR: for (int i = 0; i < 4; i++) sel[i] = (uint32_t)i > c2 ? c2 : (uint32_t)i; break;
+    case PRMT_RC16: for (int i = 0; i < 4; i++) sel[i] = ((c & 1) << 1) + ((uint32_t)i & 1); break;
+    default:
+        for (int i = 0; i < 4; i++) sel[i] = (c >> (4 * i)) & 0xf;
+        break;
+    }
+    uint32_t d = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t byte = (uint32_t)(x >> (8 * (sel[i] & 7))) & 0xff;
+        if (mode == PRMT_DEFAULT && (sel[i] & 8)) byte = (byte & 0x80) ? 0xff : 0;
+        d |= byte << (8 * i);
+    }
+    return d;
+}
+
+static uint32_t shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp)
+{
+    uint32_t n = clamp ? (c > 32 ? 32 : c) : c & 31;
+    uint64_t x = (uint64_t)b << 32 | a;
+    return left ? (uint32_t)((x << n) >> 32) : (uint32_t)(x >> n);
+}
+
+static bool testp(float x, TestpKind k)
+{
+    switch (k) {
+    case TESTP_FINITE: return isfinite(x);
+    case TESTP_INFINITE: return isinf(x);
+    case TESTP_NUMBER: return !isnan(x);
+    case TESTP_NOTANUMBER: return isnan(x);
+    case TESTP_NORMAL: return isnormal(x);
+    case TESTP_SUBNORMAL: return fpclassify(x) == FP_SUBNORMAL;
+    }
+    return false;
+}
+
+static uint64_t div_s64(uint64_t x, uint64_t y)
+{
+    int64_t a = (int64_t)x, b = (int64_t)y;
+    if (b == 0) return UINT64_MAX;
+    if (a == INT64_MIN && b == -1) return x;
+    return (uint64_t)(a / b);
+}
+
+static uint64_t rem_s64(uint64_t x, uint64_t y)
+{
+    int64_t a = (int64_t)x, b = (int64_t)y;
+    if (b == 0) return x;
+    if (b == -1) return 0;
+    return (uint64_t)(a % b);
+}
+
+static uint64_t shr_s64(uint64_t x, uint32_t n)
+{
+    bool neg = x >> 63;
+    if (n >= 64) return neg ? UINT64_MAX : 0;
+    return neg ? ~(~x >> n) : x >> n;
+}
+
+static bool cmp64(CmpOp c, uint64_t x, uint64_t y, bool sign)
+{
+    int s = sign ? ((int64_t)x < (int64_t)y ? -1 : (int64_t)x > (int64_t)y) : (x < y ? -1 : x > y);
+    switch (c) {
+    case CMP_EQ: case CMP_EQU: return s == 0;
+    case CMP_NE: case CMP_NEU: return s != 0;
+    case CMP_LT: case CMP_LTU: return s < 0;
+    case CMP_LE: case CMP_LEU: return s <= 0;
+    case CMP_GT: case CMP_GTU: return s > 0;
+    case CMP_GE: case CMP_GEU: return s >= 0;
+    case CMP_NUM: return true;
+    case CMP_NAN: case CMP_COUNT: break;
+    }
+    return false;
+}
+
+void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
+{
+    uint64_t A[WARP_SIZE], B[WARP_SIZE], C[WARP_SIZE], D[WARP_SIZE];
+    uint32_t a[WARP_SIZE], bb[WARP_SIZE], c[WARP_SIZE], d[WARP_SIZE];
+    const uint32_t wide = OP_INFO[in->op].wide;
+    /* Sources in the width the row says. */
+    if (in->nsrc > 0 && in->src[0].kind != OPND_PRED && in->src[0].kind != OPND_SPECIAL) {
+        if (wide & W_A) src64(b, w, &in->src[0], A);
+        else src32(w, &in->src[0], a);
+    }
+    if (in->nsrc > 1 && in->src[1].kind != OPND_PRED) {
+        if (wide & W_B) src64(b, w, &in->src[1], B);
+        else src32(w, &in->src[1], bb);
+    }
+    if (in->nsrc > 2 && in->src[2].kind != OPND_PRED) {
+        if (wide & W_C) src64(b, w, &in->src[2], C);
+        else src32(w, &in->src[2], c);
+    }
+    const Operand *o = &in->dst[0];
+    switch ((Opcode)in->op) {
+    case OP_MOV_B64:
+        if (in->src[0].kind == OPND_SPECIAL) {
+            uint64_t v = in->src[0].index == SREG_GLOBALTIMER ? b->clock * 1000 / 1410 : b->clock; /* ns at ~1.4 GHz */
+            for (int l = 0; l < WARP_SIZE; l++) A[l] = v;
+        }
+        dst64(w, o, A, m);
+        return;
+    case OP_MOV_PACK64:
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = (uint64_t)bb[l] << 32 | a[l];
+        dst64(w, o, D, m);
+        return;
+    case OP_MOV_UNPACK64:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = (uint32_t)A[l], c[l] = (uint32_t)(A[l] >> 32);
+        dst32(w, &in->dst[0], d, m);
+        dst32(w, &in->dst[1], c, m);
+        return;
+    case OP_ADD_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] + B[l]; break;
+    case OP_SUB_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] - B[l]; break;
+    case OP_MUL_LO_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] * B[l]; break;
+    case OP_MAD_LO_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] * B[l] + C[l]; break;
+    case OP_MUL_WIDE_S32: for (int l = 0; l < WARP_SIZE; l++) D[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)bb[l]); break;
+    case OP_MUL_WIDE_U32: for (int l = 0; l < WARP_SIZE; l++) D[l] = (uint64_t)a[l] * bb[l]; break;
+    case OP_MAD_WIDE_S32: for (int l = 0; l < WARP_SIZE; l++) D[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)bb[l]) + C[l]; break;
+    case OP_MAD_WIDE_U32: for (int l = 0; l < WARP_SIZE; l++) D[l] = (uint64_t)a[l] * bb[l] + C[l]; break;
+    case OP_DIV_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = div_s64(A[l], B[l]); break;
+    case OP_DIV_U64: for (int l = 0; l < WARP_SIZE; l++) D[l] = B[l] ? A[l] / B[l] : UINT64_MAX; break;
+    case OP_REM_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = rem_s64(A[l], B[l]); break;
+    case OP_REM_U64: for (int l = 0; l < WARP_SIZE; l++) D[l] = B[l] ? A[l] % B[l] : A[l]; break;
+    case OP_MIN_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = (int64_t)A[l] < (int64_t)B[l] ? A[l] : B[l]; break;
+    case OP_MIN_U64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] < B[l] ? A[l] : B[l]; break;
+    case OP_MAX_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = (int64_t)A[l] > (int64_t)B[l] ? A[l] : B[l]; break;
+    case OP_MAX_U64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] > B[l] ? A[l] : B[l]; break;
+    case OP_NEG_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = 0 - A[l]; break;
+    case OP_ABS_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = (int64_t)A[l] < 0 ? 0 - A[l] : A[l]; break;
+    case OP_AND_B64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] & B[l]; break;
+    case OP_OR_B64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] | B[l]; break;
+    case OP_XOR_B64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] ^ B[l]; break;
+    case OP_NOT_B64: for (int l = 0; l < WARP_SIZE; l++) D[l] = ~A[l]; break;
+    case OP_SHL_B64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bb[l] >= 64 ? 0 : A[l] << bb[l]; break;
+    case OP_SHR_U64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bb[l] >= 64 ? 0 : A[l] >> bb[l]; break;
+    case OP_SHR_S64: for (int l = 0; l < WARP_SIZE; l++) D[l] = shr_s64(A[l], bb[l]); break;
+    case OP_POPC_B64:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_popcount((uint32_t)A[l]) + bits_popcount((uint32_t)(A[l] >> 32));
+        dst32(w, o, d, m);
+        return;
+    case OP_CLZ_B64:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = A[l] ? (uint32_t)__builtin_clzll(A[l]) : 64u;
+        dst32(w, o, d, m);
+        return;
+    case OP_SETP_S64:
+    case OP_SETP_U64: {
+        uint32_t r = 0;
+        for (int l = 0; l < WARP_SIZE; l++) r |= (uint32_t)cmp64((CmpOp)in->mod, A[l], B[l], in->op == OP_SETP_S64) << l;
+        dstp(w, o, r, m);
+        return;
+    }
+    case OP_SELP_B64: {
+        uint32_t p = predv(w, &in->src[2]);
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = (p >> l & 1) ? A[l] : B[l];
+        break;
+    }
+    case OP_CVT: {
+        bool s64 = type_bytes((ValueType)in->stype) == 8, d64 = type_bytes((ValueType)in->type) == 8;
+        if (s64) src64(b, w, &in->src[0], A);
+        else
+            for (int l = 0; l < WARP_SIZE; l++) A[l] = a[l];
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = cvt_lane(in, A[l]);
+        if (d64) break;
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = (uint32_t)D[l];
+        dst32(w, o, d, m);
+        return;
+    }
+    case OP_CVTA_GLOBAL: dst64(w, o, A, m); return;
+    case OP_CVTA_SHARED:
+    case OP_CVTA_TO_SHARED: {
+        bool w64 = type_bytes((ValueType)in->type) == 8;
+        if (w64) src64(b, w, &in->src[0], A);
+        else
+            for (int l = 0; l < WARP_SIZE; l++) A[l] = a[l];
+        for (int l = 0; l < WARP_SIZE; l++)
+            D[l] = in->op == OP_CVTA_SHARED ? (uint32_t)A[l] + (uint64_t)ISA_SHARED_WINDOW : (uint64_t)(uint32_t)(A[l] - ISA_SHARED_WINDOW);
+        if (w64) break;
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = (uint32_t)D[l];
+        dst32(w, o, d, m);
+        return;
+    }
+    case OP_BFE_U32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bfe(a[l], bb[l], c[l], false); dst32(w, o, d, m); return;
+    case OP_BFE_S32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bfe(a[l], bb[l], c[l], true); dst32(w, o, d, m); return;
+    case OP_BFI_B32: {
+        uint32_t e[WARP_SIZE];
+        src32(w, &in->src[3], e);
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bfi(a[l], bb[l], c[l], e[l]);
+        dst32(w, o, d, m);
+        return;
+    }
+    case OP_BREV_B32: for (int l = 0; l < WARP_SIZE; l++) d[l] = brev(a[l]); dst32(w, o, d, m); return;
+    case OP_PRMT_B32:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = prmt(a[l], bb[l], c[l], (PrmtMode)in->sub);
+        dst32(w, o, d, m);
+        return;
+    case OP_SHF_L:
+    case OP_SHF_R:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = shf(a[l], bb[l], c[l], in->op == OP_SHF_L, in->sub != 0);
+        dst32(w, o, d, m);
+        return;
+    case OP_SLCT_S32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (int32_t)c[l] >= 0 ? a[l] : bb[l]; dst32(w, o, d, m); return;
+    case OP_SLCT_F32: /* -0.0 >= 0 holds; NaN selects b */
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = (f32(c[l]) >= 0.0f) ? a[l] : bb[l];
+        dst32(w, o, d, m);
+        return;
+    case OP_MUL24_LO_U32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (a[l] & 0xffffff) * (bb[l] & 0xffffff); dst32(w, o, d, m); return;
+    case OP_MUL24_LO_S32:
+        for (int l = 0; l < WARP_SIZE; l++) {
+            int64_t x = ((int32_t)(a[l] << 8)) >> 8, y = ((int32_t)(bb[l] << 8)) >> 8;
+            d[l] = (uint32_t)(uint64_t)(x * y);
+        }
+        dst32(w, o, d, m);
+        return;
+    case OP_SAD_U32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (a[l] > bb[l] ? a[l] - bb[l] : bb[l] - a[l]) + c[l]; dst32(w, o, d, m); return;
+    case OP_DIV_APPROX_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(f32(a[l]) * (1.0f / f32(bb[l]))); dst32(w, o, d, m); return;
+    case OP_DIV_FULL_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(f32(a[l]) / f32(bb[l])); dst32(w, o, d, m); return;
+    case OP_RCP_RN_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(1.0f / f32(a[l])); dst32(w, o, d, m); return;
+    case OP_SQRT_RN_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(sqrtf(f32(a[l]))); dst32(w, o, d, m); return;
+    case OP_TANH_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(tanhf(f32(a[l]))); dst32(w, o, d, m); return;
+    case OP_COPYSIGN_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (bb[l] & 0x7fffffffu) | (a[l] & 0x80000000u); dst32(w, o, d, m); return;
+    case OP_TESTP_F32: {
+        uint32_t r = 0;
+        for (int l = 0; l < WARP_SIZE; l++) r |= (uint32_t)testp(f32(a[l]), (TestpKind)in->sub) << l;
+        dstp(w, o, r, m);
+        return;
+    }
+    case OP_MOV_PRED: dstp(w, o, in->src[0].kind == OPND_IMM ? (in->src[0].value ? UINT32_MAX : 0) : predv(w, &in->src[0]), m); return;
+    case OP_VOTE_ALL: {
+        uint32_t q = predv(w, &in->src[0]) & m;
+        dstp(w, o, q == m ? UINT32_MAX : 0, m);
+        return;
+    }
+    case OP_VOTE_ANY: dstp(w, o, (predv(w, &in->src[0]) & m) ? UINT32_MAX : 0, m); return;
+    case OP_VOTE_UNI: {
+        uint32_t q = predv(w, &in->src[0]) & m;
+        dstp(w, o, (q == 0 || q == m) ? UINT32_MAX : 0, m);
+        return;
+    }
+    case OP_ACTIVEMASK: for (int l = 0; l < WARP_SIZE; l++) d[l] = m; dst32(w, o, d, m); return;
+    case OP_REDUX_ADD: {
+        uint32_t sum = 0;
+        for (int l = 0; l < WARP_SIZE; l++) sum += (m >> l & 1) ? a[l] : 0;
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = sum;
+        dst32(w, o, d, m);
+        return;
+    }
+    default: /* every other row is executed by isa/exec.c */
+        return;
+    }
+    dst64(w, o, D, m);
+}

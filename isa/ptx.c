@@ -1,0 +1,914 @@
+/* isa/ptx.c -- the PTX front end (see ptx.h): tokens over the whole input
+** (isa/lex.h's cursor, a line at a time), the module and .entry grammar,
+** the register declarations, and every instruction decoded onto a row of
+** isa/opcodes.def (isa/ptx_decode.c), then the CFG (isa/cfg.c) and the
+** register rows (isa/ptx_regalloc.c).
+** Grammar (PTX ISA manual, "Syntax" and "Directives"): statements end in
+** ';', a kernel is `[.visible|.weak] .entry NAME ( .param ... ) [perf
+** directives] { ... }`; .version/.target/.address_size 64 head the module;
+** .file/.loc give source lines; .section bodies (debug info) are skipped.
+** Left out (errors that say so): .func and call, module-scope .global and
+** .const variables, .local memory, f16/f64, textures, by-value struct
+** parameters, .address_size 32. */
+#include "isa/ptx_int.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/cfg.h"
+
+/* ---------------------------------------------------------------- errors */
+
+bool ptx_fail(Ptx *P, const Tok *t, const char *fmt, ...)
+{
+    if (P->failed) return false;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_setv(P->d, P->file, t->line, t->col, fmt, ap);
+    va_end(ap);
+    P->failed = true;
+    return false;
+}
+
+const char *ptx_quote(const Tok *t, char *buf, size_t cap)
+{
+    if (t->kind == TK_EOF) {
+        snprintf(buf, cap, "end of file");
+        return buf;
+    }
+    size_t n = 0;
+    for (uint32_t i = 0; i < t->len && i < 48 && n + 5 < cap; i++) {
+        unsigned char c = (unsigned char)t->s[i];
+        if (isprint(c)) buf[n++] = (char)c;
+        else n += (size_t)snprintf(buf + n, cap - n, "\\x%02x", c);
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+/* ---------------------------------------------------------------- tokens */
+
+/* Moves the cursor to the next line; false at the end of the input. */
+static bool next_line(Ptx *P)
+{
+    const char *p = P->lx.end < P->end ? P->lx.end + 1 : P->end; /* past the '\n' */
+    if (p >= P->end || P->lx.end >= P->end) return false;
+    const char *nl = memchr(p, '\n', (size_t)(P->end - p));
+    P->lx.line_start = P->lx.p = p;
+    P->lx.end = nl ? nl : P->end;
+    P->lx.line++;
+    return true;
+}
+
+static bool word_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.'; }
+
+/* Reads the next token into P->tok (TK_EOF at the end). */
+void ptx_next(Ptx *P)
+{
+    Tok *t = &P->tok;
+    for (;;) {
+        if (P->in_comment) { /* inside a block comment */
+            const char *e = NULL;
+            for (const char *c = P->lx.p; c + 1 < P->lx.end; c++)
+                if (c[0] == '*' && c[1] == '/') {
+                    e = c;
+                    break;
+                }
+            if (e) {
+                P->lx.p = e + 2;
+                P->in_comment = false;
+            } else if (!next_line(P)) {
+                *t = (Tok){ TK_EOF, P->end, 0, P->lx.line, lex_col(&P->lx, P->lx.end) };
+                return;
+            } else {
+                continue;
+            }
+        }
+        while (P->lx.p < P->lx.end && (*P->lx.p == ' ' || *P->lx.p == '\t' || *P->lx.p == '\r')) P->lx.p++;
+        if (P->lx.p >= P->lx.end) {
+            if (!next_line(P)) {
+                *t = (Tok){ TK_EOF, P->end, 0, P->lx.line, lex_col(&P->lx, P->lx.end) };
+                return;
+            }
+            continue;
+        }
+        const char *s = P->lx.p;
+        if (s + 1 < P->lx.end && s[0] == '/' && s[1] == '/') {
+            P->lx.p = P->lx.end;
+            continue;
+        }
+        if (s + 1 < P->lx.end && s[0] == '/' && s[1] == '*') {
+            P->lx.p = s + 2;
+            P->in_comment = true;
+            P->comment_line = P->lx.line;
+            P->comment_col = lex_col(&P->lx, s);
+            continue;
+        }
+        t->s = s;
+        t->line = P->lx.line;
+        t->col = lex_col(&P->lx, s);
+        const char *e = s + 1;
+        char c = *s;
+        if (c == '"') {
+            while (e < P->lx.end && *e != '"') e++;
+            if (e < P->lx.end) e++;
+            t->kind = TK_STR;
+        } else if (isdigit((unsigned char)c)) {
+            while (e < P->lx.end && (isalnum((unsigned char)*e) || *e == '.' ||
+                                     ((*e == '-' || *e == '+') && (e[-1] == 'e' || e[-1] == 'E') &&
+                                      !(s[0] == '0' && s + 1 < e && (s[1] == 'x' || s[1] == 'X' || s[1] == 'f' ||
+                                                                      s[1] == 'F' || s[1] == 'd' || s[1] == 'D')))))
+                e++;
+            t->kind = TK_NUM;
+        } else if (isalpha((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.') {
+            /* words carry their dots (ld.global.f32, %tid.x) and "::" (.L2::128B) */
+            while (e < P->lx.end && (word_char(*e) || (e[0] == ':' && e + 1 < P->lx.end && e[1] == ':' &&
+                                                       e + 2 < P->lx.end && word_char(e[2])))) {
+                e += *e == ':' ? 2 : 1;
+            }
+            t->kind = c == '.' ? TK_DIR : TK_WORD;
+            if (c == '.' && e == s + 1) t->kind = TK_PUNCT;
+        } else {
+            t->kind = TK_PUNCT;
+        }
+        t->len = (uint32_t)(e - s);
+        P->lx.p = e;
+        return;
+    }
+}
+
+bool ptx_is(const Tok *t, const char *word)
+{
+    size_t n = strlen(word);
+    return t->len == n && memcmp(t->s, word, n) == 0;
+}
+
+bool ptx_punct(const Tok *t, char c) { return t->kind == TK_PUNCT && t->s[0] == c; }
+
+bool ptx_expect(Ptx *P, char c, const char *context)
+{
+    if (ptx_punct(&P->tok, c)) {
+        ptx_next(P);
+        return true;
+    }
+    char q[80];
+    return ptx_fail(P, &P->tok, "expected '%c' %s, found '%s'", c, context, ptx_quote(&P->tok, q, sizeof q));
+}
+
+/* The token as a NUL-terminated string (cut at cap - 1 bytes). */
+const char *ptx_text(const Tok *t, char *buf, size_t cap)
+{
+    size_t n = t->len < cap - 1 ? t->len : cap - 1;
+    memcpy(buf, t->s, n);
+    buf[n] = 0;
+    return buf;
+}
+
+/* An integer literal (decimal, 0x hex, 0b binary, leading-0 octal, an
+** optional U suffix) into 64 bits; negative when neg. */
+bool ptx_int(Ptx *P, const Tok *t, bool neg, int64_t *out)
+{
+    char q[80];
+    if (t->kind != TK_NUM) return ptx_fail(P, t, "expected an integer, found '%s'", ptx_quote(t, q, sizeof q));
+    const char *s = t->s, *e = t->s + t->len;
+    if (e > s && (e[-1] == 'U' || e[-1] == 'u')) e--;
+    uint64_t v = 0;
+    unsigned base = 10;
+    if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s += 2;
+    else if (e - s > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, s += 2;
+    else if (e - s > 1 && s[0] == '0') base = 8, s += 1;
+    if (s >= e) return ptx_fail(P, t, "expected an integer, found '%s'", ptx_quote(t, q, sizeof q));
+    for (; s < e; s++) {
+        int dgt = isdigit((unsigned char)*s) ? *s - '0' : isxdigit((unsigned char)*s) ? (tolower(*s) - 'a' + 10) : 99;
+        if (dgt >= (int)base) return ptx_fail(P, t, "expected an integer, found '%s'", ptx_quote(t, q, sizeof q));
+        if (v > (UINT64_MAX - (uint64_t)dgt) / base)
+            return ptx_fail(P, t, "integer '%s' does not fit in 64 bits", ptx_quote(t, q, sizeof q));
+        v = v * base + (uint64_t)dgt;
+    }
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return true;
+}
+
+/* --------------------------------------------------------- name tables */
+
+static const char *range_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->ranges[id].name; }
+static const char *sym_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->syms[id].name; }
+static const char *plabel_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->k->labels[id].name; }
+
+static char *dup_tok(const Tok *t)
+{
+    char *s = malloc(t->len + 1);
+    if (s) {
+        memcpy(s, t->s, t->len);
+        s[t->len] = 0;
+    }
+    return s;
+}
+
+static bool grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    uint32_t ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > UINT32_MAX / 2) return false;
+        ncap *= 2;
+    }
+    void *n = realloc(*arr, (size_t)ncap * elem);
+    if (!n) return false;
+    *arr = n;
+    *cap = ncap;
+    return true;
+}
+
+bool ptx_grow(Ptx *P, void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (grow(arr, cap, need, elem)) return true;
+    return ptx_fail(P, &P->tok, "out of memory");
+}
+
+/* Virtual register for (range, index), made on first use. */
+static uint32_t vreg_of(Ptx *P, uint32_t range, uint32_t index)
+{
+    uint64_t key = (uint64_t)range << 32 | index;
+    if (P->vmap_n * 2 >= P->vmap_cap) { /* rehash at half full */
+        uint32_t ncap = P->vmap_cap ? P->vmap_cap * 2 : 256;
+        uint64_t *nk = malloc((size_t)ncap * sizeof *nk);
+        uint32_t *nvv = malloc((size_t)ncap * sizeof *nvv);
+        if (!nk || !nvv) {
+            free(nk);
+            free(nvv);
+            return UINT32_MAX;
+        }
+        memset(nvv, 0xff, (size_t)ncap * sizeof *nvv);
+        for (uint32_t i = 0; i < P->vmap_cap; i++)
+            if (P->vmap_val[i] != UINT32_MAX) {
+                uint32_t h = (uint32_t)(P->vmap_key[i] * 0x9E3779B97F4A7C15ull >> 32) & (ncap - 1);
+                while (nvv[h] != UINT32_MAX) h = (h + 1) & (ncap - 1);
+                nk[h] = P->vmap_key[i];
+                nvv[h] = P->vmap_val[i];
+            }
+        free(P->vmap_key);
+        free(P->vmap_val);
+        P->vmap_key = nk;
+        P->vmap_val = nvv;
+        P->vmap_cap = ncap;
+    }
+    uint32_t h = (uint32_t)(key * 0x9E3779B97F4A7C15ull >> 32) & (P->vmap_cap - 1);
+    while (P->vmap_val[h] != UINT32_MAX) {
+        if (P->vmap_key[h] == key) return P->vmap_val[h];
+        h = (h + 1) & (P->vmap_cap - 1);
+    }
+    if (P->nv >= 0xffff) return UINT32_MAX - 1; /* Operand.index is 16 bits */
+    if (!grow((void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return UINT32_MAX;
+    P->vclass[P->nv] = P->ranges[range].cls;
+    P->vmap_key[h] = key;
+    P->vmap_val[h] = P->nv;
+    P->vmap_n++;
+    return P->nv++;
+}
+
+/* The register named by token t: its virtual register and class. */
+bool ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
+{
+    char q[80];
+    uint32_t r = names_find(&P->range_ix, t->s, t->len, range_name, P);
+    uint32_t index = 0;
+    if (r == NAMES_NONE || P->ranges[r].count) { /* %r12: a prefix and a number */
+        uint32_t nd = 0;
+        while (nd < t->len && isdigit((unsigned char)t->s[t->len - 1 - nd])) nd++;
+        if (nd && nd < t->len && nd <= 9) {
+            r = names_find(&P->range_ix, t->s, t->len - nd, range_name, P);
+            for (uint32_t i = t->len - nd; i < t->len; i++) index = index * 10 + (uint32_t)(t->s[i] - '0');
+            if (r != NAMES_NONE && (P->ranges[r].count == 0 || index >= P->ranges[r].count ||
+                                    (nd > 1 && t->s[t->len - nd] == '0')))
+                return ptx_fail(P, t, "register '%s' is not declared (%.*s<%u> declares %.*s0 .. %.*s%u)",
+                                ptx_quote(t, q, sizeof q), (int)(t->len - nd), t->s, P->ranges[r].count,
+                                (int)(t->len - nd), t->s, (int)(t->len - nd), t->s,
+                                P->ranges[r].count ? P->ranges[r].count - 1 : 0);
+        } else {
+            r = NAMES_NONE;
+        }
+    }
+    if (r == NAMES_NONE)
+        return ptx_fail(P, t, "undeclared register '%s'; declare it with .reg", ptx_quote(t, q, sizeof q));
+    uint32_t id = vreg_of(P, r, index);
+    if (id == UINT32_MAX) return ptx_fail(P, t, "out of memory");
+    if (id == UINT32_MAX - 1) return ptx_fail(P, t, "too many registers in one kernel (at most 65535 used)");
+    *v = id;
+    *cls = P->ranges[r].cls;
+    return true;
+}
+
+const PtxSym *ptx_sym(const Ptx *P, const Tok *t)
+{
+    uint32_t i = names_find(&P->sym_ix, t->s, t->len, sym_name, P);
+    return i == NAMES_NONE ? NULL : &P->syms[i];
+}
+
+/* ------------------------------------------------------------ directives */
+
+/* .reg .TYPE %name<N>[, %other ...]; */
+static bool parse_reg_decl(Ptx *P)
+{
+    ptx_next(P);
+    char q[80];
+    Tok tt = P->tok;
+    if (tt.kind != TK_DIR) return ptx_fail(P, &tt, "expected a register type after .reg, found '%s'", ptx_quote(&tt, q, sizeof q));
+    uint8_t cls = 0;
+    static const char *const t32[] = { ".b32", ".u32", ".s32", ".f32", ".b16", ".u16", ".s16", ".b8", ".u8", ".s8", NULL };
+    static const char *const t64[] = { ".b64", ".u64", ".s64", NULL };
+    for (int i = 0; t32[i]; i++)
+        if (ptx_is(&tt, t32[i])) cls = VREG_32;
+    for (int i = 0; t64[i]; i++)
+        if (ptx_is(&tt, t64[i])) cls = VREG_64;
+    if (ptx_is(&tt, ".pred")) cls = VREG_PRED;
+    if (!cls) {
+        if (ptx_is(&tt, ".f64") || ptx_is(&tt, ".f16") || ptx_is(&tt, ".f16x2") || ptx_is(&tt, ".bf16") || ptx_is(&tt, ".b128"))
+            return ptx_fail(P, &tt, "registers of type '%s' are not supported yet (fp32/int32 kernels: .pred .b16 .b32 .f32 .b64 .u64 .s64)",
+                            ptx_quote(&tt, q, sizeof q));
+        return ptx_fail(P, &tt, "expected a register type (.pred .b16 .b32 .f32 .b64 .u64 .s64 ...), found '%s'",
+                        ptx_quote(&tt, q, sizeof q));
+    }
+    ptx_next(P);
+    for (;;) {
+        Tok nt = P->tok;
+        if (nt.kind != TK_WORD || nt.len >= 64)
+            return ptx_fail(P, &nt, "expected a register name after .reg, found '%s'", ptx_quote(&nt, q, sizeof q));
+        ptx_next(P);
+        uint32_t count = 0;
+        if (ptx_punct(&P->tok, '<')) {
+            ptx_next(P);
+            int64_t c;
+            Tok ct = P->tok;
+            if (!ptx_int(P, &ct, false, &c)) return false;
+            if (c < 1 || c > 1000000)
+                return ptx_fail(P, &ct, "register count %lld out of range (1 .. 1000000)", (long long)c);
+            count = (uint32_t)c;
+            ptx_next(P);
+            if (!ptx_expect(P, '>', "after the register count")) return false;
+        }
+        if (names_find(&P->range_ix, nt.s, nt.len, range_name, P) != NAMES_NONE)
+            return ptx_fail(P, &nt, "register '%s' declared twice", ptx_quote(&nt, q, sizeof q));
+        if (!ptx_grow(P, (void **)&P->ranges, &P->ranges_cap, P->nranges + 1, sizeof *P->ranges)) return false;
+        PtxRange *r = &P->ranges[P->nranges];
+        ptx_text(&nt, r->name, sizeof r->name);
+        r->count = count;
+        r->cls = cls;
+        if (!names_add(&P->range_ix, P->nranges, range_name, P)) return ptx_fail(P, &nt, "out of memory");
+        P->nranges++;
+        P->k->vregs += count ? count : 1;
+        if (!ptx_punct(&P->tok, ',')) break;
+        ptx_next(P);
+    }
+    return ptx_expect(P, ';', "after the .reg declaration");
+}
+
+/* [.extern] .shared [.align A] .TYPE name[N] | name[] | name ; */
+static bool parse_shared_decl(Ptx *P, bool is_extern, bool module_scope)
+{
+    char q[80];
+    ptx_next(P);
+    uint32_t align = 1, esize = 0;
+    while (P->tok.kind == TK_DIR) {
+        Tok dt = P->tok;
+        if (ptx_is(&dt, ".align")) {
+            ptx_next(P);
+            int64_t a;
+            if (!ptx_int(P, &P->tok, false, &a)) return false;
+            if (a < 1 || a > 4096 || (a & (a - 1)))
+                return ptx_fail(P, &P->tok, ".align %lld: expected a power of two up to 4096", (long long)a);
+            align = (uint32_t)a;
+        } else {
+            static const char *const ty[] = { ".b8", ".u8", ".s8", ".b16", ".u16", ".s16", ".b32", ".u32", ".s32",
+                                              ".f32", ".b64", ".u64", ".s64", ".f64", NULL };
+            static const uint32_t sz[] = { 1, 1, 1, 2, 2, 2, 4, 4, 4, 4, 8, 8, 8, 8 };
+            int i = 0;
+            while (ty[i] && !ptx_is(&dt, ty[i])) i++;
+            if (!ty[i]) return ptx_fail(P, &dt, "expected a type in the .shared declaration, found '%s'", ptx_quote(&dt, q, sizeof q));
+            esize = sz[i];
+        }
+        ptx_next(P);
+    }
+    Tok nt = P->tok;
+    if (nt.kind != TK_WORD || !esize)
+        return ptx_fail(P, &nt, "expected '.TYPE name' in the .shared declaration, found '%s'", ptx_quote(&nt, q, sizeof q));
+    if (nt.len > 1024) return ptx_fail(P, &nt, "shared variable name too long");
+    ptx_next(P);
+    uint64_t count = 1;
+    bool dynamic = false;
+    if (ptx_punct(&P->tok, '[')) {
+        ptx_next(P);
+        if (ptx_punct(&P->tok, ']')) {
+            dynamic = true;
+        } else {
+            int64_t c;
+            if (!ptx_int(P, &P->tok, false, &c)) return false;
+            if (c < 1 || c > (1 << 24)) return ptx_fail(P, &P->tok, "shared array of %lld elements out of range", (long long)c);
+            count = (uint64_t)c;
+            ptx_next(P);
+        }
+        if (!ptx_expect(P, ']', "after the array size")) return false;
+    }
+    if (dynamic && !is_extern) return ptx_fail(P, &nt, "a shared array without a size must be declared .extern");
+    if (ptx_sym(P, &nt)) return ptx_fail(P, &nt, "shared variable '%s' declared twice", ptx_quote(&nt, q, sizeof q));
+    if (!ptx_grow(P, (void **)&P->syms, &P->syms_cap, P->nsyms + 1, sizeof *P->syms)) return false;
+    PtxSym *sym = &P->syms[P->nsyms];
+    memset(sym, 0, sizeof *sym);
+    sym->name = dup_tok(&nt);
+    if (!sym->name) return ptx_fail(P, &nt, "out of memory");
+    sym->align = align;
+    sym->size = dynamic ? 0 : (uint32_t)(count * esize);
+    sym->module_scope = module_scope;
+    sym->line = nt.line;
+    if (sym->size > (1u << 24)) return ptx_fail(P, &nt, "shared variable larger than 16 MiB");
+    if (!names_add(&P->sym_ix, P->nsyms, sym_name, P)) return ptx_fail(P, &nt, "out of memory");
+    P->nsyms++;
+    return ptx_expect(P, ';', "after the .shared declaration");
+}
+
+/* Skips `.section NAME { ... }` (debug sections) and `.pragma "..." ;`. */
+static bool skip_section(Ptx *P)
+{
+    ptx_next(P);
+    while (P->tok.kind != TK_EOF && !ptx_punct(&P->tok, '{')) ptx_next(P);
+    uint32_t depth = 0;
+    do {
+        if (P->tok.kind == TK_EOF) return ptx_fail(P, &P->tok, "end of file inside a .section");
+        if (ptx_punct(&P->tok, '{')) depth++;
+        if (ptx_punct(&P->tok, '}')) depth--;
+        ptx_next(P);
+    } while (depth);
+    return true;
+}
+
+/* .file N "name" [, mtime, size] */
+static bool parse_file_dir(Ptx *P)
+{
+    ptx_next(P);
+    int64_t n;
+    if (!ptx_int(P, &P->tok, false, &n)) return false;
+    if (n < 1 || n > 65535) return ptx_fail(P, &P->tok, ".file number %lld out of range (1 .. 65535)", (long long)n);
+    ptx_next(P);
+    Tok st = P->tok;
+    char q[80];
+    if (st.kind != TK_STR || st.len < 2 || st.s[st.len - 1] != '"')
+        return ptx_fail(P, &st, "expected a quoted file name after .file, found '%s'", ptx_quote(&st, q, sizeof q));
+    ptx_next(P);
+    while (ptx_punct(&P->tok, ',')) {
+        ptx_next(P);
+        ptx_next(P);
+    }
+    Program *pr = P->prog;
+    if ((uint32_t)n > pr->nsrc_files) {
+        char **nf = realloc(pr->src_files, (size_t)n * sizeof *nf);
+        if (!nf) return ptx_fail(P, &st, "out of memory");
+        for (uint32_t i = pr->nsrc_files; i < (uint32_t)n; i++) nf[i] = NULL;
+        pr->src_files = nf;
+        pr->nsrc_files = (uint32_t)n;
+    }
+    free(pr->src_files[n - 1]);
+    Tok inner = st;
+    inner.s++;
+    inner.len -= 2;
+    pr->src_files[n - 1] = dup_tok(&inner);
+    if (!pr->src_files[n - 1]) return ptx_fail(P, &st, "out of memory");
+    return true;
+}
+
+/* .loc F L C[, function_name ..., inlined_at ...]: the source position of
+** the instructions that follow. */
+static bool parse_loc(Ptx *P)
+{
+    uint32_t line = P->tok.line;
+    ptx_next(P);
+    int64_t f, l;
+    if (!ptx_int(P, &P->tok, false, &f)) return false;
+    ptx_next(P);
+    if (!ptx_int(P, &P->tok, false, &l)) return false;
+    P->loc_file = f > 0 && f <= 65535 ? (uint16_t)f : 0;
+    P->loc_line = l > 0 && l <= UINT32_MAX ? (uint32_t)l : 0;
+    /* the rest of the .loc line (column, inlined_at ...) is not used */
+    while (P->tok.kind != TK_EOF && P->tok.line == line) ptx_next(P);
+    return true;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+static bool parse_param(Ptx *P, Kernel *k)
+{
+    char q[80];
+    Tok pt = P->tok; /* .param */
+    ptx_next(P);
+    uint32_t size = 0, align = 0;
+    ValueType type = TYPE_NONE;
+    bool ptr = false;
+    while (P->tok.kind == TK_DIR) {
+        Tok t = P->tok;
+        static const char *const ty[] = { ".u64", ".s64", ".b64", ".u32", ".s32", ".b32", ".f32", ".u16", ".s16", ".b16", ".u8", ".s8", ".b8", NULL };
+        static const ValueType tv[] = { TYPE_U64, TYPE_S64, TYPE_B64, TYPE_U32, TYPE_S32, TYPE_B32, TYPE_F32,
+                                        TYPE_U16, TYPE_S16, TYPE_B16, TYPE_U8,  TYPE_S8,  TYPE_B8 };
+        int i = 0;
+        while (ty[i] && !ptx_is(&t, ty[i])) i++;
+        if (ty[i]) {
+            type = tv[i];
+            size = type_bytes(type);
+        } else if (ptx_is(&t, ".ptr") || ptx_is(&t, ".global") || ptx_is(&t, ".const") || ptx_is(&t, ".shared") ||
+                   ptx_is(&t, ".local")) {
+            ptr = true;
+        } else if (ptx_is(&t, ".align")) {
+            ptx_next(P);
+            int64_t a;
+            if (!ptx_int(P, &P->tok, false, &a)) return false;
+            align = a > 0 && a <= 4096 ? (uint32_t)a : 1;
+        } else if (ptx_is(&t, ".f64") || ptx_is(&t, ".f16")) {
+            return ptx_fail(P, &t, "parameters of type '%s' are not supported yet", ptx_quote(&t, q, sizeof q));
+        } else {
+            return ptx_fail(P, &t, "expected a parameter type (.u64 .u32 .s32 .f32 ...), found '%s'", ptx_quote(&t, q, sizeof q));
+        }
+        ptx_next(P);
+    }
+    Tok nt = P->tok;
+    if (!size) return ptx_fail(P, &pt, "expected a type in the .param declaration");
+    if (nt.kind != TK_WORD) return ptx_fail(P, &nt, "expected a parameter name, found '%s'", ptx_quote(&nt, q, sizeof q));
+    ptx_next(P);
+    if (ptx_punct(&P->tok, '['))
+        return ptx_fail(P, &nt, "array parameters (a struct passed by value) are not supported yet; pass a pointer");
+    if (k->nparams == ISA_MAX_PARAMS) return ptx_fail(P, &nt, "too many parameters (at most %d)", ISA_MAX_PARAMS);
+    if (align < size) align = size;
+    uint32_t off = (k->param_bytes + align - 1) / align * align;
+    if (off + size > 4 * ISA_MAX_PARAM_WORDS) return ptx_fail(P, &nt, "parameters larger than %d bytes", 4 * ISA_MAX_PARAM_WORDS);
+    KernelParam *p = &k->params[k->nparams];
+    /* nvcc names parameters <entry>_param_<i>: keep what follows the entry name */
+    const char *nm = nt.s;
+    uint32_t nl = nt.len;
+    size_t el = strlen(k->mangled);
+    if (nl > el + 1 && memcmp(nm, k->mangled, el) == 0 && nm[el] == '_') nm += el + 1, nl -= (uint32_t)el + 1;
+    if (nl >= ISA_MAX_NAME) nm += nl - (ISA_MAX_NAME - 1), nl = ISA_MAX_NAME - 1;
+    memcpy(p->name, nm, nl);
+    p->name[nl] = 0;
+    if (!ptx_grow(P, (void **)&P->pnames, &P->pnames_cap, k->nparams + 1, sizeof *P->pnames)) return false;
+    P->pnames[k->nparams] = dup_tok(&nt);
+    if (!P->pnames[k->nparams]) return ptx_fail(P, &nt, "out of memory");
+    P->npnames = k->nparams + 1;
+    p->type = type;
+    p->is_ptr = ptr || (size == 8 && type != TYPE_S64);
+    p->offset = off;
+    p->size = size;
+    k->param_bytes = off + size;
+    k->nparams++;
+    return true;
+}
+
+/* Finds parameter token t of the current kernel; its index or -1. */
+int ptx_param_index(const Ptx *P, const Tok *t)
+{
+    for (uint32_t i = 0; i < P->k->nparams; i++)
+        if (strlen(P->pnames[i]) == t->len && memcmp(P->pnames[i], t->s, t->len) == 0) return (int)i;
+    return -1;
+}
+
+static bool label_def(Ptx *P, const Tok *t)
+{
+    char q[80];
+    if (t->len >= ISA_MAX_NAME) return ptx_fail(P, t, "label name too long (%u characters, at most %d)", t->len, ISA_MAX_NAME - 1);
+    if (names_find(&P->label_ix, t->s, t->len, plabel_name, P) != NAMES_NONE)
+        return ptx_fail(P, t, "label '%s' defined twice", ptx_quote(t, q, sizeof q));
+    Kernel *k = P->k;
+    if (!ptx_grow(P, (void **)&k->labels, &P->label_cap, k->nlabels + 1, sizeof *k->labels)) return false;
+    Label *l = &k->labels[k->nlabels];
+    ptx_text(t, l->name, sizeof l->name);
+    l->pc = k->ncode;
+    if (!names_add(&P->label_ix, k->nlabels, plabel_name, P)) return ptx_fail(P, t, "out of memory");
+    k->nlabels++;
+    return true;
+}
+
+uint32_t ptx_label_find(const Ptx *P, const char *name, size_t len)
+{
+    return names_find(&P->label_ix, name, len, plabel_name, P);
+}
+
+/* Lays out the kernel's shared memory: the module's and its own sized
+** variables in declaration order at their alignment, the extern array last. */
+static void layout_shared(Ptx *P, Kernel *k)
+{
+    uint32_t off = 0, dyn_align = 16;
+    for (uint32_t i = 0; i < P->nsyms; i++) {
+        PtxSym *s = &P->syms[i];
+        if (!s->size) {
+            if (s->align > dyn_align) dyn_align = s->align;
+            continue;
+        }
+        off = (off + s->align - 1) / s->align * s->align;
+        s->offset = off;
+        off += s->size;
+    }
+    k->static_smem = off;
+    k->dynamic_smem_offset = (off + dyn_align - 1) / dyn_align * dyn_align;
+    for (uint32_t i = 0; i < P->nsyms; i++)
+        if (!P->syms[i].size) P->syms[i].offset = k->dynamic_smem_offset;
+}
+
+static bool finish_kernel(Ptx *P)
+{
+    Kernel *k = P->k;
+    if (k->ncode == 0) {
+        diag_set(P->d, P->file, k->line, 1, "kernel '%s' has no instructions", k->name);
+        return P->failed = true, false;
+    }
+    for (uint32_t i = 0; i < P->nrefs; i++) {
+        PtxRef *r = &P->refs[i];
+        uint32_t j = ptx_label_find(P, r->name, strlen(r->name));
+        if (j == NAMES_NONE) {
+            diag_set(P->d, P->file, r->line, r->col, "unknown label '%s' in kernel '%s'", r->name, k->name);
+            return P->failed = true, false;
+        }
+        if (k->labels[j].pc >= k->ncode) {
+            diag_set(P->d, P->file, r->line, r->col, "label '%s' is at the end of kernel '%s' with no instruction after it",
+                     r->name, k->name);
+            return P->failed = true, false;
+        }
+        k->code[r->instr].target = k->labels[j].pc;
+    }
+    /* Shared symbols the kernel sees, for the disassembler and reports. */
+    uint32_t n = 0;
+    k->shared = calloc(P->nsyms ? P->nsyms : 1, sizeof *k->shared);
+    if (!k->shared) return ptx_fail(P, &P->tok, "out of memory");
+    for (uint32_t i = 0; i < P->nsyms; i++) {
+        const PtxSym *s = &P->syms[i];
+        SharedSymbol *o = &k->shared[n++];
+        const char *nm = s->name;
+        size_t len = strlen(nm);
+        if (len >= ISA_MAX_NAME) nm += len - (ISA_MAX_NAME - 1);
+        snprintf(o->name, sizeof o->name, "%s", nm);
+        o->offset = s->offset;
+        o->size = s->size;
+    }
+    k->nshared = n;
+    ptx_lower_peepholes(P);
+    if (!cfg_analyze(k, P->file, P->d)) return P->failed = true, false;
+    if (!ptx_regalloc(k, P->guard_v, P->vclass, P->nv, P->file, P->d)) return P->failed = true, false;
+    return true;
+}
+
+/* Sets Kernel.name (the bare function name when it demangles), .mangled and
+** .signature. */
+static bool name_kernel(Ptx *P, Kernel *k, const Tok *nt)
+{
+    k->mangled = dup_tok(nt);
+    if (!k->mangled) return ptx_fail(P, nt, "out of memory");
+    k->signature = ptx_demangle(k->mangled);
+    char bare[ISA_MAX_NAME];
+    if (!ptx_bare_name(k->mangled, k->signature, bare, sizeof bare)) {
+        size_t len = strlen(k->mangled);
+        const char *s = k->mangled + (len >= ISA_MAX_NAME ? len - (ISA_MAX_NAME - 1) : 0);
+        snprintf(bare, sizeof bare, "%s", s);
+    }
+    snprintf(k->name, sizeof k->name, "%s", bare);
+    return true;
+}
+
+static void reset_kernel_state(Ptx *P)
+{
+    /* the kernel's own names go; the module's shared variables stay */
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < P->nsyms; i++) {
+        if (P->syms[i].module_scope) P->syms[keep++] = P->syms[i];
+        else free(P->syms[i].name);
+    }
+    P->nsyms = keep;
+    names_clear(&P->sym_ix);
+    for (uint32_t i = 0; i < P->nsyms; i++) names_add(&P->sym_ix, i, sym_name, P); /* fits: it held more */
+    names_clear(&P->range_ix);
+    names_clear(&P->label_ix);
+    P->nranges = 0;
+    P->nv = 0;
+    P->vmap_n = 0;
+    if (P->vmap_val) memset(P->vmap_val, 0xff, (size_t)P->vmap_cap * sizeof *P->vmap_val);
+    P->nrefs = 0;
+    P->code_cap = P->label_cap = 0;
+    for (uint32_t i = 0; i < P->npnames; i++) free(P->pnames[i]);
+    P->npnames = 0;
+    P->loc_file = 0;
+    P->loc_line = 0;
+}
+
+static bool parse_entry(Ptx *P)
+{
+    char q[80];
+    ptx_next(P);
+    Tok nt = P->tok;
+    if (nt.kind != TK_WORD) return ptx_fail(P, &nt, "expected a kernel name after .entry, found '%s'", ptx_quote(&nt, q, sizeof q));
+    if (nt.len > 4096) return ptx_fail(P, &nt, "kernel name too long");
+    Program *pr = P->prog;
+    for (uint32_t i = 0; i < pr->nkernels; i++)
+        if (strlen(pr->kernels[i].mangled) == nt.len && memcmp(pr->kernels[i].mangled, nt.s, nt.len) == 0)
+            return ptx_fail(P, &nt, "kernel '%s' defined twice (first at line %u)", ptx_quote(&nt, q, sizeof q),
+                            pr->kernels[i].line);
+    if (!ptx_grow(P, (void **)&pr->kernels, &P->kernels_cap, pr->nkernels + 1, sizeof(Kernel))) return false;
+    Kernel *k = &pr->kernels[pr->nkernels++];
+    memset(k, 0, sizeof *k);
+    P->k = k;
+    k->ptx = true;
+    k->line = nt.line;
+    reset_kernel_state(P);
+    if (!name_kernel(P, k, &nt)) return false;
+    ptx_next(P);
+    if (!ptx_expect(P, '(', "after the kernel name (its parameter list)")) return false;
+    while (!ptx_punct(&P->tok, ')')) {
+        if (P->tok.kind != TK_DIR || !ptx_is(&P->tok, ".param"))
+            return ptx_fail(P, &P->tok, "expected '.param' or ')' in the parameter list of '%s', found '%s'", k->name,
+                            ptx_quote(&P->tok, q, sizeof q));
+        if (!parse_param(P, k)) return false;
+        if (ptx_punct(&P->tok, ',')) ptx_next(P);
+        else if (!ptx_punct(&P->tok, ')'))
+            return ptx_fail(P, &P->tok, "expected ',' or ')' after a parameter, found '%s'", ptx_quote(&P->tok, q, sizeof q));
+    }
+    ptx_next(P);
+    /* performance directives: .maxntid 256, 1, 1  .reqntid  .minnctapersm  .maxnreg ... */
+    while (P->tok.kind == TK_DIR) {
+        static const char *const perf[] = { ".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm", ".maxnreg",
+                                            ".noreturn", ".maxclusterrank", ".reqnctapercluster", ".explicitcluster",
+                                            ".pragma", NULL };
+        int i = 0;
+        while (perf[i] && !ptx_is(&P->tok, perf[i])) i++;
+        if (!perf[i]) break;
+        ptx_next(P);
+        while (P->tok.kind == TK_NUM || ptx_punct(&P->tok, ',') || P->tok.kind == TK_STR) ptx_next(P);
+        if (ptx_punct(&P->tok, ';')) ptx_next(P);
+    }
+    if (ptx_punct(&P->tok, ';')) return ptx_fail(P, &P->tok, "a kernel declaration without a body ('.entry %s ... ;') cannot run", k->name);
+    if (!ptx_expect(P, '{', "to open the kernel's body")) return false;
+    uint32_t depth = 1;
+    while (depth) {
+        Tok t = P->tok;
+        if (t.kind == TK_EOF) return ptx_fail(P, &t, "end of file inside kernel '%s': expected '}'", k->name);
+        if (ptx_punct(&t, '{')) {
+            depth++;
+            ptx_next(P);
+        } else if (ptx_punct(&t, '}')) {
+            depth--;
+            ptx_next(P);
+        } else if (t.kind == TK_DIR) {
+            if (ptx_is(&t, ".reg")) {
+                if (!parse_reg_decl(P)) return false;
+            } else if (ptx_is(&t, ".shared")) {
+                if (!parse_shared_decl(P, false, false)) return false;
+            } else if (ptx_is(&t, ".extern")) {
+                ptx_next(P);
+                if (!ptx_is(&P->tok, ".shared")) return ptx_fail(P, &P->tok, "only .extern .shared is supported inside a kernel");
+                if (!parse_shared_decl(P, true, false)) return false;
+            } else if (ptx_is(&t, ".loc")) {
+                if (!parse_loc(P)) return false;
+            } else if (ptx_is(&t, ".pragma")) {
+                ptx_next(P);
+                while (P->tok.kind == TK_STR || ptx_punct(&P->tok, ',')) ptx_next(P);
+                if (!ptx_expect(P, ';', "after .pragma")) return false;
+            } else if (ptx_is(&t, ".local")) {
+                return ptx_fail(P, &t, "local memory (.local: per-thread arrays, spills) is not supported yet");
+            } else if (ptx_is(&t, ".param")) {
+                return ptx_fail(P, &t, "a .param declared in a body (for a call) is not supported yet: calls are not");
+            } else {
+                return ptx_fail(P, &t, "unknown or unsupported directive '%s' in a kernel body", ptx_quote(&t, q, sizeof q));
+            }
+        } else if (t.kind == TK_WORD) {
+            /* a label is a word followed by ':' */
+            const char *after = t.s + t.len;
+            if (after < P->lx.end && *after == ':' && P->lx.p == after) {
+                if (!label_def(P, &t)) return false;
+                ptx_next(P); /* ':' */
+                ptx_next(P);
+            } else {
+                layout_shared(P, k);
+                if (!ptx_instruction(P)) return false;
+            }
+        } else if (ptx_punct(&t, '@')) {
+            layout_shared(P, k);
+            if (!ptx_instruction(P)) return false;
+        } else {
+            return ptx_fail(P, &t, "expected an instruction, a label or a directive, found '%s'", ptx_quote(&t, q, sizeof q));
+        }
+    }
+    return finish_kernel(P);
+}
+
+static bool parse_module(Ptx *P)
+{
+    char q[80];
+    bool seen_version = false, seen_target = false;
+    ptx_next(P);
+    while (P->tok.kind != TK_EOF) {
+        Tok t = P->tok;
+        if (t.kind != TK_DIR)
+            return ptx_fail(P, &t, "expected a directive (.version .target .entry ...) at the top level, found '%s'",
+                            ptx_quote(&t, q, sizeof q));
+        if (ptx_is(&t, ".version")) {
+            ptx_next(P);
+            if (P->tok.kind != TK_NUM) return ptx_fail(P, &P->tok, "expected a version number after .version, found '%s'", ptx_quote(&P->tok, q, sizeof q));
+            seen_version = true;
+            ptx_next(P);
+        } else if (ptx_is(&t, ".target")) {
+            ptx_next(P);
+            if (P->tok.kind != TK_WORD) return ptx_fail(P, &P->tok, "expected a target (sm_90 ...) after .target, found '%s'", ptx_quote(&P->tok, q, sizeof q));
+            ptx_text(&P->tok, P->target, sizeof P->target);
+            seen_target = true;
+            ptx_next(P);
+            while (ptx_punct(&P->tok, ',')) {
+                ptx_next(P);
+                ptx_next(P);
+            }
+        } else if (ptx_is(&t, ".address_size")) {
+            ptx_next(P);
+            int64_t a;
+            if (!ptx_int(P, &P->tok, false, &a)) return false;
+            if (a != 64)
+                return ptx_fail(P, &P->tok, ".address_size %lld is not supported: expected .address_size 64 (what nvcc emits)", (long long)a);
+            ptx_next(P);
+        } else if (ptx_is(&t, ".visible") || ptx_is(&t, ".weak") || ptx_is(&t, ".common")) {
+            ptx_next(P);
+        } else if (ptx_is(&t, ".entry")) {
+            if (!seen_version || !seen_target)
+                return ptx_fail(P, &t, "'.entry' before the module header: a PTX file starts with .version and .target");
+            if (!parse_entry(P)) return false;
+        } else if (ptx_is(&t, ".extern")) {
+            ptx_next(P);
+            if (ptx_is(&P->tok, ".shared")) {
+                if (!parse_shared_decl(P, true, true)) return false;
+            } else if (ptx_is(&P->tok, ".func")) { /* a declaration (printf's vprintf ...): skipped; a call is refused */
+                while (P->tok.kind != TK_EOF && !ptx_punct(&P->tok, ';')) ptx_next(P);
+                ptx_next(P);
+            } else {
+                return ptx_fail(P, &P->tok, "'.extern %s' is not supported yet", ptx_quote(&P->tok, q, sizeof q));
+            }
+        } else if (ptx_is(&t, ".shared")) {
+            if (!parse_shared_decl(P, false, true)) return false;
+        } else if (ptx_is(&t, ".func")) {
+            return ptx_fail(P, &t, "device functions (.func) are not supported yet: nvcc inlines them at -O3 unless "
+                                   "marked __noinline__");
+        } else if (ptx_is(&t, ".global") || ptx_is(&t, ".const")) {
+            return ptx_fail(P, &t, "module-scope '%s' variables (__device__ / __constant__) are not supported yet",
+                            ptx_quote(&t, q, sizeof q));
+        } else if (ptx_is(&t, ".file")) {
+            if (!parse_file_dir(P)) return false;
+        } else if (ptx_is(&t, ".section")) {
+            if (!skip_section(P)) return false;
+        } else if (ptx_is(&t, ".pragma")) {
+            ptx_next(P);
+            while (P->tok.kind == TK_STR || ptx_punct(&P->tok, ',')) ptx_next(P);
+            if (!ptx_expect(P, ';', "after .pragma")) return false;
+        } else {
+            return ptx_fail(P, &t, "unknown or unsupported directive '%s' at the top level", ptx_quote(&t, q, sizeof q));
+        }
+    }
+    if (P->in_comment) {
+        Tok c = { TK_EOF, P->end, 0, P->comment_line, P->comment_col };
+        return ptx_fail(P, &c, "this /* comment is never closed: expected '*/' before the end of the file");
+    }
+    if (!seen_version) return ptx_fail(P, &P->tok, "no .version directive: is this a PTX file?");
+    if (P->prog->nkernels == 0) return ptx_fail(P, &P->tok, "no kernel in file: expected a '.entry'");
+    return true;
+}
+
+bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Diag *d)
+{
+    memset(out, 0, sizeof *out);
+    Ptx *P = calloc(1, sizeof *P);
+    if (!P) {
+        diag_set(d, file, 0, 0, "out of memory");
+        return false;
+    }
+    P->file = file ? file : "<input>";
+    P->d = d;
+    P->prog = out;
+    P->end = text + len;
+    const char *nl = memchr(text, '\n', len);
+    P->lx.file = P->file;
+    P->lx.d = d;
+    P->lx.line = 1;
+    P->lx.line_start = P->lx.p = text;
+    P->lx.end = nl ? nl : text + len;
+    out->file = strdup(P->file);
+    bool ok = out->file != NULL;
+    if (!ok) diag_set(d, P->file, 0, 0, "out of memory");
+    if (ok) ok = parse_module(P);
+    for (uint32_t i = 0; i < P->nsyms; i++) free(P->syms[i].name);
+    for (uint32_t i = 0; i < P->npnames; i++) free(P->pnames[i]);
+    free(P->syms);
+    free(P->pnames);
+    free(P->ranges);
+    free(P->refs);
+    free(P->guard_v);
+    free(P->vclass);
+    free(P->vmap_key);
+    free(P->vmap_val);
+    free(P->uses);
+    names_free(&P->range_ix);
+    names_free(&P->sym_ix);
+    names_free(&P->label_ix);
+    free(P);
+    if (!ok) program_destroy(out);
+    return ok;
+}

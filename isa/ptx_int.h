@@ -1,0 +1,102 @@
+/* isa/ptx_int.h -- what the files of the PTX front end share (isa/ptx.c:
+** tokens, directives, kernels; isa/ptx_decode.c: instructions;
+** isa/ptx_lower.c: folds and load hoisting; isa/ptx_names.c: demangling;
+** isa/ptx_regalloc.c: register rows). Not for other modules: they include
+** isa/ptx.h. */
+#ifndef GPUSIM_ISA_PTX_INT_H
+#define GPUSIM_ISA_PTX_INT_H
+
+#include "base/names.h"
+#include "isa/lex.h"
+#include "isa/ptx.h"
+
+typedef enum { TK_EOF, TK_WORD, TK_DIR, TK_NUM, TK_STR, TK_PUNCT } TokKind;
+
+typedef struct {
+    TokKind     kind;
+    const char *s;    /* into the input, len bytes (never NUL-terminated) */
+    uint32_t    len;
+    uint32_t    line, col;
+} Tok;
+
+typedef struct {
+    char     name[64];
+    uint32_t count;   /* %name<count>; 0: a single register named name */
+    uint8_t  cls;     /* VREG_*                                        */
+} PtxRange;
+
+typedef struct {
+    char    *name;
+    uint32_t align, size, offset; /* size 0: the extern (dynamic) array */
+    uint32_t line;
+    bool     module_scope;
+} PtxSym;
+
+typedef struct {
+    uint32_t instr;
+    char     name[ISA_MAX_NAME];
+    uint32_t line, col;
+} PtxRef;
+
+typedef struct {
+    Lex         lx;        /* the current line                              */
+    const char *end;       /* end of the whole input                        */
+    const char *file;
+    Diag       *d;
+    bool        failed, in_comment;
+    uint32_t    comment_line, comment_col; /* where the open block comment began */
+    Tok         tok;       /* the current token                             */
+    Program    *prog;
+    Kernel     *k;         /* the kernel being parsed                       */
+    uint32_t    kernels_cap, code_cap, label_cap;
+    char        target[32];
+    /* the kernel's names */
+    PtxRange   *ranges;
+    uint32_t    nranges, ranges_cap;
+    NameIndex   range_ix;
+    PtxSym     *syms;      /* the module's shared variables, then the kernel's */
+    uint32_t    nsyms, syms_cap;
+    NameIndex   sym_ix;
+    NameIndex   label_ix;
+    char      **pnames;    /* parameter names as written                    */
+    uint32_t    npnames, pnames_cap;
+    PtxRef     *refs;
+    uint32_t    nrefs, refs_cap;
+    /* virtual registers: (range, index) -> id, and each one's class */
+    uint64_t   *vmap_key;
+    uint32_t   *vmap_val, vmap_cap, vmap_n;
+    uint8_t    *vclass;
+    uint32_t    nv, vclass_cap;
+    uint32_t   *guard_v;   /* per instruction: the guard's virtual predicate */
+    uint32_t    guard_cap;
+    uint32_t   *uses;      /* peephole scratch                               */
+    /* .loc in force */
+    uint16_t    loc_file;
+    uint32_t    loc_line;
+} Ptx;
+
+/* isa/ptx.c */
+bool        ptx_fail(Ptx *P, const Tok *t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *ptx_quote(const Tok *t, char *buf, size_t cap);
+const char *ptx_text(const Tok *t, char *buf, size_t cap);
+void        ptx_next(Ptx *P);
+bool        ptx_is(const Tok *t, const char *word);
+bool        ptx_punct(const Tok *t, char c);
+bool        ptx_expect(Ptx *P, char c, const char *context);
+bool        ptx_int(Ptx *P, const Tok *t, bool neg, int64_t *out);
+bool        ptx_grow(Ptx *P, void **arr, uint32_t *cap, uint32_t need, size_t elem);
+bool        ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
+const PtxSym *ptx_sym(const Ptx *P, const Tok *t);
+int         ptx_param_index(const Ptx *P, const Tok *t);
+uint32_t    ptx_label_find(const Ptx *P, const char *name, size_t len);
+
+/* isa/ptx_decode.c */
+bool ptx_instruction(Ptx *P);     /* one statement at P->tok, through its ';' */
+/* isa/ptx_lower.c */
+void ptx_lower_peepholes(Ptx *P); /* the kernel's lowering beyond the table   */
+/* isa/ptx_names.c */
+/* The bare function name of a kernel (from the demangled signature when
+** there is one, else from the Itanium name itself); false for a C name. */
+bool ptx_bare_name(const char *mangled, const char *signature, char *buf, size_t cap);
+
+#endif

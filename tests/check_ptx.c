@@ -1,0 +1,489 @@
+/* tests/check_ptx.c -- the PTX front end (isa/ptx.h) and the PTX rows of
+** the executor: snippets of PTX with the lane results the PTX ISA manual
+** gives (64-bit arithmetic and its edge cases, mul.wide, cvt rounding and
+** saturation, prmt's modes, bfe/bfi/brev, setp combining, sub-word and
+** generic memory, atomics, votes, shuffles), run by isa/grid.c's functional
+** runner; the committed nvcc output of every CUDA twin (tests/ptx/); the
+** register allocation; kernel names; faults; and inputs that must fail
+** cleanly (truncations, random bytes) in bounded time.                   */
+#include "isa/ptx.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/file.h"
+#include "isa/grid.h"
+#include "isa/load.h"
+
+#define PTX_DIR TESTS_DIR "/ptx"
+
+static void parse_ok(const char *src, Program *p)
+{
+    Diag d;
+    bool ok = ptx_parse(src, strlen(src), "t.ptx", p, &d);
+    ck_assert_msg(ok, "t.ptx:%u:%u: %s\n%s", d.line, d.col, d.message, src);
+}
+
+/* ----------------------------------------------------------------- Lanes */
+
+/* Each snippet leaves its result in %rd9 (or %r9, widened); lane l of a
+** 32-thread block writes out[l]. %r0 = %tid.x, %rd0 the same as u64,
+** sbuf a 64-byte shared array. */
+static const char TEMPLATE[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry t(.param .u64 t_param_0)\n{\n"
+    "  .reg .pred %%p<8>;\n  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<16>;\n  .reg .f32 %%f<8>;\n  .reg .b16 %%rs<4>;\n"
+    "  .shared .align 8 .b8 sbuf[64];\n"
+    "  mov.u32 %%r0, %%tid.x;\n  cvt.u64.u32 %%rd0, %%r0;\n  mov.u32 %%r9, 0;\n  mov.u64 %%rd9, 0;\n"
+    "%s\n"
+    "  ld.param.u64 %%rd14, [t_param_0];\n  cvta.to.global.u64 %%rd14, %%rd14;\n  mul.wide.u32 %%rd13, %%r0, 8;\n"
+    "  add.s64 %%rd14, %%rd14, %%rd13;\n  st.global.u64 [%%rd14], %%rd9;\n  ret;\n}\n";
+
+#define W32 "\n  cvt.u64.u32 %rd9, %r9;"
+
+typedef struct {
+    const char *body;
+    uint64_t    lane0, lane31;
+} LaneCase;
+
+static const LaneCase LANES[] = {
+    /* 64-bit integers: carries, wide products, shifts, division edges */
+    { "  mov.u64 %rd1, 4294967295;\n  add.s64 %rd9, %rd1, 1;", 0x100000000ull, 0x100000000ull },
+    { "  mov.u64 %rd1, 4294967296;\n  sub.s64 %rd9, %rd1, 1;", 0xffffffffull, 0xffffffffull },
+    { "  mov.u32 %r1, -3;\n  mul.wide.s32 %rd9, %r1, 100000;", (uint64_t)-300000ll, (uint64_t)-300000ll },
+    { "  mov.u32 %r1, -1;\n  mul.wide.u32 %rd9, %r1, %r1;", 0xfffffffe00000001ull, 0xfffffffe00000001ull },
+    { "  mov.u64 %rd1, 4294967297;\n  mul.lo.s64 %rd9, %rd1, %rd1;", 0x200000001ull, 0x200000001ull },
+    { "  mov.u64 %rd1, 0x8000000000000000;\n  shr.s64 %rd9, %rd1, 63;", UINT64_MAX, UINT64_MAX },
+    { "  mov.u64 %rd1, 0x8000000000000000;\n  shr.u64 %rd9, %rd1, 63;", 1, 1 },
+    { "  mov.u64 %rd1, 1;\n  shl.b64 %rd9, %rd1, 40;", 1ull << 40, 1ull << 40 },
+    { "  mov.u64 %rd1, 1;\n  shl.b64 %rd9, %rd1, 64;", 0, 0 },
+    { "  mov.u64 %rd1, 0x8000000000000000;\n  div.s64 %rd9, %rd1, -1;", 0x8000000000000000ull, 0x8000000000000000ull },
+    { "  mov.u64 %rd1, 77;\n  rem.u64 %rd9, %rd1, 0;", 77, 77 },
+    { "  mov.u64 %rd1, -7;\n  div.s64 %rd9, %rd1, 2;", (uint64_t)-3ll, (uint64_t)-3ll },
+    { "  mov.u64 %rd1, -7;\n  rem.s64 %rd9, %rd1, 2;", (uint64_t)-1ll, (uint64_t)-1ll },
+    { "  mov.u64 %rd1, -5;\n  min.u64 %rd9, %rd1, 3;", 3, 3 },
+    { "  mov.u64 %rd1, -5;\n  max.s64 %rd9, %rd1, 3;", 3, 3 },
+    { "  mov.u64 %rd1, -5;\n  abs.s64 %rd9, %rd1;", 5, 5 },
+    { "  neg.s64 %rd9, %rd0;", 0, (uint64_t)-31ll },
+    { "  mov.u64 %rd1, 0xff00ff00ff00ff00;\n  xor.b64 %rd9, %rd1, -1;", 0x00ff00ff00ff00ffull, 0x00ff00ff00ff00ffull },
+    { "  mov.u32 %r1, 7;\n  mad.wide.u32 %rd9, %r1, %r1, 4294967296;", 0x100000031ull, 0x100000031ull },
+    { "  mov.u64 %rd1, 4294967296;\n  setp.gt.u64 %p1, %rd1, 4294967295;\n  selp.b64 %rd9, %rd1, 5, %p1;", 1ull << 32, 1ull << 32 },
+    { "  mov.u64 %rd1, -1;\n  popc.b64 %r9, %rd1;" W32, 64, 64 },
+    { "  clz.b64 %r9, %rd0;" W32, 64, 59 },
+    { "  mov.b64 %rd1, {%r0, %r0};\n  mov.b64 {%r1, %r2}, %rd1;\n  add.s32 %r9, %r1, %r2;" W32, 0, 62 },
+    /* 32-bit extras */
+    { "  mov.u32 %r1, -1;\n  mul.hi.u32 %r9, %r1, %r1;" W32, 0xfffffffe, 0xfffffffe },
+    { "  mov.u32 %r1, 0xABCD1234;\n  bfe.u32 %r9, %r1, 8, 12;" W32, 0xd12, 0xd12 },
+    { "  mov.u32 %r1, 0xABCD1234;\n  bfe.s32 %r9, %r1, 8, 12;" W32, 0xfffffd12, 0xfffffd12 },
+    { "  mov.u32 %r1, 0xABCD1234;\n  bfe.s32 %r9, %r1, 28, 8;" W32, 0xfffffffa, 0xfffffffa },
+    { "  mov.u32 %r1, 0xABCD1234;\n  bfe.u32 %r9, %r1, 8, 0;" W32, 0, 0 },
+    { "  mov.u32 %r1, 0x12345678;\n  bfi.b32 %r9, 255, %r1, 8, 4;" W32, 0x12345f78, 0x12345f78 },
+    { "  brev.b32 %r9, 1;" W32, 0x80000000, 0x80000000 },
+    { "  mov.u32 %r1, 0x33221100;\n  mov.u32 %r2, 0x77665544;\n  prmt.b32 %r9, %r1, %r2, 0x1074;" W32, 0x11007744, 0x11007744 },
+    { "  mov.u32 %r1, 0xA0000000;\n  prmt.b32 %r9, %r1, 0, 0xBBBB;" W32, 0xffffffff, 0xffffffff },
+    { "  mov.u32 %r1, 0x33221100;\n  mov.u32 %r2, 0x77665544;\n  prmt.b32.f4e %r9, %r1, %r2, 1;" W32, 0x44332211, 0x44332211 },
+    { "  mov.u32 %r1, 0x33221100;\n  mov.u32 %r2, 0x77665544;\n  prmt.b32.b4e %r9, %r1, %r2, 1;" W32, 0x66770011, 0x66770011 },
+    { "  mov.u32 %r1, 0x33221100;\n  prmt.b32.rc8 %r9, %r1, 0, 2;" W32, 0x22222222, 0x22222222 },
+    { "  mov.u32 %r1, 0x33221100;\n  prmt.b32.ecl %r9, %r1, 0, 1;" W32, 0x33221111, 0x33221111 },
+    { "  mov.u32 %r1, 0x33221100;\n  prmt.b32.ecr %r9, %r1, 0, 1;" W32, 0x11111100, 0x11111100 },
+    { "  mov.u32 %r1, 0x33221100;\n  prmt.b32.rc16 %r9, %r1, 0, 1;" W32, 0x33223322, 0x33223322 },
+    { "  shf.l.wrap.b32 %r9, 0x80000000, 1, 33;" W32, 3, 3 },
+    { "  shf.r.clamp.b32 %r9, 1, 2, 40;" W32, 2, 2 },
+    { "  slct.s32.s32 %r9, 1, 2, -5;" W32, 2, 2 },
+    { "  mul24.lo.s32 %r9, 0xffffff, 2;" W32, 0xfffffffe, 0xfffffffe },
+    /* cvt: rounding, saturation, widths */
+    { "  cvt.rni.s32.f32 %r9, 0f40200000;" W32, 2, 2 },            /* 2.5 -> 2 */
+    { "  cvt.rni.s32.f32 %r9, 0fC0200000;" W32, 0xfffffffe, 0xfffffffe }, /* -2.5 -> -2 */
+    { "  cvt.rmi.s32.f32 %r9, 0fBFC00000;" W32, 0xfffffffe, 0xfffffffe }, /* -1.5 -> -2 */
+    { "  cvt.rpi.s32.f32 %r9, 0f3F99999A;" W32, 2, 2 },            /* 1.2 -> 2 */
+    { "  cvt.rzi.s32.f32 %r9, 0fBFD9999A;" W32, 0xffffffff, 0xffffffff }, /* -1.7 -> -1 */
+    { "  cvt.rzi.u32.f32 %r9, 0fBF666666;" W32, 0, 0 },            /* -0.9 -> 0 */
+    { "  cvt.rzi.s32.f32 %r9, 0f501502F9;" W32, 0x7fffffff, 0x7fffffff }, /* 1e10 saturates */
+    { "  cvt.rzi.u32.f32 %r9, 0f7FC00000;" W32, 0, 0 },            /* NaN -> 0 */
+    { "  cvt.rzi.s64.f32 %rd9, 0fE0AD78EC;", 0x8000000000000000ull, 0x8000000000000000ull }, /* -1e20 */
+    { "  cvt.sat.f32.f32 %f1, 0f3FC00000;\n  mov.b32 %r9, %f1;" W32, 0x3f800000, 0x3f800000 },
+    { "  cvt.sat.f32.f32 %f1, 0fBF800000;\n  mov.b32 %r9, %f1;" W32, 0, 0 },
+    { "  cvt.rmi.f32.f32 %f1, 0fBFC00000;\n  mov.b32 %r9, %f1;" W32, 0xc0000000, 0xc0000000 },
+    { "  cvt.rni.f32.f32 %f1, 0f40200000;\n  mov.b32 %r9, %f1;" W32, 0x40000000, 0x40000000 },
+    { "  mov.u64 %rd1, 9007199254740993;\n  cvt.rn.f32.s64 %f1, %rd1;\n  mov.b32 %r9, %f1;" W32, 0x5a000000, 0x5a000000 },
+    { "  mov.u32 %r1, 16777217;\n  cvt.rz.f32.u32 %f1, %r1;\n  mov.b32 %r9, %f1;" W32, 0x4b800000, 0x4b800000 },
+    { "  mov.u32 %r1, 16777217;\n  cvt.rp.f32.u32 %f1, %r1;\n  mov.b32 %r9, %f1;" W32, 0x4b800001, 0x4b800001 },
+    { "  mov.u32 %r1, -16777217;\n  cvt.rm.f32.s32 %f1, %r1;\n  mov.b32 %r9, %f1;" W32, 0xcb800001, 0xcb800001 },
+    { "  cvt.u8.u32 %r9, 511;" W32, 0xff, 0xff },
+    { "  cvt.s32.s8 %r9, 128;" W32, 0xffffff80, 0xffffff80 },
+    { "  cvt.sat.u8.s32 %r9, 300;" W32, 255, 255 },
+    { "  cvt.sat.s8.s32 %r9, -300;" W32, 0xffffff80, 0xffffff80 },
+    { "  cvt.u16.u32 %rs1, 70000;\n  cvt.u32.u16 %r9, %rs1;" W32, 70000 - 65536, 70000 - 65536 },
+    { "  cvt.s64.s32 %rd9, -1;", UINT64_MAX, UINT64_MAX },
+    { "  mov.u64 %rd1, 0x123456789;\n  cvt.u32.u64 %r9, %rd1;" W32, 0x23456789, 0x23456789 },
+    /* floats */
+    { "  div.rn.f32 %f1, 0f3F800000, 0f40400000;\n  mov.b32 %r9, %f1;" W32, 0x3eaaaaab, 0x3eaaaaab },
+    { "  sqrt.rn.f32 %f1, 0f40000000;\n  mov.b32 %r9, %f1;" W32, 0x3fb504f3, 0x3fb504f3 },
+    { "  copysign.f32 %f1, 0fBF800000, 0f40000000;\n  mov.b32 %r9, %f1;" W32, 0xc0000000, 0xc0000000 },
+    { "  testp.finite.f32 %p1, 0f7F800000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 2, 2 },
+    { "  testp.subnormal.f32 %p1, 0f00000001;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
+    { "  setp.ltu.f32 %p1, 0f7FC00000, 0f3F800000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
+    { "  setp.lt.f32 %p1, 0f7FC00000, 0f3F800000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 2, 2 },
+    { "  setp.nan.f32 %p1, 0f7FC00000, 0f3F800000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
+    /* setp combining and the p|q form */
+    { "  setp.eq.u32 %p2, %r0, 0;\n  setp.lt.and.s32 %p1, 1, 2, %p2;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 2 },
+    { "  setp.lt.u32 %p1|%p2, %r0, 16;\n  selp.u32 %r1, 1, 0, %p1;\n  selp.u32 %r2, 2, 0, %p2;\n  or.b32 %r9, %r1, %r2;" W32, 1, 2 },
+    { "  setp.eq.u32 %p3, %r0, 31;\n  setp.hi.or.u32 %p1|%p2, %r0, 100, %p3;\n  selp.u32 %r1, 1, 0, %p1;\n  selp.u32 %r2, 2, 0, %p2;\n"
+      "  or.b32 %r9, %r1, %r2;" W32, 2, 3 },
+    { "  mov.pred %p1, 1;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
+    /* warp level */
+    { "  mov.u32 %r9, %lanemask_lt;" W32, 0, 0x7fffffff },
+    { "  mov.u32 %r9, %lanemask_ge;" W32, 0xffffffff, 0x80000000 },
+    { "  activemask.b32 %r9;" W32, 0xffffffff, 0xffffffff },
+    { "  setp.eq.u32 %p1, %r0, 5;\n  vote.sync.any.pred %p2, %p1, -1;\n  selp.u32 %r9, 1, 2, %p2;" W32, 1, 1 },
+    { "  setp.eq.u32 %p1, %r0, 5;\n  vote.sync.all.pred %p2, %p1, -1;\n  selp.u32 %r9, 1, 2, %p2;" W32, 2, 2 },
+    { "  setp.lt.u32 %p1, %r0, 2;\n  vote.sync.ballot.b32 %r9, %p1, -1;" W32, 3, 3 },
+    { "  shfl.sync.down.b32 %r1|%p1, %r0, 1, 31, -1;\n  selp.u32 %r9, %r1, 99, %p1;" W32, 1, 99 },
+    { "  redux.sync.add.u32 %r9, %r0, -1;" W32, 496, 496 },
+    /* memory: sub-word, generic through the shared window, atomics */
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], 0x8180ff7f;\n  bar.sync 0;\n  ld.shared.s8 %r9, [%r1+1];" W32, 0xffffffff, 0xffffffff },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], 0x8180ff7f;\n  bar.sync 0;\n  ld.shared.u16 %rs1, [%r1+2];\n"
+      "  cvt.u32.u16 %r9, %rs1;" W32, 0x8180, 0x8180 },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1+8], 0;\n  bar.sync 0;\n  setp.eq.u32 %p1, %r0, 3;\n"
+      "  @%p1 st.shared.b8 [%r1+9], 0x1ff;\n  bar.sync 0;\n  ld.shared.u32 %r9, [%r1+8];" W32, 0xff00, 0xff00 },
+    { "  mov.u64 %rd1, sbuf;\n  cvta.shared.u64 %rd2, %rd1;\n  st.u32 [%rd2+4], 1234;\n  bar.sync 0;\n"
+      "  cvta.to.shared.u64 %rd3, %rd2;\n  cvt.u32.u64 %r1, %rd3;\n  ld.shared.u32 %r9, [%r1+4];" W32, 1234, 1234 },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.v2.u32 [%r1+24], {5, 7};\n  bar.sync 0;\n  ld.shared.u32 %r9, [%r1+28];" W32, 7, 7 },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], 0;\n  bar.sync 0;\n  atom.shared.inc.u32 %r2, [%r1], 9;\n  bar.sync 0;\n"
+      "  ld.shared.u32 %r9, [%r1];" W32, 2, 2 }, /* 32 increments wrapping at 9: 32 mod 10 */
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], 0;\n  bar.sync 0;\n  shl.b32 %r2, 1, %r0;\n  atom.shared.or.b32 %r3, [%r1], %r2;\n"
+      "  bar.sync 0;\n  ld.shared.u32 %r9, [%r1];" W32, 0xffffffff, 0xffffffff },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u64 [%r1+16], 0;\n  bar.sync 0;\n  red.shared.add.u64 [%r1+16], 4294967296;\n  bar.sync 0;\n"
+      "  ld.shared.u64 %rd9, [%r1+16];", 32ull << 32, 32ull << 32 },
+};
+
+START_TEST(test_lanes)
+{
+    const LaneCase *c = &LANES[_i];
+    char src[4096];
+    snprintf(src, sizeof src, TEMPLATE, c->body);
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 32 * 8, "out", &d);
+    ck_assert_uint_ne(out, 0);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    bool ok = grid_run_functional(&p.kernels[0], g, &L, &r);
+    ck_assert_msg(ok, "%s\n%s", r.message, c->body);
+    const uint64_t *res = gmem_translate(g, out, 32 * 8);
+    ck_assert_msg(res[0] == c->lane0 && res[31] == c->lane31, "%s\nlane 0: 0x%llx (expected 0x%llx), lane 31: 0x%llx (expected 0x%llx)",
+                  c->body, (unsigned long long)res[0], (unsigned long long)c->lane0, (unsigned long long)res[31],
+                  (unsigned long long)c->lane31);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+/* A 64-bit address with a nonzero high word faults with its own kind. */
+START_TEST(test_addr64_fault)
+{
+    char src[4096];
+    snprintf(src, sizeof src, TEMPLATE, "  mov.u64 %rd1, 0x100010000;\n  ld.global.u32 %r9, [%rd1];" W32);
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 256, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_FAULT);
+    ck_assert_msg(strstr(r.message, "64-bit address beyond the simulated 32-bit space") &&
+                      strstr(r.message, "0x100010000"), "%s", r.message);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ Twins */
+
+static char *slurp(const char *path, size_t *len)
+{
+    char *t;
+    ck_assert_msg(file_read(path, 64u << 20, &t, len, NULL, 0) == FILE_READ_OK, "cannot read %s", path);
+    return t;
+}
+
+/* Every committed twin's PTX reads; its kernels have demangled bare
+** names (where the demangler is built in), params at their offsets, and
+** every instruction a cost. */
+START_TEST(test_twins_read)
+{
+    DIR *dir = opendir(PTX_DIR);
+    ck_assert_ptr_nonnull(dir);
+    uint32_t files = 0, kernels = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".ptx") != 0) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", PTX_DIR, e->d_name);
+        Program p;
+        Diag d;
+        ck_assert_msg(program_load_file(path, &p, &d), "%s:%u:%u: %s", path, d.line, d.col, d.message);
+        for (uint32_t i = 0; i < p.nkernels; i++) {
+            const Kernel *k = &p.kernels[i];
+            ck_assert(k->ptx && k->mangled);
+            if (ptx_can_demangle()) ck_assert_msg(k->signature && strstr(k->signature, k->name), "%s", k->mangled);
+            ck_assert_msg(strlen(k->name) < strlen(k->mangled), "%s: bare name %s", k->mangled, k->name);
+            for (uint32_t j = 1; j < k->nparams; j++)
+                ck_assert(k->params[j].offset >= k->params[j - 1].offset + k->params[j - 1].size);
+            for (uint32_t pc = 0; pc < k->ncode; pc++) ck_assert(k->code[pc].slots < 64);
+            ck_assert_uint_le(k->regs_used, 255);
+            kernels++;
+        }
+        program_destroy(&p);
+        files++;
+    }
+    closedir(dir);
+    ck_assert_uint_ge(files, 15);
+    ck_assert_uint_ge(kernels, 30);
+}
+END_TEST
+
+/* vecadd_scalar from its nvcc output, run: c = a + b; and timed as ptxas
+** emits it: mul.wide folded into three IMAD.WIDE, ld.param and cvta free. */
+START_TEST(test_twin_vecadd_runs)
+{
+    Program p;
+    Diag d;
+    ck_assert_msg(program_load_file(PTX_DIR "/vecadd.ptx", &p, &d), "%s", d.message);
+    char msg[1024];
+    const Kernel *k = program_match_kernel(&p, "vecadd_scalar", msg, sizeof msg);
+    ck_assert_msg(k != NULL, "%s", msg);
+    uint32_t slots = 0, folded = 0;
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        slots += k->code[pc].slots;
+        folded += k->code[pc].op == OP_MUL_WIDE_U32 && k->code[pc].slots == 0;
+    }
+    ck_assert_uint_eq(folded, 1);
+    ck_assert_uint_lt(slots, k->ncode);
+    const uint32_t n = 1000;
+    GlobalMem *g = gmem_create();
+    uint32_t a = gmem_alloc(g, n * 4, "a", &d), b = gmem_alloc(g, n * 4, "b", &d), c = gmem_alloc(g, n * 4, "c", &d);
+    float *ha = gmem_translate(g, a, n * 4), *hb = gmem_translate(g, b, n * 4), *hc = gmem_translate(g, c, n * 4);
+    for (uint32_t i = 0; i < n; i++) ha[i] = (float)i * 0.5f, hb[i] = 3.0f - (float)i;
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { 0 };
+    params[k->params[0].offset / 4] = a;
+    params[k->params[1].offset / 4] = b;
+    params[k->params[2].offset / 4] = c;
+    params[k->params[3].offset / 4] = n;
+    GridLaunch L = { .grid = { (n + 255) / 256, 1, 1 }, .block = { 256, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(k, g, &L, &r), "%s", r.message);
+    for (uint32_t i = 0; i < n; i++) ck_assert_float_eq(hc[i], ha[i] + hb[i]);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------------- Regalloc */
+
+/* %r<5000> declared, a chain of 3000 temporaries each used once: the rows
+** follow what is live (a handful), not what is declared. */
+START_TEST(test_rows_follow_liveness)
+{
+    size_t cap = 200000, len = 0;
+    char *src = malloc(cap);
+    len += (size_t)snprintf(src + len, cap - len,
+                            ".version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 k_param_0)\n{\n"
+                            "  .reg .b32 %%r<5000>;\n  .reg .b64 %%rd<3>;\n  mov.u32 %%r0, %%tid.x;\n");
+    for (int i = 1; i <= 3000; i++) len += (size_t)snprintf(src + len, cap - len, "  add.s32 %%r%d, %%r%d, 1;\n", i, i - 1);
+    len += (size_t)snprintf(src + len, cap - len,
+                            "  ld.param.u64 %%rd1, [k_param_0];\n  cvta.to.global.u64 %%rd2, %%rd1;\n"
+                            "  st.global.u32 [%%rd2], %%r3000;\n  ret;\n}\n");
+    Program p;
+    parse_ok(src, &p);
+    const Kernel *k = &p.kernels[0];
+    ck_assert_uint_le(k->regs_used, 8);
+    ck_assert_uint_eq(k->vregs, 5003);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(k, g, &L, &r), "%s", r.message);
+    ck_assert_uint_eq(*(uint32_t *)gmem_translate(g, out, 4), 3000);
+    gmem_destroy(g);
+    program_destroy(&p);
+    free(src);
+}
+END_TEST
+
+/* A value live around a loop keeps its row through the whole loop. */
+START_TEST(test_rows_across_loop)
+{
+    const char *src =
+        ".version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 k_param_0)\n{\n"
+        "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<3>;\n"
+        "  mov.u32 %r1, 0;\n  mov.u32 %r2, 10;\n  mov.u32 %r6, 1000;\n"
+        "$L1:\n  add.s32 %r3, %r1, 1;\n  mov.u32 %r1, %r3;\n  add.s32 %r4, %r3, 7;\n  add.s32 %r5, %r4, %r4;\n"
+        "  add.s32 %r6, %r6, %r5;\n  setp.lt.u32 %p1, %r1, %r2;\n  @%p1 bra $L1;\n"
+        "  ld.param.u64 %rd1, [k_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  st.global.u32 [%rd2], %r6;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    uint32_t want = 1000;
+    for (uint32_t i = 1; i <= 10; i++) want += 2 * (i + 7);
+    ck_assert_uint_eq(*(uint32_t *)gmem_translate(g, out, 4), want);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- Names */
+
+static const char TWO_F[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".entry _Z1fPf(.param .u64 _Z1fPf_param_0)\n{\n  ret;\n}\n"
+    ".entry _Z1fPi(.param .u64 _Z1fPi_param_0)\n{\n  ret;\n}\n"
+    ".entry _ZN2ns5innerEv()\n{\n  ret;\n}\n"
+    ".entry plain_c()\n{\n  ret;\n}\n";
+
+START_TEST(test_kernel_names)
+{
+    Program p;
+    parse_ok(TWO_F, &p);
+    char msg[1024];
+    ck_assert_ptr_null(program_match_kernel(&p, "f", msg, sizeof msg));
+    ck_assert_msg(strstr(msg, "ambiguous"), "%s", msg);
+    ck_assert_ptr_eq(program_match_kernel(&p, "_Z1fPi", msg, sizeof msg), &p.kernels[1]);
+    ck_assert_ptr_eq(program_match_kernel(&p, "inner", msg, sizeof msg), &p.kernels[2]);
+    ck_assert_ptr_eq(program_match_kernel(&p, "plain_c", msg, sizeof msg), &p.kernels[3]);
+    ck_assert_ptr_null(program_match_kernel(&p, "nope", msg, sizeof msg));
+    ck_assert_msg(strstr(msg, "plain_c"), "%s", msg);
+    if (ptx_can_demangle()) {
+        ck_assert_msg(strstr(msg, "inner") != NULL, "%s", msg);
+        ck_assert_ptr_eq(program_match_kernel(&p, "f(float*)", msg, sizeof msg), &p.kernels[0]);
+        ck_assert_str_eq(p.kernels[2].signature, "ns::inner()");
+    }
+    program_destroy(&p);
+}
+END_TEST
+
+/* ------------------------------------------------------------- BadInput */
+
+/* Every prefix of a real file either reads or fails with a position inside
+** it; never a crash (ASan) or a read past the end. */
+START_TEST(test_truncations)
+{
+    size_t len;
+    char *text = slurp(PTX_DIR "/transpose.ptx", &len);
+    for (size_t n = 0; n < len; n += 7) {
+        char *cut = malloc(n ? n : 1); /* exactly n bytes: ASan sees a read past them */
+        memcpy(cut, text, n);
+        Program p;
+        Diag d;
+        if (ptx_parse(cut, n, "cut.ptx", &p, &d)) program_destroy(&p);
+        else ck_assert_msg(d.line >= 1 && d.message[0], "prefix %zu: no position", n);
+        free(cut);
+    }
+    free(text);
+}
+END_TEST
+
+/* Random bytes, and the real file with random bytes flipped. */
+START_TEST(test_random_bytes)
+{
+    size_t len;
+    char *text = slurp(PTX_DIR "/reduction.ptx", &len);
+    uint64_t s = 12345;
+    for (int round = 0; round < 300; round++) {
+        char *buf = malloc(len);
+        memcpy(buf, text, len);
+        for (int k = 0; k < 8; k++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            buf[(s >> 33) % len] = (char)(s >> 17);
+        }
+        Program p;
+        Diag d;
+        if (ptx_parse(buf, len, "r.ptx", &p, &d)) program_destroy(&p);
+        free(buf);
+    }
+    free(text);
+}
+END_TEST
+
+/* O(n log n): a kernel of 240,000 instructions, 20,000 labels and 50,000
+** registers reads in well under the time a quadratic scan would take. */
+START_TEST(test_large_kernel_time)
+{
+    size_t cap = 16u << 20, len = 0;
+    char *src = malloc(cap);
+    len += (size_t)snprintf(src + len, cap - len,
+                            ".version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n  .reg .pred %%p<2>;\n"
+                            "  .reg .b32 %%r<200002>;\n  mov.u32 %%r0, %%tid.x;\n");
+    for (int i = 1; i <= 200000; i++) {
+        if (i % 10 == 0) len += (size_t)snprintf(src + len, cap - len, "$L%d:\n", i);
+        int d = i <= 50000 ? i : 50001 + i % 2, a = i <= 50001 ? i - 1 : 50001 + (i + 1) % 2; /* 50,000 in a chain, then two */
+        len += (size_t)snprintf(src + len, cap - len, "  add.s32 %%r%d, %%r%d, 1;\n", d, a);
+        if (i % 10 == 5) len += (size_t)snprintf(src + len, cap - len, "  setp.eq.u32 %%p1, %%r1, 0;\n  @%%p1 bra $L%d;\n", i + 5);
+    }
+    len += (size_t)snprintf(src + len, cap - len, "  ret;\n}\n");
+    clock_t t0 = clock();
+    Program p;
+    Diag d;
+    ck_assert_msg(ptx_parse(src, len, "big.ptx", &p, &d), "%u:%u: %s", d.line, d.col, d.message);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    ck_assert_uint_eq(p.kernels[0].ncode, 200000 + 2 + 2 * 20000);
+    ck_assert_msg(secs < 20.0, "%.1f s", secs);
+    program_destroy(&p);
+    free(src);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("ptx");
+    TCase *lanes = tcase_create("Lanes");
+    tcase_add_loop_test(lanes, test_lanes, 0, (int)(sizeof LANES / sizeof LANES[0]));
+    tcase_add_test(lanes, test_addr64_fault);
+    suite_add_tcase(s, lanes);
+    TCase *twins = tcase_create("Twins");
+    tcase_add_test(twins, test_twins_read);
+    tcase_add_test(twins, test_twin_vecadd_runs);
+    suite_add_tcase(s, twins);
+    TCase *ra = tcase_create("Regalloc");
+    tcase_add_test(ra, test_rows_follow_liveness);
+    tcase_add_test(ra, test_rows_across_loop);
+    suite_add_tcase(s, ra);
+    TCase *names = tcase_create("Names");
+    tcase_add_test(names, test_kernel_names);
+    suite_add_tcase(s, names);
+    TCase *bad = tcase_create("BadInput");
+    tcase_add_test(bad, test_truncations);
+    tcase_add_test(bad, test_random_bytes);
+    tcase_add_test(bad, test_large_kernel_time);
+    tcase_set_timeout(bad, 300);
+    suite_add_tcase(s, bad);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

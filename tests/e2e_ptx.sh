@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# tests/e2e_ptx.sh -- the PTX front end end to end through the CLI.
+# usage: e2e_ptx.sh GPUSIM SOURCE_DIR
+# 1. The bad-input corpus (tests/ptx_corpus/*.ptx): `gpusim asm` exits 2 and
+#    its first line is the pinned one (*.expected).
+# 2. The committed nvcc output of every CUDA twin (tests/ptx/*.ptx, made by
+#    tests/ptx/gen.sh) reads, every instruction with a cost; no toolkit needed.
+# 3. docs/PTX.md's opcode table is `gpusim asm --ptx-opcodes` word for word.
+# 4. A .ptx workload runs without a toolkit (and checks pass); an ambiguous
+#    kernel name and a .cu file without nvcc are errors that say why.
+#    Where nvcc is installed: the CUDA workloads (workloads/cuda/*.json)
+#    compile, run and pass their checks at small sizes on the a100 and h200
+#    presets, a compile error reaches the user with exit 2, and a second
+#    cache holds each compiled file once. Without nvcc these say why they
+#    skip.
+set -u
+if [ $# -ne 2 ]; then
+    echo "usage: $0 GPUSIM SOURCE_DIR" >&2
+    exit 2
+fi
+GPUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$2" || exit 2
+. tests/e2e_lib.sh
+export GPUSIM_CACHE_DIR="$TMP/cache"
+
+# ---- 1. bad inputs
+for f in tests/ptx_corpus/*.ptx; do
+    name=$(basename "$f" .ptx)
+    (cd tests/ptx_corpus && "$GPUSIM" asm "$name.ptx") >/dev/null 2>"$TMP/err"
+    rc=$?
+    got=$(head -1 "$TMP/err")
+    want=$(cat "tests/ptx_corpus/$name.expected")
+    if [ "$rc" = 2 ] && [ "$got" = "$want" ]; then ok; else bad "corpus $name" "exit $rc" "want: $want" "got:  $got"; fi
+done
+
+# ---- 2. real nvcc output reads
+for f in tests/ptx/*.ptx; do
+    if "$GPUSIM" asm "$f" >"$TMP/asm" 2>"$TMP/err" && grep -q "timed as" "$TMP/asm" && ! grep -q "//  *[0-9]*  *$" "$TMP/asm"; then ok
+    else bad "gpusim asm $f" "$(head -2 "$TMP/err")"; fi
+done
+
+# ---- 3. docs/PTX.md repeats the table
+"$GPUSIM" asm --ptx-opcodes >"$TMP/table"
+if python3 -c "import sys; t = open('$TMP/table').read(); d = open('docs/PTX.md').read(); sys.exit(0 if t in d else 1)"; then ok
+else bad "docs/PTX.md lacks the output of gpusim asm --ptx-opcodes (paste it between the markers)"; fi
+
+# ---- 4a. a .ptx workload needs no toolkit: the committed vecadd PTX,
+#      checked, with a .u64 buffer argument and registers from "regs"
+python3 -c "import json
+d = json.load(open('workloads/vecadd.json'))
+d['kernels'] = '$PWD/tests/ptx/vecadd.ptx'
+for v in d['variants']: v['regs'] = 16
+json.dump(d, open('$TMP/in_vecadd.json', 'w'))"
+GPUSIM_NVCC= GPUSIM_PTXAS= run_json vecadd_ptx "$TMP/in_vecadd.json" --param n=5003 && ok
+GPUSIM_NVCC= GPUSIM_PTXAS= "$GPUSIM" run "$TMP/in_vecadd.json" --param n=5003 >"$TMP/out" 2>&1
+if grep -q "registers per thread 16 (the variant's \"regs\")" "$TMP/out"; then ok; else bad "the report says where a PTX kernel's registers come from" "$(grep -A3 'PTX kernels' "$TMP/out")"; fi
+# a kernel name several PTX kernels share is an error listing them
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.entry _Z1fPf(.param .u64 _Z1fPf_param_0)\n{\n ret;\n}\n.entry _Z1fPi(.param .u64 _Z1fPi_param_0)\n{\n ret;\n}\n' >"$TMP/two.ptx"
+printf '{"name":"two","description":"x","kernels":"two.ptx","buffers":[{"name":"x","type":"f32","count":1,"init":"zeros"}],"variants":[{"name":"v","kernel":"f","grid":1,"block":1,"args":["x"],"regs":8}]}\n' >"$TMP/two.json"
+"$GPUSIM" run "$TMP/two.json" >/dev/null 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q "ambiguous" "$TMP/err"; then ok; else bad "ambiguous kernel name" "exit $rc" "$(head -2 "$TMP/err")"; fi
+# without nvcc, a .cu workload says what to install
+GPUSIM_NVCC= "$GPUSIM" run workloads/cuda/vecadd.json --param n=1000 >/dev/null 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q "install the CUDA toolkit" "$TMP/err" && grep -q "needs no toolkit" "$TMP/err"; then ok
+else bad "without nvcc a .cu workload says what to install" "exit $rc" "$(head -2 "$TMP/err")"; fi
+
+# ---- 4. .cu workloads, where nvcc is installed
+nvcc=$(command -v nvcc || true)
+[ -n "$nvcc" ] || { [ -x "${CUDA_HOME:-/nonexistent}/bin/nvcc" ] && nvcc=$CUDA_HOME/bin/nvcc; }
+[ -n "$nvcc" ] || { [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc; }
+if [ -z "$nvcc" ]; then
+    echo "e2e_ptx: nvcc not found (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin): skipping the .cu workloads"
+else
+    declare -A small=([vecadd]="--param n=5003" [transpose]="--param n=96" [divergence]="--param n=2048 --param iters=3"
+                      [reduction]="--param n=70000")
+    for w in vecadd transpose divergence reduction; do
+        for gpu in a100 h200; do
+            # shellcheck disable=SC2086
+            run_json "cuda_${w}_$gpu" "workloads/cuda/$w.json" --gpu $gpu ${small[$w]} && ok
+        done
+    done
+    # the cache holds each compiled file once, nothing half written
+    n=$(ls "$GPUSIM_CACHE_DIR"/vecadd-*.ptx 2>/dev/null | wc -l)
+    if [ "$n" -ge 1 ] && ! ls "$GPUSIM_CACHE_DIR" | grep -q '\.tmp$'; then ok; else bad "cache: $n vecadd PTX files"; fi
+    # the compiler's own errors, with exit 2
+    mkdir -p "$TMP/w/k"
+    printf '__global__ void k(float *x) { x[0] = undeclared_thing; }\n' >"$TMP/w/k/bad.cu"
+    printf '{"name":"bad","description":"x","kernels":"k/bad.cu","buffers":[{"name":"x","type":"f32","count":1,"init":"zeros"}],"variants":[{"name":"v","kernel":"k","grid":1,"block":1,"args":["x"]}]}\n' >"$TMP/w/bad.json"
+    "$GPUSIM" run "$TMP/w/bad.json" >/dev/null 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "nvcc failed" "$TMP/err" && grep -q "undeclared_thing" "$TMP/err"; then ok
+    else bad "a compile error reaches the user with exit 2" "exit $rc" "$(head -3 "$TMP/err")"; fi
+fi
+e2e_finish

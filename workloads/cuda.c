@@ -1,0 +1,316 @@
+/* workloads/cuda.c -- nvcc and ptxas where installed (see cuda.h). The
+** tools run as child processes (fork + execv, no shell), their output into
+** a log file next to the cache entry. Hash: 64-bit FNV-1a. */
+#include "workloads/cuda.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/file.h"
+
+#define CUDA_MAX_SOURCE (16u << 20)
+#define CUDA_MAX_ARGS   64
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The first occurrence of needle (nl bytes) in hay[0..n), or NULL. */
+static const char *find(const char *hay, size_t n, const char *needle, size_t nl)
+{
+    for (size_t i = 0; i + nl <= n; i++)
+        if (memcmp(hay + i, needle, nl) == 0) return hay + i;
+    return NULL;
+}
+
+static bool executable(const char *path)
+{
+    return access(path, X_OK) == 0;
+}
+
+bool cuda_find_tool(const char *tool, char *buf, size_t cap)
+{
+    char var[32];
+    snprintf(var, sizeof var, "GPUSIM_%s", strcmp(tool, "nvcc") == 0 ? "NVCC" : "PTXAS");
+    const char *own = getenv(var); /* GPUSIM_NVCC / GPUSIM_PTXAS: this one, or none */
+    if (own) return *own && (size_t)snprintf(buf, cap, "%s", own) < cap && executable(buf);
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        const char *colon = strchr(path, ':');
+        size_t n = colon ? (size_t)(colon - path) : strlen(path);
+        if (n && (size_t)snprintf(buf, cap, "%.*s/%s", (int)n, path, tool) < cap && executable(buf)) return true;
+        path = colon ? colon + 1 : NULL;
+    }
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home && (size_t)snprintf(buf, cap, "%s/bin/%s", home, tool) < cap && executable(buf)) return true;
+    if ((size_t)snprintf(buf, cap, "/usr/local/cuda/bin/%s", tool) < cap && executable(buf)) return true;
+    return false;
+}
+
+static bool mkdirs(const char *dir)
+{
+    char tmp[1024];
+    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp) return false;
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return false;
+            *p = '/';
+        }
+    return mkdir(tmp, 0777) == 0 || errno == EEXIST;
+}
+
+bool cuda_cache_dir(char *buf, size_t cap, Diag *d)
+{
+    const char *own = getenv("GPUSIM_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n;
+    if (own && *own) n = snprintf(buf, cap, "%s", own);
+    else if (xdg && *xdg) n = snprintf(buf, cap, "%s/gpusim", xdg);
+    else if (home && *home) n = snprintf(buf, cap, "%s/.cache/gpusim", home);
+    else n = snprintf(buf, cap, "/tmp/gpusim-cache");
+    if (n < 0 || (size_t)n >= cap || !mkdirs(buf)) {
+        diag_set(d, buf, 0, 0, "cannot make the cache folder (set GPUSIM_CACHE_DIR to another): %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Runs argv[0] with argv, stdout and stderr into log; returns its exit
+** status (or -1 when it could not start or was killed). */
+static int run_tool(char *const argv[], const char *log)
+{
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0) dup2(null, 0);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The tool's --version output hashed (its identity in cache keys). */
+static uint64_t tool_version(const char *tool, const char *dir, uint64_t h)
+{
+    char log[1200];
+    snprintf(log, sizeof log, "%s/version.%d.tmp", dir, (int)getpid());
+    char *argv[] = { (char *)tool, (char *)"--version", NULL };
+    run_tool(argv, log);
+    char *text;
+    size_t len;
+    if (file_read(log, 1 << 16, &text, &len, NULL, 0) == FILE_READ_OK) {
+        h = fnv(h, text, len);
+        free(text);
+    }
+    unlink(log);
+    return h;
+}
+
+/* Adds the bytes of the files `src` includes with quotes (next to it). */
+static uint64_t hash_includes(uint64_t h, const char *src, size_t len, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path + 1) : 0;
+    for (const char *p = src; p && p < src + len;) {
+        const char *nl = memchr(p, '\n', (size_t)(src + len - p));
+        const char *e = nl ? nl : src + len, *q = p;
+        while (q < e && (*q == ' ' || *q == '\t')) q++;
+        if (e - q > 10 && memcmp(q, "#include", 8) == 0) {
+            const char *a = memchr(q, '"', (size_t)(e - q));
+            const char *b = a ? memchr(a + 1, '"', (size_t)(e - a - 1)) : NULL;
+            if (a && b && b - a < 512) {
+                char inc[1100];
+                snprintf(inc, sizeof inc, "%.*s%.*s", (int)dl, path, (int)(b - a - 1), a + 1);
+                char *text;
+                size_t n;
+                if (file_read(inc, CUDA_MAX_SOURCE, &text, &n, NULL, 0) == FILE_READ_OK) {
+                    h = fnv(h, text, n);
+                    free(text);
+                }
+            }
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    return h;
+}
+
+/* The log's text as a Diag message (cut to fit, with the log's path). */
+static void log_to_diag(Diag *d, const char *file, const char *log, const char *head)
+{
+    char *text = NULL;
+    size_t len = 0;
+    file_read(log, 1 << 20, &text, &len, NULL, 0);
+    while (len && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--;
+    size_t room = sizeof d->message - strlen(head) - strlen(log) - 64;
+    if (len <= room) diag_set(d, file, 0, 0, "%s\n%.*s", head, (int)len, text ? text : "");
+    else diag_set(d, file, 0, 0, "%s\n%.*s\n... (the whole output: %s)", head, (int)room, text, log);
+    free(text);
+}
+
+bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_t nflags, char **ptx, size_t *len,
+                  char *ptx_path, size_t cap, Diag *d)
+{
+    *ptx = NULL;
+    char nvcc[1024], dir[1024];
+    if (!cuda_find_tool("nvcc", nvcc, sizeof nvcc)) {
+        diag_set(d, path, 0, 0,
+                 "compiling a .cu kernel file needs the CUDA toolkit's nvcc (not found on PATH, in $CUDA_HOME/bin or "
+                 "/usr/local/cuda/bin): install the CUDA toolkit, or compile it elsewhere with 'nvcc -O3 -ptx "
+                 "-arch=sm_%u' and name the .ptx file, which needs no toolkit",
+                 sm);
+        return false;
+    }
+    if (!cuda_cache_dir(dir, sizeof dir, d)) return false;
+    char *src;
+    size_t slen;
+    char why[256];
+    if (file_read(path, CUDA_MAX_SOURCE, &src, &slen, why, sizeof why) != FILE_READ_OK) {
+        diag_set(d, path, 0, 0, "cannot read kernel file: %s", why);
+        return false;
+    }
+    char arch[32];
+    snprintf(arch, sizeof arch, "-arch=sm_%u", sm);
+    if (nflags > CUDA_MAX_ARGS - 10) nflags = CUDA_MAX_ARGS - 10;
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = fnv(h, src, slen);
+    h = hash_includes(h, src, slen, path);
+    h = fnv(h, arch, strlen(arch));
+    for (size_t i = 0; i < nflags; i++) h = fnv(h, flags[i], strlen(flags[i]) + 1);
+    h = tool_version(nvcc, dir, h);
+    free(src);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t bl = strlen(base);
+    if (bl > 3 && strcmp(base + bl - 3, ".cu") == 0) bl -= 3;
+    if (bl > 100) bl = 100;
+    snprintf(ptx_path, cap, "%s/%.*s-%016llx.ptx", dir, (int)bl, base, (unsigned long long)h);
+    if (access(ptx_path, R_OK) != 0) { /* not cached: compile */
+        char tmp[1300], log[1300];
+        snprintf(tmp, sizeof tmp, "%s.%d.tmp", ptx_path, (int)getpid());
+        snprintf(log, sizeof log, "%s.log", ptx_path);
+        char *argv[CUDA_MAX_ARGS];
+        size_t a = 0;
+        argv[a++] = nvcc;
+        argv[a++] = (char *)"-O3";
+        argv[a++] = (char *)"-ptx";
+        argv[a++] = (char *)"-lineinfo";
+        argv[a++] = arch;
+        for (size_t i = 0; i < nflags; i++) argv[a++] = (char *)flags[i];
+        argv[a++] = (char *)path;
+        argv[a++] = (char *)"-o";
+        argv[a++] = tmp;
+        argv[a] = NULL;
+        int rc = run_tool(argv, log);
+        if (rc != 0) {
+            unlink(tmp);
+            char head[256];
+            snprintf(head, sizeof head, "nvcc failed (exit %d) compiling it; its messages:", rc);
+            log_to_diag(d, path, log, head);
+            return false;
+        }
+        if (rename(tmp, ptx_path) != 0) {
+            unlink(tmp);
+            diag_set(d, ptx_path, 0, 0, "cannot write the cache: %s", strerror(errno));
+            return false;
+        }
+        unlink(log);
+    }
+    if (file_read(ptx_path, 64u << 20, ptx, len, why, sizeof why) != FILE_READ_OK) {
+        diag_set(d, ptx_path, 0, 0, "cannot read the compiled PTX: %s", why);
+        return false;
+    }
+    return true;
+}
+
+/* "Compiling entry function 'NAME' for 'sm_90'" ... "Used N registers". */
+static void apply_ptxas(Program *p, const char *text, size_t len, uint32_t *set)
+{
+    const Kernel *cur = NULL;
+    for (const char *q = text; q && q < text + len;) {
+        const char *nl = memchr(q, '\n', (size_t)(text + len - q));
+        size_t n = nl ? (size_t)(nl - q) : (size_t)(text + len - q);
+        const char *f = find(q, n, "entry function '", 16);
+        if (f) {
+            f += 16;
+            const char *e = memchr(f, '\'', (size_t)(q + n - f));
+            cur = NULL;
+            for (uint32_t i = 0; e && i < p->nkernels; i++)
+                if (p->kernels[i].mangled && strlen(p->kernels[i].mangled) == (size_t)(e - f) &&
+                    memcmp(p->kernels[i].mangled, f, (size_t)(e - f)) == 0)
+                    cur = &p->kernels[i];
+        }
+        const char *u = find(q, n, "Used ", 5);
+        if (u && cur && find(q, n, "registers", 9)) {
+            unsigned r = (unsigned)strtoul(u + 5, NULL, 10);
+            if (r >= 1 && r <= ISA_MAX_REGS) {
+                ((Kernel *)cur)->regs_declared = r;
+                (*set)++;
+            }
+            cur = NULL;
+        }
+        q = nl ? nl + 1 : NULL;
+    }
+}
+
+uint32_t cuda_ptxas_regs(Program *p, const char *ptx, size_t len, uint32_t sm)
+{
+    char ptxas[1024], dir[1024];
+    Diag d;
+    if (!cuda_find_tool("ptxas", ptxas, sizeof ptxas) || !cuda_cache_dir(dir, sizeof dir, &d)) return 0;
+    uint32_t target = sm;
+    const char *t = find(ptx, len, ".target sm_", 11);
+    if (t) {
+        uint32_t own = (uint32_t)strtoul(t + 11, NULL, 10);
+        if (own > target) target = own; /* ptxas refuses a PTX target above -arch */
+    }
+    char arch[32];
+    snprintf(arch, sizeof arch, "-arch=sm_%u", target);
+    uint64_t h = fnv(0xcbf29ce484222325ull, ptx, len);
+    h = fnv(h, arch, strlen(arch));
+    h = tool_version(ptxas, dir, h);
+    char cached[1100];
+    snprintf(cached, sizeof cached, "%s/ptxas-%016llx.txt", dir, (unsigned long long)h);
+    uint32_t set = 0;
+    char *text;
+    size_t n;
+    if (file_read(cached, 1 << 22, &text, &n, NULL, 0) != FILE_READ_OK) {
+        char in[1300], tmp[1300];
+        snprintf(in, sizeof in, "%s/ptxas-%016llx.%d.ptx", dir, (unsigned long long)h, (int)getpid());
+        snprintf(tmp, sizeof tmp, "%s.%d.tmp", cached, (int)getpid());
+        FILE *f = fopen(in, "wb");
+        if (!f) return 0;
+        bool wrote = fwrite(ptx, 1, len, f) == len;
+        fclose(f);
+        char *argv[] = { ptxas, (char *)"-v", arch, in, (char *)"-o", (char *)"/dev/null", NULL };
+        int rc = wrote ? run_tool(argv, tmp) : -1;
+        unlink(in);
+        if (rc != 0 || rename(tmp, cached) != 0) {
+            unlink(tmp);
+            return 0;
+        }
+        if (file_read(cached, 1 << 22, &text, &n, NULL, 0) != FILE_READ_OK) return 0;
+    }
+    apply_ptxas(p, text, n, &set);
+    free(text);
+    return set;
+}
