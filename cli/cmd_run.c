@@ -1,8 +1,8 @@
 /* cli/cmd_run.c -- `gpusim run FILE.json`: load a workload for a machine,
 ** simulate each variant on freshly initialised buffers, check the results
 ** against the CPU references and print the report (cli/report.h).
-** Exit status: 0 all ran and passed; 1 a check failed or a kernel did not
-** finish (fault, deadlock, budget: the other variants still run); 2 bad
+** Exit status: 0 all ran and passed; 1 a check or a claim of the
+** description failed, or a kernel did not finish (fault, deadlock, budget: the other variants still run); 2 bad
 ** input (flags, GPU, workload file), before anything runs.              */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/claimcheck.h"
 #include "cli/cli.h"
+#include "cli/plot.h"
 #include "cli/report.h"
 #include "cli/trace_chrome.h"
 
@@ -21,7 +23,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpusim run FILE.json [--gpu NAME|FILE] [--set KEY=VALUE]... [--param NAME=VALUE]...\n"
             "                  [--variant NAME]... [--json | --csv] [--trace FILE] [--dump DIR\n"
-            "                  [--dump-buffers A,B]] [--max-cycles N] [--max-instructions N]\n\n"
+            "                  [--dump-buffers A,B]] [--max-cycles N] [--max-instructions N]\n"
+            "                  [--roofline FILE]\n\n"
             "Runs every variant of a workload (workloads/README.md) on a simulated GPU, checks each\n"
             "result against its CPU reference and prints a table: cycles, time, the ratio to the first\n"
             "variant and the metrics that explain it, then one sentence per variant on why it costs\n"
@@ -46,7 +49,9 @@ static void usage(FILE *out)
             "  --max-cycles N        give up on a launch after N simulated cycles (0: none; default\n"
             "                        1024 per budgeted instruction, a backstop)\n"
             "  --racecheck           report two threads of a block touching one shared-memory word\n"
-            "                        between barriers, at least one writing (off by default: ~15%% slower)\n\n"
+            "                        between barriers, at least one writing (off by default: ~15%% slower)\n"
+            "  --roofline FILE       also draw every variant on the machine's roofline (FP32 and DRAM\n"
+            "                        ceilings) as FILE.png, .svg or .pdf (needs PLplot in the build)\n\n"
             "Exit status: 0 every check passed, 1 a check failed or a kernel did not finish\n"
             "(fault, deadlock, budget), 2 bad input.\n",
             CONFIG_DEFAULT_GPU);
@@ -66,6 +71,7 @@ typedef struct {
     const char  *trace;
     const char  *dump;        /* --dump DIR                            */
     const char  *dump_buffers; /* --dump-buffers a,b                  */
+    const char  *roofline;    /* --roofline FILE.png|svg|pdf          */
     OutFormat    format;
     uint64_t     max_cycles, max_instructions;
     bool         racecheck;
@@ -98,7 +104,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         }
         static const char *const with_value[] = { "--gpu", "--set", "--param", "--variant", "--trace",
                                                   "--max-cycles", "--max-instructions", "--dump-buffers",
-                                                  "--dump", NULL };
+                                                  "--dump", "--roofline", NULL };
         const char *value = NULL, *flag = NULL;
         for (const char *const *f = with_value; *f && !flag; f++)
             if (cli_option(argc, argv, &i, *f, &value)) flag = *f;
@@ -111,6 +117,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             else if (strcmp(flag, "--trace") == 0) a->trace = value;
             else if (strcmp(flag, "--dump") == 0) a->dump = value;
             else if (strcmp(flag, "--dump-buffers") == 0) a->dump_buffers = value;
+            else if (strcmp(flag, "--roofline") == 0) a->roofline = value;
             else if (strcmp(flag, "--max-cycles") == 0) {
                 if (!parse_count(flag, value, &a->max_cycles)) return EXIT_BAD_INPUT;
             } else if (!parse_count(flag, value, &a->max_instructions)) {
@@ -132,6 +139,8 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     }
     if (json && csv) return cli_error("run", "--json and --csv exclude each other");
     if (a->dump_buffers && !a->dump) return cli_error("run", "--dump-buffers goes with --dump DIR");
+    if (a->roofline && !plot_path_ok(a->roofline))
+        return cli_error("run", "--roofline %s: the picture's name ends in .png, .svg or .pdf", a->roofline);
     a->format = json ? FMT_JSON : csv ? FMT_CSV : FMT_TEXT;
     if (!a->file) {
         fprintf(stderr, "gpusim run: error: no workload file given\n");
@@ -315,6 +324,18 @@ int cmd_run(int argc, char **argv)
     else if (args.format == FMT_CSV) report_csv(stdout, &rep);
     else report_text(stdout, &rep);
     rc = EXIT_OK;
+    /* the description's claims, for the workload as shipped: a failed one
+    ** is a failed check (the lesson's sentence no longer holds) */
+    ClaimTally claims;
+    claimcheck_run(&rep, args.nsets == 0 && args.nparams == 0, args.format == FMT_TEXT ? stdout : stderr, &claims);
+    if (args.format == FMT_TEXT && claims.checked)
+        printf("claims of the description: %u checked, %s\n", claims.checked,
+               claims.failed ? "some failed (above)" : "all hold");
+    if (claims.failed) rc = EXIT_CHECK_FAILED;
+    if (args.roofline && !plot_roofline_report(&rep, args.roofline, &d)) {
+        diag_print(stderr, &d);
+        rc = EXIT_CHECK_FAILED;
+    }
     for (uint32_t i = 0; i < nrows; i++)
         if (rows[i].dump_error) rc = cli_error("run", "--dump: %s", rows[i].dump_error);
     for (uint32_t i = 0; i < nrows; i++)

@@ -19,7 +19,10 @@
 ** Stall reasons are charged per warp per cycle, on state changes: a warp
 ** waiting for a result is charged its reason when the result arrives; the
 ** warps whose operands are ready are charged in bulk at each evaluation of
-** their scheduler (not selected, or throttled by the pipe they need).
+** their scheduler (not selected, or throttled by the pipe they need). A
+** warp whose block waits for the SM's launcher is not stalled: that time
+** is counted apart (launch_wait_warp_cycles per warp slot, and
+** launch_queue_cycles for the SM's time with a block waiting).
 **
 ** PTX kernels are timed as the SASS they become (Instr.slots/lunit/llat,
 ** from isa/opcodes.def's lower column): an instruction of N slots holds the
@@ -117,6 +120,8 @@ typedef struct {
     uint64_t   smem_free, lsu_free;
     uint64_t   bar_free;     /* when the barrier unit can count the next arrival */
     uint64_t   launch_free;  /* when the SM can start launching another block */
+    uint64_t   queue_end;    /* when the last block given to it starts: the
+                                launcher's queue is empty from then on      */
     uint32_t   resident_warps;
     uint64_t   occ_last, occ_integral, busy_cycles;
 } Sm;
@@ -227,7 +232,10 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
 {
     if (w->reason == reason) return;
     if (w->reason < STALL_COUNT && at > w->since) {
-        g->st->stall[w->reason] += at - w->since;
+        /* a warp whose block the launcher has not started is not stalled:
+        ** its slot's time is SM-level time, counted apart */
+        if (w->reason == STALL_BLOCK_LAUNCH) g->st->launch_wait_warp_cycles += at - w->since;
+        else g->st->stall[w->reason] += at - w->since;
         if (g->trace && g->trace->warp_stall) {
             TraceStall e = { w->since, s, slot, w->reason, at - w->since };
             g->trace->warp_stall(g->trace->user, &e);
@@ -295,6 +303,11 @@ static void dispatch(Gpu *g, uint32_t s, uint64_t earliest)
     ** sm.block_launch_interval cycles, or sm.warp_launch_interval per warp
     ** when that is longer (a 32-warp block: 255 cycles on an H200). */
     uint64_t start = sm->launch_free > earliest ? sm->launch_free : earliest;
+    /* the SM has a block waiting for its launcher over [earliest, start),
+    ** counted once where such waits overlap (starts never go back) */
+    uint64_t wait_from = sm->queue_end > earliest ? sm->queue_end : earliest;
+    if (start > wait_from) g->st->launch_queue_cycles += start - wait_from;
+    sm->queue_end = start;
     uint64_t per_block = (uint64_t)g->warps_per_block * g->c->warp_launch_interval;
     sm->launch_free = start + (per_block > g->c->block_launch_interval ? per_block : g->c->block_launch_interval);
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
@@ -598,7 +611,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     uint32_t addr[WARP_SIZE];
     for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];
     SmemResult sr;
-    smem_analyze(addr, out->exec_mask, out->width, in->op == OP_LD_SHARED ? SMEM_READ : SMEM_WRITE, &sr);
+    smem_analyze(addr, out->exec_mask, out->width, in->op == OP_LD_SHARED ? SMEM_READ : SMEM_WRITE, g->c->smem_banks, &sr);
     uint32_t wf = sr.wavefronts, busy = wf;
     AccessKind kind = OP_INFO[in->op].flags & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
     if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
@@ -614,8 +627,9 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     if (wf > n->max_wavefronts) n->max_wavefronts = wf;
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
-                          .width = out->width, .wavefronts = wf, .is_store = kind == ACCESS_STORE };
-        memcpy(e.bank_words, sr.bank_words, sizeof e.bank_words);
+                          .width = out->width, .wavefronts = wf, .banks = g->c->smem_banks,
+                          .is_store = kind == ACCESS_STORE };
+        memcpy(e.bank_words, sr.bank_words, g->c->smem_banks * sizeof e.bank_words[0]);
         g->trace->shared_access(g->trace->user, &e);
     }
     /* each further wavefront, and each further phase of a wide access, delays the data */

@@ -580,24 +580,28 @@ static int access_header(VizDraw *d, const VizScene *sc, const VizView *v, int x
 static void draw_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
 {
     const SDL_Rect *r = &L->panel[VP_SHARED];
-    int y = panel(d, r, "Shared memory · 32 banks × 4 B");
     const VrecShared *a = vrec_shared_at(sc->rec, v->warp, v->cycle);
+    char title[64];
+    snprintf(title, sizeof title, "Shared memory · %u banks × 4 B", a ? a->banks : sc->smem_banks);
+    int y = panel(d, r, title);
     int x0 = r->x + S(d, 12);
-    if (!a) {
+    if (!a || a->banks == 0) {
         no_access_yet(d, sc, v, x0, y, "shared-memory");
         return;
     }
     y = access_header(d, sc, v, x0, y, a->pc, a->warp, a->cycle, a->mask) + S(d, 4);
+    /* one column per bank of the machine: 16, 32 or 64 (smem.banks) */
+    const int nb = a->banks;
     uint32_t maxw = 0;
-    for (int b = 0; b < 32; b++)
+    for (int b = 0; b < nb; b++)
         if (a->bank_words[b] > maxw) maxw = a->bank_words[b];
     uint32_t scale = maxw > 32 ? maxw : 32;
-    int cw = (r->w * 64 / 100) / 32, lab = font_h(d, F_SMALL);
+    int cw = (r->w * 64 / 100) / nb, lab = font_h(d, F_SMALL);
     int ch = r->y + r->h - y - lab - S(d, 8);
     if (ch < 8) ch = 8;
     int base = y + ch;
-    fill(d, x0, base, cw * 32, 1, C_FAINT);
-    for (int b = 0; b < 32; b++) {
+    fill(d, x0, base, cw * nb, 1, C_FAINT);
+    for (int b = 0; b < nb; b++) {
         uint32_t n = a->bank_words[b];
         uint32_t rgb = n <= 1 ? C_GOOD : n < 8 ? C_WARN : C_BAD;
         int bx = x0 + b * cw;
@@ -607,10 +611,10 @@ static void draw_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, cons
             int gap = y1 - y0 >= 4 ? 1 : 0;
             fill(d, bx + 1, y0, cw - 3, y1 - y0 - gap, rgb);
         }
-        if (b % 4 == 0 || cw >= S(d, 24)) text(d, F_SMALL, bx + cw / 2, base + S(d, 2), AL_CENTER, C_DIM, "%d", b);
+        if (b % (nb / 8) == 0 || cw >= S(d, 24)) text(d, F_SMALL, bx + cw / 2, base + S(d, 2), AL_CENTER, C_DIM, "%d", b);
     }
     /* the verdict, big */
-    int tx = x0 + cw * 32 + S(d, 24), ty = r->y + S(d, 44);
+    int tx = x0 + cw * nb + S(d, 24), ty = r->y + S(d, 44);
     uint32_t rgb = a->wavefronts <= 1 ? C_GOOD : C_BAD;
     text(d, F_BIG, tx, ty, AL_LEFT, rgb, "%u", a->wavefronts);
     ty += font_h(d, F_BIG);

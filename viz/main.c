@@ -239,7 +239,7 @@ static int record(App *app, uint32_t sm)
 static VizScene scene(const App *app)
 {
     VizScene sc = { app->rec, app->v->launches[app->launch].kernel, app->w.name, app->vlabel,
-                    app->cfg.description[0] ? app->cfg.description : app->cfg.name };
+                    app->cfg.description[0] ? app->cfg.description : app->cfg.name, app->cfg.smem_banks };
     return sc;
 }
 
@@ -274,11 +274,11 @@ static void print_state(const App *app, FILE *out)
     const VrecShared *s = vrec_shared_at(rec, app->view.warp, cy);
     if (s) {
         uint32_t maxw = 0;
-        for (int b = 0; b < 32; b++)
+        for (unsigned b = 0; b < s->banks; b++)
             if (s->bank_words[b] > maxw) maxw = s->bank_words[b];
         disasm_mnemonic(&k->code[s->pc], mn, sizeof mn);
-        fprintf(out, "shared: cycle=%llu warp=%u op=%s wavefronts=%u max_bank_words=%u\n",
-                (unsigned long long)s->cycle, s->warp, mn, s->wavefronts, maxw);
+        fprintf(out, "shared: cycle=%llu warp=%u op=%s wavefronts=%u max_bank_words=%u banks=%u\n",
+                (unsigned long long)s->cycle, s->warp, mn, s->wavefronts, maxw, s->banks);
     } else {
         fprintf(out, "shared: none\n");
     }
