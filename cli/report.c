@@ -17,6 +17,7 @@
 
 #define RULE_UNCOALESCED   1.125 /* sectors per request over the ideal            */
 #define RULE_CONFLICT      1.5   /* shared wavefronts per request                 */
+#define RULE_ATOMIC_SERIAL 4.0   /* cycles per atomic spent behind lanes on one word / line */
 #define RULE_BRANCH_EFF    0.9   /* average active lanes / 32 below this          */
 #define RULE_LAUNCH        0.3   /* share of the SMs' busy time with a block waiting
                                     for the SM's block launcher                   */
@@ -139,6 +140,23 @@ static void find_causes(const RunReport *r, const RunRow *row, Causes *cs)
     const GpuConfig *c = r->c;
     for (int k = 0; k < ACCESS_KINDS; k++) explain_global(cs, &st->global[k], ACCESS_NAMES[k]);
     for (int k = 0; k < ACCESS_KINDS; k++) explain_shared(cs, &st->shared[k], ACCESS_NAMES[k]);
+    /* lanes on one word (shared) or one L2 line (global) applied one after
+    ** another: weighed by the share of an atomic's time spent behind the others */
+    double ss = st->shared_atomic_serial_per_request, gw = st->global_atomic_wait_per_request;
+    if (ss >= RULE_ATOMIC_SERIAL) {
+        cs->memory = true;
+        cause(cs, ss / (ss + 1.0),
+              "atomic serialization: shared atomics spend %.1f extra cycles per request applying lanes that update "
+              "one word one after another",
+              ss);
+    }
+    if (gw >= RULE_ATOMIC_SERIAL) {
+        cs->memory = true;
+        cause(cs, gw / (gw + c->lat_atomic),
+              "atomic serialization: global atomics wait %.1f cycles per request for the lanes before them on their "
+              "L2 line",
+              gw);
+    }
     if (st->warp_instructions && st->branch_efficiency < RULE_BRANCH_EFF)
         cause(cs, 1.0 - st->branch_efficiency,
               "branch efficiency %.0f%%: lanes of a warp take different paths and each path issues separately "
@@ -558,7 +576,7 @@ typedef struct {
 ** (`.pct` in percent, `.ratio` a plain ratio, `.per_second` per second),
 ** then gpusim's own: what ncu has no single metric for (the roofline point,
 ** the SMs' block launchers). workloads/README.md documents each key. */
-#define NSTAT_FIELDS 57
+#define NSTAT_FIELDS 59
 
 #define NCU_STALL_PREFIX "smsp__pcsamp_warps_issue_stalled_"
 
@@ -586,6 +604,8 @@ static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
         { "shared_requests", F_U64, st->shared_requests, 0, NULL },
         { "shared_wavefronts", F_U64, st->shared_wavefronts, 0, NULL },
         { "shared_bank_conflicts", F_U64, st->shared_bank_conflicts, 0, NULL },
+        { "shared_atomic_serial_cycles", F_U64, st->shared[ACCESS_ATOMIC].serial_cycles, 0, NULL },
+        { "global_atomic_serial_cycles", F_U64, st->l2_atomic_wait_cycles, 0, NULL },
         { "l2_hit_rate", F_DBL, 0, st->l2_hit_rate, NULL },
         { "dram_bytes", F_U64, st->dram_bytes, 0, NULL },
         { "dram_bandwidth_gbs", F_DBL, 0, st->dram_bandwidth_gbs, NULL },

@@ -24,6 +24,17 @@
 ** amount exceeds the rate; the u / (1 - u) term only adds what that
 ** queue's wait falls short of it, so queueing is not counted twice.
 ** Both terms are 0 unless bwqueue_set_loaded_latency gives them.
+** Spread (bwqueue_set_spread; DRAM only): the latency of one request is
+** not the mean. The caller draws a number in [0, 1) per request (the same
+** for all its transfers: its lines are adjacent and share a channel's
+** state) and bwqueue_transfer_drawn moves that request's latency by
+** `spread` x (draw - 1/2): what differs between requests at any load (open
+** rows, banks, refresh), uniform and of mean 0. A block that waits for its
+** slowest warp waits longer than the mean. On an H200 a lone load takes
+** 524-892 cycles (p10-p90) at 15% of the bandwidth, a float4 one 564-988
+** at 4% (validate/probes/latency_dist.cu). The spread's growth with load
+** (1148-2828 at 78%) is not modelled: an exponential queueing term of the
+** same mean made full-occupancy streams 12% slower than the H200.
 ** Left out: for DRAM, banks, rows, refresh, read/write turnaround, separate
 ** channels and address interleaving; for the L2, its slices.            */
 #ifndef GPUSIM_SIM_BWQUEUE_H
@@ -46,6 +57,8 @@ typedef struct {
     double   recent_units;    /* units asked, decayed with time constant `window`  */
     double   recent_at;       /* cycle recent_units was last brought up to date    */
     double   window;          /* cycles: 2 x latency                               */
+    double   spread;          /* latency spread, cycles (uniform, mean 0); 0: none */
+    double   shifted;         /* cycles bwqueue_shift took off the clock, in all   */
 } BwQueue;
 
 /* Initializes q (embedded; caller owns it) idle at cycle 0 with zero counters.
@@ -55,6 +68,10 @@ void bwqueue_init(BwQueue *q, double per_cycle, uint32_t latency);
 /* Turns on the loaded latency (bwqueue.h, top): cycles added at utilisation
 ** u are linear * u + queue * u / (1 - u). Both >= 0; zero turns it off. */
 void bwqueue_set_loaded_latency(BwQueue *q, double linear, double queue);
+
+/* Turns on the spread (bwqueue.h, top): `spread` cycles wide, uniform,
+** mean 0 (>= 0, at most twice the latency); zero turns it off. */
+void bwqueue_set_spread(BwQueue *q, double spread);
 
 /* Restarts q's clock: cycle `cycles` becomes cycle 0, for the next launch
 ** of a sequence, which counts its cycles from its own start. What is still
@@ -72,6 +89,24 @@ double bwqueue_current_latency(const BwQueue *q);
 ** `now` (the simulator's event order); an earlier `now` simply queues behind
 ** the channel. Deterministic; O(1). */
 uint64_t bwqueue_transfer(BwQueue *q, uint64_t now, uint32_t amount);
+
+/* Background traffic: `amount` units that take the channel's bandwidth but
+** no one waits for and that do not queue ahead of transfers (a DRAM
+** controller buffers writes and drains them between reads). They count in
+** the utilisation that sets the loaded latency, and in bwqueue_work_done.
+** Deterministic; O(1). */
+void bwqueue_background(BwQueue *q, uint64_t now, uint32_t amount);
+
+/* The earliest cycle by which the channel can have moved every unit asked
+** of it so far, background ones included, from cycle 0 (of the first
+** launch: before any bwqueue_shift): max(next_free, units / per_cycle),
+** on the current clock. */
+double bwqueue_work_done(const BwQueue *q);
+
+/* bwqueue_transfer for one transfer of a request whose draw (uniform in
+** [0, 1)) is `draw`: its latency moved by spread x (draw - 1/2). With the
+** spread off, the same as bwqueue_transfer. Deterministic; O(1). */
+uint64_t bwqueue_transfer_drawn(BwQueue *q, uint64_t now, uint32_t amount, double draw);
 
 #ifdef __cplusplus
 }

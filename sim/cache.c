@@ -95,7 +95,7 @@ void cache_reset(Cache *c)
 /* The line is resident at index i: sector hits, and fills for allocating
 ** kinds. `count`: whether this is an access (cache_access) or a fill. */
 static inline uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, uint64_t now, CacheAccessKind kind,
-                               bool count)
+                               bool count, uint8_t *newly_dirty)
 {
     const unsigned hit = want & c->valid[i];
     if (count) {
@@ -113,6 +113,7 @@ static inline uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, 
         ** missing, the write goes on to L2 either way */
         break;
     case CACHE_WRITE_BACK_ALLOC:
+        if (newly_dirty) *newly_dirty = (uint8_t)(want & ~c->dirty[i]);
         c->valid[i] |= (uint8_t)want;
         c->dirty[i] |= (uint8_t)want;
         break;
@@ -123,10 +124,11 @@ static inline uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, 
 /* cache_access (count) or cache_fill (not): the same lookup and allocation,
 ** but a fill is no access, so it leaves the access counters alone. */
 static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind, bool count,
-                             unsigned *evicted_dirty)
+                             unsigned *evicted_dirty, uint8_t *newly_dirty)
 {
     if (evicted_dirty) *evicted_dirty = 0;
     const unsigned want = sector_mask & 0xFu;
+    if (newly_dirty) *newly_dirty = (uint8_t)want; /* a miss or no cache: all of them */
     if (!want) return 0;
     const unsigned n = bits_popcount4(want);
     if (count) c->st.sector_accesses += n;
@@ -154,7 +156,7 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     uint32_t victim = 0;
     uint64_t oldest = UINT64_MAX;
     for (uint32_t w = 0; w < assoc; w++) {
-        if (tags[w] == ln) return line_hit(c, base + w, want, n, now, kind, count);
+        if (tags[w] == ln) return line_hit(c, base + w, want, n, now, kind, count, newly_dirty);
         if (stamps[w] < oldest) {
             oldest = stamps[w];
             victim = w;
@@ -179,12 +181,17 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
 uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind,
                      unsigned *evicted_dirty)
 {
-    return lookup(c, line_addr, sector_mask, kind, true, evicted_dirty);
+    return lookup(c, line_addr, sector_mask, kind, true, evicted_dirty, NULL);
+}
+
+uint8_t cache_write(Cache *c, uint64_t line_addr, uint8_t sector_mask, unsigned *evicted_dirty, uint8_t *newly_dirty)
+{
+    return lookup(c, line_addr, sector_mask, CACHE_WRITE_BACK_ALLOC, true, evicted_dirty, newly_dirty);
 }
 
 uint8_t cache_fill(Cache *c, uint64_t line_addr, uint8_t sector_mask, unsigned *evicted_dirty)
 {
-    return lookup(c, line_addr, sector_mask, CACHE_READ, false, evicted_dirty);
+    return lookup(c, line_addr, sector_mask, CACHE_READ, false, evicted_dirty, NULL);
 }
 
 uint64_t cache_flush(Cache *c)

@@ -75,6 +75,12 @@ typedef enum {
 uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind,
                      unsigned *evicted_dirty);
 
+/* cache_access(c, line_addr, sector_mask, CACHE_WRITE_BACK_ALLOC,
+** evicted_dirty) that also sets *newly_dirty to the sectors of sector_mask
+** that were not dirty before it (for a caller that charges a sector's
+** write-back when it becomes dirty). */
+uint8_t cache_write(Cache *c, uint64_t line_addr, uint8_t sector_mask, unsigned *evicted_dirty, uint8_t *newly_dirty);
+
 /* Writes back every dirty sector (counted in writebacks_sectors, lines stay
 ** valid and become clean) and returns how many there were: the traffic a
 ** kernel's end (or a flush) sends to the next level. Cost: O(lines). */

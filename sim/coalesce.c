@@ -97,6 +97,30 @@ static void full_sectors(LineTable *t, const uint64_t addr[32], uint32_t mask, u
             if (covered[i][sct] == UINT32_MAX) out->full_mask[i] |= (uint8_t)(1u << sct);
 }
 
+/* Atomics: each active lane's line (its first byte's; an atomic is naturally
+** aligned, so it lies in one line), and per line the lanes and the most of
+** them on one address. The lines are already in out. */
+static void atomic_lines(const uint64_t addr[32], uint32_t mask, CoalesceResult *out)
+{
+    memset(out->atomic_lanes, 0, out->nlines);
+    memset(out->atomic_same, 0, out->nlines);
+    uint8_t line_of[32];
+    for (unsigned lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1u)) continue;
+        const uint64_t line = addr[lane] - addr[lane] % SECTOR_LINE_BYTES;
+        unsigned i = 0;
+        while (i + 1 < out->nlines && out->line_addr[i] != line) i++;
+        line_of[lane] = (uint8_t)i;
+        out->atomic_lanes[i]++;
+    }
+    for (unsigned lane = 0; lane < 32; lane++) {
+        if (!(mask >> lane & 1u)) continue;
+        uint8_t n = 1;
+        for (unsigned j = lane + 1; j < 32; j++) n += (mask >> j & 1u) && addr[j] == addr[lane];
+        if (n > out->atomic_same[line_of[lane]]) out->atomic_same[line_of[lane]] = n;
+    }
+}
+
 void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, CoalesceKind kind,
                       CoalesceResult *out)
 {
@@ -131,6 +155,7 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
                 out->sectors += s1 - s0 + 1;
             }
             out->bytes_requested = 32u * width;
+            if (kind == COALESCE_ATOMIC) atomic_lines(addr, mask, out);
             return;
         }
     }
@@ -159,6 +184,7 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
     out->sectors = sectors;
     out->bytes_requested = lanes * width;
     if (kind == COALESCE_STORE) full_sectors(&t, addr, mask, width, out);
+    if (kind == COALESCE_ATOMIC) atomic_lines(addr, mask, out);
 }
 
 uint32_t coalesce_max_same_address(const uint64_t addr[32], uint32_t mask)

@@ -1,7 +1,7 @@
 /* sim/coalesce.h -- the global-memory coalescer: a warp's per-lane byte
 ** addresses become the 128-byte lines and 32-byte sectors the L1 sees, with
 ** what the memory system needs besides: the sectors a store writes whole,
-** and how many lanes of an atomic hit one address.
+** and, for an atomic, how many lanes hit each line and one address.
 ** Pure: no SM, no clock, no allocation.
 **
 ** Where the numbers come from: the CUDA C++ Programming Guide ("Device Memory
@@ -47,6 +47,9 @@ typedef struct {
     uint32_t bytes_requested;                 /* active lanes * width                                    */
     uint32_t max_same_address;                /* atomics: coalesce_max_same_address (lanes updating one
                                                  address are applied one after another); 0 otherwise   */
+    uint8_t  atomic_lanes[COALESCE_MAX_LINES];/* atomics: active lanes whose address is in that line
+                                                 (the L2 slice applies them one after another)         */
+    uint8_t  atomic_same[COALESCE_MAX_LINES]; /* atomics: the most of those lanes on one address        */
 } CoalesceResult;
 
 /* Coalesces one warp-wide global access.
@@ -54,7 +57,8 @@ typedef struct {
 **   mask  active lanes, bit i = lane i
 **   width bytes per lane: 1, 2, 4, 8 or 16 (asserted)
 **   kind  load, store or atomic: what the result must say beyond lines and
-**         sectors (full_mask, max_same_address; the others are 0)
+**         sectors (full_mask; max_same_address, atomic_lanes and atomic_same;
+**         the others are 0 or, past nlines, unspecified)
 **   out   filled; entries at and past nlines are unspecified (caller owns it)
 ** An access that crosses a sector or line boundary counts every sector it
 ** touches (a lane may then add two lines). Lines are listed in the order the

@@ -34,6 +34,13 @@ bool config_check_consistency(const GpuConfig *c, const char *source, Diag *d)
         return vfail(d, source,
                      "l2.requests_per_clk (%g) must be 0 (no limit) or at least %g (one request every %g cycles)",
                      c->l2_requests_per_clk, L2_REQUESTS_PER_CLK_MIN, 1 / L2_REQUESTS_PER_CLK_MIN);
+    if (c->l2_load_requests_per_clk != 0 && c->l2_load_requests_per_clk < L2_REQUESTS_PER_CLK_MIN)
+        return vfail(d, source,
+                     "l2.load_requests_per_clk (%g) must be 0 (as l2.requests_per_clk) or at least %g (one request every %g cycles)",
+                     c->l2_load_requests_per_clk, L2_REQUESTS_PER_CLK_MIN, 1 / L2_REQUESTS_PER_CLK_MIN);
+    if (c->l2_write_bytes_per_clk != 0 && c->l2_write_bytes_per_clk < 1)
+        return vfail(d, source, "l2.write_bytes_per_clk (%g) must be 0 (stores share l2.bandwidth_bytes_per_clk) or at least 1",
+                     c->l2_write_bytes_per_clk);
     if (c->dram_access_bytes != 32 && c->dram_access_bytes != 64 && c->dram_access_bytes != 128)
         return vfail(d, source, "dram.access_bytes (%u) must be 32, 64 or 128: whole 32-byte sectors of a 128-byte line",
                      c->dram_access_bytes);
@@ -100,5 +107,10 @@ bool config_check_consistency(const GpuConfig *c, const char *source, Diag *d)
                      "latencies must grow down the hierarchy: lat.l1_hit (%u) <= lat.l2_hit (%u) "
                      "<= lat.dram (%u)",
                      c->lat_l1_hit, c->lat_l2_hit, c->lat_dram);
+    if (c->dram_latency_spread > 2.0 * c->lat_dram)
+        return vfail(d, source,
+                     "dram.latency_spread (%g) exceeds twice lat.dram (%u): a request would come back before it "
+                     "was asked",
+                     c->dram_latency_spread, c->lat_dram);
     return true;
 }

@@ -40,6 +40,8 @@ void derive_stats(const GpuConfig *c, KernelStats *st)
     }
     st->shared_bank_conflicts = st->shared_wavefronts - st->shared_requests;
     st->shared_wavefronts_per_request = per(st->shared_wavefronts, st->shared_requests);
+    st->shared_atomic_serial_per_request = per(st->shared[ACCESS_ATOMIC].serial_cycles, st->shared[ACCESS_ATOMIC].requests);
+    st->global_atomic_wait_per_request = per(st->l2_atomic_wait_cycles, st->global[ACCESS_ATOMIC].requests);
 
     st->l1_hit_rate = st->l1_sector_accesses ? (double)st->l1_sector_hits / st->l1_sector_accesses : 0;
     st->l2_hit_rate = st->l2_sector_accesses ? (double)st->l2_sector_hits / st->l2_sector_accesses : 0;

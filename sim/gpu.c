@@ -13,7 +13,8 @@
 **
 ** Blocks are handed to an SM when its resources fit; each SM's launcher
 ** starts one every sm.block_launch_interval cycles (longer for blocks of
-** many warps: sm.warp_launch_interval per warp).
+** many warps: sm.warp_launch_interval per warp), and a slot a block leaves
+** gets its next one sm.block_refill_latency cycles later.
 **
 ** Stall reasons are charged per warp per cycle, on state changes: a warp
 ** waiting for a result is charged its reason when the result arrives; the
@@ -122,6 +123,7 @@ typedef struct {
     uint32_t  block_id;
     ExecBlock eb;
     uint32_t  running, at_barrier;
+    uint64_t  bar_counted; /* when the SM's barrier unit counted the last warp to arrive */
     RaceCheck *rc;
 } BlockSlot;
 
@@ -130,6 +132,7 @@ typedef struct {
     BlockSlot *blocks;
     Scheduler *sched;
     uint64_t   smem_free, lsu_free;
+    uint64_t   bar_free;     /* when the barrier unit can count the next arrival */
     uint64_t   launch_free;  /* when the SM can start launching another block */
     uint64_t   queue_end;    /* when the last block given to it starts: the
                                 launcher's queue is empty from then on      */
@@ -306,7 +309,9 @@ static void occ_update(Gpu *g, Sm *sm)
 
 /* ------------------------------------------------------------- dispatch */
 
-static void dispatch(Gpu *g, uint32_t s)
+/* Hands SM s its next block, into a free slot; its warps start no sooner
+** than `earliest`. */
+static void dispatch(Gpu *g, uint32_t s, uint64_t earliest)
 {
     Sm *sm = &g->sms[s];
     uint32_t b = 0;
@@ -330,16 +335,17 @@ static void dispatch(Gpu *g, uint32_t s)
     }
     bs->running = g->warps_per_block;
     bs->at_barrier = 0;
+    bs->bar_counted = 0;
     occ_update(g, sm);
     sm->resident_warps += g->warps_per_block;
     /* The block holds its resources from now on; its warps start once the
     ** SM's block launcher gets to it. The launcher takes a block every
     ** sm.block_launch_interval cycles, or sm.warp_launch_interval per warp
     ** when that is longer (a 32-warp block: 255 cycles on an H200). */
-    uint64_t start = sm->launch_free > g->now + 1 ? sm->launch_free : g->now + 1;
-    /* the SM has a block waiting for its launcher over [now + 1, start),
+    uint64_t start = sm->launch_free > earliest ? sm->launch_free : earliest;
+    /* the SM has a block waiting for its launcher over [earliest, start),
     ** counted once where such waits overlap (starts never go back) */
-    uint64_t wait_from = sm->queue_end > g->now + 1 ? sm->queue_end : g->now + 1;
+    uint64_t wait_from = sm->queue_end > earliest ? sm->queue_end : earliest;
     if (start > wait_from) g->st->launch_queue_cycles += start - wait_from;
     sm->queue_end = start;
     uint64_t per_block = (uint64_t)g->warps_per_block * g->c->warp_launch_interval;
@@ -378,20 +384,26 @@ static void remove_from_scheduler(Scheduler *q, uint32_t slot)
     if (q->last_issued == (int64_t)slot) q->last_issued = -1, q->last_eligible = false;
 }
 
+/* The barrier opens lat.barrier + lat.barrier_warp per warp of the block
+** after the SM's barrier unit has counted its last arrival (an H200: 12 +
+** 2 cycles a warp for one block alone, 84-115 with 64 warps at barriers on
+** the SM: validate/probes/barrier.cu). */
 static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
 {
     Sm *sm = &g->sms[s];
     BlockSlot *bs = &sm->blocks[b];
+    uint64_t open = bs->bar_counted + g->c->lat_barrier + (uint64_t)g->c->lat_barrier_warp * g->warps_per_block;
+    if (open < g->now + 1) open = g->now + 1;
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
         uint32_t slot = b * g->warps_per_block + i;
         Warp *w = &sm->warps[slot];
         if (w->state != WARP_BARRIER) continue;
         w->state = WARP_ACTIVE;
-        w->next_issue = g->now + 1;
+        w->next_issue = open;
         w->next_reason = STALL_BARRIER;
         prepare(g, sm, slot);
         heap_push(&sm->sched[slot % g->c->sm_schedulers].waiting, w->ready, slot);
-        wake_set(g, s, slot % g->c->sm_schedulers, g->now + 1, true);
+        wake_set(g, s, slot % g->c->sm_schedulers, w->ready, true);
     }
     bs->at_barrier = 0;
     if (bs->rc) racecheck_barrier(bs->rc);
@@ -481,7 +493,11 @@ static void warp_exited(Gpu *g, uint32_t s, uint32_t slot)
         TraceBlock e = { g->now + 1, s, w->block, bs->block_id, g->warps_per_block };
         g->trace->block_end(g->trace->user, &e);
     }
-    dispatch(g, s);
+    /* A freed slot's next block starts sm.block_refill_latency later: the
+    ** SM reports the retirement and the block distributor answers (an H200
+    ** refills a slot ~400 cycles after its block ends, while it fills an
+    ** empty SM far faster than that). */
+    dispatch(g, s, g->now + 1 + g->c->block_refill_latency);
 }
 
 /* ------------------------------------------------------------- readiness */
@@ -612,7 +628,7 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     uint64_t ready = g->now + 1;
     if (kind == ACCESS_LOAD) ready = memsys_load(g->mem, s, start, &cr);
     else if (kind == ACCESS_STORE) memsys_store(g->mem, s, start, &cr);
-    else ready = memsys_atomic(g->mem, s, start, &cr);
+    else ready = memsys_atomic(g->mem, s, start, &cr, OP_INFO[in->op].type == TYPE_F32 && in->mod == ATOM_ADD);
     if (g->trace && g->trace->global_access) {
         TraceGlobal e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .nlines = cr.nlines, .sectors = cr.sectors,
@@ -653,7 +669,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     uint32_t addr[WARP_SIZE];
     for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];
     SmemResult sr;
-    smem_analyze(addr, out->exec_mask, out->width, g->c->smem_banks, &sr);
+    smem_analyze(addr, out->exec_mask, out->width, in->op == OP_LD_SHARED ? SMEM_READ : SMEM_WRITE, g->c->smem_banks, &sr);
     uint32_t wf = sr.wavefronts, busy = wf;
     AccessKind kind = OP_INFO[in->op].flags & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
     if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
@@ -665,6 +681,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     SharedCounts *n = &g->st->shared[kind];
     n->requests++;
     n->wavefronts += wf; /* bank conflicts only; atomic serialisation is time, not wavefronts */
+    n->serial_cycles += busy - wf;
     if (wf > n->max_wavefronts) n->max_wavefronts = wf;
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
@@ -673,7 +690,8 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
         memcpy(e.bank_words, sr.bank_words, g->c->smem_banks * sizeof e.bank_words[0]);
         g->trace->shared_access(g->trace->user, &e);
     }
-    return start + g->c->lat_shared + busy - 1;
+    /* each further wavefront, and each further phase of a wide access, delays the data */
+    return start + g->c->lat_shared + (busy - 1) * g->c->lat_shared_wavefront + (sr.phases - 1) * g->c->lat_shared_phase;
 }
 
 /* Issues the warp's next instruction. Built twice (ptx constant): the mini
@@ -752,6 +770,10 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
                              "warps of the block exited before this bar.sync; they can never arrive");
             return;
         }
+        /* the SM's barrier unit counts one arriving warp at a time */
+        uint64_t counted = (sm->bar_free > g->now ? sm->bar_free : g->now) + g->c->barrier_arrival_interval;
+        sm->bar_free = counted;
+        if (counted > bs->bar_counted) bs->bar_counted = counted;
         if (++bs->at_barrier == bs->running) release_barrier(g, s, w->block);
     } else {
         charge(g, s, slot, w, w->why, g->now + 1);
@@ -1033,7 +1055,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
     if (ok) {
         /* Breadth-first: one block per SM per round, as the hardware spreads them. */
         for (uint32_t round = 0; round < g.bps; round++)
-            for (uint32_t s = 0; s < g.nsm; s++) dispatch(&g, s);
+            for (uint32_t s = 0; s < g.nsm; s++) dispatch(&g, s, g.now + 1);
         uint32_t nsched = c->sm_schedulers;
         /* Each cycle: the schedulers that asked for this cycle, then those the
         ** heap holds for it (both in a fixed order, so runs are reproducible). */
@@ -1078,7 +1100,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
             fail(&g, SIM_INTERNAL, "internal error (please report it): %llu blocks were never dispatched",
                  (unsigned long long)(g.total_blocks - g.next_block));
         if (!g.stop) {
-            if (!L->keep_dirty) memsys_flush(g.mem, g.end);
+            if (!L->keep_dirty) memsys_flush(g.mem);
             uint64_t drain = memsys_drain_cycle(g.mem);
             if (drain > g.end) g.end = drain;
             count_totals(&g);

@@ -19,21 +19,54 @@
 ** a min-heap; ids unused), at most cap of them. */
 typedef Heap Mshr;
 
+/* The L2 slices' atomic units, by line: when the last atomic operation
+** asked of a line is done. Open addressing over ATOM_SLOTS, ATOM_PROBES
+** tries; a slot whose line is idle is reused, and when all of them are busy
+** the one free soonest is (its line's ordering is then forgotten: only
+** more than ATOM_PROBES lines busy at once in one neighbourhood do that). */
+#define ATOM_SLOTS  4096
+#define ATOM_PROBES 8
+typedef struct {
+    uint64_t line;    /* line number + 1; 0 = empty */
+    double   free_at;
+} AtomLine;
+
 struct MemSys {
     uint32_t nsm;
     Cache  **l1;
     Mshr    *mshr;
     Cache   *l2;
-    BwQueue  l2_queue;    /* L2 bandwidth in bytes; its latency is the L2 hit latency */
+    BwQueue  l2_queue;    /* L2 read bandwidth in bytes; its latency is the L2 hit latency */
+    BwQueue  l2_write;    /* L2 write bandwidth in bytes (stores), when it has its own */
     BwQueue  l2_requests; /* L2 request rate: one unit per line request, no latency */
-    bool     limit_requests;
+    BwQueue  l2_load_requests; /* ... of loads, when they have their own */
+    bool     limit_requests, own_load_rate, own_write_bw;
     BwQueue  dram;        /* DRAM bandwidth in bytes; its latency (loaded) is DRAM's */
     uint64_t dram_write_bytes;
     uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
     uint64_t base_l2_accesses, base_l2_hits; /* counters at the current launch's start */
     uint64_t base_dram_units, base_dram_writes;
     uint32_t chunk_sectors; /* sectors one DRAM access moves (dram.access_bytes / 32) */
+    double   atomic_interval, atomic_fadd_interval;
+    AtomLine *atom;          /* ATOM_SLOTS; NULL when atomics are not serialised */
+    uint64_t atomic_wait;    /* cycles atomics waited for others on their line (memsys_stats) */
+    uint64_t atomic_done;    /* when the last atomic issued so far is applied */
+    uint64_t draw_count;     /* next_draws' state */
 };
+
+/* The draw of one request for the DRAM's latency spread (bwqueue.h). */
+typedef double Draws;
+
+/* The next request's draw: a counter through splitmix64, so a run is
+** reproducible and does not depend on the host. */
+static Draws next_draws(MemSys *m)
+{
+    uint64_t x = (m->draw_count += 0x9E3779B97F4A7C15ull);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    return (double)(x >> 11) / 9007199254740992.0; /* 53 bits: [0, 1) */
+}
 
 /* Cycle at which a sector asked at `t` gets a miss register. */
 static uint64_t mshr_acquire(Mshr *h, uint64_t t)
@@ -67,11 +100,19 @@ MemSys *memsys_create(const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, Diag 
     bwqueue_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
     m->limit_requests = c->l2_requests_per_clk > 0;
     bwqueue_init(&m->l2_requests, m->limit_requests ? c->l2_requests_per_clk : 1.0, 0);
+    m->own_load_rate = m->limit_requests && c->l2_load_requests_per_clk > 0;
+    bwqueue_init(&m->l2_load_requests, m->own_load_rate ? c->l2_load_requests_per_clk : 1.0, 0);
+    m->own_write_bw = c->l2_write_bytes_per_clk > 0;
+    bwqueue_init(&m->l2_write, m->own_write_bw ? c->l2_write_bytes_per_clk : 1.0, 0);
     bwqueue_init(&m->dram, config_dram_bytes_per_cycle(c), c->lat_dram);
     bwqueue_set_loaded_latency(&m->dram, c->dram_loaded_linear, c->dram_loaded_queue);
+    bwqueue_set_spread(&m->dram, c->dram_latency_spread);
     m->lat_l1_hit = c->lat_l1_hit;
     m->lat_atomic = c->lat_atomic;
     m->lat_l2_hit = c->lat_l2_hit;
+    m->atomic_interval = c->l2_atomic_interval;
+    m->atomic_fadd_interval = c->l2_atomic_fadd_interval > 0 ? c->l2_atomic_fadd_interval : c->l2_atomic_interval;
+    if (m->atomic_interval > 0 && !(m->atom = calloc(ATOM_SLOTS, sizeof *m->atom))) goto oom;
     return m;
 oom:
     diag_set(d, NULL, 0, 0, "out of host memory for the memory system");
@@ -88,6 +129,7 @@ void memsys_destroy(MemSys *m)
     free(m->l1);
     free(m->mshr);
     cache_destroy(m->l2);
+    free(m->atom);
     free(m);
 }
 
@@ -124,6 +166,8 @@ bool memsys_next_launch(MemSys *m, const GpuConfig *c, uint32_t nsm, uint64_t l1
     }
     bwqueue_shift(&m->l2_queue, (double)prev_end);
     bwqueue_shift(&m->l2_requests, (double)prev_end);
+    bwqueue_shift(&m->l2_load_requests, (double)prev_end);
+    bwqueue_shift(&m->l2_write, (double)prev_end);
     bwqueue_shift(&m->dram, (double)prev_end);
     CacheStats st;
     cache_stats(m->l2, &st);
@@ -131,26 +175,61 @@ bool memsys_next_launch(MemSys *m, const GpuConfig *c, uint32_t nsm, uint64_t l1
     m->base_l2_hits = st.sector_hits;
     m->base_dram_units = m->dram.units;
     m->base_dram_writes = m->dram_write_bytes;
+    /* the lines' atomic units keep their order, on the new clock */
+    for (uint32_t i = 0; m->atom && i < ATOM_SLOTS; i++)
+        m->atom[i].free_at = m->atom[i].free_at > (double)prev_end ? m->atom[i].free_at - (double)prev_end : 0.0;
+    m->atomic_done = m->atomic_done > prev_end ? m->atomic_done - prev_end : 0;
+    m->atomic_wait = 0;
     return true;
 }
 
-/* Cycle at which a line request asked at t is accepted by the L2: the L2
-** takes l2.requests_per_clk requests per cycle across the chip, whatever
-** their size (a 4-byte scattered store costs a request as a full line does). */
-static uint64_t l2_accept(MemSys *m, uint64_t t)
+/* Cycle at which n line requests asked at t are accepted by the L2: the
+** L2 takes l2.requests_per_clk store (and atomic) requests per cycle across
+** the chip, whatever their size (a 4-byte scattered store costs a request
+** as a full line does), and l2.load_requests_per_clk loads (the H200 takes
+** 98 lines a cycle of scattered loads, 34 of scattered stores). */
+static uint64_t l2_accept_n(MemSys *m, uint64_t t, uint32_t n, bool load)
 {
     if (!m->limit_requests) return t;
-    double begin = m->l2_requests.next_free > (double)t ? m->l2_requests.next_free : (double)t;
-    bwqueue_transfer(&m->l2_requests, t, 1); /* takes its 1 / rate of a cycle */
+    BwQueue *q = load && m->own_load_rate ? &m->l2_load_requests : &m->l2_requests;
+    double begin = q->next_free > (double)t ? q->next_free : (double)t;
+    bwqueue_transfer(q, t, n); /* takes its n / rate of a cycle */
     return (uint64_t)ceil(begin);
 }
 
-/* Dirty sectors an L2 access evicted go to DRAM (nobody waits). */
-static void write_back(MemSys *m, uint64_t t, unsigned sectors)
+/* The atomic unit of the line at line_addr (see AtomLine). */
+static AtomLine *atom_line(MemSys *m, uint64_t line_addr, double now)
+{
+    uint64_t key = line_addr / SECTOR_LINE_BYTES + 1;
+    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 52) & (ATOM_SLOTS - 1);
+    AtomLine *best = NULL;
+    for (uint32_t k = 0; k < ATOM_PROBES; k++) {
+        AtomLine *a = &m->atom[(h + k) & (ATOM_SLOTS - 1)];
+        if (a->line == key) return a;
+        if (!best || (best->free_at > now && a->free_at < best->free_at)) best = a;
+    }
+    best->line = key;
+    if (best->free_at > now) best->free_at = now; /* a busy line's order forgotten */
+    return best;
+}
+
+/* Sectors a store or an atomic made dirty in L2 owe DRAM their write-back,
+** charged now (nobody waits). Back to back, the lines one launch leaves
+** dirty are written back during the next, as this launch's reads evict
+** the previous one's: in that steady state every sector made dirty costs
+** DRAM time while the launch runs, and none at its end. So neither an
+** eviction nor memsys_flush charges a dirty sector again. The DRAM
+** buffers writes and drains them between reads (bwqueue_background): a
+** read does not wait behind them, but sees their load, and the launch ends
+** no sooner than the DRAM has moved them. On an H200 a
+** kernel that writes 64 MB in place takes the time of its blocks
+** (validate/probes/residency.cu), not that and the write-back after. */
+static void owe_write_back(MemSys *m, uint64_t t, uint8_t sectors)
 {
     if (!sectors) return;
-    bwqueue_transfer(&m->dram, t, sectors * SECTOR_BYTES);
-    m->dram_write_bytes += (uint64_t)sectors * SECTOR_BYTES;
+    uint32_t bytes = bits_popcount(sectors) * SECTOR_BYTES;
+    bwqueue_background(&m->dram, t, bytes); /* written between reads: none waits behind it */
+    m->dram_write_bytes += bytes;
 }
 
 /* The DRAM chunks (dram.access_bytes, aligned) that hold `sectors`. */
@@ -165,32 +244,27 @@ static uint8_t chunks_of(const MemSys *m, uint8_t sectors)
 /* Sectors `missed` of a line missed L2: DRAM moves whole chunks, so the
 ** other sectors of each chunk arrive too and are kept in L2. Returns the
 ** completion of each missed sector's chunk in done[] (indexed by sector). */
-static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed, uint64_t done[SECTORS_PER_LINE])
+static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed, Draws dr,
+                            uint64_t done[SECTORS_PER_LINE])
 {
     uint8_t k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
     uint8_t extra = (uint8_t)(chunks_of(m, missed) & ~missed);
-    if (extra) {
-        unsigned evicted;
-        cache_fill(m->l2, line, extra, &evicted);
-        write_back(m, t, evicted);
-    }
+    if (extra) cache_fill(m->l2, line, extra, NULL); /* an evicted dirty line was charged already */
     for (uint8_t s = 0; s < SECTORS_PER_LINE; s += k)
         if (missed & (ones << s)) {
-            uint64_t back = bwqueue_transfer(&m->dram, t, m->chunk_sectors * SECTOR_BYTES);
+            uint64_t back = bwqueue_transfer_drawn(&m->dram, t, m->chunk_sectors * SECTOR_BYTES, dr);
             for (uint8_t j = s; j < s + k; j++) done[j] = back;
         }
 }
 
 /* Sectors of one line that missed L1: through the MSHRs, L2 and maybe DRAM. */
-static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors)
+static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors, Draws dr)
 {
-    start = l2_accept(m, start);
-    unsigned evicted;
-    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ, &evicted);
-    write_back(m, start, evicted);
+    start = l2_accept_n(m, start, 1, true);
+    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ, NULL);
     uint8_t missed = (uint8_t)(sectors & ~l2_hits);
     uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
-    if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, from_dram);
+    if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, dr, from_dram);
     uint64_t done = start;
     for (int s = 0; s < SECTORS_PER_LINE; s++) {
         if (!(sectors >> s & 1)) continue;
@@ -206,12 +280,15 @@ static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t 
 uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
 {
     uint64_t done = start;
+    Draws dr = 0;
+    bool drawn = false; /* one for the whole request, drawn at its first miss */
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t want = r->sector_mask[i];
         uint8_t hit = cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ, NULL); /* L1 is never dirty */
         uint64_t t = hit ? start + m->lat_l1_hit : start;
         if (want & ~hit) {
-            uint64_t below = fetch_below_l1(m, sm, start, r->line_addr[i], (uint8_t)(want & ~hit));
+            if (!drawn) dr = next_draws(m), drawn = true;
+            uint64_t below = fetch_below_l1(m, sm, start, r->line_addr[i], (uint8_t)(want & ~hit), dr);
             if (below > t) t = below;
         }
         if (t > done) done = t;
@@ -224,61 +301,78 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
         cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC, NULL);
-        uint64_t at = l2_accept(m, start);
-        unsigned evicted;
-        uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
-        write_back(m, at, evicted);
-        bwqueue_transfer(&m->l2_queue, at, bits_popcount4(sectors) * SECTOR_BYTES);
+        uint64_t at = l2_accept_n(m, start, 1, false);
+        uint8_t dirtied;
+        uint8_t hits = cache_write(m->l2, r->line_addr[i], sectors, NULL, &dirtied);
+        owe_write_back(m, at, dirtied);
+        bwqueue_transfer(m->own_write_bw ? &m->l2_write : &m->l2_queue, at, bits_popcount4(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
         uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~r->full_mask[i]);
         if (partial_miss) {
             uint64_t ignored[SECTORS_PER_LINE];
-            fetch_from_dram(m, at, r->line_addr[i], partial_miss, ignored);
+            fetch_from_dram(m, at, r->line_addr[i], partial_miss, next_draws(m), ignored);
         }
     }
 }
 
-uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
+uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, bool fadd)
 {
     (void)sm;
-    uint32_t serial = r->max_same_address;
     uint64_t done = start;
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t sectors = r->sector_mask[i];
-        uint64_t at = l2_accept(m, start);
-        unsigned evicted;
-        uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
-        write_back(m, at, evicted);
+        /* the slice's ALU works a 32-byte sector at a time: a request each */
+        uint64_t at = l2_accept_n(m, start, bits_popcount4(sectors), false);
+        uint8_t dirtied;
+        uint8_t hit = cache_write(m->l2, r->line_addr[i], sectors, NULL, &dirtied);
+        owe_write_back(m, at, dirtied);
+        /* `ready`: the line is at its slice (the L2 queue adds the hit latency) */
         uint64_t t = bwqueue_transfer(&m->l2_queue, at, bits_popcount4(sectors) * SECTOR_BYTES);
+        double ready = (double)(t - m->lat_l2_hit);
         if (sectors & ~hit) {
             uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
-            fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);
+            fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), next_draws(m), from_dram);
             for (int s = 0; s < SECTORS_PER_LINE; s++)
-                if (from_dram[s] > t) t = from_dram[s];
+                if ((double)from_dram[s] - m->lat_l2_hit > ready) ready = (double)from_dram[s] - m->lat_l2_hit;
         }
-        /* the L2 queue already charged the hit latency; an atomic takes lat.atomic */
-        t += (m->lat_atomic > m->lat_l2_hit ? m->lat_atomic - m->lat_l2_hit : 0) + (serial ? serial - 1 : 0);
-        if (t > done) done = t;
+        /* The slice owning the line applies its lanes one after another (it
+        ** holds the line for each read-modify-write); FP32 adds on one address
+        ** each wait for the previous sum. Lines are independent. */
+        double begin = ready, last_op = 0;
+        if (m->atom) {
+            AtomLine *a = atom_line(m, r->line_addr[i], ready);
+            if (a->free_at > begin) begin = a->free_at;
+            double per_op = fadd ? m->atomic_fadd_interval : m->atomic_interval;
+            double busy = r->atomic_lanes[i] * m->atomic_interval;
+            if (r->atomic_same[i] * per_op > busy) busy = r->atomic_same[i] * per_op;
+            a->free_at = begin + busy;
+            last_op = busy - per_op;
+            m->atomic_wait += (uint64_t)ceil(begin - ready + last_op);
+        }
+        uint64_t back = (uint64_t)ceil(begin + last_op) + m->lat_atomic;
+        if (back > done) done = back;
+        if (back > m->atomic_done) m->atomic_done = back;
     }
     return done;
 }
 
-void memsys_flush(MemSys *m, uint64_t now)
+void memsys_flush(MemSys *m)
 {
-    uint64_t sectors = cache_flush(m->l2);
-    if (!sectors) return;
-    bwqueue_transfer(&m->dram, now, (uint32_t)(sectors * SECTOR_BYTES));
-    m->dram_write_bytes += sectors * SECTOR_BYTES;
+    cache_flush(m->l2); /* their write-back was charged when they became dirty */
 }
 
 uint64_t memsys_drain_cycle(const MemSys *m)
 {
-    /* Traffic issued during the kernel (stores into L2, dirty evictions to
-    ** DRAM) and the flush at its end must finish before it does. */
-    double last = m->l2_queue.next_free > m->dram.next_free ? m->l2_queue.next_free : m->dram.next_free;
+    /* Traffic issued during the kernel (stores into L2, the write-back owed
+    ** by every sector made dirty) must finish before it does. */
+    double last = bwqueue_work_done(&m->dram);
+    if (m->l2_queue.next_free > last) last = m->l2_queue.next_free;
     if (m->l2_requests.next_free > last) last = m->l2_requests.next_free;
-    return (uint64_t)ceil(last);
+    if (m->l2_load_requests.next_free > last) last = m->l2_load_requests.next_free;
+    if (m->l2_write.next_free > last) last = m->l2_write.next_free;
+    uint64_t end = (uint64_t)ceil(last);
+    return m->atomic_done > end ? m->atomic_done : end; /* and every atomic has been applied */
 }
 
 void memsys_stats(const MemSys *m, KernelStats *s)
@@ -294,5 +388,6 @@ void memsys_stats(const MemSys *m, KernelStats *s)
     s->l2_sector_hits += st.sector_hits - m->base_l2_hits;
     uint64_t writes = m->dram_write_bytes - m->base_dram_writes;
     s->dram_write_bytes += writes;
+    s->l2_atomic_wait_cycles += m->atomic_wait;
     s->dram_read_bytes += m->dram.units - m->base_dram_units - writes;
 }

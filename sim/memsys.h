@@ -5,9 +5,10 @@
 ** with load). Every request is timed when it is issued:
 ** the caller gets the cycle its data is back, so no event queue is needed.
 ** Loads allocate in L1; stores write through to L2 (write-back, allocate);
-** atomics are resolved at L2. Dirty L2 evictions cost DRAM bandwidth, and
-** so does the end of a kernel, which writes every dirty sector left in L2
-** back (memsys_flush).
+** atomics are resolved at L2, one line's lanes one after another. A sector
+** made dirty in L2 costs its write-back's DRAM bandwidth then (the steady
+** state of back-to-back launches; memsys_flush at a kernel's end adds
+** nothing).
 ** DRAM moves dram.access_bytes per access; set indices are hashed.        */
 #ifndef GPUSIM_SIM_MEMSYS_H
 #define GPUSIM_SIM_MEMSYS_H
@@ -46,20 +47,30 @@ uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResul
 ** in part (not in r->full_mask) that misses L2 is read from DRAM first. */
 void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
 
-/* Writes every dirty L2 sector back to DRAM from cycle `now` (the end of a
-** kernel: back-to-back launches pay for their writes, as measured on
-** hardware in steady state). */
-void memsys_flush(MemSys *m, uint64_t now);
+/* The end of a kernel: the dirty L2 sectors are written back. Their DRAM
+** time was charged when each became dirty (memsys_store): back to back, a
+** launch's leftover dirty lines are written back while the next launch
+** runs, as the previous launch's were during this one, so the write-back
+** costs bandwidth during a launch and nothing after it (on an H200 a
+** kernel that writes 64 MB in place takes the time of its blocks:
+** validate/probes/residency.cu). A launch of a sequence that leaves its
+** dirty sectors to the next (Launch.keep_dirty) is not flushed: the next
+** launch's writes to them owe nothing again. */
+void memsys_flush(MemSys *m);
 
 /* A warp's global atomic (r coalesced as COALESCE_ATOMIC): resolved at L2,
-** the lanes that hit one address applied one after another
-** (r->max_same_address). Returns the cycle the old values are back. */
-uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
+** one L2 request per sector, then by the slice that owns each line, which
+** applies the line's lanes one after another, l2.atomic_interval cycles
+** apart (l2.atomic_fadd_interval for FP32 adds on one address: `fadd`),
+** after any earlier atomic on that line. Returns the cycle the old values
+** are back: lat.atomic after the last lane's turn. */
+uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, bool fadd);
 
 /* Cycle by which the traffic issued so far has finished: stores have
-** reached L2, and the dirty sectors evicted from L2 or written back by
-** memsys_flush have reached DRAM. A kernel ends no sooner (gpu.c flushes
-** first, then asks this). */
+** reached L2, atomics have been applied (a warp may exit before its atomic
+** returns; the kernel may not), and the write-back
+** owed by the sectors made dirty has reached DRAM. A kernel ends no sooner
+** (gpu.c flushes first, then asks this). */
 uint64_t memsys_drain_cycle(const MemSys *m);
 
 /* Adds the cache and DRAM counters into s (l1_*, l2_*, dram_* fields),

@@ -26,11 +26,19 @@
 ** C Programming Guide 3.x, "Shared Memory", compute capability 1.x); 64
 ** banks is no NVIDIA part, a machine for design-space sweeps.
 **
-** Simplified: phases are never merged (hardware may serve two half-warps
-** that ask for the same words in one wavefront; here an active phase always
-** costs at least one); a wide access is assumed naturally aligned (the
-** executor faults misaligned ones), its words being addr/4 .. addr/4+width/4-1;
-** atomics and shuffles are not modelled here.                               */
+** One merge of phases: a load whose active lanes all read one address (a
+** broadcast) is served 8 bytes per wavefront, so 1 wavefront for 4 and 8
+** bytes and 2 for 16, not 2 and 4 (validate/probes/smem.cu on an H200:
+** 1.02 and 2.02 cycles per instruction; a 16-byte store of one address
+** still takes 4). The same probe measured every other pattern it tried
+** (strides 1-32 at 4/8/16 bytes, half- and quarter-warps on the same or
+** conflicting words, even/odd lanes) at exactly the count below.
+**
+** Simplified: other phases are never merged (two half-warps asking for the
+** same words take two wavefronts, as measured); a wide access is assumed
+** naturally aligned (the executor faults misaligned ones), its words being
+** addr/4 .. addr/4+width/4-1; atomics (timed by the caller) and shuffles are
+** not modelled here.                                                        */
 #ifndef GPUSIM_SIM_SMEM_H
 #define GPUSIM_SIM_SMEM_H
 
@@ -43,8 +51,14 @@ extern "C" {
 #define SMEM_MAX_BANKS  64 /* the most banks smem_analyze models (smem.banks)  */
 #define SMEM_BANK_BYTES 4  /* bank width (the 8-byte Kepler mode is gone)     */
 
+typedef enum { SMEM_READ, SMEM_WRITE } SmemOp; /* a load; a store or an atomic */
+
 typedef struct {
     uint32_t wavefronts;                 /* 0 when mask == 0                        */
+    uint32_t phases;                     /* phases served (1, or 2 / 4 for wide
+                                            accesses with every phase active;
+                                            merged broadcasts count their
+                                            wavefronts)                            */
     uint32_t bank_words[SMEM_MAX_BANKS]; /* distinct 4-byte words asked of each bank,
                                             summed over phases (for the visualizer);
                                             only [0, banks) is written             */
@@ -61,11 +75,12 @@ static inline int smem_banks_valid(unsigned banks)
 **         lanes set in mask are read)
 **   mask  active lanes, bit i = lane i
 **   width access size per lane in bytes: 4, 8 or 16 (asserted)
+**   op    SMEM_READ for loads (a broadcast is merged), else SMEM_WRITE
 **   banks 16, 32 or 64 (asserted: smem_banks_valid)
-**   out   wavefronts and bank_words[0, banks) filled (caller owns it)
+**   out   wavefronts, phases and bank_words[0, banks) filled (caller owns it)
 ** Cost: O(32) with a small on-stack hash set; no allocation. Each bank count
 ** has its own copy of the loop, so 32 costs what it did as a constant.    */
-void smem_analyze(const uint32_t addr[32], uint32_t mask, unsigned width, unsigned banks, SmemResult *out);
+void smem_analyze(const uint32_t addr[32], uint32_t mask, unsigned width, SmemOp op, unsigned banks, SmemResult *out);
 
 #ifdef __cplusplus
 }

@@ -76,6 +76,8 @@ typedef struct {
     uint64_t wavefronts;                /* passes of the banks (smem_analyze); an atomic's
                                            serialisation on one address is time, not wavefronts */
     uint32_t max_wavefronts;            /* the most one request took                          */
+    uint64_t serial_cycles;             /* atomics: pipe cycles beyond the wavefronts, spent
+                                           applying lanes on one word one after another       */
     double   wavefronts_per_request;    /* derived                                            */
 } SharedCounts;
 
@@ -108,6 +110,8 @@ typedef struct {
     uint64_t l1_sector_accesses, l1_sector_hits;
     uint64_t l2_sector_accesses, l2_sector_hits;
     uint64_t dram_read_bytes, dram_write_bytes;
+    uint64_t l2_atomic_wait_cycles;   /* global atomics: cycles waiting for earlier lanes on
+                                         their L2 line (same-line serialisation)  */
 
     /* ---- derived (derive_stats) ------------------------------------------ */
     double   time_us;                 /* cycles at the preset clock            */
@@ -127,6 +131,8 @@ typedef struct {
     double   branch_efficiency;       /* avg active lanes / 32 per issued instr */
     uint64_t shared_requests, shared_wavefronts; /* loads, stores and atomics together */
     uint64_t shared_bank_conflicts;   /* wavefronts beyond one per request     */
+    double   shared_atomic_serial_per_request; /* shared[ATOMIC].serial_cycles per atomic */
+    double   global_atomic_wait_per_request;   /* l2_atomic_wait_cycles per global atomic */
     double   shared_wavefronts_per_request;
     double   l1_hit_rate, l2_hit_rate;
     uint64_t dram_bytes;

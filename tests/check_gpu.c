@@ -804,6 +804,8 @@ START_TEST(test_shared_atomic_serialises_without_conflict)
     ck_assert_uint_eq(t.r.stats.shared[ACCESS_ATOMIC].requests, 1); /* an atomic, not a load */
     ck_assert_uint_eq(t.r.stats.shared[ACCESS_LOAD].requests, 0);
     ck_assert_uint_eq(t.r.stats.shared_bank_conflicts, 0);
+    ck_assert_uint_eq(t.r.stats.shared[ACCESS_ATOMIC].serial_cycles, 31); /* counted as atomic serialization */
+    ck_assert(t.r.stats.shared_atomic_serial_per_request == 31.0);
     ck_assert_uint_ge(t.r.stats.cycles, t.cfg.lat_shared + 31);
     run_free(&t);
 }

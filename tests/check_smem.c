@@ -3,6 +3,7 @@
 #include "sim/smem.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +18,77 @@ static void strided(uint32_t addr[32], uint32_t base, uint32_t stride_bytes)
 static uint32_t wavefronts(const uint32_t addr[32], uint32_t mask, unsigned width)
 {
     SmemResult r;
-    smem_analyze(addr, mask, width, 32, &r);
+    smem_analyze(addr, mask, width, SMEM_WRITE, 32, &r);
     return r.wavefronts;
 }
+
+/* ---- Against the H200 (validate/probes/smem.cu, smem.h200.txt) ---- */
+
+/* The probe's lane patterns (byte offset of lane l for a w-byte access) and
+** the cycles per warp instruction it measured at full occupancy, where the
+** pipe serves one wavefront per cycle: the wavefront count to expect. */
+static uint32_t pat_off(int pat, uint32_t l, uint32_t w)
+{
+    switch (pat) {
+    case 0: return l * w;            /* s1 */
+    case 1: return l * w * 2;        /* s2 */
+    case 2: return l * w * 4;        /* s4 */
+    case 3: return l * w * 8;        /* s8 */
+    case 4: return l * w * 16;       /* s16 */
+    case 5: return l * w * 32;       /* s32 */
+    case 6: return 0;                /* bcast */
+    case 7: return l < 16 ? 0 : 128; /* two_rows */
+    case 8: return 8 * (l % 16);     /* halves_same */
+    case 9: return 8 * (l % 16) + 256 * (l / 16);   /* halves_conf */
+    case 10: return 8 * (l / 2) + 256 * (l % 2);    /* evenodd */
+    case 11: return 16 * (l % 8);                   /* quarters_same */
+    case 12: return 16 * (l % 8) + 1024 * (l / 8);  /* quarters_conf */
+    case 13: return 16 * (l / 4) + 1024 * (l % 4);  /* mod4 */
+    default: return 16 * (l % 16);                  /* halves_same, 16 B */
+    }
+}
+
+static const struct { bool load; uint32_t width; int pat; uint32_t measured; } h200_tput[] = {
+    {true, 4, 0, 1},   {true, 4, 1, 2},   {true, 4, 2, 4},   {true, 4, 3, 8},    {true, 4, 4, 16},
+    {true, 4, 5, 32},  {true, 4, 6, 1},   {true, 4, 7, 2},   {true, 8, 0, 2},    {true, 8, 1, 4},
+    {true, 8, 2, 8},   {true, 8, 3, 16},  {true, 8, 4, 32},  {true, 8, 5, 32},   {true, 8, 6, 1},
+    {true, 8, 8, 2},   {true, 8, 9, 2},   {true, 8, 10, 4},  {true, 16, 0, 4},   {true, 16, 1, 8},
+    {true, 16, 2, 16}, {true, 16, 3, 32}, {true, 16, 4, 32}, {true, 16, 5, 32},  {true, 16, 6, 2},
+    {true, 16, 11, 4}, {true, 16, 12, 4}, {true, 16, 13, 16}, {true, 16, 14, 4}, {false, 4, 0, 1},
+    {false, 4, 1, 2},  {false, 4, 5, 32}, {false, 4, 6, 1},  {false, 8, 0, 2},   {false, 16, 0, 4},
+    {false, 16, 6, 4}, {false, 16, 1, 8},
+};
+
+START_TEST(test_h200_patterns)
+{
+    uint32_t a[32];
+    for (uint32_t l = 0; l < 32; l++) a[l] = 4096 + pat_off(h200_tput[_i].pat, l, h200_tput[_i].width);
+    SmemResult r;
+    smem_analyze(a, ALL, h200_tput[_i].width, h200_tput[_i].load ? SMEM_READ : SMEM_WRITE, 32, &r);
+    ck_assert_msg(r.wavefronts == h200_tput[_i].measured, "%s %u B pattern %d: %u wavefronts, H200 %u",
+                  h200_tput[_i].load ? "ld" : "st", h200_tput[_i].width, h200_tput[_i].pat, r.wavefronts,
+                  h200_tput[_i].measured);
+}
+END_TEST
+
+/* A broadcast load is one 8-byte pass a wavefront; its phases as served. */
+START_TEST(test_wide_broadcast_phases)
+{
+    uint32_t a[32];
+    strided(a, 64, 0); /* word 16: banks 16-19 */
+    SmemResult r;
+    smem_analyze(a, 0x0000FF00u, 16, SMEM_READ, 32, &r); /* some lanes only: still one address */
+    ck_assert_uint_eq(r.wavefronts, 2);
+    ck_assert_uint_eq(r.phases, 2);
+    for (unsigned b = 0; b < 32; b++) ck_assert_uint_eq(r.bank_words[b], b >= 16 && b < 20);
+    strided(a, 0, 16);
+    smem_analyze(a, ALL, 16, SMEM_READ, 32, &r);
+    ck_assert_uint_eq(r.wavefronts, 4);
+    ck_assert_uint_eq(r.phases, 4);
+    smem_analyze(a, 0x000000FFu, 16, SMEM_READ, 32, &r); /* one quarter-warp active */
+    ck_assert_uint_eq(r.phases, 1);
+}
+END_TEST
 
 /* ---- Core ---- */
 
@@ -95,22 +164,22 @@ START_TEST(test_bank_words)
     SmemResult r;
 
     strided(a, 0, 4);
-    smem_analyze(a, ALL, 4, 32, &r);
+    smem_analyze(a, ALL, 4, SMEM_WRITE, 32, &r);
     for (unsigned b = 0; b < 32; b++) ck_assert_uint_eq(r.bank_words[b], 1);
 
     strided(a, 0, 8); /* stride 2 words: even banks get 2 words, odd banks none */
-    smem_analyze(a, ALL, 4, 32, &r);
+    smem_analyze(a, ALL, 4, SMEM_WRITE, 32, &r);
     ck_assert_uint_eq(r.wavefronts, 2);
     for (unsigned b = 0; b < 32; b++) ck_assert_uint_eq(r.bank_words[b], (b % 2) ? 0 : 2);
 
     strided(a, 0, 16); /* float4, 4 phases of 32 distinct words */
-    smem_analyze(a, ALL, 16, 32, &r);
+    smem_analyze(a, ALL, 16, SMEM_WRITE, 32, &r);
     for (unsigned b = 0; b < 32; b++) ck_assert_uint_eq(r.bank_words[b], 4);
 
     strided(a, 12, 0); /* broadcast: bank 3 asked once, in each phase for float2 */
-    smem_analyze(a, ALL, 4, 32, &r);
+    smem_analyze(a, ALL, 4, SMEM_WRITE, 32, &r);
     ck_assert_uint_eq(r.bank_words[3], 1);
-    smem_analyze(a, ALL, 8, 32, &r);
+    smem_analyze(a, ALL, 8, SMEM_WRITE, 32, &r);
     ck_assert_uint_eq(r.wavefronts, 2);
     ck_assert_uint_eq(r.bank_words[3], 2);
     ck_assert_uint_eq(r.bank_words[4], 2);
@@ -123,7 +192,7 @@ END_TEST
 static uint32_t wavefronts_b(const uint32_t addr[32], uint32_t mask, unsigned width, unsigned banks)
 {
     SmemResult r;
-    smem_analyze(addr, mask, width, banks, &r);
+    smem_analyze(addr, mask, width, SMEM_WRITE, banks, &r);
     return r.wavefronts;
 }
 
@@ -176,13 +245,13 @@ START_TEST(test_bank_counts_words)
     SmemResult r;
     strided(a, 0, 4);
     memset(&r, 0xAB, sizeof r);
-    smem_analyze(a, ALL, 4, 16, &r); /* two phases, each word of bank b once */
+    smem_analyze(a, ALL, 4, SMEM_WRITE, 16, &r); /* two phases, each word of bank b once */
     for (unsigned b = 0; b < 16; b++) ck_assert_uint_eq(r.bank_words[b], 2);
     ck_assert_uint_eq(r.bank_words[16], 0xABABABABu); /* only [0, banks) is written */
-    smem_analyze(a, ALL, 4, 64, &r); /* banks 0..31 once, 32..63 idle */
+    smem_analyze(a, ALL, 4, SMEM_WRITE, 64, &r); /* banks 0..31 once, 32..63 idle */
     for (unsigned b = 0; b < SMEM_MAX_BANKS; b++) ck_assert_uint_eq(r.bank_words[b], b < 32 ? 1 : 0);
     strided(a, 0, 16); /* float4 on 64 banks: two phases of 64 words */
-    smem_analyze(a, ALL, 16, 64, &r);
+    smem_analyze(a, ALL, 16, SMEM_WRITE, 64, &r);
     ck_assert_uint_eq(r.wavefronts, 2);
     for (unsigned b = 0; b < SMEM_MAX_BANKS; b++) ck_assert_uint_eq(r.bank_words[b], 2);
     /* a broadcast costs one pass per active phase */
@@ -202,7 +271,7 @@ START_TEST(test_bank_counts_full_phase)
     uint32_t a[32];
     strided(a, 0, 128); /* float2 lanes 32 words apart: banks 0,1 and 32,33 */
     SmemResult r;
-    smem_analyze(a, ALL, 8, 64, &r);
+    smem_analyze(a, ALL, 8, SMEM_WRITE, 64, &r);
     ck_assert_uint_eq(r.wavefronts, 16);
     ck_assert_uint_eq(r.bank_words[0] + r.bank_words[1] + r.bank_words[32] + r.bank_words[33], 64);
 }
@@ -216,7 +285,7 @@ START_TEST(test_mask_zero)
     SmemResult r;
     strided(a, 0, 128);
     for (unsigned w = 4; w <= 16; w *= 2) {
-        smem_analyze(a, 0, w, 32, &r);
+        smem_analyze(a, 0, w, SMEM_WRITE, 32, &r);
         ck_assert_uint_eq(r.wavefronts, 0);
         for (unsigned b = 0; b < 32; b++) ck_assert_uint_eq(r.bank_words[b], 0);
     }
@@ -289,6 +358,8 @@ static Suite *smem_suite(void)
     tcase_add_test(core, test_transpose_column);
     tcase_add_test(core, test_wide_consecutive);
     tcase_add_test(core, test_bank_words);
+    tcase_add_loop_test(core, test_h200_patterns, 0, (int)(sizeof h200_tput / sizeof h200_tput[0]));
+    tcase_add_test(core, test_wide_broadcast_phases);
     suite_add_tcase(s, core);
 
     TCase *banks = tcase_create("Banks");

@@ -144,12 +144,14 @@ assert 1.6 <= r <= 2.4, r
 assert v['divergent']['stats']['branch_efficiency'] < 0.6 < v['uniform']['stats']['branch_efficiency']
 " "divergence: divergent is not about 2x uniform"
 
-# ---- vecadd: float4 beats scalar with about a third of the instructions
+# ---- vecadd: float4 never loses to scalar, with about a third of the
+# instructions (at the default size on the a100 both move their bytes at
+# the DRAM's full bandwidth and tie)
 expect_rc 0 run workloads/vecadd.json --json
 pyjson "
 v = {x['name']: x for x in d['variants']}
 s, f = v['scalar'], v['float4']
-assert f['cycles'] < s['cycles'], (f['cycles'], s['cycles'])
+assert f['cycles'] <= s['cycles'], (f['cycles'], s['cycles'])
 assert f['stats']['warp_instructions'] < 0.5 * s['stats']['warp_instructions']
 assert s['stats']['gld_sectors'] == f['stats']['gld_sectors']
 " "vecadd: float4 does not beat scalar"

@@ -1,0 +1,187 @@
+/* tests/check_gpu_probes.c -- the timing model on the small cases the H200
+** probes of validate/probes/ measured (outputs in
+** validate/results/h200/probes-2026-12-01/), on the h200 preset: each test
+** builds the probe's kernel as assembly text, runs it on one or a few SMs
+** and compares with the measured figure.                                  */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/asm.h"
+#include "sim/gpu.h"
+
+typedef struct {
+    Program   prog;
+    GpuConfig cfg;
+    GlobalMem *gmem;
+    Launch    L;
+    uint32_t  params[8];
+    SimResult r;
+} Run;
+
+static void run_init(Run *t, const char *gpu, const char *src, const char *kernel)
+{
+    memset(t, 0, sizeof *t);
+    Diag d;
+    ck_assert_msg(asm_parse(src, strlen(src), "test.asm", &t->prog, &d), "asm: %u:%u %s", d.line, d.col, d.message);
+    ck_assert_msg(config_load(gpu, &t->cfg, &d), "%s", d.message);
+    t->gmem = gmem_create();
+    t->L.kernel = program_find_kernel(&t->prog, kernel);
+    ck_assert_ptr_nonnull(t->L.kernel);
+    t->L.kernel_file = "test.asm";
+    t->L.gmem = t->gmem;
+    t->L.params = t->params;
+    t->L.grid[0] = t->L.grid[1] = t->L.grid[2] = t->L.block[1] = t->L.block[2] = 1;
+}
+
+static void set(Run *t, const char *kv)
+{
+    Diag d;
+    ck_assert_msg(config_set(&t->cfg, kv, &d), "%s", d.message);
+}
+
+static void run_free(Run *t)
+{
+    gmem_destroy(t->gmem);
+    program_destroy(&t->prog);
+}
+
+static uint64_t run_cycles(const char *src, uint32_t threads)
+{
+    Run t;
+    run_init(&t, "h200", src, "k");
+    set(&t, "sm.count=1");
+    t.L.block[0] = threads;
+    Diag d;
+    ck_assert_msg(config_validate(&t.cfg, &d), "%s", d.message);
+    ck_assert_msg(gpu_simulate(&t.cfg, &t.L, NULL, &t.r), "%s", t.r.message);
+    uint64_t c = t.r.stats.cycles;
+    run_free(&t);
+    return c;
+}
+
+/* ---- shared memory: smem.cu "lat" (one warp, dependent loads) ---- */
+
+/* One warp: lane l's cell at byte offset l * stride holds its own offset, so
+** each load's address is the previous load's value; `loads` of them in a row. */
+static uint64_t smem_chase_cycles(uint32_t width, uint32_t stride, uint32_t loads)
+{
+    char src[8192];
+    int n = snprintf(src, sizeof src,
+                     ".kernel k\n.shared buf 16384\n"
+                     "    mov.u32 %%r0, %%tid.x\n"
+                     "    mul.lo.u32 %%r1, %%r0, %u\n"
+                     "    st.shared.u32 [%%r1+buf], %%r1\n"
+                     "    bar.sync 0\n",
+                     stride);
+    for (uint32_t i = 0; i < loads; i++)
+        n += snprintf(src + n, sizeof src - (size_t)n,
+                      width == 4   ? "    ld.shared.u32 %%r1, [%%r1+buf]\n"
+                      : width == 8 ? "    ld.shared.v2.u32 {%%r1, %%r2}, [%%r1+buf]\n"
+                                   : "    ld.shared.v4.u32 {%%r1, %%r2, %%r3, %%r4}, [%%r1+buf]\n");
+    snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
+    return run_cycles(src, 32);
+}
+
+static const struct { uint32_t width, stride, measured; } smem_lat[] = {
+    {4, 4, 23},  /* s1 */     {4, 0, 23},  /* bcast */ {4, 8, 25},  /* s2 */ {4, 16, 29}, /* s4 */
+    {4, 128, 85}, /* s32 */   {8, 8, 26},  /* s1 */    {8, 0, 23},  /* bcast */
+    {16, 16, 32}, /* s1 */    {16, 0, 26}, /* bcast */ {16, 32, 40}, /* s2 */
+};
+
+START_TEST(test_shared_load_latency)
+{
+    uint32_t w = smem_lat[_i].width, s = smem_lat[_i].stride;
+    double lat = (double)(smem_chase_cycles(w, s, 16) - smem_chase_cycles(w, s, 8)) / 8.0;
+    ck_assert_msg(fabs(lat - smem_lat[_i].measured) <= 1.0, "%u-byte loads at lane stride %u B: %.1f cycles, H200 %u", w,
+                  s, lat, smem_lat[_i].measured);
+}
+END_TEST
+
+/* ---- block residency: residency.cu "slots" ---- */
+
+/* Blocks of one warp that each run a chain of `iters` dependent FMAs, one
+** block per SM at a time (the shared memory they ask for): after the first,
+** each block starts sm.block_refill_latency after the one before it ends,
+** so n blocks on one SM take n lifetimes and n - 1 refills. */
+static uint64_t one_slot_cycles(uint32_t blocks, uint32_t refill)
+{
+    const char *src = ".kernel k\n.param .s32 iters\n.shared pad\n"
+                      "    ld.param.s32 %r1, [iters]\n"
+                      "    mov.f32 %r6, 1.0\n"
+                      "    mov.u32 %r7, 0\n"
+                      "LOOP:\n"
+                      "    fma.rn.f32 %r6, %r6, 0.999, 0.5\n"
+                      "    add.s32 %r7, %r7, 1\n"
+                      "    setp.lt.s32 %p0, %r7, %r1\n"
+                      "    @%p0 bra LOOP\n"
+                      "    exit\n";
+    Run t;
+    run_init(&t, "h200", src, "k");
+    set(&t, "sm.count=1");
+    char kv[64];
+    snprintf(kv, sizeof kv, "sm.block_refill_latency=%u", refill);
+    set(&t, kv);
+    t.params[0] = 100;
+    t.L.grid[0] = blocks;
+    t.L.block[0] = 32;
+    t.L.dynamic_smem = 200 * 1024; /* one block per SM */
+    Diag d;
+    ck_assert_msg(config_validate(&t.cfg, &d), "%s", d.message);
+    ck_assert_msg(gpu_simulate(&t.cfg, &t.L, NULL, &t.r), "%s", t.r.message);
+    ck_assert_uint_eq(t.r.stats.occ.blocks_per_sm, 1);
+    uint64_t c = t.r.stats.cycles;
+    run_free(&t);
+    return c;
+}
+
+START_TEST(test_slot_refill_latency)
+{
+    ck_assert_uint_eq(one_slot_cycles(1, 375), one_slot_cycles(1, 0)); /* the first wave does not wait */
+    int64_t with = (int64_t)one_slot_cycles(9, 375), without = (int64_t)one_slot_cycles(9, 0);
+    ck_assert_msg(llabs(with - without - 8 * 375) <= 8, "9 blocks on one slot: %lld cycles, %lld without the refill",
+                  (long long)with, (long long)without);
+}
+END_TEST
+
+/* ---- barriers: barrier.cu, one block per SM ---- */
+
+/* `bars` bar.sync back to back in a block of `warps` warps. */
+static uint64_t barriers_cycles(uint32_t warps, uint32_t bars)
+{
+    char src[4096];
+    int n = snprintf(src, sizeof src, ".kernel k\n");
+    for (uint32_t i = 0; i < bars; i++) n += snprintf(src + n, sizeof src - (size_t)n, "    bar.sync 0\n");
+    snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
+    return run_cycles(src, 32 * warps);
+}
+
+static const struct { uint32_t warps, measured; } bar_cost[] = {
+    {1, 14}, {2, 16}, {4, 20}, {8, 28}, {16, 44}, {32, 76},
+};
+
+START_TEST(test_barrier_cost)
+{
+    uint32_t w = bar_cost[_i].warps;
+    double per = (double)(barriers_cycles(w, 16) - barriers_cycles(w, 8)) / 8.0;
+    ck_assert_msg(fabs(per - bar_cost[_i].measured) <= 2.0, "%u warps: %.1f cycles per bar.sync, H200 %u", w, per,
+                  bar_cost[_i].measured);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("gpu_probes");
+    TCase *core = tcase_create("Core");
+    tcase_add_loop_test(core, test_shared_load_latency, 0, (int)(sizeof smem_lat / sizeof smem_lat[0]));
+    tcase_add_test(core, test_slot_refill_latency);
+    tcase_add_loop_test(core, test_barrier_cost, 0, (int)(sizeof bar_cost / sizeof bar_cost[0]));
+    suite_add_tcase(s, core);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
