@@ -73,7 +73,7 @@ if [ $callgrind = 1 ]; then
             echo "callgrind $side: $c" >&2
             (cd "$tmp" && rm -f callgrind.out.* &&
                 valgrind --tool=callgrind --toggle-collect=gpu_simulate "$b" --repeat 1 --small --case "$c" >"$tmp/cg.txt" 2>"$tmp/cg.err")
-            ir=$(grep -h '^summary:' "$tmp"/callgrind.out.* | awk '{s += $2} END {print s}')
+            ir=$(grep -h '^summary:' "$tmp"/callgrind.out.* | awk '{s += $2} END {printf "%.0f\n", s}')
             insts=$(tail -n +2 "$tmp/cg.txt" | awk '{print $(NF-7)}')
             printf '%s\t%s\t%s\t%s\n' "$side" "$c" "$ir" "$insts" >>"$tmp/ir"
         done
