@@ -27,7 +27,9 @@
                                     fewer blocks than fit at once                 */
 #define RULE_THIN_OUT      0.5   /* achieved below this share of theoretical, with
                                     blocks enough to fill the SMs                 */
-#define RULE_TAIL          0.7   /* wave efficiency below this, with > 1 wave     */
+#define RULE_TAIL          0.8   /* wave efficiency below this, with > 1 wave and
+                                    blocks not streamed (neither launch- nor
+                                    DRAM-bound: those do not run in waves)        */
 #define RULE_BOUND         0.6   /* share of peak DRAM bandwidth / FP32 throughput */
 #define RULE_INSTR_RATIO   1.3   /* warp instructions vs the first variant        */
 #define RULE_FLOPS_SHOWN   0.25  /* the table's FP32 columns: a variant's FLOP per
@@ -198,7 +200,8 @@ static void find_causes(const RunReport *r, const RunRow *row, Causes *cs)
                   "retire unevenly",
                   100.0 * achieved, 100.0 * st->theoretical_occupancy);
     }
-    if (st->waves > 1 && st->wave_efficiency < RULE_TAIL)
+    bool streamed = launch_bound || (st->peak_dram_gbs > 0 && st->dram_bandwidth_gbs >= RULE_BOUND * st->peak_dram_gbs);
+    if (st->waves > 1 && st->wave_efficiency < RULE_TAIL && !streamed)
         cause(cs, 1.0 - st->wave_efficiency,
               "%u waves, the last with %u of %llu blocks (%.0f%% wave efficiency): tail effect", st->waves,
               st->tail_blocks, (unsigned long long)slots, 100.0 * st->wave_efficiency);
