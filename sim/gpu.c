@@ -146,6 +146,8 @@ typedef struct {
     uint32_t        *next, nnext; /* schedulers waking at now + 1 (most wake-ups) */
     uint32_t        *cur, ncur;   /* ... being processed at now                */
     ExecOut         *free_out;    /* scratch for the free (0-slot) PTX instructions */
+    PcCounters      *pcs;         /* Launch.pc_counters: NULL, or one per pc  */
+    uint32_t         issue_pc;    /* with pcs: the pc being issued (its `selected` cycle) */
     bool             stop;
 } Gpu;
 
@@ -224,6 +226,9 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
     if (w->reason == reason) return;
     if (w->reason < STALL_COUNT && at > w->since) {
         g->st->stall[w->reason] += at - w->since;
+        /* a warp is charged at the instruction it waits to issue; `selected`,
+        ** charged just after the issue, at the one it issued */
+        if (g->pcs) g->pcs[w->reason == STALL_SELECTED ? g->issue_pc : exec_pc(&w->ex)].stall[w->reason] += at - w->since;
         if (g->trace && g->trace->warp_stall) {
             TraceStall e = { w->since, s, slot, w->reason, at - w->since };
             g->trace->warp_stall(g->trace->user, &e);
@@ -441,6 +446,7 @@ static bool run_free(Gpu *g, uint32_t s, uint32_t slot)
             return false;
         }
         g->st->ptx_instructions++;
+        if (g->pcs) g->pcs[in - g->k->code].executed++;
         for (uint32_t i = 0; i < in->ndst; i++) {
             const Operand *o = &in->dst[i];
             if (o->kind == OPND_REG) {
@@ -485,10 +491,24 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     n->requests++;
     n->sectors += cr.sectors;
     n->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
+    MemSectorCounts before = { 0 };
+    if (g->pcs) memsys_sector_counts(g->mem, s, &before);
     uint64_t ready = g->now + 1;
     if (kind == ACCESS_LOAD) ready = memsys_load(g->mem, s, start, &cr);
     else if (kind == ACCESS_STORE) memsys_store(g->mem, s, start, &cr);
     else ready = memsys_atomic(g->mem, s, start, &cr);
+    if (g->pcs) { /* this request's share of every counter above */
+        PcCounters *p = &g->pcs[in - g->k->code];
+        MemSectorCounts after;
+        memsys_sector_counts(g->mem, s, &after);
+        p->global_requests++;
+        p->sectors += cr.sectors;
+        p->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
+        p->l1_sector_accesses += after.l1_accesses - before.l1_accesses;
+        p->l1_sector_hits += after.l1_hits - before.l1_hits;
+        p->l2_sector_accesses += after.l2_accesses - before.l2_accesses;
+        p->l2_sector_hits += after.l2_hits - before.l2_hits;
+    }
     if (g->trace && g->trace->global_access) {
         TraceGlobal e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .nlines = cr.nlines, .sectors = cr.sectors,
@@ -542,6 +562,10 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     n->requests++;
     n->wavefronts += wf; /* bank conflicts only; atomic serialisation is time, not wavefronts */
     if (wf > n->max_wavefronts) n->max_wavefronts = wf;
+    if (g->pcs) {
+        g->pcs[in - g->k->code].shared_requests++;
+        g->pcs[in - g->k->code].wavefronts += wf;
+    }
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .wavefronts = wf, .is_store = kind == ACCESS_STORE };
@@ -578,6 +602,13 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     st->thread_instructions += (uint64_t)lanes * slots;
     st->flops += info->flops * lanes;
     st->active_lanes += (uint64_t)bits_popcount(out->active) * slots;
+    if (g->pcs) {
+        g->issue_pc = (uint32_t)(in - g->k->code);
+        PcCounters *p = &g->pcs[g->issue_pc];
+        p->executed++;
+        p->warp_instructions += slots;
+        p->thread_instructions += (uint64_t)lanes * slots;
+    }
     OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
     if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
     q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
@@ -651,11 +682,17 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     Scheduler *q = &sm->sched[qi];
     uint64_t now = g->now;
     bool per_warp = g->trace && g->trace->warp_stall;
-    if (!per_warp && now > q->last_eval)
+    if (!per_warp && now > q->last_eval) {
         for (int u = 0; u < NPIPES; u++)
             if (q->eligible_by_unit[u])
                 g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
                     (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
+        for (uint32_t i = 0; g->pcs && i < q->neligible; i++) { /* the same cycles, warp by warp */
+            const Warp *w = &sm->warps[q->eligible[i]];
+            g->pcs[exec_pc(&w->ex)].stall[q->pipe_busy[w->unit] ? PIPE_STALL[w->unit] : STALL_NOT_SELECTED] +=
+                now - q->last_eval;
+        }
+    }
     q->last_eval = now;
     while (q->waiting.n && q->waiting.v[0].key <= now) {
         uint32_t slot = heap_pop(&q->waiting).id;
@@ -866,6 +903,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
     g.trace = trace;
     g.r = r;
     g.st = &r->stats;
+    g.pcs = L->pc_counters;
     char msg[256];
     if (!grid_check_launch(L->grid, L->block, msg, sizeof msg)) {
         fail(&g, SIM_BAD_LAUNCH, "%s", msg);
