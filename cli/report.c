@@ -8,6 +8,8 @@
 
 #include "gpusim_version.h"
 
+#include "cli/srcview.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -393,6 +395,7 @@ void report_text(FILE *out, const RunReport *r)
                                                            : " (estimated: no ptxas, no \"regs\")");
         }
     }
+    srcview_report(out, r); /* --source */
     fprintf(out, "\nsimulated %llu warp instructions in %.2f s (%.2f M/s)\n", (unsigned long long)r->warp_instructions,
             r->wall_seconds, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds / 1e6 : 0.0);
 }
@@ -560,6 +563,10 @@ void report_json(FILE *out, const RunReport *r)
             }
             fputs("]", out);
         }
+        if (row->launch_pcs) { /* --source */
+            fputs(",\n     \"source\": ", out);
+            srcview_report_json(out, r, row);
+        }
         fputs("}", out);
     }
     fputs("\n  ]\n}\n", out);
@@ -622,3 +629,7 @@ void report_csv(FILE *out, const RunReport *r)
         fputc('\n', out);
     }
 }
+
+void report_json_string(FILE *out, const char *s) { json_string(out, s); }
+
+void report_json_double(FILE *out, double v) { json_double(out, v); }

@@ -38,6 +38,11 @@ void report_csv(FILE *out, const RunReport *r);
 /* The sentence that explains row i's cost, without the variant name. */
 void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap);
 
+/* A JSON string (escaped) and a number (6 significant digits, null when
+** not finite), as every report writes them. */
+void report_json_string(FILE *out, const char *s);
+void report_json_double(FILE *out, double v);
+
 /* "ok", "fault", "deadlock", "budget", "bad_launch", "internal_error" (static strings). */
 const char *report_status_name(SimStatus s);
 
