@@ -77,6 +77,8 @@ typedef struct {
     uint8_t  *reg_wait;    /* StallReason while waiting for that register      */
     uint64_t  pred_ready[ISA_MAX_PREDS];
     WarpExec  ex;
+    uint64_t  busy_mark;   /* with per-instruction counters: its scheduler's
+                              busy_cycles[unit] when it became eligible        */
 } Warp;
 
 /* A scheduler keeps its warps in two places: those whose operands are
@@ -93,6 +95,9 @@ typedef struct {
     uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
     uint8_t   pipe_busy[NPIPES];        /* ... and whether it was busy        */
     uint64_t  last_eval;   /* the cycle those two describe                      */
+    uint64_t  busy_cycles[NPIPES]; /* cycles so far each pipe was busy while a
+                                      warp needing it was eligible: what an
+                                      eligible warp's wait splits by          */
     uint64_t  wake_at;
     uint64_t  unit_free[UNIT_COUNT];
     int64_t   last_issued; /* warp slot, or -1                                  */
@@ -148,6 +153,9 @@ typedef struct {
     ExecOut         *free_out;    /* scratch for the free (0-slot) PTX instructions */
     PcCounters      *pcs;         /* Launch.pc_counters: NULL, or one per pc  */
     uint32_t         issue_pc;    /* with pcs: the pc being issued (its `selected` cycle) */
+    bool             per_warp;    /* a per-warp trace sink: charge eligible warps one by
+                                     one (else in bulk)                          */
+    bool             watch;       /* per_warp or pcs: charge() tells them         */
     bool             stop;
 } Gpu;
 
@@ -226,12 +234,14 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
     if (w->reason == reason) return;
     if (w->reason < STALL_COUNT && at > w->since) {
         g->st->stall[w->reason] += at - w->since;
-        /* a warp is charged at the instruction it waits to issue; `selected`,
-        ** charged just after the issue, at the one it issued */
-        if (g->pcs) g->pcs[w->reason == STALL_SELECTED ? g->issue_pc : exec_pc(&w->ex)].stall[w->reason] += at - w->since;
-        if (g->trace && g->trace->warp_stall) {
-            TraceStall e = { w->since, s, slot, w->reason, at - w->since };
-            g->trace->warp_stall(g->trace->user, &e);
+        if (g->watch) {
+            /* a warp is charged at the instruction it waits to issue;
+            ** `selected`, charged just after the issue, at the one it issued */
+            if (g->pcs) g->pcs[w->reason == STALL_SELECTED ? g->issue_pc : exec_pc(&w->ex)].stall[w->reason] += at - w->since;
+            if (g->trace && g->trace->warp_stall) {
+                TraceStall e = { w->since, s, slot, w->reason, at - w->since };
+                g->trace->warp_stall(g->trace->user, &e);
+            }
         }
     }
     w->reason = reason;
@@ -670,34 +680,45 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
 
 /* --------------------------------------------------------------- schedule */
 
+/* Per-instruction counters: a picked warp's eligible time, charged in
+** bulk, at its pc, split by the cycles its pipe was busy meanwhile. */
+static inline void pc_picked(Gpu *g, const Scheduler *q, const Warp *w, uint64_t now)
+{
+    uint64_t busy = q->busy_cycles[w->unit] - w->busy_mark;
+    PcCounters *p = &g->pcs[exec_pc(&w->ex)];
+    p->stall[PIPE_STALL[w->unit]] += busy;
+    p->stall[STALL_NOT_SELECTED] += now - w->since - busy;
+}
+
 /* One scheduler at cycle now: admit warps whose operands are ready, pick
 ** one whose pipe is free (GTO: the last one picked if it can go, else the
 ** oldest; LRR: the next after the last one picked), issue.
 ** Eligible warps are charged in bulk: since the last evaluation, those
 ** needing a pipe that was busy were throttled, the others not selected.
-** With a per-warp trace sink each warp is charged individually instead. */
-static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
+** With a per-warp trace sink each warp is charged individually instead;
+** per-instruction counters get a picked warp's eligible time at its pc,
+** split by the cycles its pipe was busy meanwhile (busy_cycles). */
+static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out,
+                                                              const bool pcs)
 {
     Sm *sm = &g->sms[s];
     Scheduler *q = &sm->sched[qi];
     uint64_t now = g->now;
-    bool per_warp = g->trace && g->trace->warp_stall;
+    bool per_warp = g->per_warp;
     if (!per_warp && now > q->last_eval) {
         for (int u = 0; u < NPIPES; u++)
-            if (q->eligible_by_unit[u])
+            if (q->eligible_by_unit[u]) {
                 g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
                     (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
-        for (uint32_t i = 0; g->pcs && i < q->neligible; i++) { /* the same cycles, warp by warp */
-            const Warp *w = &sm->warps[q->eligible[i]];
-            g->pcs[exec_pc(&w->ex)].stall[q->pipe_busy[w->unit] ? PIPE_STALL[w->unit] : STALL_NOT_SELECTED] +=
-                now - q->last_eval;
-        }
+                if (pcs && q->pipe_busy[u]) q->busy_cycles[u] += now - q->last_eval;
+            }
     }
     q->last_eval = now;
     while (q->waiting.n && q->waiting.v[0].key <= now) {
         uint32_t slot = heap_pop(&q->waiting).id;
         Warp *w = &sm->warps[slot];
         charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
+        if (pcs) w->busy_mark = q->busy_cycles[w->unit];
         eligible_add(sm, q, slot);
         q->eligible_by_unit[w->unit]++;
     }
@@ -739,6 +760,7 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     }
     uint32_t slot = q->eligible[pick];
     Warp *w = &sm->warps[slot];
+    if (pcs && !per_warp) pc_picked(g, q, w, now);
     w->reason = STALL_SELECTED; /* its eligible time so far was charged in bulk */
     w->since = now;
     q->eligible_by_unit[w->unit]--;
@@ -748,6 +770,14 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     q->last_age = w->age;
     wake_set(g, s, qi, now + 1, false);
     issue(g, s, q, slot, out);
+}
+
+/* Specialised for runs with and without per-instruction counters, so that
+** an ordinary run pays one pointer test per call for them. */
+static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
+{
+    if (g->pcs) schedule_as(g, s, qi, out, true);
+    else schedule_as(g, s, qi, out, false);
 }
 
 /* ----------------------------------------------------------------- setup */
@@ -904,6 +934,8 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
     g.r = r;
     g.st = &r->stats;
     g.pcs = L->pc_counters;
+    g.per_warp = trace && trace->warp_stall;
+    g.watch = g.per_warp || g.pcs;
     char msg[256];
     if (!grid_check_launch(L->grid, L->block, msg, sizeof msg)) {
         fail(&g, SIM_BAD_LAUNCH, "%s", msg);
