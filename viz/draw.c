@@ -80,18 +80,29 @@ static const struct {
     [F_BODY] = { "DejaVuSans.ttf", 18 },       [F_SMALL] = { "DejaVuSans.ttf", 14 },
     [F_MONO] = { "DejaVuSansMono.ttf", 17 },   [F_BIG] = { "DejaVuSans-Bold.ttf", 40 },
 };
+/* No text smaller than this many pixels, whatever the scale: what a
+** projected 1024x768 picture still shows from the back of a room. */
+#define VDRAW_MIN_FONT_PX 13
 
 #define VDRAW_MAX_COLUMNS 8192 /* timeline pixel columns */
 
 struct VizDraw {
     char         dir[1024];
     TTF_Font    *f[F_COUNT];
+    int          px[F_COUNT]; /* their sizes                                */
     double       scale;      /* the fonts' scale                            */
     SDL_Surface *dst;        /* during vdraw_frame                          */
     double       s;          /* current layout scale                        */
     uint64_t     pis[VREC_BUCKETS + 1], pwc[VREC_BUCKETS + 1]; /* timeline prefix sums */
     double       ipc[VDRAW_MAX_COLUMNS], occ[VDRAW_MAX_COLUMNS]; /* per pixel column  */
+    FILE        *log;        /* vdraw_log                                   */
+    const char  *where;      /* the panel being drawn, for the log          */
+    int          lane_w, lane_h; /* the smallest lane cell drawn this frame */
+    int          font_min, font_max; /* px of the fonts used this frame     */
+    bool         used[F_COUNT];
 };
+
+void vdraw_log(VizDraw *d, FILE *log) { d->log = log; }
 
 static void close_fonts(VizDraw *d)
 {
@@ -108,7 +119,8 @@ static bool open_fonts(VizDraw *d, double scale, char *err, size_t cap)
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", d->dir, FONT_SPEC[i].file);
         int px = (int)(FONT_SPEC[i].px * scale + 0.5);
-        d->f[i] = TTF_OpenFont(path, px < 6 ? 6 : px);
+        d->px[i] = px < VDRAW_MIN_FONT_PX ? VDRAW_MIN_FONT_PX : px;
+        d->f[i] = TTF_OpenFont(path, d->px[i]);
         if (!d->f[i]) {
             if (err) snprintf(err, cap, "cannot open font %s: %s", path, TTF_GetError());
             close_fonts(d);
@@ -182,6 +194,8 @@ static int text(VizDraw *d, int font, int x, int y, Align al, uint32_t rgb, cons
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (!buf[0]) return 0;
+    d->used[font] = true;
+    if (d->log) fprintf(d->log, "text: %s: %s\n", d->where, buf);
     SDL_Color c = { rgb >> 16 & 255, rgb >> 8 & 255, rgb & 255, 255 };
     SDL_Surface *t = TTF_RenderUTF8_Blended(d->f[font], buf, c);
     if (!t) return 0;
@@ -218,23 +232,38 @@ static int panel(VizDraw *d, const SDL_Rect *r, const char *title)
 
 /* ------------------------------------------------------------ layout */
 
-void vdraw_layout(int w, int h, VizLayout *L)
+void vdraw_layout(const VizScene *sc, int w, int h, VizLayout *L)
 {
+    uint64_t c;
+    bool no_shared = false, no_global = false;
+    if (sc && sc->rec && !sc->all_panels) {
+        no_shared = !vrec_next_event(sc->rec, VREC_EV_SHARED, -1, 0, true, &c);
+        no_global = !vrec_next_event(sc->rec, VREC_EV_GLOBAL, -1, 0, true, &c);
+    }
     double sx = (double)w / VDRAW_WIDTH, sy = (double)h / VDRAW_HEIGHT;
     double s = sx < sy ? sx : sy;
     if (s < 0.4) s = 0.4;
     L->scale = s;
     int m = (int)(8 * s + 0.5), top = (int)(58 * s + 0.5);
     L->top = (SDL_Rect){ 0, 0, w, top };
-    int avail = h - top - 4 * m;
-    int ha = avail * 54 / 100, hb = avail * 27 / 100, hc = avail - ha - hb;
-    int ya = top + m, yb = ya + ha + m, yc = yb + hb + m;
+    bool none = no_shared && no_global;
+    int avail = h - top - (none ? 3 : 4) * m;
+    int hb = none ? 0 : avail * 27 / 100, ha = none ? avail * 78 / 100 : avail * 54 / 100, hc = avail - ha - hb;
+    int ya = top + m, yb = ya + ha + m, yc = yb + hb + (none ? 0 : m);
     int wg = (w - 3 * m) * 35 / 100;
     L->panel[VP_GPU] = (SDL_Rect){ m, ya, wg, ha };
     L->panel[VP_SM] = (SDL_Rect){ 2 * m + wg, ya, w - 3 * m - wg, ha };
     int ws = (w - 3 * m) / 2;
     L->panel[VP_SHARED] = (SDL_Rect){ m, yb, ws, hb };
     L->panel[VP_GLOBAL] = (SDL_Rect){ 2 * m + ws, yb, w - 3 * m - ws, hb };
+    if (none) L->panel[VP_SHARED] = L->panel[VP_GLOBAL] = (SDL_Rect){ 0, 0, 0, 0 };
+    else if (no_shared) {
+        L->panel[VP_SHARED] = (SDL_Rect){ 0, 0, 0, 0 };
+        L->panel[VP_GLOBAL] = (SDL_Rect){ m, yb, w - 2 * m, hb };
+    } else if (no_global) {
+        L->panel[VP_GLOBAL] = (SDL_Rect){ 0, 0, 0, 0 };
+        L->panel[VP_SHARED] = (SDL_Rect){ m, yb, w - 2 * m, hb };
+    }
     L->panel[VP_TIMELINE] = (SDL_Rect){ m, yc, w - 2 * m, hc };
 }
 
@@ -282,7 +311,12 @@ static void sm_grid(const VizLayout *L, const VizRec *rec, SmGrid *g)
     g->per_sched = (g->slots + g->nsched - 1) / g->nsched;
     int x = r->x + (int)(10 * s), y = r->y + (int)(66 * s);
     int w = r->w - (int)(20 * s);
-    g->footer_y = r->y + r->h - (int)(112 * s);
+    /* the footer: two lines of body text and three of the legend, at the
+    ** fonts' sizes (never below VDRAW_MIN_FONT_PX) */
+    double body = FONT_SPEC[F_BODY].px * s, small = FONT_SPEC[F_SMALL].px * s;
+    if (body < VDRAW_MIN_FONT_PX) body = VDRAW_MIN_FONT_PX;
+    if (small < VDRAW_MIN_FONT_PX) small = VDRAW_MIN_FONT_PX;
+    g->footer_y = r->y + r->h - (int)(2.4 * body + 3 * (1.2 * small + 2 * s) + 12 * s);
     int h = g->footer_y - y - (int)(4 * s);
     int minrow = (int)(17 * s) > 4 ? (int)(17 * s) : 4;
     int maxrows = h / minrow > 0 ? h / minrow : 1;
@@ -322,7 +356,7 @@ VizHit vdraw_hit(const VizScene *sc, int w, int h, int x, int y)
 {
     VizHit hit = { VHIT_NONE, 0 };
     VizLayout L;
-    vdraw_layout(w, h, &L);
+    vdraw_layout(sc, w, h, &L);
     const VrecShape *sh = vrec_shape(sc->rec);
     if (inside(&L.panel[VP_GPU], x, y)) {
         GpuGrid g;
@@ -366,6 +400,7 @@ static void draw_top(VizDraw *d, const VizLayout *L, const VizScene *sc, const V
     int xr = r->x + r->w - S(d, 14) - wc - S(d, 30);
     uint32_t color = v->message ? C_WARN : v->playing ? C_GOOD : C_DIM;
     if (v->message) snprintf(status, sizeof status, "%s", v->message);
+    else if (v->headless) status[0] = 0;
     else if (v->playing) snprintf(status, sizeof status, "▶ playing, %g cycles/s   h: help", v->speed);
     else snprintf(status, sizeof status, "paused (space: play, %g cycles/s)   h: help", v->speed);
     text(d, F_BODY, xr, y + S(d, 8), AL_RIGHT, color, "%s", status);
@@ -427,16 +462,26 @@ static void draw_gpu(VizDraw *d, const VizLayout *L, const VizScene *sc, const V
         lx += text(d, F_SMALL, lx, ly + S(d, 4), AL_LEFT, C_DIM, "%u%s", i + 1,
                    i + 1 == nw && now.waves > nw ? "…" : "") + S(d, 10);
     }
-    text(d, F_SMALL, r->x + r->w - S(d, 12), ly + S(d, 4), AL_RIGHT, C_DIM, "click an SM to open it");
+    if (!v->headless) text(d, F_SMALL, r->x + r->w - S(d, 12), ly + S(d, 4), AL_RIGHT, C_DIM, "click an SM to open it");
 }
 
 /* ------------------------------------------------------------ SM panel */
 
+/* A warp's 32 lanes in one row, or in two rows of 16 when one row would
+** make cells narrower than VDRAW_MIN_LANE_PX and the row has 12 px. */
+#define VDRAW_MIN_LANE_PX 6
 static void lane_cells(VizDraw *d, int x, int y, int w, int h, const VrecWarpNow *wn)
 {
-    int cw = w / 32;
+    int per_row = w / 32 < VDRAW_MIN_LANE_PX && h >= 12 ? 16 : 32;
+    if (per_row == 32) y += 1, h -= 2; /* a pixel above and below the row */
+    int cw = w / per_row, rh = per_row == 16 ? h / 2 : h;
     if (cw < 1) cw = 1;
-    int g = cw >= 4 ? 1 : 0;
+    int g = cw >= 4 ? 1 : 0, gv = per_row == 16 ? 1 : 0;
+    if (!d->lane_w || cw - g < d->lane_w) d->lane_w = cw - g, d->lane_h = rh - gv;
+    if (wn->state == VREC_EXITED) { /* no lanes any more: one dim bar, not its last mask */
+        fill(d, x, y + h / 3, cw * per_row - g, h - 2 * (h / 3) > 1 ? h - 2 * (h / 3) : 1, vdraw_state_rgb(VREC_EXITED));
+        return;
+    }
     for (int l = 0; l < 32; l++) {
         uint32_t rgb = 0x26262e;
         if (wn->has_issue) {
@@ -444,7 +489,7 @@ static void lane_cells(VizDraw *d, int x, int y, int w, int h, const VrecWarpNow
             else if (wn->active >> l & 1) rgb = 0x8a8a96;
             else rgb = C_CELL_OFF;
         }
-        fill(d, x + l * cw, y, cw - g, h, rgb);
+        fill(d, x + l % per_row * cw, y + l / per_row * rh, cw - g, rh - gv, rgb);
     }
 }
 
@@ -482,7 +527,7 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
         fill(d, sx, rr.y + pad, sw, rr.h - 2 * pad, vdraw_state_rgb(wn.state));
         if (wn.issuing) frame(d, sx, rr.y + pad, sw, rr.h - 2 * pad, 2, C_SELECT);
         int cx = sx + sw + S(d, 8), cw = rr.w - (cx - rr.x) - S(d, 14);
-        if (wn.state != VREC_EMPTY) lane_cells(d, cx, rr.y + pad + 1, cw, rr.h - 2 * pad - 2, &wn);
+        if (wn.state != VREC_EMPTY) lane_cells(d, cx, rr.y + pad, cw, rr.h - 2 * pad, &wn);
     }
     /* footer: the followed warp, or a census of this cycle */
     int fy = g.footer_y, fx = r->x + S(d, 12);
@@ -536,8 +581,8 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
             x += text(d, font, x, fy, AL_LEFT, C_TEXT, "%s", item[s]);
         }
         fy += font_h(d, F_BODY);
-        text(d, F_BODY, fx, fy, AL_LEFT, C_DIM,
-             "lanes: white = active, grey = guard false, dark = masked off · click a warp to follow it");
+        text(d, F_BODY, fx, fy, AL_LEFT, C_DIM, "lanes: white = active, grey = guard false, dark = masked off%s",
+             v->headless ? "" : " · click a warp to follow it");
     }
     fy += font_h(d, F_BODY) + S(d, 4);
     /* legend: state colours, in flowing rows */
@@ -744,7 +789,7 @@ static void draw_timeline(VizDraw *d, const VizLayout *L, const VizScene *sc, co
     lx -= S(d, 18);
     lx -= text(d, F_SMALL, lx, ty, AL_RIGHT, C_DIM, "IPC, all SMs (max %.1f warp instr/cycle)", maxipc) + S(d, 22);
     fill(d, lx, ty + S(d, 3), S(d, 16), S(d, 12), 0x3570b8);
-    text(d, F_SMALL, r->x + S(d, 24) + text_w(d, F_HEAD, "Timeline"), ty, AL_LEFT, C_DIM, "click to jump");
+    if (!v->headless) text(d, F_SMALL, r->x + S(d, 24) + text_w(d, F_HEAD, "Timeline"), ty, AL_LEFT, C_DIM, "click to jump");
 }
 
 /* ------------------------------------------------------------ help */
@@ -759,6 +804,7 @@ static void draw_help(VizDraw *d, int w, int h)
         { "Home  End", "first / last cycle" },
         { "m  M", "next / previous shared-memory access" },
         { "g  G", "next / previous global-memory access" },
+        { "f", "m and g: any access, loads only, stores only" },
         { "d", "next divergent branch" },
         { "click", "an SM to open it, a warp to follow it, the timeline to jump" },
         { "[  ]", "previous / next SM" },
@@ -788,23 +834,38 @@ static void draw_help(VizDraw *d, int w, int h)
 void vdraw_frame(VizDraw *d, SDL_Surface *dst, const VizScene *sc, const VizView *v)
 {
     VizLayout L;
-    vdraw_layout(dst->w, dst->h, &L);
+    vdraw_layout(sc, dst->w, dst->h, &L);
     if (L.scale != d->scale) {
         char err[256];
         if (!open_fonts(d, L.scale, err, sizeof err)) open_fonts(d, d->scale, err, sizeof err);
     }
     d->dst = dst;
     d->s = L.scale;
+    d->lane_w = d->lane_h = 0;
+    memset(d->used, 0, sizeof d->used);
     fill(d, 0, 0, dst->w, dst->h, C_BG);
     typedef void (*PanelFn)(VizDraw *, const VizLayout *, const VizScene *, const VizView *);
     static const PanelFn PANELS[VP_COUNT] = { draw_gpu, draw_sm, draw_shared, draw_global, draw_timeline };
     for (int i = 0; i < VP_COUNT; i++) {
+        if (L.panel[i].w <= 0 || L.panel[i].h <= 0) continue; /* nothing to show: no room */
         SDL_SetClipRect(dst, &L.panel[i]);
+        d->where = VP_NAMES[i];
         PANELS[i](d, &L, sc, v);
     }
     SDL_SetClipRect(dst, &L.top);
+    d->where = "top";
     draw_top(d, &L, sc, v);
     SDL_SetClipRect(dst, NULL);
-    if (v->help) draw_help(d, dst->w, dst->h);
+    d->where = "help";
+    if (v->help && !v->headless) draw_help(d, dst->w, dst->h);
+    if (d->log) {
+        int lo = 0, hi = 0;
+        for (int i = 0; i < F_COUNT; i++)
+            if (d->used[i]) {
+                if (!lo || d->px[i] < lo) lo = d->px[i];
+                if (d->px[i] > hi) hi = d->px[i];
+            }
+        fprintf(d->log, "sizes: lane_cell=%dx%d font_px=%d..%d\n", d->lane_w, d->lane_h, lo, hi);
+    }
     d->dst = NULL;
 }

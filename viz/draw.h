@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "isa/program.h"
 #include "viz/record.h"
@@ -36,6 +37,7 @@ typedef struct {
     const VizRec *rec;
     const Kernel *kernel;       /* for disassembling a warp's instruction   */
     const char   *workload, *variant, *gpu;
+    bool          all_panels;   /* keep every panel, even one with nothing to show */
 } VizScene;
 
 /* Where the viewer is. */
@@ -43,6 +45,7 @@ typedef struct {
     uint64_t    cycle;
     int32_t     warp;          /* followed warp slot of the detail SM, -1 none */
     bool        playing, help;
+    bool        headless;      /* a snapshot: no hints about keys or clicks */
     double      speed;         /* cycles per second while playing          */
     const char *message;       /* a status line (e.g. "recording SM 4"), or NULL */
 } VizView;
@@ -59,10 +62,21 @@ typedef struct VizDraw VizDraw;
 VizDraw *vdraw_create(const char *font_dir, char *err, size_t cap);
 void vdraw_destroy(VizDraw *d);
 
-void vdraw_layout(int w, int h, VizLayout *out);
+/* The panels' places on a w x h view of sc (NULL: every panel). A memory
+** panel with nothing to show in the whole launch (no shared, or no global,
+** access on the detail SM) gives its width to the other one, and when
+** neither has anything their row goes to the GPU and SM panels; unless
+** sc->all_panels. A panel given away has w = h = 0. */
+void vdraw_layout(const VizScene *sc, int w, int h, VizLayout *out);
 
 /* Draws the whole view onto dst (any size; 32-bit ARGB8888). */
 void vdraw_frame(VizDraw *d, SDL_Surface *dst, const VizScene *sc, const VizView *v);
+
+/* While log is not NULL, every text drawn is also written to it as
+** "text: PANEL: STRING" (gpusim-viz --print-text), and each frame adds
+** "sizes: lane_cell=WxH font_px=MIN..MAX": what a check can read of the
+** picture. NULL stops it. */
+void vdraw_log(VizDraw *d, FILE *log);
 
 typedef enum { VHIT_NONE, VHIT_SM, VHIT_WARP, VHIT_CYCLE } VizHitKind;
 typedef struct {

@@ -8,6 +8,7 @@
 #include <SDL.h>
 #include <SDL_image.h>
 #include <SDL_ttf.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,8 @@ static const double SPEEDS[] = { 1,    2,    5,     10,    20,    50,     100,  
 
 typedef struct {
     const char  *file, *variant, *gpu, *snapshot, *font_dir, *at_event;
+    const char  *keys;           /* --keys: pressed before the first frame   */
+    bool         print_text;     /* --print-text                            */
     char       **sets;
     const char **params;
     int          nsets, nparams;
@@ -57,9 +60,12 @@ typedef struct {
     char            vlabel[WL_MAX_VARIANT_NAME + 128]; /* "v (launch 2/3: k)" */
     VizRec         *rec;
     char            note[160];   /* why the recording ended early, or ""    */
+    char            status[200]; /* what the last key did, when it did not
+                                    do what it says (no such event), or ""  */
     VizDraw        *draw;
     VizView         view;
     int             speed;       /* index into SPEEDS                      */
+    int             filter;      /* what m and g step to: 0 any access, 1 loads, 2 stores */
     SDL_Window     *win;
     SDL_Surface    *canvas;
 } App;
@@ -70,7 +76,7 @@ static void usage(FILE *out)
             "usage: gpusim-viz FILE.json [--variant NAME] [--launch N] [--gpu NAME|FILE] [--set KEY=VALUE]...\n"
             "                  [--param NAME=VALUE]... [--sm N] [--warp N] [--at-cycle N] [--at EVENT]\n"
             "                  [--snapshot OUT.png [--panel NAME]] [--size WxH] [--max-cycles N]\n"
-            "                  [--max-instructions N] [--font-dir DIR]\n\n"
+            "                  [--max-instructions N] [--keys KEYS] [--print-text] [--font-dir DIR]\n\n"
             "Simulates one variant of a workload (default: the first) and shows it: every SM with its\n"
             "blocks, one SM's warps (state and active lanes), the shared-memory banks and global\n"
             "sectors of the latest access, and a timeline. Press h in the window for the keys.\n\n"
@@ -88,6 +94,9 @@ static void usage(FILE *out)
             "  --size WxH            window or snapshot size (default %dx%d)\n"
             "  --max-cycles N        stop the recording at cycle N (default: none)\n"
             "  --max-instructions N  stop it after N warp instructions (default %llu; 0: none)\n"
+            "  --keys KEYS           press these keys first, one character each (as in the window:\n"
+            "                        v, d, m, M, g, G, f, s, [, ], ...), then show or snapshot\n"
+            "  --print-text          with --snapshot: also print every text drawn (\"text: ...\")\n"
             "  --font-dir DIR        where DejaVuSans.ttf and friends are (default: found at build time)\n",
             VDRAW_WIDTH, VDRAW_HEIGHT, VIZ_DEFAULT_MAX_INSTRUCTIONS);
 }
@@ -120,9 +129,13 @@ static int parse_args(int argc, char **argv, Args *a)
             usage(stdout);
             return -1;
         }
+        if (!strcmp(arg, "--print-text")) {
+            a->print_text = true;
+            continue;
+        }
         static const char *const FLAGS[] = { "--variant", "--launch", "--gpu", "--set", "--param", "--sm", "--warp",
                                              "--at-cycle", "--at", "--snapshot", "--panel", "--size",
-                                             "--max-cycles", "--max-instructions", "--font-dir", NULL };
+                                             "--max-cycles", "--max-instructions", "--font-dir", "--keys", NULL };
         const char *name = NULL;
         for (const char *const *f = FLAGS; *f && !name; f++)
             if (cli_option(argc, argv, &i, *f, &val)) name = *f;
@@ -134,6 +147,7 @@ static int parse_args(int argc, char **argv, Args *a)
             else if (!strcmp(name, "--param")) a->params[a->nparams++] = val;
             else if (!strcmp(name, "--snapshot")) a->snapshot = val;
             else if (!strcmp(name, "--font-dir")) a->font_dir = val;
+            else if (!strcmp(name, "--keys")) a->keys = val;
             else if (!strcmp(name, "--at")) {
                 a->at_event = val;
                 bool known = false;
@@ -174,6 +188,7 @@ static int parse_args(int argc, char **argv, Args *a)
     }
     if (!a->file) return bad("%s", "no workload file (usage: gpusim-viz FILE.json ...; see --help)");
     if (a->panel >= 0 && !a->snapshot) return bad("%s", "--panel goes with --snapshot");
+    if (a->print_text && !a->snapshot) return bad("%s", "--print-text goes with --snapshot");
     return EXIT_OK;
 }
 
@@ -239,7 +254,7 @@ static int record(App *app, uint32_t sm)
 static VizScene scene(const App *app)
 {
     VizScene sc = { app->rec, app->v->launches[app->launch].kernel, app->w.name, app->vlabel,
-                    app->cfg.description[0] ? app->cfg.description : app->cfg.name };
+                    app->cfg.description[0] ? app->cfg.description : app->cfg.name, false };
     return sc;
 }
 
@@ -296,7 +311,8 @@ static void print_state(const App *app, FILE *out)
         vrec_warp_at(rec, w, cy, &wn);
         if (wn.state == VREC_EMPTY) continue;
         fprintf(out, "warp %u: block=%lld state=%s", w, (long long)wn.block_id, vdraw_state_label(wn.state));
-        if (wn.has_issue) fprintf(out, " pc=%u active=%08x exec=%08x", wn.pc, wn.active, wn.exec);
+        if (wn.state == VREC_EXITED) fprintf(out, " lanes=exited"); /* drawn as such, not its last mask */
+        else if (wn.has_issue) fprintf(out, " pc=%u active=%08x exec=%08x", wn.pc, wn.active, wn.exec);
         fprintf(out, "\n");
     }
 }
@@ -318,12 +334,16 @@ static int snapshot(App *app)
         return EXIT_CHECK_FAILED;
     }
     VizScene sc = scene(app);
-    app->view.message = app->note[0] ? app->note : NULL;
+    sc.all_panels = app->a.panel >= 0; /* a crop of the panel asked for, even an empty one */
+    app->view.message = app->status[0] ? app->status : app->note[0] ? app->note : NULL;
+    app->view.headless = true;
+    if (app->a.print_text) vdraw_log(app->draw, stdout);
     vdraw_frame(app->draw, canvas, &sc, &app->view);
+    vdraw_log(app->draw, NULL);
     SDL_Rect r = { 0, 0, canvas->w, canvas->h };
     if (app->a.panel >= 0) {
         VizLayout L;
-        vdraw_layout(canvas->w, canvas->h, &L);
+        vdraw_layout(&sc, canvas->w, canvas->h, &L);
         r = L.panel[app->a.panel];
     }
     SDL_Surface *out = SDL_CreateRGBSurfaceWithFormat(0, r.w, r.h, 24, SDL_PIXELFORMAT_RGB24);
@@ -336,6 +356,7 @@ static int snapshot(App *app)
                app->w.name, app->v->name, app->v->nlaunches > 1 ? launch_word(app) : "", (unsigned long long)app->view.cycle,
                (unsigned long long)vrec_end(app->rec), vrec_shape(app->rec)->detail_sm,
                app->a.panel >= 0 ? VP_NAMES[app->a.panel] : "all");
+        if (app->view.message) printf("message: %s\n", app->view.message);
         print_state(app, stdout);
     }
     SDL_FreeSurface(out);
@@ -371,24 +392,43 @@ static void rerecord(App *app, uint32_t sm, const WlVariant *v)
     char msg[WL_MAX_VARIANT_NAME + 64];
     snprintf(msg, sizeof msg, "simulating %s, SM %u in detail…", v->name, sm);
     app->view.message = msg;
-    present(app);
+    if (app->win) present(app);
     const WlVariant *old = app->v;
     app->v = v;
     if (record(app, sm) != EXIT_OK) app->v = old; /* keep showing the last good recording */
     app->view.message = app->note[0] ? app->note : NULL;
 }
 
-static void step(App *app, VrecEvent kind, bool forward)
+/* Goes to the next (previous) such event; when there is none, stays and
+** says so in app->status ("no divergent branch on SM 0 in this launch"). */
+static void step(App *app, VrecEvent kind, bool forward, const char *what)
 {
     uint64_t c;
-    if (vrec_next_event(app->rec, kind, app->view.warp, app->view.cycle, forward, &c)) app->view.cycle = c;
     app->view.playing = false;
+    if (vrec_next_event(app->rec, kind, app->view.warp, app->view.cycle, forward, &c)) {
+        app->view.cycle = c;
+        return;
+    }
+    bool any = vrec_next_event(app->rec, kind, app->view.warp, 0, true, &c);
+    char who[48] = "";
+    if (app->view.warp >= 0) snprintf(who, sizeof who, " by warp %d", app->view.warp);
+    if (any)
+        snprintf(app->status, sizeof app->status, "no %s on SM %u%s %s cycle %llu", what,
+                 vrec_shape(app->rec)->detail_sm, who, forward ? "after" : "before",
+                 (unsigned long long)app->view.cycle);
+    else
+        snprintf(app->status, sizeof app->status, "no %s on SM %u%s in this launch", what,
+                 vrec_shape(app->rec)->detail_sm, who);
 }
+
+static const char *const FILTER_WORDS[3] = { "access", "load", "store" };
 
 static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
 {
     VizView *v = &app->view;
     bool shift = k->keysym.mod & KMOD_SHIFT;
+    app->status[0] = 0;
+    char what[48];
     uint64_t end = vrec_end(app->rec);
     const VrecShape *sh = vrec_shape(app->rec);
     switch (k->keysym.sym) {
@@ -401,11 +441,11 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         break;
     case SDLK_RIGHT:
         if (shift) v->cycle = v->cycle < end ? v->cycle + 1 : end, v->playing = false;
-        else step(app, VREC_EV_ISSUE, true);
+        else step(app, VREC_EV_ISSUE, true, "instruction issued");
         break;
     case SDLK_LEFT:
         if (shift) v->cycle = v->cycle ? v->cycle - 1 : 0, v->playing = false;
-        else step(app, VREC_EV_ISSUE, false);
+        else step(app, VREC_EV_ISSUE, false, "instruction issued");
         break;
     case SDLK_UP:
         if (app->speed + 1 < NSPEEDS) app->speed++;
@@ -420,13 +460,20 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         v->cycle = end;
         break;
     case SDLK_m:
-        step(app, VREC_EV_SHARED, !shift);
+        snprintf(what, sizeof what, "shared-memory %s", FILTER_WORDS[app->filter]);
+        step(app, (VrecEvent)(VREC_EV_SHARED + app->filter), !shift, what);
         break;
     case SDLK_g:
-        step(app, VREC_EV_GLOBAL, !shift);
+        snprintf(what, sizeof what, "global-memory %s", FILTER_WORDS[app->filter]);
+        step(app, (VrecEvent)(VREC_EV_GLOBAL + app->filter), !shift, what);
+        break;
+    case SDLK_f:
+        app->filter = (app->filter + 1) % 3;
+        snprintf(app->status, sizeof app->status, "m and g now step to the next %s", app->filter == 0 ? "access"
+                 : app->filter == 1 ? "load (f: stores)" : "store (f: any access)");
         break;
     case SDLK_d:
-        step(app, VREC_EV_DIVERGED, !shift);
+        step(app, VREC_EV_DIVERGED, !shift, "divergent branch");
         break;
     case SDLK_LEFTBRACKET:
         if (sh->detail_sm > 0) rerecord(app, sh->detail_sm - 1, app->v);
@@ -438,10 +485,14 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         if (v->help) v->help = false;
         else v->warp = -1;
         break;
-    case SDLK_v: {
+    case SDLK_v: { /* the same point of the run, relatively: 40 % in stays 40 % in */
         uint32_t i = (uint32_t)(app->v - app->w.variants);
+        double at = end ? (double)v->cycle / (double)end : 0;
         app->launch = 0;
         rerecord(app, sh->detail_sm, &app->w.variants[(i + 1) % app->w.nvariants]);
+        uint64_t e2 = vrec_end(app->rec);
+        v->cycle = (uint64_t)(at * (double)e2 + 0.5);
+        if (v->cycle > e2) v->cycle = e2;
         break;
     }
     case SDLK_l:
@@ -459,6 +510,27 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         break;
     }
     v->speed = SPEEDS[app->speed];
+    v->message = app->status[0] ? app->status : app->note[0] ? app->note : NULL;
+}
+
+/* --keys: each character as its key (upper case: with shift). False, with
+** a message, for a character that is no key. */
+static bool press_keys(App *app, const char *keys)
+{
+    for (const char *c = keys; *c; c++) {
+        unsigned char ch = (unsigned char)*c;
+        if (!isprint(ch) || ch == ' ') {
+            fprintf(stderr, "gpusim-viz: error: --keys: '%c' is not a key this option can press\n", isprint(ch) ? ch : '?');
+            return false;
+        }
+        SDL_KeyboardEvent k;
+        memset(&k, 0, sizeof k);
+        k.keysym.sym = isupper(ch) ? tolower(ch) : ch;
+        k.keysym.mod = isupper(ch) ? KMOD_LSHIFT : KMOD_NONE;
+        bool quit = false;
+        on_key(app, &k, &quit);
+    }
+    return true;
 }
 
 static void on_click(App *app, int x, int y)
@@ -607,6 +679,10 @@ int main(int argc, char **argv)
     app->view.cycle = app->a.has_cycle ? (app->a.at_cycle < end ? app->a.at_cycle : end)
                       : app->a.snapshot && !app->a.at_event ? end / 2 : 0;
     apply_at(app);
+    if (app->a.keys && !press_keys(app, app->a.keys)) {
+        rc = EXIT_BAD_INPUT;
+        goto out;
+    }
     /* default speed: the whole run in about a minute */
     app->speed = 0;
     while (app->speed + 1 < NSPEEDS && SPEEDS[app->speed + 1] <= (double)end / 60) app->speed++;
