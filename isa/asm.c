@@ -345,6 +345,13 @@ static void atom_choices(Opcode op, char *buf, size_t cap)
     }
 }
 
+static bool two_modifiers(Asm *a, const char *at, const char *full, const char *kind, const char *first,
+                          const char *second, size_t second_len)
+{
+    return lex_fail(&a->lx, at, "'%s' has two %s (.%s and .%.*s); an instruction takes one", full, kind, first,
+                    (int)second_len, second);
+}
+
 /* Splits "setp.lt.s32" into the canonical mnemonic "setp.s32" and its
 ** modifiers, then looks the canonical form up in the opcode table. */
 static bool parse_mnemonic(Asm *a, Mnemonic *m)
@@ -372,6 +379,10 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
     ** "add.v2.s32" is an unknown instruction, not a vector add. */
     uint32_t kinds = opcode_head_mods(full, (uint32_t)headn);
     size_t cn = 0, tn = 0;
+    int ntypes = 0; /* cvt.f32.s32 names two types as one opcode; others take one */
+    ValueType first_type = TYPE_NONE;
+    const char *second_type = NULL;
+    size_t second_type_len = 0;
     memcpy(canon, full, headn);
     memcpy(notype, full, headn);
     cn = tn = headn;
@@ -381,13 +392,24 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
         size_t len = te ? (size_t)(te - ts) : (size_t)(full + n - ts);
         int i;
         if (len == 0) return lex_fail(&a->lx, s, "empty modifier in '%s'", full);
-        if ((kinds & OPM_CMP) && (i = name_index(CMP_NAMES, CMP_MINI_COUNT, ts, len)) >= 0) m->cmp = i;
-        else if ((kinds & OPM_SHFL) && (i = name_index(SHFL_NAMES, SHFL_COUNT, ts, len)) >= 0) m->shfl = i;
-        else if ((kinds & OPM_ATOM) && (i = name_index(ATOM_NAMES, ATOM_MINI_COUNT, ts, len)) >= 0) m->atom = i;
-        else if ((kinds & OPM_VEC) && len == 2 && ts[0] == 'v' && (ts[1] == '2' || ts[1] == '4'))
+        /* Two modifiers of one kind contradict each other (or repeat): the
+        ** last one must not silently win. */
+        if ((kinds & OPM_CMP) && (i = name_index(CMP_NAMES, CMP_MINI_COUNT, ts, len)) >= 0) {
+            if (m->cmp >= 0) return two_modifiers(a, s, full, "comparisons", CMP_NAMES[m->cmp], ts, len);
+            m->cmp = i;
+        } else if ((kinds & OPM_SHFL) && (i = name_index(SHFL_NAMES, SHFL_COUNT, ts, len)) >= 0) {
+            if (m->shfl >= 0) return two_modifiers(a, s, full, "shuffle modes", SHFL_NAMES[m->shfl], ts, len);
+            m->shfl = i;
+        } else if ((kinds & OPM_ATOM) && (i = name_index(ATOM_NAMES, ATOM_MINI_COUNT, ts, len)) >= 0) {
+            if (m->atom >= 0) return two_modifiers(a, s, full, "atomic operations", ATOM_NAMES[m->atom], ts, len);
+            m->atom = i;
+        } else if ((kinds & OPM_VEC) && len == 2 && ts[0] == 'v' && (ts[1] == '2' || ts[1] == '4')) {
+            if (m->vec > 1) return two_modifiers(a, s, full, "vector widths", m->vec == 2 ? "v2" : "v4", ts, len);
             m->vec = (uint32_t)(ts[1] - '0');
-        else {
+        } else {
             ValueType ty = type_of(ts, len);
+            if (ty != TYPE_NONE && ntypes++ == 0) first_type = ty, second_type = ts, second_type_len = len;
+            else if (ty != TYPE_NONE && ntypes == 2) second_type = ts, second_type_len = len;
             if ((kinds & OPM_ATOM) && ty == TYPE_B32) ty = TYPE_U32, ts = "u32"; /* PTX spells exch, cas .b32 */
             canon[cn++] = '.';
             memcpy(canon + cn, ts, len);
@@ -410,6 +432,8 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
         m->op = opcode_lookup(notype, (uint32_t)tn);
         if (m->op != OP_COUNT && !(OP_INFO[m->op].mods & OPM_TYPE)) m->op = OP_COUNT;
         if (m->op != OP_COUNT && (OP_INFO[m->op].flags & OPF_PTX)) m->op = OP_COUNT;
+        if (m->op != OP_COUNT && ntypes > 1)
+            return two_modifiers(a, s, full, "types", TYPE_NAMES[first_type], second_type, second_type_len);
     }
     if (m->op == OP_COUNT) {
         const char *best = NULL;
@@ -653,6 +677,13 @@ static bool finish_kernel(Asm *a)
         if (k->shared[i].size == 0) k->shared[i].offset = dyn_off;
     a->nrefs = 0;
     a->k = NULL;
+    /* The arrays grew by doubling; a file of many small kernels keeps only what they use. */
+    Instr *code = realloc(k->code, k->ncode * sizeof *code);
+    if (code) k->code = code;
+    if (k->nlabels) {
+        Label *labels = realloc(k->labels, k->nlabels * sizeof *labels);
+        if (labels) k->labels = labels;
+    }
     return cfg_analyze(k, a->lx.file, a->lx.d);
 }
 
@@ -688,7 +719,8 @@ static bool directive(Asm *a)
         const char *ts = a->lx.p;
         char tname[ISA_MAX_NAME];
         if (!lex_ident(&a->lx, tname, ISA_MAX_NAME, "a parameter type")) return false;
-        KernelParam *pp = &a->k->params[a->k->nparams];
+        KernelParam *pp = program_add_param(a->k);
+        if (!pp) return lex_fail(&a->lx, s, "out of memory");
         pp->is_ptr = strcmp(tname, "ptr") == 0;
         pp->type = pp->is_ptr ? TYPE_B32 : type_of(tname, strlen(tname));
         if (pp->type == TYPE_NONE || pp->type == TYPE_B32) {

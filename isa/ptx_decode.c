@@ -269,6 +269,15 @@ static int name_in(const char *const *names, int n, const char *s, size_t len)
     return -1;
 }
 
+/* Records a modifier of a kind that an instruction names once (the slot
+** starts at -1); false when the kind was already given. */
+static bool set_once(int *slot, int value)
+{
+    bool first = *slot == -1;
+    *slot = value;
+    return first;
+}
+
 /* Splits `word` (the opcode as written) into its head and modifiers. */
 static bool parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
 {
@@ -299,6 +308,8 @@ static bool parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         const char *w = p + 1;
         size_t n = (size_t)(pe - w);
         int i;
+        bool ok = true;
+        const char *kind = "state spaces";
         if ((i = name_in(TY, 13, w, n)) >= 0) {
             if (m->ntypes == 3) return ptx_fail(P, t, "too many types in '%s'", ptx_quote(t, q, sizeof q));
             m->types[m->ntypes++] = TV[i];
@@ -306,20 +317,27 @@ static bool parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if ((n == 5 && memcmp(w, "f16x2", 5) == 0) || (n == 4 && memcmp(w, "bf16", 4) == 0)) m->f16 = true;
         else if (n == 3 && memcmp(w, "f64", 3) == 0) m->f64 = true;
         else if (n == 4 && memcmp(w, "pred", 4) == 0) m->types[m->ntypes < 3 ? m->ntypes++ : 2] = TYPE_NONE;
-        else if (n == 6 && memcmp(w, "global", 6) == 0) m->space = SPACE_GLOBAL;
-        else if ((n == 6 && memcmp(w, "shared", 6) == 0) || (n == 11 && memcmp(w, "shared::cta", 11) == 0)) m->space = SPACE_SHARED;
-        else if (n == 5 && memcmp(w, "param", 5) == 0) m->space = SPACE_PARAM;
-        else if (n == 5 && memcmp(w, "local", 5) == 0) m->space = -2;
-        else if (n == 5 && memcmp(w, "const", 5) == 0) m->space = -3;
-        else if (n == 2 && w[0] == 'v' && (w[1] == '2' || w[1] == '4')) m->vec = (uint32_t)(w[1] - '0');
-        else if (is_atom && (i = name_in(ATOM_NAMES, ATOM_COUNT, w, n)) >= 0) m->atom = i;
-        else if (is_setp && (i = name_in((const char *const[]){ "and", "or", "xor" }, 3, w, n)) >= 0) m->boolop = i;
-        else if (is_setp && (i = name_in(CMPS, 18, w, n)) >= 0) m->cmp = i;
-        else if ((i = name_in(RNDS, 8, w, n)) >= 0) m->rnd = RND_RN + i;
-        else if (strcmp(head, "shfl") == 0 && (i = name_in(SHFL_NAMES, SHFL_COUNT, w, n)) >= 0) m->shfl = i;
-        else if (strcmp(head, "vote") == 0 && (i = name_in(VOTES, 4, w, n)) >= 0) m->vote = i;
-        else if (strcmp(head, "testp") == 0 && (i = name_in(TESTS, 6, w, n)) >= 0) m->testp = i;
-        else if (strcmp(head, "prmt") == 0 && (i = name_in(PRMTS, 6, w, n)) >= 0) m->prmt = i + 1;
+        else if (n == 6 && memcmp(w, "global", 6) == 0) ok = set_once(&m->space, SPACE_GLOBAL);
+        else if ((n == 6 && memcmp(w, "shared", 6) == 0) || (n == 11 && memcmp(w, "shared::cta", 11) == 0))
+            ok = set_once(&m->space, SPACE_SHARED);
+        else if (n == 5 && memcmp(w, "param", 5) == 0) ok = set_once(&m->space, SPACE_PARAM);
+        else if (n == 5 && memcmp(w, "local", 5) == 0) ok = set_once(&m->space, -2);
+        else if (n == 5 && memcmp(w, "const", 5) == 0) ok = set_once(&m->space, -3);
+        else if (n == 2 && w[0] == 'v' && (w[1] == '2' || w[1] == '4')) {
+            ok = m->vec == 1, kind = "vector widths";
+            m->vec = (uint32_t)(w[1] - '0');
+        } else if (is_atom && (i = name_in(ATOM_NAMES, ATOM_COUNT, w, n)) >= 0) ok = set_once(&m->atom, i), kind = "atomic operations";
+        else if (is_setp && (i = name_in((const char *const[]){ "and", "or", "xor" }, 3, w, n)) >= 0)
+            ok = set_once(&m->boolop, i), kind = "boolean operations";
+        else if (is_setp && (i = name_in(CMPS, 18, w, n)) >= 0) ok = set_once(&m->cmp, i), kind = "comparisons";
+        else if ((i = name_in(RNDS, 8, w, n)) >= 0) {
+            ok = m->rnd == RND_NONE, kind = "rounding modes";
+            m->rnd = RND_RN + i;
+        } else if (strcmp(head, "shfl") == 0 && (i = name_in(SHFL_NAMES, SHFL_COUNT, w, n)) >= 0)
+            ok = set_once(&m->shfl, i), kind = "shuffle modes";
+        else if (strcmp(head, "vote") == 0 && (i = name_in(VOTES, 4, w, n)) >= 0) ok = set_once(&m->vote, i), kind = "vote modes";
+        else if (strcmp(head, "testp") == 0 && (i = name_in(TESTS, 6, w, n)) >= 0) ok = set_once(&m->testp, i), kind = "tests";
+        else if (strcmp(head, "prmt") == 0 && (i = name_in(PRMTS, 6, w, n)) >= 0) ok = set_once(&m->prmt, i + 1), kind = "permute modes";
         else if (n == 3 && memcmp(w, "sat", 3) == 0) m->sat = true;
         else if (n == 3 && memcmp(w, "ftz", 3) == 0) m->ftz = true;
         else if (n == 6 && memcmp(w, "approx", 6) == 0) m->approx = true;
@@ -345,8 +363,15 @@ static bool parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
             snprintf(part, sizeof part, "%.*s", (int)(n < 32 ? n : 32), w);
             return ptx_fail(P, t, "unknown modifier '.%s' in '%s'", part, ptx_quote(t, q, sizeof q));
         }
+        if (!ok) return ptx_fail(P, t, "'%s' has two %s; an instruction takes one", ptx_quote(t, q, sizeof q), kind);
         p = pe;
     }
+    /* Pairs that contradict each other: the last one must not silently win. */
+    const char *clash = m->lo && m->hi ? ".lo and .hi" : m->wide && (m->lo || m->hi) ? ".wide and .lo/.hi"
+                      : m->l && m->r ? ".l and .r" : m->wrap && m->clamp ? ".wrap and .clamp"
+                      : m->approx && m->full ? ".approx and .full" : m->approx && m->rnd != RND_NONE ? ".approx and a rounding mode"
+                      : NULL;
+    if (clash) return ptx_fail(P, t, "'%s' has both %s; they contradict each other", ptx_quote(t, q, sizeof q), clash);
     return true;
 }
 

@@ -58,6 +58,7 @@ typedef struct {
     uint32_t    nsyms, syms_cap;
     NameIndex   sym_ix;
     NameIndex   label_ix;
+    NameIndex   kernel_ix; /* kernels by their .entry name, for 'defined twice' */
     char      **pnames;    /* parameter names as written                    */
     uint32_t    npnames, pnames_cap;
     PtxRef     *refs;

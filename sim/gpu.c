@@ -76,6 +76,7 @@ typedef struct {
     uint64_t *reg_ready;   /* cycle each register's value can be read          */
     uint8_t  *reg_wait;    /* StallReason while waiting for that register      */
     uint64_t  pred_ready[ISA_MAX_PREDS];
+    uint32_t  bar_pc;      /* the bar.sync it waits at (for deadlock reports)  */
     WarpExec  ex;
     uint64_t  busy_mark;   /* with per-instruction counters: its scheduler's
                               busy_cycles[unit] when it became eligible        */
@@ -358,13 +359,61 @@ static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
     if (bs->rc) racecheck_barrier(bs->rc);
 }
 
-static void barrier_deadlock(Gpu *g, Sm *sm, uint32_t b, const char *why)
+/* Appends a lane set as thread ranges of the block ("threads 32-47, 50"). */
+static size_t append_threads(char *msg, size_t len, size_t cap, uint32_t warp_in_block, uint32_t mask)
+{
+    const char *sep = " threads ";
+    for (uint32_t l = 0; l < 32 && len < cap; l++) {
+        if (!(mask >> l & 1)) continue;
+        uint32_t e = l;
+        while (e + 1 < 32 && (mask >> (e + 1) & 1)) e++;
+        uint32_t t0 = warp_in_block * 32 + l, t1 = warp_in_block * 32 + e;
+        len += t0 == t1 ? (size_t)snprintf(msg + len, cap - len, "%s%u", sep, t0)
+                        : (size_t)snprintf(msg + len, cap - len, "%s%u-%u", sep, t0, t1);
+        sep = ", ";
+        l = e;
+    }
+    return len < cap ? len : cap;
+}
+
+/* Reports a block that can never pass its barrier as compute-sanitizer's
+** synccheck would: the bar.sync and its line first, then each warp of the
+** block: arrived (and with which threads), still running elsewhere, or
+** exited. `partial` is the lanes of warp `slot` that reached the barrier
+** when only some of its live lanes did (0 otherwise). */
+static void barrier_deadlock(Gpu *g, Sm *sm, uint32_t b, uint32_t bar_pc, uint32_t slot, uint32_t partial,
+                             const char *why)
 {
     const ExecBlock *eb = &sm->blocks[b].eb;
-    fail(g, SIM_DEADLOCK, "%s:%u: barrier deadlock in kernel '%s', block (%u,%u,%u): %s",
-         g->L->kernel_file ? g->L->kernel_file : "?", g->k->line, g->k->name, eb->ctaid[0], eb->ctaid[1],
-         eb->ctaid[2], why);
-    append_warp_positions(g, 16);
+    char text[128];
+    disasm_instr(g->k, &g->k->code[bar_pc], text, sizeof text);
+    fail(g, SIM_DEADLOCK, "%s:%u: barrier deadlock at '%s' in kernel '%s', block (%u,%u,%u): %s",
+         g->L->kernel_file ? g->L->kernel_file : "?", g->k->code[bar_pc].line, text, g->k->name, eb->ctaid[0],
+         eb->ctaid[1], eb->ctaid[2], why);
+    char *msg = g->r->message;
+    size_t cap = sizeof g->r->message, len = strlen(msg);
+    for (uint32_t i = 0; i < g->warp_slots && len < cap; i++) {
+        const Warp *w = &sm->warps[i];
+        if (w->block != b || w->state == WARP_EMPTY) continue;
+        len += (size_t)snprintf(msg + len, cap - len, "\n    warp %u", w->ex.warp_in_block);
+        if (len >= cap) break;
+        if (w->state == WARP_DONE) {
+            len += (size_t)snprintf(msg + len, cap - len, ": exited");
+        } else if (w->state == WARP_BARRIER) {
+            len += (size_t)snprintf(msg + len, cap - len, ": arrived at line %u,", g->k->code[w->bar_pc].line);
+            len = append_threads(msg, len, cap, w->ex.warp_in_block, w->ex.live);
+        } else if (i == slot && partial) {
+            len += (size_t)snprintf(msg + len, cap - len, ": arrived at line %u with only", g->k->code[bar_pc].line);
+            len = append_threads(msg, len, cap, w->ex.warp_in_block, partial);
+            if (len < cap) len += (size_t)snprintf(msg + len, cap - len, "; never arriving:");
+            len = append_threads(msg, len, cap, w->ex.warp_in_block, w->ex.live & ~partial);
+        } else {
+            uint32_t pc = exec_pc(&w->ex);
+            disasm_instr(g->k, &g->k->code[pc], text, sizeof text);
+            len += (size_t)snprintf(msg + len, cap - len, ": not arrived, at line %u: %s", g->k->code[pc].line, text);
+        }
+        if (len > cap) len = cap;
+    }
 }
 
 static void warp_exited(Gpu *g, uint32_t s, uint32_t slot)
@@ -378,7 +427,11 @@ static void warp_exited(Gpu *g, uint32_t s, uint32_t slot)
     sm->resident_warps--;
     bs->running--;
     if (bs->running && bs->at_barrier == bs->running) {
-        barrier_deadlock(g, sm, w->block, "some warps exited while the others wait at bar.sync; they can never arrive");
+        uint32_t waiting = slot;
+        for (uint32_t i = 0; i < g->warp_slots; i++)
+            if (sm->warps[i].block == w->block && sm->warps[i].state == WARP_BARRIER) waiting = i;
+        barrier_deadlock(g, sm, w->block, sm->warps[waiting].bar_pc, waiting, 0,
+                         "some warps exited while the others wait at bar.sync; they can never arrive");
         return;
     }
     if (bs->running) return;
@@ -656,13 +709,16 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         warp_exited(g, s, slot);
     } else if (out->at_barrier) {
         if (out->barrier_partial) {
-            barrier_deadlock(g, sm, w->block, "a warp reached bar.sync with only some of its lanes (divergent barrier)");
+            barrier_deadlock(g, sm, w->block, out->pc, slot, out->active,
+                             "a warp reached bar.sync with only some of its lanes (divergent barrier)");
             return;
         }
         w->state = WARP_BARRIER;
+        w->bar_pc = out->pc;
         charge(g, s, slot, w, STALL_BARRIER, g->now + 1);
         if (bs->running < g->warps_per_block) {
-            barrier_deadlock(g, sm, w->block, "warps of the block exited before this bar.sync; they can never arrive");
+            barrier_deadlock(g, sm, w->block, out->pc, slot, 0,
+                             "warps of the block exited before this bar.sync; they can never arrive");
             return;
         }
         if (++bs->at_barrier == bs->running) release_barrier(g, s, w->block);

@@ -616,8 +616,38 @@ START_TEST(test_deadlock_when_warps_exit_before_barrier)
     t.L.block[0] = 128;
     ck_assert(!simulate(&t));
     ck_assert_int_eq(t.r.status, SIM_DEADLOCK);
-    ck_assert_msg(strstr(t.r.message, "barrier deadlock") && strstr(t.r.message, "waiting at bar.sync"), "%s",
-                  t.r.message);
+    /* The bar.sync's own line, then each warp of the block, as synccheck does. */
+    ck_assert_str_eq(t.r.message, "test.asm:5: barrier deadlock at 'bar.sync 0' in kernel 'k', block (0,0,0): warps of "
+                                  "the block exited before this bar.sync; they can never arrive\n"
+                                  "    warp 0: arrived at line 5, threads 0-31\n"
+                                  "    warp 1: exited\n"
+                                  "    warp 2: exited\n"
+                                  "    warp 3: exited");
+    run_free(&t);
+}
+END_TEST
+
+START_TEST(test_deadlock_divergent_barrier_names_threads)
+{
+    const char *src =
+        ".kernel k\n"
+        "    mov.u32 %r1, %tid.x\n"
+        "    setp.ge.u32 %p0, %r1, 40\n"
+        "    @%p0 bra skip\n"
+        "    bar.sync 0\n"
+        "skip:\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 64;
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_DEADLOCK);
+    ck_assert_str_eq(t.r.message, "test.asm:5: barrier deadlock at 'bar.sync 0' in kernel 'k', block (0,0,0): a warp "
+                                  "reached bar.sync with only some of its lanes (divergent barrier)\n"
+                                  "    warp 0: arrived at line 5, threads 0-31\n"
+                                  "    warp 1: arrived at line 5 with only threads 32-39; never arriving: threads 40-63");
     run_free(&t);
 }
 END_TEST
@@ -1005,6 +1035,7 @@ static Suite *gpu_suite(void)
     TCase *bad = tcase_create("BadRuns");
     tcase_add_test(bad, test_fault_reports_buffer);
     tcase_add_test(bad, test_deadlock_when_warps_exit_before_barrier);
+    tcase_add_test(bad, test_deadlock_divergent_barrier_names_threads);
     tcase_add_test(bad, test_cycle_budget);
     tcase_add_test(bad, test_block_too_big_for_sm);
     tcase_add_test(bad, test_racecheck);

@@ -155,6 +155,11 @@ grep -Eq '^oob +fault ' "$TMP/out" || fail "fault: oob is not reported as a faul
 grep -Eq '^spin +budget ' "$TMP/out" || fail "fault: spin did not stop at the cycle budget"
 grep -Eq '^ok +pass ' "$TMP/out" || fail "fault: the variant after the fault did not run"
 grep -q 'out-of-bounds global access' "$TMP/out" || fail "fault: no fault report"
+grep -Eq '^deadlock +deadlock ' "$TMP/out" || fail "fault: deadlock is not reported as a deadlock"
+grep -q "spin.asm:[0-9]*: barrier deadlock at 'bar.sync 0' in kernel 'early_return'" "$TMP/out" ||
+    fail "deadlock: the report does not name the bar.sync line"
+grep -q 'warp 1: arrived at line [0-9]* with only threads 32-39; never arriving: threads 40-63' "$TMP/out" ||
+    fail "deadlock: the report does not say which threads never arrive"
 expect_rc 1 run tests/json_corpus/run/fault.json --variant spin --max-instructions 5000
 grep -q 'exceeded 5000 warp instructions' "$TMP/out" || fail "fault: instruction budget"
 # without flags the budget scales with the launch: 2^24 + 65536 x 1 warp + 16 x 2048 elements

@@ -26,7 +26,8 @@ declare -A small=(
     [ilp]="--param n=5003" [coalescing]="--param n=1000" [bank_conflicts]="--param n=1500 --param iters=5"
     [reduction]="--param n=5003 --param blocks=3" [rmsnorm]="--param n=37 --param hidden=300" [gemv]="--param n=100"
     [gemm]="--param n=40" [compaction]="--param n=3000 --param iters=5" [transpose]="--param n=96"
-    [vecadd]="--param n=5003" [divergence]="--param n=2048 --param iters=3")
+    [vecadd]="--param n=5003" [divergence]="--param n=2048 --param iters=3"
+    [reduction_two_pass]="--param n=5003 --param blocks=3" [residual_rmsnorm]="--param n=37 --param hidden=300")
 for cu in validate/twins/*.cu; do
     w=$(basename "$cu" .cu)
     [ -f "workloads/$w.json" ] || { bad "no workloads/$w.json for twin $cu"; continue; }
@@ -38,6 +39,8 @@ d['kernels'] = '$PWD/$cu'
 rec = {(r.get('workload'), r.get('variant')): r.get('kernel') for r in json.load(open('validate/results/h200.json'))['variants']}
 one = {'registers': 'saxpy'}  # twins of one kernel, as gpusim compare --from-ptx maps them
 for v in d['variants']:
+    if 'launches' in v:  # several launches: the twin's kernels carry the .asm ones' names
+        continue
     v['kernel'] = one.get('$w') or rec.get(('$w', v['name'])) or v['kernel']
 json.dump(d, open('$TMP/$w.json', 'w'))" || { bad "rewriting workloads/$w.json"; continue; }
     for gpu in h200 a100; do

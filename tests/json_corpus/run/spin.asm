@@ -1,4 +1,5 @@
 // spin.asm -- kernels for tests/json_corpus/run/fault.json.
+//   early_return  a barrier that threads past 40 never reach
 //   copy  out[row*n + col] = in[row*n + col] (as workloads/kernels/transpose.asm)
 //   spin  counts to 2^32 before it exits: only a budget ends it in time
 
@@ -34,4 +35,13 @@ LOOP:
     add.u32         %r0, %r0, 1
     setp.ne.u32     %p0, %r0, 0               // until the counter wraps around
     @%p0 bra        LOOP
+    exit
+
+// early_return: threads past 40 leave before the block's barrier: a deadlock
+.kernel early_return
+    mov.u32         %r0, %tid.x
+    setp.ge.u32     %p0, %r0, 40
+    @%p0 bra        DONE
+    bar.sync        0
+DONE:
     exit

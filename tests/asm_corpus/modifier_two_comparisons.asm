@@ -1,0 +1,3 @@
+.kernel k
+    setp.lt.gt.s32 %p1, %r1, %r2
+    exit
