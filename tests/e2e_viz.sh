@@ -174,6 +174,22 @@ expect_out "vecadd: the global panel is" "^text: global: Global memory"
 expect_rc "vecadd, --panel shared still crops" 0 workloads/vecadd.json --param n=65536 --snapshot "$TMP/vs.png" --panel shared
 expect_out "vecadd, --panel shared" "^shared: none"
 
+# ---- the source overlay (key s): the followed warp's instruction in the
+# listing, with the counters gpusim run --source prints under it
+after_current() { awk 'found { print; exit } /^source current:/ { found = 1 }' "$OUT"; }
+for v in tiled:32.0 tiled_padded:1.0; do
+    expect_rc "s, ${v%:*}" 0 $T --variant ${v%:*} --warp 0 --snapshot "$TMP/s.png" --at shared-load --keys s
+    expect_out "s, ${v%:*}: the warp's instruction" "^source current: +[0-9]+ +@%p0 ld\.shared\.f32"
+    c=$(after_current)
+    case $c in "source counters:"*"wf/req ${v#*:}"*) ok ;; *) bad "s, ${v%:*}: its counters" "$c" ;; esac
+done
+expect_out "s: the mini-ISA comment stays" "^source current: .*// tile\[tx\]\[ty\]"
+expect_rc "s, PTX" 0 tests/source/transpose.json --param n=64 --variant tiled --warp 0 --snapshot "$TMP/s.png" --at shared-load --keys s
+expect_out "s, PTX: the CUDA line" "^source note: transpose\.cu:44 .*tile\[threadIdx\.x\]\[threadIdx\.y\]"
+expect_out "s, PTX: the PTX instruction" "^source current: .*ld\.shared\.f32"
+expect_rc "no s" 0 $T --variant tiled --snapshot "$TMP/s.png" --at shared-load
+expect_no_out "no s: no source overlay" "^source"
+
 # ---- panel crops have the layout's sizes and are valid PNGs
 viz $T --variant tiled --snapshot "$TMP/sm.png" --panel sm --at-cycle 100
 size=$(sed -n 's/^snapshot: [^ ]* \([0-9]*\)x\([0-9]*\) .*/\1 \2/p' "$OUT")

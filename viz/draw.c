@@ -806,6 +806,7 @@ static void draw_help(VizDraw *d, int w, int h)
         { "g  G", "next / previous global-memory access" },
         { "f", "m and g: any access, loads only, stores only" },
         { "d", "next divergent branch" },
+        { "s", "the source: the warp's instruction with its counters" },
         { "click", "an SM to open it, a warp to follow it, the timeline to jump" },
         { "[  ]", "previous / next SM" },
         { "Esc", "stop following the warp" },
@@ -827,6 +828,31 @@ static void draw_help(VizDraw *d, int w, int h)
         text(d, F_BODY, x + S(d, 260), yy, AL_LEFT, C_TEXT, "%s", KEYS[i][1]);
         yy += lh;
     }
+}
+
+/* ------------------------------------------------------------ source */
+
+/* Over the memory panels and the timeline: the followed warp's place in
+** the listing, each instruction's counters under it, the current one lit. */
+static void draw_source(VizDraw *d, const VizLayout *L, const VizScene *sc, int w)
+{
+    int y0 = L->panel[VP_SHARED].h ? L->panel[VP_SHARED].y : L->panel[VP_GLOBAL].h ? L->panel[VP_GLOBAL].y
+                                                                                   : L->panel[VP_TIMELINE].y;
+    SDL_Rect r = { S(d, 8), y0, w - 2 * S(d, 8), L->panel[VP_TIMELINE].y + L->panel[VP_TIMELINE].h - y0 };
+    SDL_SetClipRect(d->dst, &r);
+    fill(d, r.x, r.y, r.w, r.h, 0x101018);
+    frame(d, r.x, r.y, r.w, r.h, 2, C_SELECT);
+    int y = r.y + S(d, 6), lh = font_h(d, F_MONO);
+    text(d, F_HEAD, r.x + S(d, 12), y, AL_LEFT, C_TEXT, "%s", sc->src_title ? sc->src_title : "Source");
+    y += font_h(d, F_HEAD) + S(d, 4);
+    for (size_t i = 0; i < sc->nsrc && y + lh <= r.y + r.h; i++, y += lh) {
+        const VsrcLine *ln = &sc->src[i];
+        if (ln->kind == VSRC_CURRENT) fill(d, r.x + S(d, 4), y, r.w - S(d, 8), lh, 0x44445e);
+        uint32_t rgb = ln->kind == VSRC_CURRENT ? C_TEXT : ln->kind == VSRC_COUNTERS ? C_WARN
+                       : ln->kind == VSRC_NOTE ? C_GOOD : C_DIM;
+        text(d, F_MONO, r.x + S(d, 12), y, AL_LEFT, rgb, "%s%s", ln->kind == VSRC_CURRENT ? "▶" : " ", ln->text);
+    }
+    SDL_SetClipRect(d->dst, NULL);
 }
 
 /* ------------------------------------------------------------ frame */
@@ -856,6 +882,8 @@ void vdraw_frame(VizDraw *d, SDL_Surface *dst, const VizScene *sc, const VizView
     d->where = "top";
     draw_top(d, &L, sc, v);
     SDL_SetClipRect(dst, NULL);
+    d->where = "source";
+    if (v->source) draw_source(d, &L, sc, dst->w);
     d->where = "help";
     if (v->help && !v->headless) draw_help(d, dst->w, dst->h);
     if (d->log) {

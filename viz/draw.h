@@ -25,6 +25,7 @@
 
 #include "isa/program.h"
 #include "viz/record.h"
+#include "viz/srcpanel.h"
 
 #define VDRAW_WIDTH  1600 /* default canvas, the size the layout is designed at */
 #define VDRAW_HEIGHT 960
@@ -38,6 +39,9 @@ typedef struct {
     const Kernel *kernel;       /* for disassembling a warp's instruction   */
     const char   *workload, *variant, *gpu;
     bool          all_panels;   /* keep every panel, even one with nothing to show */
+    const VsrcLine *src;        /* the source overlay's lines (viz/srcpanel.h) */
+    size_t        nsrc;
+    const char   *src_title;    /* "Source · warp 5, pc 31 · transpose.asm"    */
 } VizScene;
 
 /* Where the viewer is. */
@@ -46,6 +50,7 @@ typedef struct {
     int32_t     warp;          /* followed warp slot of the detail SM, -1 none */
     bool        playing, help;
     bool        headless;      /* a snapshot: no hints about keys or clicks */
+    bool        source;        /* the source overlay (key s)                */
     double      speed;         /* cycles per second while playing          */
     const char *message;       /* a status line (e.g. "recording SM 4"), or NULL */
 } VizView;

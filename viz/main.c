@@ -20,6 +20,7 @@
 #include "sim/gpu.h"
 #include "viz/draw.h"
 #include "viz/record.h"
+#include "viz/srcpanel.h"
 #include "workloads/loader.h"
 
 #ifndef GPUSIM_VIZ_FONT_DIR
@@ -66,6 +67,11 @@ typedef struct {
     VizView         view;
     int             speed;       /* index into SPEEDS                      */
     int             filter;      /* what m and g step to: 0 any access, 1 loads, 2 stores */
+    PcCounters     *pcs;         /* the shown launch's per-instruction counters, or NULL */
+    uint64_t        warp_cycles; /* ... and its warp cycles (their shares)   */
+    SrcListing     *src;         /* the kernel file's lines, read on first use */
+    VsrcLine        srclines[40]; /* the source overlay (key s), per frame    */
+    char            src_title[160];
     SDL_Window     *win;
     SDL_Surface    *canvas;
 } App;
@@ -221,7 +227,7 @@ static int record(App *app, uint32_t sm)
     TraceSink sink;
     vrec_sink(rec, &sink);
     VariantOptions opt = { .max_cycles = app->a.max_cycles, .max_instructions = app->a.max_instructions,
-                           .trace = &sink, .trace_only = app->launch + 1 };
+                           .trace = &sink, .trace_only = app->launch + 1, .source = true };
     RunRow row;
     variant_run(&app->cfg, &app->w, v, &opt, &row);
     int rc = EXIT_OK;
@@ -239,6 +245,16 @@ static int record(App *app, uint32_t sm)
         fprintf(stderr, "gpusim-viz: error: out of memory\n");
         rc = EXIT_CHECK_FAILED;
     }
+    if (rc == EXIT_OK) { /* keep the shown launch's counters for the source overlay */
+        free(app->pcs);
+        app->pcs = NULL;
+        app->warp_cycles = 0;
+        if (row.launch_pcs && row.nlaunches_run > app->launch) {
+            app->pcs = row.launch_pcs[app->launch];
+            row.launch_pcs[app->launch] = NULL;
+            app->warp_cycles = row.launch_st[app->launch].stall_cycles;
+        }
+    }
     variant_row_free(&row);
     if (rc != EXIT_OK) {
         vrec_destroy(rec);
@@ -251,10 +267,40 @@ static int record(App *app, uint32_t sm)
     return EXIT_OK;
 }
 
-static VizScene scene(const App *app)
+/* The warp the source overlay follows: the followed one, else the lowest
+** slot that has issued by the cycle; -1 when none has. */
+static int32_t source_warp(const App *app, VrecWarpNow *wn)
 {
-    VizScene sc = { app->rec, app->v->launches[app->launch].kernel, app->w.name, app->vlabel,
-                    app->cfg.description[0] ? app->cfg.description : app->cfg.name, false };
+    for (uint32_t w = app->view.warp >= 0 ? (uint32_t)app->view.warp : 0; w < vrec_warp_slots(app->rec); w++) {
+        vrec_warp_at(app->rec, w, app->view.cycle, wn);
+        if (wn->has_issue && wn->state != VREC_EXITED) return (int32_t)w;
+        if (app->view.warp >= 0) break;
+    }
+    return -1;
+}
+
+static VizScene scene(App *app)
+{
+    const Kernel *k = app->v->launches[app->launch].kernel;
+    VizScene sc = { app->rec, k, app->w.name, app->vlabel,
+                    app->cfg.description[0] ? app->cfg.description : app->cfg.name, false, NULL, 0, NULL };
+    if (!app->view.source) return sc;
+    if (!app->src) app->src = srcview_open(&app->w.program, app->w.kernel_file);
+    VrecWarpNow wn;
+    int32_t w = source_warp(app, &wn);
+    const char *file = app->w.kernel_file ? app->w.kernel_file : "", *slash = strrchr(file, '/');
+    if (w < 0) {
+        snprintf(app->src_title, sizeof app->src_title, "Source · %s · %s", slash ? slash + 1 : file,
+                 app->view.warp >= 0 ? "this warp has no instruction now" : "no warp has issued yet");
+        sc.nsrc = 0;
+    } else {
+        snprintf(app->src_title, sizeof app->src_title, "Source · warp %d%s, pc %u · %s", w,
+                 app->view.warp >= 0 ? "" : " (the first with an instruction)", wn.pc, slash ? slash + 1 : file);
+        sc.nsrc = vsrc_lines(app->src, k, app->pcs, app->warp_cycles, wn.pc, app->srclines,
+                             sizeof app->srclines / sizeof app->srclines[0]);
+    }
+    sc.src = app->srclines;
+    sc.src_title = app->src_title;
     return sc;
 }
 
@@ -358,6 +404,9 @@ static int snapshot(App *app)
                app->a.panel >= 0 ? VP_NAMES[app->a.panel] : "all");
         if (app->view.message) printf("message: %s\n", app->view.message);
         print_state(app, stdout);
+        static const char *const KIND[] = { "file", "current", "counters", "note" };
+        if (app->view.source) printf("source: %s\n", sc.src_title);
+        for (size_t i = 0; app->view.source && i < sc.nsrc; i++) printf("source %s: %s\n", KIND[sc.src[i].kind], sc.src[i].text);
     }
     SDL_FreeSurface(out);
     SDL_FreeSurface(canvas);
@@ -483,6 +532,7 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         break;
     case SDLK_ESCAPE:
         if (v->help) v->help = false;
+        else if (v->source) v->source = false;
         else v->warp = -1;
         break;
     case SDLK_v: { /* the same point of the run, relatively: 40 % in stays 40 % in */
@@ -505,6 +555,9 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         break;
     case SDLK_h:
         v->help = !v->help;
+        break;
+    case SDLK_s:
+        v->source = !v->source;
         break;
     default:
         break;
@@ -705,6 +758,8 @@ int main(int argc, char **argv)
     SDL_Quit();
 out:
     vrec_destroy(app->rec);
+    srcview_close(app->src);
+    free(app->pcs);
     if (app->loaded) workload_destroy(&app->w);
     free(app->a.sets);
     free(app->a.params);
