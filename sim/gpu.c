@@ -575,7 +575,8 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     if (g->trace && g->trace->global_access) {
         TraceGlobal e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .nlines = cr.nlines, .sectors = cr.sectors,
-                          .bytes_requested = cr.bytes_requested, .is_store = kind == ACCESS_STORE };
+                          .bytes_requested = cr.bytes_requested, .is_store = kind == ACCESS_STORE,
+                          .kind = (uint8_t)kind };
         memcpy(e.line_addr, cr.line_addr, cr.nlines * sizeof e.line_addr[0]);
         memcpy(e.sector_mask, cr.sector_mask, cr.nlines);
         g->trace->global_access(g->trace->user, &e);
@@ -631,7 +632,8 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     }
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
-                          .width = out->width, .wavefronts = wf, .is_store = kind == ACCESS_STORE };
+                          .width = out->width, .wavefronts = wf, .is_store = kind == ACCESS_STORE,
+                          .kind = (uint8_t)kind };
         memcpy(e.bank_words, sr.bank_words, sizeof e.bank_words);
         g->trace->shared_access(g->trace->user, &e);
     }

@@ -40,6 +40,7 @@ typedef struct {
     uint32_t mask, width, wavefronts;
     uint32_t bank_words[32];   /* distinct words asked of each bank        */
     uint8_t  is_store;
+    uint8_t  kind;             /* AccessKind: load, store or atomic         */
 } TraceShared;
 
 typedef struct {
@@ -50,6 +51,7 @@ typedef struct {
     uint64_t line_addr[64];
     uint8_t  sector_mask[64];
     uint8_t  is_store;
+    uint8_t  kind;             /* AccessKind: load, store or atomic         */
 } TraceGlobal;
 
 typedef struct {

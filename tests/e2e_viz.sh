@@ -190,6 +190,19 @@ expect_out "s, PTX: the PTX instruction" "^source current: .*ld\.shared\.f32"
 expect_rc "no s" 0 $T --variant tiled --snapshot "$TMP/s.png" --at shared-load
 expect_no_out "no s: no source overlay" "^source"
 
+# ---- atomics are shown as atomics, not as loads
+H=workloads/examples/histogram.json
+expect_rc "global atomic" 0 $H --variant global_atomics --snapshot "$TMP/a.png" --at global-atomic --print-text
+expect_out "global atomic: its kind" "^global: .*op=atom\.global\.add\.u32 kind=atomic "
+expect_out "global atomic: said in the panel" "^text: global: sector fetched \(atomic\)"
+expect_rc "shared atomic" 0 $H --variant shared_bins --snapshot "$TMP/a.png" --at shared-atomic --print-text
+expect_out "shared atomic: its kind" "^shared: .*op=atom\.shared\.add\.u32 kind=atomic "
+expect_out "shared atomic: lanes and words" "^text: shared: atomic: 32 lanes, [0-9]+ words"
+expect_rc "f f f m: the next shared atomic" 0 $H --variant shared_bins --snapshot "$TMP/a.png" --at-cycle 0 --keys fffm
+expect_out "f f f m" "^shared: .*kind=atomic "
+expect_rc "f m skips atomics" 0 $H --variant shared_bins --snapshot "$TMP/a.png" --at-cycle 0 --keys fm
+expect_no_out "f m skips atomics" "^shared: .*kind=atomic "
+
 # ---- panel crops have the layout's sizes and are valid PNGs
 viz $T --variant tiled --snapshot "$TMP/sm.png" --panel sm --at-cycle 100
 size=$(sed -n 's/^snapshot: [^ ]* \([0-9]*\)x\([0-9]*\) .*/\1 \2/p' "$OUT")

@@ -71,6 +71,17 @@ void drawmem_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
     else
         canvas_text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "no bank conflict");
     ty += canvas_font_h(d, F_BODY);
+    if (a->kind == ACCESS_ATOMIC) { /* an atomic to one word serializes its lanes, whatever the banks say */
+        uint32_t words = 0, lanes = (uint32_t)__builtin_popcount(a->mask);
+        for (int b = 0; b < 32; b++) words += a->bank_words[b];
+        canvas_text(d, F_BODY, tx, ty, AL_LEFT, C_ATOMIC, "atomic: %u lane%s, %u word%s", lanes, lanes == 1 ? "" : "s",
+                    words, words == 1 ? "" : "s");
+        ty += canvas_font_h(d, F_BODY);
+        if (words < lanes) {
+            canvas_text(d, F_SMALL, tx, ty, AL_LEFT, C_ATOMIC, "lanes on one word serialize");
+            ty += canvas_font_h(d, F_SMALL);
+        }
+    }
     canvas_text(d, F_SMALL, tx, ty, AL_LEFT, C_DIM, "bar height: distinct words");
     ty += canvas_font_h(d, F_SMALL);
     canvas_text(d, F_SMALL, tx, ty, AL_LEFT, C_DIM, "asked of each bank");
@@ -97,7 +108,7 @@ void drawmem_global(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
     if (rows < 1) rows = 1;
     int rowh = area_h / rows;
     if (rowh > canvas_s(d, 26)) rowh = canvas_s(d, 26);
-    uint32_t on = a->is_store ? C_STORE : C_LOAD;
+    uint32_t on = a->kind == ACCESS_ATOMIC ? C_ATOMIC : a->is_store ? C_STORE : C_LOAD;
     for (uint32_t i = 0; i < a->nlines; i++) {
         int lx = x0 + (int)(i / (uint32_t)rows) * linew, ly = y + (int)(i % (uint32_t)rows) * rowh;
         int gap = rowh >= 6 ? canvas_s(d, 3) > 1 ? canvas_s(d, 3) : 1 : 0;
@@ -118,7 +129,13 @@ void drawmem_global(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
          a->nlines, a->nlines == 1 ? "" : "s");
     ty += canvas_font_h(d, F_BODY);
     canvas_fill(d, tx, ty + canvas_s(d, 4), canvas_s(d, 14), canvas_s(d, 14), on);
-    canvas_text(d, F_SMALL, tx + canvas_s(d, 18), ty + canvas_s(d, 2), AL_LEFT, C_DIM, "sector fetched (%s)", a->is_store ? "store" : "load");
+    canvas_text(d, F_SMALL, tx + canvas_s(d, 18), ty + canvas_s(d, 2), AL_LEFT, C_DIM, "sector fetched (%s)",
+                a->kind == ACCESS_ATOMIC ? "atomic" : a->is_store ? "store" : "load");
+    if (a->kind == ACCESS_ATOMIC) { /* done at the L2 slice that owns the address, one lane's update at a time per address */
+        uint32_t lanes = (uint32_t)__builtin_popcount(a->mask);
+        ty += canvas_font_h(d, F_SMALL) + canvas_s(d, 4);
+        canvas_text(d, F_SMALL, tx, ty, AL_LEFT, C_ATOMIC, "atomic: %u lane%s, done in the L2", lanes, lanes == 1 ? "" : "s");
+    }
 }
 
 /* ------------------------------------------------------------ source */

@@ -66,7 +66,7 @@ typedef struct {
     VizDraw        *draw;
     VizView         view;
     int             speed;       /* index into SPEEDS                      */
-    int             filter;      /* what m and g step to: 0 any access, 1 loads, 2 stores */
+    int             filter;      /* what m and g step to: 0 any access, 1 loads, 2 stores, 3 atomics */
     PcCounters     *pcs;         /* the shown launch's per-instruction counters, or NULL */
     uint64_t        warp_cycles; /* ... and its warp cycles (their shares)   */
     SrcListing     *src;         /* the kernel file's lines, read on first use */
@@ -94,7 +94,8 @@ static void usage(FILE *out)
             "  --warp N              follow warp slot N of that SM\n"
             "  --at-cycle N          start at cycle N (snapshot default: the middle of the run)\n"
             "  --at EVENT            then go to the first EVENT on the SM at or after it: issue, shared,\n"
-            "                        shared-load, shared-store, global, global-load, global-store, diverged\n"
+            "                        shared-load, shared-store, shared-atomic, global, global-load,\n"
+            "                        global-store, global-atomic, diverged\n"
             "  --snapshot OUT.png    no window: draw that cycle offscreen, write a PNG, print what it shows\n"
             "  --panel NAME          with --snapshot: only one panel (gpu, sm, shared, global, timeline)\n"
             "  --size WxH            window or snapshot size (default %dx%d)\n"
@@ -159,7 +160,8 @@ static int parse_args(int argc, char **argv, Args *a)
                 bool known = false;
                 for (int k = 0; k < VREC_EV_COUNT; k++) known |= !strcmp(val, VREC_EVENT_NAMES[k]);
                 if (!known) return bad("--at: unknown event '%s' (issue, shared, shared-load, shared-store, "
-                                       "global, global-load, global-store, diverged)", val);
+                                       "shared-atomic, global, global-load, global-store, global-atomic, "
+                                       "diverged)", val);
             } else if (!strcmp(name, "--panel")) {
                 for (int k = 0; k < VP_COUNT; k++)
                     if (!strcmp(val, VP_NAMES[k])) a->panel = k;
@@ -322,6 +324,8 @@ static void apply_at(App *app)
 
 /* ------------------------------------------------------------ snapshot */
 
+static const char *const KIND_WORDS[ACCESS_KINDS] = { "load", "store", "atomic" };
+
 static void print_state(const App *app, FILE *out)
 {
     const VizRec *rec = app->rec;
@@ -338,17 +342,18 @@ static void print_state(const App *app, FILE *out)
         for (int b = 0; b < 32; b++)
             if (s->bank_words[b] > maxw) maxw = s->bank_words[b];
         disasm_mnemonic(&k->code[s->pc], mn, sizeof mn);
-        fprintf(out, "shared: cycle=%llu warp=%u op=%s wavefronts=%u max_bank_words=%u\n",
-                (unsigned long long)s->cycle, s->warp, mn, s->wavefronts, maxw);
+        fprintf(out, "shared: cycle=%llu warp=%u op=%s kind=%s wavefronts=%u max_bank_words=%u\n",
+                (unsigned long long)s->cycle, s->warp, mn, KIND_WORDS[s->kind < ACCESS_KINDS ? s->kind : 0],
+                s->wavefronts, maxw);
     } else {
         fprintf(out, "shared: none\n");
     }
     const VrecGlobal *gl = vrec_global_at(rec, app->view.warp, cy);
     if (gl) {
         disasm_mnemonic(&k->code[gl->pc], mn, sizeof mn);
-        fprintf(out, "global: cycle=%llu warp=%u op=%s lines=%u sectors=%u bytes_used=%u bytes_fetched=%u\n",
-                (unsigned long long)gl->cycle, gl->warp, mn, gl->nlines, gl->sectors, gl->bytes_requested,
-                gl->sectors * 32);
+        fprintf(out, "global: cycle=%llu warp=%u op=%s kind=%s lines=%u sectors=%u bytes_used=%u bytes_fetched=%u\n",
+                (unsigned long long)gl->cycle, gl->warp, mn, KIND_WORDS[gl->kind < ACCESS_KINDS ? gl->kind : 0],
+                gl->nlines, gl->sectors, gl->bytes_requested, gl->sectors * 32);
     } else {
         fprintf(out, "global: none\n");
     }
@@ -470,7 +475,14 @@ static void step(App *app, VrecEvent kind, bool forward, const char *what)
                  vrec_shape(app->rec)->detail_sm, who);
 }
 
-static const char *const FILTER_WORDS[3] = { "access", "load", "store" };
+static const char *const FILTER_WORDS[4] = { "access", "load", "store", "atomic" };
+
+/* The event m (shared) or g (global) steps to under app->filter. */
+static VrecEvent filtered(const App *app, bool shared)
+{
+    if (app->filter == 3) return shared ? VREC_EV_SHARED_ATOMIC : VREC_EV_GLOBAL_ATOMIC;
+    return (VrecEvent)((shared ? VREC_EV_SHARED : VREC_EV_GLOBAL) + app->filter);
+}
 
 static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
 {
@@ -510,16 +522,17 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         break;
     case SDLK_m:
         snprintf(what, sizeof what, "shared-memory %s", FILTER_WORDS[app->filter]);
-        step(app, (VrecEvent)(VREC_EV_SHARED + app->filter), !shift, what);
+        step(app, filtered(app, true), !shift, what);
         break;
     case SDLK_g:
         snprintf(what, sizeof what, "global-memory %s", FILTER_WORDS[app->filter]);
-        step(app, (VrecEvent)(VREC_EV_GLOBAL + app->filter), !shift, what);
+        step(app, filtered(app, false), !shift, what);
         break;
     case SDLK_f:
-        app->filter = (app->filter + 1) % 3;
-        snprintf(app->status, sizeof app->status, "m and g now step to the next %s", app->filter == 0 ? "access"
-                 : app->filter == 1 ? "load (f: stores)" : "store (f: any access)");
+        app->filter = (app->filter + 1) % 4;
+        snprintf(app->status, sizeof app->status, "m and g now step to the next %s",
+                 app->filter == 0 ? "access" : app->filter == 1 ? "load (f: stores)"
+                 : app->filter == 2 ? "store (f: atomics)" : "atomic (f: any access)");
         break;
     case SDLK_d:
         step(app, VREC_EV_DIVERGED, !shift, "divergent branch");

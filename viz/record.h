@@ -54,6 +54,7 @@ typedef struct {
     uint32_t warp, pc, mask, width, wavefronts;
     uint8_t  bank_words[32]; /* distinct words asked of each bank (capped at 255) */
     uint8_t  is_store;
+    uint8_t  kind;           /* AccessKind (sim/stats.h): load, store, atomic */
 } VrecShared;
 
 typedef struct {
@@ -61,6 +62,7 @@ typedef struct {
     uint32_t warp, pc, mask, width, nlines, sectors, bytes_requested;
     uint32_t first_line;     /* index of its first VrecLine              */
     uint8_t  is_store;
+    uint8_t  kind;           /* AccessKind: load, store, atomic          */
 } VrecGlobal;
 
 typedef struct {
@@ -142,6 +144,8 @@ typedef enum {
     VREC_EV_GLOBAL_LOAD,
     VREC_EV_GLOBAL_STORE,
     VREC_EV_DIVERGED,     /* a branch that split a warp              */
+    VREC_EV_SHARED_ATOMIC,
+    VREC_EV_GLOBAL_ATOMIC,
     VREC_EV_COUNT
 } VrecEvent;
 extern const char *const VREC_EVENT_NAMES[VREC_EV_COUNT]; /* "issue", "shared-load", ... */
