@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/plot.h"
 #include "cli/report.h"
 #include "cli/trace_chrome.h"
 
@@ -21,7 +22,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpusim run FILE.json [--gpu NAME|FILE] [--set KEY=VALUE]... [--param NAME=VALUE]...\n"
             "                  [--variant NAME]... [--json | --csv] [--source] [--trace FILE] [--dump DIR\n"
-            "                  [--dump-buffers A,B]] [--max-cycles N] [--max-instructions N]\n\n"
+            "                  [--dump-buffers A,B]] [--max-cycles N] [--max-instructions N]\n"
+            "                  [--roofline FILE]\n\n"
             "Runs every variant of a workload (workloads/README.md) on a simulated GPU, checks each\n"
             "result against its CPU reference and prints a table: cycles, time, the ratio to the first\n"
             "variant and the metrics that explain it, then one sentence per variant on why it costs\n"
@@ -51,7 +53,9 @@ static void usage(FILE *out)
             "  --max-cycles N        give up on a launch after N simulated cycles (0: none; default\n"
             "                        1024 per budgeted instruction, a backstop)\n"
             "  --racecheck           report two threads of a block touching one shared-memory word\n"
-            "                        between barriers, at least one writing (off by default: ~15%% slower)\n\n"
+            "                        between barriers, at least one writing (off by default: ~15%% slower)\n"
+            "  --roofline FILE       also draw every variant on the machine's roofline (FP32 and DRAM\n"
+            "                        ceilings) as FILE.png, .svg or .pdf (needs PLplot in the build)\n\n"
             "Exit status: 0 every check passed, 1 a check failed or a kernel did not finish\n"
             "(fault, deadlock, budget), 2 bad input.\n",
             CONFIG_DEFAULT_GPU);
@@ -71,6 +75,7 @@ typedef struct {
     const char  *trace;
     const char  *dump;        /* --dump DIR                            */
     const char  *dump_buffers; /* --dump-buffers a,b                  */
+    const char  *roofline;    /* --roofline FILE.png|svg|pdf          */
     OutFormat    format;
     uint64_t     max_cycles, max_instructions;
     bool         racecheck;
@@ -104,7 +109,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         }
         static const char *const with_value[] = { "--gpu", "--set", "--param", "--variant", "--trace",
                                                   "--max-cycles", "--max-instructions", "--dump-buffers",
-                                                  "--dump", NULL };
+                                                  "--dump", "--roofline", NULL };
         const char *value = NULL, *flag = NULL;
         for (const char *const *f = with_value; *f && !flag; f++)
             if (cli_option(argc, argv, &i, *f, &value)) flag = *f;
@@ -117,6 +122,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             else if (strcmp(flag, "--trace") == 0) a->trace = value;
             else if (strcmp(flag, "--dump") == 0) a->dump = value;
             else if (strcmp(flag, "--dump-buffers") == 0) a->dump_buffers = value;
+            else if (strcmp(flag, "--roofline") == 0) a->roofline = value;
             else if (strcmp(flag, "--max-cycles") == 0) {
                 if (!parse_count(flag, value, &a->max_cycles)) return EXIT_BAD_INPUT;
             } else if (!parse_count(flag, value, &a->max_instructions)) {
@@ -141,6 +147,8 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     if (json && csv) return cli_error("run", "--json and --csv exclude each other");
     if (a->source && csv) return cli_error("run", "--source has no CSV form (use it alone, or with --json)");
     if (a->dump_buffers && !a->dump) return cli_error("run", "--dump-buffers goes with --dump DIR");
+    if (a->roofline && !plot_path_ok(a->roofline))
+        return cli_error("run", "--roofline %s: the picture's name ends in .png, .svg or .pdf", a->roofline);
     a->format = json ? FMT_JSON : csv ? FMT_CSV : FMT_TEXT;
     if (!a->file) {
         fprintf(stderr, "gpusim run: error: no workload file given\n");
@@ -325,6 +333,10 @@ int cmd_run(int argc, char **argv)
     else if (args.format == FMT_CSV) report_csv(stdout, &rep);
     else report_text(stdout, &rep);
     rc = EXIT_OK;
+    if (args.roofline && !plot_roofline_report(&rep, args.roofline, &d)) {
+        diag_print(stderr, &d);
+        rc = EXIT_CHECK_FAILED;
+    }
     for (uint32_t i = 0; i < nrows; i++)
         if (rows[i].dump_error) rc = cli_error("run", "--dump: %s", rows[i].dump_error);
     for (uint32_t i = 0; i < nrows; i++)

@@ -17,6 +17,7 @@ static const Command COMMANDS[] = {
     { "occupancy", cmd_occupancy, "blocks per SM, occupancy and the limiting resource of a launch (CUDA's rules)" },
     { "compare", cmd_compare, "simulate what gpusim-validate measured on a GPU and compare, variant by variant" },
     { "gpus", cmd_gpus, "list the GPU presets, or print one machine (with --set overrides) as JSON" },
+    { "sweep", cmd_sweep, "simulate every point of a design space on every core; resume, shard, merge, plot" },
 };
 
 static void usage(FILE *out)

@@ -492,6 +492,20 @@ static void json_stats(FILE *out, const KernelStats *st, const char *indent)
     fputs("}}", out);
 }
 
+void report_json_stats(FILE *out, const KernelStats *st, bool one_line)
+{
+    json_stats(out, st, one_line ? " " : "\n       ");
+}
+
+uint64_t report_config_hash(const GpuConfig *c)
+{
+    char *cfg = config_to_json(c);
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = cfg ? cfg : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    free(cfg);
+    return h;
+}
+
 void report_json(FILE *out, const RunReport *r)
 {
     fputs("{\n  \"workload\": ", out);
@@ -503,11 +517,7 @@ void report_json(FILE *out, const RunReport *r)
     ** the workload's parameters and its buffers' random seeds. */
     fputs(",\n  \"gpusim_version\": ", out);
     json_string(out, GPUSIM_VERSION);
-    char *cfg = config_to_json(r->c);
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *p = cfg ? cfg : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
-    free(cfg);
-    fprintf(out, ",\n  \"config_fnv1a\": \"%016llx\",\n  \"params\": {", (unsigned long long)h);
+    fprintf(out, ",\n  \"config_fnv1a\": \"%016llx\",\n  \"params\": {", (unsigned long long)report_config_hash(r->c));
     for (uint32_t i = 0; i < r->w->nparams; i++)
         fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->w->params[i].name, (long long)r->w->params[i].value);
     fputs("},\n  \"seeds\": {", out);
@@ -630,6 +640,20 @@ void report_csv(FILE *out, const RunReport *r)
     }
 }
 
-void report_json_string(FILE *out, const char *s) { json_string(out, s); }
+/* ---------------------------------------------------------------- pieces */
 
-void report_json_double(FILE *out, double v) { json_double(out, v); }
+void report_json_string(FILE *out, const char *s) { json_string(out, s); }
+void report_json_number(FILE *out, double v) { json_double(out, v); }
+void report_csv_field(FILE *out, const char *s) { csv_string(out, s); }
+const char *report_check_name(CheckState c) { return check_name(c); }
+size_t report_stat_count(void) { return NSTAT_FIELDS; }
+
+const char *report_stat_name(size_t i)
+{
+    if (i >= NSTAT_FIELDS) return NULL;
+    KernelStats zero;
+    memset(&zero, 0, sizeof zero);
+    Field f[NSTAT_FIELDS];
+    stat_fields(&zero, f);
+    return f[i].name; /* static strings */
+}

@@ -38,12 +38,31 @@ void report_csv(FILE *out, const RunReport *r);
 /* The sentence that explains row i's cost, without the variant name. */
 void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap);
 
-/* A JSON string (escaped) and a number (6 significant digits, null when
-** not finite), as every report writes them. */
-void report_json_string(FILE *out, const char *s);
-void report_json_double(FILE *out, double v);
-
 /* "ok", "fault", "deadlock", "budget", "bad_launch", "internal_error" (static strings). */
 const char *report_status_name(SimStatus s);
+
+/* ---- the pieces of --json and --csv, for other writers (gpusim sweep) ---- */
+
+/* The "stats" object of --json for st: the stats fields (one table in
+** report.c, also the --csv columns), then "stall_reasons". one_line: no
+** newlines inside (a JSON line); else as `gpusim run --json` prints it. */
+void report_json_stats(FILE *out, const KernelStats *st, bool one_line);
+
+/* The stats fields' names in that order (static strings; NULL for
+** i >= report_stat_count()); the stall reasons follow them in --csv as
+** stall_NAME (STALL_NAMES). */
+size_t report_stat_count(void);
+const char *report_stat_name(size_t i);
+
+/* config_fnv1a of --json: FNV-1a of the machine as config_to_json prints it. */
+uint64_t report_config_hash(const GpuConfig *c);
+
+/* A JSON string (escaped), a number with 6 significant digits (null when not
+** finite), a CSV field (quoted when it holds a comma, quote or newline), and
+** "pass" / "fail" / "none". */
+void report_json_string(FILE *out, const char *s);
+void report_json_number(FILE *out, double v);
+void report_csv_field(FILE *out, const char *s);
+const char *report_check_name(CheckState c);
 
 #endif

@@ -464,19 +464,19 @@ static void json_counters(FILE *out, const PcCounters *p, uint64_t kernel_cycles
                  "\"cycle_share\": ",
             (unsigned long long)p->executed, (unsigned long long)p->warp_instructions,
             (unsigned long long)p->thread_instructions, (unsigned long long)f.warp_cycles);
-    report_json_double(out, f.cycle_share);
+    report_json_number(out, f.cycle_share);
     fprintf(out, ", \"global_requests\": %llu, \"sectors_per_request\": ", (unsigned long long)p->global_requests);
-    report_json_double(out, f.sectors_per_request);
+    report_json_number(out, f.sectors_per_request);
     fputs(", \"ideal_sectors_per_request\": ", out);
-    report_json_double(out, f.ideal_sectors_per_request);
+    report_json_number(out, f.ideal_sectors_per_request);
     fputs(", \"l1_hit_rate\": ", out);
-    report_json_double(out, f.l1_hit_rate);
+    report_json_number(out, f.l1_hit_rate);
     fputs(", \"l2_hit_rate\": ", out);
-    report_json_double(out, f.l2_hit_rate);
+    report_json_number(out, f.l2_hit_rate);
     fprintf(out, ", \"shared_requests\": %llu, \"wavefronts_per_request\": ", (unsigned long long)p->shared_requests);
-    report_json_double(out, f.wavefronts_per_request);
+    report_json_number(out, f.wavefronts_per_request);
     fputs(", \"bank_conflicts_per_request\": ", out);
-    report_json_double(out, f.bank_conflicts_per_request);
+    report_json_number(out, f.bank_conflicts_per_request);
     fputs(", \"stalls\": {", out);
     for (int k = 0; k < STALL_COUNT; k++)
         fprintf(out, "%s\"%s\": %llu", k ? ", " : "", STALL_NAMES[k], (unsigned long long)p->stall[k]);

@@ -111,8 +111,10 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
 
 /* Fused multiply-add over a warp. Built twice: with the FMA instruction set
 ** (one vfmadd per lane, chosen at load time where the CPU has it) and
-** portably (the C library's fmaf); both round once, so results are equal. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+** portably (the C library's fmaf); both round once, so results are equal.
+** Not under ThreadSanitizer: it instruments the clones' resolver, which the
+** dynamic loader calls before the sanitizer has started. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("fma", "default")))
 #endif
 static void fma_lanes(uint32_t *D, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t m)

@@ -87,6 +87,19 @@ const char *config_preset_name(size_t i);
 ** --knobs` and --set errors). */
 void config_print_knobs(FILE *out);
 
+/* The knobs of sim/config.def in order, for tools that walk them (`gpusim
+** gpus --diff`, sweeps). config_knob_key gives the dotted key of knob i
+** (NULL for i >= config_knob_count()); config_knob_find the index of a key,
+** or -1; config_knob_is_number whether its values are numbers (u32, f64)
+** rather than words (sched.policy); config_knob_text c's value of knob i as
+** --set and machine files write it ("108", "2039", "0.5", "gto"), always
+** NUL-terminated in buf. */
+size_t config_knob_count(void);
+const char *config_knob_key(size_t i);
+int config_knob_find(const char *key);
+bool config_knob_is_number(size_t i);
+void config_knob_text(const GpuConfig *c, size_t i, char *buf, size_t cap);
+
 /* "gto" or "lrr" (static string; "?" for a value outside the enum). */
 const char *config_policy_name(SchedPolicy p);
 

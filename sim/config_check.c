@@ -6,6 +6,8 @@
 
 #include <stdarg.h>
 
+#include "sim/smem.h"
+
 #define L2_REQUESTS_PER_CLK_MIN 1e-3 /* below it, not a limit a machine could have */
 
 static bool vfail(Diag *d, const char *source, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -35,6 +37,9 @@ bool config_check_consistency(const GpuConfig *c, const char *source, Diag *d)
     if (c->dram_access_bytes != 32 && c->dram_access_bytes != 64 && c->dram_access_bytes != 128)
         return vfail(d, source, "dram.access_bytes (%u) must be 32, 64 or 128: whole 32-byte sectors of a 128-byte line",
                      c->dram_access_bytes);
+    if (!smem_banks_valid(c->smem_banks))
+        return vfail(d, source, "smem.banks (%u) must be 16, 32 or 64: the bank model maps a word to its bank by its low bits",
+                     c->smem_banks);
     if (c->max_threads_per_block > c->sm_max_threads)
         return vfail(d, source,
                      "sm.max_threads_per_block (%u) exceeds sm.max_threads (%u): a largest block "

@@ -613,7 +613,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     uint32_t addr[WARP_SIZE];
     for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];
     SmemResult sr;
-    smem_analyze(addr, out->exec_mask, out->width, &sr);
+    smem_analyze(addr, out->exec_mask, out->width, g->c->smem_banks, &sr);
     uint32_t wf = sr.wavefronts, busy = wf;
     AccessKind kind = OP_INFO[in->op].flags & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
     if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
@@ -632,9 +632,9 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     }
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
-                          .width = out->width, .wavefronts = wf, .is_store = kind == ACCESS_STORE,
-                          .kind = (uint8_t)kind };
-        memcpy(e.bank_words, sr.bank_words, sizeof e.bank_words);
+                          .width = out->width, .wavefronts = wf, .banks = g->c->smem_banks,
+                          .is_store = kind == ACCESS_STORE, .kind = (uint8_t)kind };
+        memcpy(e.bank_words, sr.bank_words, g->c->smem_banks * sizeof e.bank_words[0]);
         g->trace->shared_access(g->trace->user, &e);
     }
     return start + g->c->lat_shared + busy - 1;

@@ -24,6 +24,10 @@
 ** scheduling). With RACECHECK_INTRA_WARP they count as races too, as on
 ** Volta and later where such code needs __syncwarp (which the ISA lacks).
 **
+** Races are about 4-byte words, not banks: the machine's bank count
+** (smem.banks: 16, 32 or 64) changes what an access costs, never whether
+** it races, so the checker takes no bank count.
+**
 ** What it cannot catch: races in global memory; races on paths this launch
 ** did not execute (it is dynamic, like every sanitizer); races between
 ** blocks (shared memory is per block, so there are none). Writes of equal

@@ -1,30 +1,36 @@
 /* sim/smem.c -- shared-memory bank conflict model (see smem.h for the model,
 ** its sources and what it leaves out).
 ** Per phase, each bank remembers the first word asked of it; further words
-** of a bank go through a 64-slot open-addressing set on the stack (a phase
-** asks for at most 32 words, so it is never more than half full). Linear
-** in the active lanes, also for a 32-way conflict.                          */
+** of a bank go through an open-addressing set on the stack of twice as many
+** slots as there are banks (a phase asks for at most one word per bank per
+** lane group, so it is never more than half full). Linear in the active
+** lanes, also for a 32-way conflict. The loop is one always-inlined
+** function instantiated per bank count: with the count a constant, the bank
+** of a word is a mask and the set's size is fixed, as they were when the
+** count was a compile-time 32.                                              */
 #include "sim/smem.h"
 
 #include <assert.h>
 #include <string.h>
 
-#define WORDSET_SLOTS 64 /* 2 x the most words one phase can ask for */
+#define WORDSET_MAX_SLOTS (2 * SMEM_MAX_BANKS) /* 2 x the most words one phase can ask for */
 
 typedef struct {
-    uint64_t used; /* bit i: keys[i] holds a word */
-    uint32_t keys[WORDSET_SLOTS];
+    uint64_t used[WORDSET_MAX_SLOTS / 64]; /* bit i of the set: keys[i] holds a word */
+    uint32_t keys[WORDSET_MAX_SLOTS];
 } WordSet;
 
-/* Adds w; true when it was not there yet. */
-static int wordset_add(WordSet *s, uint32_t w)
+/* Adds w to a set of `slots` slots (a power of two, 2^bits); true when it was
+** not there yet. */
+static inline __attribute__((always_inline)) int wordset_add(WordSet *s, uint32_t w, const unsigned bits)
 {
-    unsigned h = (unsigned)((w * 0x9E3779B1u) >> 26); /* Fibonacci hash to 6 bits */
-    while (s->used >> h & 1u) {
+    const unsigned slots = 1u << bits;
+    unsigned h = (unsigned)((w * 0x9E3779B1u) >> (32 - bits)); /* Fibonacci hash */
+    while (s->used[h >> 6] >> (h & 63) & 1u) {
         if (s->keys[h] == w) return 0;
-        h = (h + 1) & (WORDSET_SLOTS - 1);
+        h = (h + 1) & (slots - 1);
     }
-    s->used |= (uint64_t)1 << h;
+    s->used[h >> 6] |= (uint64_t)1 << (h & 63);
     s->keys[h] = w;
     return 1;
 }
@@ -33,58 +39,75 @@ static int wordset_add(WordSet *s, uint32_t w)
 ** each bank's first word settles them. Only a different word in a busy bank
 ** (a real conflict) needs the set of words seen. */
 typedef struct {
-    uint32_t busy;                   /* banks asked for a word in this phase */
-    unsigned worst;                  /* largest per_bank so far              */
-    uint32_t first_word[SMEM_BANKS]; /* valid where busy                     */
-    uint8_t per_bank[SMEM_BANKS];    /* distinct words; valid where busy     */
-    WordSet extra;                   /* words after the first of their bank  */
+    uint64_t busy;                       /* banks asked for a word in this phase */
+    unsigned worst;                      /* largest per_bank so far              */
+    uint32_t first_word[SMEM_MAX_BANKS]; /* valid where busy                     */
+    uint8_t  per_bank[SMEM_MAX_BANKS];   /* distinct words; valid where busy     */
+    WordSet  extra;                      /* words after the first of their bank  */
 } Phase;
 
-static inline void phase_add(Phase *ph, uint32_t w, uint32_t bank_words[SMEM_BANKS])
+static inline __attribute__((always_inline)) void phase_add(Phase *ph, uint32_t w, uint32_t *bank_words,
+                                                            const unsigned banks, const unsigned set_bits)
 {
-    const unsigned b = w % SMEM_BANKS;
+    const unsigned b = w & (banks - 1); /* banks is a power of two */
     if (!(ph->busy >> b & 1u)) {
-        ph->busy |= 1u << b;
+        ph->busy |= (uint64_t)1 << b;
         ph->first_word[b] = w;
         ph->per_bank[b] = 1;
         bank_words[b]++;
-    } else if (ph->first_word[b] != w && wordset_add(&ph->extra, w)) {
+    } else if (ph->first_word[b] != w && wordset_add(&ph->extra, w, set_bits)) {
         if (++ph->per_bank[b] > ph->worst) ph->worst = ph->per_bank[b];
         bank_words[b]++;
     } /* else: a word already asked for, served by broadcast */
 }
 
-void smem_analyze(const uint32_t addr[32], uint32_t mask, unsigned width, SmemResult *out)
+/* set_bits = log2(2 * banks) */
+static inline __attribute__((always_inline)) void analyze(const uint32_t addr[32], uint32_t mask, unsigned width,
+                                                          const unsigned banks, const unsigned set_bits,
+                                                          SmemResult *out)
 {
-    assert(width == 4 || width == 8 || width == 16);
-    memset(out, 0, sizeof *out);
+    out->wavefronts = 0;
+    memset(out->bank_words, 0, banks * sizeof out->bank_words[0]);
     if (mask == 0) return;
 
-    /* A wide access is split so that each phase moves at most 128 bytes,
-    ** which is what the 32 x 4-byte banks deliver in one wavefront. */
+    /* A request is split so that each phase moves at most what the banks
+    ** deliver in one wavefront: banks x 4 bytes (128 with 32 banks). */
     const unsigned words_per_lane = width / SMEM_BANK_BYTES;
-    const unsigned lanes = 32 / words_per_lane;
+    const unsigned fit = banks / words_per_lane;
+    const unsigned lanes = fit < 32 ? fit : 32;
+    const unsigned phases = 32 / lanes;
     const uint32_t phase_mask = (uint32_t)((1ull << lanes) - 1u);
-    for (unsigned p = 0; p < words_per_lane; p++) {
+    for (unsigned p = 0; p < phases; p++) {
         const unsigned first = p * lanes;
         const uint32_t pmask = (mask >> first) & phase_mask;
         if (!pmask) continue; /* an idle phase is skipped, not issued */
         Phase ph;
         ph.busy = 0;
         ph.worst = 1;
-        ph.extra.used = 0;
+        memset(ph.extra.used, 0, ((1u << set_bits) + 63) / 64 * sizeof ph.extra.used[0]);
         for (unsigned l = 0; l < lanes; l++) {
             if (!(pmask >> l & 1u)) continue;
             const uint32_t w0 = addr[first + l] / SMEM_BANK_BYTES;
-            phase_add(&ph, w0, out->bank_words);
+            phase_add(&ph, w0, out->bank_words, banks, set_bits);
             if (words_per_lane >= 2) {
-                phase_add(&ph, w0 + 1, out->bank_words);
+                phase_add(&ph, w0 + 1, out->bank_words, banks, set_bits);
                 if (words_per_lane == 4) {
-                    phase_add(&ph, w0 + 2, out->bank_words);
-                    phase_add(&ph, w0 + 3, out->bank_words);
+                    phase_add(&ph, w0 + 2, out->bank_words, banks, set_bits);
+                    phase_add(&ph, w0 + 3, out->bank_words, banks, set_bits);
                 }
             }
         }
         out->wavefronts += ph.worst;
+    }
+}
+
+void smem_analyze(const uint32_t addr[32], uint32_t mask, unsigned width, unsigned banks, SmemResult *out)
+{
+    assert(width == 4 || width == 8 || width == 16);
+    assert(smem_banks_valid(banks));
+    switch (banks) {
+    case 16: analyze(addr, mask, width, 16, 5, out); break;
+    case 64: analyze(addr, mask, width, 64, 7, out); break;
+    default: analyze(addr, mask, width, 32, 6, out); break;
     }
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "sim/smem.h"
 #include "sim/stats.h"
 
 typedef struct {
@@ -38,7 +39,9 @@ typedef struct {
     uint64_t cycle;
     uint32_t sm, warp, pc;
     uint32_t mask, width, wavefronts;
-    uint32_t bank_words[32];   /* distinct words asked of each bank        */
+    uint32_t banks;            /* the machine's smem.banks                 */
+    uint32_t bank_words[SMEM_MAX_BANKS]; /* distinct words asked of each bank
+                                            (the first `banks` are used)   */
     uint8_t  is_store;
     uint8_t  kind;             /* AccessKind: load, store or atomic         */
 } TraceShared;

@@ -17,8 +17,9 @@ static const struct {
     const char *key;
     int type;
     double lo, hi;
+    const char *help;
 } knobs[] = {
-#define CFG(key, field, type, lo, hi, help) {key, T_##type, (double)(lo), (double)(hi)},
+#define CFG(key, field, type, lo, hi, help) {key, T_##type, (double)(lo), (double)(hi), help},
 #include "sim/config.def"
 #undef CFG
 };
@@ -307,6 +308,56 @@ START_TEST(test_print_knobs)
 }
 END_TEST
 
+/* A knob whose range is one value cannot be explored: it either opens up or
+** its help (what `gpus --knobs` prints) says why it cannot. */
+START_TEST(test_ranges_open)
+{
+    for (int i = 0; i < NKNOBS; i++)
+        if (knobs[i].lo == knobs[i].hi)
+            ck_assert_msg(strstr(knobs[i].help, "cannot"), "%s: range %g..%g, and its help does not say why", knobs[i].key,
+                          knobs[i].lo, knobs[i].hi);
+    GpuConfig c = gpu("a100");
+    Diag d;
+    for (unsigned banks = 16; banks <= 64; banks *= 2) {
+        char as[32];
+        snprintf(as, sizeof as, "smem.banks=%u", banks);
+        ck_assert(config_set(&c, as, &d));
+        ck_assert_msg(config_validate(&c, &d), "%s: %s", as, d.message);
+    }
+}
+END_TEST
+
+/* the knob walk (gpus --diff, sweeps): keys in config.def order, and each
+** value's text is what --set takes back, on every preset */
+START_TEST(test_knob_walk)
+{
+    ck_assert_uint_eq(config_knob_count(), NKNOBS);
+    ck_assert_ptr_null(config_knob_key(NKNOBS));
+    ck_assert_int_eq(config_knob_find("nope"), -1);
+    ck_assert_int_eq(config_knob_find(NULL), -1);
+    for (size_t p = 0; p < config_preset_count(); p++) {
+        GpuConfig c = gpu(config_preset_name(p)), back = c;
+        for (int i = 0; i < NKNOBS; i++) {
+            ck_assert_str_eq(config_knob_key((size_t)i), knobs[i].key);
+            ck_assert_int_eq(config_knob_find(knobs[i].key), i);
+            ck_assert(config_knob_is_number((size_t)i) == (knobs[i].type != T_POLICY));
+            char text[64], as[200];
+            config_knob_text(&c, (size_t)i, text, sizeof text);
+            snprintf(as, sizeof as, "%s=%s", knobs[i].key, text);
+            Diag d;
+            ck_assert_msg(config_set(&back, as, &d), "%s: %s", as, d.message);
+        }
+        ck_assert_mem_eq(&c, &back, sizeof c);
+    }
+    GpuConfig c = gpu("a100");
+    char small[4];
+    config_knob_text(&c, (size_t)config_knob_find("l2.size"), small, sizeof small);
+    ck_assert_str_eq(small, "419"); /* cut, but terminated */
+    config_knob_text(&c, (size_t)config_knob_find("sched.policy"), small, sizeof small);
+    ck_assert_str_eq(small, "gto");
+}
+END_TEST
+
 /* ---- Edge ---- */
 
 START_TEST(test_set_forms)
@@ -394,7 +445,7 @@ static const struct {
     {"clock_mhz=0.5", "out of range"},
     {"sched.policy=fifo", "sched.policy: expected gto or lrr, got 'fifo'"},
     {"sched.policy=GTO", "expected gto or lrr"},
-    {"smem.banks=64", "out of range [32, 32]"},
+    {"smem.banks=128", "smem.banks: 128 is out of range [16, 64]"},
     {"=5", "unknown key ''"},
 };
 
@@ -587,6 +638,7 @@ static const struct {
     {"l1_size=1000", "l1.size (1000) is not a whole number of sets"},
     {"lat_l2_hit=10", "latencies must grow"},
     {"sm_schedulers=16,sm_max_warps=8", "exceeds"},
+    {"smem_banks=48", "smem.banks (48) must be 16, 32 or 64"},
     {"name", "not NUL-terminated"},
 };
 
@@ -609,6 +661,7 @@ START_TEST(test_validate_refuses)
     else if (!strcmp(s, "l1_size=1000")) c.l1_size = 1000;
     else if (!strcmp(s, "lat_l2_hit=10")) c.lat_l2_hit = 10;
     else if (!strcmp(s, "sm_schedulers=16,sm_max_warps=8")) c.sm_schedulers = 16, c.sm_max_warps = 8, c.max_threads_per_block = 256;
+    else if (!strcmp(s, "smem_banks=48")) c.smem_banks = 48;
     else if (!strcmp(s, "name")) memset(c.name, 'x', sizeof c.name);
     else ck_abort_msg("unknown case %s", s);
     ck_assert(!config_validate(&c, &d));
@@ -713,6 +766,8 @@ static Suite *config_suite(void)
     tcase_add_test(core, test_preset_list);
     tcase_add_test(core, test_preset_facts);
     tcase_add_test(core, test_dram_bytes_per_cycle);
+    tcase_add_test(core, test_ranges_open);
+    tcase_add_test(core, test_knob_walk);
     tcase_add_loop_test(core, test_json_round_trip, 0, presets);
     tcase_add_test(core, test_json_file_round_trip);
     tcase_add_loop_test(core, test_set_every_knob, 0, NKNOBS);

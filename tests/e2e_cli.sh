@@ -69,10 +69,11 @@ expect_out "--version" '^gpusim [0-9]+\.[0-9]+'
 expect_rc "--help" 0 --help
 expect_out "--help lists occupancy" '^  occupancy '
 expect_out "--help lists gpus" '^  gpus '
+expect_out "--help lists sweep" '^  sweep '
 expect_rc "no command" 2
 expect_rc "unknown command" 2 frobnicate
 expect_err "unknown command" "unknown command 'frobnicate'"
-for cmd in asm occupancy gpus; do
+for cmd in asm occupancy gpus sweep; do
     expect_rc "$cmd --help" 0 "$cmd" --help
     expect_out "$cmd --help" '^usage: gpusim '"$cmd"
 done
@@ -137,6 +138,15 @@ for p in t4 a100 rtx4090 h100 h200 b200; do expect_out "gpus lists $p" "^$p "; d
 expect_out "gpus a100 headline" '^a100 +8\.0 +108 +1410 +2039 +40 +64 +164 +NVIDIA A100'
 expect_rc "gpus --knobs" 0 gpus --knobs
 expect_out "gpus --knobs lists sm.count" '^sm\.count +u32'
+
+expect_rc "gpus --diff" 0 gpus --diff a100 h100
+expect_out "gpus --diff: a differing knob" '^sm\.count +108 +132$'
+if grep -Eq '^sched\.policy ' "$OUT"; then bad "gpus --diff lists a knob both share"; else ok; fi
+expect_out "gpus --diff: the count" '^17 of [0-9]+ knobs differ$'
+expect_rc "gpus --diff with --set" 0 gpus --diff a100 a100 --set smem.banks=64
+expect_out "gpus --diff with --set: the one knob" '^smem\.banks +32 +64$'
+expect_out "gpus --diff with --set: one differs" '^1 of [0-9]+ knobs differ$'
+expect_rc "gpus --diff of one machine" 2 gpus --diff a100
 
 expect_rc "gpus a100" 0 gpus a100
 cp "$OUT" "$TMP/a100.json"

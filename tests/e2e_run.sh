@@ -139,6 +139,22 @@ assert f['stats']['warp_instructions'] < 0.5 * s['stats']['warp_instructions']
 assert s['stats']['gld_sectors'] == f['stats']['gld_sectors']
 " "vecadd: float4 does not beat scalar"
 
+# ---- smem.banks: a stride-2 word access is 2-way on 32 banks, free on 64;
+# on 16 banks a conflict-free access is two half-warp passes
+for b in 16 64; do
+    expect_rc 0 run workloads/bank_conflicts.json --param n=2048 --set smem.banks=$b --json
+    cp "$TMP/out" "$TMP/banks$b.json"
+done
+python3 -c "
+import json
+wpr = {}
+for b in (16, 64):
+    d = json.load(open('$TMP/banks%d.json' % b))
+    wpr[b] = {x['name']: x['stats']['shared_wavefronts'] / x['stats']['shared_requests'] for x in d['variants']}
+assert abs(wpr[64]['stride2'] - 1) < 0.05 and abs(wpr[64]['stride32'] - 16) < 0.5, wpr[64]
+assert abs(wpr[16]['stride1'] - 2) < 0.05 and abs(wpr[16]['padded'] - 2) < 0.05, wpr[16]
+" || fail "smem.banks: wavefronts per request do not follow the bank count"
+
 # ---- runtime failures: exit 1, named element, the other variants still run
 expect_rc 1 run tests/json_corpus/run/check_fails.json
 grep -q 'wrong: check failed: out\[1\]: expected 64, got 1 (4032 of 4096 elements differ' "$TMP/out" ||

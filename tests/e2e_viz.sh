@@ -119,6 +119,13 @@ differ "bank panel tiled vs tiled_padded" "$TMP/bank_tiled.png" "$TMP/bank_padde
 expect_rc "tiled bank panel, whole view" 0 $T --variant tiled --snapshot "$TMP/t_all.png" --at shared-load
 expect_rc "padded bank panel, whole view" 0 $T --variant tiled_padded --snapshot "$TMP/p_all.png" --at shared-load
 differ "whole view tiled vs tiled_padded" "$TMP/t_all.png" "$TMP/p_all.png"
+# the panel follows smem.banks: the column read of tiled is 16-way on 64 banks
+expect_out "tiled: 32 banks by default" "^shared: .* banks=32$"
+expect_rc "tiled bank panel, 64 banks" 0 $T --variant tiled --set smem.banks=64 --snapshot "$TMP/bank_64.png" --panel shared --at shared-load
+expect_out "64 banks: a 16-way conflict is shown" "^shared: .*op=ld\.shared.* wavefronts=16 max_bank_words=16 banks=64$"
+differ "bank panel 32 vs 64 banks" "$TMP/bank_tiled.png" "$TMP/bank_64.png"
+expect_rc "padded bank panel, 16 banks" 0 $T --variant tiled_padded --set smem.banks=16 --snapshot "$TMP/bank_16.png" --panel shared --at shared-load
+expect_out "16 banks: two half-warp passes" "^shared: .*op=ld\.shared.* wavefronts=2 max_bank_words=2 banks=16$"
 
 # ---- lane cells: divergent (half the lanes) vs uniform (all 32)
 for v in divergent uniform; do

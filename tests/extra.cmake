@@ -2,6 +2,10 @@
 include(${CMAKE_CURRENT_SOURCE_DIR}/extra_occupancy.cmake)
 add_test(NAME e2e_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_cli.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_run.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+add_test(NAME e2e_sweep COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_sweep.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+# A sweep SIGKILLed at random moments and resumed: nothing lost, nothing
+# twice (tests/e2e_sweep_kill.sh; E2E_SEED=N replays a run's kill times).
+add_test(NAME e2e_sweep_kill COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_sweep_kill.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e_format COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_format.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 if(TARGET gpusim-viz)
   add_test(NAME e2e_viz COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_viz.sh $<TARGET_FILE:gpusim-viz> ${CMAKE_SOURCE_DIR})

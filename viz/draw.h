@@ -8,7 +8,7 @@
 **              this cycle (issuing or its stall reason, one colour each,
 **              with a legend) and its active mask as 32 lane cells
 **   shared     the latest shared-memory access: words asked of each of the
-**              32 banks, and the wavefronts it costs
+**              banks (smem.banks: 16, 32 or 64), and the wavefronts it costs
 **   global     the latest global access: its 128-byte lines and 32-byte
 **              sectors, bytes used vs fetched
 **   timeline   IPC and resident warps over the whole run, with the cursor
@@ -38,6 +38,7 @@ typedef struct {
     const VizRec *rec;
     const Kernel *kernel;       /* for disassembling a warp's instruction   */
     const char   *workload, *variant, *gpu;
+    uint32_t      smem_banks;   /* the machine's shared-memory banks         */
     bool          all_panels;   /* keep every panel, even one with nothing to show */
     const VsrcLine *src;        /* the source overlay's lines (viz/srcpanel.h) */
     size_t        nsrc;

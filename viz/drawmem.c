@@ -30,24 +30,28 @@ static int access_header(VizDraw *d, const VizScene *sc, const VizView *v, int x
 void drawmem_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
 {
     const SDL_Rect *r = &L->panel[VP_SHARED];
-    int y = canvas_panel(d, r, "Shared memory · 32 banks × 4 B");
     const VrecShared *a = vrec_shared_at(sc->rec, v->warp, v->cycle);
+    char title[64];
+    snprintf(title, sizeof title, "Shared memory · %u banks × 4 B", a ? a->banks : sc->smem_banks);
+    int y = canvas_panel(d, r, title);
     int x0 = r->x + canvas_s(d, 12);
-    if (!a) {
+    if (!a || a->banks == 0) {
         no_access_yet(d, sc, v, x0, y, "shared-memory");
         return;
     }
     y = access_header(d, sc, v, x0, y, a->pc, a->warp, a->cycle, a->mask) + canvas_s(d, 4);
+    /* one column per bank of the machine: 16, 32 or 64 (smem.banks) */
+    const int nb = a->banks;
     uint32_t maxw = 0;
-    for (int b = 0; b < 32; b++)
+    for (int b = 0; b < nb; b++)
         if (a->bank_words[b] > maxw) maxw = a->bank_words[b];
     uint32_t scale = maxw > 32 ? maxw : 32;
-    int cw = (r->w * 64 / 100) / 32, lab = canvas_font_h(d, F_SMALL);
+    int cw = (r->w * 64 / 100) / nb, lab = canvas_font_h(d, F_SMALL);
     int ch = r->y + r->h - y - lab - canvas_s(d, 8);
     if (ch < 8) ch = 8;
     int base = y + ch;
-    canvas_fill(d, x0, base, cw * 32, 1, C_FAINT);
-    for (int b = 0; b < 32; b++) {
+    canvas_fill(d, x0, base, cw * nb, 1, C_FAINT);
+    for (int b = 0; b < nb; b++) {
         uint32_t n = a->bank_words[b];
         uint32_t rgb = n <= 1 ? C_GOOD : n < 8 ? C_WARN : C_BAD;
         int bx = x0 + b * cw;
@@ -57,10 +61,10 @@ void drawmem_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
             int gap = y1 - y0 >= 4 ? 1 : 0;
             canvas_fill(d, bx + 1, y0, cw - 3, y1 - y0 - gap, rgb);
         }
-        if (b % 4 == 0 || cw >= canvas_s(d, 24)) canvas_text(d, F_SMALL, bx + cw / 2, base + canvas_s(d, 2), AL_CENTER, C_DIM, "%d", b);
+        if (b % (nb / 8) == 0 || cw >= canvas_s(d, 24)) canvas_text(d, F_SMALL, bx + cw / 2, base + canvas_s(d, 2), AL_CENTER, C_DIM, "%d", b);
     }
     /* the verdict, big */
-    int tx = x0 + cw * 32 + canvas_s(d, 24), ty = r->y + canvas_s(d, 44);
+    int tx = x0 + cw * nb + canvas_s(d, 24), ty = r->y + canvas_s(d, 44);
     uint32_t rgb = a->wavefronts <= 1 ? C_GOOD : C_BAD;
     canvas_text(d, F_BIG, tx, ty, AL_LEFT, rgb, "%u", a->wavefronts);
     ty += canvas_font_h(d, F_BIG);
@@ -73,7 +77,7 @@ void drawmem_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
     ty += canvas_font_h(d, F_BODY);
     if (a->kind == ACCESS_ATOMIC) { /* an atomic to one word serializes its lanes, whatever the banks say */
         uint32_t words = 0, lanes = (uint32_t)__builtin_popcount(a->mask);
-        for (int b = 0; b < 32; b++) words += a->bank_words[b];
+        for (int b = 0; b < nb; b++) words += a->bank_words[b];
         canvas_text(d, F_BODY, tx, ty, AL_LEFT, C_ATOMIC, "atomic: %u lane%s, %u word%s", lanes, lanes == 1 ? "" : "s",
                     words, words == 1 ? "" : "s");
         ty += canvas_font_h(d, F_BODY);

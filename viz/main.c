@@ -285,7 +285,8 @@ static VizScene scene(App *app)
 {
     const Kernel *k = app->v->launches[app->launch].kernel;
     VizScene sc = { app->rec, k, app->w.name, app->vlabel,
-                    app->cfg.description[0] ? app->cfg.description : app->cfg.name, false, NULL, 0, NULL };
+                    app->cfg.description[0] ? app->cfg.description : app->cfg.name, app->cfg.smem_banks,
+                    false, NULL, 0, NULL };
     if (!app->view.source) return sc;
     if (!app->src) app->src = srcview_open(&app->w.program, app->w.kernel_file);
     VrecWarpNow wn;
@@ -339,12 +340,12 @@ static void print_state(const App *app, FILE *out)
     const VrecShared *s = vrec_shared_at(rec, app->view.warp, cy);
     if (s) {
         uint32_t maxw = 0;
-        for (int b = 0; b < 32; b++)
+        for (unsigned b = 0; b < s->banks; b++)
             if (s->bank_words[b] > maxw) maxw = s->bank_words[b];
         disasm_mnemonic(&k->code[s->pc], mn, sizeof mn);
-        fprintf(out, "shared: cycle=%llu warp=%u op=%s kind=%s wavefronts=%u max_bank_words=%u\n",
+        fprintf(out, "shared: cycle=%llu warp=%u op=%s kind=%s wavefronts=%u max_bank_words=%u banks=%u\n",
                 (unsigned long long)s->cycle, s->warp, mn, KIND_WORDS[s->kind < ACCESS_KINDS ? s->kind : 0],
-                s->wavefronts, maxw);
+                s->wavefronts, maxw, s->banks);
     } else {
         fprintf(out, "shared: none\n");
     }

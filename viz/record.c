@@ -241,7 +241,8 @@ static void on_shared(void *user, const TraceShared *e)
     s->wavefronts = e->wavefronts;
     s->is_store = e->is_store;
     s->kind = e->kind;
-    for (int b = 0; b < 32; b++) s->bank_words[b] = (uint8_t)(e->bank_words[b] > 255 ? 255 : e->bank_words[b]);
+    s->banks = (uint8_t)(e->banks <= SMEM_MAX_BANKS ? e->banks : SMEM_MAX_BANKS);
+    for (unsigned b = 0; b < s->banks; b++) s->bank_words[b] = (uint8_t)(e->bank_words[b] > 255 ? 255 : e->bank_words[b]);
     w->sh[w->nsh++] = r->nshared++;
 }
 

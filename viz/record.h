@@ -52,7 +52,8 @@ typedef struct {
 typedef struct {
     uint64_t cycle;
     uint32_t warp, pc, mask, width, wavefronts;
-    uint8_t  bank_words[32]; /* distinct words asked of each bank (capped at 255) */
+    uint8_t  bank_words[SMEM_MAX_BANKS]; /* distinct words asked of each bank (capped at 255) */
+    uint8_t  banks;          /* the machine's smem.banks: bank_words[0, banks) */
     uint8_t  is_store;
     uint8_t  kind;           /* AccessKind (sim/stats.h): load, store, atomic */
 } VrecShared;
