@@ -249,7 +249,7 @@ static void draw_top(VizDraw *d, const VizLayout *L, const VizScene *sc, const V
     x += canvas_text(d, F_TITLE, x, y, AL_LEFT, C_TEXT, "%s · %s", sc->workload, sc->variant);
     char a[32], b[32], status[160], gpu[200];
     int wc = canvas_text(d, F_TITLE, r->x + r->w - canvas_s(d, 14), y, AL_RIGHT, C_TEXT, "cycle %s / %s",
-                  canvas_commas(a, sizeof a, v->cycle), canvas_commas(b, sizeof b, vrec_end(sc->rec)));
+                         canvas_commas(a, sizeof a, v->cycle), canvas_commas(b, sizeof b, vrec_end(sc->rec)));
     int xr = r->x + r->w - canvas_s(d, 14) - wc - canvas_s(d, 30);
     uint32_t color = v->message ? C_WARN : v->playing ? C_GOOD : C_DIM;
     if (v->message) snprintf(status, sizeof status, "%s", v->message);
@@ -277,8 +277,8 @@ static void draw_gpu(VizDraw *d, const VizLayout *L, const VizScene *sc, const V
     vrec_gpu_at(sc->rec, v->cycle, &now);
     char a[32], b[32], c[32];
     canvas_text(d, F_BODY, r->x + canvas_s(d, 12), y, AL_LEFT, C_TEXT, "wave %u of %u · %s resident · %s waiting · %s done", now.wave,
-         now.waves, canvas_commas(a, sizeof a, now.started - now.done), canvas_commas(b, sizeof b, now.waiting),
-         canvas_commas(c, sizeof c, now.done));
+                now.waves, canvas_commas(a, sizeof a, now.started - now.done), canvas_commas(b, sizeof b, now.waiting),
+                canvas_commas(c, sizeof c, now.done));
     GpuGrid g;
     gpu_grid(L, sh->sm_count, &g);
     int64_t slots[256];
@@ -313,7 +313,7 @@ static void draw_gpu(VizDraw *d, const VizLayout *L, const VizScene *sc, const V
         canvas_fill(d, lx, ly + canvas_s(d, 6), canvas_s(d, 16), canvas_s(d, 16), WAVE_RGB[i]);
         lx += canvas_s(d, 20);
         lx += canvas_text(d, F_SMALL, lx, ly + canvas_s(d, 4), AL_LEFT, C_DIM, "%u%s", i + 1,
-                   i + 1 == nw && now.waves > nw ? "…" : "") + canvas_s(d, 10);
+                          i + 1 == nw && now.waves > nw ? "…" : "") + canvas_s(d, 10);
     }
     if (!v->headless) canvas_text(d, F_SMALL, r->x + r->w - canvas_s(d, 12), ly + canvas_s(d, 4), AL_RIGHT, C_DIM, "click an SM to open it");
 }
@@ -375,7 +375,7 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
         bool small = rr.h < canvas_font_h(d, F_SMALL);
         if (!small)
             canvas_text(d, F_SMALL, rr.x + canvas_s(d, 4), rr.y + (rr.h - canvas_font_h(d, F_SMALL)) / 2, AL_LEFT,
-                 wn.issuing ? C_TEXT : C_DIM, "w%u", w);
+                        wn.issuing ? C_TEXT : C_DIM, "w%u", w);
         int sx = rr.x + (small ? canvas_s(d, 2) : lw), sw = canvas_s(d, 26);
         canvas_fill(d, sx, rr.y + pad, sw, rr.h - 2 * pad, vdraw_state_rgb(wn.state));
         if (wn.issuing) canvas_frame(d, sx, rr.y + pad, sw, rr.h - 2 * pad, 2, C_SELECT);
@@ -392,22 +392,22 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
         int x = fx + canvas_text(d, F_BODY, fx, fy, AL_LEFT, C_TEXT, "warp %d", v->warp);
         if (wn.block_id >= 0)
             x += canvas_text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, " · block %lld, its warp %u · %llu issues · ",
-                      (long long)wn.block_id, (uint32_t)v->warp % (sh->warps_per_block ? sh->warps_per_block : 1),
-                      (unsigned long long)wn.issues);
+                             (long long)wn.block_id, (uint32_t)v->warp % (sh->warps_per_block ? sh->warps_per_block : 1),
+                             (unsigned long long)wn.issues);
         else
             x += canvas_text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, " · ");
         canvas_fill(d, x, fy + canvas_s(d, 3), canvas_s(d, 16), canvas_s(d, 16), vdraw_state_rgb(wn.state));
         x += canvas_s(d, 20);
         canvas_text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, "%s%s%s", vdraw_state_label(wn.state),
-             wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? ": " : "",
-             wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? STALL_HELP[wn.state] : "");
+                    wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? ": " : "",
+                    wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? STALL_HELP[wn.state] : "");
         fy += canvas_font_h(d, F_BODY);
         if (wn.has_issue && sc->kernel && wn.pc < sc->kernel->ncode) {
             char dis[160];
             disasm_instr(sc->kernel, &sc->kernel->code[wn.pc], dis, sizeof dis);
             canvas_text(d, F_MONO, fx, fy, AL_LEFT, C_TEXT, "%s pc %u: %s   mask %08x (%d lanes)%s",
-                 wn.issuing ? "now" : "last", wn.pc, dis, wn.active, __builtin_popcount(wn.active),
-                 wn.diverged ? "  diverged" : "");
+                        wn.issuing ? "now" : "last", wn.pc, dis, wn.active, __builtin_popcount(wn.active),
+                        wn.diverged ? "  diverged" : "");
         } else {
             canvas_text(d, F_MONO, fx, fy, AL_LEFT, C_DIM, "no instruction issued yet");
         }
@@ -435,7 +435,7 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
         }
         fy += canvas_font_h(d, F_BODY);
         canvas_text(d, F_BODY, fx, fy, AL_LEFT, C_DIM, "lanes: white = active, grey = guard false, dark = masked off%s",
-             v->headless ? "" : " · click a warp to follow it");
+                    v->headless ? "" : " · click a warp to follow it");
     }
     fy += canvas_font_h(d, F_BODY) + canvas_s(d, 4);
     /* legend: state colours, in flowing rows */
@@ -512,7 +512,7 @@ static void draw_timeline(VizDraw *d, const VizLayout *L, const VizScene *sc, co
         int xd = p.x + (int)((double)dend / end * p.w);
         canvas_fill(d, xd, p.y, p.x + p.w - xd, canvas_s(d, 4), C_BAD);
         canvas_text(d, F_SMALL, xd + canvas_s(d, 4), p.y + canvas_s(d, 4), AL_LEFT, C_BAD, "SM detail not recorded past cycle %llu",
-             (unsigned long long)dend);
+                    (unsigned long long)dend);
     }
     int cx = p.x + (int)((double)v->cycle / end * (p.w - 1));
     canvas_fill(d, cx - 1, p.y - canvas_s(d, 4), 3, p.h + canvas_s(d, 8), C_CURSOR);

@@ -12,7 +12,7 @@
 static void no_access_yet(VizDraw *d, const VizScene *sc, const VizView *v, int x, int y, const char *kind)
 {
     canvas_text(d, F_BODY, x, y, AL_LEFT, C_DIM, "no %s access yet on SM %u%s", kind, vrec_shape(sc->rec)->detail_sm,
-         v->warp >= 0 ? " by this warp" : "");
+                v->warp >= 0 ? " by this warp" : "");
 }
 
 /* The memory panels' first line for an access: its instruction, warp, cycle
@@ -23,7 +23,7 @@ static int access_header(VizDraw *d, const VizScene *sc, const VizView *v, int x
     char mn[48] = "";
     if (sc->kernel && pc < sc->kernel->ncode) disasm_mnemonic(&sc->kernel->code[pc], mn, sizeof mn);
     canvas_text(d, F_BODY, x, y, AL_LEFT, cycle == v->cycle ? C_TEXT : C_DIM, "%s by warp %u at cycle %llu%s · %d lanes", mn, warp,
-         (unsigned long long)cycle, cycle == v->cycle ? " (now)" : "", __builtin_popcount(mask));
+                (unsigned long long)cycle, cycle == v->cycle ? " (now)" : "", __builtin_popcount(mask));
     return y + canvas_font_h(d, F_BODY);
 }
 
@@ -130,7 +130,7 @@ void drawmem_global(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
     canvas_text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u B used of %u B fetched", a->bytes_requested, fetched);
     ty += canvas_font_h(d, F_BODY);
     canvas_text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u sector%s in %u line%s", a->sectors, a->sectors == 1 ? "" : "s",
-         a->nlines, a->nlines == 1 ? "" : "s");
+                a->nlines, a->nlines == 1 ? "" : "s");
     ty += canvas_font_h(d, F_BODY);
     canvas_fill(d, tx, ty + canvas_s(d, 4), canvas_s(d, 14), canvas_s(d, 14), on);
     canvas_text(d, F_SMALL, tx + canvas_s(d, 18), ty + canvas_s(d, 2), AL_LEFT, C_DIM, "sector fetched (%s)",
