@@ -157,10 +157,10 @@ char *srcview_counters(const PcCounters *p, uint64_t kernel_warp_cycles, const I
     if (p->shared_requests)
         add(buf, cap, &n, "wf/req %.1f  bc/req %.1f", f.wavefronts_per_request, f.bank_conflicts_per_request);
     /* its warp cycles by state, the largest first (ties: the list's order) */
-    bool used[STALL_COUNT] = { false };
+    bool used[STALL_REASONS] = { false };
     for (int shown = 0; shown < SRC_STATES && f.warp_cycles; shown++) {
         int best = -1;
-        for (int k = 0; k < STALL_COUNT; k++)
+        for (int k = 0; k < STALL_REASONS; k++)
             if (!used[k] && (best < 0 || p->stall[k] > p->stall[best])) best = k;
         if (best < 0 || f.stall_share[best] < SRC_STATE_MIN) break;
         used[best] = true;
@@ -172,7 +172,7 @@ char *srcview_counters(const PcCounters *p, uint64_t kernel_warp_cycles, const I
 static uint64_t cycles_of(const PcCounters *p)
 {
     uint64_t c = 0;
-    for (int k = 0; k < STALL_COUNT; k++) c += p->stall[k];
+    for (int k = 0; k < STALL_REASONS; k++) c += p->stall[k];
     return c;
 }
 
@@ -478,7 +478,7 @@ static void json_counters(FILE *out, const PcCounters *p, uint64_t kernel_cycles
     fputs(", \"bank_conflicts_per_request\": ", out);
     report_json_number(out, f.bank_conflicts_per_request);
     fputs(", \"stalls\": {", out);
-    for (int k = 0; k < STALL_COUNT; k++)
+    for (int k = 0; k < STALL_REASONS; k++)
         fprintf(out, "%s\"%s\": %llu", k ? ", " : "", STALL_NAMES[k], (unsigned long long)p->stall[k]);
     fputc('}', out);
 }

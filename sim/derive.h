@@ -30,7 +30,7 @@ typedef struct {
     double   sectors_per_request, ideal_sectors_per_request; /* global requests */
     double   wavefronts_per_request, bank_conflicts_per_request; /* shared      */
     double   l1_hit_rate, l2_hit_rate;   /* of its sector accesses                */
-    double   stall_share[STALL_COUNT];   /* each state's share of its warp_cycles */
+    double   stall_share[STALL_REASONS]; /* each state's share of its warp_cycles */
 } PcFigures;
 
 /* Fills *f from p; kernel_warp_cycles is KernelStats.stall_cycles of the

@@ -18,7 +18,10 @@
 ** Stall reasons are charged per warp per cycle, on state changes: a warp
 ** waiting for a result is charged its reason when the result arrives; the
 ** warps whose operands are ready are charged in bulk at each evaluation of
-** their scheduler (not selected, or throttled by the pipe they need).
+** their scheduler (not selected, or throttled by the pipe they need). A
+** warp whose block waits for the SM's launcher is not stalled: that time
+** is counted apart (launch_wait_warp_cycles per warp slot, and
+** launch_queue_cycles for the SM's time with a block waiting).
 **
 ** PTX kernels are timed as the SASS they become (Instr.slots/lunit/llat,
 ** from isa/opcodes.def's lower column): an instruction of N slots holds the
@@ -119,6 +122,8 @@ typedef struct {
     Scheduler *sched;
     uint64_t   smem_free, lsu_free;
     uint64_t   launch_free;  /* when the SM can start launching another block */
+    uint64_t   queue_end;    /* when the last block given to it starts: the
+                                launcher's queue is empty from then on      */
     uint32_t   resident_warps;
     uint64_t   occ_last, occ_integral, busy_cycles;
 } Sm;
@@ -234,11 +239,16 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
 {
     if (w->reason == reason) return;
     if (w->reason < STALL_COUNT && at > w->since) {
-        g->st->stall[w->reason] += at - w->since;
+        /* a warp whose block the launcher has not started is not stalled:
+        ** its slot's time is SM-level time, counted apart */
+        bool launch_wait = w->reason == STALL_BLOCK_LAUNCH;
+        if (launch_wait) g->st->launch_wait_warp_cycles += at - w->since;
+        else g->st->stall[w->reason] += at - w->since;
         if (g->watch) {
             /* a warp is charged at the instruction it waits to issue;
             ** `selected`, charged just after the issue, at the one it issued */
-            if (g->pcs) g->pcs[w->reason == STALL_SELECTED ? g->issue_pc : exec_pc(&w->ex)].stall[w->reason] += at - w->since;
+            if (g->pcs && w->reason < STALL_REASONS)
+                g->pcs[w->reason == STALL_SELECTED ? g->issue_pc : exec_pc(&w->ex)].stall[w->reason] += at - w->since;
             if (g->trace && g->trace->warp_stall) {
                 TraceStall e = { w->since, s, slot, w->reason, at - w->since };
                 g->trace->warp_stall(g->trace->user, &e);
@@ -304,6 +314,11 @@ static void dispatch(Gpu *g, uint32_t s)
     ** sm.block_launch_interval cycles, or sm.warp_launch_interval per warp
     ** when that is longer (a 32-warp block: 255 cycles on an H200). */
     uint64_t start = sm->launch_free > g->now + 1 ? sm->launch_free : g->now + 1;
+    /* the SM has a block waiting for its launcher over [now + 1, start),
+    ** counted once where such waits overlap (starts never go back) */
+    uint64_t wait_from = sm->queue_end > g->now + 1 ? sm->queue_end : g->now + 1;
+    if (start > wait_from) g->st->launch_queue_cycles += start - wait_from;
+    sm->queue_end = start;
     uint64_t per_block = (uint64_t)g->warps_per_block * g->c->warp_launch_interval;
     sm->launch_free = start + (per_block > g->c->block_launch_interval ? per_block : g->c->block_launch_interval);
     for (uint32_t i = 0; i < g->warps_per_block; i++) {

@@ -126,7 +126,7 @@ static void assert_sums(const Run *t, const PcCounters *pcs)
         const PcCounters *p = &pcs[pc];
         sum.warp_instructions += p->warp_instructions;
         sum.thread_instructions += p->thread_instructions;
-        for (int k = 0; k < STALL_COUNT; k++) sum.stall[k] += p->stall[k];
+        for (int k = 0; k < STALL_REASONS; k++) sum.stall[k] += p->stall[k];
         sum.global_requests += p->global_requests;
         sum.sectors += p->sectors;
         sum.ideal_sectors += p->ideal_sectors;
@@ -140,7 +140,7 @@ static void assert_sums(const Run *t, const PcCounters *pcs)
     }
     ck_assert_uint_eq(sum.warp_instructions, st->warp_instructions);
     ck_assert_uint_eq(sum.thread_instructions, st->thread_instructions);
-    for (int k = 0; k < STALL_COUNT; k++)
+    for (int k = 0; k < STALL_REASONS; k++)
         ck_assert_msg(sum.stall[k] == st->stall[k], "%s: %llu at the pcs, %llu in the kernel", STALL_NAMES[k],
                       (unsigned long long)sum.stall[k], (unsigned long long)st->stall[k]);
     uint64_t greq = 0, gsec = 0, gideal = 0;
@@ -226,7 +226,7 @@ START_TEST(test_per_warp_path_agrees)
     ck_assert_uint_eq(t.r.stats.cycles, st.cycles);
     assert_sums(&t, pcs);
     for (uint32_t pc = 0; pc < t.L.kernel->ncode; pc++)
-        for (int k = 0; k < STALL_COUNT; k++)
+        for (int k = 0; k < STALL_REASONS; k++)
             ck_assert_msg(pcs[pc].stall[k] == bulk[pc].stall[k], "pc %u %s: %llu per warp, %llu in bulk", pc,
                           STALL_NAMES[k], (unsigned long long)pcs[pc].stall[k],
                           (unsigned long long)bulk[pc].stall[k]);
