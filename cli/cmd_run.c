@@ -22,7 +22,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpusim run FILE.json [--gpu NAME|FILE] [--set KEY=VALUE]... [--param NAME=VALUE]...\n"
-            "                  [--variant NAME]... [--json | --csv] [--trace FILE] [--dump DIR\n"
+            "                  [--variant NAME]... [--json | --csv] [--source] [--trace FILE] [--dump DIR\n"
             "                  [--dump-buffers A,B]] [--max-cycles N] [--max-instructions N]\n"
             "                  [--roofline FILE]\n\n"
             "Runs every variant of a workload (workloads/README.md) on a simulated GPU, checks each\n"
@@ -41,6 +41,11 @@ static void usage(FILE *out)
             "  --dump-buffers A,B    with --dump: only these buffers\n"
             "  --json                print one JSON object instead of the table\n"
             "  --csv                 print one CSV row per variant instead of the table\n"
+            "  --source              also print each kernel's listing with what each instruction cost:\n"
+            "                        warp and thread instructions, its share of the warp cycles and\n"
+            "                        their warp states, sectors, hit rates, wavefronts and bank\n"
+            "                        conflicts per request (PTX: by CUDA source line too); with\n"
+            "                        --json, a \"source\" table per variant\n"
             "  --trace FILE          write a Chrome trace (Perfetto, chrome://tracing) of every launch:\n"
             "                        block and warp lifetimes and warp-state counters per SM, a span\n"
             "                        per launch; microseconds of simulated time (args.cycle: cycles)\n"
@@ -75,6 +80,7 @@ typedef struct {
     OutFormat    format;
     uint64_t     max_cycles, max_instructions;
     bool         racecheck;
+    bool         source;      /* --source                              */
 } RunArgs;
 
 static bool parse_count(const char *flag, const char *s, uint64_t *out)
@@ -129,6 +135,8 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             csv = true;
         } else if (strcmp(arg, "--racecheck") == 0) {
             a->racecheck = true;
+        } else if (strcmp(arg, "--source") == 0) {
+            a->source = true;
         } else if (arg[0] == '-' && arg[1]) {
             return cli_error("run", "unknown option '%s' (see gpusim run --help)", arg);
         } else if (a->file) {
@@ -138,6 +146,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         }
     }
     if (json && csv) return cli_error("run", "--json and --csv exclude each other");
+    if (a->source && csv) return cli_error("run", "--source has no CSV form (use it alone, or with --json)");
     if (a->dump_buffers && !a->dump) return cli_error("run", "--dump-buffers goes with --dump DIR");
     if (a->roofline && !plot_path_ok(a->roofline))
         return cli_error("run", "--roofline %s: the picture's name ends in .png, .svg or .pdf", a->roofline);
@@ -306,7 +315,8 @@ int cmd_run(int argc, char **argv)
         VariantOptions opt = { .max_cycles = args.max_cycles, .max_instructions = args.max_instructions,
                                .label = label, .progress = progress, .trace = chrome ? &trace_sink : NULL,
                                .racecheck = args.racecheck, .on_launch = chrome ? label_launch : NULL,
-                               .on_launch_user = &tl, .store = store, .dump_dir = args.dump, .dump = dump };
+                               .on_launch_user = &tl, .store = store, .dump_dir = args.dump, .dump = dump,
+                               .source = args.source };
         variant_run(cfg, &w, v, &opt, &ran[i]);
         instructions += ran[i].st.warp_instructions;
     }

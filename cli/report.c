@@ -8,6 +8,8 @@
 
 #include "gpusim_version.h"
 
+#include "cli/srcview.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -532,6 +534,7 @@ void report_text(FILE *out, const RunReport *r)
                                                            : " (estimated: no ptxas, no \"regs\")");
         }
     }
+    srcview_report(out, r); /* --source */
     fprintf(out, "\nsimulated %llu warp instructions in %.2f s (%.2f M/s)\n", (unsigned long long)r->warp_instructions,
             r->wall_seconds, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds / 1e6 : 0.0);
 }
@@ -787,6 +790,10 @@ void report_json(FILE *out, const RunReport *r)
                 fputc('}', out);
             }
             fputs("]", out);
+        }
+        if (row->launch_pcs) { /* --source */
+            fputs(",\n     \"source\": ", out);
+            srcview_report_json(out, r, row);
         }
         fputs("}", out);
     }

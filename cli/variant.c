@@ -59,8 +59,11 @@ void variant_row_free(RunRow *row)
     free(row->error);
     free(row->dump_error);
     free(row->launch_st);
+    for (uint32_t k = 0; row->launch_pcs && k < row->v->nlaunches; k++) free(row->launch_pcs[k]);
+    free(row->launch_pcs);
     row->error = row->dump_error = NULL;
     row->launch_st = NULL;
+    row->launch_pcs = NULL;
 }
 
 /* ------------------------------------------------------------ kept results */
@@ -165,7 +168,11 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
     row->launch_st = calloc(v->nlaunches, sizeof *row->launch_st);
     SimResult *res = malloc(sizeof *res);
     GpuSession *gpu = gpu_session_create(c);
-    if (!row->launch_st || !res || !gpu) {
+    bool pcs_ok = true;
+    if (opt->source && (row->launch_pcs = calloc(v->nlaunches, sizeof *row->launch_pcs)) != NULL)
+        for (uint32_t k = 0; k < v->nlaunches; k++)
+            pcs_ok &= (row->launch_pcs[k] = calloc(v->launches[k].kernel->ncode, sizeof(PcCounters))) != NULL;
+    if (!row->launch_st || !res || !gpu || (opt->source && (!row->launch_pcs || !pcs_ok))) {
         row->status = SIM_BAD_LAUNCH;
         row->error = joined("out of host memory", "");
         free(res);
@@ -199,6 +206,7 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         L.max_cycles = opt->max_cycles == VARIANT_BUDGET_AUTO ? auto_cycles : opt->max_cycles;
         L.max_warp_instructions = opt->max_instructions == VARIANT_BUDGET_AUTO ? auto_instr : opt->max_instructions;
         L.racecheck = opt->racecheck;
+        L.pc_counters = row->launch_pcs ? row->launch_pcs[k] : NULL;
         char lab[WL_MAX_VARIANT_NAME + 256];
         snprintf(lab, sizeof lab, v->nlaunches > 1 ? "%s, launch %u/%u" : "%s", label, k + 1, v->nlaunches);
         Progress prog = { lab, -1 };

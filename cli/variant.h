@@ -28,6 +28,9 @@ typedef struct {
     KernelStats     *launch_st; /* malloc'd, one per launch of v (v->nlaunches) */
     uint32_t         nlaunches_run; /* launches simulated (the last may have
                                        stopped: ran is false then)             */
+    PcCounters     **launch_pcs; /* VariantOptions.source: malloc'd, one array
+                                    per launch of v (its kernel's ncode
+                                    entries); NULL otherwise                  */
     double           ratio;   /* cycles / cycles of the first variant that ran;
                                  negative when unknown                          */
 } RunRow;
@@ -68,6 +71,7 @@ typedef struct {
     const char      *dump_dir;  /* write every buffer after the run as
                                    DIR/<variant>.<buffer>.npy; NULL: no dump   */
     const bool      *dump;      /* which buffers (Workload order); NULL: all    */
+    bool             source;    /* count per instruction (RunRow.launch_pcs) */
 } VariantOptions;
 
 /* The budgets a launch of v gets unless the user sets them, scaled to the

@@ -103,3 +103,35 @@ void derive_sum(const GpuConfig *c, const KernelStats *launches, uint32_t n, Ker
     derive_stats(c, &t);
     *out = t;
 }
+
+void derive_pc(const PcCounters *p, uint64_t kernel_warp_cycles, PcFigures *f)
+{
+    f->warp_cycles = 0;
+    for (int k = 0; k < STALL_REASONS; k++) f->warp_cycles += p->stall[k];
+    for (int k = 0; k < STALL_REASONS; k++) f->stall_share[k] = per(p->stall[k], f->warp_cycles);
+    f->cycle_share = per(f->warp_cycles, kernel_warp_cycles);
+    f->threads_per_instruction = per(p->thread_instructions, p->warp_instructions);
+    f->sectors_per_request = per(p->sectors, p->global_requests);
+    f->ideal_sectors_per_request = per(p->ideal_sectors, p->global_requests);
+    f->wavefronts_per_request = per(p->wavefronts, p->shared_requests);
+    f->bank_conflicts_per_request = per(p->wavefronts > p->shared_requests ? p->wavefronts - p->shared_requests : 0, p->shared_requests);
+    f->l1_hit_rate = per(p->l1_sector_hits, p->l1_sector_accesses);
+    f->l2_hit_rate = per(p->l2_sector_hits, p->l2_sector_accesses);
+}
+
+void derive_pc_add(PcCounters *acc, const PcCounters *p)
+{
+    acc->executed += p->executed;
+    acc->warp_instructions += p->warp_instructions;
+    acc->thread_instructions += p->thread_instructions;
+    for (int k = 0; k < STALL_REASONS; k++) acc->stall[k] += p->stall[k];
+    acc->global_requests += p->global_requests;
+    acc->sectors += p->sectors;
+    acc->ideal_sectors += p->ideal_sectors;
+    acc->shared_requests += p->shared_requests;
+    acc->wavefronts += p->wavefronts;
+    acc->l1_sector_accesses += p->l1_sector_accesses;
+    acc->l1_sector_hits += p->l1_sector_hits;
+    acc->l2_sector_accesses += p->l2_sector_accesses;
+    acc->l2_sector_hits += p->l2_sector_hits;
+}

@@ -82,6 +82,8 @@ typedef struct {
     uint64_t  pred_ready[ISA_MAX_PREDS];
     uint32_t  bar_pc;      /* the bar.sync it waits at (for deadlock reports)  */
     WarpExec  ex;
+    uint64_t  busy_mark;   /* with per-instruction counters: its scheduler's
+                              busy_cycles[unit] when it became eligible        */
 } Warp;
 
 /* A scheduler keeps its warps in two places: those whose operands are
@@ -110,6 +112,9 @@ typedef struct {
                                            scheduler visits only the pipes its
                                            eligible warps need               */
     uint64_t  last_eval;   /* the cycle those two describe                      */
+    uint64_t  busy_cycles[NPIPES]; /* cycles so far each pipe was busy while a
+                                      warp needing it was eligible: what an
+                                      eligible warp's wait splits by          */
     uint64_t  wake_at;
     uint64_t  unit_free[UNIT_COUNT];
     int64_t   last_issued; /* warp slot, or -1                                  */
@@ -177,6 +182,11 @@ typedef struct {
     uint32_t        *next, nnext; /* schedulers waking at now + 1 (most wake-ups) */
     uint32_t        *cur, ncur;   /* ... being processed at now                */
     ExecOut         *free_out;    /* scratch for the free (0-slot) PTX instructions */
+    PcCounters      *pcs;         /* Launch.pc_counters: NULL, or one per pc  */
+    uint32_t         issue_pc;    /* with pcs: the pc being issued (its `selected` cycle) */
+    bool             per_warp;    /* a per-warp trace sink: charge eligible warps one by
+                                     one (else in bulk)                          */
+    bool             watch;       /* per_warp or pcs: charge() tells them         */
     bool             stop;
 } Gpu;
 
@@ -256,11 +266,18 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
     if (w->reason < STALL_COUNT && at > w->since) {
         /* a warp whose block the launcher has not started is not stalled:
         ** its slot's time is SM-level time, counted apart */
-        if (w->reason == STALL_BLOCK_LAUNCH) g->st->launch_wait_warp_cycles += at - w->since;
+        bool launch_wait = w->reason == STALL_BLOCK_LAUNCH;
+        if (launch_wait) g->st->launch_wait_warp_cycles += at - w->since;
         else g->st->stall[w->reason] += at - w->since;
-        if (g->trace && g->trace->warp_stall) {
-            TraceStall e = { w->since, s, slot, w->reason, at - w->since };
-            g->trace->warp_stall(g->trace->user, &e);
+        if (g->watch) {
+            /* a warp is charged at the instruction it waits to issue;
+            ** `selected`, charged just after the issue, at the one it issued */
+            if (g->pcs && w->reason < STALL_REASONS)
+                g->pcs[w->reason == STALL_SELECTED ? g->issue_pc : exec_pc(&w->ex)].stall[w->reason] += at - w->since;
+            if (g->trace && g->trace->warp_stall) {
+                TraceStall e = { w->since, s, slot, w->reason, at - w->since };
+                g->trace->warp_stall(g->trace->user, &e);
+            }
         }
     }
     w->reason = reason;
@@ -581,6 +598,7 @@ static bool run_free(Gpu *g, uint32_t s, uint32_t slot)
             return false;
         }
         g->st->ptx_instructions++;
+        if (g->pcs) g->pcs[in - g->k->code].executed++;
         for (uint32_t i = 0; i < in->ndst; i++) {
             const Operand *o = &in->dst[i];
             if (o->kind == OPND_REG) {
@@ -625,14 +643,29 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     n->requests++;
     n->sectors += cr.sectors;
     n->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
+    MemSectorCounts before = { 0 };
+    if (g->pcs) memsys_sector_counts(g->mem, s, &before);
     uint64_t ready = g->now + 1;
     if (kind == ACCESS_LOAD) ready = memsys_load(g->mem, s, start, &cr);
     else if (kind == ACCESS_STORE) memsys_store(g->mem, s, start, &cr);
     else ready = memsys_atomic(g->mem, s, start, &cr, OP_INFO[in->op].type == TYPE_F32 && in->mod == ATOM_ADD);
+    if (g->pcs) { /* this request's share of every counter above */
+        PcCounters *p = &g->pcs[in - g->k->code];
+        MemSectorCounts after;
+        memsys_sector_counts(g->mem, s, &after);
+        p->global_requests++;
+        p->sectors += cr.sectors;
+        p->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
+        p->l1_sector_accesses += after.l1_accesses - before.l1_accesses;
+        p->l1_sector_hits += after.l1_hits - before.l1_hits;
+        p->l2_sector_accesses += after.l2_accesses - before.l2_accesses;
+        p->l2_sector_hits += after.l2_hits - before.l2_hits;
+    }
     if (g->trace && g->trace->global_access) {
         TraceGlobal e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .nlines = cr.nlines, .sectors = cr.sectors,
-                          .bytes_requested = cr.bytes_requested, .is_store = kind == ACCESS_STORE };
+                          .bytes_requested = cr.bytes_requested, .is_store = kind == ACCESS_STORE,
+                          .kind = (uint8_t)kind };
         memcpy(e.line_addr, cr.line_addr, cr.nlines * sizeof e.line_addr[0]);
         memcpy(e.sector_mask, cr.sector_mask, cr.nlines);
         g->trace->global_access(g->trace->user, &e);
@@ -683,10 +716,14 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     n->wavefronts += wf; /* bank conflicts only; atomic serialisation is time, not wavefronts */
     n->serial_cycles += busy - wf;
     if (wf > n->max_wavefronts) n->max_wavefronts = wf;
+    if (g->pcs) {
+        g->pcs[in - g->k->code].shared_requests++;
+        g->pcs[in - g->k->code].wavefronts += wf;
+    }
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
                           .width = out->width, .wavefronts = wf, .banks = g->c->smem_banks,
-                          .is_store = kind == ACCESS_STORE };
+                          .is_store = kind == ACCESS_STORE, .kind = (uint8_t)kind };
         memcpy(e.bank_words, sr.bank_words, g->c->smem_banks * sizeof e.bank_words[0]);
         g->trace->shared_access(g->trace->user, &e);
     }
@@ -721,6 +758,13 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     st->thread_instructions += (uint64_t)lanes * slots;
     st->flops += info->flops * lanes;
     st->active_lanes += (uint64_t)bits_lanes(out->active) * slots;
+    if (g->pcs) {
+        g->issue_pc = (uint32_t)(in - g->k->code);
+        PcCounters *p = &g->pcs[g->issue_pc];
+        p->executed++;
+        p->warp_instructions += slots;
+        p->thread_instructions += (uint64_t)lanes * slots;
+    }
     OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
     if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
     q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
@@ -789,29 +833,44 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
 
 /* --------------------------------------------------------------- schedule */
 
+/* Per-instruction counters: a picked warp's eligible time, charged in
+** bulk, at its pc, split by the cycles its pipe was busy meanwhile. */
+static inline void pc_picked(Gpu *g, const Scheduler *q, const Warp *w, uint64_t now)
+{
+    uint64_t busy = q->busy_cycles[w->unit] - w->busy_mark;
+    PcCounters *p = &g->pcs[exec_pc(&w->ex)];
+    p->stall[PIPE_STALL[w->unit]] += busy;
+    p->stall[STALL_NOT_SELECTED] += now - w->since - busy;
+}
+
 /* One scheduler at cycle now: admit warps whose operands are ready, pick
 ** one whose pipe is free (GTO: the last one picked if it can go, else the
 ** oldest; LRR: the next after the last one picked), issue.
 ** Eligible warps are charged in bulk: since the last evaluation, those
 ** needing a pipe that was busy were throttled, the others not selected.
-** With a per-warp trace sink each warp is charged individually instead. */
-static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
+** With a per-warp trace sink each warp is charged individually instead;
+** per-instruction counters get a picked warp's eligible time at its pc,
+** split by the cycles its pipe was busy meanwhile (busy_cycles). */
+static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out,
+                                                              const bool pcs)
 {
     Sm *sm = &g->sms[s];
     Scheduler *q = &sm->sched[qi];
     uint64_t now = g->now;
-    bool per_warp = g->trace && g->trace->warp_stall;
+    bool per_warp = g->per_warp;
     if (!per_warp && now > q->last_eval)
         for (uint32_t units = q->eligible_units; units; units &= units - 1) {
             int u = __builtin_ctz(units);
             g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
                 (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
+            if (pcs && q->pipe_busy[u]) q->busy_cycles[u] += now - q->last_eval;
         }
     q->last_eval = now;
     while (q->waiting.n && q->waiting.v[0].key <= now) {
         uint32_t slot = heap_pop(&q->waiting).id;
         Warp *w = &sm->warps[slot];
         charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
+        if (pcs) w->busy_mark = q->busy_cycles[w->unit];
         eligible_add(q, w, slot);
         q->eligible_by_unit[w->unit]++;
         q->eligible_units |= 1u << w->unit;
@@ -861,6 +920,7 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     }
     uint32_t slot = q->eligible[pick].slot;
     Warp *w = &sm->warps[slot];
+    if (pcs && !per_warp) pc_picked(g, q, w, now);
     w->reason = STALL_SELECTED; /* its eligible time so far was charged in bulk */
     w->since = now;
     if (!--q->eligible_by_unit[w->unit]) q->eligible_units &= ~(1u << w->unit);
@@ -871,6 +931,14 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     q->last_age = w->age;
     wake_set(g, s, qi, now + 1, false);
     issue(g, s, q, slot, out);
+}
+
+/* Specialised for runs with and without per-instruction counters, so that
+** an ordinary run pays one pointer test per call for them. */
+static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
+{
+    if (g->pcs) schedule_as(g, s, qi, out, true);
+    else schedule_as(g, s, qi, out, false);
 }
 
 /* ----------------------------------------------------------------- setup */
@@ -1030,6 +1098,9 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
     g.trace = trace;
     g.r = r;
     g.st = &r->stats;
+    g.pcs = L->pc_counters;
+    g.per_warp = trace && trace->warp_stall;
+    g.watch = g.per_warp || g.pcs;
     char msg[256];
     if (!grid_check_launch(L->grid, L->block, msg, sizeof msg)) {
         fail(&g, SIM_BAD_LAUNCH, "%s", msg);

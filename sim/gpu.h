@@ -39,6 +39,10 @@ typedef struct {
     ** sectors stay in L2 for the next one instead of being written back at
     ** its end (the sequence's last launch writes them). */
     bool            keep_dirty;
+    /* Per-instruction counters (sim/stats.h, PcCounters): kernel->ncode
+    ** entries that the launch adds to (zero them first); NULL, the usual
+    ** case, counts none and costs a pointer test where they would be. */
+    PcCounters     *pc_counters;
 } Launch;
 
 typedef enum {

@@ -375,6 +375,17 @@ uint64_t memsys_drain_cycle(const MemSys *m)
     return m->atomic_done > end ? m->atomic_done : end; /* and every atomic has been applied */
 }
 
+void memsys_sector_counts(const MemSys *m, uint32_t sm, MemSectorCounts *out)
+{
+    CacheStats st;
+    cache_stats(m->l1[sm], &st);
+    out->l1_accesses = st.sector_accesses;
+    out->l1_hits = st.sector_hits;
+    cache_stats(m->l2, &st);
+    out->l2_accesses = st.sector_accesses;
+    out->l2_hits = st.sector_hits;
+}
+
 void memsys_stats(const MemSys *m, KernelStats *s)
 {
     CacheStats st;

@@ -73,6 +73,14 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
 ** (gpu.c flushes first, then asks this). */
 uint64_t memsys_drain_cycle(const MemSys *m);
 
+/* The sector accesses and hits so far of SM sm's L1 and of the L2: their
+** differences around one request are that request's (per-instruction
+** counters, PcCounters). Cost: two struct copies. */
+typedef struct {
+    uint64_t l1_accesses, l1_hits, l2_accesses, l2_hits;
+} MemSectorCounts;
+void memsys_sector_counts(const MemSys *m, uint32_t sm, MemSectorCounts *out);
+
 /* Adds the cache and DRAM counters into s (l1_*, l2_*, dram_* fields),
 ** those of the current launch only. */
 void memsys_stats(const MemSys *m, KernelStats *s);

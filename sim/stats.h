@@ -145,4 +145,27 @@ typedef struct {
     double   stall_share[STALL_REASONS]; /* each reason's share of stall_cycles */
 } KernelStats;
 
+/* One instruction's counters (gpusim run --source, the visualizer's source
+** overlay): what Nsight Compute's Source page and GPGPU-Sim's per-PC stats
+** give. Counted by the units that count the kernel-wide ones, at the same
+** moments, only when a Launch asks for them (Launch.pc_counters); summed
+** over the kernel's pcs each equals its kernel-wide counter (stall[k] the
+** stall[k] above, warp_instructions, thread_instructions, the global and
+** shared requests of every kind, the L1 and L2 sector accesses and hits but
+** those of the write-back at the kernel's end, which no instruction makes).
+** A warp's cycles count at the instruction it waits to issue (its next
+** one, as a PC sampler sees it: a load's long_scoreboard shows at the
+** instruction that reads the loaded register), `selected` at the one it
+** issued. */
+typedef struct {
+    uint64_t executed;            /* times a warp executed it (PTX: free ones too) */
+    uint64_t warp_instructions;   /* issue slots, as KernelStats counts them      */
+    uint64_t thread_instructions; /* lanes whose guard held, times its slots      */
+    uint64_t stall[STALL_REASONS];  /* warp-cycles spent at it, by warp state       */
+    uint64_t global_requests, sectors, ideal_sectors;
+    uint64_t shared_requests, wavefronts;
+    uint64_t l1_sector_accesses, l1_sector_hits;
+    uint64_t l2_sector_accesses, l2_sector_hits;
+} PcCounters;
+
 #endif

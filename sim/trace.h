@@ -43,6 +43,7 @@ typedef struct {
     uint32_t bank_words[SMEM_MAX_BANKS]; /* distinct words asked of each bank
                                             (the first `banks` are used)   */
     uint8_t  is_store;
+    uint8_t  kind;             /* AccessKind: load, store or atomic         */
 } TraceShared;
 
 typedef struct {
@@ -53,6 +54,7 @@ typedef struct {
     uint64_t line_addr[64];
     uint8_t  sector_mask[64];
     uint8_t  is_store;
+    uint8_t  kind;             /* AccessKind: load, store or atomic         */
 } TraceGlobal;
 
 typedef struct {

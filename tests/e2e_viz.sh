@@ -142,6 +142,74 @@ expect_no_out "uniform: no partial masks" "active=(55555555|aaaaaaaa)"
 differ "SM panel divergent vs uniform" "$TMP/divergent_sm.png" "$TMP/uniform_sm.png"
 same "GPU panel divergent vs uniform (same blocks resident)" "$TMP/divergent_gpu.png" "$TMP/uniform_gpu.png"
 
+# ---- keys, as the window has them (--keys presses them before the snapshot)
+# v keeps the same relative point of the run: 400/1856 of tiled is ~21 %
+viz $T --variant tiled --snapshot "$TMP/k.png" --at-cycle 400 --keys v
+if awk '/^snapshot:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^cycle=/) c = substr($i, 7); if ($i ~ /^end=/) e = substr($i, 5) }
+        f = c / e; exit !(e > 0 && f > 0.2 && f < 0.23 && $0 ~ /transpose\/tiled_padded /) }' "$OUT"; then ok
+else bad "v: not the same relative point (400/1856 of tiled)" "$(head -n 1 "$OUT")"; fi
+# d with no divergence says so; with some, goes there
+expect_rc "d, uniform" 0 $D --variant uniform --snapshot "$TMP/k.png" --keys d
+expect_out "d, uniform: says there is none" "^message: no divergent branch on SM 0 in this launch"
+expect_rc "d, divergent" 0 $D --variant divergent --snapshot "$TMP/k.png" --at-cycle 0 --keys d
+expect_no_out "d, divergent: no message" "^message:"
+expect_out "d, divergent: moved to the branch" "^snapshot: .* cycle=[1-9]"
+# m goes to the first shared access (the tile's fill store); f then m to the first load
+expect_rc "m" 0 $T --variant tiled --snapshot "$TMP/k.png" --at-cycle 0 --keys m
+expect_out "m: the fill store first" "^shared: .*op=st\.shared"
+expect_rc "f m" 0 $T --variant tiled --snapshot "$TMP/k.png" --at-cycle 0 --keys fm
+expect_out "f m: the first shared load" "^shared: .*op=ld\.shared.* wavefronts=32"
+expect_rc "f f g" 0 $T --variant tiled --snapshot "$TMP/k.png" --at-cycle 0 --keys ffg
+expect_out "f f g: the first global store" "^global: .*op=st\.global"
+expect_rc "--keys with a non-key" 2 $T --snapshot "$TMP/k.png" --keys "v d"
+
+# ---- exited warps are drawn as exited (a dim bar), not with their last full mask
+expect_rc "exited warps" 0 $T --variant tiled --snapshot "$TMP/k.png" --at-cycle 1750 --panel sm
+expect_out "exited warps: drawn as exited" "^warp [0-9]+: .*state=exited lanes=exited$"
+expect_no_out "exited warps: no mask" "state=exited .*active="
+
+# ---- a headless snapshot prints no interactive hints; readable at 1024x768
+expect_rc "texts" 0 $T --variant tiled --snapshot "$TMP/k.png" --at shared-load --size 1024x768 --print-text
+expect_out "texts: the drawn text is printed" "^text: shared: .*wavefronts"
+expect_no_out "texts: no key or click hints" "^text: .*(click|space: play|h: help|paused)"
+if awk '/^sizes:/ { split($2, a, /[=x]/); split($3, b, /[=.]+/); exit !(a[2] >= 6 && a[3] >= 5 && b[2] >= 13) }' "$OUT"
+then ok; else bad "1024x768: lane cells under 6x5 px or text under 13 px" "$(grep '^sizes:' "$OUT")"; fi
+# panels with nothing to show give their room: vecadd has no shared access
+expect_rc "vecadd, no shared access" 0 workloads/vecadd.json --param n=65536 --snapshot "$TMP/va.png" --print-text
+expect_no_out "vecadd: no shared panel drawn" "^text: shared:"
+expect_out "vecadd: the global panel is" "^text: global: Global memory"
+expect_rc "vecadd, --panel shared still crops" 0 workloads/vecadd.json --param n=65536 --snapshot "$TMP/vs.png" --panel shared
+expect_out "vecadd, --panel shared" "^shared: none"
+
+# ---- the source overlay (key s): the followed warp's instruction in the
+# listing, with the counters gpusim run --source prints under it
+after_current() { awk 'found { print; exit } /^source current:/ { found = 1 }' "$OUT"; }
+for v in tiled:32.0 tiled_padded:1.0; do
+    expect_rc "s, ${v%:*}" 0 $T --variant ${v%:*} --warp 0 --snapshot "$TMP/s.png" --at shared-load --keys s
+    expect_out "s, ${v%:*}: the warp's instruction" "^source current: +[0-9]+ +@%p0 ld\.shared\.f32"
+    c=$(after_current)
+    case $c in "source counters:"*"wf/req ${v#*:}"*) ok ;; *) bad "s, ${v%:*}: its counters" "$c" ;; esac
+done
+expect_out "s: the mini-ISA comment stays" "^source current: .*// tile\[tx\]\[ty\]"
+expect_rc "s, PTX" 0 tests/source/transpose.json --param n=64 --variant tiled --warp 0 --snapshot "$TMP/s.png" --at shared-load --keys s
+expect_out "s, PTX: the CUDA line" "^source note: transpose\.cu:44 .*tile\[threadIdx\.x\]\[threadIdx\.y\]"
+expect_out "s, PTX: the PTX instruction" "^source current: .*ld\.shared\.f32"
+expect_rc "no s" 0 $T --variant tiled --snapshot "$TMP/s.png" --at shared-load
+expect_no_out "no s: no source overlay" "^source"
+
+# ---- atomics are shown as atomics, not as loads
+H=workloads/examples/histogram.json
+expect_rc "global atomic" 0 $H --variant global_atomics --snapshot "$TMP/a.png" --at global-atomic --print-text
+expect_out "global atomic: its kind" "^global: .*op=atom\.global\.add\.u32 kind=atomic "
+expect_out "global atomic: said in the panel" "^text: global: sector fetched \(atomic\)"
+expect_rc "shared atomic" 0 $H --variant shared_bins --snapshot "$TMP/a.png" --at shared-atomic --print-text
+expect_out "shared atomic: its kind" "^shared: .*op=atom\.shared\.add\.u32 kind=atomic "
+expect_out "shared atomic: lanes and words" "^text: shared: atomic: 32 lanes, [0-9]+ words"
+expect_rc "f f f m: the next shared atomic" 0 $H --variant shared_bins --snapshot "$TMP/a.png" --at-cycle 0 --keys fffm
+expect_out "f f f m" "^shared: .*kind=atomic "
+expect_rc "f m skips atomics" 0 $H --variant shared_bins --snapshot "$TMP/a.png" --at-cycle 0 --keys fm
+expect_no_out "f m skips atomics" "^shared: .*kind=atomic "
+
 # ---- panel crops have the layout's sizes and are valid PNGs
 viz $T --variant tiled --snapshot "$TMP/sm.png" --panel sm --at-cycle 100
 size=$(sed -n 's/^snapshot: [^ ]* \([0-9]*\)x\([0-9]*\) .*/\1 \2/p' "$OUT")

@@ -17,6 +17,8 @@ add_test(NAME e2e_workloads_b COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_workl
 add_test(NAME e2e_workloads_a COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_workloads_a.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e_claims COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_claims.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e_reliability COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_reliability.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+# The per-instruction view (gpusim run --source) of every shipped workload and a PTX kernel.
+add_test(NAME e2e_source COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_source.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 # The simulator against the committed H200 measurements (validate/RESULTS.md):
 # a model change that loses agreement fails here; one that gains it should
 # tighten the bounds. Minutes of simulation, so labelled slow.

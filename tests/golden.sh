@@ -2,7 +2,8 @@
 # tests/golden.sh -- pins what gpusim prints: every shipped workload's text
 # report, --json and --csv on the default GPU, --json on the h200, the
 # disassembly of every shipped kernel, the preset list and one preset, and
-# a Chrome trace. Host-time fields are blanked (they vary run to run); all
+# a Chrome trace, and the --source view of a mini-ISA and a PTX kernel.
+# Host-time fields are blanked (they vary run to run); all
 # else must match tests/golden/ byte for byte, so a change that moves a
 # simulated number or a printed word shows up here and must say why.
 # usage: golden.sh GPUSIM SOURCE_DIR [--update]
@@ -35,6 +36,10 @@ done
 "$GPUSIM" gpus h200 >"$TMP/out/gpus_h200.json" 2>&1
 "$GPUSIM" run workloads/transpose.json --param n=64 --variant tiled --trace "$TMP/trace.json" >/dev/null 2>&1
 cp "$TMP/trace.json" "$TMP/out/trace_transpose_tiled_n64.json"
+# the per-instruction view: a mini-ISA kernel, and a PTX one with .loc lines
+"$GPUSIM" run workloads/transpose.json --param n=256 --variant tiled --source 2>/dev/null | host_free_text >"$TMP/out/source_transpose_tiled_n256.txt"
+"$GPUSIM" run workloads/transpose.json --param n=256 --variant tiled --source --json 2>/dev/null | host_free_json >"$TMP/out/source_transpose_tiled_n256.json"
+"$GPUSIM" run tests/source/transpose.json --variant tiled --source 2>/dev/null | host_free_text >"$TMP/out/source_ptx_transpose_tiled.txt"
 
 if [ "$UPDATE" = --update ]; then
     rm -f tests/golden/*

@@ -6,6 +6,9 @@
 ** used by both the drawing and vdraw_hit.                                  */
 #include "viz/draw.h"
 
+#include "viz/canvas.h"
+#include "viz/drawmem.h"
+
 #include <SDL_ttf.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,22 +20,6 @@
 
 const char *const VP_NAMES[VP_COUNT] = { "gpu", "sm", "shared", "global", "timeline" };
 
-/* ------------------------------------------------------------ palette */
-
-#define C_BG       0x16161cu
-#define C_PANEL    0x22222cu
-#define C_EDGE     0x3a3a48u
-#define C_TEXT     0xf2f2f2u
-#define C_DIM      0xa0a0b0u
-#define C_FAINT    0x50505eu
-#define C_CELL_OFF 0x34343eu
-#define C_SELECT   0xffffffu
-#define C_GOOD     0x2ecc71u
-#define C_WARN     0xffa931u
-#define C_BAD      0xff4b3eu
-#define C_LOAD     0x4fa3ffu
-#define C_STORE    0xffa94fu
-#define C_CURSOR   0xffffffu
 
 /* One colour per warp state; chosen to stay apart on a washed-out projector. */
 static const uint32_t STATE_RGB[VREC_NSTATES] = {
@@ -69,55 +56,9 @@ const char *vdraw_state_label(unsigned state)
 static const uint32_t WAVE_RGB[] = { 0x4fa3ff, 0xffa94f, 0x7ee081, 0xe07ee0, 0xf5e050, 0x62d6d6 };
 #define NWAVE_RGB (sizeof WAVE_RGB / sizeof WAVE_RGB[0])
 
-/* ------------------------------------------------------------ fonts */
 
-enum { F_TITLE, F_HEAD, F_BODY, F_SMALL, F_MONO, F_BIG, F_COUNT };
-static const struct {
-    const char *file;
-    int         px;
-} FONT_SPEC[F_COUNT] = {
-    [F_TITLE] = { "DejaVuSans-Bold.ttf", 28 }, [F_HEAD] = { "DejaVuSans-Bold.ttf", 21 },
-    [F_BODY] = { "DejaVuSans.ttf", 18 },       [F_SMALL] = { "DejaVuSans.ttf", 14 },
-    [F_MONO] = { "DejaVuSansMono.ttf", 17 },   [F_BIG] = { "DejaVuSans-Bold.ttf", 40 },
-};
+void vdraw_log(VizDraw *d, FILE *log) { d->log = log; }
 
-#define VDRAW_MAX_COLUMNS 8192 /* timeline pixel columns */
-
-struct VizDraw {
-    char         dir[1024];
-    TTF_Font    *f[F_COUNT];
-    double       scale;      /* the fonts' scale                            */
-    SDL_Surface *dst;        /* during vdraw_frame                          */
-    double       s;          /* current layout scale                        */
-    uint64_t     pis[VREC_BUCKETS + 1], pwc[VREC_BUCKETS + 1]; /* timeline prefix sums */
-    double       ipc[VDRAW_MAX_COLUMNS], occ[VDRAW_MAX_COLUMNS]; /* per pixel column  */
-};
-
-static void close_fonts(VizDraw *d)
-{
-    for (int i = 0; i < F_COUNT; i++) {
-        if (d->f[i]) TTF_CloseFont(d->f[i]);
-        d->f[i] = NULL;
-    }
-}
-
-static bool open_fonts(VizDraw *d, double scale, char *err, size_t cap)
-{
-    close_fonts(d);
-    for (int i = 0; i < F_COUNT; i++) {
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s", d->dir, FONT_SPEC[i].file);
-        int px = (int)(FONT_SPEC[i].px * scale + 0.5);
-        d->f[i] = TTF_OpenFont(path, px < 6 ? 6 : px);
-        if (!d->f[i]) {
-            if (err) snprintf(err, cap, "cannot open font %s: %s", path, TTF_GetError());
-            close_fonts(d);
-            return false;
-        }
-    }
-    d->scale = scale;
-    return true;
-}
 
 VizDraw *vdraw_create(const char *font_dir, char *err, size_t cap)
 {
@@ -127,7 +68,7 @@ VizDraw *vdraw_create(const char *font_dir, char *err, size_t cap)
         return NULL;
     }
     snprintf(d->dir, sizeof d->dir, "%s", font_dir);
-    if (!open_fonts(d, 1.0, err, cap)) {
+    if (!canvas_open_fonts(d, 1.0, err, cap)) {
         free(d);
         return NULL;
     }
@@ -137,104 +78,45 @@ VizDraw *vdraw_create(const char *font_dir, char *err, size_t cap)
 void vdraw_destroy(VizDraw *d)
 {
     if (!d) return;
-    close_fonts(d);
+    canvas_close_fonts(d);
     free(d);
 }
 
-/* ------------------------------------------------------------ primitives */
-
-static int S(const VizDraw *d, double v) { return (int)(v * d->s + 0.5); }
-
-static void fill(VizDraw *d, int x, int y, int w, int h, uint32_t rgb)
-{
-    if (w <= 0 || h <= 0) return;
-    SDL_Rect r = { x, y, w, h };
-    SDL_FillRect(d->dst, &r, SDL_MapRGB(d->dst->format, rgb >> 16 & 255, rgb >> 8 & 255, rgb & 255));
-}
-
-static void frame(VizDraw *d, int x, int y, int w, int h, int t, uint32_t rgb)
-{
-    fill(d, x, y, w, t, rgb);
-    fill(d, x, y + h - t, w, t, rgb);
-    fill(d, x, y, t, h, rgb);
-    fill(d, x + w - t, y, t, h, rgb);
-}
-
-typedef enum { AL_LEFT, AL_CENTER, AL_RIGHT } Align;
-
-static int text_w(VizDraw *d, int font, const char *s)
-{
-    int w = 0, h = 0;
-    if (*s) TTF_SizeUTF8(d->f[font], s, &w, &h);
-    return w;
-}
-
-static int font_h(VizDraw *d, int font) { return TTF_FontLineSkip(d->f[font]); }
-
-/* Draws the formatted text with its top at y, aligned on x; returns its width. */
-static int text(VizDraw *d, int font, int x, int y, Align al, uint32_t rgb, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
-static int text(VizDraw *d, int font, int x, int y, Align al, uint32_t rgb, const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (!buf[0]) return 0;
-    SDL_Color c = { rgb >> 16 & 255, rgb >> 8 & 255, rgb & 255, 255 };
-    SDL_Surface *t = TTF_RenderUTF8_Blended(d->f[font], buf, c);
-    if (!t) return 0;
-    SDL_Rect r = { x, y, t->w, t->h };
-    if (al == AL_CENTER) r.x -= t->w / 2;
-    else if (al == AL_RIGHT) r.x -= t->w;
-    SDL_BlitSurface(t, NULL, d->dst, &r);
-    int w = t->w;
-    SDL_FreeSurface(t);
-    return w;
-}
-
-/* 1234567 -> "1,234,567" */
-static const char *commas(char *buf, size_t cap, uint64_t v)
-{
-    char raw[32];
-    int n = snprintf(raw, sizeof raw, "%llu", (unsigned long long)v), o = 0;
-    for (int i = 0; i < n && (size_t)o + 2 < cap; i++) {
-        if (i && (n - i) % 3 == 0) buf[o++] = ',';
-        buf[o++] = raw[i];
-    }
-    buf[o] = 0;
-    return buf;
-}
-
-/* Panel background and title; returns the y below the title. */
-static int panel(VizDraw *d, const SDL_Rect *r, const char *title)
-{
-    fill(d, r->x, r->y, r->w, r->h, C_PANEL);
-    frame(d, r->x, r->y, r->w, r->h, 1, C_EDGE);
-    text(d, F_HEAD, r->x + S(d, 12), r->y + S(d, 6), AL_LEFT, C_TEXT, "%s", title);
-    return r->y + S(d, 6) + font_h(d, F_HEAD) + S(d, 2);
-}
 
 /* ------------------------------------------------------------ layout */
 
-void vdraw_layout(int w, int h, VizLayout *L)
+void vdraw_layout(const VizScene *sc, int w, int h, VizLayout *L)
 {
+    uint64_t c;
+    bool no_shared = false, no_global = false;
+    if (sc && sc->rec && !sc->all_panels) {
+        no_shared = !vrec_next_event(sc->rec, VREC_EV_SHARED, -1, 0, true, &c);
+        no_global = !vrec_next_event(sc->rec, VREC_EV_GLOBAL, -1, 0, true, &c);
+    }
     double sx = (double)w / VDRAW_WIDTH, sy = (double)h / VDRAW_HEIGHT;
     double s = sx < sy ? sx : sy;
     if (s < 0.4) s = 0.4;
     L->scale = s;
     int m = (int)(8 * s + 0.5), top = (int)(58 * s + 0.5);
     L->top = (SDL_Rect){ 0, 0, w, top };
-    int avail = h - top - 4 * m;
-    int ha = avail * 54 / 100, hb = avail * 27 / 100, hc = avail - ha - hb;
-    int ya = top + m, yb = ya + ha + m, yc = yb + hb + m;
+    bool none = no_shared && no_global;
+    int avail = h - top - (none ? 3 : 4) * m;
+    int hb = none ? 0 : avail * 27 / 100, ha = none ? avail * 78 / 100 : avail * 54 / 100, hc = avail - ha - hb;
+    int ya = top + m, yb = ya + ha + m, yc = yb + hb + (none ? 0 : m);
     int wg = (w - 3 * m) * 35 / 100;
     L->panel[VP_GPU] = (SDL_Rect){ m, ya, wg, ha };
     L->panel[VP_SM] = (SDL_Rect){ 2 * m + wg, ya, w - 3 * m - wg, ha };
     int ws = (w - 3 * m) / 2;
     L->panel[VP_SHARED] = (SDL_Rect){ m, yb, ws, hb };
     L->panel[VP_GLOBAL] = (SDL_Rect){ 2 * m + ws, yb, w - 3 * m - ws, hb };
+    if (none) L->panel[VP_SHARED] = L->panel[VP_GLOBAL] = (SDL_Rect){ 0, 0, 0, 0 };
+    else if (no_shared) {
+        L->panel[VP_SHARED] = (SDL_Rect){ 0, 0, 0, 0 };
+        L->panel[VP_GLOBAL] = (SDL_Rect){ m, yb, w - 2 * m, hb };
+    } else if (no_global) {
+        L->panel[VP_GLOBAL] = (SDL_Rect){ 0, 0, 0, 0 };
+        L->panel[VP_SHARED] = (SDL_Rect){ m, yb, w - 2 * m, hb };
+    }
     L->panel[VP_TIMELINE] = (SDL_Rect){ m, yc, w - 2 * m, hc };
 }
 
@@ -282,7 +164,12 @@ static void sm_grid(const VizLayout *L, const VizRec *rec, SmGrid *g)
     g->per_sched = (g->slots + g->nsched - 1) / g->nsched;
     int x = r->x + (int)(10 * s), y = r->y + (int)(66 * s);
     int w = r->w - (int)(20 * s);
-    g->footer_y = r->y + r->h - (int)(112 * s);
+    /* the footer: two lines of body text and three of the legend, at the
+    ** fonts' sizes (never below VDRAW_MIN_FONT_PX) */
+    double body = FONT_SPEC[F_BODY].px * s, small = FONT_SPEC[F_SMALL].px * s;
+    if (body < VDRAW_MIN_FONT_PX) body = VDRAW_MIN_FONT_PX;
+    if (small < VDRAW_MIN_FONT_PX) small = VDRAW_MIN_FONT_PX;
+    g->footer_y = r->y + r->h - (int)(2.4 * body + 3 * (1.2 * small + 2 * s) + 12 * s);
     int h = g->footer_y - y - (int)(4 * s);
     int minrow = (int)(17 * s) > 4 ? (int)(17 * s) : 4;
     int maxrows = h / minrow > 0 ? h / minrow : 1;
@@ -322,7 +209,7 @@ VizHit vdraw_hit(const VizScene *sc, int w, int h, int x, int y)
 {
     VizHit hit = { VHIT_NONE, 0 };
     VizLayout L;
-    vdraw_layout(w, h, &L);
+    vdraw_layout(sc, w, h, &L);
     const VrecShape *sh = vrec_shape(sc->rec);
     if (inside(&L.panel[VP_GPU], x, y)) {
         GpuGrid g;
@@ -355,25 +242,26 @@ VizHit vdraw_hit(const VizScene *sc, int w, int h, int x, int y)
 static void draw_top(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
 {
     const SDL_Rect *r = &L->top;
-    fill(d, r->x, r->y, r->w, r->h, 0x0e0e14);
-    fill(d, r->x, r->y + r->h - 1, r->w, 1, C_EDGE);
-    int y = r->y + (r->h - font_h(d, F_TITLE)) / 2;
-    int x = r->x + S(d, 14);
-    x += text(d, F_TITLE, x, y, AL_LEFT, C_TEXT, "%s · %s", sc->workload, sc->variant);
+    canvas_fill(d, r->x, r->y, r->w, r->h, 0x0e0e14);
+    canvas_fill(d, r->x, r->y + r->h - 1, r->w, 1, C_EDGE);
+    int y = r->y + (r->h - canvas_font_h(d, F_TITLE)) / 2;
+    int x = r->x + canvas_s(d, 14);
+    x += canvas_text(d, F_TITLE, x, y, AL_LEFT, C_TEXT, "%s · %s", sc->workload, sc->variant);
     char a[32], b[32], status[160], gpu[200];
-    int wc = text(d, F_TITLE, r->x + r->w - S(d, 14), y, AL_RIGHT, C_TEXT, "cycle %s / %s",
-                  commas(a, sizeof a, v->cycle), commas(b, sizeof b, vrec_end(sc->rec)));
-    int xr = r->x + r->w - S(d, 14) - wc - S(d, 30);
+    int wc = canvas_text(d, F_TITLE, r->x + r->w - canvas_s(d, 14), y, AL_RIGHT, C_TEXT, "cycle %s / %s",
+                         canvas_commas(a, sizeof a, v->cycle), canvas_commas(b, sizeof b, vrec_end(sc->rec)));
+    int xr = r->x + r->w - canvas_s(d, 14) - wc - canvas_s(d, 30);
     uint32_t color = v->message ? C_WARN : v->playing ? C_GOOD : C_DIM;
     if (v->message) snprintf(status, sizeof status, "%s", v->message);
+    else if (v->headless) status[0] = 0;
     else if (v->playing) snprintf(status, sizeof status, "▶ playing, %g cycles/s   h: help", v->speed);
     else snprintf(status, sizeof status, "paused (space: play, %g cycles/s)   h: help", v->speed);
-    text(d, F_BODY, xr, y + S(d, 8), AL_RIGHT, color, "%s", status);
+    canvas_text(d, F_BODY, xr, y + canvas_s(d, 8), AL_RIGHT, color, "%s", status);
     /* the machine between the two, when it fits (a long variant label, as a
     ** launch of several gives, leaves it out rather than overprint) */
     snprintf(gpu, sizeof gpu, "on %s", sc->gpu);
-    if (x + S(d, 14) + text_w(d, F_BODY, gpu) + S(d, 14) <= xr - text_w(d, F_BODY, status))
-        text(d, F_BODY, x + S(d, 14), y + S(d, 8), AL_LEFT, C_DIM, "%s", gpu);
+    if (x + canvas_s(d, 14) + canvas_text_w(d, F_BODY, gpu) + canvas_s(d, 14) <= xr - canvas_text_w(d, F_BODY, status))
+        canvas_text(d, F_BODY, x + canvas_s(d, 14), y + canvas_s(d, 8), AL_LEFT, C_DIM, "%s", gpu);
 }
 
 /* ------------------------------------------------------------ GPU panel */
@@ -384,13 +272,13 @@ static void draw_gpu(VizDraw *d, const VizLayout *L, const VizScene *sc, const V
     const VrecShape *sh = vrec_shape(sc->rec);
     char title[96];
     snprintf(title, sizeof title, "GPU · %u SMs · %u block slots each", sh->sm_count, sh->blocks_per_sm);
-    int y = panel(d, r, title);
+    int y = canvas_panel(d, r, title);
     VrecGpuNow now;
     vrec_gpu_at(sc->rec, v->cycle, &now);
     char a[32], b[32], c[32];
-    text(d, F_BODY, r->x + S(d, 12), y, AL_LEFT, C_TEXT, "wave %u of %u · %s resident · %s waiting · %s done", now.wave,
-         now.waves, commas(a, sizeof a, now.started - now.done), commas(b, sizeof b, now.waiting),
-         commas(c, sizeof c, now.done));
+    canvas_text(d, F_BODY, r->x + canvas_s(d, 12), y, AL_LEFT, C_TEXT, "wave %u of %u · %s resident · %s waiting · %s done", now.wave,
+                now.waves, canvas_commas(a, sizeof a, now.started - now.done), canvas_commas(b, sizeof b, now.waiting),
+                canvas_commas(c, sizeof c, now.done));
     GpuGrid g;
     gpu_grid(L, sh->sm_count, &g);
     int64_t slots[256];
@@ -398,13 +286,13 @@ static void draw_gpu(VizDraw *d, const VizLayout *L, const VizScene *sc, const V
     int sc2 = 1;
     while ((uint32_t)(sc2 * sc2) < bps) sc2++;
     int srows = (int)((bps + (uint32_t)sc2 - 1) / (uint32_t)sc2);
-    int gap = g.box >= S(d, 24) ? S(d, 3) : 1;
-    bool label = g.box >= S(d, 40);
-    int lab_h = label ? font_h(d, F_SMALL) : 0;
+    int gap = g.box >= canvas_s(d, 24) ? canvas_s(d, 3) : 1;
+    bool label = g.box >= canvas_s(d, 40);
+    int lab_h = label ? canvas_font_h(d, F_SMALL) : 0;
     for (uint32_t sm = 0; sm < sh->sm_count; sm++) {
         int bx = g.x0 + (int)(sm % (uint32_t)g.cols) * g.box, by = g.y0 + (int)(sm / (uint32_t)g.cols) * g.box;
         int inner = g.box - 2 * gap;
-        fill(d, bx + gap, by + gap, inner, inner, 0x2e2e3a);
+        canvas_fill(d, bx + gap, by + gap, inner, inner, 0x2e2e3a);
         vrec_sm_blocks_at(sc->rec, sm, v->cycle, slots);
         int cx = bx + gap + 2, cy = by + gap + 2 + lab_h, cw = inner - 4, ch = inner - 4 - lab_h;
         for (uint32_t s = 0; s < bps; s++) {
@@ -412,31 +300,41 @@ static void draw_gpu(VizDraw *d, const VizLayout *L, const VizScene *sc, const V
             int x0 = cx + col * cw / sc2, x1 = cx + (col + 1) * cw / sc2;
             int y0 = cy + row * ch / srows, y1 = cy + (row + 1) * ch / srows;
             uint32_t rgb = slots[s] < 0 ? 0x1c1c24 : WAVE_RGB[vrec_wave_of(sc->rec, (uint64_t)slots[s]) % NWAVE_RGB];
-            fill(d, x0, y0, x1 - x0 - (sc2 > 1), y1 - y0 - (srows > 1), rgb);
+            canvas_fill(d, x0, y0, x1 - x0 - (sc2 > 1), y1 - y0 - (srows > 1), rgb);
         }
-        if (label) text(d, F_SMALL, bx + gap + 3, by + gap + 1, AL_LEFT, C_DIM, "%u", sm);
-        if (sm == sh->detail_sm) frame(d, bx, by, g.box, g.box, gap > 1 ? gap : 2, C_SELECT);
+        if (label) canvas_text(d, F_SMALL, bx + gap + 3, by + gap + 1, AL_LEFT, C_DIM, "%u", sm);
+        if (sm == sh->detail_sm) canvas_frame(d, bx, by, g.box, g.box, gap > 1 ? gap : 2, C_SELECT);
     }
     /* legend: wave colours */
-    int ly = r->y + r->h - S(d, 30), lx = r->x + S(d, 12);
-    lx += text(d, F_SMALL, lx, ly + S(d, 4), AL_LEFT, C_DIM, "blocks by wave:") + S(d, 8);
+    int ly = r->y + r->h - canvas_s(d, 30), lx = r->x + canvas_s(d, 12);
+    lx += canvas_text(d, F_SMALL, lx, ly + canvas_s(d, 4), AL_LEFT, C_DIM, "blocks by wave:") + canvas_s(d, 8);
     uint32_t nw = now.waves < NWAVE_RGB ? now.waves : (uint32_t)NWAVE_RGB;
     for (uint32_t i = 0; i < nw; i++) {
-        fill(d, lx, ly + S(d, 6), S(d, 16), S(d, 16), WAVE_RGB[i]);
-        lx += S(d, 20);
-        lx += text(d, F_SMALL, lx, ly + S(d, 4), AL_LEFT, C_DIM, "%u%s", i + 1,
-                   i + 1 == nw && now.waves > nw ? "…" : "") + S(d, 10);
+        canvas_fill(d, lx, ly + canvas_s(d, 6), canvas_s(d, 16), canvas_s(d, 16), WAVE_RGB[i]);
+        lx += canvas_s(d, 20);
+        lx += canvas_text(d, F_SMALL, lx, ly + canvas_s(d, 4), AL_LEFT, C_DIM, "%u%s", i + 1,
+                          i + 1 == nw && now.waves > nw ? "…" : "") + canvas_s(d, 10);
     }
-    text(d, F_SMALL, r->x + r->w - S(d, 12), ly + S(d, 4), AL_RIGHT, C_DIM, "click an SM to open it");
+    if (!v->headless) canvas_text(d, F_SMALL, r->x + r->w - canvas_s(d, 12), ly + canvas_s(d, 4), AL_RIGHT, C_DIM, "click an SM to open it");
 }
 
 /* ------------------------------------------------------------ SM panel */
 
+/* A warp's 32 lanes in one row, or in two rows of 16 when one row would
+** make cells narrower than VDRAW_MIN_LANE_PX and the row has 12 px. */
+#define VDRAW_MIN_LANE_PX 6
 static void lane_cells(VizDraw *d, int x, int y, int w, int h, const VrecWarpNow *wn)
 {
-    int cw = w / 32;
+    int per_row = w / 32 < VDRAW_MIN_LANE_PX && h >= 12 ? 16 : 32;
+    if (per_row == 32) y += 1, h -= 2; /* a pixel above and below the row */
+    int cw = w / per_row, rh = per_row == 16 ? h / 2 : h;
     if (cw < 1) cw = 1;
-    int g = cw >= 4 ? 1 : 0;
+    int g = cw >= 4 ? 1 : 0, gv = per_row == 16 ? 1 : 0;
+    if (!d->lane_w || cw - g < d->lane_w) d->lane_w = cw - g, d->lane_h = rh - gv;
+    if (wn->state == VREC_EXITED) { /* no lanes any more: one dim bar, not its last mask */
+        canvas_fill(d, x, y + h / 3, cw * per_row - g, h - 2 * (h / 3) > 1 ? h - 2 * (h / 3) : 1, vdraw_state_rgb(VREC_EXITED));
+        return;
+    }
     for (int l = 0; l < 32; l++) {
         uint32_t rgb = 0x26262e;
         if (wn->has_issue) {
@@ -444,7 +342,7 @@ static void lane_cells(VizDraw *d, int x, int y, int w, int h, const VrecWarpNow
             else if (wn->active >> l & 1) rgb = 0x8a8a96;
             else rgb = C_CELL_OFF;
         }
-        fill(d, x + l * cw, y, cw - g, h, rgb);
+        canvas_fill(d, x + l % per_row * cw, y + l / per_row * rh, cw - g, rh - gv, rgb);
     }
 }
 
@@ -457,237 +355,118 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
     char title[160];
     snprintf(title, sizeof title, "SM %u · %u schedulers · %u warp slots (%u blocks × %u warps)", sh->detail_sm,
              g.nsched, g.slots, sh->blocks_per_sm, sh->warps_per_block);
-    int y = panel(d, r, title);
+    int y = canvas_panel(d, r, title);
     uint32_t counts[VREC_NSTATES] = { 0 };
     for (uint32_t q = 0; q < g.nsched; q++)
-        text(d, F_SMALL, g.x0 + (int)q * g.sub * g.colw + S(d, 4), y + S(d, 2), AL_LEFT, C_DIM, "scheduler %u", q);
+        canvas_text(d, F_SMALL, g.x0 + (int)q * g.sub * g.colw + canvas_s(d, 4), y + canvas_s(d, 2), AL_LEFT, C_DIM, "scheduler %u", q);
     for (uint32_t q = 1; q < g.nsched; q++)
-        fill(d, g.x0 + (int)q * g.sub * g.colw - S(d, 3), y, 1, g.footer_y - y, C_EDGE);
-    int lw = text_w(d, F_SMALL, "w00") + S(d, 6);
+        canvas_fill(d, g.x0 + (int)q * g.sub * g.colw - canvas_s(d, 3), y, 1, g.footer_y - y, C_EDGE);
+    int lw = canvas_text_w(d, F_SMALL, "w00") + canvas_s(d, 6);
     for (uint32_t w = 0; w < g.slots; w++) {
         SDL_Rect rr = sm_row_rect(&g, w);
         VrecWarpNow wn;
         vrec_warp_at(sc->rec, w, v->cycle, &wn);
         counts[wn.state < VREC_NSTATES ? wn.state : VREC_EMPTY]++;
-        int pad = rr.h > S(d, 12) ? S(d, 2) : 0;
+        int pad = rr.h > canvas_s(d, 12) ? canvas_s(d, 2) : 0;
         if ((int32_t)w == v->warp) {
-            fill(d, rr.x, rr.y, rr.w - S(d, 6), rr.h, 0x44445e);
-            frame(d, rr.x, rr.y, rr.w - S(d, 6), rr.h, 2, C_SELECT);
+            canvas_fill(d, rr.x, rr.y, rr.w - canvas_s(d, 6), rr.h, 0x44445e);
+            canvas_frame(d, rr.x, rr.y, rr.w - canvas_s(d, 6), rr.h, 2, C_SELECT);
         }
-        bool small = rr.h < font_h(d, F_SMALL);
+        bool small = rr.h < canvas_font_h(d, F_SMALL);
         if (!small)
-            text(d, F_SMALL, rr.x + S(d, 4), rr.y + (rr.h - font_h(d, F_SMALL)) / 2, AL_LEFT,
-                 wn.issuing ? C_TEXT : C_DIM, "w%u", w);
-        int sx = rr.x + (small ? S(d, 2) : lw), sw = S(d, 26);
-        fill(d, sx, rr.y + pad, sw, rr.h - 2 * pad, vdraw_state_rgb(wn.state));
-        if (wn.issuing) frame(d, sx, rr.y + pad, sw, rr.h - 2 * pad, 2, C_SELECT);
-        int cx = sx + sw + S(d, 8), cw = rr.w - (cx - rr.x) - S(d, 14);
-        if (wn.state != VREC_EMPTY) lane_cells(d, cx, rr.y + pad + 1, cw, rr.h - 2 * pad - 2, &wn);
+            canvas_text(d, F_SMALL, rr.x + canvas_s(d, 4), rr.y + (rr.h - canvas_font_h(d, F_SMALL)) / 2, AL_LEFT,
+                        wn.issuing ? C_TEXT : C_DIM, "w%u", w);
+        int sx = rr.x + (small ? canvas_s(d, 2) : lw), sw = canvas_s(d, 26);
+        canvas_fill(d, sx, rr.y + pad, sw, rr.h - 2 * pad, vdraw_state_rgb(wn.state));
+        if (wn.issuing) canvas_frame(d, sx, rr.y + pad, sw, rr.h - 2 * pad, 2, C_SELECT);
+        int cx = sx + sw + canvas_s(d, 8), cw = rr.w - (cx - rr.x) - canvas_s(d, 14);
+        if (wn.state != VREC_EMPTY) lane_cells(d, cx, rr.y + pad, cw, rr.h - 2 * pad, &wn);
     }
     /* footer: the followed warp, or a census of this cycle */
-    int fy = g.footer_y, fx = r->x + S(d, 12);
-    fill(d, r->x + 1, fy, r->w - 2, 1, C_EDGE);
-    fy += S(d, 4);
+    int fy = g.footer_y, fx = r->x + canvas_s(d, 12);
+    canvas_fill(d, r->x + 1, fy, r->w - 2, 1, C_EDGE);
+    fy += canvas_s(d, 4);
     if (v->warp >= 0 && (uint32_t)v->warp < g.slots) {
         VrecWarpNow wn;
         vrec_warp_at(sc->rec, (uint32_t)v->warp, v->cycle, &wn);
-        int x = fx + text(d, F_BODY, fx, fy, AL_LEFT, C_TEXT, "warp %d", v->warp);
+        int x = fx + canvas_text(d, F_BODY, fx, fy, AL_LEFT, C_TEXT, "warp %d", v->warp);
         if (wn.block_id >= 0)
-            x += text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, " · block %lld, its warp %u · %llu issues · ",
-                      (long long)wn.block_id, (uint32_t)v->warp % (sh->warps_per_block ? sh->warps_per_block : 1),
-                      (unsigned long long)wn.issues);
+            x += canvas_text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, " · block %lld, its warp %u · %llu issues · ",
+                             (long long)wn.block_id, (uint32_t)v->warp % (sh->warps_per_block ? sh->warps_per_block : 1),
+                             (unsigned long long)wn.issues);
         else
-            x += text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, " · ");
-        fill(d, x, fy + S(d, 3), S(d, 16), S(d, 16), vdraw_state_rgb(wn.state));
-        x += S(d, 20);
-        text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, "%s%s%s", vdraw_state_label(wn.state),
-             wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? ": " : "",
-             wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? STALL_HELP[wn.state] : "");
-        fy += font_h(d, F_BODY);
+            x += canvas_text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, " · ");
+        canvas_fill(d, x, fy + canvas_s(d, 3), canvas_s(d, 16), canvas_s(d, 16), vdraw_state_rgb(wn.state));
+        x += canvas_s(d, 20);
+        canvas_text(d, F_BODY, x, fy, AL_LEFT, C_TEXT, "%s%s%s", vdraw_state_label(wn.state),
+                    wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? ": " : "",
+                    wn.state < STALL_COUNT && wn.state != STALL_SELECTED ? STALL_HELP[wn.state] : "");
+        fy += canvas_font_h(d, F_BODY);
         if (wn.has_issue && sc->kernel && wn.pc < sc->kernel->ncode) {
             char dis[160];
             disasm_instr(sc->kernel, &sc->kernel->code[wn.pc], dis, sizeof dis);
-            text(d, F_MONO, fx, fy, AL_LEFT, C_TEXT, "%s pc %u: %s   mask %08x (%d lanes)%s",
-                 wn.issuing ? "now" : "last", wn.pc, dis, wn.active, __builtin_popcount(wn.active),
-                 wn.diverged ? "  diverged" : "");
+            canvas_text(d, F_MONO, fx, fy, AL_LEFT, C_TEXT, "%s pc %u: %s   mask %08x (%d lanes)%s",
+                        wn.issuing ? "now" : "last", wn.pc, dis, wn.active, __builtin_popcount(wn.active),
+                        wn.diverged ? "  diverged" : "");
         } else {
-            text(d, F_MONO, fx, fy, AL_LEFT, C_DIM, "no instruction issued yet");
+            canvas_text(d, F_MONO, fx, fy, AL_LEFT, C_DIM, "no instruction issued yet");
         }
     } else {
         /* the census in body text, or small text when that does not fit */
         char item[VREC_NSTATES][64];
         int font = F_BODY;
         for (int pass = 0; pass < 2; pass++) {
-            int need = text_w(d, font, "this cycle:");
+            int need = canvas_text_w(d, font, "this cycle:");
             for (unsigned s = 0; s < VREC_NSTATES; s++) {
                 if (!counts[s] || s == VREC_EMPTY) continue;
                 snprintf(item[s], sizeof item[s], "%u %s", counts[s], vdraw_state_label(s));
-                need += S(d, 32) + text_w(d, font, item[s]);
+                need += canvas_s(d, 32) + canvas_text_w(d, font, item[s]);
             }
-            if (fx + need <= r->x + r->w - S(d, 8)) break;
+            if (fx + need <= r->x + r->w - canvas_s(d, 8)) break;
             font = F_SMALL;
         }
-        int x = fx + text(d, font, fx, fy, AL_LEFT, C_TEXT, "this cycle:");
+        int x = fx + canvas_text(d, font, fx, fy, AL_LEFT, C_TEXT, "this cycle:");
         for (unsigned s = 0; s < VREC_NSTATES; s++) {
             if (!counts[s] || s == VREC_EMPTY) continue;
-            x += S(d, 12);
-            fill(d, x, fy + S(d, 3), S(d, 16), S(d, 16), vdraw_state_rgb(s));
-            x += S(d, 20);
-            x += text(d, font, x, fy, AL_LEFT, C_TEXT, "%s", item[s]);
+            x += canvas_s(d, 12);
+            canvas_fill(d, x, fy + canvas_s(d, 3), canvas_s(d, 16), canvas_s(d, 16), vdraw_state_rgb(s));
+            x += canvas_s(d, 20);
+            x += canvas_text(d, font, x, fy, AL_LEFT, C_TEXT, "%s", item[s]);
         }
-        fy += font_h(d, F_BODY);
-        text(d, F_BODY, fx, fy, AL_LEFT, C_DIM,
-             "lanes: white = active, grey = guard false, dark = masked off · click a warp to follow it");
+        fy += canvas_font_h(d, F_BODY);
+        canvas_text(d, F_BODY, fx, fy, AL_LEFT, C_DIM, "lanes: white = active, grey = guard false, dark = masked off%s",
+                    v->headless ? "" : " · click a warp to follow it");
     }
-    fy += font_h(d, F_BODY) + S(d, 4);
+    fy += canvas_font_h(d, F_BODY) + canvas_s(d, 4);
     /* legend: state colours, in flowing rows */
     int x = fx;
     for (unsigned s = 0; s < VREC_NSTATES; s++) {
         const char *lab = vdraw_state_label(s);
-        int need = S(d, 22) + text_w(d, F_SMALL, lab) + S(d, 14);
-        if (x + need > r->x + r->w - S(d, 8)) {
+        int need = canvas_s(d, 22) + canvas_text_w(d, F_SMALL, lab) + canvas_s(d, 14);
+        if (x + need > r->x + r->w - canvas_s(d, 8)) {
             x = fx;
-            fy += font_h(d, F_SMALL) + S(d, 2);
+            fy += canvas_font_h(d, F_SMALL) + canvas_s(d, 2);
         }
-        fill(d, x, fy + S(d, 2), S(d, 16), S(d, 14), vdraw_state_rgb(s));
-        text(d, F_SMALL, x + S(d, 20), fy, AL_LEFT, C_DIM, "%s", lab);
+        canvas_fill(d, x, fy + canvas_s(d, 2), canvas_s(d, 16), canvas_s(d, 14), vdraw_state_rgb(s));
+        canvas_text(d, F_SMALL, x + canvas_s(d, 20), fy, AL_LEFT, C_DIM, "%s", lab);
         x += need;
     }
 }
 
-/* ------------------------------------------------------------ shared */
-
-/* The memory panels' first line when the detail SM has no access of their
-** kind yet ("no global access yet on SM 3 by this warp"). */
-static void no_access_yet(VizDraw *d, const VizScene *sc, const VizView *v, int x, int y, const char *kind)
-{
-    text(d, F_BODY, x, y, AL_LEFT, C_DIM, "no %s access yet on SM %u%s", kind, vrec_shape(sc->rec)->detail_sm,
-         v->warp >= 0 ? " by this warp" : "");
-}
-
-/* The memory panels' first line for an access: its instruction, warp, cycle
-** (dimmed when it is not this cycle's) and lanes. Returns the next line's y. */
-static int access_header(VizDraw *d, const VizScene *sc, const VizView *v, int x, int y, uint32_t pc, uint32_t warp,
-                         uint64_t cycle, uint32_t mask)
-{
-    char mn[48] = "";
-    if (sc->kernel && pc < sc->kernel->ncode) disasm_mnemonic(&sc->kernel->code[pc], mn, sizeof mn);
-    text(d, F_BODY, x, y, AL_LEFT, cycle == v->cycle ? C_TEXT : C_DIM, "%s by warp %u at cycle %llu%s · %d lanes", mn, warp,
-         (unsigned long long)cycle, cycle == v->cycle ? " (now)" : "", __builtin_popcount(mask));
-    return y + font_h(d, F_BODY);
-}
-
-static void draw_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
-{
-    const SDL_Rect *r = &L->panel[VP_SHARED];
-    const VrecShared *a = vrec_shared_at(sc->rec, v->warp, v->cycle);
-    char title[64];
-    snprintf(title, sizeof title, "Shared memory · %u banks × 4 B", a ? a->banks : sc->smem_banks);
-    int y = panel(d, r, title);
-    int x0 = r->x + S(d, 12);
-    if (!a || a->banks == 0) {
-        no_access_yet(d, sc, v, x0, y, "shared-memory");
-        return;
-    }
-    y = access_header(d, sc, v, x0, y, a->pc, a->warp, a->cycle, a->mask) + S(d, 4);
-    /* one column per bank of the machine: 16, 32 or 64 (smem.banks) */
-    const int nb = a->banks;
-    uint32_t maxw = 0;
-    for (int b = 0; b < nb; b++)
-        if (a->bank_words[b] > maxw) maxw = a->bank_words[b];
-    uint32_t scale = maxw > 32 ? maxw : 32;
-    int cw = (r->w * 64 / 100) / nb, lab = font_h(d, F_SMALL);
-    int ch = r->y + r->h - y - lab - S(d, 8);
-    if (ch < 8) ch = 8;
-    int base = y + ch;
-    fill(d, x0, base, cw * nb, 1, C_FAINT);
-    for (int b = 0; b < nb; b++) {
-        uint32_t n = a->bank_words[b];
-        uint32_t rgb = n <= 1 ? C_GOOD : n < 8 ? C_WARN : C_BAD;
-        int bx = x0 + b * cw;
-        fill(d, bx, y, cw - 1, ch, 0x26262e);
-        for (uint32_t k = 0; k < n; k++) {
-            int y1 = base - (int)((uint64_t)k * (uint32_t)ch / scale), y0 = base - (int)((uint64_t)(k + 1) * (uint32_t)ch / scale);
-            int gap = y1 - y0 >= 4 ? 1 : 0;
-            fill(d, bx + 1, y0, cw - 3, y1 - y0 - gap, rgb);
-        }
-        if (b % (nb / 8) == 0 || cw >= S(d, 24)) text(d, F_SMALL, bx + cw / 2, base + S(d, 2), AL_CENTER, C_DIM, "%d", b);
-    }
-    /* the verdict, big */
-    int tx = x0 + cw * nb + S(d, 24), ty = r->y + S(d, 44);
-    uint32_t rgb = a->wavefronts <= 1 ? C_GOOD : C_BAD;
-    text(d, F_BIG, tx, ty, AL_LEFT, rgb, "%u", a->wavefronts);
-    ty += font_h(d, F_BIG);
-    text(d, F_HEAD, tx, ty, AL_LEFT, rgb, "wavefront%s", a->wavefronts == 1 ? "" : "s");
-    ty += font_h(d, F_HEAD) + S(d, 4);
-    if (maxw > 1)
-        text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u-way bank conflict", maxw);
-    else
-        text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "no bank conflict");
-    ty += font_h(d, F_BODY);
-    text(d, F_SMALL, tx, ty, AL_LEFT, C_DIM, "bar height: distinct words");
-    ty += font_h(d, F_SMALL);
-    text(d, F_SMALL, tx, ty, AL_LEFT, C_DIM, "asked of each bank");
-}
-
-/* ------------------------------------------------------------ global */
-
-static void draw_global(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
-{
-    const SDL_Rect *r = &L->panel[VP_GLOBAL];
-    int y = panel(d, r, "Global memory · 128-B lines, 32-B sectors");
-    const VrecGlobal *a = vrec_global_at(sc->rec, v->warp, v->cycle);
-    int x0 = r->x + S(d, 12);
-    if (!a) {
-        no_access_yet(d, sc, v, x0, y, "global");
-        return;
-    }
-    y = access_header(d, sc, v, x0, y, a->pc, a->warp, a->cycle, a->mask) + S(d, 6);
-    const VrecLine *ln = vrec_lines(sc->rec, a);
-    int area_w = r->w * 60 / 100, area_h = r->y + r->h - y - S(d, 10);
-    int cellw = S(d, 18), linew = 4 * cellw + S(d, 10);
-    int cols = area_w / linew > 0 ? area_w / linew : 1;
-    int rows = (int)((a->nlines + (uint32_t)cols - 1) / (uint32_t)cols);
-    if (rows < 1) rows = 1;
-    int rowh = area_h / rows;
-    if (rowh > S(d, 26)) rowh = S(d, 26);
-    uint32_t on = a->is_store ? C_STORE : C_LOAD;
-    for (uint32_t i = 0; i < a->nlines; i++) {
-        int lx = x0 + (int)(i / (uint32_t)rows) * linew, ly = y + (int)(i % (uint32_t)rows) * rowh;
-        int gap = rowh >= 6 ? S(d, 3) > 1 ? S(d, 3) : 1 : 0;
-        for (int s = 0; s < 4; s++)
-            fill(d, lx + s * cellw, ly, cellw - 2, rowh - gap, ln[i].sectors >> s & 1 ? on : C_CELL_OFF);
-    }
-    int tx = x0 + area_w + S(d, 14), ty = r->y + S(d, 44);
-    uint32_t fetched = a->sectors * 32;
-    double eff = fetched ? (double)a->bytes_requested / fetched : 1;
-    uint32_t rgb = eff >= 0.8 ? C_GOOD : eff >= 0.4 ? C_WARN : C_BAD;
-    text(d, F_BIG, tx, ty, AL_LEFT, rgb, "%.0f%%", eff * 100);
-    ty += font_h(d, F_BIG);
-    text(d, F_HEAD, tx, ty, AL_LEFT, rgb, "of fetched bytes used");
-    ty += font_h(d, F_HEAD) + S(d, 4);
-    text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u B used of %u B fetched", a->bytes_requested, fetched);
-    ty += font_h(d, F_BODY);
-    text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u sector%s in %u line%s", a->sectors, a->sectors == 1 ? "" : "s",
-         a->nlines, a->nlines == 1 ? "" : "s");
-    ty += font_h(d, F_BODY);
-    fill(d, tx, ty + S(d, 4), S(d, 14), S(d, 14), on);
-    text(d, F_SMALL, tx + S(d, 18), ty + S(d, 2), AL_LEFT, C_DIM, "sector fetched (%s)", a->is_store ? "store" : "load");
-}
 
 /* ------------------------------------------------------------ timeline */
 
 static void draw_timeline(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
 {
     const SDL_Rect *r = &L->panel[VP_TIMELINE];
-    panel(d, r, "Timeline");
+    canvas_panel(d, r, "Timeline");
     SDL_Rect p = timeline_plot(L);
     VrecTimeline tl;
     vrec_timeline(sc->rec, &tl);
     const VrecShape *sh = vrec_shape(sc->rec);
     uint64_t end = vrec_end(sc->rec);
     double cap = (double)sh->sm_count * vrec_warp_slots(sc->rec);
-    fill(d, p.x, p.y, p.w, p.h, 0x1a1a22);
+    canvas_fill(d, p.x, p.y, p.w, p.h, 0x1a1a22);
     if (!end || p.w <= 0 || p.h <= 0) return;
     /* Per pixel column: IPC and resident-warp fraction averaged over a
     ** window of at least 1/120 of the run (a single cycle's IPC is 0 or a
@@ -718,37 +497,37 @@ static void draw_timeline(VizDraw *d, const VizLayout *L, const VizScene *sc, co
     }
     for (int x = 0; x < n; x++) {
         int h = maxipc > 0 ? (int)(ipc[x] / maxipc * (p.h - 2)) : 0;
-        fill(d, p.x + x * p.w / n, p.y + p.h - h, p.w / n > 1 ? p.w / n : 1, h, 0x3570b8);
+        canvas_fill(d, p.x + x * p.w / n, p.y + p.h - h, p.w / n > 1 ? p.w / n : 1, h, 0x3570b8);
     }
     int prev = -1;
     for (int x = 0; x < n; x++) {
         double o = occ[x] > 1 ? 1 : occ[x];
         int yy = p.y + p.h - 2 - (int)(o * (p.h - 4));
         int a = prev < 0 ? yy : prev, lo = a < yy ? a : yy, hi = a < yy ? yy : a;
-        fill(d, p.x + x * p.w / n, lo, 2, hi - lo + 2, 0xffdc00);
+        canvas_fill(d, p.x + x * p.w / n, lo, 2, hi - lo + 2, 0xffdc00);
         prev = yy;
     }
     uint64_t dend = vrec_detail_end(sc->rec);
     if (dend < end) {
         int xd = p.x + (int)((double)dend / end * p.w);
-        fill(d, xd, p.y, p.x + p.w - xd, S(d, 4), C_BAD);
-        text(d, F_SMALL, xd + S(d, 4), p.y + S(d, 4), AL_LEFT, C_BAD, "SM detail not recorded past cycle %llu",
-             (unsigned long long)dend);
+        canvas_fill(d, xd, p.y, p.x + p.w - xd, canvas_s(d, 4), C_BAD);
+        canvas_text(d, F_SMALL, xd + canvas_s(d, 4), p.y + canvas_s(d, 4), AL_LEFT, C_BAD, "SM detail not recorded past cycle %llu",
+                    (unsigned long long)dend);
     }
     int cx = p.x + (int)((double)v->cycle / end * (p.w - 1));
-    fill(d, cx - 1, p.y - S(d, 4), 3, p.h + S(d, 8), C_CURSOR);
+    canvas_fill(d, cx - 1, p.y - canvas_s(d, 4), 3, p.h + canvas_s(d, 8), C_CURSOR);
     /* labels */
-    int ly = p.y + p.h + S(d, 2);
-    text(d, F_SMALL, p.x, ly, AL_LEFT, C_DIM, "0");
+    int ly = p.y + p.h + canvas_s(d, 2);
+    canvas_text(d, F_SMALL, p.x, ly, AL_LEFT, C_DIM, "0");
     char a[32];
-    text(d, F_SMALL, p.x + p.w, ly, AL_RIGHT, C_DIM, "%s cycles", commas(a, sizeof a, end));
-    int lx = r->x + r->w - S(d, 12), ty = r->y + S(d, 9);
-    lx -= text(d, F_SMALL, lx, ty, AL_RIGHT, C_DIM, "resident warps (%% of GPU)") + S(d, 22);
-    fill(d, lx, ty + S(d, 7), S(d, 16), S(d, 3), 0xffdc00);
-    lx -= S(d, 18);
-    lx -= text(d, F_SMALL, lx, ty, AL_RIGHT, C_DIM, "IPC, all SMs (max %.1f warp instr/cycle)", maxipc) + S(d, 22);
-    fill(d, lx, ty + S(d, 3), S(d, 16), S(d, 12), 0x3570b8);
-    text(d, F_SMALL, r->x + S(d, 24) + text_w(d, F_HEAD, "Timeline"), ty, AL_LEFT, C_DIM, "click to jump");
+    canvas_text(d, F_SMALL, p.x + p.w, ly, AL_RIGHT, C_DIM, "%s cycles", canvas_commas(a, sizeof a, end));
+    int lx = r->x + r->w - canvas_s(d, 12), ty = r->y + canvas_s(d, 9);
+    lx -= canvas_text(d, F_SMALL, lx, ty, AL_RIGHT, C_DIM, "resident warps (%% of GPU)") + canvas_s(d, 22);
+    canvas_fill(d, lx, ty + canvas_s(d, 7), canvas_s(d, 16), canvas_s(d, 3), 0xffdc00);
+    lx -= canvas_s(d, 18);
+    lx -= canvas_text(d, F_SMALL, lx, ty, AL_RIGHT, C_DIM, "IPC, all SMs (max %.1f warp instr/cycle)", maxipc) + canvas_s(d, 22);
+    canvas_fill(d, lx, ty + canvas_s(d, 3), canvas_s(d, 16), canvas_s(d, 12), 0x3570b8);
+    if (!v->headless) canvas_text(d, F_SMALL, r->x + canvas_s(d, 24) + canvas_text_w(d, F_HEAD, "Timeline"), ty, AL_LEFT, C_DIM, "click to jump");
 }
 
 /* ------------------------------------------------------------ help */
@@ -763,7 +542,9 @@ static void draw_help(VizDraw *d, int w, int h)
         { "Home  End", "first / last cycle" },
         { "m  M", "next / previous shared-memory access" },
         { "g  G", "next / previous global-memory access" },
+        { "f", "m and g: any access, loads only, stores only" },
         { "d", "next divergent branch" },
+        { "s", "the source: the warp's instruction with its counters" },
         { "click", "an SM to open it, a warp to follow it, the timeline to jump" },
         { "[  ]", "previous / next SM" },
         { "Esc", "stop following the warp" },
@@ -773,42 +554,60 @@ static void draw_help(VizDraw *d, int w, int h)
         { "q", "quit" },
     };
     int n = (int)(sizeof KEYS / sizeof KEYS[0]);
-    int lh = font_h(d, F_BODY) + S(d, 4);
-    int bw = S(d, 860), bh = S(d, 70) + n * lh + S(d, 20);
+    int lh = canvas_font_h(d, F_BODY) + canvas_s(d, 4);
+    int bw = canvas_s(d, 860), bh = canvas_s(d, 70) + n * lh + canvas_s(d, 20);
     int x = (w - bw) / 2, y = (h - bh) / 2;
-    fill(d, x, y, bw, bh, 0x101018);
-    frame(d, x, y, bw, bh, 3, C_SELECT);
-    text(d, F_TITLE, x + S(d, 24), y + S(d, 16), AL_LEFT, C_TEXT, "Keys");
-    int yy = y + S(d, 70);
+    canvas_fill(d, x, y, bw, bh, 0x101018);
+    canvas_frame(d, x, y, bw, bh, 3, C_SELECT);
+    canvas_text(d, F_TITLE, x + canvas_s(d, 24), y + canvas_s(d, 16), AL_LEFT, C_TEXT, "Keys");
+    int yy = y + canvas_s(d, 70);
     for (int i = 0; i < n; i++) {
-        text(d, F_BODY, x + S(d, 40), yy, AL_LEFT, C_WARN, "%s", KEYS[i][0]);
-        text(d, F_BODY, x + S(d, 260), yy, AL_LEFT, C_TEXT, "%s", KEYS[i][1]);
+        canvas_text(d, F_BODY, x + canvas_s(d, 40), yy, AL_LEFT, C_WARN, "%s", KEYS[i][0]);
+        canvas_text(d, F_BODY, x + canvas_s(d, 260), yy, AL_LEFT, C_TEXT, "%s", KEYS[i][1]);
         yy += lh;
     }
 }
+
 
 /* ------------------------------------------------------------ frame */
 
 void vdraw_frame(VizDraw *d, SDL_Surface *dst, const VizScene *sc, const VizView *v)
 {
     VizLayout L;
-    vdraw_layout(dst->w, dst->h, &L);
+    vdraw_layout(sc, dst->w, dst->h, &L);
     if (L.scale != d->scale) {
         char err[256];
-        if (!open_fonts(d, L.scale, err, sizeof err)) open_fonts(d, d->scale, err, sizeof err);
+        if (!canvas_open_fonts(d, L.scale, err, sizeof err)) canvas_open_fonts(d, d->scale, err, sizeof err);
     }
     d->dst = dst;
     d->s = L.scale;
-    fill(d, 0, 0, dst->w, dst->h, C_BG);
+    d->lane_w = d->lane_h = 0;
+    memset(d->used, 0, sizeof d->used);
+    canvas_fill(d, 0, 0, dst->w, dst->h, C_BG);
     typedef void (*PanelFn)(VizDraw *, const VizLayout *, const VizScene *, const VizView *);
-    static const PanelFn PANELS[VP_COUNT] = { draw_gpu, draw_sm, draw_shared, draw_global, draw_timeline };
+    static const PanelFn PANELS[VP_COUNT] = { draw_gpu, draw_sm, drawmem_shared, drawmem_global, draw_timeline };
     for (int i = 0; i < VP_COUNT; i++) {
+        if (L.panel[i].w <= 0 || L.panel[i].h <= 0) continue; /* nothing to show: no room */
         SDL_SetClipRect(dst, &L.panel[i]);
+        d->where = VP_NAMES[i];
         PANELS[i](d, &L, sc, v);
     }
     SDL_SetClipRect(dst, &L.top);
+    d->where = "top";
     draw_top(d, &L, sc, v);
     SDL_SetClipRect(dst, NULL);
-    if (v->help) draw_help(d, dst->w, dst->h);
+    d->where = "source";
+    if (v->source) drawmem_source(d, &L, sc, dst->w);
+    d->where = "help";
+    if (v->help && !v->headless) draw_help(d, dst->w, dst->h);
+    if (d->log) {
+        int lo = 0, hi = 0;
+        for (int i = 0; i < F_COUNT; i++)
+            if (d->used[i]) {
+                if (!lo || d->px[i] < lo) lo = d->px[i];
+                if (d->px[i] > hi) hi = d->px[i];
+            }
+        fprintf(d->log, "sizes: lane_cell=%dx%d font_px=%d..%d\n", d->lane_w, d->lane_h, lo, hi);
+    }
     d->dst = NULL;
 }

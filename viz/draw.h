@@ -21,9 +21,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "isa/program.h"
 #include "viz/record.h"
+#include "viz/srcpanel.h"
 
 #define VDRAW_WIDTH  1600 /* default canvas, the size the layout is designed at */
 #define VDRAW_HEIGHT 960
@@ -37,6 +39,10 @@ typedef struct {
     const Kernel *kernel;       /* for disassembling a warp's instruction   */
     const char   *workload, *variant, *gpu;
     uint32_t      smem_banks;   /* the machine's shared-memory banks         */
+    bool          all_panels;   /* keep every panel, even one with nothing to show */
+    const VsrcLine *src;        /* the source overlay's lines (viz/srcpanel.h) */
+    size_t        nsrc;
+    const char   *src_title;    /* "Source · warp 5, pc 31 · transpose.asm"    */
 } VizScene;
 
 /* Where the viewer is. */
@@ -44,6 +50,8 @@ typedef struct {
     uint64_t    cycle;
     int32_t     warp;          /* followed warp slot of the detail SM, -1 none */
     bool        playing, help;
+    bool        headless;      /* a snapshot: no hints about keys or clicks */
+    bool        source;        /* the source overlay (key s)                */
     double      speed;         /* cycles per second while playing          */
     const char *message;       /* a status line (e.g. "recording SM 4"), or NULL */
 } VizView;
@@ -60,10 +68,21 @@ typedef struct VizDraw VizDraw;
 VizDraw *vdraw_create(const char *font_dir, char *err, size_t cap);
 void vdraw_destroy(VizDraw *d);
 
-void vdraw_layout(int w, int h, VizLayout *out);
+/* The panels' places on a w x h view of sc (NULL: every panel). A memory
+** panel with nothing to show in the whole launch (no shared, or no global,
+** access on the detail SM) gives its width to the other one, and when
+** neither has anything their row goes to the GPU and SM panels; unless
+** sc->all_panels. A panel given away has w = h = 0. */
+void vdraw_layout(const VizScene *sc, int w, int h, VizLayout *out);
 
 /* Draws the whole view onto dst (any size; 32-bit ARGB8888). */
 void vdraw_frame(VizDraw *d, SDL_Surface *dst, const VizScene *sc, const VizView *v);
+
+/* While log is not NULL, every text drawn is also written to it as
+** "text: PANEL: STRING" (gpusim-viz --print-text), and each frame adds
+** "sizes: lane_cell=WxH font_px=MIN..MAX": what a check can read of the
+** picture. NULL stops it. */
+void vdraw_log(VizDraw *d, FILE *log);
 
 typedef enum { VHIT_NONE, VHIT_SM, VHIT_WARP, VHIT_CYCLE } VizHitKind;
 typedef struct {

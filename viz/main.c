@@ -8,6 +8,7 @@
 #include <SDL.h>
 #include <SDL_image.h>
 #include <SDL_ttf.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "sim/gpu.h"
 #include "viz/draw.h"
 #include "viz/record.h"
+#include "viz/srcpanel.h"
 #include "workloads/loader.h"
 
 #ifndef GPUSIM_VIZ_FONT_DIR
@@ -35,6 +37,8 @@ static const double SPEEDS[] = { 1,    2,    5,     10,    20,    50,     100,  
 
 typedef struct {
     const char  *file, *variant, *gpu, *snapshot, *font_dir, *at_event;
+    const char  *keys;           /* --keys: pressed before the first frame   */
+    bool         print_text;     /* --print-text                            */
     char       **sets;
     const char **params;
     int          nsets, nparams;
@@ -57,9 +61,17 @@ typedef struct {
     char            vlabel[WL_MAX_VARIANT_NAME + 128]; /* "v (launch 2/3: k)" */
     VizRec         *rec;
     char            note[160];   /* why the recording ended early, or ""    */
+    char            status[200]; /* what the last key did, when it did not
+                                    do what it says (no such event), or ""  */
     VizDraw        *draw;
     VizView         view;
     int             speed;       /* index into SPEEDS                      */
+    int             filter;      /* what m and g step to: 0 any access, 1 loads, 2 stores, 3 atomics */
+    PcCounters     *pcs;         /* the shown launch's per-instruction counters, or NULL */
+    uint64_t        warp_cycles; /* ... and its warp cycles (their shares)   */
+    SrcListing     *src;         /* the kernel file's lines, read on first use */
+    VsrcLine        srclines[40]; /* the source overlay (key s), per frame    */
+    char            src_title[160];
     SDL_Window     *win;
     SDL_Surface    *canvas;
 } App;
@@ -70,7 +82,7 @@ static void usage(FILE *out)
             "usage: gpusim-viz FILE.json [--variant NAME] [--launch N] [--gpu NAME|FILE] [--set KEY=VALUE]...\n"
             "                  [--param NAME=VALUE]... [--sm N] [--warp N] [--at-cycle N] [--at EVENT]\n"
             "                  [--snapshot OUT.png [--panel NAME]] [--size WxH] [--max-cycles N]\n"
-            "                  [--max-instructions N] [--font-dir DIR]\n\n"
+            "                  [--max-instructions N] [--keys KEYS] [--print-text] [--font-dir DIR]\n\n"
             "Simulates one variant of a workload (default: the first) and shows it: every SM with its\n"
             "blocks, one SM's warps (state and active lanes), the shared-memory banks and global\n"
             "sectors of the latest access, and a timeline. Press h in the window for the keys.\n\n"
@@ -82,12 +94,16 @@ static void usage(FILE *out)
             "  --warp N              follow warp slot N of that SM\n"
             "  --at-cycle N          start at cycle N (snapshot default: the middle of the run)\n"
             "  --at EVENT            then go to the first EVENT on the SM at or after it: issue, shared,\n"
-            "                        shared-load, shared-store, global, global-load, global-store, diverged\n"
+            "                        shared-load, shared-store, shared-atomic, global, global-load,\n"
+            "                        global-store, global-atomic, diverged\n"
             "  --snapshot OUT.png    no window: draw that cycle offscreen, write a PNG, print what it shows\n"
             "  --panel NAME          with --snapshot: only one panel (gpu, sm, shared, global, timeline)\n"
             "  --size WxH            window or snapshot size (default %dx%d)\n"
             "  --max-cycles N        stop the recording at cycle N (default: none)\n"
             "  --max-instructions N  stop it after N warp instructions (default %llu; 0: none)\n"
+            "  --keys KEYS           press these keys first, one character each (as in the window:\n"
+            "                        v, d, m, M, g, G, f, s, [, ], ...), then show or snapshot\n"
+            "  --print-text          with --snapshot: also print every text drawn (\"text: ...\")\n"
             "  --font-dir DIR        where DejaVuSans.ttf and friends are (default: found at build time)\n",
             VDRAW_WIDTH, VDRAW_HEIGHT, VIZ_DEFAULT_MAX_INSTRUCTIONS);
 }
@@ -120,9 +136,13 @@ static int parse_args(int argc, char **argv, Args *a)
             usage(stdout);
             return -1;
         }
+        if (!strcmp(arg, "--print-text")) {
+            a->print_text = true;
+            continue;
+        }
         static const char *const FLAGS[] = { "--variant", "--launch", "--gpu", "--set", "--param", "--sm", "--warp",
                                              "--at-cycle", "--at", "--snapshot", "--panel", "--size",
-                                             "--max-cycles", "--max-instructions", "--font-dir", NULL };
+                                             "--max-cycles", "--max-instructions", "--font-dir", "--keys", NULL };
         const char *name = NULL;
         for (const char *const *f = FLAGS; *f && !name; f++)
             if (cli_option(argc, argv, &i, *f, &val)) name = *f;
@@ -134,12 +154,14 @@ static int parse_args(int argc, char **argv, Args *a)
             else if (!strcmp(name, "--param")) a->params[a->nparams++] = val;
             else if (!strcmp(name, "--snapshot")) a->snapshot = val;
             else if (!strcmp(name, "--font-dir")) a->font_dir = val;
+            else if (!strcmp(name, "--keys")) a->keys = val;
             else if (!strcmp(name, "--at")) {
                 a->at_event = val;
                 bool known = false;
                 for (int k = 0; k < VREC_EV_COUNT; k++) known |= !strcmp(val, VREC_EVENT_NAMES[k]);
                 if (!known) return bad("--at: unknown event '%s' (issue, shared, shared-load, shared-store, "
-                                       "global, global-load, global-store, diverged)", val);
+                                       "shared-atomic, global, global-load, global-store, global-atomic, "
+                                       "diverged)", val);
             } else if (!strcmp(name, "--panel")) {
                 for (int k = 0; k < VP_COUNT; k++)
                     if (!strcmp(val, VP_NAMES[k])) a->panel = k;
@@ -174,6 +196,7 @@ static int parse_args(int argc, char **argv, Args *a)
     }
     if (!a->file) return bad("%s", "no workload file (usage: gpusim-viz FILE.json ...; see --help)");
     if (a->panel >= 0 && !a->snapshot) return bad("%s", "--panel goes with --snapshot");
+    if (a->print_text && !a->snapshot) return bad("%s", "--print-text goes with --snapshot");
     return EXIT_OK;
 }
 
@@ -206,7 +229,7 @@ static int record(App *app, uint32_t sm)
     TraceSink sink;
     vrec_sink(rec, &sink);
     VariantOptions opt = { .max_cycles = app->a.max_cycles, .max_instructions = app->a.max_instructions,
-                           .trace = &sink, .trace_only = app->launch + 1 };
+                           .trace = &sink, .trace_only = app->launch + 1, .source = true };
     RunRow row;
     variant_run(&app->cfg, &app->w, v, &opt, &row);
     int rc = EXIT_OK;
@@ -224,6 +247,16 @@ static int record(App *app, uint32_t sm)
         fprintf(stderr, "gpusim-viz: error: out of memory\n");
         rc = EXIT_CHECK_FAILED;
     }
+    if (rc == EXIT_OK) { /* keep the shown launch's counters for the source overlay */
+        free(app->pcs);
+        app->pcs = NULL;
+        app->warp_cycles = 0;
+        if (row.launch_pcs && row.nlaunches_run > app->launch) {
+            app->pcs = row.launch_pcs[app->launch];
+            row.launch_pcs[app->launch] = NULL;
+            app->warp_cycles = row.launch_st[app->launch].stall_cycles;
+        }
+    }
     variant_row_free(&row);
     if (rc != EXIT_OK) {
         vrec_destroy(rec);
@@ -236,10 +269,41 @@ static int record(App *app, uint32_t sm)
     return EXIT_OK;
 }
 
-static VizScene scene(const App *app)
+/* The warp the source overlay follows: the followed one, else the lowest
+** slot that has issued by the cycle; -1 when none has. */
+static int32_t source_warp(const App *app, VrecWarpNow *wn)
 {
-    VizScene sc = { app->rec, app->v->launches[app->launch].kernel, app->w.name, app->vlabel,
-                    app->cfg.description[0] ? app->cfg.description : app->cfg.name, app->cfg.smem_banks };
+    for (uint32_t w = app->view.warp >= 0 ? (uint32_t)app->view.warp : 0; w < vrec_warp_slots(app->rec); w++) {
+        vrec_warp_at(app->rec, w, app->view.cycle, wn);
+        if (wn->has_issue && wn->state != VREC_EXITED) return (int32_t)w;
+        if (app->view.warp >= 0) break;
+    }
+    return -1;
+}
+
+static VizScene scene(App *app)
+{
+    const Kernel *k = app->v->launches[app->launch].kernel;
+    VizScene sc = { app->rec, k, app->w.name, app->vlabel,
+                    app->cfg.description[0] ? app->cfg.description : app->cfg.name, app->cfg.smem_banks,
+                    false, NULL, 0, NULL };
+    if (!app->view.source) return sc;
+    if (!app->src) app->src = srcview_open(&app->w.program, app->w.kernel_file);
+    VrecWarpNow wn;
+    int32_t w = source_warp(app, &wn);
+    const char *file = app->w.kernel_file ? app->w.kernel_file : "", *slash = strrchr(file, '/');
+    if (w < 0) {
+        snprintf(app->src_title, sizeof app->src_title, "Source · %s · %s", slash ? slash + 1 : file,
+                 app->view.warp >= 0 ? "this warp has no instruction now" : "no warp has issued yet");
+        sc.nsrc = 0;
+    } else {
+        snprintf(app->src_title, sizeof app->src_title, "Source · warp %d%s, pc %u · %s", w,
+                 app->view.warp >= 0 ? "" : " (the first with an instruction)", wn.pc, slash ? slash + 1 : file);
+        sc.nsrc = vsrc_lines(app->src, k, app->pcs, app->warp_cycles, wn.pc, app->srclines,
+                             sizeof app->srclines / sizeof app->srclines[0]);
+    }
+    sc.src = app->srclines;
+    sc.src_title = app->src_title;
     return sc;
 }
 
@@ -261,6 +325,8 @@ static void apply_at(App *app)
 
 /* ------------------------------------------------------------ snapshot */
 
+static const char *const KIND_WORDS[ACCESS_KINDS] = { "load", "store", "atomic" };
+
 static void print_state(const App *app, FILE *out)
 {
     const VizRec *rec = app->rec;
@@ -277,17 +343,18 @@ static void print_state(const App *app, FILE *out)
         for (unsigned b = 0; b < s->banks; b++)
             if (s->bank_words[b] > maxw) maxw = s->bank_words[b];
         disasm_mnemonic(&k->code[s->pc], mn, sizeof mn);
-        fprintf(out, "shared: cycle=%llu warp=%u op=%s wavefronts=%u max_bank_words=%u banks=%u\n",
-                (unsigned long long)s->cycle, s->warp, mn, s->wavefronts, maxw, s->banks);
+        fprintf(out, "shared: cycle=%llu warp=%u op=%s kind=%s wavefronts=%u max_bank_words=%u banks=%u\n",
+                (unsigned long long)s->cycle, s->warp, mn, KIND_WORDS[s->kind < ACCESS_KINDS ? s->kind : 0],
+                s->wavefronts, maxw, s->banks);
     } else {
         fprintf(out, "shared: none\n");
     }
     const VrecGlobal *gl = vrec_global_at(rec, app->view.warp, cy);
     if (gl) {
         disasm_mnemonic(&k->code[gl->pc], mn, sizeof mn);
-        fprintf(out, "global: cycle=%llu warp=%u op=%s lines=%u sectors=%u bytes_used=%u bytes_fetched=%u\n",
-                (unsigned long long)gl->cycle, gl->warp, mn, gl->nlines, gl->sectors, gl->bytes_requested,
-                gl->sectors * 32);
+        fprintf(out, "global: cycle=%llu warp=%u op=%s kind=%s lines=%u sectors=%u bytes_used=%u bytes_fetched=%u\n",
+                (unsigned long long)gl->cycle, gl->warp, mn, KIND_WORDS[gl->kind < ACCESS_KINDS ? gl->kind : 0],
+                gl->nlines, gl->sectors, gl->bytes_requested, gl->sectors * 32);
     } else {
         fprintf(out, "global: none\n");
     }
@@ -296,7 +363,8 @@ static void print_state(const App *app, FILE *out)
         vrec_warp_at(rec, w, cy, &wn);
         if (wn.state == VREC_EMPTY) continue;
         fprintf(out, "warp %u: block=%lld state=%s", w, (long long)wn.block_id, vdraw_state_label(wn.state));
-        if (wn.has_issue) fprintf(out, " pc=%u active=%08x exec=%08x", wn.pc, wn.active, wn.exec);
+        if (wn.state == VREC_EXITED) fprintf(out, " lanes=exited"); /* drawn as such, not its last mask */
+        else if (wn.has_issue) fprintf(out, " pc=%u active=%08x exec=%08x", wn.pc, wn.active, wn.exec);
         fprintf(out, "\n");
     }
 }
@@ -318,12 +386,16 @@ static int snapshot(App *app)
         return EXIT_CHECK_FAILED;
     }
     VizScene sc = scene(app);
-    app->view.message = app->note[0] ? app->note : NULL;
+    sc.all_panels = app->a.panel >= 0; /* a crop of the panel asked for, even an empty one */
+    app->view.message = app->status[0] ? app->status : app->note[0] ? app->note : NULL;
+    app->view.headless = true;
+    if (app->a.print_text) vdraw_log(app->draw, stdout);
     vdraw_frame(app->draw, canvas, &sc, &app->view);
+    vdraw_log(app->draw, NULL);
     SDL_Rect r = { 0, 0, canvas->w, canvas->h };
     if (app->a.panel >= 0) {
         VizLayout L;
-        vdraw_layout(canvas->w, canvas->h, &L);
+        vdraw_layout(&sc, canvas->w, canvas->h, &L);
         r = L.panel[app->a.panel];
     }
     SDL_Surface *out = SDL_CreateRGBSurfaceWithFormat(0, r.w, r.h, 24, SDL_PIXELFORMAT_RGB24);
@@ -336,7 +408,11 @@ static int snapshot(App *app)
                app->w.name, app->v->name, app->v->nlaunches > 1 ? launch_word(app) : "", (unsigned long long)app->view.cycle,
                (unsigned long long)vrec_end(app->rec), vrec_shape(app->rec)->detail_sm,
                app->a.panel >= 0 ? VP_NAMES[app->a.panel] : "all");
+        if (app->view.message) printf("message: %s\n", app->view.message);
         print_state(app, stdout);
+        static const char *const KIND[] = { "file", "current", "counters", "note" };
+        if (app->view.source) printf("source: %s\n", sc.src_title);
+        for (size_t i = 0; app->view.source && i < sc.nsrc; i++) printf("source %s: %s\n", KIND[sc.src[i].kind], sc.src[i].text);
     }
     SDL_FreeSurface(out);
     SDL_FreeSurface(canvas);
@@ -371,24 +447,50 @@ static void rerecord(App *app, uint32_t sm, const WlVariant *v)
     char msg[WL_MAX_VARIANT_NAME + 64];
     snprintf(msg, sizeof msg, "simulating %s, SM %u in detail…", v->name, sm);
     app->view.message = msg;
-    present(app);
+    if (app->win) present(app);
     const WlVariant *old = app->v;
     app->v = v;
     if (record(app, sm) != EXIT_OK) app->v = old; /* keep showing the last good recording */
     app->view.message = app->note[0] ? app->note : NULL;
 }
 
-static void step(App *app, VrecEvent kind, bool forward)
+/* Goes to the next (previous) such event; when there is none, stays and
+** says so in app->status ("no divergent branch on SM 0 in this launch"). */
+static void step(App *app, VrecEvent kind, bool forward, const char *what)
 {
     uint64_t c;
-    if (vrec_next_event(app->rec, kind, app->view.warp, app->view.cycle, forward, &c)) app->view.cycle = c;
     app->view.playing = false;
+    if (vrec_next_event(app->rec, kind, app->view.warp, app->view.cycle, forward, &c)) {
+        app->view.cycle = c;
+        return;
+    }
+    bool any = vrec_next_event(app->rec, kind, app->view.warp, 0, true, &c);
+    char who[48] = "";
+    if (app->view.warp >= 0) snprintf(who, sizeof who, " by warp %d", app->view.warp);
+    if (any)
+        snprintf(app->status, sizeof app->status, "no %s on SM %u%s %s cycle %llu", what,
+                 vrec_shape(app->rec)->detail_sm, who, forward ? "after" : "before",
+                 (unsigned long long)app->view.cycle);
+    else
+        snprintf(app->status, sizeof app->status, "no %s on SM %u%s in this launch", what,
+                 vrec_shape(app->rec)->detail_sm, who);
+}
+
+static const char *const FILTER_WORDS[4] = { "access", "load", "store", "atomic" };
+
+/* The event m (shared) or g (global) steps to under app->filter. */
+static VrecEvent filtered(const App *app, bool shared)
+{
+    if (app->filter == 3) return shared ? VREC_EV_SHARED_ATOMIC : VREC_EV_GLOBAL_ATOMIC;
+    return (VrecEvent)((shared ? VREC_EV_SHARED : VREC_EV_GLOBAL) + app->filter);
 }
 
 static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
 {
     VizView *v = &app->view;
     bool shift = k->keysym.mod & KMOD_SHIFT;
+    app->status[0] = 0;
+    char what[48];
     uint64_t end = vrec_end(app->rec);
     const VrecShape *sh = vrec_shape(app->rec);
     switch (k->keysym.sym) {
@@ -401,11 +503,11 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         break;
     case SDLK_RIGHT:
         if (shift) v->cycle = v->cycle < end ? v->cycle + 1 : end, v->playing = false;
-        else step(app, VREC_EV_ISSUE, true);
+        else step(app, VREC_EV_ISSUE, true, "instruction issued");
         break;
     case SDLK_LEFT:
         if (shift) v->cycle = v->cycle ? v->cycle - 1 : 0, v->playing = false;
-        else step(app, VREC_EV_ISSUE, false);
+        else step(app, VREC_EV_ISSUE, false, "instruction issued");
         break;
     case SDLK_UP:
         if (app->speed + 1 < NSPEEDS) app->speed++;
@@ -420,13 +522,21 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         v->cycle = end;
         break;
     case SDLK_m:
-        step(app, VREC_EV_SHARED, !shift);
+        snprintf(what, sizeof what, "shared-memory %s", FILTER_WORDS[app->filter]);
+        step(app, filtered(app, true), !shift, what);
         break;
     case SDLK_g:
-        step(app, VREC_EV_GLOBAL, !shift);
+        snprintf(what, sizeof what, "global-memory %s", FILTER_WORDS[app->filter]);
+        step(app, filtered(app, false), !shift, what);
+        break;
+    case SDLK_f:
+        app->filter = (app->filter + 1) % 4;
+        snprintf(app->status, sizeof app->status, "m and g now step to the next %s",
+                 app->filter == 0 ? "access" : app->filter == 1 ? "load (f: stores)"
+                 : app->filter == 2 ? "store (f: atomics)" : "atomic (f: any access)");
         break;
     case SDLK_d:
-        step(app, VREC_EV_DIVERGED, !shift);
+        step(app, VREC_EV_DIVERGED, !shift, "divergent branch");
         break;
     case SDLK_LEFTBRACKET:
         if (sh->detail_sm > 0) rerecord(app, sh->detail_sm - 1, app->v);
@@ -436,12 +546,17 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
         break;
     case SDLK_ESCAPE:
         if (v->help) v->help = false;
+        else if (v->source) v->source = false;
         else v->warp = -1;
         break;
-    case SDLK_v: {
+    case SDLK_v: { /* the same point of the run, relatively: 40 % in stays 40 % in */
         uint32_t i = (uint32_t)(app->v - app->w.variants);
+        double at = end ? (double)v->cycle / (double)end : 0;
         app->launch = 0;
         rerecord(app, sh->detail_sm, &app->w.variants[(i + 1) % app->w.nvariants]);
+        uint64_t e2 = vrec_end(app->rec);
+        v->cycle = (uint64_t)(at * (double)e2 + 0.5);
+        if (v->cycle > e2) v->cycle = e2;
         break;
     }
     case SDLK_l:
@@ -455,10 +570,34 @@ static void on_key(App *app, const SDL_KeyboardEvent *k, bool *quit)
     case SDLK_h:
         v->help = !v->help;
         break;
+    case SDLK_s:
+        v->source = !v->source;
+        break;
     default:
         break;
     }
     v->speed = SPEEDS[app->speed];
+    v->message = app->status[0] ? app->status : app->note[0] ? app->note : NULL;
+}
+
+/* --keys: each character as its key (upper case: with shift). False, with
+** a message, for a character that is no key. */
+static bool press_keys(App *app, const char *keys)
+{
+    for (const char *c = keys; *c; c++) {
+        unsigned char ch = (unsigned char)*c;
+        if (!isprint(ch) || ch == ' ') {
+            fprintf(stderr, "gpusim-viz: error: --keys: '%c' is not a key this option can press\n", isprint(ch) ? ch : '?');
+            return false;
+        }
+        SDL_KeyboardEvent k;
+        memset(&k, 0, sizeof k);
+        k.keysym.sym = isupper(ch) ? tolower(ch) : ch;
+        k.keysym.mod = isupper(ch) ? KMOD_LSHIFT : KMOD_NONE;
+        bool quit = false;
+        on_key(app, &k, &quit);
+    }
+    return true;
 }
 
 static void on_click(App *app, int x, int y)
@@ -607,6 +746,10 @@ int main(int argc, char **argv)
     app->view.cycle = app->a.has_cycle ? (app->a.at_cycle < end ? app->a.at_cycle : end)
                       : app->a.snapshot && !app->a.at_event ? end / 2 : 0;
     apply_at(app);
+    if (app->a.keys && !press_keys(app, app->a.keys)) {
+        rc = EXIT_BAD_INPUT;
+        goto out;
+    }
     /* default speed: the whole run in about a minute */
     app->speed = 0;
     while (app->speed + 1 < NSPEEDS && SPEEDS[app->speed + 1] <= (double)end / 60) app->speed++;
@@ -629,6 +772,8 @@ int main(int argc, char **argv)
     SDL_Quit();
 out:
     vrec_destroy(app->rec);
+    srcview_close(app->src);
+    free(app->pcs);
     if (app->loaded) workload_destroy(&app->w);
     free(app->a.sets);
     free(app->a.params);

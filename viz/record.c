@@ -56,6 +56,7 @@ struct VizRec {
 
 const char *const VREC_EVENT_NAMES[VREC_EV_COUNT] = {
     "issue", "shared", "shared-load", "shared-store", "global", "global-load", "global-store", "diverged",
+    "shared-atomic", "global-atomic",
 };
 
 /* ------------------------------------------------------------ storage */
@@ -239,6 +240,7 @@ static void on_shared(void *user, const TraceShared *e)
     s->width = e->width;
     s->wavefronts = e->wavefronts;
     s->is_store = e->is_store;
+    s->kind = e->kind;
     s->banks = (uint8_t)(e->banks <= SMEM_MAX_BANKS ? e->banks : SMEM_MAX_BANKS);
     for (unsigned b = 0; b < s->banks; b++) s->bank_words[b] = (uint8_t)(e->bank_words[b] > 255 ? 255 : e->bank_words[b]);
     w->sh[w->nsh++] = r->nshared++;
@@ -276,6 +278,7 @@ static void on_global(void *user, const TraceGlobal *e)
     g->bytes_requested = e->bytes_requested;
     g->first_line = r->nlines;
     g->is_store = e->is_store;
+    g->kind = e->kind;
     for (uint32_t i = 0; i < nl; i++) r->lines[r->nlines++] = (VrecLine){ e->line_addr[i], e->sector_mask[i] };
     w->gl[w->ngl++] = r->nglobal++;
 }
@@ -534,13 +537,15 @@ const VrecLine *vrec_lines(const VizRec *r, const VrecGlobal *g)
 static bool shared_matches(const VrecShared *s, VrecEvent kind, int32_t warp)
 {
     if (warp >= 0 && s->warp != (uint32_t)warp) return false;
-    return kind == VREC_EV_SHARED || (kind == VREC_EV_SHARED_STORE) == (s->is_store != 0);
+    return kind == VREC_EV_SHARED ||
+           s->kind == (kind == VREC_EV_SHARED_LOAD ? ACCESS_LOAD : kind == VREC_EV_SHARED_STORE ? ACCESS_STORE : ACCESS_ATOMIC);
 }
 
 static bool global_matches(const VrecGlobal *g, VrecEvent kind, int32_t warp)
 {
     if (warp >= 0 && g->warp != (uint32_t)warp) return false;
-    return kind == VREC_EV_GLOBAL || (kind == VREC_EV_GLOBAL_STORE) == (g->is_store != 0);
+    return kind == VREC_EV_GLOBAL ||
+           g->kind == (kind == VREC_EV_GLOBAL_LOAD ? ACCESS_LOAD : kind == VREC_EV_GLOBAL_STORE ? ACCESS_STORE : ACCESS_ATOMIC);
 }
 
 bool vrec_next_event(const VizRec *r, VrecEvent kind, int32_t warp, uint64_t from, bool forward, uint64_t *cycle)
@@ -577,7 +582,8 @@ bool vrec_next_event(const VizRec *r, VrecEvent kind, int32_t warp, uint64_t fro
         break;
     case VREC_EV_SHARED:
     case VREC_EV_SHARED_LOAD:
-    case VREC_EV_SHARED_STORE: {
+    case VREC_EV_SHARED_STORE:
+    case VREC_EV_SHARED_ATOMIC: {
         const VrecShared *s;
         const uint32_t *none = NULL;
         LATEST_AT(r->shared, none, r->nshared, from, s);
@@ -599,7 +605,8 @@ bool vrec_next_event(const VizRec *r, VrecEvent kind, int32_t warp, uint64_t fro
     }
     case VREC_EV_GLOBAL:
     case VREC_EV_GLOBAL_LOAD:
-    case VREC_EV_GLOBAL_STORE: {
+    case VREC_EV_GLOBAL_STORE:
+    case VREC_EV_GLOBAL_ATOMIC: {
         const VrecGlobal *g;
         const uint32_t *none = NULL;
         LATEST_AT(r->global, none, r->nglobal, from, g);

@@ -55,6 +55,7 @@ typedef struct {
     uint8_t  bank_words[SMEM_MAX_BANKS]; /* distinct words asked of each bank (capped at 255) */
     uint8_t  banks;          /* the machine's smem.banks: bank_words[0, banks) */
     uint8_t  is_store;
+    uint8_t  kind;           /* AccessKind (sim/stats.h): load, store, atomic */
 } VrecShared;
 
 typedef struct {
@@ -62,6 +63,7 @@ typedef struct {
     uint32_t warp, pc, mask, width, nlines, sectors, bytes_requested;
     uint32_t first_line;     /* index of its first VrecLine              */
     uint8_t  is_store;
+    uint8_t  kind;           /* AccessKind: load, store, atomic          */
 } VrecGlobal;
 
 typedef struct {
@@ -143,6 +145,8 @@ typedef enum {
     VREC_EV_GLOBAL_LOAD,
     VREC_EV_GLOBAL_STORE,
     VREC_EV_DIVERGED,     /* a branch that split a warp              */
+    VREC_EV_SHARED_ATOMIC,
+    VREC_EV_GLOBAL_ATOMIC,
     VREC_EV_COUNT
 } VrecEvent;
 extern const char *const VREC_EVENT_NAMES[VREC_EV_COUNT]; /* "issue", "shared-load", ... */
