@@ -6,6 +6,9 @@
 ** parsed once (the time of one parse is what a user waits for).
 ** Shapes: the assembler (one kernel of branches fanning out to few
 ** labels, deep nests of loops, long chains of labels, 80,000 kernels),
+** the PTX front end (many kernels, one long kernel of many registers,
+** branches fanning out, many declared register ranges), the .npy reader
+** (one large array, and a header padded to its limit),
 ** the workload loader (parameters defined through each other, many
 ** buffers, many variants, long argument lists), the machine-file loader
 ** (deep nesting and blank padding around the knobs).                     */
@@ -16,8 +19,10 @@
 #include <time.h>
 
 #include "isa/asm.h"
+#include "isa/load.h"
 #include "sim/config.h"
 #include "workloads/loader.h"
+#include "workloads/npy.h"
 
 #define TARGET_BYTES (10u << 20)
 #define LIMIT_SECONDS 2.0
@@ -48,6 +53,23 @@ static void put(Text *t, const char *fmt, ...)
     }
 }
 
+/* Binary bytes (a .npy header holds NULs, which put's format would stop at). */
+static void put_bytes(Text *t, const void *bytes, size_t n)
+{
+    if (t->len + n > t->cap) {
+        size_t cap = t->cap ? t->cap : 1u << 16;
+        while (cap < t->len + n) cap *= 2;
+        char *s = realloc(t->s, cap);
+        if (!s) {
+            fprintf(stderr, "gpusim-bench-frontends: out of memory\n");
+            exit(2);
+        }
+        t->s = s, t->cap = cap;
+    }
+    memcpy(t->s + t->len, bytes, n);
+    t->len += n;
+}
+
 static double seconds(void)
 {
     struct timespec ts;
@@ -75,6 +97,30 @@ static void bench_asm(const char *name, const Text *t)
     if (ok) program_destroy(&p);
     report(name, t, s, ok, &d);
 }
+
+static void bench_ptx(const char *name, const Text *t)
+{
+    Program p;
+    Diag d;
+    double t0 = seconds();
+    bool ok = program_parse(KFILE_PTX, t->s, t->len, name, &p, &d);
+    double s = seconds() - t0;
+    if (ok) program_destroy(&p);
+    report(name, t, s, ok, &d);
+}
+
+static void bench_npy(const char *name, const Text *t)
+{
+    NpyArray a;
+    Diag d;
+    double t0 = seconds();
+    bool ok = npy_parse(t->s, t->len, name, &a, &d);
+    double s = seconds() - t0;
+    if (ok) npy_free(&a);
+    report(name, t, s, ok, &d);
+}
+
+static const char PTX_HEAD[] = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
 static void bench_workload(const char *name, const Text *t, const GpuConfig *c)
 {
@@ -124,6 +170,42 @@ int main(void)
     t.len = 0;
     for (unsigned i = 0; t.len < TARGET_BYTES; i++) put(&t, ".kernel k%u\n.param .u32 a\n    exit\n", i);
     bench_asm("asm: many kernels", &t);
+
+    /* ---- the PTX front end */
+    t.len = 0;
+    put(&t, "%s", PTX_HEAD);
+    for (unsigned i = 0; t.len < TARGET_BYTES; i++)
+        put(&t, ".visible .entry k%u(\n\t.param .u32 k%u_param_0\n)\n{\n\tret;\n}\n", i, i);
+    bench_ptx("ptx: many kernels", &t);
+
+    t.len = 0;
+    put(&t, "%s.visible .entry long(\n\t.param .u64 long_param_0\n)\n{\n\t.reg .b32 %%r<60000>;\n", PTX_HEAD);
+    for (unsigned i = 1; t.len < TARGET_BYTES; i++) put(&t, "\tadd.s32 %%r%u, %%r%u, %u;\n", i % 59999 + 1, (i * 7) % 59999 + 1, i);
+    put(&t, "\tret;\n}\n");
+    bench_ptx("ptx: one long kernel, many registers", &t);
+
+    t.len = 0;
+    put(&t, "%s.visible .entry fan(\n\t.param .u64 fan_param_0\n)\n{\n\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<4>;\n", PTX_HEAD);
+    for (unsigned i = 0; t.len < TARGET_BYTES; i++) put(&t, "$B%u:\n\t@%%p1 bra $E%u;\n", i, i % 64);
+    for (unsigned i = 0; i < 64; i++) put(&t, "$E%u:\n\tadd.s32 %%r1, %%r1, %u;\n", i, i);
+    put(&t, "\tret;\n}\n");
+    bench_ptx("ptx: branch fan-out", &t);
+
+    t.len = 0;
+    put(&t, "%s.visible .entry decls(\n\t.param .u64 decls_param_0\n)\n{\n", PTX_HEAD);
+    for (unsigned i = 0; t.len < TARGET_BYTES; i++) put(&t, "\t.reg .b32 %%v%u_<4>;\n", i);
+    put(&t, "\tret;\n}\n");
+    bench_ptx("ptx: many register ranges", &t);
+
+    /* ---- the .npy reader */
+    t.len = 0;
+    uint64_t count = TARGET_BYTES / 4;
+    uint8_t npy_head[256];
+    size_t hl = npy_header(WL_F32, count, npy_head, sizeof npy_head);
+    static const uint8_t one[4] = { 0x00, 0x00, 0x80, 0x3f }; /* 1.0f, little-endian */
+    put_bytes(&t, npy_head, hl);
+    for (uint64_t i = 0; i < count; i++) put_bytes(&t, one, sizeof one);
+    bench_npy("npy: one large array", &t);
 
     /* ---- the workload loader */
     GpuConfig c;

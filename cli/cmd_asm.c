@@ -61,14 +61,26 @@ static void print_ptx_opcodes(void)
     }
 }
 
-/* The source line `line` of text[0..len), without its indentation. */
-static void source_line(const char *text, size_t len, uint32_t line, char *buf, size_t cap)
+/* Where each line of text[0..len) begins: starts[l - 1] for line l, so a
+** listing finds its source lines in constant time (*n lines). */
+static size_t *line_starts(const char *text, size_t len, uint32_t *n)
 {
-    const char *p = text, *end = text + len;
-    for (uint32_t l = 1; l < line && p < end; l++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        p = nl ? nl + 1 : end;
-    }
+    uint32_t lines = 1;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))) != NULL; p++) lines++;
+    size_t *starts = malloc(lines * sizeof *starts);
+    if (!starts) return NULL;
+    uint32_t l = 0;
+    starts[l++] = 0;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))) != NULL; p++) starts[l++] = (size_t)(p + 1 - text);
+    *n = lines;
+    return starts;
+}
+
+/* The source line `line`, without its indentation. */
+static void source_line(const char *text, size_t len, const size_t *starts, uint32_t nlines, uint32_t line, char *buf,
+                        size_t cap)
+{
+    const char *p = line >= 1 && line <= nlines ? text + starts[line - 1] : text + len, *end = text + len;
     while (p < end && (*p == ' ' || *p == '\t')) p++;
     size_t n = 0; /* runs of blanks become one space */
     for (; p < end && *p != '\n' && *p != '\r' && n + 1 < cap; p++) {
@@ -80,7 +92,8 @@ static void source_line(const char *text, size_t len, uint32_t line, char *buf, 
     buf[n] = 0;
 }
 
-static void print_ptx_kernel(const Program *prog, const Kernel *k, const char *text, size_t len)
+static void print_ptx_kernel(const Program *prog, const Kernel *k, const char *text, size_t len, const size_t *starts,
+                             uint32_t nlines)
 {
     uint64_t slots = 0;
     for (uint32_t pc = 0; pc < k->ncode; pc++) slots += k->code[pc].slots;
@@ -104,7 +117,7 @@ static void print_ptx_kernel(const Program *prog, const Kernel *k, const char *t
         if (in->line == last_line) { /* the second half of a split instruction */
             snprintf(buf, sizeof buf, "  (%s)", OP_INFO[in->op].mnemonic);
         } else {
-            source_line(text, len, in->line, buf, sizeof buf);
+            source_line(text, len, starts, nlines, in->line, buf, sizeof buf);
         }
         last_line = in->line;
         char line[512];
@@ -175,11 +188,19 @@ int cmd_asm(int argc, char **argv)
         free(text);
         return EXIT_BAD_INPUT;
     }
+    uint32_t nlines = 0;
+    size_t *starts = kind == KFILE_PTX ? line_starts(text, len, &nlines) : NULL;
+    if (kind == KFILE_PTX && !starts) {
+        fprintf(stderr, "gpusim asm: out of memory\n");
+        program_destroy(&prog);
+        free(text);
+        return EXIT_BAD_INPUT;
+    }
     for (uint32_t i = 0; i < prog.nkernels; i++) {
         const Kernel *k = &prog.kernels[i];
         if (i) printf("\n");
         if (k->ptx) {
-            print_ptx_kernel(&prog, k, text, len);
+            print_ptx_kernel(&prog, k, text, len, starts, nlines);
             continue;
         }
         printf("// kernel %s: %u instructions, %u registers per thread%s, %u predicates, "
@@ -190,6 +211,7 @@ int cmd_asm(int argc, char **argv)
         if (k->regs_declared) printf("// the code itself uses %u registers\n", k->regs_used);
         disasm_kernel(stdout, k, true);
     }
+    free(starts);
     program_destroy(&prog);
     free(text);
     return EXIT_OK;

@@ -510,19 +510,22 @@ int cmd_compare(int argc, char **argv)
                str_of(device, "name") ? str_of(device, "name") : "?", date ? " on " : "", date ? date : "", cfg->name,
                cfg->description,
                args.from_ptx ? ",\nfrom the twins' own PTX (nvcc -ptx; ptxas's loop unrolling not emulated, its scheduling only as loads hoisted within a block)" : "");
-        printf("%-15s %-22s %10s %9s %9s %10s %10s %10s %9s\n", "workload", "variant", "hw ms", "hw ratio",
+        int ww = 15; /* the workload column fits the longest name */
+        for (uint32_t i = 0; i < npairs; i++)
+            if ((int)strlen(pairs[i].workload) > ww) ww = (int)strlen(pairs[i].workload);
+        printf("%-*s %-22s %10s %9s %9s %10s %10s %10s %9s\n", ww, "workload", "variant", "hw ms", "hw ratio",
                "sim ratio", "ratio err", "hw us", "sim us", "time err");
         for (uint32_t i = 0; i < npairs; i++) {
             const Pair *p = &pairs[i];
             if (!p->simulated) {
-                printf("%-15s %-22s %10.4f  (not simulated%s%s)\n", p->workload, p->variant, p->hw_ms,
+                printf("%-*s %-22s %10.4f  (not simulated%s%s)\n", ww, p->workload, p->variant, p->hw_ms,
                        p->note[0] ? ": " : "", p->note);
                 continue;
             }
-            printf("%-15s %-22s %10.4f %9.3f %9.3f %9.1f%% %10.1f %10.1f %8.1f%%%s\n", p->workload, p->variant,
+            printf("%-*s %-22s %10.4f %9.3f %9.3f %9.1f%% %10.1f %10.1f %8.1f%%%s\n", ww, p->workload, p->variant,
                    p->hw_ms, p->hw_ratio, p->sim_ratio, 100 * p->ratio_error, p->hw_ms * 1000, p->sim_us,
                    100 * (p->sim_us / (p->hw_ms * 1000) - 1), p->base ? "  (base)" : "");
-            if (p->note[0]) printf("%-15s %-22s   note: %s\n", "", "", p->note);
+            if (p->note[0]) printf("%-*s %-22s   note: %s\n", ww, "", "", p->note);
         }
         printf("\nsummary: %u ratio pairs (each workload's first variant is its base and is not counted)\n", nerr);
         printf("  median |ratio error| %.1f%%, max %.1f%%", 100 * median, 100 * max_err);

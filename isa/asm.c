@@ -677,6 +677,13 @@ static bool finish_kernel(Asm *a)
         if (k->shared[i].size == 0) k->shared[i].offset = dyn_off;
     a->nrefs = 0;
     a->k = NULL;
+    /* The arrays grew by doubling; a file of many small kernels keeps only what they use. */
+    Instr *code = realloc(k->code, k->ncode * sizeof *code);
+    if (code) k->code = code;
+    if (k->nlabels) {
+        Label *labels = realloc(k->labels, k->nlabels * sizeof *labels);
+        if (labels) k->labels = labels;
+    }
     return cfg_analyze(k, a->lx.file, a->lx.d);
 }
 
@@ -712,7 +719,8 @@ static bool directive(Asm *a)
         const char *ts = a->lx.p;
         char tname[ISA_MAX_NAME];
         if (!lex_ident(&a->lx, tname, ISA_MAX_NAME, "a parameter type")) return false;
-        KernelParam *pp = &a->k->params[a->k->nparams];
+        KernelParam *pp = program_add_param(a->k);
+        if (!pp) return lex_fail(&a->lx, s, "out of memory");
         pp->is_ptr = strcmp(tname, "ptr") == 0;
         pp->type = pp->is_ptr ? TYPE_B32 : type_of(tname, strlen(tname));
         if (pp->type == TYPE_NONE || pp->type == TYPE_B32) {

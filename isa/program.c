@@ -11,11 +11,21 @@ const char *const SREG_NAMES[SREG_COUNT] = {
     "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt", "lanemask_ge", "clock64", "globaltimer",
 };
 
+KernelParam *program_add_param(Kernel *k)
+{
+    KernelParam *n = realloc(k->params, (k->nparams + 1) * sizeof *n); /* at most ISA_MAX_PARAMS: grown by one */
+    if (!n) return NULL;
+    k->params = n;
+    memset(&n[k->nparams], 0, sizeof *n);
+    return &n[k->nparams];
+}
+
 void program_destroy(Program *p)
 {
     if (!p) return;
     for (uint32_t i = 0; i < p->nkernels; i++) {
         free(p->kernels[i].code);
+        free(p->kernels[i].params);
         free(p->kernels[i].labels);
         free(p->kernels[i].shared);
         free(p->kernels[i].mangled);

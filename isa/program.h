@@ -120,7 +120,8 @@ typedef struct {
     uint32_t     line;               /* line of the .kernel directive          */
     Instr       *code;
     uint32_t     ncode;
-    KernelParam  params[ISA_MAX_PARAMS];
+    KernelParam *params;             /* nparams of them (at most ISA_MAX_PARAMS;
+                                        allocated: a file of many kernels stays small) */
     uint32_t     nparams;
     Label       *labels;
     uint32_t     nlabels;
@@ -155,6 +156,10 @@ typedef struct {
 } Program;
 
 void program_destroy(Program *p);
+
+/* A new zeroed parameter at k->params[k->nparams] (the caller counts it), or
+** NULL when out of memory. */
+KernelParam *program_add_param(Kernel *k);
 
 /* Kernel named `name`, or NULL. */
 const Kernel *program_find_kernel(const Program *p, const char *name);

@@ -197,6 +197,7 @@ bool ptx_int(Ptx *P, const Tok *t, bool neg, int64_t *out)
 static const char *range_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->ranges[id].name; }
 static const char *sym_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->syms[id].name; }
 static const char *plabel_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->k->labels[id].name; }
+static const char *kernel_mangled(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->prog->kernels[id].mangled; }
 
 static char *dup_tok(const Tok *t)
 {
@@ -540,7 +541,8 @@ static bool parse_param(Ptx *P, Kernel *k)
     if (align < size) align = size;
     uint32_t off = (k->param_bytes + align - 1) / align * align;
     if (off + size > 4 * ISA_MAX_PARAM_WORDS) return ptx_fail(P, &nt, "parameters larger than %d bytes", 4 * ISA_MAX_PARAM_WORDS);
-    KernelParam *p = &k->params[k->nparams];
+    KernelParam *p = program_add_param(k);
+    if (!p) return ptx_fail(P, &nt, "out of memory");
     /* nvcc names parameters <entry>_param_<i>: keep what follows the entry name */
     const char *nm = nt.s;
     uint32_t nl = nt.len;
@@ -651,6 +653,13 @@ static bool finish_kernel(Ptx *P)
     ptx_lower_peepholes(P);
     if (!cfg_analyze(k, P->file, P->d)) return P->failed = true, false;
     if (!ptx_regalloc(k, P->guard_v, P->vclass, P->nv, P->file, P->d)) return P->failed = true, false;
+    /* The arrays grew by doubling; a file of many small kernels keeps only what they use. */
+    Instr *code = k->ncode ? realloc(k->code, k->ncode * sizeof *code) : NULL;
+    if (code) k->code = code;
+    if (k->nlabels) {
+        Label *labels = realloc(k->labels, k->nlabels * sizeof *labels);
+        if (labels) k->labels = labels;
+    }
     return true;
 }
 
@@ -704,10 +713,10 @@ static bool parse_entry(Ptx *P)
     if (nt.kind != TK_WORD) return ptx_fail(P, &nt, "expected a kernel name after .entry, found '%s'", ptx_quote(&nt, q, sizeof q));
     if (nt.len > 4096) return ptx_fail(P, &nt, "kernel name too long");
     Program *pr = P->prog;
-    for (uint32_t i = 0; i < pr->nkernels; i++)
-        if (strlen(pr->kernels[i].mangled) == nt.len && memcmp(pr->kernels[i].mangled, nt.s, nt.len) == 0)
-            return ptx_fail(P, &nt, "kernel '%s' defined twice (first at line %u)", ptx_quote(&nt, q, sizeof q),
-                            pr->kernels[i].line);
+    uint32_t first = names_find(&P->kernel_ix, nt.s, nt.len, kernel_mangled, P);
+    if (first != NAMES_NONE)
+        return ptx_fail(P, &nt, "kernel '%s' defined twice (first at line %u)", ptx_quote(&nt, q, sizeof q),
+                        pr->kernels[first].line);
     if (!ptx_grow(P, (void **)&pr->kernels, &P->kernels_cap, pr->nkernels + 1, sizeof(Kernel))) return false;
     Kernel *k = &pr->kernels[pr->nkernels++];
     memset(k, 0, sizeof *k);
@@ -716,6 +725,7 @@ static bool parse_entry(Ptx *P)
     k->line = nt.line;
     reset_kernel_state(P);
     if (!name_kernel(P, k, &nt)) return false;
+    if (!names_add(&P->kernel_ix, pr->nkernels - 1, kernel_mangled, P)) return ptx_fail(P, &nt, "out of memory");
     ptx_next(P);
     if (!ptx_expect(P, '(', "after the kernel name (its parameter list)")) return false;
     while (!ptx_punct(&P->tok, ')')) {
@@ -908,6 +918,7 @@ bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Dia
     names_free(&P->range_ix);
     names_free(&P->sym_ix);
     names_free(&P->label_ix);
+    names_free(&P->kernel_ix);
     free(P);
     if (!ok) program_destroy(out);
     return ok;

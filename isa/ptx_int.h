@@ -1,5 +1,6 @@
 /* isa/ptx_int.h -- what the files of the PTX front end share (isa/ptx.c:
-** tokens, directives, kernels; isa/ptx_decode.c: instructions;
+** tokens, directives, kernels; isa/ptx_operands.c: an instruction's operands and modifiers;
+** isa/ptx_decode.c: instructions;
 ** isa/ptx_lower.c: folds and load hoisting; isa/ptx_names.c: demangling;
 ** isa/ptx_regalloc.c: register rows). Not for other modules: they include
 ** isa/ptx.h. */
@@ -58,6 +59,7 @@ typedef struct {
     uint32_t    nsyms, syms_cap;
     NameIndex   sym_ix;
     NameIndex   label_ix;
+    NameIndex   kernel_ix; /* kernels by their .entry name, for 'defined twice' */
     char      **pnames;    /* parameter names as written                    */
     uint32_t    npnames, pnames_cap;
     PtxRef     *refs;
@@ -98,5 +100,52 @@ void ptx_lower_peepholes(Ptx *P); /* the kernel's lowering beyond the table   */
 /* The bare function name of a kernel (from the demangled signature when
 ** there is one, else from the Itanium name itself); false for a C name. */
 bool ptx_bare_name(const char *mangled, const char *signature, char *buf, size_t cap);
+
+/* ---- one instruction's operands and modifiers (isa/ptx_operands.c) */
+
+typedef enum { PO_NONE, PO_REG, PO_IMM, PO_SPECIAL, PO_WORD, PO_MEM, PO_VEC, PO_PIPE } PoKind;
+
+typedef struct {
+    PoKind   kind;
+    Tok      tok;
+    uint32_t v, v2;       /* PO_REG: virtual register; PO_PIPE: d and p       */
+    uint8_t  cls, cls2;
+    bool     neg;         /* !%p                                             */
+    bool     is_float;    /* PO_IMM: a float literal (fbits)                 */
+    int64_t  ival;
+    double   fval;
+    uint32_t special;
+    /* PO_MEM: [reg | symbol | param | number, + displacement] */
+    bool     has_reg;
+    int      param;       /* parameter index, or -1                          */
+    const PtxSym *sym;
+    int64_t  disp;
+    /* PO_VEC */
+    uint32_t nelem;
+    uint32_t ev[4];
+    uint8_t  ecls[4];
+    bool     eimm[4], efloat[4];
+    int64_t  eival[4];
+    double   efval[4];
+    Tok      etok[4];
+} POp;
+
+#define MAX_OPS 6
+
+typedef struct {
+    ValueType types[3];
+    uint32_t  ntypes;
+    int       space;      /* MemSpace, -1 none, -2 local, -3 const */
+    uint32_t  vec;
+    int       cmp, boolop, rnd, shfl, vote, atom, testp, prmt;
+    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, f64, nan;
+} Mods;
+
+/* Parses the operand at P->tok into *o and moves past it. */
+bool ptx_parse_operand(Ptx *P, POp *o);
+
+/* Splits the opcode token t into its head ("ld") and modifiers, each kind
+** at most once ("setp.lt.gt" is an error). */
+bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m);
 
 #endif

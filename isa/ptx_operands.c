@@ -1,0 +1,340 @@
+/* isa/ptx_operands.c -- what the text of one PTX instruction says before
+** it is decoded: its operands (registers, immediates in every PTX spelling,
+** special registers, [address] forms, {vectors}, d|p pipes) and its
+** modifiers (types, state space, comparison, rounding, ...), each kind given
+** at most once. isa/ptx_decode.c turns them into Instr rows.
+** Source: the PTX ISA manual, "Instruction Operands" and each instruction's
+** syntax. */
+#include "isa/ptx_int.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+/* ------------------------------------------------------------- operands */
+
+
+
+
+/* A numeric literal: integers, 0fXXXXXXXX (f32 bits), 0dXXXXXXXXXXXXXXXX
+** (f64 bits), decimal floats. */
+static bool parse_number(Ptx *P, const Tok *t, bool neg, POp *o)
+{
+    o->is_float = false;
+    o->ival = 0;
+    o->fval = 0;
+    o->kind = PO_IMM;
+    o->tok = *t;
+    char buf[80], q[80];
+    ptx_text(t, buf, sizeof buf);
+    if (t->len >= 2 && buf[0] == '0' && (buf[1] == 'f' || buf[1] == 'F')) {
+        if (t->len != 10) return ptx_fail(P, t, "float literal '%s' needs exactly 8 hex digits after 0f", buf);
+        char *e;
+        uint32_t u = (uint32_t)strtoul(buf + 2, &e, 16);
+        if (*e) return ptx_fail(P, t, "malformed float literal '%s'", buf);
+        float f;
+        memcpy(&f, &u, 4);
+        o->is_float = true;
+        o->fval = neg ? -(double)f : (double)f;
+        return true;
+    }
+    if (t->len >= 2 && buf[0] == '0' && (buf[1] == 'd' || buf[1] == 'D')) {
+        if (t->len != 18) return ptx_fail(P, t, "double literal '%s' needs exactly 16 hex digits after 0d", buf);
+        char *e;
+        uint64_t u = strtoull(buf + 2, &e, 16);
+        if (*e) return ptx_fail(P, t, "malformed double literal '%s'", buf);
+        double f;
+        memcpy(&f, &u, 8);
+        o->is_float = true;
+        o->fval = neg ? -f : f;
+        return true;
+    }
+    bool hex = t->len > 1 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+    if (!hex && strpbrk(buf, ".eE")) {
+        char *e;
+        double f = strtod(buf, &e);
+        if (*e) return ptx_fail(P, t, "malformed number '%s'", ptx_quote(t, q, sizeof q));
+        o->is_float = true;
+        o->fval = neg ? -f : f;
+        return true;
+    }
+    return ptx_int(P, t, neg, &o->ival);
+}
+
+static int special_of(const Tok *t)
+{
+    for (int i = 0; i < SREG_COUNT; i++) {
+        size_t n = strlen(SREG_NAMES[i]);
+        if (t->len == n + 1 && t->s[0] == '%' && memcmp(t->s + 1, SREG_NAMES[i], n) == 0) return i;
+    }
+    return -1;
+}
+
+bool ptx_parse_operand(Ptx *P, POp *o)
+{
+    char q[80];
+    memset(o, 0, sizeof *o);
+    o->param = -1;
+    Tok t = P->tok;
+    o->tok = t;
+    if (ptx_punct(&t, '[')) {
+        o->kind = PO_MEM;
+        ptx_next(P);
+        bool first = true, neg = false;
+        for (;;) {
+            Tok u = P->tok;
+            if (ptx_punct(&u, '-')) { /* [%rd1+-4] */
+                neg = !neg;
+                ptx_next(P);
+                continue;
+            }
+            if (u.kind == TK_NUM) {
+                int64_t v;
+                if (!ptx_int(P, &u, neg, &v)) return false;
+                o->disp += v;
+            } else if (u.kind == TK_WORD && u.s[0] == '%') {
+                if (!first || neg) return ptx_fail(P, &u, "a register must come first in an address, added");
+                if (!ptx_reg(P, &u, &o->v, &o->cls)) return false;
+                if (o->cls == VREG_PRED) return ptx_fail(P, &u, "a predicate cannot be an address");
+                o->has_reg = true;
+            } else if (u.kind == TK_WORD) {
+                const PtxSym *s = ptx_sym(P, &u);
+                int pi = s ? -1 : ptx_param_index(P, &u);
+                if (!s && pi < 0)
+                    return ptx_fail(P, &u, "unknown name '%s' in an address; expected a register, a .shared variable or a parameter",
+                                    ptx_quote(&u, q, sizeof q));
+                if (neg || o->sym || o->param >= 0 || o->has_reg) return ptx_fail(P, &u, "one symbol per address, added");
+                o->sym = s;
+                o->param = pi;
+            } else {
+                return ptx_fail(P, &u, "expected a register, symbol or number in the address, found '%s'", ptx_quote(&u, q, sizeof q));
+            }
+            first = false;
+            neg = false;
+            ptx_next(P);
+            if (ptx_punct(&P->tok, '+')) {
+                ptx_next(P);
+                continue;
+            }
+            if (ptx_punct(&P->tok, '-')) {
+                neg = true;
+                ptx_next(P);
+                continue;
+            }
+            break;
+        }
+        if (o->disp < INT32_MIN || o->disp > INT32_MAX) return ptx_fail(P, &t, "address displacement out of 32-bit range");
+        return ptx_expect(P, ']', "to close the address");
+    }
+    if (ptx_punct(&t, '{')) {
+        o->kind = PO_VEC;
+        ptx_next(P);
+        for (;;) {
+            if (o->nelem == 4) return ptx_fail(P, &P->tok, "at most 4 elements in a vector operand");
+            Tok u = P->tok;
+            uint32_t e = o->nelem++;
+            o->etok[e] = u;
+            bool neg = false;
+            if (ptx_punct(&u, '-')) {
+                neg = true;
+                ptx_next(P);
+                u = P->tok;
+            }
+            if (u.kind == TK_WORD && u.s[0] == '%' && !neg) {
+                if (!ptx_reg(P, &u, &o->ev[e], &o->ecls[e])) return false;
+            } else if (u.kind == TK_NUM) {
+                POp n;
+                if (!parse_number(P, &u, neg, &n)) return false;
+                o->eimm[e] = true;
+                o->efloat[e] = n.is_float;
+                o->eival[e] = n.ival;
+                o->efval[e] = n.fval;
+            } else {
+                return ptx_fail(P, &u, "expected a register or a number in the vector, found '%s'", ptx_quote(&u, q, sizeof q));
+            }
+            ptx_next(P);
+            if (ptx_punct(&P->tok, ',')) {
+                ptx_next(P);
+                continue;
+            }
+            break;
+        }
+        return ptx_expect(P, '}', "to close the vector");
+    }
+    bool neg = false, notp = false;
+    if (ptx_punct(&t, '-')) {
+        neg = true;
+        ptx_next(P);
+        t = P->tok;
+    } else if (ptx_punct(&t, '!')) {
+        notp = true;
+        ptx_next(P);
+        t = P->tok;
+    }
+    if (t.kind == TK_NUM) {
+        if (notp) return ptx_fail(P, &t, "'!' negates a predicate, not a number");
+        if (!parse_number(P, &t, neg, o)) return false;
+        ptx_next(P);
+        return true;
+    }
+    if (t.kind == TK_WORD && t.s[0] == '%') {
+        int sr = special_of(&t);
+        if (sr >= 0 && !neg && !notp) {
+            o->kind = PO_SPECIAL;
+            o->special = (uint32_t)sr;
+            ptx_next(P);
+            return true;
+        }
+        if (neg) return ptx_fail(P, &t, "'-' before a register; expected a number");
+        o->kind = PO_REG;
+        o->tok = t;
+        if (!ptx_reg(P, &t, &o->v, &o->cls)) return false;
+        o->neg = notp;
+        if (notp && o->cls != VREG_PRED) return ptx_fail(P, &t, "'!' negates a predicate; '%s' is not one", ptx_quote(&t, q, sizeof q));
+        ptx_next(P);
+        if (ptx_punct(&P->tok, '|')) { /* d|p */
+            ptx_next(P);
+            Tok u = P->tok;
+            if (u.kind != TK_WORD || !ptx_reg(P, &u, &o->v2, &o->cls2) || o->cls2 != VREG_PRED)
+                return P->failed ? false : ptx_fail(P, &u, "expected a predicate after '|'");
+            o->kind = PO_PIPE;
+            ptx_next(P);
+        }
+        return true;
+    }
+    if (t.kind == TK_WORD) {
+        if (neg || notp) return ptx_fail(P, &t, "unexpected sign before '%s'", ptx_quote(&t, q, sizeof q));
+        if (ptx_is(&t, "WARP_SZ")) {
+            o->kind = PO_IMM;
+            o->ival = 32;
+            ptx_next(P);
+            return true;
+        }
+        o->kind = PO_WORD;
+        o->sym = ptx_sym(P, &t);
+        ptx_next(P);
+        return true;
+    }
+    return ptx_fail(P, &t, "expected an operand, found '%s'", ptx_quote(&t, q, sizeof q));
+}
+
+/* ------------------------------------------------------------ modifiers */
+
+
+static const char *const IGNORED[] = { "relaxed", "acquire", "release", "acq_rel", "sc", "weak", "gpu", "cta", "sys",
+                                       "cluster", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "nc",
+                                       "unified", "noftz", NULL };
+
+static int name_in(const char *const *names, int n, const char *s, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) == len && memcmp(names[i], s, len) == 0) return i;
+    return -1;
+}
+
+/* Records a modifier of a kind that an instruction names once (the slot
+** starts at -1); false when the kind was already given. */
+static bool set_once(int *slot, int value)
+{
+    bool first = *slot == -1;
+    *slot = value;
+    return first;
+}
+
+/* Splits `word` (the opcode as written) into its head and modifiers. */
+bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
+{
+    char q[80];
+    memset(m, 0, sizeof *m);
+    m->space = -1;
+    m->vec = 1;
+    m->cmp = m->boolop = m->shfl = m->vote = m->atom = m->testp = m->prmt = -1;
+    m->rnd = RND_NONE;
+    const char *s = t->s, *e = t->s + t->len, *dot = memchr(s, '.', t->len);
+    size_t hl = (size_t)((dot ? dot : e) - s);
+    if (hl >= hcap) return ptx_fail(P, t, "unknown instruction '%s'", ptx_quote(t, q, sizeof q));
+    memcpy(head, s, hl);
+    head[hl] = 0;
+    static const char *const TY[] = { "b32", "u32", "s32", "f32", "b64", "u64", "s64", "b8", "u8", "s8", "b16", "u16", "s16" };
+    static const ValueType TV[] = { TYPE_B32, TYPE_U32, TYPE_S32, TYPE_F32, TYPE_B64, TYPE_U64, TYPE_S64,
+                                    TYPE_B8,  TYPE_U8,  TYPE_S8,  TYPE_B16, TYPE_U16, TYPE_S16 };
+    static const char *const CMPS[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", "lo", "ls", "hi", "hs" };
+    static const char *const RNDS[] = { "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
+    static const char *const TESTS[] = { "finite", "infinite", "number", "notanumber", "normal", "subnormal" };
+    static const char *const PRMTS[] = { "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
+    static const char *const VOTES[] = { "all", "any", "uni", "ballot" };
+    bool is_atom = strcmp(head, "atom") == 0 || strcmp(head, "red") == 0 || strcmp(head, "redux") == 0;
+    bool is_setp = strcmp(head, "setp") == 0;
+    for (const char *p = dot; p && p < e;) {
+        const char *pe = p + 1;
+        while (pe < e && *pe != '.') pe++;
+        const char *w = p + 1;
+        size_t n = (size_t)(pe - w);
+        int i;
+        bool ok = true;
+        const char *kind = "state spaces";
+        if ((i = name_in(TY, 13, w, n)) >= 0) {
+            if (m->ntypes == 3) return ptx_fail(P, t, "too many types in '%s'", ptx_quote(t, q, sizeof q));
+            m->types[m->ntypes++] = TV[i];
+        } else if (n == 3 && (memcmp(w, "f16", 3) == 0)) m->f16 = true;
+        else if ((n == 5 && memcmp(w, "f16x2", 5) == 0) || (n == 4 && memcmp(w, "bf16", 4) == 0)) m->f16 = true;
+        else if (n == 3 && memcmp(w, "f64", 3) == 0) m->f64 = true;
+        else if (n == 4 && memcmp(w, "pred", 4) == 0) m->types[m->ntypes < 3 ? m->ntypes++ : 2] = TYPE_NONE;
+        else if (n == 6 && memcmp(w, "global", 6) == 0) ok = set_once(&m->space, SPACE_GLOBAL);
+        else if ((n == 6 && memcmp(w, "shared", 6) == 0) || (n == 11 && memcmp(w, "shared::cta", 11) == 0))
+            ok = set_once(&m->space, SPACE_SHARED);
+        else if (n == 5 && memcmp(w, "param", 5) == 0) ok = set_once(&m->space, SPACE_PARAM);
+        else if (n == 5 && memcmp(w, "local", 5) == 0) ok = set_once(&m->space, -2);
+        else if (n == 5 && memcmp(w, "const", 5) == 0) ok = set_once(&m->space, -3);
+        else if (n == 2 && w[0] == 'v' && (w[1] == '2' || w[1] == '4')) {
+            ok = m->vec == 1, kind = "vector widths";
+            m->vec = (uint32_t)(w[1] - '0');
+        } else if (is_atom && (i = name_in(ATOM_NAMES, ATOM_COUNT, w, n)) >= 0) ok = set_once(&m->atom, i), kind = "atomic operations";
+        else if (is_setp && (i = name_in((const char *const[]){ "and", "or", "xor" }, 3, w, n)) >= 0)
+            ok = set_once(&m->boolop, i), kind = "boolean operations";
+        else if (is_setp && (i = name_in(CMPS, 18, w, n)) >= 0) ok = set_once(&m->cmp, i), kind = "comparisons";
+        else if ((i = name_in(RNDS, 8, w, n)) >= 0) {
+            ok = m->rnd == RND_NONE, kind = "rounding modes";
+            m->rnd = RND_RN + i;
+        } else if (strcmp(head, "shfl") == 0 && (i = name_in(SHFL_NAMES, SHFL_COUNT, w, n)) >= 0)
+            ok = set_once(&m->shfl, i), kind = "shuffle modes";
+        else if (strcmp(head, "vote") == 0 && (i = name_in(VOTES, 4, w, n)) >= 0) ok = set_once(&m->vote, i), kind = "vote modes";
+        else if (strcmp(head, "testp") == 0 && (i = name_in(TESTS, 6, w, n)) >= 0) ok = set_once(&m->testp, i), kind = "tests";
+        else if (strcmp(head, "prmt") == 0 && (i = name_in(PRMTS, 6, w, n)) >= 0) ok = set_once(&m->prmt, i + 1), kind = "permute modes";
+        else if (n == 3 && memcmp(w, "sat", 3) == 0) m->sat = true;
+        else if (n == 3 && memcmp(w, "ftz", 3) == 0) m->ftz = true;
+        else if (n == 6 && memcmp(w, "approx", 6) == 0) m->approx = true;
+        else if (n == 4 && memcmp(w, "full", 4) == 0) m->full = true;
+        else if (n == 4 && memcmp(w, "wide", 4) == 0) m->wide = true;
+        else if (n == 2 && memcmp(w, "lo", 2) == 0) m->lo = true;
+        else if (n == 2 && memcmp(w, "hi", 2) == 0) m->hi = true;
+        else if (n == 3 && memcmp(w, "uni", 3) == 0) m->uni = true;
+        else if (n == 4 && memcmp(w, "sync", 4) == 0) m->sync = true;
+        else if (n == 7 && memcmp(w, "aligned", 7) == 0) m->aligned = true;
+        else if (n == 2 && memcmp(w, "to", 2) == 0) m->to = true;
+        else if (n == 1 && w[0] == 'l') m->l = true;
+        else if (n == 1 && w[0] == 'r') m->r = true;
+        else if (n == 4 && memcmp(w, "wrap", 4) == 0) m->wrap = true;
+        else if (n == 5 && memcmp(w, "clamp", 5) == 0) m->clamp = true;
+        else if (n == 3 && memcmp(w, "NaN", 3) == 0) m->nan = true;
+        else if (name_in(IGNORED, 21, w, n) >= 0 || memchr(w, ':', n)) { /* ordering, scope, cache hints */
+            if (n == 2 && memcmp(w, "nc", 2) == 0) m->nc = true;
+        } else if ((n == 2 && memcmp(w, "gl", 2) == 0) && strcmp(head, "membar") == 0) {
+        } else if (strcmp(head, "fence") == 0 || strcmp(head, "membar") == 0) {
+        } else {
+            char part[40];
+            snprintf(part, sizeof part, "%.*s", (int)(n < 32 ? n : 32), w);
+            return ptx_fail(P, t, "unknown modifier '.%s' in '%s'", part, ptx_quote(t, q, sizeof q));
+        }
+        if (!ok) return ptx_fail(P, t, "'%s' has two %s; an instruction takes one", ptx_quote(t, q, sizeof q), kind);
+        p = pe;
+    }
+    /* Pairs that contradict each other: the last one must not silently win. */
+    const char *clash = m->lo && m->hi ? ".lo and .hi" : m->wide && (m->lo || m->hi) ? ".wide and .lo/.hi"
+                      : m->l && m->r ? ".l and .r" : m->wrap && m->clamp ? ".wrap and .clamp"
+                      : m->approx && m->full ? ".approx and .full" : m->approx && m->rnd != RND_NONE ? ".approx and a rounding mode"
+                      : NULL;
+    if (clash) return ptx_fail(P, t, "'%s' has both %s; they contradict each other", ptx_quote(t, q, sizeof q), clash);
+    return true;
+}
