@@ -13,4 +13,17 @@ static inline uint32_t bits_popcount(uint32_t m)
     return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
+/* Set bits of a lane mask; a full warp (the common case) without counting. */
+static inline uint32_t bits_lanes(uint32_t m)
+{
+    return m == UINT32_MAX ? 32u : bits_popcount(m);
+}
+
+/* Set bits of a 4-bit sector mask (higher bits ignored): one shift of a
+** 16-entry table packed in a constant, nibble i holding popcount(i). */
+static inline uint32_t bits_popcount4(uint32_t m)
+{
+    return (uint32_t)(0x4332322132212110ull >> ((m & 0xfu) * 4)) & 0xfu;
+}
+
 #endif

@@ -8,11 +8,20 @@
 ** run the CUDA twin of the same kernel from its committed nvcc output
 ** (the .ptx files of tests/ptx), for the PTX path's speed against the mini ISA's on
 ** the same launch (compare the wall times: a PTX instruction counts the
-** SASS instructions it stands for, so the warp-instruction totals differ). */
+** SASS instructions it stands for, so the warp-instruction totals differ).
+** Each case runs in a child process, so its peak RSS (wait4's ru_maxrss) is
+** its own; CPU seconds are printed beside wall seconds because on a shared
+** host the wall time includes the time other processes held the core.
+** --small shrinks every case (for callgrind, ~50x slower than native), so
+** host instructions per warp instruction can be counted in a minute. */
+#define _DEFAULT_SOURCE /* wait4 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "isa/load.h"
 #include "sim/gpu.h"
@@ -41,10 +50,10 @@ static const Case CASES[] = {
     { "transpose/tiled_padded (ptx)", "ptx:transpose.ptx", "transpose_tiled_padded", "memory", LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
 };
 
-static double seconds(void)
+static double seconds(clockid_t clock)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -54,8 +63,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One simulation of case c; returns wall seconds, *insts the warp instructions. */
-static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, uint64_t *insts)
+/* One simulation of case c; returns wall seconds, *cpu the process's CPU
+** seconds, *insts the warp instructions. small: the --small sizes. */
+static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, bool small, double *cpu, uint64_t *insts)
 {
     Diag d;
     GlobalMem *g = gmem_create();
@@ -66,27 +76,30 @@ static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, uin
     if (c->layout == LAYOUT_DIVERGENCE) { /* out, iters */
         L.grid[0] = c->blocks_per_sm * cfg->sm_count;
         args[0] = gmem_alloc(g, (uint64_t)L.grid[0] * c->block_x * 4, "out", &d);
-        args[1] = 2000;
+        args[1] = small ? 200 : 2000;
     } else if (c->layout == LAYOUT_VECADD) { /* a, b, c, n */
-        uint64_t bytes = (uint64_t)c->n * 4;
+        uint32_t n = small ? c->n / 8 : c->n;
+        uint64_t bytes = (uint64_t)n * 4;
         args[0] = gmem_alloc(g, bytes, "a", &d);
         args[1] = gmem_alloc(g, bytes, "b", &d);
         args[2] = gmem_alloc(g, bytes, "c", &d);
-        args[3] = c->n;
+        args[3] = n;
         uint32_t per_thread = strstr(c->kernel, "float4") ? 4 : 1;
-        L.grid[0] = (c->n / per_thread + c->block_x - 1) / c->block_x;
+        L.grid[0] = (n / per_thread + c->block_x - 1) / c->block_x;
     } else { /* transpose family: in, out, n */
-        uint64_t bytes = (uint64_t)c->n * c->n * 4;
+        uint32_t n = small ? c->n / 4 : c->n;
+        uint64_t bytes = (uint64_t)n * n * 4;
         args[0] = gmem_alloc(g, bytes, "in", &d);
         args[1] = gmem_alloc(g, bytes, "out", &d);
-        args[2] = c->n;
-        L.grid[0] = L.grid[1] = (c->n + 31) / 32;
+        args[2] = n;
+        L.grid[0] = L.grid[1] = (n + 31) / 32;
     }
     for (uint32_t i = 0; i < k->nparams && i < 4; i++) params[k->params[i].offset / 4] = args[i]; /* a .u64's high word: 0 */
     SimResult *r = malloc(sizeof *r);
-    double t0 = seconds();
+    double t0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
     bool ok = r && gpu_simulate(cfg, &L, NULL, r);
-    double t = seconds() - t0;
+    double t = seconds(CLOCK_MONOTONIC) - t0;
+    *cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
     if (!ok) {
         fprintf(stderr, "gpusim-bench: %s failed: %s\n", c->name, r ? r->message : "out of memory");
         exit(1);
@@ -97,53 +110,88 @@ static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, uin
     return t;
 }
 
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof t[0], cmp_double);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* Runs case c `repeat` times and prints its line but the RSS column. */
+static int run_case(const Case *c, int repeat, bool small)
+{
+    char path[1024];
+    if (strncmp(c->file, "ptx:", 4) == 0) snprintf(path, sizeof path, "%s/tests/ptx/%s", GPUSIM_SOURCE_DIR, c->file + 4);
+    else snprintf(path, sizeof path, "%s/workloads/kernels/%s", GPUSIM_SOURCE_DIR, c->file);
+    Program prog;
+    GpuConfig cfg;
+    Diag d;
+    char set[64];
+    snprintf(set, sizeof set, "sm.count=%u", c->sms);
+    if (!program_load_file(path, &prog, &d) || !config_load("a100", &cfg, &d) || !config_set(&cfg, set, &d)) {
+        diag_print(stderr, &d);
+        return 2;
+    }
+    char why[1024];
+    const Kernel *k = program_match_kernel(&prog, c->kernel, why, sizeof why);
+    if (!k) {
+        fprintf(stderr, "gpusim-bench: %s: %s\n", c->name, why);
+        return 2;
+    }
+    double t[100], cpu[100];
+    uint64_t insts = 0;
+    for (int r = 0; r < repeat; r++) t[r] = run_once(c, k, &cfg, small, &cpu[r], &insts);
+    double lo = t[0], hi = t[0];
+    for (int r = 1; r < repeat; r++) lo = t[r] < lo ? t[r] : lo, hi = t[r] > hi ? t[r] : hi;
+    double med = median(t, repeat), cmed = median(cpu, repeat);
+    printf("%-30s %-8s %12llu %9.3f %9.3f %9.3f %9.3f %10.2f %10.2f", c->name, c->kind, (unsigned long long)insts, med,
+           lo, hi, cmed, (double)insts / med / 1e6, (double)insts / cmed / 1e6);
+    fflush(stdout);
+    program_destroy(&prog);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int repeat = 3;
+    bool small = false;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) only = argv[++i];
+        else if (strcmp(argv[i], "--small") == 0) small = true;
+        else if (strcmp(argv[i], "--list") == 0) {
+            for (size_t ci = 0; ci < sizeof CASES / sizeof CASES[0]; ci++) printf("%s\n", CASES[ci].name);
+            return 0;
+        }
         else {
-            printf("usage: gpusim-bench [--repeat N] [--case NAME]\n"
+            printf("usage: gpusim-bench [--repeat N] [--case NAME] [--small] | --list\n"
                    "Simulates a fixed set of kernels N times (default 3) and prints the median\n"
-                   "simulated warp instructions per host second.\n");
+                   "simulated warp instructions per host second (wall and CPU) and each case's\n"
+                   "peak RSS. --small: every case smaller (for callgrind).\n");
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
     if (repeat < 1 || repeat > 100) repeat = 3;
-    printf("%-30s %-8s %12s %9s %9s %9s %10s\n", "case", "kind", "warp-insts", "median s", "min s", "max s",
-           "Minst/s");
+    printf("%-30s %-8s %12s %9s %9s %9s %9s %10s %10s %8s\n", "case", "kind", "warp-insts", "median s", "min s", "max s",
+           "cpu s", "Minst/s", "Minst/cpu", "RSS MiB");
+    fflush(stdout);
     for (size_t ci = 0; ci < sizeof CASES / sizeof CASES[0]; ci++) {
         const Case *c = &CASES[ci];
         if (only && strcmp(only, c->name) != 0) continue;
-        char path[1024];
-        if (strncmp(c->file, "ptx:", 4) == 0) snprintf(path, sizeof path, "%s/tests/ptx/%s", GPUSIM_SOURCE_DIR, c->file + 4);
-        else snprintf(path, sizeof path, "%s/workloads/kernels/%s", GPUSIM_SOURCE_DIR, c->file);
-        Program prog;
-        GpuConfig cfg;
-        Diag d;
-        char set[64];
-        snprintf(set, sizeof set, "sm.count=%u", c->sms);
-        if (!program_load_file(path, &prog, &d) || !config_load("a100", &cfg, &d) || !config_set(&cfg, set, &d)) {
-            diag_print(stderr, &d);
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("gpusim-bench: fork");
             return 2;
         }
-        char why[1024];
-        const Kernel *k = program_match_kernel(&prog, c->kernel, why, sizeof why);
-        if (!k) {
-            fprintf(stderr, "gpusim-bench: %s: %s\n", c->name, why);
-            return 2;
+        if (pid == 0) _exit(run_case(c, repeat, small));
+        int status;
+        struct rusage ru;
+        if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+            fprintf(stderr, "gpusim-bench: %s failed\n", c->name);
+            return 1;
         }
-        double t[100];
-        uint64_t insts = 0;
-        for (int r = 0; r < repeat; r++) t[r] = run_once(c, k, &cfg, &insts);
-        qsort(t, (size_t)repeat, sizeof t[0], cmp_double);
-        double med = repeat % 2 ? t[repeat / 2] : (t[repeat / 2 - 1] + t[repeat / 2]) / 2;
-        printf("%-30s %-8s %12llu %9.3f %9.3f %9.3f %10.2f\n", c->name, c->kind, (unsigned long long)insts, med, t[0],
-               t[repeat - 1], (double)insts / med / 1e6);
+        printf(" %8.1f\n", (double)ru.ru_maxrss / 1024.0); /* Linux: ru_maxrss in KiB */
         fflush(stdout);
-        program_destroy(&prog);
     }
     return 0;
 }

@@ -103,9 +103,10 @@ bool plot_metric_known(const char *metric)
     if (!metric) return false;
     if (!strcmp(metric, "cycles") || !strcmp(metric, "time_us") || !strcmp(metric, "ratio")) return true;
     for (size_t i = 0; i < report_stat_count(); i++)
-        if (!strcmp(metric, report_stat_name(i))) return strcmp(metric, "occupancy_limiter") != 0; /* a word */
+        if (!strcmp(metric, report_stat_name(i)))
+            return strcmp(metric, "occupancy_limiter") != 0 && strcmp(metric, "roofline_bound") != 0; /* words */
     if (!strncmp(metric, "stall_", 6))
-        for (int k = 0; k < STALL_COUNT; k++)
+        for (int k = 0; k < STALL_REASONS; k++)
             if (!strcmp(metric + 6, STALL_NAMES[k])) return true;
     return false;
 }

@@ -18,11 +18,19 @@
 #define RULE_UNCOALESCED   1.125 /* sectors per request over the ideal            */
 #define RULE_CONFLICT      1.5   /* shared wavefronts per request                 */
 #define RULE_BRANCH_EFF    0.9   /* average active lanes / 32 below this          */
-#define RULE_OCC_GAP       0.75  /* achieved below this share of theoretical      */
+#define RULE_LAUNCH        0.3   /* share of the SMs' busy time with a block waiting
+                                    for the SM's block launcher                   */
 #define RULE_LOW_OCC       0.5   /* theoretical at or below this                  */
-#define RULE_TAIL          0.8   /* wave efficiency below this, with > 1 wave     */
+#define RULE_IDLE_SMS      0.1   /* fewer blocks than SMs: this share idle or more */
+#define RULE_OCC_GAP       0.75  /* achieved below this share of theoretical, with
+                                    fewer blocks than fit at once                 */
+#define RULE_THIN_OUT      0.5   /* achieved below this share of theoretical, with
+                                    blocks enough to fill the SMs                 */
+#define RULE_TAIL          0.7   /* wave efficiency below this, with > 1 wave     */
 #define RULE_BOUND         0.6   /* share of peak DRAM bandwidth / FP32 throughput */
 #define RULE_INSTR_RATIO   1.3   /* warp instructions vs the first variant        */
+#define RULE_FLOPS_SHOWN   0.25  /* the table's FP32 columns: a variant's FLOP per
+                                    DRAM byte at this share of the ridge point or more */
 
 const char *report_status_name(SimStatus s)
 {
@@ -71,92 +79,165 @@ __attribute__((format(printf, 2, 3))) static void clause(Sentence *s, const char
     if (s->len > s->cap) s->len = s->cap;
 }
 
-static void explain_global(Sentence *s, const GlobalCounts *g, const char *what)
+/* The causes a sentence names, each with its weight: the share of the
+** resource it wastes (bytes moved unused, bank passes beyond one, lanes
+** idle, SM slots empty, SM time waiting for the launcher). They are told
+** heaviest first, so the first clause is the one that matters most. */
+#define MAX_CAUSES 12
+#define CAUSE_TEXT 320
+
+typedef struct {
+    double weight;
+    char   text[CAUSE_TEXT];
+} Cause;
+
+typedef struct {
+    Cause c[MAX_CAUSES];
+    int   n;
+    bool  memory; /* an uncoalesced or bank-conflict clause among them */
+} Causes;
+
+__attribute__((format(printf, 3, 4))) static void cause(Causes *cs, double weight, const char *fmt, ...)
+{
+    if (cs->n >= MAX_CAUSES) return;
+    Cause *c = &cs->c[cs->n++];
+    c->weight = weight;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->text, sizeof c->text, fmt, ap);
+    va_end(ap);
+}
+
+static void explain_global(Causes *cs, const GlobalCounts *g, const char *what)
 {
     if (!g->requests || !g->ideal_sectors) return;
     double spr = g->sectors_per_request, ideal = g->ideal_sectors_per_request;
-    if (spr > ideal * RULE_UNCOALESCED)
-        clause(s, "global %s touch %.1f sectors per request where %.0f would do: uncoalesced, %.0f%% of the bytes moved are used",
-               what, spr, ideal, 100.0 * ideal / spr);
+    if (spr > ideal * RULE_UNCOALESCED) {
+        cs->memory = true;
+        cause(cs, 1.0 - ideal / spr,
+              "global %s touch %.1f sectors per request where %.0f would do: uncoalesced, %.0f%% of the bytes moved "
+              "are used",
+              what, spr, ideal, 100.0 * ideal / spr);
+    }
 }
 
-static void explain_shared(Sentence *s, const SharedCounts *p, const char *what)
+static void explain_shared(Causes *cs, const SharedCounts *p, const char *what)
 {
     if (!p->requests) return;
     double wpr = p->wavefronts_per_request;
-    if (wpr > RULE_CONFLICT)
-        clause(s, "shared %s take %.1f wavefronts per request: %.0f-way bank conflict%s", what, wpr, wpr,
-               p->max_wavefronts > wpr + 0.5 ? " on average" : "");
+    if (wpr > RULE_CONFLICT) {
+        cs->memory = true;
+        cause(cs, 1.0 - 1.0 / wpr, "shared %s take %.1f wavefronts per request: %.0f-way bank conflict%s", what, wpr,
+              wpr, p->max_wavefronts > wpr + 0.5 ? " on average" : "");
+    }
+}
+
+/* The causes of row's time that the rules find, unordered. */
+static void find_causes(const RunReport *r, const RunRow *row, Causes *cs)
+{
+    const KernelStats *st = &row->st;
+    const GpuConfig *c = r->c;
+    for (int k = 0; k < ACCESS_KINDS; k++) explain_global(cs, &st->global[k], ACCESS_NAMES[k]);
+    for (int k = 0; k < ACCESS_KINDS; k++) explain_shared(cs, &st->shared[k], ACCESS_NAMES[k]);
+    if (st->warp_instructions && st->branch_efficiency < RULE_BRANCH_EFF)
+        cause(cs, 1.0 - st->branch_efficiency,
+              "branch efficiency %.0f%%: lanes of a warp take different paths and each path issues separately "
+              "(divergence)",
+              100.0 * st->branch_efficiency);
+    if (st->launch_queue_share >= RULE_LAUNCH && st->occ.blocks_per_sm) {
+        uint32_t wpb = st->occ.warps_per_sm / st->occ.blocks_per_sm;
+        uint32_t each = wpb * c->warp_launch_interval > c->block_launch_interval ? wpb * c->warp_launch_interval
+                                                                                 : c->block_launch_interval;
+        cause(cs, st->launch_queue_share,
+              "SMs had a block waiting for their block launcher %.0f%% of the time (it starts one block of %u "
+              "warp%s per %u cycles): launch-bound",
+              100.0 * st->launch_queue_share, wpb, wpb == 1 ? "" : "s", each);
+    }
+    uint64_t slots = (uint64_t)c->sm_count * st->occ.blocks_per_sm;
+    if (st->theoretical_occupancy > 0 && st->theoretical_occupancy <= RULE_LOW_OCC)
+        /* a limit, not a loss by itself: half the weight of the slots it leaves empty */
+        cause(cs, 0.5 * (1.0 - st->theoretical_occupancy),
+              "theoretical occupancy %.0f%%, limited by %s (%u block%s per SM)", 100.0 * st->theoretical_occupancy,
+              occupancy_limiter_name(st->occ.limiter), st->occ.blocks_per_sm, st->occ.blocks_per_sm == 1 ? "" : "s");
+    /* achieved occupancy as ncu counts it (launched warps); when the
+    ** launcher is the bottleneck, the launch clause above says why */
+    bool launch_bound = st->launch_queue_share >= RULE_LAUNCH;
+    double achieved = st->active_occupancy;
+    double gap = st->theoretical_occupancy > 0 ? 1.0 - achieved / st->theoretical_occupancy : 0;
+    if (st->blocks < c->sm_count) {
+        double idle = (double)(c->sm_count - st->blocks) / c->sm_count;
+        if (idle >= RULE_IDLE_SMS) /* a limit of the launch: half weight, as low occupancy */
+            cause(cs, 0.5 * idle, "%llu block%s for %u SMs: %llu SMs idle", (unsigned long long)st->blocks,
+                  st->blocks == 1 ? "" : "s", c->sm_count, (unsigned long long)(c->sm_count - st->blocks));
+    } else if (!launch_bound && achieved < RULE_OCC_GAP * st->theoretical_occupancy) {
+        if (st->blocks < slots)
+            cause(cs, gap, "achieved occupancy %.0f%% of the theoretical %.0f%%: %llu blocks for the %llu that fit at once",
+                  100.0 * achieved, 100.0 * st->theoretical_occupancy, (unsigned long long)st->blocks,
+                  (unsigned long long)slots);
+        else if (achieved < RULE_THIN_OUT * st->theoretical_occupancy)
+            cause(cs, gap,
+                  "achieved occupancy %.0f%% of the theoretical %.0f%%: resident warps thin out as blocks start and "
+                  "retire unevenly",
+                  100.0 * achieved, 100.0 * st->theoretical_occupancy);
+    }
+    if (st->waves > 1 && st->wave_efficiency < RULE_TAIL)
+        cause(cs, 1.0 - st->wave_efficiency,
+              "%u waves, the last with %u of %llu blocks (%.0f%% wave efficiency): tail effect", st->waves,
+              st->tail_blocks, (unsigned long long)slots, 100.0 * st->wave_efficiency);
+    const RunRow *base = base_row(r);
+    if (base && base != row && base->st.warp_instructions) {
+        double q = per(st->warp_instructions, base->st.warp_instructions);
+        if (q >= RULE_INSTR_RATIO || q <= 1.0 / RULE_INSTR_RATIO)
+            cause(cs, q > 1 ? 1.0 - 1.0 / q : 1.0 - q, "%.2fx the warp instructions of %s", q, base->v->name);
+    }
 }
 
 void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
 {
     const RunRow *row = &r->rows[i];
     const KernelStats *st = &row->st;
-    const GpuConfig *c = r->c;
     Sentence s = { buf, cap, 0, 0 };
     buf[0] = '\0';
     if (!row->ran) {
         clause(&s, "did not finish (%s): no timing to explain", report_status_name(row->status));
         return;
     }
-    bool global = false, shared = false;
-    for (int k = 0; k < ACCESS_KINDS; k++) {
-        explain_global(&s, &st->global[k], ACCESS_NAMES[k]);
-        global |= st->global[k].requests > 0;
-    }
-    for (int k = 0; k < ACCESS_KINDS; k++) {
-        explain_shared(&s, &st->shared[k], ACCESS_NAMES[k]);
-        shared |= st->shared[k].requests > 0;
-    }
-    if (!s.clauses) {
-        if (global || shared)
-            clause(&s, "%s%s%s", global ? "global accesses coalesced" : "", global && shared ? ", " : "",
-                   shared ? "shared accesses free of bank conflicts" : "");
-    }
-    if (st->warp_instructions && st->branch_efficiency < RULE_BRANCH_EFF)
-        clause(&s, "branch efficiency %.0f%%: lanes of a warp take different paths and each path issues separately "
-                   "(divergence)", 100.0 * st->branch_efficiency);
-    uint64_t slots = (uint64_t)c->sm_count * st->occ.blocks_per_sm;
-    if (st->theoretical_occupancy > 0 && st->theoretical_occupancy <= RULE_LOW_OCC)
-        clause(&s, "theoretical occupancy %.0f%%, limited by %s (%u blocks per SM)", 100.0 * st->theoretical_occupancy,
-               occupancy_limiter_name(st->occ.limiter), st->occ.blocks_per_sm);
-    if (st->blocks < c->sm_count)
-        clause(&s, "%llu block%s for %u SMs: %llu SMs idle", (unsigned long long)st->blocks,
-               st->blocks == 1 ? "" : "s", c->sm_count, (unsigned long long)(c->sm_count - st->blocks));
-    else if (st->achieved_occupancy < RULE_OCC_GAP * st->theoretical_occupancy) {
-        if (st->blocks < slots)
-            clause(&s, "achieved occupancy %.0f%% of the theoretical %.0f%%: %llu blocks for the %llu that fit at once",
-                   100.0 * st->achieved_occupancy, 100.0 * st->theoretical_occupancy, (unsigned long long)st->blocks,
-                   (unsigned long long)slots);
-        else
-            clause(&s, "achieved occupancy %.0f%% of the theoretical %.0f%%: resident warps thin out as blocks "
-                       "start and retire unevenly",
-                   100.0 * st->achieved_occupancy, 100.0 * st->theoretical_occupancy);
-    }
-    if (st->waves > 1 && st->wave_efficiency < RULE_TAIL)
-        clause(&s, "%u waves, the last with %u of %llu blocks (%.0f%% wave efficiency): tail effect", st->waves,
-               st->tail_blocks, (unsigned long long)slots, 100.0 * st->wave_efficiency);
+    Causes cs;
+    cs.n = 0;
+    cs.memory = false;
+    find_causes(r, row, &cs);
+    /* heaviest first; equal weights keep the order above (insertion sort) */
+    for (int a = 1; a < cs.n; a++)
+        for (int b = a; b > 0 && cs.c[b].weight > cs.c[b - 1].weight; b--) {
+            Cause t = cs.c[b];
+            cs.c[b] = cs.c[b - 1];
+            cs.c[b - 1] = t;
+        }
+    for (int k = 0; k < cs.n; k++) clause(&s, "%s", cs.c[k].text);
+    /* then what the kernel is bound by, and where its warps wait */
     if (st->peak_dram_gbs > 0 && st->dram_bandwidth_gbs >= RULE_BOUND * st->peak_dram_gbs)
         clause(&s, "DRAM at %.0f%% of its %.0f GB/s peak: memory-bound", 100.0 * st->dram_bandwidth_gbs / st->peak_dram_gbs,
                st->peak_dram_gbs);
     else if (st->peak_gflops > 0 && st->achieved_gflops >= RULE_BOUND * st->peak_gflops)
         clause(&s, "FP32 at %.0f%% of its %.0f GFLOP/s peak: compute-bound", 100.0 * st->achieved_gflops / st->peak_gflops,
                st->peak_gflops);
-    const RunRow *base = base_row(r);
-    if (base && base != row && base->st.warp_instructions) {
-        double q = per(st->warp_instructions, base->st.warp_instructions);
-        if (q >= RULE_INSTR_RATIO || q <= 1.0 / RULE_INSTR_RATIO)
-            clause(&s, "%.2fx the warp instructions of %s", q, base->v->name);
-    }
     uint64_t total = st->stall_cycles;
     int top = -1;
-    for (int k = 0; k < STALL_COUNT; k++)
+    for (int k = 0; k < STALL_REASONS; k++)
         if (k != STALL_SELECTED && (top < 0 || st->stall[k] > st->stall[top])) top = k;
     if (total && top >= 0 && st->stall[top])
-        clause(&s, "the top warp state is %s, %.0f%% of warp cycles: %s%s", STALL_NAMES[top],
+        clause(&s, "the top stall reason is %s, %.0f%% of warp cycles: %s%s", STALL_NAMES[top],
                100.0 * (double)st->stall[top] / (double)total, STALL_HELP[top],
                top == STALL_NOT_SELECTED ? ", so issue slots are the bottleneck" : "");
+    /* a memory system without a finding says so, last */
+    bool global = false, shared = false;
+    for (int k = 0; k < ACCESS_KINDS; k++) {
+        global |= st->global[k].requests > 0;
+        shared |= st->shared[k].requests > 0;
+    }
+    if (!cs.memory && (global || shared))
+        clause(&s, "%s%s%s", global ? "global accesses coalesced" : "", global && shared ? ", " : "",
+               shared ? "shared accesses free of bank conflicts" : "");
     if (!s.clauses) clause(&s, "no inefficiency found by the rules");
 }
 
@@ -219,16 +300,29 @@ static void wrap(FILE *out, const char *text, size_t col, size_t indent, size_t 
     fputc('\n', out);
 }
 
+#define REPORT_COLS 100 /* the text report's width: tables, sentences, header */
 #define CELL (WL_MAX_VARIANT_NAME + 16) /* bytes of one table cell: a variant name fits */
 
 enum { COL_VARIANT, COL_CHECK, COL_CYCLES, COL_TIME, COL_RATIO, COL_LD, COL_ST, COL_SMEM, COL_BRANCH, COL_OCC,
-       COL_LIMITER, COL_WAVES, COL_DRAM, NCOLS };
+       COL_LIMITER, COL_WAVES, COL_DRAM, COL_GFLOPS, COL_AI, COL_ROOF, NCOLS };
 
 /* The per-request columns say what they count: global loads and stores
 ** alone (atomics in neither), shared loads, stores and atomics together. */
 static const char *const COL_HEAD[NCOLS] = { "variant", "check", "cycles", "time µs", "ratio", "ld sec/req", "st sec/req",
-                                             "smem wf/req (ld+st+atom)", "branch eff", "occupancy", "limiter", "waves",
-                                             "DRAM GB/s" };
+                                             "smem wf/req", "branch eff", "occupancy", "limiter", "waves",
+                                             "DRAM GB/s", "GFLOP/s", "FLOP/B", "% of roof" };
+
+/* The FP32 columns (the roofline point) explain something when a variant
+** does enough arithmetic per DRAM byte to come near the ridge point. */
+static bool flops_matter(const RunReport *r)
+{
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const KernelStats *st = &r->rows[i].st;
+        if (r->rows[i].ran && st->flops && st->arithmetic_intensity >= RULE_FLOPS_SHOWN * st->ridge_point)
+            return true;
+    }
+    return false;
+}
 
 static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][CELL])
 {
@@ -245,26 +339,36 @@ static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][
     if (sto->requests) snprintf(cells[COL_ST], CELL, "%.1f", sto->sectors_per_request);
     if (st->shared_requests) snprintf(cells[COL_SMEM], CELL, "%.1f", st->shared_wavefronts_per_request);
     snprintf(cells[COL_BRANCH], CELL, "%.0f%%", 100.0 * st->branch_efficiency);
-    snprintf(cells[COL_OCC], CELL, "%.0f%%/%.0f%%", 100.0 * st->theoretical_occupancy, 100.0 * st->achieved_occupancy);
+    snprintf(cells[COL_OCC], CELL, "%.0f%%/%.0f%%", 100.0 * st->theoretical_occupancy, 100.0 * st->active_occupancy);
     snprintf(cells[COL_LIMITER], CELL, "%s",
              st->occ.limiter == OCC_SHARED_MEMORY ? "smem" : occupancy_limiter_name(st->occ.limiter));
     snprintf(cells[COL_WAVES], CELL, "%u", st->waves);
     snprintf(cells[COL_DRAM], CELL, "%.0f", st->dram_bandwidth_gbs);
-    (void)r;
+    if (flops_matter(r)) {
+        snprintf(cells[COL_GFLOPS], CELL, "%.0f", st->achieved_gflops);
+        if (st->dram_bytes) snprintf(cells[COL_AI], CELL, "%.1f", st->arithmetic_intensity);
+        if (st->roofline_gflops > 0)
+            snprintf(cells[COL_ROOF], CELL, "%.0f%% %s", 100.0 * st->achieved_gflops / st->roofline_gflops,
+                     st->dram_bytes && st->roofline_gflops < st->peak_gflops ? "mem" : "fp32");
+    }
 }
 
 void report_text(FILE *out, const RunReport *r)
 {
     const Workload *w = r->w;
     const GpuConfig *c = r->c;
-    fprintf(out, "workload %s", w->name);
-    for (uint32_t i = 0; i < w->nparams; i++)
-        fprintf(out, "%s%s=%lld", i ? ", " : " (", w->params[i].name, (long long)w->params[i].value);
-    fprintf(out, "%s on %s: %s, %u SMs, %.0f MHz\n", w->nparams ? ")" : "", c->name, c->description, c->sm_count,
-            c->clock_mhz);
+    char head[1024];
+    size_t hl = (size_t)snprintf(head, sizeof head, "workload %s", w->name);
+    for (uint32_t i = 0; i < w->nparams && hl < sizeof head; i++)
+        hl += (size_t)snprintf(head + hl, sizeof head - hl, "%s%s=%lld", i ? ", " : " (", w->params[i].name,
+                               (long long)w->params[i].value);
+    if (hl < sizeof head)
+        snprintf(head + hl, sizeof head - hl, "%s on %s: %s, %u SMs, %.0f MHz", w->nparams ? ")" : "", c->name,
+                 c->description, c->sm_count, c->clock_mhz);
+    wrap(out, head, 0, 2, REPORT_COLS);
     for (size_t i = 0; i < r->nsets; i++) fprintf(out, "%s--set %s", i ? " " : "machine changed: ", r->sets[i]);
     if (r->nsets) fputc('\n', out);
-    wrap(out, w->description, 0, 0, 100);
+    wrap(out, w->description, 0, 0, REPORT_COLS);
     fputc('\n', out);
 
     /* columns with nothing to show in any row are left out */
@@ -317,37 +421,51 @@ void report_text(FILE *out, const RunReport *r)
             for (uint32_t i = 0; i < r->nrows && same[k]; i++)
                 if (r->rows[i].ran) same[k] = strcmp(cells[i][k], cells[first_ran][k]) == 0;
         }
+    /* the columns in blocks of at most REPORT_COLS characters, each block
+    ** led by the variant column (a wide table of many metrics stays
+    ** readable on a terminal or a projector: no line wraps) */
+    int order[NCOLS], nvis = 0;
+    for (int k = COL_VARIANT + 1; k < NCOLS; k++)
+        if (show[k] && !same[k]) order[nvis++] = k;
+    for (int from = 0; from < nvis || from == 0;) {
+        int to = from;
+        size_t used = width[COL_VARIANT];
+        while (to < nvis && (to == from || used + 2 + width[order[to]] <= REPORT_COLS)) used += 2 + width[order[to++]];
+        if (from) fputc('\n', out);
+        cell(out, COL_HEAD[COL_VARIANT], width[COL_VARIANT], true);
+        for (int q = from; q < to; q++) {
+            fputs("  ", out);
+            cell(out, COL_HEAD[order[q]], width[order[q]], order[q] <= COL_CHECK);
+        }
+        fputc('\n', out);
+        for (uint32_t i = 0, j = 0; i < r->nrows; i++) {
+            const RunRow *row = &r->rows[i];
+            uint32_t nl = row->ran && row->v->nlaunches > 1 ? row->v->nlaunches : 0;
+            for (uint32_t l = 0; l <= nl; l++) {
+                if (l && nl == 0) break;
+                char (*line)[CELL] = l == 0 ? cells[i] : sub[j++];
+                cell(out, line[COL_VARIANT], width[COL_VARIANT], true);
+                for (int q = from; q < to; q++) {
+                    fputs("  ", out);
+                    cell(out, line[order[q]], width[order[q]], order[q] <= COL_CHECK);
+                }
+                fputc('\n', out);
+            }
+        }
+        if (to == from) break;
+        from = to;
+    }
+    /* the metrics equal in every variant, wrapped as the sentences are */
+    char same_line[NCOLS * (CELL + 32)];
+    size_t sl = 0;
     bool first = true;
     for (int k = 0; k < NCOLS; k++) {
-        if (!show[k] || same[k]) continue;
-        if (!first) fputs("  ", out);
-        cell(out, COL_HEAD[k], width[k], k <= COL_CHECK);
-        first = false;
-    }
-    fputc('\n', out);
-    for (uint32_t i = 0, j = 0; i < r->nrows; i++) {
-        const RunRow *row = &r->rows[i];
-        uint32_t nl = row->ran && row->v->nlaunches > 1 ? row->v->nlaunches : 0;
-        for (uint32_t l = 0; l <= nl; l++) {
-            if (l && nl == 0) break;
-            char (*line)[CELL] = l == 0 ? cells[i] : sub[j++];
-            first = true;
-            for (int k = 0; k < NCOLS; k++) {
-                if (!show[k] || same[k]) continue;
-                if (!first) fputs("  ", out);
-                cell(out, line[k], width[k], k <= COL_CHECK);
-                first = false;
-            }
-            fputc('\n', out);
-        }
-    }
-    first = true;
-    for (int k = 0; k < NCOLS; k++) {
         if (!same[k]) continue;
-        fprintf(out, "%s%s %s", first ? "same in every variant: " : ", ", COL_HEAD[k], cells[first_ran][k]);
+        sl += (size_t)snprintf(same_line + sl, sizeof same_line - sl, "%s%s %s", first ? "same in every variant: " : ", ",
+                               COL_HEAD[k], cells[first_ran][k]);
         first = false;
     }
-    if (!first) fputc('\n', out);
+    if (!first) wrap(out, same_line, 0, 2, REPORT_COLS);
     free(cells);
     free(sub);
 
@@ -361,7 +479,7 @@ void report_text(FILE *out, const RunReport *r)
         fprintf(out, "  %s:", r->rows[i].v->name);
         for (size_t k = width_of(r->rows[i].v->name); k < nw; k++) fputc(' ', out);
         fputc(' ', out);
-        wrap(out, sentence, nw + 4, nw + 4, 100);
+        wrap(out, sentence, nw + 4, nw + 4, REPORT_COLS);
     }
     bool errors = false;
     for (uint32_t i = 0; i < r->nrows; i++)
@@ -435,10 +553,23 @@ typedef struct {
     const char *s;
 } Field;
 
-#define NSTAT_FIELDS 18
+/* Today's keys first (kept one release as aliases of the Nsight Compute
+** names that follow), then Nsight Compute's metric names in its units
+** (`.pct` in percent, `.ratio` a plain ratio, `.per_second` per second),
+** then gpusim's own: what ncu has no single metric for (the roofline point,
+** the SMs' block launchers). workloads/README.md documents each key. */
+#define NSTAT_FIELDS 57
+
+#define NCU_STALL_PREFIX "smsp__pcsamp_warps_issue_stalled_"
+
+static double pct(double share) { return 100.0 * share; }
 
 static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
 {
+    const GlobalCounts *ld = &st->global[ACCESS_LOAD], *sto = &st->global[ACCESS_STORE];
+    const SharedCounts *sld = &st->shared[ACCESS_LOAD], *sst = &st->shared[ACCESS_STORE];
+    double peak_dram = st->peak_dram_gbs > 0 ? st->dram_bandwidth_gbs / st->peak_dram_gbs : 0;
+    double of_bound = st->roofline_gflops > 0 ? st->achieved_gflops / st->roofline_gflops : 0;
     Field t[NSTAT_FIELDS] = {
         { "warp_instructions", F_U64, st->warp_instructions, 0, NULL },
         { "ipc", F_DBL, 0, st->ipc, NULL },
@@ -448,18 +579,78 @@ static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
         { "blocks_per_sm", F_U64, st->occ.blocks_per_sm, 0, NULL },
         { "waves", F_U64, st->waves, 0, NULL },
         { "branch_efficiency", F_DBL, 0, st->branch_efficiency, NULL },
-        { "gld_requests", F_U64, st->global[ACCESS_LOAD].requests, 0, NULL },
-        { "gld_sectors", F_U64, st->global[ACCESS_LOAD].sectors, 0, NULL },
-        { "gst_requests", F_U64, st->global[ACCESS_STORE].requests, 0, NULL },
-        { "gst_sectors", F_U64, st->global[ACCESS_STORE].sectors, 0, NULL },
+        { "gld_requests", F_U64, ld->requests, 0, NULL },
+        { "gld_sectors", F_U64, ld->sectors, 0, NULL },
+        { "gst_requests", F_U64, sto->requests, 0, NULL },
+        { "gst_sectors", F_U64, sto->sectors, 0, NULL },
         { "shared_requests", F_U64, st->shared_requests, 0, NULL },
         { "shared_wavefronts", F_U64, st->shared_wavefronts, 0, NULL },
         { "shared_bank_conflicts", F_U64, st->shared_bank_conflicts, 0, NULL },
         { "l2_hit_rate", F_DBL, 0, st->l2_hit_rate, NULL },
         { "dram_bytes", F_U64, st->dram_bytes, 0, NULL },
         { "dram_bandwidth_gbs", F_DBL, 0, st->dram_bandwidth_gbs, NULL },
+        /* Nsight Compute's names */
+        { "smsp__inst_executed.sum", F_U64, st->warp_instructions, 0, NULL },
+        { "smsp__thread_inst_executed.sum", F_U64, st->active_lanes, 0, NULL },
+        { "smsp__thread_inst_executed_pred_on.sum", F_U64, st->thread_instructions, 0, NULL },
+        { "smsp__thread_inst_executed_per_inst_executed.ratio", F_DBL, 0, 32.0 * st->branch_efficiency, NULL },
+        { "sm__inst_executed.avg.per_cycle_active", F_DBL, 0, st->ipc, NULL },
+        { "sm__maximum_warps_per_active_cycle_pct", F_DBL, 0, pct(st->theoretical_occupancy), NULL },
+        { "sm__warps_active.avg.pct_of_peak_sustained_active", F_DBL, 0, pct(st->active_occupancy), NULL },
+        { "launch__waves_per_multiprocessor", F_DBL, 0, st->waves_per_sm, NULL },
+        { "smsp__sass_inst_executed_op_branch.sum", F_U64, st->branches, 0, NULL },
+        { "smsp__sass_branch_targets_threads_divergent.sum", F_U64, st->divergent_branches, 0, NULL },
+        { "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", F_U64, ld->requests, 0, NULL },
+        { "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", F_U64, ld->sectors, 0, NULL },
+        { "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", F_DBL, 0, ld->sectors_per_request, NULL },
+        { "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", F_U64, sto->requests, 0, NULL },
+        { "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", F_U64, sto->sectors, 0, NULL },
+        { "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", F_DBL, 0, sto->sectors_per_request, NULL },
+        { "smsp__inst_executed_op_shared_ld.sum", F_U64, sld->requests, 0, NULL },
+        { "smsp__inst_executed_op_shared_st.sum", F_U64, sst->requests, 0, NULL },
+        { "smsp__inst_executed_op_shared_atom.sum", F_U64, st->shared[ACCESS_ATOMIC].requests, 0, NULL },
+        { "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", F_U64, st->shared_wavefronts, 0, NULL },
+        { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", F_U64, sld->wavefronts, 0, NULL },
+        { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", F_U64, sst->wavefronts, 0, NULL },
+        { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", F_U64, st->shared_bank_conflicts, 0, NULL },
+        { "l1tex__t_sector_hit_rate.pct", F_DBL, 0, pct(st->l1_hit_rate), NULL },
+        { "lts__t_sector_hit_rate.pct", F_DBL, 0, pct(st->l2_hit_rate), NULL },
+        { "dram__bytes_read.sum", F_U64, st->dram_read_bytes, 0, NULL },
+        { "dram__bytes_write.sum", F_U64, st->dram_write_bytes, 0, NULL },
+        { "dram__bytes.sum", F_U64, st->dram_bytes, 0, NULL },
+        { "dram__bytes.sum.per_second", F_DBL, 0, 1e9 * st->dram_bandwidth_gbs, NULL },
+        { "dram__throughput.avg.pct_of_peak_sustained_elapsed", F_DBL, 0, pct(peak_dram), NULL },
+        /* gpusim's own: the roofline point (FP32, the one precision the
+        ** mini ISA computes in), the SMs' block launchers */
+        { "fp32_flop", F_U64, st->flops, 0, NULL },
+        { "fp32_flop_per_second", F_DBL, 0, 1e9 * st->achieved_gflops, NULL },
+        { "fp32_peak_flop_per_second", F_DBL, 0, 1e9 * st->peak_gflops, NULL },
+        { "arithmetic_intensity", F_DBL, 0, st->arithmetic_intensity, NULL },
+        { "roofline_bound", F_STR, 0, 0, st->dram_bytes && st->roofline_gflops < st->peak_gflops ? "memory" : "compute" },
+        { "roofline_bound_flop_per_second", F_DBL, 0, 1e9 * st->roofline_gflops, NULL },
+        { "roofline_pct", F_DBL, 0, pct(of_bound), NULL },
+        { "launch_queue_cycles", F_U64, st->launch_queue_cycles, 0, NULL },
+        { "launch_wait_warp_cycles", F_U64, st->launch_wait_warp_cycles, 0, NULL },
     };
     memcpy(f, t, sizeof t);
+}
+
+bool report_metric(const KernelStats *st, const char *name, double *out)
+{
+    if (strcmp(name, "cycles") == 0) return *out = (double)st->cycles, true;
+    if (strcmp(name, "time_us") == 0) return *out = st->time_us, true;
+    if (strncmp(name, NCU_STALL_PREFIX, strlen(NCU_STALL_PREFIX)) == 0)
+        for (int k = 0; k < STALL_REASONS; k++)
+            if (strcmp(name + strlen(NCU_STALL_PREFIX), STALL_NAMES[k]) == 0) return *out = (double)st->stall[k], true;
+    Field f[NSTAT_FIELDS];
+    stat_fields(st, f);
+    for (int k = 0; k < NSTAT_FIELDS; k++)
+        if (strcmp(f[k].name, name) == 0) {
+            if (f[k].kind == F_STR) return false;
+            *out = f[k].kind == F_U64 ? (double)f[k].u : f[k].d;
+            return true;
+        }
+    return false;
 }
 
 static void field_value(FILE *out, const Field *f, bool json)
@@ -481,8 +672,12 @@ static void json_stats(FILE *out, const KernelStats *st, const char *indent)
         fprintf(out, "%s\"%s\": ", k ? ", " : "", f[k].name);
         field_value(out, &f[k], true);
     }
+    /* the stall reasons as ncu's PC sampling counts them, with every cycle
+    ** of every launched warp sampled: warp-cycles */
+    for (int k = 0; k < STALL_REASONS; k++)
+        fprintf(out, ", \"%s%s\": %llu", NCU_STALL_PREFIX, STALL_NAMES[k], (unsigned long long)st->stall[k]);
     fprintf(out, ",%s\"stall_reasons\": {", indent);
-    for (int k = 0; k < STALL_COUNT; k++) {
+    for (int k = 0; k < STALL_REASONS; k++) {
         fprintf(out, "%s\"%s\": ", k ? ", " : "", STALL_NAMES[k]);
         json_double(out, st->stall_share[k]);
     }
@@ -599,7 +794,8 @@ void report_csv(FILE *out, const RunReport *r)
     stat_fields(&zero, f);
     fputs("workload,gpu,variant,check,status,cycles,time_us,ratio", out);
     for (int k = 0; k < NSTAT_FIELDS; k++) fprintf(out, ",%s", f[k].name);
-    for (int k = 0; k < STALL_COUNT; k++) fprintf(out, ",stall_%s", STALL_NAMES[k]);
+    for (int k = 0; k < STALL_REASONS; k++) fprintf(out, ",%s%s", NCU_STALL_PREFIX, STALL_NAMES[k]);
+    for (int k = 0; k < STALL_REASONS; k++) fprintf(out, ",stall_%s", STALL_NAMES[k]);
     fputs(",error\n", out);
     for (uint32_t i = 0; i < r->nrows; i++) {
         const RunRow *row = &r->rows[i];
@@ -620,12 +816,13 @@ void report_csv(FILE *out, const RunReport *r)
                 fputc(',', out);
                 field_value(out, &f[k], false);
             }
-            for (int k = 0; k < STALL_COUNT; k++) {
+            for (int k = 0; k < STALL_REASONS; k++) fprintf(out, ",%llu", (unsigned long long)st->stall[k]);
+            for (int k = 0; k < STALL_REASONS; k++) {
                 fputc(',', out);
                 json_double(out, st->stall_share[k]);
             }
         } else {
-            for (int k = 0; k < 3 + NSTAT_FIELDS + STALL_COUNT; k++) fputc(',', out);
+            for (int k = 0; k < 3 + NSTAT_FIELDS + 2 * STALL_REASONS; k++) fputc(',', out);
         }
         fputc(',', out);
         if (row->error) csv_string(out, row->error);

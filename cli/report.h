@@ -38,6 +38,11 @@ void report_csv(FILE *out, const RunReport *r);
 /* The sentence that explains row i's cost, without the variant name. */
 void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap);
 
+/* The value of the stats key `name` (a --json key: an alias or an Nsight
+** Compute name; "cycles" and "time_us" too) of st; false for a name the
+** report does not know or one whose value is not a number. */
+bool report_metric(const KernelStats *st, const char *name, double *out);
+
 /* "ok", "fault", "deadlock", "budget", "bad_launch", "internal_error" (static strings). */
 const char *report_status_name(SimStatus s);
 

@@ -299,7 +299,7 @@ void sweep_csv_header(FILE *out, const SweepCsvColumns *cols)
     }
     for (size_t i = 0; i < NOUTCOME; i++) fprintf(out, ",%s", CSV_OUTCOME[i]);
     for (size_t i = 0; i < report_stat_count(); i++) fprintf(out, ",%s", report_stat_name(i));
-    for (int k = 0; k < STALL_COUNT; k++) fprintf(out, ",stall_%s", STALL_NAMES[k]);
+    for (int k = 0; k < STALL_REASONS; k++) fprintf(out, ",stall_%s", STALL_NAMES[k]);
     fputs(",error\n", out);
 }
 
@@ -339,7 +339,7 @@ void sweep_csv_row(FILE *out, const cJSON *line, const SweepCsvColumns *cols)
     for (size_t i = 0; i < report_stat_count(); i++)
         cell(out, cJSON_GetObjectItemCaseSensitive(stats, report_stat_name(i)));
     const cJSON *stalls = cJSON_GetObjectItemCaseSensitive(stats, "stall_reasons");
-    for (int k = 0; k < STALL_COUNT; k++) cell(out, cJSON_GetObjectItemCaseSensitive(stalls, STALL_NAMES[k]));
+    for (int k = 0; k < STALL_REASONS; k++) cell(out, cJSON_GetObjectItemCaseSensitive(stalls, STALL_NAMES[k]));
     cell(out, cJSON_GetObjectItemCaseSensitive(line, "error"));
     fputc('\n', out);
 }

@@ -10,6 +10,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static inline float f32(uint32_t u)
 {
@@ -23,6 +26,21 @@ static inline uint32_t bits(float f)
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
+}
+
+/* A lane mask as 32 words of all ones or zero, four lanes per 16-byte copy
+** from a table: a blend by these words vectorises, a test of bit l of the
+** mask per lane does not (without AVX2's per-lane shifts). */
+static const uint32_t NIBBLE_LANES[16][4] = {
+#define NL(n) { 0u - ((n) & 1u), 0u - ((n) >> 1 & 1u), 0u - ((n) >> 2 & 1u), 0u - ((n) >> 3 & 1u) }
+    NL(0u), NL(1u), NL(2u), NL(3u), NL(4u), NL(5u), NL(6u), NL(7u),
+    NL(8u), NL(9u), NL(10u), NL(11u), NL(12u), NL(13u), NL(14u), NL(15u),
+#undef NL
+};
+
+static inline void lanes_from_mask(uint32_t m, uint32_t mw[WARP_SIZE])
+{
+    for (int g = 0; g < WARP_SIZE / 4; g++) memcpy(&mw[4 * g], NIBBLE_LANES[m >> (4 * g) & 15u], sizeof NIBBLE_LANES[0]);
 }
 
 /* Source operand as a 32-lane row: a register row, or an immediate
@@ -52,10 +70,12 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
                 D[l] = (EXPR);                                            \
             }                                                             \
         } else {                                                          \
+            uint32_t mw[WARP_SIZE];                                       \
+            lanes_from_mask(m, mw);                                       \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
                 uint32_t x = A[l];                                        \
                 uint32_t v = (EXPR);                                      \
-                D[l] = (m >> l & 1) ? v : D[l];                           \
+                D[l] = (v & mw[l]) | (D[l] & ~mw[l]);                     \
             }                                                             \
         }                                                                 \
     } while (0)
@@ -70,10 +90,12 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
                 D[l] = (EXPR);                                            \
             }                                                             \
         } else {                                                          \
+            uint32_t mw[WARP_SIZE];                                       \
+            lanes_from_mask(m, mw);                                       \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
                 uint32_t x = A[l], y = B[l];                              \
                 uint32_t v = (EXPR);                                      \
-                D[l] = (m >> l & 1) ? v : D[l];                           \
+                D[l] = (v & mw[l]) | (D[l] & ~mw[l]);                     \
             }                                                             \
         }                                                                 \
     } while (0)
@@ -89,10 +111,12 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
                 D[l] = (EXPR);                                            \
             }                                                             \
         } else {                                                          \
+            uint32_t mw[WARP_SIZE];                                       \
+            lanes_from_mask(m, mw);                                       \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
                 uint32_t x = A[l], y = B[l], z = C[l];                    \
                 uint32_t v = (EXPR);                                      \
-                D[l] = (m >> l & 1) ? v : D[l];                           \
+                D[l] = (v & mw[l]) | (D[l] & ~mw[l]);                     \
             }                                                             \
         }                                                                 \
     } while (0)
@@ -100,14 +124,30 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
     do {                                                                  \
         const uint32_t *A = row(w, &in->src[0], ta);                      \
         const uint32_t *B = row(w, &in->src[1], tb);                      \
-        uint32_t r = 0;                                                   \
+        uint32_t c[WARP_SIZE];                                            \
         for (int l = 0; l < WARP_SIZE; l++) {                             \
             uint32_t x = A[l], y = B[l];                                  \
-            r |= (uint32_t)(COND) << l;                                   \
+            c[l] = 0u - (uint32_t)(COND);                                 \
         }                                                                 \
+        uint32_t r = lanes_to_mask(c);                                    \
         uint32_t *P = &w->pred[in->dst[0].index];                         \
         *P = (*P & ~m) | (r & m);                                         \
     } while (0)
+
+/* One bit per lane from 32 all-ones-or-zero words. SSE2 (every x86-64)
+** packs four lanes per instruction; a shift by the lane number does not
+** vectorise without AVX2, and that loop cost more than the comparisons. */
+static inline uint32_t lanes_to_mask(const uint32_t c[WARP_SIZE])
+{
+    uint32_t r = 0;
+#if defined(__SSE2__)
+    for (int l = 0; l < WARP_SIZE; l += 4)
+        r |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)&c[l]))) << l;
+#else
+    for (int l = 0; l < WARP_SIZE; l++) r |= (c[l] & 1u) << l;
+#endif
+    return r;
+}
 
 /* Fused multiply-add over a warp. Built twice: with the FMA instruction set
 ** (one vfmadd per lane, chosen at load time where the CPU has it) and
@@ -119,9 +159,11 @@ __attribute__((target_clones("fma", "default")))
 #endif
 static void fma_lanes(uint32_t *D, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t m)
 {
+    uint32_t mw[WARP_SIZE];
+    lanes_from_mask(m, mw);
     for (int l = 0; l < WARP_SIZE; l++) {
         uint32_t v = bits(fmaf(f32(A[l]), f32(B[l]), f32(C[l])));
-        D[l] = (m >> l & 1) ? v : D[l];
+        D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
     }
 }
 
@@ -198,8 +240,22 @@ static inline uint32_t shr_s32(uint32_t x, uint32_t y)
     }                                     \
     return false
 
-static bool cmp_s(CmpOp c, int32_t a, int32_t b) { COMPARE(c, a, b); }
-static bool cmp_u(CmpOp c, uint32_t a, uint32_t b) { COMPARE(c, a, b); }
+/* Integer setp: the comparison chosen once per instruction, then a lane
+** loop per comparison that the compiler vectorises (a per-lane switch
+** cost more than the comparisons themselves). T: int32_t or uint32_t. */
+#define SETP_INT(T)                                                       \
+    do {                                                                  \
+        switch ((CmpOp)in->mod) {                                         \
+        case CMP_EQ: case CMP_EQU: SETP((T)x == (T)y); break;            \
+        case CMP_NE: case CMP_NEU: SETP((T)x != (T)y); break;            \
+        case CMP_LT: case CMP_LTU: SETP((T)x < (T)y); break;             \
+        case CMP_LE: case CMP_LEU: SETP((T)x <= (T)y); break;            \
+        case CMP_GT: case CMP_GTU: SETP((T)x > (T)y); break;             \
+        case CMP_GE: case CMP_GEU: SETP((T)x >= (T)y); break;            \
+        case CMP_NUM: SETP((x | y | 1u) != 0); break;     /* integers are never NaN */ \
+        case CMP_NAN: case CMP_COUNT: SETP((x & y & 0u) != 0); break;  \
+        }                                                                 \
+    } while (0)
 
 /* Ordered float comparisons: any NaN operand makes them false (ne too). */
 static bool cmp_f(CmpOp c, float a, float b)
@@ -480,7 +536,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
                     if (m >> l & 1) D[l] = special(b, w, sr, l);
             } else { /* the same for every lane */
                 uint32_t v = special(b, w, sr, 0);
-                for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
+                uint32_t mw[WARP_SIZE];
+                lanes_from_mask(m, mw);
+                for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
             }
         } else {
             LANES1(x);
@@ -490,7 +548,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         for (uint32_t e = 0; e < in->vec; e++) { /* PTX .u64: two words */
             uint32_t v = b->params[in->src[0].value + e];
             uint32_t *D = w->r[in->dst[e].index];
-            for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
+            uint32_t mw[WARP_SIZE];
+            lanes_from_mask(m, mw);
+            for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
         }
         break;
     case OP_LD_PARAM_SUB: { /* a byte or half-word at byte offset in->offset */
@@ -499,7 +559,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint32_t v = n == 1 ? (type_signed((ValueType)in->type) ? (uint32_t)(int32_t)(int8_t)word : (word & 0xff))
                             : (type_signed((ValueType)in->type) ? (uint32_t)(int32_t)(int16_t)word : (word & 0xffff));
         uint32_t *D = w->r[in->dst[0].index];
-        for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v : D[l];
+        uint32_t mw[WARP_SIZE];
+        lanes_from_mask(m, mw);
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
         break;
     }
     case OP_SELP: {
@@ -563,8 +625,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_CVT_U32_F32: LANES1(f2u(f32(x))); break;
     case OP_CVT_RNI_S32_F32: LANES1(f2s(nearbyintf(f32(x)))); break;
 
-    case OP_SETP_S32: SETP(cmp_s((CmpOp)in->mod, (int32_t)x, (int32_t)y)); break;
-    case OP_SETP_U32: SETP(cmp_u((CmpOp)in->mod, x, y)); break;
+    case OP_SETP_S32: SETP_INT(int32_t); break;
+    case OP_SETP_U32: SETP_INT(uint32_t); break;
     case OP_SETP_F32: SETP(cmp_f((CmpOp)in->mod, f32(x), f32(y))); break;
     case OP_AND_PRED:
     case OP_OR_PRED:

@@ -16,6 +16,8 @@
 struct Cache {
     uint64_t  sets;      /* 0 = no cache                               */
     uint64_t  set_mask;  /* sets - 1 when sets is a power of two, else 0 */
+    unsigned  set_shift; /* log2(sets) when it is a power of two: a shift
+                            instead of two 64-bit divisions per access  */
     uint32_t  assoc;
     bool      hashed;    /* XOR-fold the line number into the set index */
     uint64_t *tag;       /* line number, NO_TAG when the way is empty  */
@@ -49,6 +51,7 @@ Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d)
     c->sets = sets;
     c->assoc = sets ? assoc : 0;
     c->set_mask = (sets & (sets - 1)) == 0 && sets ? sets - 1 : 0;
+    while (c->set_mask >> c->set_shift) c->set_shift++;
     if (sets) {
         const uint64_t lines = sets * assoc;
         if (lines > SIZE_MAX / sizeof(uint64_t)) goto oom;
@@ -96,7 +99,7 @@ static inline uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, 
 {
     const unsigned hit = want & c->valid[i];
     if (count) {
-        const unsigned nhit = bits_popcount(hit);
+        const unsigned nhit = bits_popcount4(hit);
         c->st.sector_hits += nhit;
         c->st.sector_misses += n - nhit;
     }
@@ -125,7 +128,7 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     if (evicted_dirty) *evicted_dirty = 0;
     const unsigned want = sector_mask & 0xFu;
     if (!want) return 0;
-    const unsigned n = bits_popcount(want);
+    const unsigned n = bits_popcount4(want);
     if (count) c->st.sector_accesses += n;
     if (c->sets == 0) {
         if (count) c->st.sector_misses += n;
@@ -135,7 +138,9 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     const uint64_t ln = line_addr / SECTOR_LINE_BYTES;
     /* Hashed indexing folds the higher line-number bits in, so a stride that
     ** is a multiple of the set count does not pile into a few sets. */
-    const uint64_t key = c->hashed ? ln ^ (ln / c->sets) ^ (ln / c->sets / c->sets) : ln;
+    const uint64_t key = !c->hashed ? ln
+                         : c->set_mask ? ln ^ (ln >> c->set_shift) ^ (ln >> 2 * c->set_shift)
+                                       : ln ^ (ln / c->sets) ^ (ln / c->sets / c->sets);
     const uint64_t set = c->set_mask ? (key & c->set_mask) : (key % c->sets);
     const uint64_t base = set * c->assoc;
     const uint64_t *tags = c->tag + base;
@@ -161,7 +166,7 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     if (kind == CACHE_WRITE_THROUGH_NOALLOC) return 0;
 
     const uint64_t i = base + victim;
-    const unsigned dirty = bits_popcount(c->dirty[i]);
+    const unsigned dirty = bits_popcount4(c->dirty[i]);
     c->st.writebacks_sectors += dirty;
     if (evicted_dirty) *evicted_dirty = dirty;
     c->tag[i] = ln;
@@ -187,7 +192,7 @@ uint64_t cache_flush(Cache *c)
     const uint64_t lines = c->sets * c->assoc;
     uint64_t n = 0;
     for (uint64_t i = 0; i < lines; i++) {
-        n += bits_popcount(c->dirty[i]);
+        n += bits_popcount4(c->dirty[i]);
         c->dirty[i] = 0;
     }
     c->st.writebacks_sectors += n;

@@ -155,7 +155,7 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
     out->sector_mask[line_index(&t, out, t.cur_line)] |= (uint8_t)t.cur_bits;
 
     unsigned sectors = 0;
-    for (unsigned i = 0; i < out->nlines; i++) sectors += bits_popcount(out->sector_mask[i]);
+    for (unsigned i = 0; i < out->nlines; i++) sectors += bits_popcount4(out->sector_mask[i]);
     out->sectors = sectors;
     out->bytes_requested = lanes * width;
     if (kind == COALESCE_STORE) full_sectors(&t, addr, mask, width, out);

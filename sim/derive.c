@@ -11,12 +11,20 @@ void derive_stats(const GpuConfig *c, KernelStats *st)
     st->theoretical_occupancy = st->occ.occupancy;
     uint64_t per_wave = (uint64_t)c->sm_count * st->occ.blocks_per_sm;
     st->waves = per_wave ? (uint32_t)((st->blocks + per_wave - 1) / per_wave) : 0;
+    st->waves_per_sm = per_wave ? (double)st->blocks / (double)per_wave : 0;
     st->wave_efficiency = st->waves ? (double)st->blocks / ((double)st->waves * per_wave) : 0;
     st->tail_blocks = st->waves ? (uint32_t)(st->blocks - (uint64_t)(st->waves - 1) * per_wave) : 0;
 
     uint64_t busy = st->busy_sm_cycles;
     st->ipc = busy ? (double)st->warp_instructions / (double)busy : 0; /* per SM per active cycle */
     st->achieved_occupancy = busy ? (double)st->resident_warp_cycles / ((double)busy * c->sm_max_warps) : 0;
+    /* a warp is resident from its block's dispatch and launched one cycle
+    ** later at the earliest: its launch wait never exceeds its residency */
+    uint64_t launched = st->resident_warp_cycles > st->launch_wait_warp_cycles
+                            ? st->resident_warp_cycles - st->launch_wait_warp_cycles
+                            : 0;
+    st->active_occupancy = busy ? (double)launched / ((double)busy * c->sm_max_warps) : 0;
+    st->launch_queue_share = per(st->launch_queue_cycles, busy);
     st->branch_efficiency = st->warp_instructions ? (double)st->active_lanes / (32.0 * st->warp_instructions) : 0;
 
     st->shared_requests = 0;
@@ -47,8 +55,8 @@ void derive_stats(const GpuConfig *c, KernelStats *st)
     st->roofline_gflops = st->dram_bytes == 0 || mem_bound > st->peak_gflops ? st->peak_gflops : mem_bound;
 
     st->stall_cycles = 0;
-    for (int k = 0; k < STALL_COUNT; k++) st->stall_cycles += st->stall[k];
-    for (int k = 0; k < STALL_COUNT; k++) st->stall_share[k] = per(st->stall[k], st->stall_cycles);
+    for (int k = 0; k < STALL_REASONS; k++) st->stall_cycles += st->stall[k];
+    for (int k = 0; k < STALL_REASONS; k++) st->stall_share[k] = per(st->stall[k], st->stall_cycles);
 }
 
 void derive_sum(const GpuConfig *c, const KernelStats *launches, uint32_t n, KernelStats *out)
@@ -67,7 +75,9 @@ void derive_sum(const GpuConfig *c, const KernelStats *launches, uint32_t n, Ker
         t.branches += l->branches;
         t.divergent_branches += l->divergent_branches;
         t.flops += l->flops;
-        for (int k = 0; k < STALL_COUNT; k++) t.stall[k] += l->stall[k];
+        for (int k = 0; k < STALL_REASONS; k++) t.stall[k] += l->stall[k];
+        t.launch_wait_warp_cycles += l->launch_wait_warp_cycles;
+        t.launch_queue_cycles += l->launch_queue_cycles;
         for (int k = 0; k < ACCESS_KINDS; k++) {
             t.global[k].requests += l->global[k].requests;
             t.global[k].sectors += l->global[k].sectors;

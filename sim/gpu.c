@@ -18,7 +18,10 @@
 ** Stall reasons are charged per warp per cycle, on state changes: a warp
 ** waiting for a result is charged its reason when the result arrives; the
 ** warps whose operands are ready are charged in bulk at each evaluation of
-** their scheduler (not selected, or throttled by the pipe they need).
+** their scheduler (not selected, or throttled by the pipe they need). A
+** warp whose block waits for the SM's launcher is not stalled: that time
+** is counted apart (launch_wait_warp_cycles per warp slot, and
+** launch_queue_cycles for the SM's time with a block waiting).
 **
 ** PTX kernels are timed as the SASS they become (Instr.slots/lunit/llat,
 ** from isa/opcodes.def's lower column): an instruction of N slots holds the
@@ -86,17 +89,31 @@ typedef struct {
 ** only when one comes due). Warps at a barrier are in neither. Stall time
 ** is charged to a warp when its state changes, so a waiting warp costs
 ** nothing until its result arrives. */
+/* An eligible warp as its scheduler scans it: the age and pipe are copied
+** from the Warp (both fixed while it is eligible), so picking one reads
+** one contiguous array instead of a Warp per entry. */
 typedef struct {
-    uint32_t *eligible;    /* warp slots, oldest first                          */
+    uint64_t age;
+    uint32_t slot;
+    uint32_t unit;
+} Eligible;
+
+typedef struct {
+    Eligible *eligible;    /* oldest first                                      */
     uint32_t  neligible;
     Heap      waiting;     /* (ready cycle, warp slot), fixed storage       */
     uint32_t  nwarps;      /* resident warps of this scheduler                  */
     uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
     uint8_t   pipe_busy[NPIPES];        /* ... and whether it was busy        */
+    uint32_t  eligible_units;           /* bit u: eligible_by_unit[u] > 0, so a
+                                           scheduler visits only the pipes its
+                                           eligible warps need               */
     uint64_t  last_eval;   /* the cycle those two describe                      */
     uint64_t  wake_at;
     uint64_t  unit_free[UNIT_COUNT];
     int64_t   last_issued; /* warp slot, or -1                                  */
+    bool      last_eligible; /* ... and it is in `eligible` (GTO looks it up by
+                                its age instead of scanning for it)         */
     uint64_t  last_age;    /* LRR: age of the last warp picked                  */
 } Scheduler;
 
@@ -114,6 +131,8 @@ typedef struct {
     Scheduler *sched;
     uint64_t   smem_free, lsu_free;
     uint64_t   launch_free;  /* when the SM can start launching another block */
+    uint64_t   queue_end;    /* when the last block given to it starts: the
+                                launcher's queue is empty from then on      */
     uint32_t   resident_warps;
     uint64_t   occ_last, occ_integral, busy_cycles;
 } Sm;
@@ -124,9 +143,17 @@ struct GpuSession {
     uint64_t         end;  /* the last launch's end, in its own cycles */
 };
 
+/* What an instruction's issue waits for, decoded once (needs_build). */
+#define NEED_PRED 0x8000u /* op[i] names a predicate, not a register */
+typedef struct {
+    uint8_t  n, unit;
+    uint16_t op[sizeof ((Instr *)0)->src / sizeof(Operand) + sizeof ((Instr *)0)->dst / sizeof(Operand) + 1];
+} PcNeeds;
+
 typedef struct {
     const GpuConfig *c;
     GpuSession      *ses;  /* gpu_simulate's own, or the caller's      */
+    PcNeeds         *needs; /* per pc of the kernel                    */
     const Launch    *L;
     const Kernel    *k;
     const TraceSink *trace;
@@ -224,7 +251,10 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
 {
     if (w->reason == reason) return;
     if (w->reason < STALL_COUNT && at > w->since) {
-        g->st->stall[w->reason] += at - w->since;
+        /* a warp whose block the launcher has not started is not stalled:
+        ** its slot's time is SM-level time, counted apart */
+        if (w->reason == STALL_BLOCK_LAUNCH) g->st->launch_wait_warp_cycles += at - w->since;
+        else g->st->stall[w->reason] += at - w->since;
         if (g->trace && g->trace->warp_stall) {
             TraceStall e = { w->since, s, slot, w->reason, at - w->since };
             g->trace->warp_stall(g->trace->user, &e);
@@ -234,16 +264,34 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
     w->since = at;
 }
 
-/* Inserts a warp whose operands are ready, keeping the list oldest first. */
-static void eligible_add(const Sm *sm, Scheduler *q, uint32_t slot)
+/* The first eligible warp not older than `age` (ages are unique). */
+static inline uint32_t eligible_find(const Scheduler *q, uint64_t age)
 {
-    uint64_t age = sm->warps[slot].age;
-    uint32_t i = q->neligible++;
-    while (i && sm->warps[q->eligible[i - 1]].age > age) {
-        q->eligible[i] = q->eligible[i - 1];
-        i--;
+    uint32_t lo = 0, hi = q->neligible;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (q->eligible[mid].age < age) lo = mid + 1;
+        else hi = mid;
     }
-    q->eligible[i] = slot;
+    return lo;
+}
+
+/* Inserts a warp whose operands are ready, keeping the list oldest first. */
+static inline void eligible_add(Scheduler *q, const Warp *w, uint32_t slot)
+{
+    uint32_t i = eligible_find(q, w->age);
+    memmove(&q->eligible[i + 1], &q->eligible[i], (q->neligible - i) * sizeof q->eligible[0]);
+    q->neligible++;
+    q->eligible[i] = (Eligible){ w->age, slot, w->unit };
+    if ((int64_t)slot == q->last_issued) q->last_eligible = true;
+}
+
+/* The first eligible warp from index i on whose pipe is free, or -1. */
+static inline int64_t eligible_free(const Scheduler *q, uint32_t i)
+{
+    for (; i < q->neligible; i++)
+        if (!q->pipe_busy[q->eligible[i].unit]) return i;
+    return -1;
 }
 
 /* ------------------------------------------------------------ occupancy */
@@ -289,6 +337,11 @@ static void dispatch(Gpu *g, uint32_t s)
     ** sm.block_launch_interval cycles, or sm.warp_launch_interval per warp
     ** when that is longer (a 32-warp block: 255 cycles on an H200). */
     uint64_t start = sm->launch_free > g->now + 1 ? sm->launch_free : g->now + 1;
+    /* the SM has a block waiting for its launcher over [now + 1, start),
+    ** counted once where such waits overlap (starts never go back) */
+    uint64_t wait_from = sm->queue_end > g->now + 1 ? sm->queue_end : g->now + 1;
+    if (start > wait_from) g->st->launch_queue_cycles += start - wait_from;
+    sm->queue_end = start;
     uint64_t per_block = (uint64_t)g->warps_per_block * g->c->warp_launch_interval;
     sm->launch_free = start + (per_block > g->c->block_launch_interval ? per_block : g->c->block_launch_interval);
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
@@ -322,7 +375,7 @@ static void remove_from_scheduler(Scheduler *q, uint32_t slot)
 {
     q->nwarps--; /* the warp was picked, so it is in neither list; an empty
                     scheduler finds nothing at its next wake-up and sleeps */
-    if (q->last_issued == (int64_t)slot) q->last_issued = -1;
+    if (q->last_issued == (int64_t)slot) q->last_issued = -1, q->last_eligible = false;
 }
 
 static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
@@ -441,29 +494,47 @@ static inline void need(uint64_t ready, uint8_t why, uint64_t *t, uint8_t *reaso
     }
 }
 
+/* Builds g->needs: per instruction, the registers and predicates its issue
+** waits for (sources, then destinations: a load still in flight to the same
+** register, then the guard; the order decides which reason a tie charges),
+** and the pipe it needs. Decoded once per launch instead of at every issue. */
+static bool needs_build(Gpu *g)
+{
+    const Kernel *k = g->k;
+    g->needs = malloc((k->ncode ? k->ncode : 1) * sizeof *g->needs);
+    if (!g->needs) return false;
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        const Instr *in = &k->code[pc];
+        PcNeeds *pn = &g->needs[pc];
+        pn->n = 0;
+        for (uint32_t i = 0; i < in->nsrc + in->ndst; i++) {
+            const Operand *o = i < in->nsrc ? &in->src[i] : &in->dst[i - in->nsrc];
+            if (o->kind == OPND_REG) pn->op[pn->n++] = o->index;
+            else if (o->kind == OPND_PRED) pn->op[pn->n++] = (uint16_t)(NEED_PRED | o->index);
+        }
+        if (in->guard != ISA_NO_GUARD) pn->op[pn->n++] = (uint16_t)(NEED_PRED | in->guard);
+        pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
+    }
+    return true;
+}
+
 /* Caches when the warp's next instruction has its operands (its own
 ** registers only change when it issues, so this holds until then). */
 static void prepare(const Gpu *g, Sm *sm, uint32_t slot)
 {
     Warp *w = &sm->warps[slot];
     if (!w->ex.depth) return;
-    const Instr *in = &g->k->code[exec_pc(&w->ex)];
+    const PcNeeds *pn = &g->needs[exec_pc(&w->ex)];
     uint64_t t = w->next_issue;
     uint8_t reason = w->next_reason;
-    for (uint32_t i = 0; i < in->nsrc; i++) {
-        const Operand *o = &in->src[i];
-        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &reason);
-        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &reason);
+    for (uint32_t i = 0; i < pn->n; i++) {
+        uint32_t o = pn->op[i];
+        if (o & NEED_PRED) need(w->pred_ready[o & ~NEED_PRED], STALL_WAIT, &t, &reason);
+        else need(w->reg_ready[o], w->reg_wait[o], &t, &reason);
     }
-    for (uint32_t i = 0; i < in->ndst; i++) { /* a load still in flight to the same register */
-        const Operand *o = &in->dst[i];
-        if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &reason);
-        else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &reason);
-    }
-    if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &reason);
     w->ready = t;
     w->why = reason;
-    w->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
+    w->unit = pn->unit;
 }
 
 /* Executes the 0-slot PTX instructions at the warp's pc (what ptxas folds
@@ -625,13 +696,13 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         return;
     }
     const OpInfo *info = &OP_INFO[in->op];
-    uint32_t lanes = bits_popcount(out->exec_mask);
+    uint32_t lanes = bits_lanes(out->exec_mask);
     const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
     st->warp_instructions += slots;
     st->ptx_instructions += ptx;
     st->thread_instructions += (uint64_t)lanes * slots;
     st->flops += info->flops * lanes;
-    st->active_lanes += (uint64_t)bits_popcount(out->active) * slots;
+    st->active_lanes += (uint64_t)bits_lanes(out->active) * slots;
     OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
     if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
     q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
@@ -709,47 +780,56 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
     uint64_t now = g->now;
     bool per_warp = g->trace && g->trace->warp_stall;
     if (!per_warp && now > q->last_eval)
-        for (int u = 0; u < NPIPES; u++)
-            if (q->eligible_by_unit[u])
-                g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
-                    (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
+        for (uint32_t units = q->eligible_units; units; units &= units - 1) {
+            int u = __builtin_ctz(units);
+            g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
+                (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
+        }
     q->last_eval = now;
     while (q->waiting.n && q->waiting.v[0].key <= now) {
         uint32_t slot = heap_pop(&q->waiting).id;
         Warp *w = &sm->warps[slot];
         charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
-        eligible_add(sm, q, slot);
+        eligible_add(q, w, slot);
         q->eligible_by_unit[w->unit]++;
+        q->eligible_units |= 1u << w->unit;
     }
-    /* When each pipe can next accept an instruction from this scheduler; the
-    ** LSU and shared-memory pipes are shared by the SM's schedulers. */
-    uint64_t pipe_free[NPIPES];
-    memcpy(pipe_free, q->unit_free, sizeof q->unit_free);
-    if (sm->lsu_free > pipe_free[UNIT_LSU]) pipe_free[UNIT_LSU] = sm->lsu_free;
-    if (sm->smem_free > pipe_free[UNIT_MIO]) pipe_free[UNIT_MIO] = sm->smem_free;
-    pipe_free[UNIT_CTRL] = 0;
-    pipe_free[PIPE_ALU_OR_FMA] = pipe_free[UNIT_FMA] < pipe_free[UNIT_ALU] ? pipe_free[UNIT_FMA] : pipe_free[UNIT_ALU];
+    /* When each pipe an eligible warp needs can next accept an instruction
+    ** from this scheduler (the LSU and shared-memory pipes are shared by the
+    ** SM's schedulers); the others' busy flags are never read. */
     uint64_t wake = q->waiting.n ? q->waiting.v[0].key : NEVER;
-    for (int u = 0; u < NPIPES; u++) {
-        q->pipe_busy[u] = pipe_free[u] > now;
-        if (q->pipe_busy[u] && q->eligible_by_unit[u] && pipe_free[u] < wake) wake = pipe_free[u];
-    }
-    int64_t pick = -1, first = -1;
-    bool gto = g->c->sched_policy == SCHED_GTO;
-    for (uint32_t i = 0; i < q->neligible; i++) {
-        const Warp *w = &sm->warps[q->eligible[i]];
-        if (q->pipe_busy[w->unit]) continue;
-        if (first < 0) first = i;
-        if (gto ? (int64_t)q->eligible[i] == q->last_issued : w->age > q->last_age) {
-            pick = i;
-            break;
+    for (uint32_t units = q->eligible_units; units; units &= units - 1) {
+        int u = __builtin_ctz(units);
+        uint64_t free_at;
+        if (u == PIPE_ALU_OR_FMA)
+            free_at = q->unit_free[UNIT_FMA] < q->unit_free[UNIT_ALU] ? q->unit_free[UNIT_FMA] : q->unit_free[UNIT_ALU];
+        else if (u == UNIT_CTRL) free_at = 0;
+        else {
+            free_at = q->unit_free[u];
+            if (u == UNIT_LSU && sm->lsu_free > free_at) free_at = sm->lsu_free;
+            if (u == UNIT_MIO && sm->smem_free > free_at) free_at = sm->smem_free;
         }
+        q->pipe_busy[u] = free_at > now;
+        if (q->pipe_busy[u] && free_at < wake) wake = free_at;
     }
-    if (pick < 0) pick = first; /* GTO: the oldest; LRR: wrap around to the oldest */
+    /* GTO: the last one picked if its pipe is free, else the oldest whose
+    ** pipe is; LRR: the first younger than the last one picked, else wrap
+    ** around to the oldest. Both found by age in the sorted list. */
+    int64_t pick = -1;
+    if (g->c->sched_policy == SCHED_GTO) {
+        if (q->last_eligible) {
+            uint32_t i = eligible_find(q, q->last_age);
+            assert(i < q->neligible && (int64_t)q->eligible[i].slot == q->last_issued);
+            if (!q->pipe_busy[q->eligible[i].unit]) pick = i;
+        }
+    } else {
+        pick = eligible_free(q, eligible_find(q, q->last_age + 1));
+    }
+    if (pick < 0) pick = eligible_free(q, 0);
     if (per_warp)
         for (uint32_t i = 0; i < q->neligible; i++) {
-            Warp *w = &sm->warps[q->eligible[i]];
-            charge(g, s, q->eligible[i], w,
+            Warp *w = &sm->warps[q->eligible[i].slot];
+            charge(g, s, q->eligible[i].slot, w,
                    (int64_t)i == pick ? STALL_SELECTED : q->pipe_busy[w->unit] ? PIPE_STALL[w->unit] : STALL_NOT_SELECTED,
                    now);
         }
@@ -757,14 +837,15 @@ static void schedule(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
         wake_set(g, s, qi, wake, false);
         return;
     }
-    uint32_t slot = q->eligible[pick];
+    uint32_t slot = q->eligible[pick].slot;
     Warp *w = &sm->warps[slot];
     w->reason = STALL_SELECTED; /* its eligible time so far was charged in bulk */
     w->since = now;
-    q->eligible_by_unit[w->unit]--;
+    if (!--q->eligible_by_unit[w->unit]) q->eligible_units &= ~(1u << w->unit);
     memmove(&q->eligible[pick], &q->eligible[pick + 1], (q->neligible - (uint32_t)pick - 1) * sizeof q->eligible[0]);
     q->neligible--;
     q->last_issued = slot;
+    q->last_eligible = false;
     q->last_age = w->age;
     wake_set(g, s, qi, now + 1, false);
     issue(g, s, q, slot, out);
@@ -793,7 +874,7 @@ static bool setup(Gpu *g)
     /* One allocation for every per-SM array: sized once, freed once. */
     size_t sz_sm = sizeof(Sm), sz_warps = (size_t)g->warp_slots * sizeof(Warp),
            sz_blocks = (size_t)g->bps * sizeof(BlockSlot), sz_sched = (size_t)nsched * sizeof(Scheduler),
-           sz_order = (size_t)nsched * per_sched * (sizeof(HeapItem) + sizeof(uint32_t)),
+           sz_order = (size_t)nsched * per_sched * (sizeof(HeapItem) + sizeof(Eligible)),
            sz_regs = (size_t)g->warp_slots * g->nregs * WARP_SIZE * sizeof(uint32_t),
            sz_ready = (size_t)g->warp_slots * g->nregs * sizeof(uint64_t),
            sz_wait = (size_t)g->warp_slots * g->nregs, sz_smem = (size_t)g->bps * g->smem_size;
@@ -822,7 +903,7 @@ static bool setup(Gpu *g)
         uint32_t (*regs)[WARP_SIZE] = (uint32_t (*)[WARP_SIZE])p;
         p += sz_regs;
         HeapItem *pending = (HeapItem *)p;
-        uint32_t *elig = (uint32_t *)(pending + (size_t)nsched * per_sched);
+        Eligible *elig = (Eligible *)(pending + (size_t)nsched * per_sched);
         p += sz_order;
         uint8_t *wait = p;
         p += sz_wait;
@@ -876,6 +957,10 @@ static bool setup(Gpu *g)
     Diag d;
     /* A scheduler is in the next-cycle list at most once: it is added only
     ** by moving its own wake-up, and a second move to now+1 is a no-op. */
+    if (!needs_build(g)) {
+        fail(g, SIM_BAD_LAUNCH, "out of host memory");
+        return false;
+    }
     g->next = malloc((size_t)nsm * nsched * sizeof(uint32_t));
     g->cur = malloc((size_t)nsm * nsched * sizeof(uint32_t));
     if (!g->next || !g->cur) {
@@ -1004,6 +1089,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
     heap_free(&g.wakes);
     free(g.next);
     free(g.cur);
+    free(g.needs);
     for (uint32_t s2 = 0; g.sms && s2 < g.nsm; s2++)
         for (uint32_t b = 0; b < g.bps; b++) racecheck_destroy(g.sms[s2].blocks[b].rc);
     free(g.pool);

@@ -228,7 +228,7 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
         unsigned evicted;
         uint8_t hits = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
         write_back(m, at, evicted);
-        bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
+        bwqueue_transfer(&m->l2_queue, at, bits_popcount4(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
         ** first: the bytes not written have to come from DRAM. */
         uint8_t partial_miss = (uint8_t)(sectors & ~hits & ~r->full_mask[i]);
@@ -250,7 +250,7 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
         unsigned evicted;
         uint8_t hit = cache_access(m->l2, r->line_addr[i], sectors, CACHE_WRITE_BACK_ALLOC, &evicted);
         write_back(m, at, evicted);
-        uint64_t t = bwqueue_transfer(&m->l2_queue, at, bits_popcount(sectors) * SECTOR_BYTES);
+        uint64_t t = bwqueue_transfer(&m->l2_queue, at, bits_popcount4(sectors) * SECTOR_BYTES);
         if (sectors & ~hit) {
             uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
             fetch_from_dram(m, at, r->line_addr[i], (uint8_t)(sectors & ~hit), from_dram);

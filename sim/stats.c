@@ -1,16 +1,16 @@
-/* sim/stats.c -- names of the stall reasons (the list is in stats.h) and of
+/* sim/stats.c -- names of the warp states (the lists are in stats.h) and of
 ** the access kinds. */
 #include "sim/stats.h"
 
 const char *const STALL_NAMES[STALL_COUNT] = {
 #define STALL_NAME(id, name, help) name,
-    STALL_LIST(STALL_NAME)
+    WARP_STATE_LIST(STALL_NAME)
 #undef STALL_NAME
 };
 
 const char *const STALL_HELP[STALL_COUNT] = {
 #define STALL_DOC(id, name, help) help,
-    STALL_LIST(STALL_DOC)
+    WARP_STATE_LIST(STALL_DOC)
 #undef STALL_DOC
 };
 

@@ -13,7 +13,10 @@
 
 #include "sim/occupancy.h"
 
-/* Warp states, sampled per warp per cycle (Nsight Compute's names). */
+/* Warp stall reasons, sampled per warp per cycle, with Nsight Compute's
+** names: ncu counts each as smsp__pcsamp_warps_issue_stalled_<name>, and
+** tests/ncu_stall_reasons.txt holds ncu's whole list (check_derive checks
+** every name here against it). The model has ten of ncu's eighteen. */
 #define STALL_LIST(X)                                                                     \
     X(SELECTED,           "selected",           "issued an instruction")                  \
     X(NOT_SELECTED,       "not_selected",       "ready, but another warp was picked")     \
@@ -24,15 +27,26 @@
     X(MIO_THROTTLE,       "mio_throttle",       "shared-memory pipe busy (e.g. bank conflicts)") \
     X(LG_THROTTLE,        "lg_throttle",        "load/store unit busy")                   \
     X(BARRIER,            "barrier",            "waiting at bar.sync for its block")      \
-    X(BRANCH_RESOLVING,   "branch_resolving",   "waiting for a branch target")                \
+    X(BRANCH_RESOLVING,   "branch_resolving",   "waiting for a branch target")
+
+/* The warp states a trace and the visualizer show: the stall reasons, then
+** a warp slot whose block holds its resources but has not been started by
+** the SM's block launcher yet. That is not a stall (the warp has not
+** begun; ncu counts no such warp as active): its time is SM-level time,
+** counted apart (launch_wait_warp_cycles, launch_queue_cycles). */
+#define WARP_STATE_LIST(X) \
+    STALL_LIST(X)          \
     X(BLOCK_LAUNCH,       "block_launch",       "its block is still being launched on the SM")
 
 typedef enum {
 #define STALL_ENUM(id, name, help) STALL_##id,
-    STALL_LIST(STALL_ENUM)
+    WARP_STATE_LIST(STALL_ENUM)
 #undef STALL_ENUM
-    STALL_COUNT
+    STALL_COUNT /* warp states (the trace's, the visualizer's)          */
 } StallReason;
+
+/* The stall reasons proper: the states before STALL_BLOCK_LAUNCH. */
+#define STALL_REASONS STALL_BLOCK_LAUNCH
 
 extern const char *const STALL_NAMES[STALL_COUNT];
 extern const char *const STALL_HELP[STALL_COUNT];
@@ -81,7 +95,12 @@ typedef struct {
     uint64_t resident_warp_cycles;    /* summed over SMs: resident warps x cycles */
     uint64_t branches, divergent_branches;
     uint64_t flops;                   /* FP32 ops: opcodes.def flops x lanes    */
-    uint64_t stall[STALL_COUNT];      /* warp-cycles in each state             */
+    uint64_t stall[STALL_REASONS];    /* warp-cycles in each stall reason      */
+    /* the SMs' block launchers (gpu.c): SM-level time, not warp stalls */
+    uint64_t launch_wait_warp_cycles; /* summed over warps: cycles a warp slot was held
+                                         by a block the launcher had not started yet */
+    uint64_t launch_queue_cycles;     /* summed over SMs: cycles with at least one block
+                                         waiting for the SM's launcher                */
     /* the LSU and the shared-memory pipe at issue (gpu.c), by AccessKind */
     GlobalCounts global[ACCESS_KINDS];
     SharedCounts shared[ACCESS_KINDS];
@@ -94,8 +113,15 @@ typedef struct {
     double   time_us;                 /* cycles at the preset clock            */
     double   ipc;                     /* warp instructions per active SM cycle */
     double   theoretical_occupancy;
-    double   achieved_occupancy;      /* avg resident warps / max, busy cycles */
+    double   achieved_occupancy;      /* avg resident warps / max, busy cycles
+                                         (warps waiting for their block's launch
+                                         included)                              */
+    double   active_occupancy;        /* the same of the launched warps alone:
+                                         ncu's achieved occupancy (sm__warps_active) */
+    double   launch_queue_share;      /* launch_queue_cycles / busy SM cycles   */
     uint32_t waves;                   /* ceil(blocks / (SMs * blocks per SM))  */
+    double   waves_per_sm;            /* blocks / (SMs * blocks per SM): ncu's
+                                         launch__waves_per_multiprocessor       */
     double   wave_efficiency;         /* blocks / (waves * SMs * blocks per SM) */
     uint32_t tail_blocks;             /* blocks in the last wave               */
     double   branch_efficiency;       /* avg active lanes / 32 per issued instr */
@@ -109,8 +135,8 @@ typedef struct {
     double   peak_gflops, peak_dram_gbs, ridge_point;
     double   roofline_gflops;         /* min(peak, intensity * bandwidth)      */
     double   achieved_gflops;
-    uint64_t stall_cycles;            /* warp-cycles in all states             */
-    double   stall_share[STALL_COUNT]; /* each state's share of stall_cycles   */
+    uint64_t stall_cycles;            /* warp-cycles in all stall reasons      */
+    double   stall_share[STALL_REASONS]; /* each reason's share of stall_cycles */
 } KernelStats;
 
 #endif

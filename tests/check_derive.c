@@ -89,9 +89,13 @@ START_TEST(test_occupancy_ipc_branches)
     st.resident_warp_cycles = 1000ull * c.sm_max_warps / 2;
     st.warp_instructions = 500;
     st.active_lanes = 500 * 16;
+    st.launch_wait_warp_cycles = 1000ull * c.sm_max_warps / 8; /* a quarter of the residency */
+    st.launch_queue_cycles = 250;
     derive_stats(&c, &st);
     near(st.theoretical_occupancy, 0.75, "theoretical");
     near(st.achieved_occupancy, 0.5, "achieved");
+    near(st.active_occupancy, 0.375, "active: the launched warps alone");
+    near(st.launch_queue_share, 0.25, "launch queue share of busy SM cycles");
     near(st.ipc, 0.5, "ipc");
     near(st.branch_efficiency, 0.5, "branch efficiency");
 }
@@ -184,7 +188,7 @@ START_TEST(test_zero_counters)
     ck_assert(st.arithmetic_intensity == 0 && st.achieved_gflops == 0);
     ck_assert(st.roofline_gflops == st.peak_gflops); /* no DRAM traffic: nothing bounds it below the peak */
     ck_assert_uint_eq(st.stall_cycles, 0);
-    for (int k = 0; k < STALL_COUNT; k++) ck_assert(st.stall_share[k] == 0);
+    for (int k = 0; k < STALL_REASONS; k++) ck_assert(st.stall_share[k] == 0);
 }
 END_TEST
 

@@ -140,7 +140,7 @@ for line in open('workloads/README.md'):
     m = re.match(r'\| `([^`]+\.json)` \| ([^|]*) \|', line)
     if m:
         rows[m.group(1)] = re.findall(r'`([^`]+)`', m.group(2))
-files = sorted(glob.glob('workloads/*.json') + glob.glob('workloads/examples/*.json'))
+files = sorted(glob.glob('workloads/*.json') + glob.glob('workloads/examples/*.json') + glob.glob('workloads/labs/*.json'))
 files = [f for f in files if not f.endswith('.schema.json')]
 ok = True
 for f in files:

@@ -55,10 +55,17 @@ assert set(d) == {'workload', 'gpu', 'gpusim_version', 'config_fnv1a', 'params',
 assert d['params'] == {'n': 256} and d['seeds'] == {'in': 1}, (d['params'], d['seeds'])
 assert d['workload'] == 'transpose' and d['gpu'] == 'a100'
 assert set(d['sim']) == {'wall_seconds', 'warp_instructions', 'warp_insts_per_sec'}
-keys = {'warp_instructions', 'ipc', 'theoretical_occupancy', 'achieved_occupancy', 'occupancy_limiter',
-        'blocks_per_sm', 'waves', 'branch_efficiency', 'gld_requests', 'gld_sectors', 'gst_requests',
-        'gst_sectors', 'shared_requests', 'shared_wavefronts', 'shared_bank_conflicts', 'l2_hit_rate',
-        'dram_bytes', 'dram_bandwidth_gbs', 'stall_reasons'}
+# the stats keys are the ones workloads/README.md's --json tables document
+import re
+doc = open('workloads/README.md').read()
+doc = doc[doc.index('### \x60--json\x60'):doc.index('### \x60--csv\x60')]
+keys = set(re.findall(r'^\| \x60([^\x60]+)\x60 \|', doc, re.M)) | {'stall_reasons'}
+assert 'warp_instructions' in keys and 'dram_bandwidth_gbs' in keys, keys
+assert 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum' in keys and 'launch__waves_per_multiprocessor' in keys, keys
+stalls = [l.strip() for l in open('tests/ncu_stall_reasons.txt') if l.strip() and not l.startswith('#')]
+keys.discard('smsp__pcsamp_warps_issue_stalled_<reason>')
+keys |= {'smsp__pcsamp_warps_issue_stalled_' + r for r in d['variants'][0]['stats']['stall_reasons']}
+assert set(d['variants'][0]['stats']['stall_reasons']) <= set(stalls)
 v = {x['name']: x for x in d['variants']}
 assert list(v) == ['naive', 'tiled', 'tiled_padded', 'copy'], list(v)
 for x in d['variants']:
@@ -71,6 +78,14 @@ c = {k: x['cycles'] for k, x in v.items()}
 assert c['tiled_padded'] < c['tiled'] and c['tiled_padded'] < c['naive'], c
 assert v['tiled']['stats']['shared_bank_conflicts'] > 0 == v['tiled_padded']['stats']['shared_bank_conflicts']
 assert v['naive']['stats']['gst_sectors'] == 8 * v['copy']['stats']['gst_sectors']
+# the aliases hold the same figures as the Nsight Compute names
+for x in d['variants']:
+    s = x['stats']
+    assert s['shared_bank_conflicts'] == s['l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum']
+    assert s['gst_sectors'] == s['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum']
+    assert s['dram_bytes'] == s['dram__bytes.sum']
+    assert abs(s['lts__t_sector_hit_rate.pct'] - 100 * s['l2_hit_rate']) < 1e-3
+    assert s['launch__waves_per_multiprocessor'] <= s['waves'] < s['launch__waves_per_multiprocessor'] + 1
 " "transpose --json: keys or the padding effect"
 
 # ---- determinism: two runs equal but for the sim wall-clock fields

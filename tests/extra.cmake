@@ -15,6 +15,7 @@ if(TARGET gpusim-validate)
 endif()
 add_test(NAME e2e_workloads_b COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_workloads_b.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e_workloads_a COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_workloads_a.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+add_test(NAME e2e_claims COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_claims.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 add_test(NAME e2e_reliability COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_reliability.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 # The simulator against the committed H200 measurements (validate/RESULTS.md):
 # a model change that loses agreement fails here; one that gains it should
@@ -36,3 +37,13 @@ set_tests_properties(twins_ptx PROPERTIES LABELS slow TIMEOUT 1800)
 # skipped with a message where nvcc is not installed.
 add_test(NAME compare_h200_ptx COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compare_h200_ptx.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 set_tests_properties(compare_h200_ptx PROPERTIES LABELS slow TIMEOUT 1800)
+# The labs of docs/labs/: every command of every lab runs, every Check: claim
+# holds and every number the labs quote is what the simulator prints
+# (tests/labs.py; --update rewrites the numbers). Without gpusim-viz the
+# snapshot claims are skipped.
+if(TARGET gpusim-viz)
+  add_test(NAME labs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/labs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR} $<TARGET_FILE:gpusim-viz>)
+else()
+  add_test(NAME labs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/labs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+endif()
+set_tests_properties(labs PROPERTIES TIMEOUT 600)

@@ -660,6 +660,18 @@ static bool load_variants(Ld *L, const cJSON *root)
     return checks_link(&L->r, w, arr, ord);
 }
 
+/* The description's claims, once the variants they name are loaded. */
+static bool load_claims(Ld *L, const cJSON *root)
+{
+    uint32_t ord;
+    const cJSON *arr = jsonread_member(root, "claims", &ord);
+    if (!arr) return true;
+    push_key(L, "claims", ord);
+    if (!claims_load(&L->r, L->w, arr, &L->w->claims, &L->w->nclaims)) return false;
+    pop(L);
+    return true;
+}
+
 /* ================================================================ entry points */
 
 static bool string_member(Ld *L, const cJSON *root, const char *key, char **out)
@@ -694,7 +706,7 @@ bool workload_parse(const char *text, size_t len, const char *path, const GpuCon
         fail(&L, "expected a JSON object at the top level, found %s", jsonread_type(root));
         goto done;
     }
-    static const char *const keys[] = { "$schema", "name", "description", "params", "kernels", "nvcc_flags", "buffers", "variants", NULL };
+    static const char *const keys[] = { "$schema", "name", "description", "params", "kernels", "nvcc_flags", "buffers", "variants", "claims", NULL };
     static const char *const required[] = { "name", "description", "kernels", "buffers", "variants", NULL };
     if (!jsonread_check_keys(&L.r, root, keys, required)) goto done;
     uint32_t ord;
@@ -706,7 +718,7 @@ bool workload_parse(const char *text, size_t len, const char *path, const GpuCon
     }
     ok = string_member(&L, root, "name", &out->name) && string_member(&L, root, "description", &out->description) &&
          params_load(&L.p, root, overrides, noverrides) && load_kernels(&L, root) && load_buffers(&L, root) &&
-         load_variants(&L, root);
+         load_variants(&L, root) && load_claims(&L, root);
 done:
     cJSON_Delete(root);
     params_free(&L.p);
@@ -752,6 +764,7 @@ void workload_destroy(Workload *w)
     names_free(&w->variant_names);
     free(w->kernel_file);
     free(w->params);
+    claims_free(w->claims, w->nclaims);
     free(w->description);
     free(w->name);
     free(w->path);

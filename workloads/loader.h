@@ -20,6 +20,7 @@
 #include "isa/program.h"
 #include "sim/config.h"
 #include "sim/occupancy.h"
+#include "workloads/claims.h"
 #include "workloads/reference.h"
 
 #define WL_MAX_NAME        64
@@ -106,7 +107,7 @@ typedef struct {
     uint32_t      nchecks;
 } WlVariant;
 
-typedef struct {
+typedef struct Workload {
     char      *path;          /* the workload file as given               */
     char      *name;
     char      *description;
@@ -123,6 +124,8 @@ typedef struct {
                                  checks compare with (nvariants entries)   */
     NameIndex  buffer_names;  /* lookups by name in linear time overall   */
     NameIndex  variant_names;
+    WlClaim   *claims;        /* the description's checked statements     */
+    uint32_t   nclaims;
 } Workload;
 
 /* Loads path for machine c (which must have passed config_validate) with
