@@ -81,6 +81,16 @@ expect_rc "--panel without --snapshot" 2 $T --panel sm
 expect_rc "bad --size" 2 $T --snapshot "$TMP/x.png" --size 10x10
 expect_rc "unknown --at event" 2 $T --snapshot "$TMP/x.png" --at lunch
 expect_rc "--sm past the machine" 2 $T --snapshot "$TMP/x.png" --sm 5000
+expect_rc "--warp past the SM's slots" 2 $T --snapshot "$TMP/x.png" --warp 5000
+expect_err "--warp past the SM's slots" "^gpusim-viz: error: --warp 5000: SM 0 has warp slots 0\.\.63"
+expect_rc "--warp past 32 bits" 2 $T --snapshot "$TMP/x.png" --warp 99999999999
+expect_err "--warp past 32 bits" "^gpusim-viz: error: --warp 99999999999: beyond any machine's warp slots"
+expect_rc "--size past 32 bits" 2 $T --snapshot "$TMP/x.png" --size 99999999999x200
+expect_rc "--size without a height" 2 $T --snapshot "$TMP/x.png" --size 400x
+if [ -w /dev/full ]; then
+    expect_rc "a snapshot that cannot be written" 2 $T --snapshot /dev/full
+    expect_err "a snapshot that cannot be written" "^gpusim-viz: error: cannot write /dev/full: No space left on device"
+fi
 # no --snapshot and no display: a clear error, not an invisible window
 if command -v timeout >/dev/null; then
     timeout 30 "$VIZ" $T >"$OUT" 2>"$ERR"

@@ -108,6 +108,22 @@ static void usage(FILE *out)
             VDRAW_WIDTH, VDRAW_HEIGHT, VIZ_DEFAULT_MAX_INSTRUCTIONS);
 }
 
+/* Writes a PNG through a FILE of our own, so that a failed write (a full
+** disk, /dev/full) is seen: SDL_image does not check the final flush. */
+static bool save_png(SDL_Surface *s, const char *path)
+{
+    errno = 0;
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    SDL_RWops *rw = SDL_RWFromFP(f, SDL_FALSE);
+    bool ok = rw && IMG_SavePNG_RW(s, rw, 0) == 0;
+    if (rw) SDL_RWclose(rw);
+    if (ok) errno = 0;
+    ok = ok && fflush(f) == 0 && !ferror(f);
+    if (fclose(f) != 0) ok = false;
+    return ok;
+}
+
 static int bad(const char *fmt, const char *arg)
 {
     fprintf(stderr, "gpusim-viz: error: ");
@@ -167,17 +183,23 @@ static int parse_args(int argc, char **argv, Args *a)
                     if (!strcmp(val, VP_NAMES[k])) a->panel = k;
                 if (a->panel < 0) return bad("--panel: unknown panel '%s' (gpu, sm, shared, global, timeline)", val);
             } else if (!strcmp(name, "--size")) {
-                int w = 0, h = 0;
-                char x = 0, extra = 0;
-                if (sscanf(val, "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 320 || h < 200 ||
-                    w > 8192 || h > 8192)
+                /* each side through the CLI's checked parser: sscanf's %d overflows silently */
+                const char *x = strchr(val, 'x');
+                char wtext[32] = "";
+                uint64_t w = 0, h = 0;
+                if (x && (size_t)(x - val) < sizeof wtext) memcpy(wtext, val, (size_t)(x - val));
+                if (!x || !cli_number_u64(wtext, false, &w) || !cli_number_u64(x + 1, false, &h) || w < 320 ||
+                    h < 200 || w > 8192 || h > 8192)
                     return bad("--size expects WxH between 320x200 and 8192x8192, got '%s'", val);
-                a->width = w;
-                a->height = h;
+                a->width = (int)w;
+                a->height = (int)h;
             } else {
                 if (!cli_number_u64(val, false, &u)) return bad("expected a non-negative integer, got '%s'", val);
-                if (!strcmp(name, "--sm")) a->sm = u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
-                else if (!strcmp(name, "--warp")) a->warp = u > 4095 ? 4095 : (int32_t)u;
+                if ((!strcmp(name, "--sm") || !strcmp(name, "--warp")) && u > 1u << 20)
+                    return bad(!strcmp(name, "--sm") ? "--sm %s: beyond any machine's SMs"
+                                                      : "--warp %s: beyond any machine's warp slots", val);
+                if (!strcmp(name, "--sm")) a->sm = (uint32_t)u;
+                else if (!strcmp(name, "--warp")) a->warp = (int32_t)u;
                 else if (!strcmp(name, "--at-cycle")) a->at_cycle = u, a->has_cycle = true;
                 else if (!strcmp(name, "--launch")) {
                     if (u < 1 || u > UINT32_MAX) return bad("--launch counts from 1, got '%s'", val);
@@ -400,8 +422,9 @@ static int snapshot(App *app)
     }
     SDL_Surface *out = SDL_CreateRGBSurfaceWithFormat(0, r.w, r.h, 24, SDL_PIXELFORMAT_RGB24);
     int rc = EXIT_OK;
-    if (!out || SDL_BlitSurface(canvas, &r, out, NULL) != 0 || IMG_SavePNG(out, app->a.snapshot) != 0) {
-        fprintf(stderr, "gpusim-viz: error: cannot write %s: %s\n", app->a.snapshot, SDL_GetError());
+    if (!out || SDL_BlitSurface(canvas, &r, out, NULL) != 0 || !save_png(out, app->a.snapshot)) {
+        fprintf(stderr, "gpusim-viz: error: cannot write %s: %s\n", app->a.snapshot,
+                errno ? strerror(errno) : SDL_GetError());
         rc = EXIT_BAD_INPUT;
     } else {
         printf("snapshot: %s %dx%d %s/%s%s cycle=%llu end=%llu sm=%u panel=%s\n", app->a.snapshot, r.w, r.h,
@@ -736,7 +759,7 @@ int main(int argc, char **argv)
     app->view.warp = app->a.warp;
     rc = record(app, app->a.sm);
     if (rc != EXIT_OK) goto out;
-    if (app->view.warp >= 0 && (uint32_t)app->view.warp >= vrec_warp_slots(app->rec)) {
+    if (app->a.warp >= 0 && (uint32_t)app->a.warp >= vrec_warp_slots(app->rec)) {
         fprintf(stderr, "gpusim-viz: error: --warp %d: SM %u has warp slots 0..%u\n", app->a.warp, app->a.sm,
                 vrec_warp_slots(app->rec) - 1);
         rc = EXIT_BAD_INPUT;
