@@ -32,6 +32,13 @@ done
 for w in stencil histogram; do
     run_json "$w" "workloads/examples/$w.json" && ok
 done
+# the histogram's text: on h200 same-line atomics serialize, about 3x shared_bins
+gp 0 run workloads/examples/histogram.json --gpu h200 --json
+python3 -c "
+import json; d = {v['name']: v['cycles'] for v in json.load(open('$TMP/out'))['variants']}
+r = d['global_atomics'] / d['shared_bins']
+assert 2.0 <= r <= 4.0, r
+" && ok || bad "histogram on h200: global_atomics is not about 3x shared_bins"
 gp 1 run tests/json_corpus/run/stencil_wrong.json
 has out "short grid: check failed: out[16128]: expected -0.211144537, got 0 (255 of 16384 elements differ, expected in tests/json_corpus/run/../../../workloads/examples/expected/stencil_out.npy)"
 has out "short shared: check failed: out[16128]: expected -0.211144537, got 0 (255 of 16384 elements differ, same as 'global')"
