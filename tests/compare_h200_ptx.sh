@@ -17,7 +17,7 @@ fi
 out=$(mktemp) || exit 2
 trap 'rm -f "$out"' EXIT
 "$GPUSIM" compare validate/results/h200.json --from-ptx \
-    --max-median-error 0.165 --max-occupancy-mismatches 0 >"$out"
+    --max-median-error 0.06 --max-occupancy-mismatches 0 >"$out"
 rc=$?
 if [ "${3:-}" = --update ]; then
     cp "$out" tests/compare_h200_ptx.expected
