@@ -250,6 +250,10 @@ bool sweep_values_parse(const char *list, bool ranges, char ***values, uint32_t 
         if (!*e) break;
         p = e + 1;
     }
+    if (l.n == 0) { /* a range can come out empty; an axis of no values is no sweep */
+        list_free(&l);
+        return refuse(why, cap, "'%s' gives no values", list);
+    }
     /* a value twice would be one point run twice */
     char **sorted = malloc(l.n * sizeof *sorted);
     if (!sorted) {
