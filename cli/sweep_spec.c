@@ -53,7 +53,12 @@ static bool parse_num(const char *s, Num *out)
         int64_t b, e;
         if (!digits_i64(s, (size_t)(caret - s), &b) || !digits_i64(caret + 1, strlen(caret + 1), &e)) return false;
         int64_t v = 1;
-        for (int64_t k = 0; k < e; k++) {
+        if (b <= 1) { /* 0^E and 1^E need no loop (E may be 10^18) */
+            v = b == 0 && e > 0 ? 0 : 1;
+            *out = (Num){ true, v, (double)v };
+            return true;
+        }
+        for (int64_t k = 0; k < e; k++) { /* b >= 2: at most 62 steps before it overflows */
             if (b != 0 && v > INT64_MAX / b) return false;
             v *= b;
         }
