@@ -200,14 +200,15 @@ static bool setup(Gpu *g)
     uint64_t l1 = c->l1_shared_total > smem_used ? c->l1_shared_total - smem_used : 0;
     if (l1 < c->l1_size) l1 = c->l1_size;
     Diag d;
-    /* A scheduler is in the next-cycle list at most once: it is added only
+    /* A scheduler is in the next-cycle set at most once: it is added only
     ** by moving its own wake-up, and a second move to now+1 is a no-op. */
     if (!sched_needs_build(g)) {
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return false;
     }
-    g->next = malloc((size_t)nsm * nsched * sizeof(uint32_t));
-    g->cur = malloc((size_t)nsm * nsched * sizeof(uint32_t));
+    g->nwords = (uint32_t)(((uint64_t)nsm * nsched + 63) / 64);
+    g->next = calloc(g->nwords, sizeof *g->next);
+    g->cur = calloc(g->nwords, sizeof *g->cur);
     if (!g->next || !g->cur) {
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return false;
@@ -283,8 +284,11 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
         for (uint32_t round = 0; round < g.bps; round++)
             for (uint32_t s = 0; s < g.nsm; s++) blocks_dispatch(&g, s, g.now + 1);
         uint32_t nsched = c->sm_schedulers;
-        /* Each cycle: the schedulers that asked for this cycle, then those the
-        ** heap holds for it (both in a fixed order, so runs are reproducible). */
+        /* Each cycle: the schedulers that asked for it (in the next-cycle set
+        ** or the heap), in (SM, scheduler) order, so that what the SMs share
+        ** (the L2 and DRAM queues, global memory, block dispatch) is touched
+        ** in (cycle, SM, scheduler) order: reproducible, and the order a run
+        ** on several host threads can keep. */
         while (!g.stop && (g.nnext || g.wakes.n)) {
             uint64_t t = g.nnext ? g.now + 1 : g.wakes.v[0].key;
             if (g.wakes.n && g.wakes.v[0].key < t) t = g.wakes.v[0].key;
@@ -293,11 +297,12 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
                      (unsigned long long)g.now);
                 break;
             }
-            uint32_t *swap = g.cur;
-            g.cur = g.next;
-            g.ncur = t == g.now + 1 ? g.nnext : 0;
-            g.next = swap;
-            if (t == g.now + 1) g.nnext = 0;
+            if (t == g.now + 1) { /* cur is all zero: it was emptied as it ran */
+                uint64_t *swap = g.cur;
+                g.cur = g.next;
+                g.next = swap;
+                g.nnext = 0;
+            }
             g.now = t;
             if (L->max_cycles && g.now > L->max_cycles) {
                 r->budget_cycles = true;
@@ -312,14 +317,17 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
                 append_warp_positions(&g, 16);
                 break;
             }
-            for (uint32_t i = 0; i < g.ncur && !g.stop; i++) {
-                uint32_t id = g.cur[i], s = id / nsched, qi = id % nsched;
-                if (g.sms[s].sched[qi].wake_at == t) sched_step(&g, s, qi, out);
-            }
-            while (!g.stop && g.wakes.n && g.wakes.v[0].key == t) {
+            while (g.wakes.n && g.wakes.v[0].key == t) {
                 HeapItem w = heap_pop(&g.wakes);
-                uint32_t s = w.id / nsched, qi = w.id % nsched;
-                if (g.sms[s].sched[qi].wake_at == t) sched_step(&g, s, qi, out); /* else superseded */
+                g.cur[w.id / 64] |= 1ull << (w.id % 64); /* with those of the set, once */
+            }
+            for (uint32_t i = 0; i < g.nwords; i++) {
+                uint64_t bits = g.cur[i];
+                g.cur[i] = 0;
+                for (; bits && !g.stop; bits &= bits - 1) {
+                    uint32_t id = i * 64 + (uint32_t)__builtin_ctzll(bits), s = id / nsched, qi = id % nsched;
+                    if (g.sms[s].sched[qi].wake_at == t) sched_step(&g, s, qi, out); /* else superseded */
+                }
             }
         }
         if (!g.stop && g.next_block < g.total_blocks)

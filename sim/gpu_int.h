@@ -135,8 +135,11 @@ typedef struct {
                                      are never removed in place: one that no
                                      longer matches its scheduler's wake_at is
                                      skipped when popped. */
-    uint32_t        *next, nnext; /* schedulers waking at now + 1 (most wake-ups) */
-    uint32_t        *cur, ncur;   /* ... being processed at now                */
+    uint64_t        *next;        /* schedulers waking at now + 1 (most wake-ups):
+                                     bit sm * schedulers + scheduler       */
+    uint64_t        *cur;         /* ... those to run at now, in that order  */
+    uint32_t         nnext;       /* bits set in next                       */
+    uint32_t         nwords;      /* words of each                          */
     ExecOut         *free_out;    /* scratch for the free (0-slot) PTX instructions */
     PcCounters      *pcs;         /* Launch.pc_counters: NULL, or one per pc  */
     uint32_t         issue_pc;    /* with pcs: the pc being issued (its `selected` cycle) */

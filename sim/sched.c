@@ -26,8 +26,9 @@ static inline void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool e
     q->wake_at = at;
     uint32_t id = s * g->c->sm_schedulers + qi;
     if (at == g->now + 1) { /* the common case: no heap traffic */
-        assert(g->nnext < g->nsm * g->c->sm_schedulers);
-        g->next[g->nnext++] = id;
+        assert(!(g->next[id / 64] >> (id % 64) & 1));
+        g->next[id / 64] |= 1ull << (id % 64);
+        g->nnext++;
     }
     else if (at != NEVER) {
         if (heap_reserve(&g->wakes, g->wakes.n + 1)) heap_push(&g->wakes, at, id);
