@@ -1,6 +1,6 @@
 /* bench/bench.c -- how fast the simulator runs: a fixed set of kernels,
 ** each simulated several times; prints simulated warp instructions per host
-** second and wall time (median, min, max). Single-threaded, Release build.
+** second and wall time (median, min, max). One host thread unless --threads N; Release build.
 ** Compute-bound: the divergence kernels (FMA loops). Memory-bound: vector
 ** add and the transposes (coalescer, caches, DRAM queue).
 ** Sizes are fixed so numbers compare across commits on one machine; run
@@ -13,7 +13,8 @@
 ** its own; CPU seconds are printed beside wall seconds because on a shared
 ** host the wall time includes the time other processes held the core.
 ** --small shrinks every case (for callgrind, ~50x slower than native), so
-** host instructions per warp instruction can be counted in a minute. */
+** host instructions per warp instruction can be counted in a minute.
+** --threads N runs each launch on N host threads (sim/par.c). */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,12 +66,13 @@ static int cmp_double(const void *a, const void *b)
 
 /* One simulation of case c; returns wall seconds, *cpu the process's CPU
 ** seconds, *insts the warp instructions. small: the --small sizes. */
-static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, bool small, double *cpu, uint64_t *insts)
+static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, bool small, uint32_t threads, double *cpu,
+                       uint64_t *insts)
 {
     Diag d;
     GlobalMem *g = gmem_create();
     uint32_t args[4] = { 0 }, params[ISA_MAX_PARAM_WORDS] = { 0 };
-    Launch L = { .kernel = k, .kernel_file = c->file, .gmem = g, .params = params };
+    Launch L = { .kernel = k, .kernel_file = c->file, .gmem = g, .params = params, .threads = threads };
     L.block[0] = c->block_x, L.block[1] = c->block_y, L.block[2] = 1;
     L.grid[1] = L.grid[2] = 1;
     if (c->layout == LAYOUT_DIVERGENCE) { /* out, iters */
@@ -117,7 +119,7 @@ static double median(double *t, int n)
 }
 
 /* Runs case c `repeat` times and prints its line but the RSS column. */
-static int run_case(const Case *c, int repeat, bool small)
+static int run_case(const Case *c, int repeat, bool small, uint32_t threads)
 {
     char path[1024];
     if (strncmp(c->file, "ptx:", 4) == 0) snprintf(path, sizeof path, "%s/tests/ptx/%s", GPUSIM_SOURCE_DIR, c->file + 4);
@@ -139,7 +141,7 @@ static int run_case(const Case *c, int repeat, bool small)
     }
     double t[100], cpu[100];
     uint64_t insts = 0;
-    for (int r = 0; r < repeat; r++) t[r] = run_once(c, k, &cfg, small, &cpu[r], &insts);
+    for (int r = 0; r < repeat; r++) t[r] = run_once(c, k, &cfg, small, threads, &cpu[r], &insts);
     double lo = t[0], hi = t[0];
     for (int r = 1; r < repeat; r++) lo = t[r] < lo ? t[r] : lo, hi = t[r] > hi ? t[r] : hi;
     double med = median(t, repeat), cmed = median(cpu, repeat);
@@ -154,24 +156,28 @@ int main(int argc, char **argv)
 {
     int repeat = 3;
     bool small = false;
+    uint32_t threads = 1;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) only = argv[++i];
         else if (strcmp(argv[i], "--small") == 0) small = true;
+        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "--list") == 0) {
             for (size_t ci = 0; ci < sizeof CASES / sizeof CASES[0]; ci++) printf("%s\n", CASES[ci].name);
             return 0;
         }
         else {
-            printf("usage: gpusim-bench [--repeat N] [--case NAME] [--small] | --list\n"
+            printf("usage: gpusim-bench [--repeat N] [--case NAME] [--small] [--threads N] | --list\n"
                    "Simulates a fixed set of kernels N times (default 3) and prints the median\n"
                    "simulated warp instructions per host second (wall and CPU) and each case's\n"
-                   "peak RSS. --small: every case smaller (for callgrind).\n");
+                   "peak RSS. --small: every case smaller (for callgrind). --threads N: each\n"
+                   "launch on N host threads (Launch.threads; CPU seconds are then summed over them).\n");
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
     if (repeat < 1 || repeat > 100) repeat = 3;
+    if (threads < 1 || threads > GPU_MAX_THREADS) threads = 1;
     printf("%-30s %-8s %12s %9s %9s %9s %9s %10s %10s %8s\n", "case", "kind", "warp-insts", "median s", "min s", "max s",
            "cpu s", "Minst/s", "Minst/cpu", "RSS MiB");
     fflush(stdout);
@@ -183,7 +189,7 @@ int main(int argc, char **argv)
             perror("gpusim-bench: fork");
             return 2;
         }
-        if (pid == 0) _exit(run_case(c, repeat, small));
+        if (pid == 0) _exit(run_case(c, repeat, small, threads));
         int status;
         struct rusage ru;
         if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {

@@ -44,7 +44,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpusim compare RESULTS.json [--json] [--gpu NAME|FILE] [--only WORKLOAD]...\n"
-            "                      [--max-median-error F] [--max-error F] [--max-occupancy-mismatches N]\n\n"
+            "                      [--max-median-error F] [--max-error F] [--max-occupancy-mismatches N]\n"
+            "                      [--threads N]\n\n"
             "Simulates every workload variant recorded by gpusim-validate (validate/README.md) on the\n"
             "preset of the recorded device, at the recorded sizes and registers per thread, and prints\n"
             "hardware and simulation side by side: each variant's time as a ratio to its workload's\n"
@@ -60,7 +61,8 @@ static void usage(FILE *out)
             "                                 unrolling is not emulated, so unrolled loops cost more here\n"
             "  --max-median-error F           exit 1 when the median |ratio error| exceeds F (0.10 = 10%%)\n"
             "  --max-error F                  exit 1 when any |ratio error| exceeds F\n"
-            "  --max-occupancy-mismatches N   exit 1 when more occupancy figures differ (default 0)\n\n"
+            "  --max-occupancy-mismatches N   exit 1 when more occupancy figures differ (default 0)\n"
+            "  --threads N                    simulate each launch on N host threads (as gpusim run)\n\n"
             "Workload files are looked up relative to the current directory, then to the source tree.\n"
             "Exit status: 0 ok, 1 a target missed or a record could not be simulated, 2 bad input.\n");
 }
@@ -86,6 +88,7 @@ typedef struct {
     bool         from_ptx;      /* --from-ptx: the twins' PTX instead of the .asm  */
     double       max_median, max_error; /* < 0: no target */
     long         max_occ_mismatch;
+    uint32_t     threads;       /* --threads N: per launch                 */
 } CompareArgs;
 
 static bool parse_fraction(const char *flag, const char *s, double *out)
@@ -119,6 +122,10 @@ static int parse_args(int argc, char **argv, CompareArgs *a)
             a->only[a->nonly++] = value;
         } else if (cli_option(argc, argv, &i, "--max-median-error", &value)) {
             if (!value || !parse_fraction("--max-median-error", value, &a->max_median)) return EXIT_BAD_INPUT;
+        } else if (cli_option(argc, argv, &i, "--threads", &value)) {
+            Diag d;
+            if (!cli_parse_u32(value, "--threads", &a->threads, 1, GPU_MAX_THREADS, &d))
+                return cli_error("compare", "--threads: %s", d.message);
         } else if (cli_option(argc, argv, &i, "--max-error", &value)) {
             if (!value || !parse_fraction("--max-error", value, &a->max_error)) return EXIT_BAD_INPUT;
         } else if (cli_option(argc, argv, &i, "--max-occupancy-mismatches", &value)) {
@@ -258,7 +265,8 @@ static bool use_twin_ptx(const cJSON *rec, const GpuConfig *cfg, Workload *w, co
     return true;
 }
 
-static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulate, bool from_ptx, Pair *p)
+static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulate, bool from_ptx, uint32_t threads,
+                            Pair *p)
 {
     char path[4096];
     if (!find_workload(p->file, path, sizeof path)) {
@@ -339,7 +347,7 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
         /* same_as checks are left out (no store): gpusim run makes them */
         VariantOptions opt = { .max_cycles = VARIANT_BUDGET_AUTO, .max_instructions = VARIANT_BUDGET_AUTO,
                                .regs = v->nlaunches == 1 ? regs_of[0] : 0, .launch_regs = regs_of,
-                               .label = v->name, .progress = isatty(STDERR_FILENO) };
+                               .label = v->name, .progress = isatty(STDERR_FILENO), .threads = threads };
         variant_run(cfg, &w, v, &opt, &row);
         if (!row.ran || row.check == CHECK_FAIL) {
             snprintf(p->note, sizeof p->note, "simulation: %s", row.error ? row.error : report_status_name(row.status));
@@ -423,7 +431,7 @@ int cmd_compare(int argc, char **argv)
         const cJSON *correct = cJSON_GetObjectItemCaseSensitive(rec, "correct");
         if (!wanted || !num_of(rec, "ms", &p->hw_ms) || p->hw_ms <= 0 || !cJSON_IsTrue(correct)) continue;
         if (!args.json && !args.no_simulation) fprintf(stderr, "simulating %s/%s\n", p->workload, p->variant);
-        if (!simulate_record(rec, cfg, !args.no_simulation, args.from_ptx, p)) failed++;
+        if (!simulate_record(rec, cfg, !args.no_simulation, args.from_ptx, args.threads, p)) failed++;
         npairs++;
     }
     /* Ratios to each workload's first (simulated) variant. */

@@ -24,7 +24,7 @@ static void usage(FILE *out)
             "usage: gpusim run FILE.json [--gpu NAME|FILE] [--set KEY=VALUE]... [--param NAME=VALUE]...\n"
             "                  [--variant NAME]... [--json | --csv] [--source] [--trace FILE] [--dump DIR\n"
             "                  [--dump-buffers A,B]] [--max-cycles N] [--max-instructions N]\n"
-            "                  [--roofline FILE]\n\n"
+            "                  [--roofline FILE] [--threads N]\n\n"
             "Runs every variant of a workload (workloads/README.md) on a simulated GPU, checks each\n"
             "result against its CPU reference and prints a table: cycles, time, the ratio to the first\n"
             "variant and the metrics that explain it, then one sentence per variant on why it costs\n"
@@ -53,6 +53,9 @@ static void usage(FILE *out)
             "                        scales with the launch: " VARIANT_BUDGET_RULE "\n"
             "  --max-cycles N        give up on a launch after N simulated cycles (0: none; default\n"
             "                        1024 per budgeted instruction, a backstop)\n"
+"  --threads N           simulate each launch on N host threads (1 to " GPU_MAX_THREADS_TEXT ", default 1;\n"
+            "                        at most one per SM the launch uses). The output is the same for\n"
+            "                        every N; --trace and --source run on one thread\n"
             "  --racecheck           report two threads of a block touching one shared-memory word\n"
             "                        between barriers, at least one writing (off by default: ~15%% slower)\n"
             "  --roofline FILE       also draw every variant on the machine's roofline (FP32 and DRAM\n"
@@ -81,6 +84,7 @@ typedef struct {
     uint64_t     max_cycles, max_instructions;
     bool         racecheck;
     bool         source;      /* --source                              */
+    uint32_t     threads;     /* --threads N                           */
 } RunArgs;
 
 static bool parse_count(const char *flag, const char *s, uint64_t *out)
@@ -110,7 +114,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         }
         static const char *const with_value[] = { "--gpu", "--set", "--param", "--variant", "--trace",
                                                   "--max-cycles", "--max-instructions", "--dump-buffers",
-                                                  "--dump", "--roofline", NULL };
+                                                  "--dump", "--roofline", "--threads", NULL };
         const char *value = NULL, *flag = NULL;
         for (const char *const *f = with_value; *f && !flag; f++)
             if (cli_option(argc, argv, &i, *f, &value)) flag = *f;
@@ -124,6 +128,11 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             else if (strcmp(flag, "--dump") == 0) a->dump = value;
             else if (strcmp(flag, "--dump-buffers") == 0) a->dump_buffers = value;
             else if (strcmp(flag, "--roofline") == 0) a->roofline = value;
+            else if (strcmp(flag, "--threads") == 0) {
+                Diag d;
+                if (!cli_parse_u32(value, "--threads", &a->threads, 1, GPU_MAX_THREADS, &d))
+                    return cli_error("run", "--threads: %s", d.message);
+            }
             else if (strcmp(flag, "--max-cycles") == 0) {
                 if (!parse_count(flag, value, &a->max_cycles)) return EXIT_BAD_INPUT;
             } else if (!parse_count(flag, value, &a->max_instructions)) {
@@ -316,7 +325,7 @@ int cmd_run(int argc, char **argv)
                                .label = label, .progress = progress, .trace = chrome ? &trace_sink : NULL,
                                .racecheck = args.racecheck, .on_launch = chrome ? label_launch : NULL,
                                .on_launch_user = &tl, .store = store, .dump_dir = args.dump, .dump = dump,
-                               .source = args.source };
+                               .source = args.source, .threads = args.threads };
         variant_run(cfg, &w, v, &opt, &ran[i]);
         instructions += ran[i].st.warp_instructions;
     }

@@ -37,7 +37,7 @@ static void usage(FILE *out)
             "usage: gpusim sweep FILE.json [--gpu NAME[,NAME...]] [--set KEY=LIST]... [--param NAME=LIST]...\n"
             "                    [--launch block=LIST] [--variant NAME]... [--jobs N] [--shard I/N]\n"
             "                    [--out FILE] [--csv] [--plot FILE --x KEY --y METRIC [--series KEY]]\n"
-            "                    [--max-cycles N] [--max-instructions N] [--racecheck]\n"
+            "                    [--max-cycles N] [--max-instructions N] [--racecheck] [--threads N]\n"
             "       gpusim sweep --merge FILE.jsonl... [--out FILE] [--csv] [--plot FILE --x KEY --y METRIC\n"
             "                    [--series KEY]]\n\n"
             "Simulates every point of the cartesian product of the lists, once per variant of the\n"
@@ -66,7 +66,8 @@ static void usage(FILE *out)
             "  --series KEY          stall_NAME. Needs PLplot in the build\n"
             "  --merge FILE...       check that shards' files are one sweep, complete, each run once,\n"
             "                        and write them as one, in sweep order\n"
-            "  --max-cycles N, --max-instructions N, --racecheck   as for gpusim run\n\n"
+            "  --max-cycles N, --max-instructions N, --racecheck, --threads N   as for gpusim run (each\n"
+            "                        run's launches on N threads: --jobs x --threads threads in all)\n\n"
             "Exit status: 0 every run passed, 1 a check failed, a run did not finish or the picture\n"
             "was not drawn, 2 bad input (nothing ran; or a point the workload refused) or a write error.\n"
             "workloads/README.md, \"gpusim sweep\", has the keys of a line and examples.\n",
@@ -85,7 +86,7 @@ typedef struct {
     size_t       naxes;
     const char **variants;
     size_t       nvariants;
-    uint32_t     jobs, shard_i, shard_n;
+    uint32_t     jobs, shard_i, shard_n, threads;
     const char  *out, *plot, *x, *y, *series;
     bool         csv, racecheck, merge;
     const char **files; /* --merge */
@@ -115,7 +116,7 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
         }
         static const char *const with_value[] = { "--gpu", "--set", "--param", "--launch", "--variant", "--jobs",
                                                   "--shard", "--out", "--plot", "--x", "--y", "--series",
-                                                  "--max-cycles", "--max-instructions", NULL };
+                                                  "--max-cycles", "--max-instructions", "--threads", NULL };
         for (const char *const *f = with_value; *f && !flag; f++)
             if (cli_option(argc, argv, &i, *f, &v)) flag = *f;
         if (flag && !v) return ERR("%s needs a value", flag);
@@ -141,6 +142,10 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
                 if (!cli_number_u64(v, false, &n) || n < 1 || n > 1024)
                     return ERR("--jobs expects a number of runs at a time, 1 to 1024, got '%s'", v);
                 a->jobs = (uint32_t)n;
+            } else if (!strcmp(flag, "--threads")) {
+                Diag d;
+                if (!cli_parse_u32(v, "--threads", &a->threads, 1, GPU_MAX_THREADS, &d)) return ERR("--threads: %s", d.message);
+                other = true;
             } else if (!strcmp(flag, "--shard")) {
                 Diag d;
                 if (!sweep_shard_parse(v, &a->shard_i, &a->shard_n, &d)) {
@@ -601,7 +606,8 @@ int cmd_sweep(int argc, char **argv)
     if (!plot_keys_ok(&a, &spec, nvariants)) goto out;
     SweepJob job = { .spec = &spec, .bases = bases, .gpu_axis = 0, .workload_path = a.file, .workload_text = text,
                      .workload_len = len, .workload_name = w.name, .variants = variants, .nvariants = nvariants,
-                     .max_cycles = a.max_cycles, .max_instructions = a.max_instructions, .racecheck = a.racecheck };
+                     .max_cycles = a.max_cycles, .max_instructions = a.max_instructions, .racecheck = a.racecheck,
+                     .threads = a.threads };
     /* the spec hash: the axes, and what else decides the results */
     FILE *ctx = open_memstream(&context, &nctx);
     if (!ctx) goto out;

@@ -230,7 +230,7 @@ static bool run_point(const SweepJob *J, uint64_t point, Done *out)
         uint32_t i = w.order[k];
         if (!picked[i]) continue;
         VariantOptions opt = { .max_cycles = J->max_cycles, .max_instructions = J->max_instructions,
-                               .racecheck = J->racecheck, .store = store };
+                               .racecheck = J->racecheck, .store = store, .threads = J->threads };
         variant_run(&cfg, &w, &w.variants[i], &opt, &rows[i]);
     }
     uint64_t base = 0; /* the first variant that finished, in the workload's order */

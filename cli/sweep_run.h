@@ -34,6 +34,7 @@ typedef struct {
     uint32_t         nvariants;
     uint64_t         max_cycles, max_instructions; /* as VariantOptions takes them */
     bool             racecheck;
+    uint32_t         threads;      /* host threads per launch (results do not depend on it) */
 } SweepJob;
 
 /* How each finished run ended, for the exit status. */

@@ -207,6 +207,7 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         L.max_warp_instructions = opt->max_instructions == VARIANT_BUDGET_AUTO ? auto_instr : opt->max_instructions;
         L.racecheck = opt->racecheck;
         L.pc_counters = row->launch_pcs ? row->launch_pcs[k] : NULL;
+        L.threads = opt->threads;
         char lab[WL_MAX_VARIANT_NAME + 256];
         snprintf(lab, sizeof lab, v->nlaunches > 1 ? "%s, launch %u/%u" : "%s", label, k + 1, v->nlaunches);
         Progress prog = { lab, -1 };

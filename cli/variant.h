@@ -72,6 +72,7 @@ typedef struct {
                                    DIR/<variant>.<buffer>.npy; NULL: no dump   */
     const bool      *dump;      /* which buffers (Workload order); NULL: all    */
     bool             source;    /* count per instruction (RunRow.launch_pcs) */
+    uint32_t         threads;   /* host threads per launch (Launch.threads); 0: one */
 } VariantOptions;
 
 /* The budgets a launch of v gets unless the user sets them, scaled to the

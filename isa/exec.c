@@ -379,7 +379,12 @@ static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
             if (out->addr[l] < lo) lo = out->addr[l];
             if (out->addr[l] > hi) hi = out->addr[l];
         }
-    uint8_t *base = m ? gmem_translate(b->gmem, lo, (uint32_t)(hi - lo) + width) : NULL;
+    /* a deferred access may run beside others (several host threads): the
+    ** lookup that remembers nothing */
+    out->deferred = b->defer_global;
+    uint8_t *base = !m ? NULL
+                    : b->defer_global ? gmem_lookup(b->gmem, lo, (uint32_t)(hi - lo) + width)
+                                      : gmem_translate(b->gmem, lo, (uint32_t)(hi - lo) + width);
     if (base) {
         for (int l = 0; l < WARP_SIZE; l++) /* inactive lanes' addresses may be anything */
             ptr[l] = base + ((m >> l & 1) ? out->addr[l] - lo : 0);
@@ -387,7 +392,7 @@ static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
     }
     for (int l = 0; l < WARP_SIZE; l++) {
         if (!(m >> l & 1)) continue;
-        ptr[l] = gmem_translate(b->gmem, out->addr[l], width);
+        ptr[l] = b->defer_global ? gmem_lookup(b->gmem, out->addr[l], width) : gmem_translate(b->gmem, out->addr[l], width);
         if (!ptr[l]) return fault(out, FAULT_GLOBAL_OOB, (uint32_t)l, out->addr[l], width);
     }
     return true;
@@ -434,40 +439,6 @@ static bool map_space(const ExecBlock *b, MemSpace space, uint32_t m, uint32_t w
     return space == SPACE_GLOBAL ? map_global(b, m, width, out, ptr) : map_shared(b, m, width, out, ptr);
 }
 
-static uint32_t atom_apply(AtomOp op, ValueType type, uint32_t old, uint32_t v, uint32_t cmpv)
-{
-    switch (op) {
-    case ATOM_ADD: return type == TYPE_F32 ? bits(f32(old) + f32(v)) : old + v;
-    case ATOM_MIN: return type == TYPE_S32 ? ((int32_t)v < (int32_t)old ? v : old) : (v < old ? v : old);
-    case ATOM_MAX: return type == TYPE_S32 ? ((int32_t)v > (int32_t)old ? v : old) : (v > old ? v : old);
-    case ATOM_EXCH: return v;
-    case ATOM_CAS: return old == cmpv ? v : old;
-    case ATOM_AND: return old & v;
-    case ATOM_OR: return old | v;
-    case ATOM_XOR: return old ^ v;
-    case ATOM_INC: return old >= v ? 0 : old + 1;
-    case ATOM_DEC: return old == 0 || old > v ? v : old - 1;
-    case ATOM_COUNT: break;
-    }
-    return old;
-}
-
-static uint64_t atom_apply64(AtomOp op, bool sign, uint64_t old, uint64_t v, uint64_t cmpv)
-{
-    switch (op) {
-    case ATOM_ADD: return old + v;
-    case ATOM_MIN: return sign ? ((int64_t)v < (int64_t)old ? v : old) : (v < old ? v : old);
-    case ATOM_MAX: return sign ? ((int64_t)v > (int64_t)old ? v : old) : (v > old ? v : old);
-    case ATOM_EXCH: return v;
-    case ATOM_CAS: return old == cmpv ? v : old;
-    case ATOM_AND: return old & v;
-    case ATOM_OR: return old | v;
-    case ATOM_XOR: return old ^ v;
-    case ATOM_INC: case ATOM_DEC: case ATOM_COUNT: break; /* 32-bit only in PTX */
-    }
-    return old;
-}
-
 static bool push(WarpExec *w, ExecOut *out, uint32_t pc, uint32_t reconv, uint32_t mask)
 {
     if (w->depth == SIMT_MAX_DEPTH) return fault(out, FAULT_STACK_OVERFLOW, 0, 0, 0);
@@ -507,7 +478,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     out->active = active;
     out->exec_mask = m;
     out->width = 0;
-    out->at_barrier = out->barrier_partial = out->diverged = out->exited = false;
+    out->at_barrier = out->barrier_partial = out->diverged = out->exited = out->deferred = false;
     out->fault.kind = FAULT_NONE;
     uint32_t next = pc + 1;
     uint32_t ta[WARP_SIZE], tb[WARP_SIZE], tc[WARP_SIZE];
@@ -652,6 +623,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
         if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        if (out->deferred) break;
         for (uint32_t e = 0; e < in->vec; e++) {
             uint32_t *D = w->r[in->dst[e].index];
             for (int l = 0; l < WARP_SIZE; l++) {
@@ -674,6 +646,10 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint32_t tv[WARP_SIZE];
         for (uint32_t e = 0; e < in->vec; e++) {
             const uint32_t *S = row(w, &in->src[1 + e], tv);
+            if (out->deferred) {
+                memcpy(out->data[e], S, sizeof out->data[e]);
+                continue;
+            }
             for (int l = 0; l < WARP_SIZE; l++)
                 if (m >> l & 1) {
                     ptr[l][n * e] = (uint8_t)S[l];
@@ -695,14 +671,19 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         for (int l = 0; l < WARP_SIZE; l++) { /* serialised in lane order */
             if (!(m >> l & 1)) continue;
             uint64_t old, v, c = 0;
-            memcpy(&old, ptr[l], 8);
             v = ob->kind == OPND_REG ? (uint64_t)w->r[ob->index + 1][l] << 32 | w->r[ob->index][l]
                 : ob->index < b->kernel->nconsts ? b->kernel->consts[ob->index] : ob->value;
             if (in->mod == ATOM_CAS)
                 c = oc->kind == OPND_REG ? (uint64_t)w->r[oc->index + 1][l] << 32 | w->r[oc->index][l]
                     : oc->index < b->kernel->nconsts ? b->kernel->consts[oc->index] : oc->value;
-            uint64_t nv = in->mod == ATOM_CAS ? atom_apply64(ATOM_CAS, sign, old, c, v)
-                                              : atom_apply64((AtomOp)in->mod, sign, old, v, 0);
+            if (out->deferred) {
+                out->data[0][l] = (uint32_t)v, out->data[1][l] = (uint32_t)(v >> 32);
+                out->data[2][l] = (uint32_t)c, out->data[3][l] = (uint32_t)(c >> 32);
+                continue;
+            }
+            memcpy(&old, ptr[l], 8);
+            uint64_t nv = in->mod == ATOM_CAS ? exec_atom_apply64(ATOM_CAS, sign, old, c, v)
+                                              : exec_atom_apply64((AtomOp)in->mod, sign, old, v, 0);
             memcpy(ptr[l], &nv, 8);
             Dlo[l] = (uint32_t)old;
             Dhi[l] = (uint32_t)(old >> 32);
@@ -717,6 +698,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
         if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        if (out->deferred) break;
         for (uint32_t e = 0; e < in->vec; e++) {
             uint32_t *D = w->r[in->dst[e].index];
             for (int l = 0; l < WARP_SIZE; l++)
@@ -735,6 +717,10 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint32_t tv[WARP_SIZE];
         for (uint32_t e = 0; e < in->vec; e++) {
             const uint32_t *S = row(w, &in->src[1 + e], tv);
+            if (out->deferred) {
+                memcpy(out->data[e], S, sizeof out->data[e]);
+                continue;
+            }
             for (int l = 0; l < WARP_SIZE; l++) /* lane order: the highest lane wins a same-address race */
                 if (m >> l & 1) memcpy(ptr[l] + 4 * e, &S[l], 4);
         }
@@ -754,12 +740,17 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         const uint32_t *B = row(w, &in->src[1], tb);
         const uint32_t *C = in->mod == ATOM_CAS ? row(w, &in->src[2], tc) : tb;
         uint32_t *D = w->r[in->dst[0].index];
+        if (out->deferred) {
+            memcpy(out->data[0], B, sizeof out->data[0]);
+            memcpy(out->data[1], C, sizeof out->data[1]);
+            break;
+        }
         for (int l = 0; l < WARP_SIZE; l++) { /* serialised in lane order */
             if (!(m >> l & 1)) continue;
             uint32_t old;
             memcpy(&old, ptr[l], 4);
-            uint32_t nv = in->mod == ATOM_CAS ? atom_apply(ATOM_CAS, info->type, old, C[l], B[l])
-                                              : atom_apply((AtomOp)in->mod, info->type, old, B[l], 0);
+            uint32_t nv = in->mod == ATOM_CAS ? exec_atom_apply(ATOM_CAS, info->type, old, C[l], B[l])
+                                              : exec_atom_apply((AtomOp)in->mod, info->type, old, B[l], 0);
             memcpy(ptr[l], &nv, 4);
             D[l] = old;
         }

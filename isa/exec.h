@@ -47,6 +47,9 @@ typedef struct {
     uint32_t        ntid[3], nctaid[3], ctaid[3];
     uint32_t        smid, nsmid;
     uint64_t        clock;           /* %clock: the caller's current cycle     */
+    bool            defer_global;    /* global accesses are checked and their
+                                        operands captured, not done: the caller
+                                        applies them (exec_global_apply)      */
 } ExecBlock;
 
 typedef enum {
@@ -81,6 +84,10 @@ typedef struct {
     bool      barrier_partial; /* ... reached with some live lanes elsewhere   */
     bool      diverged;    /* a branch split the warp                          */
     bool      exited;      /* no live lane remains                             */
+    bool      deferred;    /* a global access left to exec_global_apply        */
+    uint32_t  data[4][WARP_SIZE]; /* ... with what it writes: store values (one
+                              row per vector element), atomic operands (b, then
+                              c; 64-bit: b low, b high, c low, c high)         */
     ExecFault fault;
 } ExecOut;
 
@@ -95,6 +102,16 @@ void exec_warp_init(WarpExec *w, uint32_t (*regs)[WARP_SIZE], uint32_t nregs,
 ** state is then unspecified). Requires w->depth > 0. */
 bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out);
 
+/* Does the global access that exec_step deferred (out->deferred) of the
+** instruction at pc: loads read global memory into the warp's registers r,
+** stores write data, atomics read-modify-write with data as operands and
+** return the old values into r. r may be NULL (the warp has gone: only the
+** memory effect counts). Global memory's contents are then as if exec_step
+** had done the access. False when an address no longer maps (the buffers
+** changed since: a caller's bug). */
+bool exec_global_apply(GlobalMem *gmem, const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, uint32_t mask,
+                       const uint64_t addr[WARP_SIZE], const uint32_t data[4][WARP_SIZE]);
+
 /* pc the warp will execute next (top of its stack); requires depth > 0. */
 static inline uint32_t exec_pc(const WarpExec *w) { return w->stack[w->depth - 1].pc; }
 
@@ -105,5 +122,10 @@ const char *exec_fault_name(FaultKind k);
 ** PTX-only opcodes (64-bit integers, cvt, bit fields, votes ...) for the
 ** lanes in m. exec_step calls it; it cannot fault. */
 void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m);
+
+/* Internal to the exec module (isa/exec_global.c): an atomic operation's new
+** value from the old one, the operand v and CAS's compare value. */
+uint32_t exec_atom_apply(AtomOp op, ValueType type, uint32_t old, uint32_t v, uint32_t cmpv);
+uint64_t exec_atom_apply64(AtomOp op, bool sign, uint64_t old, uint64_t v, uint64_t cmpv);
 
 #endif

@@ -79,21 +79,35 @@ static bool inside(const Region *r, uint64_t addr, uint32_t size)
     return addr >= r->base && addr - r->base + size <= r->size;
 }
 
-void *gmem_translate(GlobalMem *g, uint64_t addr, uint32_t size)
+/* Index of the last region with base <= addr (count > 0). */
+static uint32_t region_below(const GlobalMem *g, uint64_t addr)
 {
-    if (g->count == 0) return NULL;
-    Region *r = &g->regions[g->last];
-    if (inside(r, addr, size)) return r->host + (addr - r->base);
-    uint32_t lo = 0, hi = g->count; /* last region with base <= addr */
+    uint32_t lo = 0, hi = g->count;
     while (hi - lo > 1) {
         uint32_t mid = (lo + hi) / 2;
         if (g->regions[mid].base <= addr) lo = mid;
         else hi = mid;
     }
+    return lo;
+}
+
+void *gmem_translate(GlobalMem *g, uint64_t addr, uint32_t size)
+{
+    if (g->count == 0) return NULL;
+    Region *r = &g->regions[g->last];
+    if (inside(r, addr, size)) return r->host + (addr - r->base);
+    uint32_t lo = region_below(g, addr);
     r = &g->regions[lo];
     if (!inside(r, addr, size)) return NULL;
     g->last = lo;
     return r->host + (addr - r->base);
+}
+
+void *gmem_lookup(const GlobalMem *g, uint64_t addr, uint32_t size)
+{
+    if (g->count == 0) return NULL;
+    const Region *r = &g->regions[region_below(g, addr)];
+    return inside(r, addr, size) ? r->host + (addr - r->base) : NULL;
 }
 
 bool gmem_nearest(const GlobalMem *g, uint64_t addr, const char **name, uint32_t *base, uint64_t *size,

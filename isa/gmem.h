@@ -30,6 +30,10 @@ uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d);
 ** buffer, else NULL. Remembers the last buffer hit (fast for streams). */
 void *gmem_translate(GlobalMem *g, uint64_t addr, uint32_t size);
 
+/* gmem_translate without remembering the buffer hit: several threads may
+** call it at once while nothing maps buffers. */
+void *gmem_lookup(const GlobalMem *g, uint64_t addr, uint32_t size);
+
 /* For fault reports: the buffer nearest to addr (name, its address and
 ** size, and addr's offset from its start, negative before it). False when
 ** no buffer exists. */

@@ -27,9 +27,9 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
     Sm *sm = &g->sms[s];
     uint32_t b = 0;
     while (b < g->bps && sm->blocks[b].used) b++;
-    if (b == g->bps || g->next_block >= g->total_blocks) return;
+    if (b == g->bps || g->grid->next_block >= g->total_blocks) return;
     BlockSlot *bs = &sm->blocks[b];
-    uint64_t id = g->next_block++;
+    uint64_t id = g->grid->next_block++;
     const uint32_t *gd = g->L->grid;
     bs->used = true;
     bs->block_id = (uint32_t)id;
@@ -47,7 +47,11 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
     bs->running = g->warps_per_block;
     bs->at_barrier = 0;
     bs->bar_counted = 0;
-    blocks_occ_update(g, sm);
+    if (sm->occ_last > g->now) /* a refill applied at a round's end (sim/par.c): the SM's
+                                  clock moved on; its warps are resident from the exit */
+        sm->occ_integral += (uint64_t)g->warps_per_block * (sm->occ_last - g->now);
+    else
+        blocks_occ_update(g, sm);
     sm->resident_warps += g->warps_per_block;
     /* The block holds its resources from now on; its warps start once the
     ** SM's block launcher gets to it. The launcher takes a block every
@@ -73,7 +77,9 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
         w->next_reason = STALL_BLOCK_LAUNCH;
         w->reason = STALL_BLOCK_LAUNCH;
         w->since = g->now + 1;
-        w->age = g->ages++;
+        w->age = g->grid->ages++;
+        w->chain_at = NEVER;
+        w->why_pending = false;
         w->block = b;
         w->state = WARP_ACTIVE;
         Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
@@ -196,12 +202,19 @@ void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot)
         return;
     }
     if (bs->running) return;
-    bs->used = false;
     if (g->now + 1 > g->end) g->end = g->now + 1;
-    g->blocks_done++;
-    if (g->L->progress) g->L->progress(g->L->progress_user, g->blocks_done, g->total_blocks);
+    if (g->defer) par_record_free(g, s, w->block); /* handed out at the round's end, in order */
+    else blocks_slot_freed(g, s, w->block);
+}
+
+void blocks_slot_freed(Gpu *g, uint32_t s, uint32_t b)
+{
+    BlockSlot *bs = &g->sms[s].blocks[b];
+    bs->used = false;
+    g->grid->blocks_done++;
+    if (g->L->progress) g->L->progress(g->L->progress_user, g->grid->blocks_done, g->total_blocks);
     if (g->trace && g->trace->block_end) {
-        TraceBlock e = { g->now + 1, s, w->block, bs->block_id, g->warps_per_block };
+        TraceBlock e = { g->now + 1, s, b, bs->block_id, g->warps_per_block };
         g->trace->block_end(g->trace->user, &e);
     }
     /* A freed slot's next block starts sm.block_refill_latency later: the

@@ -68,6 +68,8 @@ void gpu_fail(Gpu *g, SimStatus status, const char *fmt, ...)
     va_end(ap);
     g->r->status = status;
     g->stop = true;
+    g->fail_cycle = g->now;
+    g->fail_id = g->cur_id;
 }
 
 /* Appends where every resident warp is (for budget and deadlock reports). */
@@ -241,6 +243,62 @@ static void count_totals(Gpu *g)
     memsys_stats(g->mem, st);
 }
 
+void gpu_run_cycles(Gpu *g, ExecOut *out)
+{
+    const Launch *L = g->L;
+    uint32_t nsched = g->c->sm_schedulers;
+    /* Each cycle: the schedulers that asked for it (in the next-cycle set
+    ** or the heap), in (SM, scheduler) order, so that what the SMs share
+    ** (the L2 and DRAM queues, global memory, block dispatch) is touched
+    ** in (cycle, SM, scheduler) order: reproducible, and the order a run
+    ** on several host threads keeps (sim/par.c). */
+    while (!g->stop && (g->nnext || g->wakes.n)) {
+        uint64_t t = g->nnext ? g->now + 1 : g->wakes.v[0].key;
+        if (g->wakes.n && g->wakes.v[0].key < t) t = g->wakes.v[0].key;
+        if (t >= g->limit) break; /* several threads: the round ends here (sim/par.c) */
+        if (t <= g->now && g->now) {
+            gpu_fail(g, SIM_INTERNAL, "internal error (please report it): a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
+                 (unsigned long long)g->now);
+            break;
+        }
+        if (t == g->now + 1) { /* cur is all zero: it was emptied as it ran */
+            uint64_t *swap = g->cur;
+            g->cur = g->next;
+            g->next = swap;
+            g->nnext = 0;
+        }
+        g->now = t;
+        /* several threads: the rounds stay short of the budgets (sim/par.c) */
+        if (L->max_cycles && g->now > L->max_cycles && !g->defer) {
+            g->r->budget_cycles = true;
+            gpu_fail(g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles; where its warps are:",
+                 g->k->name, (unsigned long long)L->max_cycles);
+            append_warp_positions(g, 16);
+            break;
+        }
+        if (L->max_warp_instructions && g->st->warp_instructions > L->max_warp_instructions && !g->defer) {
+            gpu_fail(g, SIM_BUDGET, "kernel '%s' exceeded %llu warp instructions; where its warps are:",
+                 g->k->name, (unsigned long long)L->max_warp_instructions);
+            append_warp_positions(g, 16);
+            break;
+        }
+        while (g->wakes.n && g->wakes.v[0].key == t) {
+            HeapItem w = heap_pop(&g->wakes);
+            g->cur[w.id / 64] |= 1ull << (w.id % 64); /* with those of the set, once */
+        }
+        for (uint32_t i = 0; i < g->nwords; i++) {
+            uint64_t bits = g->cur[i];
+            g->cur[i] = 0;
+            for (; bits && !g->stop; bits &= bits - 1) {
+                uint32_t id = i * 64 + (uint32_t)__builtin_ctzll(bits), s = id / nsched, qi = id % nsched;
+                if (g->sms[s].sched[qi].wake_at != t) continue; /* superseded */
+                g->cur_id = id;
+                sched_step(g, s, qi, out);
+            }
+        }
+    }
+}
+
 bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *trace, SimResult *r)
 {
     const GpuConfig *c = ses->c;
@@ -248,6 +306,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
     Gpu g;
     memset(&g, 0, sizeof g);
     g.ses = ses;
+    g.grid = &g.grid_own;
     g.c = c;
     g.L = L;
     g.k = L->kernel;
@@ -283,56 +342,12 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
         /* Breadth-first: one block per SM per round, as the hardware spreads them. */
         for (uint32_t round = 0; round < g.bps; round++)
             for (uint32_t s = 0; s < g.nsm; s++) blocks_dispatch(&g, s, g.now + 1);
-        uint32_t nsched = c->sm_schedulers;
-        /* Each cycle: the schedulers that asked for it (in the next-cycle set
-        ** or the heap), in (SM, scheduler) order, so that what the SMs share
-        ** (the L2 and DRAM queues, global memory, block dispatch) is touched
-        ** in (cycle, SM, scheduler) order: reproducible, and the order a run
-        ** on several host threads can keep. */
-        while (!g.stop && (g.nnext || g.wakes.n)) {
-            uint64_t t = g.nnext ? g.now + 1 : g.wakes.v[0].key;
-            if (g.wakes.n && g.wakes.v[0].key < t) t = g.wakes.v[0].key;
-            if (t <= g.now && g.now) {
-                gpu_fail(&g, SIM_INTERNAL, "internal error (please report it): a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
-                     (unsigned long long)g.now);
-                break;
-            }
-            if (t == g.now + 1) { /* cur is all zero: it was emptied as it ran */
-                uint64_t *swap = g.cur;
-                g.cur = g.next;
-                g.next = swap;
-                g.nnext = 0;
-            }
-            g.now = t;
-            if (L->max_cycles && g.now > L->max_cycles) {
-                r->budget_cycles = true;
-                gpu_fail(&g, SIM_BUDGET, "kernel '%s' did not finish within %llu cycles; where its warps are:",
-                     g.k->name, (unsigned long long)L->max_cycles);
-                append_warp_positions(&g, 16);
-                break;
-            }
-            if (L->max_warp_instructions && st->warp_instructions > L->max_warp_instructions) {
-                gpu_fail(&g, SIM_BUDGET, "kernel '%s' exceeded %llu warp instructions; where its warps are:",
-                     g.k->name, (unsigned long long)L->max_warp_instructions);
-                append_warp_positions(&g, 16);
-                break;
-            }
-            while (g.wakes.n && g.wakes.v[0].key == t) {
-                HeapItem w = heap_pop(&g.wakes);
-                g.cur[w.id / 64] |= 1ull << (w.id % 64); /* with those of the set, once */
-            }
-            for (uint32_t i = 0; i < g.nwords; i++) {
-                uint64_t bits = g.cur[i];
-                g.cur[i] = 0;
-                for (; bits && !g.stop; bits &= bits - 1) {
-                    uint32_t id = i * 64 + (uint32_t)__builtin_ctzll(bits), s = id / nsched, qi = id % nsched;
-                    if (g.sms[s].sched[qi].wake_at == t) sched_step(&g, s, qi, out); /* else superseded */
-                }
-            }
-        }
-        if (!g.stop && g.next_block < g.total_blocks)
+        g.limit = NEVER;
+        uint32_t n = par_threads(&g);
+        if (n < 2 || !par_run(&g, n) || !g.stop) gpu_run_cycles(&g, out); /* all, or what a budget leaves */
+        if (!g.stop && g.grid->next_block < g.total_blocks)
             gpu_fail(&g, SIM_INTERNAL, "internal error (please report it): %llu blocks were never dispatched",
-                 (unsigned long long)(g.total_blocks - g.next_block));
+                 (unsigned long long)(g.total_blocks - g.grid->next_block));
         if (!g.stop) {
             if (!L->keep_dirty) memsys_flush(g.mem);
             uint64_t drain = memsys_drain_cycle(g.mem);

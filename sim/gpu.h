@@ -43,7 +43,15 @@ typedef struct {
     ** entries that the launch adds to (zero them first); NULL, the usual
     ** case, counts none and costs a pointer test where they would be. */
     PcCounters     *pc_counters;
+    /* Host threads to simulate on (sim/par.c): 0 or 1, one; more split the
+    ** SMs among them, with results bit-identical to one thread's. At most
+    ** one per SM the launch uses; a trace sink or pc_counters run on one. */
+    uint32_t        threads;
 } Launch;
+
+/* The most host threads one launch runs on (Launch.threads). */
+#define GPU_MAX_THREADS      256
+#define GPU_MAX_THREADS_TEXT "256"
 
 typedef enum {
     SIM_OK,

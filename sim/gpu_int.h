@@ -13,6 +13,7 @@
 
 #include "base/heap.h"
 #include "isa/exec.h"
+#include "sim/coalesce.h"
 #include "sim/gpu.h"
 #include "sim/memsys.h"
 #include "sim/racecheck.h"
@@ -45,6 +46,11 @@ typedef struct {
     WarpExec  ex;
     uint64_t  busy_mark;   /* with per-instruction counters: its scheduler's
                               busy_cycles[unit] when it became eligible        */
+    uint64_t  chain_at;    /* several threads: NEVER, or the cycle its free PTX
+                              instructions ran at, waiting for a deferred load's
+                              value (sim/par.c runs them when it is applied)   */
+    bool      why_pending; /* several threads: it went to sleep on a deferred
+                              result; its state is set when that is applied  */
 } Warp;
 
 /* A scheduler keeps its warps in two places: those whose operands are
@@ -93,6 +99,27 @@ typedef struct {
     RaceCheck *rc;
 } BlockSlot;
 
+/* Several threads (sim/par.c): what an SM did during a round that touches
+** shared state, applied at the round's end in (cycle, id) order, id being
+** sm * schedulers + scheduler (one issue per id and cycle). */
+typedef struct {
+    uint64_t       cycle, start; /* issue, and when it entered L1 (the LSU's)  */
+    uint32_t       id, slot;     /* the issuing scheduler and warp             */
+    uint8_t        kind;         /* AccessKind                                 */
+    bool           fadd;
+    uint32_t       pc, mask;
+    CoalesceResult cr;
+    uint64_t       addr[WARP_SIZE];
+    uint32_t       data[4][WARP_SIZE]; /* stores and atomics: ExecOut.data     */
+} ParRec;
+typedef struct {
+    uint64_t cycle, start;       /* the block's exit, and the least its next block can start at */
+    uint32_t id, block;          /* the issue that exited, and the block slot freed */
+} ParFree;
+typedef struct {
+    uint64_t cycle, before;      /* the SM's warp instructions before that cycle */
+} ParMark;
+
 typedef struct {
     Warp      *warps;
     BlockSlot *blocks;
@@ -104,6 +131,14 @@ typedef struct {
                                 launcher's queue is empty from then on      */
     uint32_t   resident_warps;
     uint64_t   occ_last, occ_integral, busy_cycles;
+    /* several threads (sim/par.c): what waits for the round's end */
+    ParRec    *recs;
+    ParFree   *frees;
+    ParMark   *marks;        /* one per cycle it issued in, since the apply horizon */
+    uint32_t   nrec, rec_cap, rec_head, nfree, free_cap, free_head, nmark, mark_cap;
+    uint64_t   winst;        /* its warp instructions so far                  */
+    uint64_t   mark_cycle;   /* the cycle of the last mark                   */
+    bool       fix;          /* a result was applied or a free instruction waits */
 } Sm;
 
 
@@ -113,6 +148,11 @@ typedef struct {
     uint8_t  n, unit;
     uint16_t op[sizeof ((Instr *)0)->src / sizeof(Operand) + sizeof ((Instr *)0)->dst / sizeof(Operand) + 1];
 } PcNeeds;
+
+/* What every thread's view of a launch hands out in one order. */
+typedef struct {
+    uint64_t next_block, blocks_done, ages;
+} GridQueue;
 
 typedef struct {
     const GpuConfig *c;
@@ -128,7 +168,9 @@ typedef struct {
     void            *pool;        /* every per-SM array, one allocation    */
     uint32_t         nregs, block_threads, warps_per_block, smem_size, bps, warp_slots;
     uint32_t         nsm;         /* SMs that get blocks: min(sm.count, blocks)  */
-    uint64_t         total_blocks, next_block, blocks_done, now, ages, end;
+    uint64_t         total_blocks, now, end;
+    GridQueue       *grid;        /* &grid_own, shared by the views (sim/par.c) */
+    GridQueue        grid_own;
     uint32_t         interval[UNIT_COUNT], latency[UNIT_COUNT];
     Heap             wakes;       /* schedulers waking after the next cycle:
                                      (cycle, sm * schedulers + scheduler). Entries
@@ -147,6 +189,14 @@ typedef struct {
                                      one (else in bulk)                          */
     bool             watch;       /* per_warp or pcs: charge() tells them         */
     bool             stop;
+    uint32_t         cur_id;      /* the scheduler being run: where a failure is  */
+    uint64_t         fail_cycle;  /* with stop: the cycle and scheduler it stopped at */
+    uint32_t         fail_id;
+    /* several threads (sim/par.c): each thread's view of the launch is a copy
+    ** of this struct with its own clock, wake-ups, counters and result */
+    bool             defer;       /* global accesses and refills wait for the round's end */
+    bool             refill;      /* ... and blocks may be left to hand out       */
+    uint64_t         limit;       /* run cycles before this only (NEVER: one thread) */
 } Gpu;
 
 /* Pseudo-states of Warp.reason beyond the StallReasons: gone (exited), and
@@ -158,6 +208,9 @@ typedef struct {
 
 /* Stops the launch with `status` and the message (the first call wins). */
 void gpu_fail(Gpu *g, SimStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Runs the cycles before g->limit at which g's schedulers wake (the whole
+** launch when limit is NEVER), in (cycle, SM, scheduler) order. */
+void gpu_run_cycles(Gpu *g, ExecOut *out);
 
 /* ---- sim/sched.c */
 
@@ -183,7 +236,27 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest);
 void blocks_release_barrier(Gpu *g, uint32_t s, uint32_t b);
 /* Warp `slot` of SM s has exited: frees its block's slot when it was the last. */
 void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot);
+/* Block slot b of SM s is free at cycle g->now: counts the block done and
+** hands the slot its next block. */
+void blocks_slot_freed(Gpu *g, uint32_t s, uint32_t b);
 /* Fails the launch with a barrier deadlock report (blocks.c says what it holds). */
 void blocks_deadlock(Gpu *g, Sm *sm, uint32_t b, uint32_t bar_pc, uint32_t slot, uint32_t partial, const char *why);
+
+/* ---- sim/par.c */
+
+/* Host threads the launch runs on: Launch.threads, at most one per SM, and
+** one with a trace sink or per-instruction counters. */
+uint32_t par_threads(const Gpu *g);
+/* Runs the launch on n > 1 threads from its first dispatch on; g then holds
+** every view's counters and either the end (no wake-ups left), a failure
+** (g->stop), or the state the single thread goes on from (a budget is near).
+** False when the threads could not be set up: nothing has run. */
+bool par_run(Gpu *g, uint32_t n);
+/* During a round: SM s's global access (issue_global), its freed block
+** slot b (blocks_warp_exited), and a mark before its first issue of a cycle. */
+void par_record_global(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out, uint8_t kind, uint64_t start,
+                       const CoalesceResult *cr, bool fadd);
+void par_record_free(Gpu *g, uint32_t s, uint32_t b);
+void par_mark(Gpu *g, Sm *sm);
 
 #endif

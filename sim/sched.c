@@ -173,6 +173,16 @@ bool sched_run_free(Gpu *g, uint32_t s, uint32_t slot)
             else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &why);
         }
         if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &why);
+        if (g->defer) { /* several threads: a register a deferred load writes is not there yet */
+            bool pending = t == NEVER;
+            for (uint32_t i = 0; i < in->ndst && !pending; i++)
+                pending = in->dst[i].kind == OPND_REG && w->reg_ready[in->dst[i].index] == NEVER;
+            if (pending) { /* sim/par.c runs the rest at the round's end, at this cycle */
+                w->chain_at = g->now;
+                sm->fix = true;
+                return true;
+            }
+        }
         bs->eb.clock = g->now;
         if (!exec_step(&bs->eb, &w->ex, g->free_out)) {
             char report[1536];
@@ -227,6 +237,11 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     n->requests++;
     n->sectors += cr.sectors;
     n->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
+    if (g->defer) { /* several threads: done at the round's end, in order (sim/par.c) */
+        par_record_global(g, s, slot, out, (uint8_t)kind, start, &cr,
+                          OP_INFO[in->op].type == TYPE_F32 && in->mod == ATOM_ADD);
+        return kind == ACCESS_STORE ? g->now + 1 : NEVER;
+    }
     MemSectorCounts before = { 0 };
     if (g->pcs) memsys_sector_counts(g->mem, s, &before);
     uint64_t ready = g->now + 1;
@@ -338,6 +353,10 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     uint32_t lanes = bits_lanes(out->exec_mask);
     const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
     st->warp_instructions += slots;
+    if (g->defer) { /* several threads: the SM's own count, for a failure's total */
+        if (sm->mark_cycle != g->now) par_mark(g, sm);
+        sm->winst += slots;
+    }
     st->ptx_instructions += ptx;
     st->thread_instructions += (uint64_t)lanes * slots;
     st->flops += info->flops * lanes;
@@ -405,6 +424,7 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         if (++bs->at_barrier == bs->running) blocks_release_barrier(g, s, w->block);
     } else {
         charge(g, s, slot, w, w->why, g->now + 1);
+        if (w->ready == NEVER) w->why_pending = true; /* a deferred result: sim/par.c */
         heap_push(&q->waiting, w->ready, slot);
     }
 }

@@ -857,6 +857,62 @@ START_TEST(test_store_same_address)
 }
 END_TEST
 
+/* A run whose global accesses are deferred (ExecBlock.defer_global) and
+** applied right after each step (exec_global_apply) leaves the registers
+** and global memory exactly as the ordinary run does; a deferred store
+** changes nothing before it is applied. */
+START_TEST(test_deferred_global)
+{
+    const char *src = ".kernel t\n.param .ptr in\n.param .ptr out\n"
+                      "    ld.param.u32 %r0, [in]\n"
+                      "    ld.param.u32 %r1, [out]\n"
+                      "    mov.u32 %r2, %laneid\n"
+                      "    shl.b32 %r3, %r2, 4\n"
+                      "    add.u32 %r4, %r3, %r0\n"
+                      "    add.u32 %r5, %r3, %r1\n"
+                      "    ld.global.v4.b32 {%r10, %r11, %r12, %r13}, [%r4]\n"
+                      "    st.global.v4.b32 [%r5], {%r13, %r12, %r11, %r10}\n"
+                      "    and.b32 %r6, %r2, 3\n"
+                      "    shl.b32 %r6, %r6, 2\n"
+                      "    add.u32 %r6, %r6, %r1\n"
+                      "    atom.global.add.u32 %r7, [%r6+1024], %r2\n"
+                      "    atom.global.cas.u32 %r8, [%r6+1040], %r7, %r2\n"
+                      "    atom.global.exch.f32 %r9, [%r6+1056], %r10\n"
+                      "    ld.global.u32 %r14, [%r5]\n"
+                      "    st.global.u32 [%r6+1072], %r14\n"
+                      "    exit\n";
+    Rig *rig[2];
+    uint32_t out[2];
+    for (int k = 0; k < 2; k++) {
+        Rig *r = rig[k] = rig_new(src, 32, 0);
+        Diag d;
+        uint32_t in = gmem_alloc(r->gmem, 2048, "in", &d);
+        out[k] = gmem_alloc(r->gmem, 2048, "out", &d);
+        r->params[0] = in, r->params[1] = out[k];
+        uint32_t *pin = host(r, in, 2048);
+        for (uint32_t i = 0; i < 512; i++) pin[i] = 0x3f000000u + 977 * i;
+        r->b.defer_global = k == 1;
+        while (r->w.depth) {
+            rig_step(r);
+            ck_assert(r->out.deferred == (k == 1 && r->out.space == SPACE_GLOBAL && r->out.width > 0));
+            if (!r->out.deferred) continue;
+            if (r->out.pc == 7) { /* the store has not written yet */
+                const uint32_t *po = host(r, out[k], 2048);
+                for (uint32_t i = 0; i < 128; i++) ck_assert_uint_eq(po[i], 0);
+            }
+            ck_assert(exec_global_apply(r->gmem, r->b.kernel, r->regs, r->out.pc, r->out.exec_mask, r->out.addr,
+                                        (const uint32_t (*)[WARP_SIZE])r->out.data));
+        }
+    }
+    ck_assert_mem_eq(host(rig[0], out[0], 2048), host(rig[1], out[1], 2048), 2048);
+    for (uint32_t reg = 0; reg < 15; reg++)
+        if (reg != 1 && reg != 5 && reg != 6) /* those hold the buffer's own address */
+            ck_assert_mem_eq(rig[0]->regs[reg], rig[1]->regs[reg], sizeof rig[0]->regs[reg]);
+    rig_free(rig[0]);
+    rig_free(rig[1]);
+}
+END_TEST
+
 /* ------------------------------------------------------------- atomics */
 
 static const struct {
@@ -1673,6 +1729,7 @@ static Suite *exec_suite(void)
     tcase_add_loop_test(mem, test_atomics, 0, (int)(sizeof atom_rows / sizeof atom_rows[0]));
     tcase_add_test(mem, test_atomic_counter);
     tcase_add_test(mem, test_memory_space_of_every_row);
+    tcase_add_test(mem, test_deferred_global);
     suite_add_tcase(s, mem);
 
     TCase *warp = tcase_create("Warp");

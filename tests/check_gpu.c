@@ -684,6 +684,78 @@ START_TEST(test_deterministic)
 }
 END_TEST
 
+/* A launch on several host threads (Launch.threads) comes out as on one:
+** blocks that race on global memory (each takes a ticket with an atomic and
+** stores it, then reads a neighbour's slot another block may have written),
+** shared memory and a barrier, many short blocks on a few SMs; on a machine
+** without block refill latency and on the h200's; and a launch that faults
+** in a late block, whose report, partial warp-instruction count and memory
+** must be those of one thread. */
+static const char *RACY =
+    ".kernel k\n"
+    ".param .ptr tickets\n"
+    ".param .ptr out\n"
+    ".param .u32 limit\n"
+    ".shared tile 256\n"
+    "    ld.param.u32 %r0, [tickets]\n"
+    "    ld.param.u32 %r1, [out]\n"
+    "    ld.param.u32 %r9, [limit]\n"
+    "    mov.u32 %r2, %ctaid.x\n"
+    "    mov.u32 %r3, %ntid.x\n"
+    "    mov.u32 %r4, %tid.x\n"
+    "    mad.lo.u32 %r5, %r2, %r3, %r4\n"
+    "    atom.global.add.u32 %r6, [%r0], 1\n"
+    "    shl.b32 %r7, %r4, 2\n"
+    "    st.shared.u32 [%r7+tile], %r6\n"
+    "    bar.sync 0\n"
+    "    xor.b32 %r8, %r4, 1\n"
+    "    shl.b32 %r8, %r8, 2\n"
+    "    ld.shared.u32 %r10, [%r8+tile]\n"
+    "    setp.ge.u32 %p0, %r5, %r9\n"
+    "    @%p0 add.u32 %r5, %r5, 100000\n"     /* past the end: a fault */
+    "    shl.b32 %r11, %r5, 2\n"
+    "    add.u32 %r11, %r11, %r1\n"
+    "    st.global.u32 [%r11], %r10\n"
+    "    ld.global.u32 %r12, [%r11+256]\n"     /* another block's slot, maybe written */
+    "    add.u32 %r12, %r12, %r6\n"
+    "    st.global.u32 [%r11+512], %r12\n"
+    "    exit\n";
+
+static const struct {
+    const char *gpu;
+    uint32_t    limit; /* threads that store in bounds */
+} THREAD_CASES[] = { { "a100", 1u << 30 }, { "h200", 1u << 30 }, { "a100", 3000 }, { "h200", 3000 } };
+
+START_TEST(test_threads_agree)
+{
+    enum { BLOCKS = 96, BLOCK = 64, OUT = BLOCKS * BLOCK + 256 };
+    Run t[4];
+    const uint32_t threads[4] = { 1, 2, 3, 5 };
+    for (int k = 0; k < 4; k++) {
+        run_init(&t[k], THREAD_CASES[_i].gpu, RACY, "k");
+        set(&t[k], "sm.count=6");
+        t[k].params[0] = buffer(&t[k], 4, "tickets");
+        t[k].params[1] = buffer(&t[k], OUT * 4, "out");
+        t[k].params[2] = THREAD_CASES[_i].limit;
+        t[k].L.grid[0] = BLOCKS;
+        t[k].L.block[0] = BLOCK;
+        t[k].L.threads = threads[k];
+        bool ok = simulate(&t[k]);
+        ck_assert(ok == (THREAD_CASES[_i].limit > BLOCKS * BLOCK));
+    }
+    for (int k = 1; k < 4; k++) {
+        ck_assert_int_eq(t[k].r.status, t[0].r.status);
+        ck_assert_str_eq(t[k].r.message, t[0].r.message);
+        if (t[0].r.status == SIM_OK) ck_assert_int_eq(memcmp(&t[k].r.stats, &t[0].r.stats, sizeof t[0].r.stats), 0);
+        else ck_assert_uint_eq(t[k].r.stats.warp_instructions, t[0].r.stats.warp_instructions);
+        ck_assert_int_eq(memcmp(gmem_translate(t[k].gmem, t[k].params[1], OUT * 4),
+                                gmem_translate(t[0].gmem, t[0].params[1], OUT * 4), OUT * 4), 0);
+    }
+    if (t[0].r.status != SIM_OK) ck_assert_msg(strstr(t[0].r.message, "out-of-bounds"), "%s", t[0].r.message);
+    for (int k = 0; k < 4; k++) run_free(&t[k]);
+}
+END_TEST
+
 START_TEST(test_block_too_big_for_sm)
 {
     Run t;
@@ -1056,6 +1128,7 @@ static Suite *gpu_suite(void)
     tcase_add_loop_test(core, test_coalescing_in_engine, 0, sizeof G_STRIDE / sizeof G_STRIDE[0]);
     tcase_add_test(core, test_global_atomics_counted_apart);
     tcase_add_test(core, test_deterministic);
+    tcase_add_loop_test(core, test_threads_agree, 0, sizeof THREAD_CASES / sizeof THREAD_CASES[0]);
     tcase_add_test(core, test_policies_agree_on_results);
     tcase_add_test(core, test_chrome_trace);
     tcase_add_test(core, test_shared_atomic_serialises_without_conflict);

@@ -28,6 +28,10 @@ set_tests_properties(compare_h200 PROPERTIES LABELS slow TIMEOUT 1800)
 add_test(NAME golden COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/golden.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 # A minute of simulation: the sanitizer stage leaves it out with the comparison.
 set_tests_properties(golden PROPERTIES LABELS slow)
+# --threads N changes nothing but the host time: every shipped workload on 1,
+# 2 and 3 threads, byte for byte (minutes of simulation, so labelled slow).
+add_test(NAME e2e_threads COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_threads.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+set_tests_properties(e2e_threads PROPERTIES LABELS slow TIMEOUT 1800)
 # The PTX front end: bad-input corpus, the twins' committed PTX, docs/PTX.md,
 # and the CUDA workloads where nvcc is installed (tests/e2e_ptx.sh).
 add_test(NAME e2e_ptx COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_ptx.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})

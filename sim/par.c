@@ -1,0 +1,640 @@
+/* sim/par.c -- one launch on several host threads (Launch.threads), with
+** the output of one thread: SM i belongs to thread i mod N, and each thread
+** runs its SMs' schedulers in (cycle, SM, scheduler) order, as the single
+** thread runs all of them (gpu.c). What the SMs share is not touched while
+** they run: each SM records its global accesses (sim/sched.c: addresses,
+** the values a store writes, the LSU's start cycle) and its freed block
+** slots (sim/blocks.c), and at the end of each round one thread applies
+** every SM's records in (cycle, SM, scheduler) order: the access on global
+** memory (isa/exec_global.c), its timing through the memory system, the
+** loaded registers' ready cycle; the slot's next block. That is the order
+** the single thread does them in at issue, so memory contents, queue state,
+** block ids and every counter come out the same.
+**
+** Why nothing is read before it is applied (the rounds' limits, plan()):
+** a load's or atomic's result is ready no sooner than `lookahead` cycles
+** after its issue (the least of lat.l1_hit, lat.l2_hit and lat.atomic), so
+** a thread may run cycle t once every access issued before t - lookahead
+** is applied; a register whose access is not applied yet reads as ready at
+** NEVER, so a warp that needs it sleeps until the round's end, when its
+** ready cycle is known (fixups). A freed slot's next block can start no
+** sooner than the SM's launcher allows (sm.block_refill_latency after the
+** exit, and the launcher's own interval), so the thread that owns the SM
+** stops before that cycle until the block has been handed out, which needs
+** every thread to have run the cycle of the exit. Rounds are thus ragged:
+** each thread has run every cycle before its own limit, and records are
+** applied up to the least of those (the apply horizon).
+**
+** A run that stops (a fault, a deadlock) stops at the first failure in
+** (cycle, SM, scheduler) order: the other threads run on to that cycle,
+** only the records before it are applied (global memory as the single
+** thread leaves it), and the warp instructions issued before it are
+** counted from each SM's marks. The budgets (--max-cycles,
+** --max-instructions) are kept exactly by the single thread: the rounds
+** stay short of any cycle at which a budget could run out, and when one
+** might, the threads are brought to one cycle and the single thread goes
+** on (gpu.c). */
+#include "sim/gpu_int.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Par Par;
+
+typedef struct {
+    Par     *P;
+    Gpu     *v;   /* the thread's view */
+    ExecOut *out;
+} ParThread;
+
+struct Par {
+    Gpu               *g;         /* the launch's own state                    */
+    uint32_t           n;         /* threads                                   */
+    Gpu               *views;     /* one per thread                            */
+    SimResult         *results;   /* each view's failure report and counters    */
+    ExecOut           *outs;      /* 2 per view: issue scratch, free-op scratch */
+    ParThread         *threads;
+    uint64_t           lookahead; /* least cycles from a global access to its result */
+    uint64_t           per_cycle; /* most warp instructions one cycle can issue */
+    pthread_barrier_t  bar;
+    pthread_mutex_t    gate;      /* the threads start together, or not at all */
+    pthread_cond_t     opened;
+    int                gate_state; /* 0 wait, 1 run, 2 give up              */
+    bool               done, serial, failed, leveling;
+    uint64_t           fail_cycle; /* the first failure, with failed */
+    uint32_t           fail_id, fail_view;
+    Heap               order;     /* the next record of each SM, by (cycle, id) */
+};
+
+/* ------------------------------------------------------------ recording */
+
+static bool grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+    if (need <= *cap) return true;
+    uint32_t c = *cap ? *cap * 2 : 64;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, (size_t)c * size);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
+void par_record_global(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out, uint8_t kind, uint64_t start,
+                       const CoalesceResult *cr, bool fadd)
+{
+    Sm *sm = &g->sms[s];
+    if (!grow((void **)&sm->recs, &sm->rec_cap, sm->nrec + 1, sizeof *sm->recs)) {
+        gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
+        return;
+    }
+    ParRec *e = &sm->recs[sm->nrec++];
+    e->cycle = g->now;
+    e->start = start;
+    e->id = g->cur_id;
+    e->slot = slot;
+    e->kind = kind;
+    e->fadd = fadd;
+    e->pc = out->pc;
+    e->mask = out->exec_mask;
+    e->cr = *cr;
+    memcpy(e->addr, out->addr, sizeof e->addr);
+    if (kind != ACCESS_LOAD) memcpy(e->data, out->data, sizeof e->data);
+}
+
+void par_record_free(Gpu *g, uint32_t s, uint32_t b)
+{
+    Sm *sm = &g->sms[s];
+    if (!grow((void **)&sm->frees, &sm->free_cap, sm->nfree + 1, sizeof *sm->frees)) {
+        gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
+        return;
+    }
+    /* the earliest its next block can start: the launcher's clock only
+    ** moves on, so this bounds the start from below */
+    uint64_t earliest = g->now + 1 + g->c->block_refill_latency;
+    uint64_t start = sm->launch_free > earliest ? sm->launch_free : earliest;
+    sm->frees[sm->nfree++] = (ParFree){ g->now, start, g->cur_id, b };
+    if (g->refill && start < g->limit) g->limit = start;
+}
+
+void par_mark(Gpu *g, Sm *sm)
+{
+    if (!grow((void **)&sm->marks, &sm->mark_cap, sm->nmark + 1, sizeof *sm->marks)) {
+        gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
+        return;
+    }
+    sm->marks[sm->nmark++] = (ParMark){ g->now, sm->winst };
+    sm->mark_cycle = g->now;
+}
+
+/* ------------------------------------------------------------ applying */
+
+/* (cycle, id) order: the order gpu_run_cycles runs schedulers in. */
+static inline bool key_before(uint64_t c1, uint32_t id1, uint64_t c2, uint32_t id2)
+{
+    return c1 < c2 || (c1 == c2 && id1 < id2);
+}
+
+static Gpu *owner(Par *P, uint32_t s) { return &P->views[s % P->n]; }
+
+/* The SM's next record not applied yet, as (cycle, id); false when none. */
+static bool sm_head(const Sm *sm, uint64_t *cycle, uint32_t *id)
+{
+    bool r = sm->rec_head < sm->nrec, f = sm->free_head < sm->nfree;
+    if (!r && !f) return false;
+    const ParRec *a = r ? &sm->recs[sm->rec_head] : NULL;
+    const ParFree *b = f ? &sm->frees[sm->free_head] : NULL;
+    /* one issue makes at most one access, and an exit is no access */
+    if (a && (!b || !key_before(b->cycle, b->id, a->cycle, a->id))) *cycle = a->cycle, *id = a->id;
+    else *cycle = b->cycle, *id = b->id;
+    return true;
+}
+
+static void apply_global(Par *P, uint32_t s, const ParRec *e)
+{
+    Gpu *g = P->g;
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[e->slot];
+    /* the warp may have exited since: its registers are its slot's until the
+    ** slot's next block, which comes later in this order */
+    if (!exec_global_apply(g->L->gmem, g->k, w->ex.r, e->pc, e->mask, e->addr, e->data)) {
+        gpu_fail(owner(P, s), SIM_INTERNAL, "internal error (please report it): a deferred access at pc %u no longer maps",
+                 e->pc);
+        return;
+    }
+    uint64_t ready;
+    if (e->kind == ACCESS_STORE) {
+        memsys_store(g->mem, s, e->start, &e->cr);
+        return;
+    }
+    ready = e->kind == ACCESS_LOAD ? memsys_load(g->mem, s, e->start, &e->cr)
+                                   : memsys_atomic(g->mem, s, e->start, &e->cr, e->fadd);
+    const Instr *in = &g->k->code[e->pc];
+    for (uint32_t i = 0; i < in->ndst; i++)
+        if (in->dst[i].kind == OPND_REG) w->reg_ready[in->dst[i].index] = ready;
+    sm->fix = true;
+}
+
+static void apply_free(Par *P, uint32_t s, const ParFree *e)
+{
+    Gpu *v = owner(P, s);
+    uint64_t now = v->now;
+    v->now = e->cycle; /* the dispatch happens at the exit's cycle, as on one thread */
+    v->cur_id = e->id;
+    blocks_slot_freed(v, s, e->block);
+    v->now = now;
+}
+
+/* Applies every record before cycle `horizon` and before the first failure,
+** in (cycle, SM, scheduler) order. */
+static void apply(Par *P, uint64_t horizon)
+{
+    Gpu *g = P->g;
+    Heap *h = &P->order;
+    h->n = 0;
+    uint64_t fc = P->failed ? P->fail_cycle : NEVER;
+    uint32_t fid = P->failed ? P->fail_id : 0;
+    for (uint32_t s = 0; s < g->nsm; s++) {
+        uint64_t c;
+        uint32_t id;
+        if (sm_head(&g->sms[s], &c, &id) && c < horizon && key_before(c, id, fc, fid)) heap_push(h, c, id);
+    }
+    uint32_t nsched = g->c->sm_schedulers;
+    while (h->n) {
+        HeapItem it = heap_pop(h);
+        uint32_t s = it.id / nsched;
+        Sm *sm = &g->sms[s];
+        uint64_t c;
+        uint32_t id;
+        sm_head(sm, &c, &id);
+        if (sm->rec_head < sm->nrec && sm->recs[sm->rec_head].cycle == c && sm->recs[sm->rec_head].id == id)
+            apply_global(P, s, &sm->recs[sm->rec_head++]);
+        else
+            apply_free(P, s, &sm->frees[sm->free_head++]);
+        if (sm_head(sm, &c, &id) && c < horizon && key_before(c, id, fc, fid)) heap_push(h, c, id);
+    }
+    for (uint32_t s = 0; s < g->nsm; s++) { /* drop what was applied */
+        Sm *sm = &g->sms[s];
+        if (sm->rec_head == sm->nrec) sm->rec_head = sm->nrec = 0;
+        if (sm->free_head == sm->nfree) sm->free_head = sm->nfree = 0;
+    }
+}
+
+/* After the loads of a round are applied: the free instructions that waited
+** for their values run (at the cycle they ran at in order), and the warps
+** waiting at NEVER get their ready cycle and their schedulers' wake-ups. */
+static void fixups(Par *P)
+{
+    Gpu *g = P->g;
+    uint32_t nsched = g->c->sm_schedulers;
+    for (uint32_t s = 0; s < g->nsm; s++) {
+        Sm *sm = &g->sms[s];
+        if (!sm->fix) continue;
+        sm->fix = false;
+        Gpu *v = owner(P, s);
+        uint64_t now = v->now;
+        for (uint32_t slot = 0; slot < g->warp_slots && !v->stop; slot++) {
+            Warp *w = &sm->warps[slot];
+            if (w->chain_at == NEVER) continue;
+            v->now = w->chain_at;
+            v->cur_id = s * nsched + slot % nsched;
+            w->chain_at = NEVER;
+            sched_run_free(v, s, slot); /* may wait again (sets chain_at and fix) */
+        }
+        v->now = now;
+        for (uint32_t qi = 0; qi < nsched; qi++) {
+            Scheduler *q = &sm->sched[qi];
+            bool moved = false;
+            for (uint32_t i = 0; i < q->waiting.n; i++) {
+                if (q->waiting.v[i].key != NEVER) continue;
+                uint32_t slot = q->waiting.v[i].id;
+                Warp *w = &sm->warps[slot];
+                sched_prepare(v, sm, slot);
+                if (w->ready == NEVER) continue;
+                if (w->ready < v->limit) {
+                    gpu_fail(v, SIM_INTERNAL, "internal error (please report it): a deferred result is needed at "
+                             "cycle %llu, before the round's end %llu", (unsigned long long)w->ready,
+                             (unsigned long long)v->limit);
+                    return;
+                }
+                if (w->why_pending) w->reason = w->why; /* the state it entered at its issue */
+                w->why_pending = false;
+                q->waiting.v[i].key = w->ready;
+                moved = true;
+            }
+            if (!moved) continue;
+            /* the keys only went down: sift the heap again, by pushing back */
+            uint32_t n = q->waiting.n;
+            HeapItem tmp[n ? n : 1];
+            memcpy(tmp, q->waiting.v, n * sizeof tmp[0]);
+            q->waiting.n = 0;
+            for (uint32_t i = 0; i < n; i++) heap_push(&q->waiting, tmp[i].key, tmp[i].id);
+            sched_wake_set(v, s, qi, q->waiting.v[0].key, true);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ rounds */
+
+static uint64_t view_next_wake(const Gpu *v)
+{
+    uint64_t t = v->nnext ? v->now + 1 : NEVER;
+    if (v->wakes.n && v->wakes.v[0].key < t) t = v->wakes.v[0].key;
+    return t;
+}
+
+/* Warp instructions issued before the failure at (fail_cycle, SM fs): the
+** failing SM's own count (its thread stopped there), and each other SM's
+** count before its first cycle past that point. */
+static uint64_t count_before_failure(Par *P)
+{
+    Gpu *g = P->g;
+    uint32_t fs = P->fail_id / g->c->sm_schedulers;
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < g->nsm; s++) {
+        const Sm *sm = &g->sms[s];
+        uint64_t n = sm->winst;
+        if (s != fs)
+            for (uint32_t i = 0; i < sm->nmark; i++)
+                if (sm->marks[i].cycle > P->fail_cycle || (sm->marks[i].cycle == P->fail_cycle && s > fs)) {
+                    n = sm->marks[i].before;
+                    break;
+                }
+        total += n;
+    }
+    return total;
+}
+
+/* Sets each thread's limit for the next round, or ends the rounds. */
+static void plan(Par *P, uint64_t horizon)
+{
+    Gpu *g = P->g;
+    uint64_t U = NEVER, W = NEVER, Hmax = 0;
+    bool level = true;
+    for (uint32_t s = 0; s < g->nsm; s++) {
+        uint64_t c;
+        uint32_t id;
+        if (sm_head(&g->sms[s], &c, &id) && c < U) U = c;
+    }
+    for (uint32_t i = 0; i < P->n; i++) {
+        const Gpu *v = &P->views[i];
+        if (v->stop) continue;
+        uint64_t t = view_next_wake(v);
+        if (t < W) W = t;
+        if (v->limit > Hmax) Hmax = v->limit;
+    }
+    for (uint32_t i = 0; i < P->n; i++)
+        if (!P->views[i].stop && P->views[i].limit != Hmax) level = false;
+    if (!P->failed && U == NEVER && W == NEVER) {
+        P->done = true; /* nothing left anywhere */
+        return;
+    }
+    uint64_t base = U < W ? U : W;
+    uint64_t L = base > NEVER - P->lookahead ? NEVER : base + P->lookahead;
+    if (P->failed && L > P->fail_cycle + 1) L = P->fail_cycle + 1;
+    if (!P->failed && !P->leveling) {
+        /* stay short of the first cycle a budget could run out at: the count
+        ** before any cycle t < L is at most what was issued so far plus
+        ** what every scheduler could issue in [horizon, L) */
+        const Launch *Ln = g->L;
+        uint64_t Lb = L;
+        if (Ln->max_cycles && Lb > Ln->max_cycles + 1) Lb = Ln->max_cycles + 1;
+        if (Ln->max_warp_instructions) {
+            uint64_t total = g->st->warp_instructions;
+            for (uint32_t i = 0; i < P->n; i++) total += P->views[i].st->warp_instructions;
+            uint64_t room = total < Ln->max_warp_instructions ? (Ln->max_warp_instructions - total) / P->per_cycle : 0;
+            if (horizon + room < Lb) Lb = horizon + room;
+        }
+        if (Lb <= horizon) P->leveling = true; /* no round can run safely: one thread goes on */
+        else L = Lb;
+    }
+    if (P->leveling) {
+        if (level) {
+            P->serial = P->done = true; /* the single thread goes on from cycle Hmax */
+            return;
+        }
+        if (L > Hmax) L = Hmax; /* the threads behind catch up; none goes further */
+    }
+    bool refill = g->grid->next_block < g->total_blocks;
+    for (uint32_t i = 0; i < P->n; i++) {
+        Gpu *v = &P->views[i];
+        if (v->stop) continue;
+        uint64_t lim = L;
+        for (uint32_t s = i; refill && s < g->nsm; s += P->n) {
+            const Sm *sm = &g->sms[s];
+            for (uint32_t k = sm->free_head; k < sm->nfree; k++)
+                if (sm->frees[k].start < lim) lim = sm->frees[k].start;
+        }
+        if (lim < v->limit) lim = v->limit; /* never back */
+        v->limit = lim;
+        v->refill = refill;
+    }
+}
+
+/* Takes the first failure in order of any view; false when none. */
+static bool find_failure(Par *P)
+{
+    for (uint32_t i = 0; i < P->n; i++) {
+        const Gpu *v = &P->views[i];
+        if (v->stop && (!P->failed || key_before(v->fail_cycle, v->fail_id, P->fail_cycle, P->fail_id))) {
+            P->failed = true;
+            P->fail_cycle = v->fail_cycle;
+            P->fail_id = v->fail_id;
+            P->fail_view = i;
+        }
+    }
+    return P->failed;
+}
+
+/* The end of a round, on one thread while the others wait. */
+static void boundary(Par *P)
+{
+    Gpu *g = P->g;
+    find_failure(P);
+    uint64_t horizon = NEVER;
+    for (uint32_t i = 0; i < P->n; i++)
+        if (!P->views[i].stop && P->views[i].limit < horizon) horizon = P->views[i].limit;
+    apply(P, horizon);
+    if (P->failed && horizon > P->fail_cycle) {
+        P->done = true;
+        return;
+    }
+    fixups(P);
+    if (find_failure(P) && horizon > P->fail_cycle) { /* one in fixups: before the horizon */
+        P->done = true;
+        return;
+    }
+    if (!P->failed)
+        for (uint32_t s = 0; s < g->nsm; s++) { /* marks before the horizon are needed no more */
+            Sm *sm = &g->sms[s];
+            uint32_t k = 0;
+            while (k < sm->nmark && sm->marks[k].cycle < horizon) k++;
+            memmove(sm->marks, sm->marks + k, (sm->nmark - k) * sizeof sm->marks[0]);
+            sm->nmark -= k;
+        }
+    plan(P, horizon);
+}
+
+static void *run_thread(void *arg)
+{
+    ParThread *t = arg;
+    Par *P = t->P;
+    for (;;) {
+        gpu_run_cycles(t->v, t->out);
+        pthread_barrier_wait(&P->bar);
+        if (t == &P->threads[0]) boundary(P);
+        pthread_barrier_wait(&P->bar);
+        if (P->done) return NULL;
+    }
+}
+
+/* A thread other than the first: waits until every thread has started (or
+** one could not), then runs the rounds. */
+static void *thread_main(void *arg)
+{
+    ParThread *t = arg;
+    Par *P = t->P;
+    pthread_mutex_lock(&P->gate);
+    while (!P->gate_state) pthread_cond_wait(&P->opened, &P->gate);
+    int go = P->gate_state == 1;
+    pthread_mutex_unlock(&P->gate);
+    return go ? run_thread(t) : NULL;
+}
+
+/* ------------------------------------------------------------ the launch */
+
+static void add_counts(KernelStats *t, const KernelStats *l)
+{
+    t->warp_instructions += l->warp_instructions;
+    t->ptx_instructions += l->ptx_instructions;
+    t->thread_instructions += l->thread_instructions;
+    t->active_lanes += l->active_lanes;
+    t->branches += l->branches;
+    t->divergent_branches += l->divergent_branches;
+    t->flops += l->flops;
+    for (int k = 0; k < STALL_REASONS; k++) t->stall[k] += l->stall[k];
+    t->launch_wait_warp_cycles += l->launch_wait_warp_cycles;
+    t->launch_queue_cycles += l->launch_queue_cycles;
+    for (int k = 0; k < ACCESS_KINDS; k++) {
+        t->global[k].requests += l->global[k].requests;
+        t->global[k].sectors += l->global[k].sectors;
+        t->global[k].ideal_sectors += l->global[k].ideal_sectors;
+        t->shared[k].requests += l->shared[k].requests;
+        t->shared[k].wavefronts += l->shared[k].wavefronts;
+        t->shared[k].serial_cycles += l->shared[k].serial_cycles;
+        if (l->shared[k].max_wavefronts > t->shared[k].max_wavefronts)
+            t->shared[k].max_wavefronts = l->shared[k].max_wavefronts;
+    }
+}
+
+uint32_t par_threads(const Gpu *g)
+{
+    uint32_t n = g->L->threads;
+    if (n > g->nsm) n = g->nsm;
+    /* what runs on one thread only: a trace sink sees events as they happen,
+    ** and per-instruction counters are one shared table */
+    if (g->trace || g->pcs) n = 1;
+    return n ? n : 1;
+}
+
+static void set_defer(Gpu *g, bool on)
+{
+    for (uint32_t s = 0; s < g->nsm; s++)
+        for (uint32_t b = 0; b < g->bps; b++) g->sms[s].blocks[b].eb.defer_global = on;
+}
+
+/* Hands the views' state back to g: counters, the clock, the wake-ups (for
+** the single thread to go on with), the failure. */
+static void merge(Par *P)
+{
+    Gpu *g = P->g;
+    uint64_t now = 0;
+    for (uint32_t i = 0; i < P->n; i++) {
+        Gpu *v = &P->views[i];
+        add_counts(g->st, v->st);
+        if (v->end > g->end) g->end = v->end;
+        if (!v->stop && v->limit > now) now = v->limit;
+    }
+    g->now = now ? now - 1 : g->now; /* every thread has run the cycles before `now` */
+    memset(g->next, 0, g->nwords * sizeof *g->next);
+    g->nnext = 0;
+    g->wakes.n = 0;
+    for (uint32_t i = 0; i < P->n && !g->stop; i++) {
+        Gpu *v = &P->views[i];
+        if (v->nnext) {
+            for (uint32_t k = 0; k < g->nwords; k++) g->next[k] |= v->next[k];
+            g->nnext += v->nnext;
+        }
+        for (uint32_t k = 0; k < v->wakes.n; k++) {
+            if (!heap_reserve(&g->wakes, g->wakes.n + 1)) {
+                gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
+                break;
+            }
+            heap_push(&g->wakes, v->wakes.v[k].key, v->wakes.v[k].id);
+        }
+    }
+    if (P->failed) {
+        const Gpu *v = &P->views[P->fail_view];
+        g->r->status = v->r->status;
+        memcpy(g->r->message, v->r->message, sizeof g->r->message);
+        g->stop = true;
+        g->st->warp_instructions = count_before_failure(P);
+    } else {
+        for (uint32_t i = 0; i < P->n; i++)
+            if (P->views[i].stop && !g->stop) { /* out of memory outside any order */
+                g->r->status = P->views[i].r->status;
+                memcpy(g->r->message, P->views[i].r->message, sizeof g->r->message);
+                g->stop = true;
+            }
+    }
+}
+
+static void par_free(Par *P)
+{
+    for (uint32_t i = 0; P->views && i < P->n; i++) {
+        heap_free(&P->views[i].wakes);
+        free(P->views[i].next);
+        free(P->views[i].cur);
+    }
+    for (uint32_t s = 0; s < P->g->nsm; s++) {
+        Sm *sm = &P->g->sms[s];
+        free(sm->recs);
+        free(sm->frees);
+        free(sm->marks);
+        sm->recs = NULL, sm->frees = NULL, sm->marks = NULL;
+        sm->nrec = sm->rec_cap = sm->rec_head = sm->nfree = sm->free_cap = sm->free_head = 0;
+        sm->nmark = sm->mark_cap = 0;
+    }
+    heap_free(&P->order);
+    free(P->views);
+    free(P->results);
+    free(P->outs);
+    free(P->threads);
+}
+
+bool par_run(Gpu *g, uint32_t n)
+{
+    const GpuConfig *c = g->c;
+    Par P;
+    memset(&P, 0, sizeof P);
+    P.g = g;
+    P.n = n;
+    P.lookahead = c->lat_l1_hit;
+    if (c->lat_l2_hit < P.lookahead) P.lookahead = c->lat_l2_hit;
+    if (c->lat_atomic < P.lookahead) P.lookahead = c->lat_atomic;
+    if (P.lookahead < 1) P.lookahead = 1;
+    uint32_t slots = 1;
+    for (uint32_t pc = 0; pc < g->k->ncode; pc++)
+        if (g->k->code[pc].slots > slots) slots = g->k->code[pc].slots;
+    P.per_cycle = (uint64_t)g->nsm * c->sm_schedulers * slots;
+    P.views = calloc(n, sizeof *P.views);
+    P.results = calloc(n, sizeof *P.results);
+    P.outs = malloc(2 * (size_t)n * sizeof *P.outs);
+    P.threads = calloc(n, sizeof *P.threads);
+    bool ok = P.views && P.results && P.outs && P.threads && heap_reserve(&P.order, g->nsm);
+    for (uint32_t i = 0; ok && i < n; i++) {
+        Gpu *v = &P.views[i];
+        *v = *g; /* the launch's shared state, by pointer or read-only */
+        v->r = &P.results[i];
+        v->st = &P.results[i].stats;
+        v->wakes = (Heap){ 0 };
+        v->next = calloc(g->nwords, sizeof *v->next);
+        v->cur = calloc(g->nwords, sizeof *v->cur);
+        v->nnext = 0;
+        v->free_out = &P.outs[2 * i + 1];
+        v->defer = true;
+        v->limit = 1;
+        ok = v->next && v->cur;
+        P.threads[i] = (ParThread){ &P, v, &P.outs[2 * i] };
+    }
+    /* each SM's wake-ups go to its thread */
+    uint32_t nsched = c->sm_schedulers;
+    for (uint32_t k = 0; ok && k < g->nwords; k++)
+        for (uint64_t bits = g->next[k]; bits; bits &= bits - 1) {
+            uint32_t id = k * 64 + (uint32_t)__builtin_ctzll(bits);
+            Gpu *v = &P.views[id / nsched % n];
+            v->next[k] |= 1ull << (id % 64);
+            v->nnext++;
+        }
+    for (uint32_t k = 0; ok && k < g->wakes.n; k++) {
+        Gpu *v = &P.views[g->wakes.v[k].id / nsched % n];
+        ok = heap_reserve(&v->wakes, v->wakes.n + 1);
+        if (ok) heap_push(&v->wakes, g->wakes.v[k].key, g->wakes.v[k].id);
+    }
+    if (!ok || pthread_barrier_init(&P.bar, NULL, n) != 0) {
+        par_free(&P);
+        return false; /* nothing has moved: the single thread runs the launch */
+    }
+    /* the threads first, so that a failure to start them changes nothing */
+    pthread_mutex_init(&P.gate, NULL);
+    pthread_cond_init(&P.opened, NULL);
+    pthread_t *tids = calloc(n, sizeof *tids);
+    uint32_t started = 1;
+    while (tids && started < n && pthread_create(&tids[started], NULL, thread_main, &P.threads[started]) == 0) started++;
+    if (started == n) {
+        memset(g->next, 0, g->nwords * sizeof *g->next);
+        g->nnext = 0;
+        g->wakes.n = 0;
+        set_defer(g, true);
+        plan(&P, 1);
+    }
+    pthread_mutex_lock(&P.gate);
+    P.gate_state = started == n ? 1 : 2;
+    pthread_cond_broadcast(&P.opened);
+    pthread_mutex_unlock(&P.gate);
+    if (started == n) run_thread(&P.threads[0]); /* a first round of nothing when P.done */
+    for (uint32_t i = 1; i < started; i++) pthread_join(tids[i], NULL);
+    free(tids);
+    pthread_barrier_destroy(&P.bar);
+    pthread_cond_destroy(&P.opened);
+    pthread_mutex_destroy(&P.gate);
+    if (started < n) {
+        par_free(&P);
+        return false;
+    }
+    set_defer(g, false);
+    if (!g->stop) merge(&P);
+    par_free(&P);
+    return true;
+}
