@@ -388,13 +388,14 @@ static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
     if (base) {
         for (int l = 0; l < WARP_SIZE; l++) /* inactive lanes' addresses may be anything */
             ptr[l] = base + ((m >> l & 1) ? out->addr[l] - lo : 0);
-        return true;
+    } else {
+        for (int l = 0; l < WARP_SIZE; l++) {
+            if (!(m >> l & 1)) continue;
+            ptr[l] = b->defer_global ? gmem_lookup(b->gmem, out->addr[l], width) : gmem_translate(b->gmem, out->addr[l], width);
+            if (!ptr[l]) return fault(out, FAULT_GLOBAL_OOB, (uint32_t)l, out->addr[l], width);
+        }
     }
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(m >> l & 1)) continue;
-        ptr[l] = b->defer_global ? gmem_lookup(b->gmem, out->addr[l], width) : gmem_translate(b->gmem, out->addr[l], width);
-        if (!ptr[l]) return fault(out, FAULT_GLOBAL_OOB, (uint32_t)l, out->addr[l], width);
-    }
+    if (b->defer_global) memcpy(out->ptr, ptr, sizeof out->ptr); /* buffers stay put during a launch */
     return true;
 }
 

@@ -84,7 +84,9 @@ typedef struct {
     bool      barrier_partial; /* ... reached with some live lanes elsewhere   */
     bool      diverged;    /* a branch split the warp                          */
     bool      exited;      /* no live lane remains                             */
-    bool      deferred;    /* a global access left to exec_global_apply        */
+    bool      deferred;    /* a global access left to exec_global_apply, with
+                              the host address of each active lane's bytes: */
+    uint8_t  *ptr[WARP_SIZE];
     uint32_t  data[4][WARP_SIZE]; /* ... with what it writes: store values (one
                               row per vector element), atomic operands (b, then
                               c; 64-bit: b low, b high, c low, c high)         */
@@ -103,14 +105,14 @@ void exec_warp_init(WarpExec *w, uint32_t (*regs)[WARP_SIZE], uint32_t nregs,
 bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out);
 
 /* Does the global access that exec_step deferred (out->deferred) of the
-** instruction at pc: loads read global memory into the warp's registers r,
-** stores write data, atomics read-modify-write with data as operands and
-** return the old values into r. r may be NULL (the warp has gone: only the
-** memory effect counts). Global memory's contents are then as if exec_step
-** had done the access. False when an address no longer maps (the buffers
-** changed since: a caller's bug). */
-bool exec_global_apply(GlobalMem *gmem, const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, uint32_t mask,
-                       const uint64_t addr[WARP_SIZE], const uint32_t data[4][WARP_SIZE]);
+** instruction at pc, on the bytes at ptr (ExecOut.ptr, for the lanes in
+** mask; the buffers must not have moved since): loads read them into the
+** warp's registers r, stores write data, atomics read-modify-write with data
+** as operands and return the old values into r. r may be NULL (the warp has
+** gone: only the memory effect counts). Global memory's contents are then as
+** if exec_step had done the access. */
+void exec_global_apply(const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, uint32_t mask,
+                       uint8_t *const ptr[WARP_SIZE], const uint32_t data[4][WARP_SIZE]);
 
 /* pc the warp will execute next (top of its stack); requires depth > 0. */
 static inline uint32_t exec_pc(const WarpExec *w) { return w->stack[w->depth - 1].pc; }

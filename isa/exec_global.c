@@ -56,18 +56,12 @@ uint64_t exec_atom_apply64(AtomOp op, bool sign, uint64_t old, uint64_t v, uint6
     return old;
 }
 
-bool exec_global_apply(GlobalMem *gmem, const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, uint32_t mask,
-                       const uint64_t addr[WARP_SIZE], const uint32_t data[4][WARP_SIZE])
+void exec_global_apply(const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, uint32_t mask,
+                       uint8_t *const ptr[WARP_SIZE], const uint32_t data[4][WARP_SIZE])
 {
     const Instr *in = &k->code[pc];
     const OpInfo *info = &OP_INFO[in->op];
     uint32_t n = in->op == OP_LD_GLOBAL_SUB || in->op == OP_ST_GLOBAL_SUB ? type_bytes((ValueType)in->type) : 4;
-    uint32_t width = info->flags & OPF_ATOM ? (in->op == OP_ATOM_GLOBAL_U64 ? 8 : 4) : n * in->vec;
-    uint8_t *ptr[WARP_SIZE];
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(mask >> l & 1)) continue;
-        if (!(ptr[l] = gmem_translate(gmem, addr[l], width))) return false;
-    }
     switch ((Opcode)in->op) {
     case OP_LD_GLOBAL_SUB: {
         bool sign = type_signed((ValueType)in->type);
@@ -79,7 +73,7 @@ bool exec_global_apply(GlobalMem *gmem, const Kernel *k, uint32_t (*r)[WARP_SIZE
                 if (sign) v = n == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
                 r[in->dst[e].index][l] = v;
             }
-        return true;
+        return;
     }
     case OP_ST_GLOBAL_SUB:
         for (uint32_t e = 0; e < in->vec; e++)
@@ -88,19 +82,19 @@ bool exec_global_apply(GlobalMem *gmem, const Kernel *k, uint32_t (*r)[WARP_SIZE
                     ptr[l][n * e] = (uint8_t)data[e][l];
                     if (n == 2) ptr[l][n * e + 1] = (uint8_t)(data[e][l] >> 8);
                 }
-        return true;
+        return;
     case OP_LD_GLOBAL:
     case OP_LD_GENERIC:
         for (uint32_t e = 0; r && e < in->vec; e++)
             for (int l = 0; l < WARP_SIZE; l++)
                 if (mask >> l & 1) memcpy(&r[in->dst[e].index][l], ptr[l] + 4 * e, 4);
-        return true;
+        return;
     case OP_ST_GLOBAL:
     case OP_ST_GENERIC:
         for (uint32_t e = 0; e < in->vec; e++)
             for (int l = 0; l < WARP_SIZE; l++)
                 if (mask >> l & 1) memcpy(ptr[l] + 4 * e, &data[e][l], 4);
-        return true;
+        return;
     case OP_ATOM_GLOBAL_U64: {
         bool sign = in->type == TYPE_S64;
         for (int l = 0; l < WARP_SIZE; l++) {
@@ -112,7 +106,7 @@ bool exec_global_apply(GlobalMem *gmem, const Kernel *k, uint32_t (*r)[WARP_SIZE
             memcpy(ptr[l], &nv, 8);
             if (r) r[in->dst[0].index][l] = (uint32_t)old, r[in->dst[0].index + 1][l] = (uint32_t)(old >> 32);
         }
-        return true;
+        return;
     }
     case OP_ATOM_GLOBAL_U32:
     case OP_ATOM_GLOBAL_S32:
@@ -126,8 +120,8 @@ bool exec_global_apply(GlobalMem *gmem, const Kernel *k, uint32_t (*r)[WARP_SIZE
             memcpy(ptr[l], &nv, 4);
             if (r) r[in->dst[0].index][l] = old;
         }
-        return true;
+        return;
     default:
-        return false; /* not a global access */
+        return; /* not a global access: exec_step defers none */
     }
 }

@@ -109,7 +109,7 @@ typedef struct {
     bool           fadd;
     uint32_t       pc, mask;
     CoalesceResult cr;
-    uint64_t       addr[WARP_SIZE];
+    uint8_t       *ptr[WARP_SIZE];     /* ExecOut.ptr: the lanes' bytes         */
     uint32_t       data[4][WARP_SIZE]; /* stores and atomics: ExecOut.data     */
 } ParRec;
 typedef struct {

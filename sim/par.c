@@ -99,7 +99,7 @@ void par_record_global(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out, ui
     e->pc = out->pc;
     e->mask = out->exec_mask;
     e->cr = *cr;
-    memcpy(e->addr, out->addr, sizeof e->addr);
+    memcpy(e->ptr, out->ptr, sizeof e->ptr);
     if (kind != ACCESS_LOAD) memcpy(e->data, out->data, sizeof e->data);
 }
 
@@ -158,11 +158,7 @@ static void apply_global(Par *P, uint32_t s, const ParRec *e)
     Warp *w = &sm->warps[e->slot];
     /* the warp may have exited since: its registers are its slot's until the
     ** slot's next block, which comes later in this order */
-    if (!exec_global_apply(g->L->gmem, g->k, w->ex.r, e->pc, e->mask, e->addr, e->data)) {
-        gpu_fail(owner(P, s), SIM_INTERNAL, "internal error (please report it): a deferred access at pc %u no longer maps",
-                 e->pc);
-        return;
-    }
+    exec_global_apply(g->k, w->ex.r, e->pc, e->mask, e->ptr, e->data);
     uint64_t ready;
     if (e->kind == ACCESS_STORE) {
         memsys_store(g->mem, s, e->start, &e->cr);
