@@ -71,7 +71,7 @@ grep -Eq '^deadlock +deadlock ' "$TMP/fault.3.txt" && grep -Eq '^oob +fault ' "$
 # compare: records on 1 and 3 threads, the same tables
 for n in 1 3; do
     only=(--only bank_conflicts --only waves --only reduction)
-    [ "$quick" = --quick ] && only=(--only waves)
+    [ "$quick" = --quick ] && only=(--only ilp)
     "$GPUSIM" compare validate/results/h200.json "${only[@]}" --jobs $n \
         >"$TMP/cmp.$n.out" 2>"$TMP/cmp.$n.err"
     echo $? >"$TMP/cmp.$n.rc"
@@ -84,8 +84,9 @@ else
     ok
 fi
 last='simulated 17/17 waves/two_per_sm_tail'
-[ "$quick" = --quick ] && last='simulated 5/5 waves/two_per_sm_tail'
-grep -q '^waves  *one_extra ' "$TMP/cmp.3.out" && grep -q "$last" "$TMP/cmp.3.err" && ok ||
+row='^waves  *one_extra '
+[ "$quick" = --quick ] && last='simulated 2/2 ilp/ilp4' row='^ilp  *ilp4 '
+grep -q "$row" "$TMP/cmp.3.out" && grep -q "$last" "$TMP/cmp.3.err" && ok ||
     bad "compare: a record's row or its progress line in record order is missing" "$(tail -2 "$TMP/cmp.3.err")"
 
 e2e_finish
