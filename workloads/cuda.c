@@ -312,11 +312,19 @@ uint32_t cuda_ptxas_regs(Program *p, const char *ptx, size_t len, uint32_t sm)
     char *text;
     size_t n;
     if (file_read(cached, 1 << 22, &text, &n, NULL, 0) != FILE_READ_OK) {
-        char in[1300], tmp[1300];
-        snprintf(in, sizeof in, "%s/ptxas-%016llx.%d.ptx", dir, (unsigned long long)h, (int)getpid());
-        snprintf(tmp, sizeof tmp, "%s.%d.tmp", cached, (int)getpid());
+        char in[1300], tmp[1300], prefix[1200];
+        snprintf(prefix, sizeof prefix, "%s/ptxas-%016llx.in", dir, (unsigned long long)h);
+        if (!fresh_temp(in, sizeof in, prefix)) return 0;
+        if (!fresh_temp(tmp, sizeof tmp, cached)) {
+            unlink(in);
+            return 0;
+        }
         FILE *f = fopen(in, "wb");
-        if (!f) return 0;
+        if (!f) {
+            unlink(in);
+            unlink(tmp);
+            return 0;
+        }
         bool wrote = fwrite(ptx, 1, len, f) == len;
         fclose(f);
         char *argv[] = { ptxas, (char *)"-v", arch, in, (char *)"-o", (char *)"/dev/null", NULL };
