@@ -89,4 +89,24 @@ row='^waves  *one_extra '
 grep -q "$row" "$TMP/cmp.3.out" && grep -q "$last" "$TMP/cmp.3.err" && ok ||
     bad "compare: a record's row or its progress line in record order is missing" "$(tail -2 "$TMP/cmp.3.err")"
 
+# compare --from-ptx: records of one twin compile it (nvcc, ptxas) from
+# several threads at once into an empty cache; the same tables, and nothing
+# but cache entries left behind. Needs nvcc.
+if [ "$quick" != --quick ] && { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; }; then
+    for n in 1 4; do
+        GPUSIM_CACHE_DIR="$TMP/cache.$n" "$GPUSIM" compare validate/results/h200.json --from-ptx --only bank_conflicts \
+            --jobs $n >"$TMP/ptx.$n.out" 2>"$TMP/ptx.$n.err"
+        echo $? >"$TMP/ptx.$n.rc"
+    done
+    stray=$(ls "$TMP/cache.4" | grep -Ev '^[A-Za-z_0-9]+-[0-9a-f]{16}\.(ptx|txt)$')
+    if [ "$(cat "$TMP/ptx.4.rc")" != 0 ] || ! cmp -s "$TMP/ptx.1.out" "$TMP/ptx.4.out"; then
+        bad "compare --from-ptx: --jobs 4 on an empty cache differs from --jobs 1 (exit $(cat "$TMP/ptx.4.rc"))" \
+            "$(diff "$TMP/ptx.1.out" "$TMP/ptx.4.out" | head -4)" "$(head -2 "$TMP/ptx.4.err")"
+    elif [ -n "$stray" ]; then
+        bad "compare --from-ptx --jobs 4 left files in the cache that are not entries" "$stray"
+    else
+        ok
+    fi
+fi
+
 e2e_finish
