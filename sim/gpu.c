@@ -152,7 +152,9 @@ struct GpuSession {
 };
 
 /* What an instruction's issue waits for, decoded once (needs_build). */
-#define NEED_PRED 0x8000u /* op[i] names a predicate, not a register */
+#define NEED_PRED  0x8000u /* op[i] names a predicate, not a register */
+#define NEED_BPRED 0x4000u /* ... read by a branch: lat.branch_pred later  */
+#define NEED_INDEX 0x3fffu
 typedef struct {
     uint8_t  n, unit;
     uint16_t op[sizeof ((Instr *)0)->src / sizeof(Operand) + sizeof ((Instr *)0)->dst / sizeof(Operand) + 1];
@@ -545,10 +547,20 @@ static bool needs_build(Gpu *g)
             if (o->kind == OPND_REG) pn->op[pn->n++] = o->index;
             else if (o->kind == OPND_PRED) pn->op[pn->n++] = (uint16_t)(NEED_PRED | o->index);
         }
-        if (in->guard != ISA_NO_GUARD) pn->op[pn->n++] = (uint16_t)(NEED_PRED | in->guard);
+        if (in->guard != ISA_NO_GUARD)
+            pn->op[pn->n++] = (uint16_t)(NEED_PRED | (OP_INFO[in->op].flags & OPF_BRANCH ? NEED_BPRED : 0) | in->guard);
         pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
     }
     return true;
+}
+
+/* When a predicate can be read: a branch reads it lat.branch_pred cycles
+** after other instructions can (on the H200 a compare's predicate reaches
+** the branch unit 13 cycles after its issue, a select 4: probes/branch.cu). */
+static inline uint64_t pred_ready_for(const Gpu *g, const Warp *w, uint32_t need)
+{
+    uint64_t t = w->pred_ready[need & NEED_INDEX];
+    return t && (need & NEED_BPRED) ? t + g->c->lat_branch_pred : t;
 }
 
 /* Caches when the warp's next instruction has its operands (its own
@@ -562,7 +574,7 @@ static void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     uint8_t reason = w->next_reason;
     for (uint32_t i = 0; i < pn->n; i++) {
         uint32_t o = pn->op[i];
-        if (o & NEED_PRED) need(w->pred_ready[o & ~NEED_PRED], STALL_WAIT, &t, &reason);
+        if (o & NEED_PRED) need(pred_ready_for(g, w, o), STALL_WAIT, &t, &reason);
         else need(w->reg_ready[o], w->reg_wait[o], &t, &reason);
     }
     w->ready = t;

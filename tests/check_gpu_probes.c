@@ -171,6 +171,51 @@ START_TEST(test_barrier_cost)
 }
 END_TEST
 
+/* ---- a loop's own path: branch.cu, one warp per scheduler ---- */
+
+/* A loop of `iters` iterations whose body is `body`, one letter per
+** instruction in the order ptxas emitted it (branch.sass_summary): A the
+** counter's add, S its compare, F an FMA on its own accumulator (the
+** next of 16), D an FMA on one chain, B the branch back. */
+static uint64_t loop_cycles(const char *body, uint32_t iters)
+{
+    char src[8192];
+    int n = snprintf(src, sizeof src,
+                     ".kernel k\n"
+                     "    mov.u32 %%r0, 0\n"
+                     "    mov.u32 %%r1, %u\n"
+                     "LOOP:\n",
+                     iters);
+    uint32_t f = 0;
+    for (const char *c = body; *c; c++) {
+        if (*c == 'A') n += snprintf(src + n, sizeof src - (size_t)n, "    add.s32 %%r0, %%r0, 1\n");
+        if (*c == 'S') n += snprintf(src + n, sizeof src - (size_t)n, "    setp.lt.u32 %%p0, %%r0, %%r1\n");
+        if (*c == 'F') n += snprintf(src + n, sizeof src - (size_t)n, "    fma.rn.f32 %%r%u, %%r%u, 0.999, 0.5\n", 2 + f % 16, 2 + f % 16), f++;
+        if (*c == 'D') n += snprintf(src + n, sizeof src - (size_t)n, "    fma.rn.f32 %%r2, %%r2, 0.999, 0.5\n");
+        if (*c == 'B') n += snprintf(src + n, sizeof src - (size_t)n, "    @%%p0 bra LOOP\n");
+    }
+    snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
+    return run_cycles(src, 32);
+}
+
+static const struct { const char *mode, *body; double measured; } loop_cost[] = {
+    {"ffma1", "AFSB", 27.06},
+    {"ind4", "AFFFSFB", 27.05},
+    {"ind8", "AFFFSFFFFFB", 27.05},
+    {"ind16", "AFFFSFFFFFFFFFFFFFB", 28.10},
+    {"dep8", "DADSDDDDDDB", 39.11},
+    {"dep16", "DADSDDDDDDDDDDDDDDB", 71.23},
+};
+
+START_TEST(test_loop_path)
+{
+    const char *body = loop_cost[_i].body;
+    double per = (double)(loop_cycles(body, 64) - loop_cycles(body, 32)) / 32.0;
+    ck_assert_msg(fabs(per - loop_cost[_i].measured) <= 1.0, "%s: %.2f cycles an iteration, H200 %.2f",
+                  loop_cost[_i].mode, per, loop_cost[_i].measured);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_probes");
@@ -178,6 +223,7 @@ int main(void)
     tcase_add_loop_test(core, test_shared_load_latency, 0, (int)(sizeof smem_lat / sizeof smem_lat[0]));
     tcase_add_test(core, test_slot_refill_latency);
     tcase_add_loop_test(core, test_barrier_cost, 0, (int)(sizeof bar_cost / sizeof bar_cost[0]));
+    tcase_add_loop_test(core, test_loop_path, 0, (int)(sizeof loop_cost / sizeof loop_cost[0]));
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
