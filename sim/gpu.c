@@ -32,8 +32,12 @@
 ** instruction, its result ready when its sources are. Mini-ISA
 ** instructions are one slot on their row's unit, as before.
 **
+** Integer instructions on warp-uniform values (isa/uniform.h) issue to the
+** scheduler's uniform datapath (pipe.uniform_interval, lat.uniform) instead
+** of the integer pipe, as ptxas's UIADD3 loop counters do.
+**
 ** Left out: instruction fetch and caches, register-bank conflicts, the
-** operand collector, dual issue, the uniform datapath, the discrete steps of
+** operand collector, dual issue, the discrete steps of
 ** the L1/shared carveout, texture and constant caches (ld.param is an ALU
 ** op). */
 #include "sim/gpu.h"
@@ -49,6 +53,7 @@
 #include "isa/disasm.h"
 #include "isa/exec.h"
 #include "isa/grid.h"
+#include "isa/uniform.h"
 #include "sim/coalesce.h"
 #include "sim/derive.h"
 #include "sim/memsys.h"
@@ -59,9 +64,11 @@
 #define NEVER UINT64_MAX
 
 /* The pipes a scheduler tracks: the units, plus "ALU or FMA" for integer
-** adds that can issue to either (OPF_IMAD). */
+** adds that can issue to either (OPF_IMAD), plus the uniform datapath for
+** integer work on warp-uniform values (isa/uniform.h). */
 #define PIPE_ALU_OR_FMA UNIT_COUNT
-#define NPIPES          (UNIT_COUNT + 1)
+#define PIPE_UNIFORM    (UNIT_COUNT + 1)
+#define NPIPES          (UNIT_COUNT + 2)
 
 typedef enum { WARP_EMPTY, WARP_ACTIVE, WARP_BARRIER, WARP_DONE } WarpState;
 
@@ -116,7 +123,7 @@ typedef struct {
                                       warp needing it was eligible: what an
                                       eligible warp's wait splits by          */
     uint64_t  wake_at;
-    uint64_t  unit_free[UNIT_COUNT];
+    uint64_t  unit_free[NPIPES]; /* by unit, and PIPE_UNIFORM's */
     int64_t   last_issued; /* warp slot, or -1                                  */
     bool      last_eligible; /* ... and it is in `eligible` (GTO looks it up by
                                 its age instead of scanning for it)         */
@@ -538,6 +545,14 @@ static bool needs_build(Gpu *g)
     const Kernel *k = g->k;
     g->needs = malloc((k->ncode ? k->ncode : 1) * sizeof *g->needs);
     if (!g->needs) return false;
+    uint8_t *uni = NULL;
+    if (g->c->uniform_interval) {
+        uni = malloc(k->ncode ? k->ncode : 1);
+        if (!uni || !uniform_analyze(k, uni)) {
+            free(uni);
+            return false;
+        }
+    }
     for (uint32_t pc = 0; pc < k->ncode; pc++) {
         const Instr *in = &k->code[pc];
         PcNeeds *pn = &g->needs[pc];
@@ -550,7 +565,9 @@ static bool needs_build(Gpu *g)
         if (in->guard != ISA_NO_GUARD)
             pn->op[pn->n++] = (uint16_t)(NEED_PRED | (OP_INFO[in->op].flags & OPF_BRANCH ? NEED_BPRED : 0) | in->guard);
         pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
+        if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
     }
+    free(uni);
     return true;
 }
 
@@ -630,6 +647,7 @@ static const uint8_t PIPE_STALL[NPIPES] = {
     [UNIT_SFU] = STALL_MATH_PIPE_THROTTLE, [UNIT_DIV] = STALL_MATH_PIPE_THROTTLE,
     [UNIT_LSU] = STALL_LG_THROTTLE,        [UNIT_MIO] = STALL_MIO_THROTTLE,
     [UNIT_CTRL] = STALL_NOT_SELECTED,      [PIPE_ALU_OR_FMA] = STALL_MATH_PIPE_THROTTLE,
+    [PIPE_UNIFORM] = STALL_MATH_PIPE_THROTTLE,
 };
 
 /* ----------------------------------------------------------------- issue */
@@ -778,9 +796,15 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         p->thread_instructions += (uint64_t)lanes * slots;
     }
     OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
-    if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
-    q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
-    uint64_t ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
+    uint64_t ready;
+    if (g->needs[in - g->k->code].unit == PIPE_UNIFORM) { /* one value for the warp, off the 32-lane pipes */
+        q->unit_free[PIPE_UNIFORM] = g->now + g->c->uniform_interval;
+        ready = g->now + g->c->lat_uniform;
+    } else {
+        if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
+        q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
+        ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
+    }
     uint8_t wait = STALL_WAIT;
     if (ptx && info->space == SPACE_GENERIC) unit = out->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU; /* resolved per access */
     if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, &wait);
