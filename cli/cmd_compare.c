@@ -32,6 +32,7 @@
 
 #include "base/file.h"
 #include "cli/cli.h"
+#include "cli/jobs.h"
 #include "cli/report.h"
 #include "isa/load.h"
 #include "isa/ptx.h"
@@ -44,7 +45,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpusim compare RESULTS.json [--json] [--gpu NAME|FILE] [--only WORKLOAD]...\n"
-            "                      [--max-median-error F] [--max-error F] [--max-occupancy-mismatches N]\n\n"
+            "                      [--max-median-error F] [--max-error F] [--max-occupancy-mismatches N]\n"
+            "                      [--jobs N]\n\n"
             "Simulates every workload variant recorded by gpusim-validate (validate/README.md) on the\n"
             "preset of the recorded device, at the recorded sizes and registers per thread, and prints\n"
             "hardware and simulation side by side: each variant's time as a ratio to its workload's\n"
@@ -60,9 +62,12 @@ static void usage(FILE *out)
             "                                 unrolling is not emulated, so unrolled loops cost more here\n"
             "  --max-median-error F           exit 1 when the median |ratio error| exceeds F (0.10 = 10%%)\n"
             "  --max-error F                  exit 1 when any |ratio error| exceeds F\n"
-            "  --max-occupancy-mismatches N   exit 1 when more occupancy figures differ (default 0)\n\n"
+            "  --max-occupancy-mismatches N   exit 1 when more occupancy figures differ (default 0)\n"
+            "  --jobs N                       records simulated at a time (default: the cores, here %u);\n"
+            "                                 the tables are the same for every N\n\n"
             "Workload files are looked up relative to the current directory, then to the source tree.\n"
-            "Exit status: 0 ok, 1 a target missed or a record could not be simulated, 2 bad input.\n");
+            "Exit status: 0 ok, 1 a target missed or a record could not be simulated, 2 bad input.\n",
+            jobs_default());
 }
 
 typedef struct {
@@ -74,6 +79,8 @@ typedef struct {
     uint32_t    hw_bps, sim_bps;  /* blocks per SM: CUDA API, gpusim           */
     bool        occ_compared;
     char        note[1024];
+    const cJSON *rec;             /* its record in the results file            */
+    bool        ok;               /* simulate_record's answer                  */
 } Pair;
 
 typedef struct {
@@ -86,6 +93,7 @@ typedef struct {
     bool         from_ptx;      /* --from-ptx: the twins' PTX instead of the .asm  */
     double       max_median, max_error; /* < 0: no target */
     long         max_occ_mismatch;
+    uint32_t     jobs;          /* records simulated at a time             */
 } CompareArgs;
 
 static bool parse_fraction(const char *flag, const char *s, double *out)
@@ -103,6 +111,7 @@ static int parse_args(int argc, char **argv, CompareArgs *a)
 {
     memset(a, 0, sizeof *a);
     a->max_median = a->max_error = -1;
+    a->jobs = jobs_default();
     a->only = calloc((size_t)argc, sizeof *a->only);
     if (!a->only) return EXIT_BAD_INPUT;
     for (int i = 1; i < argc; i++) {
@@ -126,6 +135,11 @@ static int parse_args(int argc, char **argv, CompareArgs *a)
             if (!value || !parse_fraction("--max-occupancy-mismatches", value, &v) || v != floor(v))
                 return value ? EXIT_BAD_INPUT : cli_error("compare", "--max-occupancy-mismatches needs a value");
             a->max_occ_mismatch = (long)v;
+        } else if (cli_option(argc, argv, &i, "--jobs", &value)) {
+            if (!value) return cli_error("compare", "--jobs needs a value");
+            if (!jobs_parse(value, &a->jobs))
+                return cli_error("compare", "--jobs expects a number of records at a time, 1 to %d, got '%s'",
+                                 JOBS_MAX, value);
         } else if (strcmp(arg, "--json") == 0) {
             a->json = true;
         } else if (strcmp(arg, "--no-simulation") == 0) {
@@ -258,7 +272,8 @@ static bool use_twin_ptx(const cJSON *rec, const GpuConfig *cfg, Workload *w, co
     return true;
 }
 
-static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulate, bool from_ptx, Pair *p)
+static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulate, bool from_ptx, bool progress,
+                            Pair *p)
 {
     char path[4096];
     if (!find_workload(p->file, path, sizeof path)) {
@@ -339,7 +354,7 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
         /* same_as checks are left out (no store): gpusim run makes them */
         VariantOptions opt = { .max_cycles = VARIANT_BUDGET_AUTO, .max_instructions = VARIANT_BUDGET_AUTO,
                                .regs = v->nlaunches == 1 ? regs_of[0] : 0, .launch_regs = regs_of,
-                               .label = v->name, .progress = isatty(STDERR_FILENO) };
+                               .label = v->name, .progress = progress };
         variant_run(cfg, &w, v, &opt, &row);
         if (!row.ran || row.check == CHECK_FAIL) {
             snprintf(p->note, sizeof p->note, "simulation: %s", row.error ? row.error : report_status_name(row.status));
@@ -354,6 +369,32 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
     for (int i = 0; i < nov; i++) free(ov[i]);
     free(ov);
     return ok;
+}
+
+/* The records, --jobs at a time; their progress lines in record order. */
+typedef struct {
+    const CompareArgs *args;
+    const GpuConfig   *cfg;
+    Pair              *pairs;
+    uint32_t           npairs, failed;
+    bool               tty;
+} RecordJobs;
+
+static void record_run(void *user, uint32_t i)
+{
+    RecordJobs *j = user;
+    Pair *p = &j->pairs[i];
+    p->ok = simulate_record(p->rec, j->cfg, !j->args->no_simulation, j->args->from_ptx,
+                            j->tty && j->args->jobs <= 1, p);
+}
+
+static void record_done(void *user, uint32_t i)
+{
+    RecordJobs *j = user;
+    const Pair *p = &j->pairs[i];
+    if (!p->ok) j->failed++;
+    if (!j->args->json && !j->args->no_simulation)
+        fprintf(stderr, "simulated %u/%u %s/%s\n", i + 1, j->npairs, p->workload, p->variant);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -422,10 +463,14 @@ int cmd_compare(int argc, char **argv)
         for (size_t k = 0; k < args.nonly; k++) wanted |= strcmp(args.only[k], p->workload) == 0;
         const cJSON *correct = cJSON_GetObjectItemCaseSensitive(rec, "correct");
         if (!wanted || !num_of(rec, "ms", &p->hw_ms) || p->hw_ms <= 0 || !cJSON_IsTrue(correct)) continue;
-        if (!args.json && !args.no_simulation) fprintf(stderr, "simulating %s/%s\n", p->workload, p->variant);
-        if (!simulate_record(rec, cfg, !args.no_simulation, args.from_ptx, p)) failed++;
+        p->rec = rec;
         npairs++;
     }
+    /* each record on its own workload and buffers: --jobs at a time */
+    RecordJobs rj = { &args, cfg, pairs, npairs, 0, isatty(STDERR_FILENO) };
+    JobSet set = { .ntasks = npairs, .threads = args.jobs, .run = record_run, .done = record_done, .user = &rj };
+    jobs_run(&set);
+    failed = rj.failed;
     /* Ratios to each workload's first (simulated) variant. */
     for (uint32_t i = 0; i < npairs; i++) {
         Pair *p = &pairs[i];

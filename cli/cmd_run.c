@@ -14,6 +14,7 @@
 
 #include "cli/claimcheck.h"
 #include "cli/cli.h"
+#include "cli/jobs.h"
 #include "cli/plot.h"
 #include "cli/report.h"
 #include "cli/trace_chrome.h"
@@ -24,7 +25,7 @@ static void usage(FILE *out)
             "usage: gpusim run FILE.json [--gpu NAME|FILE] [--set KEY=VALUE]... [--param NAME=VALUE]...\n"
             "                  [--variant NAME]... [--json | --csv] [--source] [--trace FILE] [--dump DIR\n"
             "                  [--dump-buffers A,B]] [--max-cycles N] [--max-instructions N]\n"
-            "                  [--roofline FILE]\n\n"
+            "                  [--roofline FILE] [--jobs N]\n\n"
             "Runs every variant of a workload (workloads/README.md) on a simulated GPU, checks each\n"
             "result against its CPU reference and prints a table: cycles, time, the ratio to the first\n"
             "variant and the metrics that explain it, then one sentence per variant on why it costs\n"
@@ -55,11 +56,14 @@ static void usage(FILE *out)
             "                        1024 per budgeted instruction, a backstop)\n"
             "  --racecheck           report two threads of a block touching one shared-memory word\n"
             "                        between barriers, at least one writing (off by default: ~15%% slower)\n"
+            "  --jobs N              variants simulated at a time (default: the cores, here %u, fewer\n"
+            "                        when their buffers would not fit in half the host memory; 1\n"
+            "                        with --trace); the report is the same for every N\n"
             "  --roofline FILE       also draw every variant on the machine's roofline (FP32 and DRAM\n"
             "                        ceilings) as FILE.png, .svg or .pdf (needs PLplot in the build)\n\n"
             "Exit status: 0 every check passed, 1 a check failed or a kernel did not finish\n"
             "(fault, deadlock, budget), 2 bad input.\n",
-            CONFIG_DEFAULT_GPU);
+            CONFIG_DEFAULT_GPU, jobs_default());
 }
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } OutFormat;
@@ -81,6 +85,7 @@ typedef struct {
     uint64_t     max_cycles, max_instructions;
     bool         racecheck;
     bool         source;      /* --source                              */
+    uint32_t     jobs;        /* --jobs; 0: not given (run_jobs decides) */
 } RunArgs;
 
 static bool parse_count(const char *flag, const char *s, uint64_t *out)
@@ -110,7 +115,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         }
         static const char *const with_value[] = { "--gpu", "--set", "--param", "--variant", "--trace",
                                                   "--max-cycles", "--max-instructions", "--dump-buffers",
-                                                  "--dump", "--roofline", NULL };
+                                                  "--dump", "--roofline", "--jobs", NULL };
         const char *value = NULL, *flag = NULL;
         for (const char *const *f = with_value; *f && !flag; f++)
             if (cli_option(argc, argv, &i, *f, &value)) flag = *f;
@@ -124,6 +129,11 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             else if (strcmp(flag, "--dump") == 0) a->dump = value;
             else if (strcmp(flag, "--dump-buffers") == 0) a->dump_buffers = value;
             else if (strcmp(flag, "--roofline") == 0) a->roofline = value;
+            else if (strcmp(flag, "--jobs") == 0) {
+                if (!jobs_parse(value, &a->jobs))
+                    return cli_error("run", "--jobs expects a number of variants at a time, 1 to %d, got '%s'",
+                                     JOBS_MAX, value);
+            }
             else if (strcmp(flag, "--max-cycles") == 0) {
                 if (!parse_count(flag, value, &a->max_cycles)) return EXIT_BAD_INPUT;
             } else if (!parse_count(flag, value, &a->max_instructions)) {
@@ -147,6 +157,9 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     }
     if (json && csv) return cli_error("run", "--json and --csv exclude each other");
     if (a->source && csv) return cli_error("run", "--source has no CSV form (use it alone, or with --json)");
+    if (a->trace && a->jobs > 1)
+        return cli_error("run", "--trace writes one timeline, one variant after another: it cannot go with --jobs %u",
+                         a->jobs);
     if (a->dump_buffers && !a->dump) return cli_error("run", "--dump-buffers goes with --dump DIR");
     if (a->roofline && !plot_path_ok(a->roofline))
         return cli_error("run", "--roofline %s: the picture's name ends in .png, .svg or .pdf", a->roofline);
@@ -231,6 +244,121 @@ static void label_launch(void *user, const WlVariant *v, uint32_t k)
     trace_chrome_label(t->chrome, name);
 }
 
+/* ------------------------------------------------------------ the variants, --jobs at a time */
+
+/* One task per selected variant, in run order (a variant after those its
+** same_as checks compare with: its deps). */
+typedef struct {
+    const RunArgs   *args;
+    const GpuConfig *cfg;
+    const Workload  *w;
+    VariantStore    *store;
+    const bool      *dump;
+    const TraceSink *trace;
+    ChromeTrace     *chrome;
+    RunRow          *ran;         /* per variant (Workload order)          */
+    uint32_t         ntasks;
+    uint32_t        *variant;     /* per task: its variant                 */
+    uint32_t        *dep_start;   /* per task + 1: its deps in dep[]       */
+    uint32_t        *dep;         /* tasks                                 */
+    bool             progress;    /* one job: each variant's progress line */
+    bool             board;       /* several: a line of variants done      */
+    uint64_t         instructions;
+} RunJobs;
+
+static void run_task(void *user, uint32_t task)
+{
+    RunJobs *j = user;
+    uint32_t i = j->variant[task];
+    const WlVariant *v = &j->w->variants[i];
+    char label[WL_MAX_VARIANT_NAME + 128];
+    snprintf(label, sizeof label, "%s: variant %u/%u %s", j->w->name, task + 1, j->ntasks, v->name);
+    TraceLabel tl = { j->chrome, j->w->name };
+    VariantOptions opt = { .max_cycles = j->args->max_cycles, .max_instructions = j->args->max_instructions,
+                           .label = label, .progress = j->progress, .trace = j->trace,
+                           .racecheck = j->args->racecheck, .on_launch = j->chrome ? label_launch : NULL,
+                           .on_launch_user = &tl, .store = j->store, .dump_dir = j->args->dump, .dump = j->dump,
+                           .source = j->args->source };
+    variant_run(j->cfg, j->w, v, &opt, &j->ran[i]);
+}
+
+static uint32_t task_deps(void *user, uint32_t task, const uint32_t **list)
+{
+    const RunJobs *j = user;
+    *list = j->dep + j->dep_start[task];
+    return j->dep_start[task + 1] - j->dep_start[task];
+}
+
+static void task_done(void *user, uint32_t task)
+{
+    RunJobs *j = user;
+    j->instructions += j->ran[j->variant[task]].st.warp_instructions;
+    if (j->board) {
+        fprintf(stderr, "\r%s: %u/%u variants done\033[K", j->w->name, task + 1, j->ntasks);
+        if (task + 1 == j->ntasks) fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
+}
+
+/* Without --jobs: the cores, but no more runs at a time than half the host
+** memory holds buffers for (each run has its own), and 1 with a trace. */
+static uint32_t default_jobs(const RunArgs *a, const Workload *w)
+{
+    if (a->trace) return 1;
+    double bytes = 0;
+    for (uint32_t b = 0; b < w->nbuffers; b++) bytes += 4.0 * (double)w->buffers[b].count;
+    double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    uint32_t n = jobs_default();
+    if (bytes > 0 && host > 0 && n > host / 2 / bytes) n = host / 2 / bytes < 1 ? 1 : (uint32_t)(host / 2 / bytes);
+    return n;
+}
+
+/* Simulates every selected variant into ran[] (Workload order); false when
+** out of host memory before anything ran. */
+static bool run_jobs(const RunArgs *a, const GpuConfig *cfg, const Workload *w, const bool *selected,
+                     VariantStore *store, const bool *dump, const TraceSink *trace, ChromeTrace *chrome, RunRow *ran,
+                     RunJobs *j)
+{
+    memset(j, 0, sizeof *j);
+    *j = (RunJobs){ .args = a, .cfg = cfg, .w = w, .store = store, .dump = dump, .trace = trace, .chrome = chrome,
+                    .ran = ran };
+    uint32_t *task_of = calloc(w->nvariants ? w->nvariants : 1, sizeof *task_of);
+    j->variant = calloc(w->nvariants ? w->nvariants : 1, sizeof *j->variant);
+    j->dep_start = calloc((size_t)w->nvariants + 1, sizeof *j->dep_start);
+    size_t ndep = 0;
+    for (uint32_t i = 0; i < w->nvariants; i++) ndep += w->variants[i].nchecks;
+    j->dep = calloc(ndep ? ndep : 1, sizeof *j->dep);
+    bool ok = task_of && j->variant && j->dep_start && j->dep;
+    for (uint32_t k = 0; ok && k < w->nvariants; k++) {
+        uint32_t i = w->order[k];
+        if (!selected[i]) continue;
+        const WlVariant *v = &w->variants[i];
+        task_of[i] = j->ntasks;
+        j->variant[j->ntasks] = i;
+        uint32_t at = j->dep_start[j->ntasks];
+        for (uint32_t c = 0; c < v->nchecks; c++) { /* w->order puts these before v */
+            uint32_t other = v->checks[c].variant;
+            if (v->checks[c].kind == WL_CHECK_SAME_AS && selected[other] && other != i) j->dep[at++] = task_of[other];
+        }
+        j->dep_start[++j->ntasks] = at;
+    }
+    if (ok) {
+        uint32_t threads = a->jobs ? a->jobs : default_jobs(a, w);
+        bool tty = isatty(STDERR_FILENO);
+        j->progress = tty && (threads <= 1 || j->ntasks <= 1);
+        j->board = tty && !j->progress;
+        JobSet set = { .ntasks = j->ntasks, .threads = threads, .run = run_task, .deps = task_deps,
+                       .done = task_done, .user = j };
+        jobs_run(&set);
+    }
+    free(task_of);
+    free(j->variant);
+    free(j->dep_start);
+    free(j->dep);
+    j->variant = j->dep_start = j->dep = NULL;
+    return ok;
+}
+
 /* ------------------------------------------------------------ command */
 
 int cmd_run(int argc, char **argv)
@@ -299,27 +427,10 @@ int cmd_run(int argc, char **argv)
         if (!chrome) goto out;
         trace_chrome_sink(chrome, &trace_sink);
     }
-    bool progress = isatty(STDERR_FILENO);
     double t0 = now_seconds();
-    uint64_t instructions = 0;
-    uint32_t total = 0, done = 0;
-    for (uint32_t i = 0; i < w.nvariants; i++) total += selected[i];
-    /* in run order (a variant after those it compares with), reported in file order */
-    for (uint32_t k = 0; k < w.nvariants; k++) {
-        uint32_t i = w.order[k];
-        const WlVariant *v = &w.variants[i];
-        if (!selected[i]) continue;
-        char label[WL_MAX_VARIANT_NAME + 128];
-        snprintf(label, sizeof label, "%s: variant %u/%u %s", w.name, ++done, total, v->name);
-        TraceLabel tl = { chrome, w.name };
-        VariantOptions opt = { .max_cycles = args.max_cycles, .max_instructions = args.max_instructions,
-                               .label = label, .progress = progress, .trace = chrome ? &trace_sink : NULL,
-                               .racecheck = args.racecheck, .on_launch = chrome ? label_launch : NULL,
-                               .on_launch_user = &tl, .store = store, .dump_dir = args.dump, .dump = dump,
-                               .source = args.source };
-        variant_run(cfg, &w, v, &opt, &ran[i]);
-        instructions += ran[i].st.warp_instructions;
-    }
+    RunJobs jobs;
+    if (!run_jobs(&args, cfg, &w, selected, store, dump, chrome ? &trace_sink : NULL, chrome, ran, &jobs)) goto out;
+    uint64_t instructions = jobs.instructions;
     for (uint32_t i = 0; i < w.nvariants; i++)
         if (selected[i]) rows[nrows++] = ran[i];
     double wall = now_seconds() - t0;

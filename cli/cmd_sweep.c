@@ -25,6 +25,7 @@
 #include "gpusim_version.h"
 #include "base/file.h"
 #include "cli/cli.h"
+#include "cli/jobs.h"
 #include "cli/plot.h"
 #include "cli/sweep_lines.h"
 #include "cli/sweep_run.h"
@@ -70,7 +71,7 @@ static void usage(FILE *out)
             "Exit status: 0 every run passed, 1 a check failed, a run did not finish or the picture\n"
             "was not drawn, 2 bad input (nothing ran; or a point the workload refused) or a write error.\n"
             "workloads/README.md, \"gpusim sweep\", has the keys of a line and examples.\n",
-            CONFIG_DEFAULT_GPU, sysconf(_SC_NPROCESSORS_ONLN));
+            CONFIG_DEFAULT_GPU, (long)jobs_default());
 }
 
 typedef struct {
@@ -100,8 +101,7 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
 {
     memset(a, 0, sizeof *a);
     a->max_cycles = a->max_instructions = VARIANT_BUDGET_AUTO;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    a->jobs = cores > 0 ? (uint32_t)cores : 1;
+    a->jobs = jobs_default();
     a->axes = calloc((size_t)argc, sizeof *a->axes);
     a->variants = calloc((size_t)argc, sizeof *a->variants);
     a->files = calloc((size_t)argc, sizeof *a->files);
@@ -138,9 +138,8 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
                     if (!strcmp(a->variants[k], v)) return ERR("--variant %s is given twice", v);
                 a->variants[a->nvariants++] = v;
             } else if (!strcmp(flag, "--jobs")) {
-                if (!cli_number_u64(v, false, &n) || n < 1 || n > 1024)
-                    return ERR("--jobs expects a number of runs at a time, 1 to 1024, got '%s'", v);
-                a->jobs = (uint32_t)n;
+                if (!jobs_parse(v, &a->jobs))
+                    return ERR("--jobs expects a number of runs at a time, 1 to %d, got '%s'", JOBS_MAX, v);
             } else if (!strcmp(flag, "--shard")) {
                 Diag d;
                 if (!sweep_shard_parse(v, &a->shard_i, &a->shard_n, &d)) {

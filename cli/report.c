@@ -9,6 +9,7 @@
 #include "gpusim_version.h"
 
 #include "cli/srcview.h"
+#include "isa/exec.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -137,6 +138,27 @@ static void explain_shared(Causes *cs, const SharedCounts *p, const char *what)
     }
 }
 
+/* The branch efficiency a variant's block shapes allow when every lane of
+** its threads is active: threads / (32 x warps) per launch, weighted by the
+** launch's warp instructions; *block: the block size of the launch that
+** loses the most lanes that way (0 when none loses any). */
+static double warp_shape_efficiency(const RunRow *row, uint32_t *block)
+{
+    double sum = 0, weight = 0, worst = 1;
+    *block = 0;
+    for (uint32_t k = 0; k < row->nlaunches_run && row->launch_st; k++) {
+        const WlLaunch *l = &row->v->launches[k];
+        uint32_t threads = l->block[0] * l->block[1] * l->block[2];
+        uint32_t warps = (threads + WARP_SIZE - 1) / WARP_SIZE;
+        double e = warps ? (double)threads / (WARP_SIZE * (double)warps) : 1;
+        double w = (double)row->launch_st[k].warp_instructions;
+        sum += e * w;
+        weight += w;
+        if (e < worst) worst = e, *block = threads;
+    }
+    return weight > 0 ? sum / weight : 1;
+}
+
 /* The causes of row's time that the rules find, unordered. */
 static void find_causes(const RunReport *r, const RunRow *row, Causes *cs)
 {
@@ -161,11 +183,27 @@ static void find_causes(const RunReport *r, const RunRow *row, Causes *cs)
               "L2 line",
               gw);
     }
-    if (st->warp_instructions && st->branch_efficiency < RULE_BRANCH_EFF)
-        cause(cs, 1.0 - st->branch_efficiency,
-              "branch efficiency %.0f%%: lanes of a warp take different paths and each path issues separately "
-              "(divergence)",
-              100.0 * st->branch_efficiency);
+    if (st->warp_instructions && st->branch_efficiency < RULE_BRANCH_EFF) {
+        /* Lanes no thread holds (a block of 100 threads is 4 warps, the last
+        ** with 4 lanes) are not divergence: name them apart, and divergence
+        ** only for the loss they do not explain. */
+        uint32_t block = 0;
+        double whole = warp_shape_efficiency(row, &block), idle = 1.0 - whole;
+        double diverged = whole - st->branch_efficiency;
+        if (idle > 0 && idle >= diverged) {
+            uint32_t warps = (block + WARP_SIZE - 1) / WARP_SIZE;
+            cause(cs, idle,
+                  "branch efficiency %.0f%%: blocks of %u threads are %u warp%s, the last with %u of its 32 lanes "
+                  "(idle lanes, not divergence)",
+                  100.0 * st->branch_efficiency, block, warps, warps == 1 ? "" : "s",
+                  block - (warps - 1) * WARP_SIZE);
+        }
+        if (diverged > idle || diverged >= 1.0 - RULE_BRANCH_EFF)
+            cause(cs, diverged,
+                  "branch efficiency %.0f%%: lanes of a warp take different paths and each path issues separately "
+                  "(divergence)",
+                  100.0 * st->branch_efficiency);
+    }
     if (st->launch_queue_share >= RULE_LAUNCH && st->occ.blocks_per_sm) {
         uint32_t wpb = st->occ.warps_per_sm / st->occ.blocks_per_sm;
         uint32_t each = wpb * c->warp_launch_interval > c->block_launch_interval ? wpb * c->warp_launch_interval

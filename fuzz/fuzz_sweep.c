@@ -4,7 +4,8 @@
 ** byte picks the part:
 **   even: the rest is lines `K KEY=LIST`, K one of g s p l (--gpu, --set,
 **         --param, --launch), and one `--shard I/N`; every accepted spec
-**         must have npoints = the product of its lists' lengths (<= 10^6),
+**         must have npoints = the product of its lists' lengths (at most
+**         SWEEP_MAX_POINTS: 4096 in the fuzz build, 10^6 in gpusim),
 **         and every point's indices must lie inside its lists;
 **   odd:  the rest is up to three shard files separated by NUL bytes, read
 **         as a merge reads them; an accepted merge must name every run of

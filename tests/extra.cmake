@@ -49,3 +49,5 @@ else()
   add_test(NAME labs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/labs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 endif()
 set_tests_properties(labs PROPERTIES TIMEOUT 600)
+# --jobs N changes the time a run takes, never its report (tests/e2e_jobs.sh).
+add_test(NAME e2e_jobs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_jobs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})

@@ -109,11 +109,25 @@ static int run_tool(char *const argv[], const char *log)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* A fresh file "PREFIX.XXXXXX" made for this caller alone (mkstemp): runs
+** of `--jobs` in one process compile the same kernel file at once, so a
+** name built from the process id would be shared. */
+static bool fresh_temp(char *path, size_t cap, const char *prefix)
+{
+    if (snprintf(path, cap, "%s.XXXXXX", prefix) >= (int)cap) return false;
+    int fd = mkstemp(path);
+    if (fd < 0) return false;
+    fchmod(fd, 0644); /* the cached PTX is read like any compiler output */
+    close(fd);
+    return true;
+}
+
 /* The tool's --version output hashed (its identity in cache keys). */
 static uint64_t tool_version(const char *tool, const char *dir, uint64_t h)
 {
-    char log[1200];
-    snprintf(log, sizeof log, "%s/version.%d.tmp", dir, (int)getpid());
+    char log[1200], prefix[1100];
+    snprintf(prefix, sizeof prefix, "%s/version", dir);
+    if (!fresh_temp(log, sizeof log, prefix)) return h;
     char *argv[] = { (char *)tool, (char *)"--version", NULL };
     run_tool(argv, log);
     char *text;
@@ -205,9 +219,13 @@ bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_
     if (bl > 100) bl = 100;
     snprintf(ptx_path, cap, "%s/%.*s-%016llx.ptx", dir, (int)bl, base, (unsigned long long)h);
     if (access(ptx_path, R_OK) != 0) { /* not cached: compile */
-        char tmp[1300], log[1300];
-        snprintf(tmp, sizeof tmp, "%s.%d.tmp", ptx_path, (int)getpid());
-        snprintf(log, sizeof log, "%s.log", ptx_path);
+        char tmp[1300], log[1300], prefix[1300];
+        snprintf(prefix, sizeof prefix, "%s.log", ptx_path);
+        if (!fresh_temp(tmp, sizeof tmp, ptx_path) || !fresh_temp(log, sizeof log, prefix)) {
+            unlink(tmp);
+            diag_set(d, ptx_path, 0, 0, "cannot write the cache: %s", strerror(errno));
+            return false;
+        }
         char *argv[CUDA_MAX_ARGS];
         size_t a = 0;
         argv[a++] = nvcc;
@@ -294,11 +312,19 @@ uint32_t cuda_ptxas_regs(Program *p, const char *ptx, size_t len, uint32_t sm)
     char *text;
     size_t n;
     if (file_read(cached, 1 << 22, &text, &n, NULL, 0) != FILE_READ_OK) {
-        char in[1300], tmp[1300];
-        snprintf(in, sizeof in, "%s/ptxas-%016llx.%d.ptx", dir, (unsigned long long)h, (int)getpid());
-        snprintf(tmp, sizeof tmp, "%s.%d.tmp", cached, (int)getpid());
+        char in[1300], tmp[1300], prefix[1200];
+        snprintf(prefix, sizeof prefix, "%s/ptxas-%016llx.in", dir, (unsigned long long)h);
+        if (!fresh_temp(in, sizeof in, prefix)) return 0;
+        if (!fresh_temp(tmp, sizeof tmp, cached)) {
+            unlink(in);
+            return 0;
+        }
         FILE *f = fopen(in, "wb");
-        if (!f) return 0;
+        if (!f) {
+            unlink(in);
+            unlink(tmp);
+            return 0;
+        }
         bool wrote = fwrite(ptx, 1, len, f) == len;
         fclose(f);
         char *argv[] = { ptxas, (char *)"-v", arch, in, (char *)"-o", (char *)"/dev/null", NULL };

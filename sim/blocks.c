@@ -1,0 +1,212 @@
+/* sim/blocks.c -- blocks on SMs: dispatch into free slots (through each
+** SM's block launcher), the barrier unit and barrier release, warp exits and
+** the slot refill they lead to, the occupancy integrals, and the reports of
+** a barrier that can never open. sim/gpu.c says what the model is. */
+#include "sim/gpu_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "isa/disasm.h"
+/* ------------------------------------------------------------ occupancy */
+
+void blocks_occ_update(Gpu *g, Sm *sm)
+{
+    uint64_t dt = g->now - sm->occ_last;
+    sm->occ_integral += (uint64_t)sm->resident_warps * dt;
+    if (sm->resident_warps) sm->busy_cycles += dt;
+    sm->occ_last = g->now;
+}
+
+/* ------------------------------------------------------------- blocks_dispatch */
+
+/* Hands SM s its next block, into a free slot; its warps start no sooner
+** than `earliest`. */
+void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
+{
+    Sm *sm = &g->sms[s];
+    uint32_t b = 0;
+    while (b < g->bps && sm->blocks[b].used) b++;
+    if (b == g->bps || g->next_block >= g->total_blocks) return;
+    BlockSlot *bs = &sm->blocks[b];
+    uint64_t id = g->next_block++;
+    const uint32_t *gd = g->L->grid;
+    bs->used = true;
+    bs->block_id = (uint32_t)id;
+    bs->eb.ctaid[0] = (uint32_t)(id % gd[0]);
+    bs->eb.ctaid[1] = (uint32_t)(id / gd[0] % gd[1]);
+    bs->eb.ctaid[2] = (uint32_t)(id / ((uint64_t)gd[0] * gd[1]));
+    memset(bs->eb.smem, 0, g->smem_size);
+    if (g->L->racecheck) {
+        if (!bs->rc && !(bs->rc = racecheck_create(g->smem_size, 0))) {
+            gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory for --racecheck");
+            return;
+        }
+        racecheck_reset(bs->rc);
+    }
+    bs->running = g->warps_per_block;
+    bs->at_barrier = 0;
+    bs->bar_counted = 0;
+    blocks_occ_update(g, sm);
+    sm->resident_warps += g->warps_per_block;
+    /* The block holds its resources from now on; its warps start once the
+    ** SM's block launcher gets to it. The launcher takes a block every
+    ** sm.block_launch_interval cycles, or sm.warp_launch_interval per warp
+    ** when that is longer (a 32-warp block: 255 cycles on an H200). */
+    uint64_t start = sm->launch_free > earliest ? sm->launch_free : earliest;
+    /* the SM has a block waiting for its launcher over [earliest, start),
+    ** counted once where such waits overlap (starts never go back) */
+    uint64_t wait_from = sm->queue_end > earliest ? sm->queue_end : earliest;
+    if (start > wait_from) g->st->launch_queue_cycles += start - wait_from;
+    sm->queue_end = start;
+    uint64_t per_block = (uint64_t)g->warps_per_block * g->c->warp_launch_interval;
+    sm->launch_free = start + (per_block > g->c->block_launch_interval ? per_block : g->c->block_launch_interval);
+    for (uint32_t i = 0; i < g->warps_per_block; i++) {
+        uint32_t slot = b * g->warps_per_block + i;
+        Warp *w = &sm->warps[slot];
+        exec_warp_init(&w->ex, w->ex.r, g->nregs, i, g->block_threads, slot);
+        memset(w->reg_ready, 0, g->nregs * sizeof *w->reg_ready);
+        memset(w->pred_ready, 0, sizeof w->pred_ready);
+        w->block = b;
+        if (g->k->ptx && !sched_run_free(g, s, slot)) return;
+        w->next_issue = start;
+        w->next_reason = STALL_BLOCK_LAUNCH;
+        w->reason = STALL_BLOCK_LAUNCH;
+        w->since = g->now + 1;
+        w->age = g->ages++;
+        w->block = b;
+        w->state = WARP_ACTIVE;
+        Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
+        q->nwarps++;
+        sched_prepare(g, sm, slot);
+        heap_push(&q->waiting, w->ready, slot);
+        sched_wake_set(g, s, slot % g->c->sm_schedulers, w->ready, true);
+    }
+    if (g->trace && g->trace->block_start) {
+        TraceBlock e = { g->now, s, b, bs->block_id, g->warps_per_block };
+        g->trace->block_start(g->trace->user, &e);
+    }
+}
+
+static void remove_from_scheduler(Scheduler *q, uint32_t slot)
+{
+    q->nwarps--; /* the warp was picked, so it is in neither list; an empty
+                    scheduler finds nothing at its next wake-up and sleeps */
+    if (q->last_issued == (int64_t)slot) q->last_issued = -1, q->last_eligible = false;
+}
+
+/* The barrier opens lat.barrier + lat.barrier_warp per warp of the block
+** after the SM's barrier unit has counted its last arrival (an H200: 12 +
+** 2 cycles a warp for one block alone, 84-115 with 64 warps at barriers on
+** the SM: validate/probes/barrier.cu). */
+void blocks_release_barrier(Gpu *g, uint32_t s, uint32_t b)
+{
+    Sm *sm = &g->sms[s];
+    BlockSlot *bs = &sm->blocks[b];
+    uint64_t open = bs->bar_counted + g->c->lat_barrier + (uint64_t)g->c->lat_barrier_warp * g->warps_per_block;
+    if (open < g->now + 1) open = g->now + 1;
+    for (uint32_t i = 0; i < g->warps_per_block; i++) {
+        uint32_t slot = b * g->warps_per_block + i;
+        Warp *w = &sm->warps[slot];
+        if (w->state != WARP_BARRIER) continue;
+        w->state = WARP_ACTIVE;
+        w->next_issue = open;
+        w->next_reason = STALL_BARRIER;
+        sched_prepare(g, sm, slot);
+        heap_push(&sm->sched[slot % g->c->sm_schedulers].waiting, w->ready, slot);
+        sched_wake_set(g, s, slot % g->c->sm_schedulers, w->ready, true);
+    }
+    bs->at_barrier = 0;
+    if (bs->rc) racecheck_barrier(bs->rc);
+}
+
+/* Appends a lane set as thread ranges of the block ("threads 32-47, 50"). */
+static size_t append_threads(char *msg, size_t len, size_t cap, uint32_t warp_in_block, uint32_t mask)
+{
+    const char *sep = " threads ";
+    for (uint32_t l = 0; l < 32 && len < cap; l++) {
+        if (!(mask >> l & 1)) continue;
+        uint32_t e = l;
+        while (e + 1 < 32 && (mask >> (e + 1) & 1)) e++;
+        uint32_t t0 = warp_in_block * 32 + l, t1 = warp_in_block * 32 + e;
+        len += t0 == t1 ? (size_t)snprintf(msg + len, cap - len, "%s%u", sep, t0)
+                        : (size_t)snprintf(msg + len, cap - len, "%s%u-%u", sep, t0, t1);
+        sep = ", ";
+        l = e;
+    }
+    return len < cap ? len : cap;
+}
+
+/* Reports a block that can never pass its barrier as compute-sanitizer's
+** synccheck would: the bar.sync and its line first, then each warp of the
+** block: arrived (and with which threads), still running elsewhere, or
+** exited. `partial` is the lanes of warp `slot` that reached the barrier
+** when only some of its live lanes did (0 otherwise). */
+void blocks_deadlock(Gpu *g, Sm *sm, uint32_t b, uint32_t bar_pc, uint32_t slot, uint32_t partial,
+                             const char *why)
+{
+    const ExecBlock *eb = &sm->blocks[b].eb;
+    char text[128];
+    disasm_instr(g->k, &g->k->code[bar_pc], text, sizeof text);
+    gpu_fail(g, SIM_DEADLOCK, "%s:%u: barrier deadlock at '%s' in kernel '%s', block (%u,%u,%u): %s",
+         g->L->kernel_file ? g->L->kernel_file : "?", g->k->code[bar_pc].line, text, g->k->name, eb->ctaid[0],
+         eb->ctaid[1], eb->ctaid[2], why);
+    char *msg = g->r->message;
+    size_t cap = sizeof g->r->message, len = strlen(msg);
+    for (uint32_t i = 0; i < g->warp_slots && len < cap; i++) {
+        const Warp *w = &sm->warps[i];
+        if (w->block != b || w->state == WARP_EMPTY) continue;
+        len += (size_t)snprintf(msg + len, cap - len, "\n    warp %u", w->ex.warp_in_block);
+        if (len >= cap) break;
+        if (w->state == WARP_DONE) {
+            len += (size_t)snprintf(msg + len, cap - len, ": exited");
+        } else if (w->state == WARP_BARRIER) {
+            len += (size_t)snprintf(msg + len, cap - len, ": arrived at line %u,", g->k->code[w->bar_pc].line);
+            len = append_threads(msg, len, cap, w->ex.warp_in_block, w->ex.live);
+        } else if (i == slot && partial) {
+            len += (size_t)snprintf(msg + len, cap - len, ": arrived at line %u with only", g->k->code[bar_pc].line);
+            len = append_threads(msg, len, cap, w->ex.warp_in_block, partial);
+            if (len < cap) len += (size_t)snprintf(msg + len, cap - len, "; never arriving:");
+            len = append_threads(msg, len, cap, w->ex.warp_in_block, w->ex.live & ~partial);
+        } else {
+            uint32_t pc = exec_pc(&w->ex);
+            disasm_instr(g->k, &g->k->code[pc], text, sizeof text);
+            len += (size_t)snprintf(msg + len, cap - len, ": not arrived, at line %u: %s", g->k->code[pc].line, text);
+        }
+        if (len > cap) len = cap;
+    }
+}
+
+void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    w->state = WARP_DONE;
+    remove_from_scheduler(&sm->sched[slot % g->c->sm_schedulers], slot);
+    blocks_occ_update(g, sm);
+    sm->resident_warps--;
+    bs->running--;
+    if (bs->running && bs->at_barrier == bs->running) {
+        uint32_t waiting = slot;
+        for (uint32_t i = 0; i < g->warp_slots; i++)
+            if (sm->warps[i].block == w->block && sm->warps[i].state == WARP_BARRIER) waiting = i;
+        blocks_deadlock(g, sm, w->block, sm->warps[waiting].bar_pc, waiting, 0,
+                         "some warps exited while the others wait at bar.sync; they can never arrive");
+        return;
+    }
+    if (bs->running) return;
+    bs->used = false;
+    if (g->now + 1 > g->end) g->end = g->now + 1;
+    g->blocks_done++;
+    if (g->L->progress) g->L->progress(g->L->progress_user, g->blocks_done, g->total_blocks);
+    if (g->trace && g->trace->block_end) {
+        TraceBlock e = { g->now + 1, s, w->block, bs->block_id, g->warps_per_block };
+        g->trace->block_end(g->trace->user, &e);
+    }
+    /* A freed slot's next block starts sm.block_refill_latency later: the
+    ** SM reports the retirement and the block distributor answers (an H200
+    ** refills a slot ~400 cycles after its block ends, while it fills an
+    ** empty SM far faster than that). */
+    blocks_dispatch(g, s, g->now + 1 + g->c->block_refill_latency);
+}

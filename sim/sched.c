@@ -1,0 +1,553 @@
+/* sim/sched.c -- the warp schedulers and issue: readiness (the scoreboard,
+** decoded once per pc), the eligible lists and their stall charging, the pick
+** (GTO, LRR), and issue: functional execution (isa/exec) and timing on the
+** unit, the LSU and memory system, or the shared-memory pipe. sim/gpu.c
+** says what the model is and leaves out; sim/blocks.c does what an issue
+** triggers beyond its warp (barriers, exits). */
+#include "sim/gpu_int.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bits.h"
+#include "isa/disasm.h"
+#include "isa/grid.h"
+#include "isa/uniform.h"
+#include "sim/coalesce.h"
+#include "sim/smem.h"
+
+/* Moves scheduler (s, qi)'s wake-up to `at` (or earlier only when `earlier`). */
+static inline void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
+{
+    Scheduler *q = &g->sms[s].sched[qi];
+    /* Invariant: a wake_at other than NEVER has its entry queued, so a
+    ** scheduler is never queued twice for one cycle. */
+    if (q->wake_at == at || (earlier && q->wake_at < at)) return;
+    q->wake_at = at;
+    uint32_t id = s * g->c->sm_schedulers + qi;
+    if (at == g->now + 1) { /* the common case: no heap traffic */
+        assert(g->nnext < g->nsm * g->c->sm_schedulers);
+        g->next[g->nnext++] = id;
+    }
+    else if (at != NEVER) {
+        if (heap_reserve(&g->wakes, g->wakes.n + 1)) heap_push(&g->wakes, at, id);
+        else gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
+    }
+}
+
+/* Puts warp w into state `reason` from cycle `at` on, charging the state it
+** leaves with the cycles it spent there. */
+static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t reason, uint64_t at)
+{
+    if (w->reason == reason) return;
+    if (w->reason < STALL_COUNT && at > w->since) {
+        /* a warp whose block the launcher has not started is not stalled:
+        ** its slot's time is SM-level time, counted apart */
+        bool launch_wait = w->reason == STALL_BLOCK_LAUNCH;
+        if (launch_wait) g->st->launch_wait_warp_cycles += at - w->since;
+        else g->st->stall[w->reason] += at - w->since;
+        if (g->watch) {
+            /* a warp is charged at the instruction it waits to issue;
+            ** `selected`, charged just after the issue, at the one it issued */
+            if (g->pcs && w->reason < STALL_REASONS)
+                g->pcs[w->reason == STALL_SELECTED ? g->issue_pc : exec_pc(&w->ex)].stall[w->reason] += at - w->since;
+            if (g->trace && g->trace->warp_stall) {
+                TraceStall e = { w->since, s, slot, w->reason, at - w->since };
+                g->trace->warp_stall(g->trace->user, &e);
+            }
+        }
+    }
+    w->reason = reason;
+    w->since = at;
+}
+
+/* The first eligible warp not older than `age` (ages are unique). */
+static inline uint32_t eligible_find(const Scheduler *q, uint64_t age)
+{
+    uint32_t lo = 0, hi = q->neligible;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (q->eligible[mid].age < age) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Inserts a warp whose operands are ready, keeping the list oldest first. */
+static inline void eligible_add(Scheduler *q, const Warp *w, uint32_t slot)
+{
+    uint32_t i = eligible_find(q, w->age);
+    memmove(&q->eligible[i + 1], &q->eligible[i], (q->neligible - i) * sizeof q->eligible[0]);
+    q->neligible++;
+    q->eligible[i] = (Eligible){ w->age, slot, w->unit };
+    if ((int64_t)slot == q->last_issued) q->last_eligible = true;
+}
+
+/* The first eligible warp from index i on whose pipe is free, or -1. */
+static inline int64_t eligible_free(const Scheduler *q, uint32_t i)
+{
+    for (; i < q->neligible; i++)
+        if (!q->pipe_busy[q->eligible[i].unit]) return i;
+    return -1;
+}
+
+void sched_wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
+{
+    wake_set(g, s, qi, at, earlier);
+}
+/* ------------------------------------------------------------- readiness */
+
+static inline void need(uint64_t ready, uint8_t why, uint64_t *t, uint8_t *reason)
+{
+    if (ready > *t) {
+        *t = ready;
+        *reason = why;
+    }
+}
+
+/* Builds g->needs: per instruction, the registers and predicates its issue
+** waits for (sources, then destinations: a load still in flight to the same
+** register, then the guard; the order decides which reason a tie charges),
+** and the pipe it needs. Decoded once per launch instead of at every issue. */
+bool sched_needs_build(Gpu *g)
+{
+    const Kernel *k = g->k;
+    g->needs = malloc((k->ncode ? k->ncode : 1) * sizeof *g->needs);
+    if (!g->needs) return false;
+    uint8_t *uni = NULL;
+    if (g->c->uniform_interval) {
+        uni = malloc(k->ncode ? k->ncode : 1);
+        if (!uni || !uniform_analyze(k, uni)) {
+            free(uni);
+            return false;
+        }
+    }
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        const Instr *in = &k->code[pc];
+        PcNeeds *pn = &g->needs[pc];
+        pn->n = 0;
+        for (uint32_t i = 0; i < in->nsrc + in->ndst; i++) {
+            const Operand *o = i < in->nsrc ? &in->src[i] : &in->dst[i - in->nsrc];
+            if (o->kind == OPND_REG) pn->op[pn->n++] = o->index;
+            else if (o->kind == OPND_PRED) pn->op[pn->n++] = (uint16_t)(NEED_PRED | o->index);
+        }
+        if (in->guard != ISA_NO_GUARD)
+            pn->op[pn->n++] = (uint16_t)(NEED_PRED | (OP_INFO[in->op].flags & OPF_BRANCH ? NEED_BPRED : 0) | in->guard);
+        pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
+        if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
+    }
+    free(uni);
+    return true;
+}
+
+/* When a predicate can be read: a branch reads it lat.branch_pred cycles
+** after other instructions can (on the H200 a compare's predicate reaches
+** the branch unit 13 cycles after its issue, a select 4: probes/branch.cu). */
+static inline uint64_t pred_ready_for(const Gpu *g, const Warp *w, uint32_t need)
+{
+    uint64_t t = w->pred_ready[need & NEED_INDEX];
+    return t && (need & NEED_BPRED) ? t + g->c->lat_branch_pred : t;
+}
+
+/* Caches when the warp's next instruction has its operands (its own
+** registers only change when it issues, so this holds until then). */
+static inline void prepare(const Gpu *g, Sm *sm, uint32_t slot)
+{
+    Warp *w = &sm->warps[slot];
+    if (!w->ex.depth) return;
+    const PcNeeds *pn = &g->needs[exec_pc(&w->ex)];
+    uint64_t t = w->next_issue;
+    uint8_t reason = w->next_reason;
+    for (uint32_t i = 0; i < pn->n; i++) {
+        uint32_t o = pn->op[i];
+        if (o & NEED_PRED) need(pred_ready_for(g, w, o), STALL_WAIT, &t, &reason);
+        else need(w->reg_ready[o], w->reg_wait[o], &t, &reason);
+    }
+    w->ready = t;
+    w->why = reason;
+    w->unit = pn->unit;
+}
+
+void sched_prepare(const Gpu *g, Sm *sm, uint32_t slot)
+{
+    prepare(g, sm, slot);
+}
+
+/* Executes the 0-slot PTX instructions at the warp's pc (what ptxas folds
+** into the operands of others), without an issue slot: each result is ready
+** when its sources are. They are never branches, barriers or exits. */
+bool sched_run_free(Gpu *g, uint32_t s, uint32_t slot)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    while (w->ex.depth) {
+        const Instr *in = &g->k->code[exec_pc(&w->ex)];
+        if (in->slots) return true;
+        uint64_t t = 0;
+        uint8_t why = STALL_WAIT;
+        for (uint32_t i = 0; i < in->nsrc; i++) {
+            const Operand *o = &in->src[i];
+            if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &why);
+            else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &why);
+        }
+        if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &why);
+        bs->eb.clock = g->now;
+        if (!exec_step(&bs->eb, &w->ex, g->free_out)) {
+            char report[1536];
+            grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &g->free_out->fault, bs->eb.ctaid, bs->eb.ntid,
+                                w->ex.warp_in_block, report, sizeof report);
+            gpu_fail(g, SIM_FAULT, "%s", report);
+            return false;
+        }
+        g->st->ptx_instructions++;
+        if (g->pcs) g->pcs[in - g->k->code].executed++;
+        for (uint32_t i = 0; i < in->ndst; i++) {
+            const Operand *o = &in->dst[i];
+            if (o->kind == OPND_REG) {
+                w->reg_ready[o->index] = t;
+                w->reg_wait[o->index] = why;
+            } else if (o->kind == OPND_PRED) {
+                w->pred_ready[o->index] = t;
+            }
+        }
+    }
+    return true;
+}
+
+/* What holds an instruction whose operands are ready, per unit. */
+static const uint8_t PIPE_STALL[NPIPES] = {
+    [UNIT_ALU] = STALL_MATH_PIPE_THROTTLE, [UNIT_FMA] = STALL_MATH_PIPE_THROTTLE,
+    [UNIT_SFU] = STALL_MATH_PIPE_THROTTLE, [UNIT_DIV] = STALL_MATH_PIPE_THROTTLE,
+    [UNIT_LSU] = STALL_LG_THROTTLE,        [UNIT_MIO] = STALL_MIO_THROTTLE,
+    [UNIT_CTRL] = STALL_NOT_SELECTED,      [PIPE_ALU_OR_FMA] = STALL_MATH_PIPE_THROTTLE,
+    [PIPE_UNIFORM] = STALL_MATH_PIPE_THROTTLE,
+};
+
+/* ----------------------------------------------------------------- issue */
+
+static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint8_t *wait)
+{
+    Sm *sm = &g->sms[s];
+    KernelStats *st = g->st;
+    *wait = STALL_LONG_SCOREBOARD;
+    if (!out->exec_mask) return g->now + 1;
+    uint32_t fl = OP_INFO[in->op].flags;
+    AccessKind kind = fl & OPF_ATOM ? ACCESS_ATOMIC : fl & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
+    CoalesceResult cr;
+    coalesce_analyze(out->addr, out->exec_mask, out->width,
+                     kind == ACCESS_LOAD ? COALESCE_LOAD : kind == ACCESS_STORE ? COALESCE_STORE : COALESCE_ATOMIC, &cr);
+    /* The L1 handles one 128-byte line (tag) per cycle and a few sectors. */
+    uint64_t start = sm->lsu_free > g->now ? sm->lsu_free : g->now;
+    uint32_t spc = g->c->l1_sectors_per_cycle;
+    uint32_t busy = (cr.sectors + spc - 1) / spc;
+    if (cr.nlines > busy) busy = cr.nlines;
+    sm->lsu_free = start + busy;
+    GlobalCounts *n = &st->global[kind];
+    n->requests++;
+    n->sectors += cr.sectors;
+    n->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
+    MemSectorCounts before = { 0 };
+    if (g->pcs) memsys_sector_counts(g->mem, s, &before);
+    uint64_t ready = g->now + 1;
+    if (kind == ACCESS_LOAD) ready = memsys_load(g->mem, s, start, &cr);
+    else if (kind == ACCESS_STORE) memsys_store(g->mem, s, start, &cr);
+    else ready = memsys_atomic(g->mem, s, start, &cr, OP_INFO[in->op].type == TYPE_F32 && in->mod == ATOM_ADD);
+    if (g->pcs) { /* this request's share of every counter above */
+        PcCounters *p = &g->pcs[in - g->k->code];
+        MemSectorCounts after;
+        memsys_sector_counts(g->mem, s, &after);
+        p->global_requests++;
+        p->sectors += cr.sectors;
+        p->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
+        p->l1_sector_accesses += after.l1_accesses - before.l1_accesses;
+        p->l1_sector_hits += after.l1_hits - before.l1_hits;
+        p->l2_sector_accesses += after.l2_accesses - before.l2_accesses;
+        p->l2_sector_hits += after.l2_hits - before.l2_hits;
+    }
+    if (g->trace && g->trace->global_access) {
+        TraceGlobal e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
+                          .width = out->width, .nlines = cr.nlines, .sectors = cr.sectors,
+                          .bytes_requested = cr.bytes_requested, .is_store = kind == ACCESS_STORE,
+                          .kind = (uint8_t)kind };
+        memcpy(e.line_addr, cr.line_addr, cr.nlines * sizeof e.line_addr[0]);
+        memcpy(e.sector_mask, cr.sector_mask, cr.nlines);
+        g->trace->global_access(g->trace->user, &e);
+    }
+    return ready;
+}
+
+static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint8_t *wait)
+{
+    Sm *sm = &g->sms[s];
+    *wait = STALL_SHORT_SCOREBOARD;
+    uint64_t start = sm->smem_free > g->now ? sm->smem_free : g->now;
+    if (in->op == OP_SHFL) {
+        sm->smem_free = start + 1;
+        return start + g->c->lat_shfl;
+    }
+    if (!out->exec_mask) return g->now + 1;
+    const Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    if (bs->rc) {
+        RaceAccess a = OP_INFO[in->op].flags & OPF_ATOM ? RACE_ATOMIC : OP_INFO[in->op].flags & OPF_STORE ? RACE_WRITE : RACE_READ;
+        RaceReport rep = { 0 };
+        if (racecheck_warp(bs->rc, w->ex.warp_in_block, out->pc, out->addr, out->exec_mask, out->width, a, &rep)) {
+            char what[512], t1[128], t2[128];
+            racecheck_describe(&rep, bs->eb.ntid, what, sizeof what);
+            disasm_instr(g->k, &g->k->code[rep.first_pc], t1, sizeof t1);
+            disasm_instr(g->k, &g->k->code[rep.second_pc], t2, sizeof t2);
+            gpu_fail(g, SIM_FAULT, "%s:%u: %s\n    in kernel '%s', block (%u,%u,%u)\n    pc %u line %u: %s\n    pc %u line %u: %s",
+                 g->L->kernel_file ? g->L->kernel_file : "?", g->k->code[rep.second_pc].line, what, g->k->name,
+                 bs->eb.ctaid[0], bs->eb.ctaid[1], bs->eb.ctaid[2], rep.first_pc, g->k->code[rep.first_pc].line, t1,
+                 rep.second_pc, g->k->code[rep.second_pc].line, t2);
+        }
+    }
+    uint32_t addr[WARP_SIZE];
+    for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];
+    SmemResult sr;
+    smem_analyze(addr, out->exec_mask, out->width, in->op == OP_LD_SHARED ? SMEM_READ : SMEM_WRITE, g->c->smem_banks, &sr);
+    uint32_t wf = sr.wavefronts, busy = wf;
+    AccessKind kind = OP_INFO[in->op].flags & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
+    if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */
+        kind = ACCESS_ATOMIC;
+        uint32_t serial = coalesce_max_same_address(out->addr, out->exec_mask);
+        if (serial > busy) busy = serial;
+    }
+    sm->smem_free = start + busy;
+    SharedCounts *n = &g->st->shared[kind];
+    n->requests++;
+    n->wavefronts += wf; /* bank conflicts only; atomic serialisation is time, not wavefronts */
+    n->serial_cycles += busy - wf;
+    if (wf > n->max_wavefronts) n->max_wavefronts = wf;
+    if (g->pcs) {
+        g->pcs[in - g->k->code].shared_requests++;
+        g->pcs[in - g->k->code].wavefronts += wf;
+    }
+    if (g->trace && g->trace->shared_access) {
+        TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
+                          .width = out->width, .wavefronts = wf, .banks = g->c->smem_banks,
+                          .is_store = kind == ACCESS_STORE, .kind = (uint8_t)kind };
+        memcpy(e.bank_words, sr.bank_words, g->c->smem_banks * sizeof e.bank_words[0]);
+        g->trace->shared_access(g->trace->user, &e);
+    }
+    /* each further wavefront, and each further phase of a wide access, delays the data */
+    return start + g->c->lat_shared + (busy - 1) * g->c->lat_shared_wavefront + (sr.phases - 1) * g->c->lat_shared_phase;
+}
+
+/* Issues the warp's next instruction. Built twice (ptx constant): the mini
+** ISA's instructions are one slot on their row's unit, and that path keeps
+** none of the PTX lowering's arithmetic. */
+static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot,
+                                                           ExecOut *out, const bool ptx)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    KernelStats *st = g->st;
+    const Instr *in = &g->k->code[exec_pc(&w->ex)];
+    bs->eb.clock = g->now;
+    if (!exec_step(&bs->eb, &w->ex, out)) {
+        char report[DIAG_MESSAGE_MAX];
+        grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &out->fault, bs->eb.ctaid, bs->eb.ntid,
+                            w->ex.warp_in_block, report, sizeof report);
+        gpu_fail(g, SIM_FAULT, "%s", report);
+        return;
+    }
+    const OpInfo *info = &OP_INFO[in->op];
+    uint32_t lanes = bits_lanes(out->exec_mask);
+    const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
+    st->warp_instructions += slots;
+    st->ptx_instructions += ptx;
+    st->thread_instructions += (uint64_t)lanes * slots;
+    st->flops += info->flops * lanes;
+    st->active_lanes += (uint64_t)bits_lanes(out->active) * slots;
+    if (g->pcs) {
+        g->issue_pc = (uint32_t)(in - g->k->code);
+        PcCounters *p = &g->pcs[g->issue_pc];
+        p->executed++;
+        p->warp_instructions += slots;
+        p->thread_instructions += (uint64_t)lanes * slots;
+    }
+    OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
+    uint64_t ready;
+    if (g->needs[in - g->k->code].unit == PIPE_UNIFORM) { /* one value for the warp, off the 32-lane pipes */
+        q->unit_free[PIPE_UNIFORM] = g->now + g->c->uniform_interval;
+        ready = g->now + g->c->lat_uniform;
+    } else {
+        if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
+        q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
+        ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
+    }
+    uint8_t wait = STALL_WAIT;
+    if (ptx && info->space == SPACE_GENERIC) unit = out->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU; /* resolved per access */
+    if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, &wait);
+    else if (unit == UNIT_MIO) ready = issue_mio(g, s, slot, in, out, &wait);
+    for (uint32_t i = 0; i < in->ndst; i++) {
+        const Operand *o = &in->dst[i];
+        if (o->kind == OPND_REG) {
+            w->reg_ready[o->index] = ready;
+            w->reg_wait[o->index] = wait;
+        } else if (o->kind == OPND_PRED) {
+            w->pred_ready[o->index] = ready;
+        }
+    }
+    w->next_issue = g->now + slots;
+    w->next_reason = STALL_NOT_SELECTED;
+    if (g->trace && g->trace->warp_issue) {
+        TraceIssue e = { g->now, s, slot, (uint32_t)(slot % g->c->sm_schedulers), bs->block_id, out->pc,
+                         out->active, out->exec_mask, unit, in->op, out->diverged };
+        g->trace->warp_issue(g->trace->user, &e);
+    }
+    if (info->flags & OPF_BRANCH) {
+        st->branches++;
+        if (out->diverged) st->divergent_branches++;
+        w->next_issue = g->now + g->c->lat_branch;
+        w->next_reason = STALL_BRANCH_RESOLVING;
+    }
+    if (ptx && !out->exited && !sched_run_free(g, s, slot)) return;
+    prepare(g, sm, slot);
+    if (out->exited) {
+        charge(g, s, slot, w, WARP_GONE, g->now + 1); /* its last issue cycle */
+        blocks_warp_exited(g, s, slot);
+    } else if (out->at_barrier) {
+        if (out->barrier_partial) {
+            blocks_deadlock(g, sm, w->block, out->pc, slot, out->active,
+                             "a warp reached bar.sync with only some of its lanes (divergent barrier)");
+            return;
+        }
+        w->state = WARP_BARRIER;
+        w->bar_pc = out->pc;
+        charge(g, s, slot, w, STALL_BARRIER, g->now + 1);
+        if (bs->running < g->warps_per_block) {
+            blocks_deadlock(g, sm, w->block, out->pc, slot, 0,
+                             "warps of the block exited before this bar.sync; they can never arrive");
+            return;
+        }
+        /* the SM's barrier unit counts one arriving warp at a time */
+        uint64_t counted = (sm->bar_free > g->now ? sm->bar_free : g->now) + g->c->barrier_arrival_interval;
+        sm->bar_free = counted;
+        if (counted > bs->bar_counted) bs->bar_counted = counted;
+        if (++bs->at_barrier == bs->running) blocks_release_barrier(g, s, w->block);
+    } else {
+        charge(g, s, slot, w, w->why, g->now + 1);
+        heap_push(&q->waiting, w->ready, slot);
+    }
+}
+
+static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
+{
+    if (g->k->ptx) issue_as(g, s, q, slot, out, true);
+    else issue_as(g, s, q, slot, out, false);
+}
+
+/* --------------------------------------------------------------- schedule */
+
+/* Per-instruction counters: a picked warp's eligible time, charged in
+** bulk, at its pc, split by the cycles its pipe was busy meanwhile. */
+static inline void pc_picked(Gpu *g, const Scheduler *q, const Warp *w, uint64_t now)
+{
+    uint64_t busy = q->busy_cycles[w->unit] - w->busy_mark;
+    PcCounters *p = &g->pcs[exec_pc(&w->ex)];
+    p->stall[PIPE_STALL[w->unit]] += busy;
+    p->stall[STALL_NOT_SELECTED] += now - w->since - busy;
+}
+
+/* One scheduler at cycle now: admit warps whose operands are ready, pick
+** one whose pipe is free (GTO: the last one picked if it can go, else the
+** oldest; LRR: the next after the last one picked), issue.
+** Eligible warps are charged in bulk: since the last evaluation, those
+** needing a pipe that was busy were throttled, the others not selected.
+** With a per-warp trace sink each warp is charged individually instead;
+** per-instruction counters get a picked warp's eligible time at its pc,
+** split by the cycles its pipe was busy meanwhile (busy_cycles). */
+static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out,
+                                                              const bool pcs)
+{
+    Sm *sm = &g->sms[s];
+    Scheduler *q = &sm->sched[qi];
+    uint64_t now = g->now;
+    bool per_warp = g->per_warp;
+    if (!per_warp && now > q->last_eval)
+        for (uint32_t units = q->eligible_units; units; units &= units - 1) {
+            int u = __builtin_ctz(units);
+            g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
+                (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
+            if (pcs && q->pipe_busy[u]) q->busy_cycles[u] += now - q->last_eval;
+        }
+    q->last_eval = now;
+    while (q->waiting.n && q->waiting.v[0].key <= now) {
+        uint32_t slot = heap_pop(&q->waiting).id;
+        Warp *w = &sm->warps[slot];
+        charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
+        if (pcs) w->busy_mark = q->busy_cycles[w->unit];
+        eligible_add(q, w, slot);
+        q->eligible_by_unit[w->unit]++;
+        q->eligible_units |= 1u << w->unit;
+    }
+    /* When each pipe an eligible warp needs can next accept an instruction
+    ** from this scheduler (the LSU and shared-memory pipes are shared by the
+    ** SM's schedulers); the others' busy flags are never read. */
+    uint64_t wake = q->waiting.n ? q->waiting.v[0].key : NEVER;
+    for (uint32_t units = q->eligible_units; units; units &= units - 1) {
+        int u = __builtin_ctz(units);
+        uint64_t free_at;
+        if (u == PIPE_ALU_OR_FMA)
+            free_at = q->unit_free[UNIT_FMA] < q->unit_free[UNIT_ALU] ? q->unit_free[UNIT_FMA] : q->unit_free[UNIT_ALU];
+        else if (u == UNIT_CTRL) free_at = 0;
+        else {
+            free_at = q->unit_free[u];
+            if (u == UNIT_LSU && sm->lsu_free > free_at) free_at = sm->lsu_free;
+            if (u == UNIT_MIO && sm->smem_free > free_at) free_at = sm->smem_free;
+        }
+        q->pipe_busy[u] = free_at > now;
+        if (q->pipe_busy[u] && free_at < wake) wake = free_at;
+    }
+    /* GTO: the last one picked if its pipe is free, else the oldest whose
+    ** pipe is; LRR: the first younger than the last one picked, else wrap
+    ** around to the oldest. Both found by age in the sorted list. */
+    int64_t pick = -1;
+    if (g->c->sched_policy == SCHED_GTO) {
+        if (q->last_eligible) {
+            uint32_t i = eligible_find(q, q->last_age);
+            assert(i < q->neligible && (int64_t)q->eligible[i].slot == q->last_issued);
+            if (!q->pipe_busy[q->eligible[i].unit]) pick = i;
+        }
+    } else {
+        pick = eligible_free(q, eligible_find(q, q->last_age + 1));
+    }
+    if (pick < 0) pick = eligible_free(q, 0);
+    if (per_warp)
+        for (uint32_t i = 0; i < q->neligible; i++) {
+            Warp *w = &sm->warps[q->eligible[i].slot];
+            charge(g, s, q->eligible[i].slot, w,
+                   (int64_t)i == pick ? STALL_SELECTED : q->pipe_busy[w->unit] ? PIPE_STALL[w->unit] : STALL_NOT_SELECTED,
+                   now);
+        }
+    if (pick < 0) {
+        wake_set(g, s, qi, wake, false);
+        return;
+    }
+    uint32_t slot = q->eligible[pick].slot;
+    Warp *w = &sm->warps[slot];
+    if (pcs && !per_warp) pc_picked(g, q, w, now);
+    w->reason = STALL_SELECTED; /* its eligible time so far was charged in bulk */
+    w->since = now;
+    if (!--q->eligible_by_unit[w->unit]) q->eligible_units &= ~(1u << w->unit);
+    memmove(&q->eligible[pick], &q->eligible[pick + 1], (q->neligible - (uint32_t)pick - 1) * sizeof q->eligible[0]);
+    q->neligible--;
+    q->last_issued = slot;
+    q->last_eligible = false;
+    q->last_age = w->age;
+    wake_set(g, s, qi, now + 1, false);
+    issue(g, s, q, slot, out);
+}
+
+/* Specialised for runs with and without per-instruction counters, so that
+** an ordinary run pays one pointer test per call for them. */
+void sched_step(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out)
+{
+    if (g->pcs) schedule_as(g, s, qi, out, true);
+    else schedule_as(g, s, qi, out, false);
+}
