@@ -34,8 +34,12 @@
 ** instruction, its result ready when its sources are. Mini-ISA
 ** instructions are one slot on their row's unit, as before.
 **
+** Integer instructions on warp-uniform values (isa/uniform.h) issue to the
+** scheduler's uniform datapath (pipe.uniform_interval, lat.uniform) instead
+** of the integer pipe, as ptxas's UIADD3 loop counters do.
+**
 ** Left out: instruction fetch and caches, register-bank conflicts, the
-** operand collector, dual issue, the uniform datapath, the discrete steps of
+** operand collector, dual issue, the discrete steps of
 ** the L1/shared carveout, texture and constant caches (ld.param is an ALU
 ** op). */
 #include "sim/gpu.h"

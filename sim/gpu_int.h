@@ -23,7 +23,8 @@
 /* The pipes a scheduler tracks: the units, plus "ALU or FMA" for integer
 ** adds that can issue to either (OPF_IMAD). */
 #define PIPE_ALU_OR_FMA UNIT_COUNT
-#define NPIPES          (UNIT_COUNT + 1)
+#define PIPE_UNIFORM    (UNIT_COUNT + 1) /* the uniform datapath (isa/uniform.h) */
+#define NPIPES          (UNIT_COUNT + 2)
 
 typedef enum { WARP_EMPTY, WARP_ACTIVE, WARP_BARRIER, WARP_DONE } WarpState;
 
@@ -83,7 +84,7 @@ typedef struct {
                                       warp needing it was eligible: what an
                                       eligible warp's wait splits by          */
     uint64_t  wake_at;
-    uint64_t  unit_free[UNIT_COUNT];
+    uint64_t  unit_free[NPIPES]; /* by unit, and PIPE_UNIFORM's */
     int64_t   last_issued; /* warp slot, or -1                                  */
     bool      last_eligible; /* ... and it is in `eligible` (GTO looks it up by
                                 its age instead of scanning for it)         */
@@ -143,7 +144,9 @@ typedef struct {
 
 
 /* What an instruction's issue waits for, decoded once (needs_build). */
-#define NEED_PRED 0x8000u /* op[i] names a predicate, not a register */
+#define NEED_PRED  0x8000u /* op[i] names a predicate, not a register */
+#define NEED_BPRED 0x4000u /* ... read by a branch: lat.branch_pred later  */
+#define NEED_INDEX 0x3fffu
 typedef struct {
     uint8_t  n, unit;
     uint16_t op[sizeof ((Instr *)0)->src / sizeof(Operand) + sizeof ((Instr *)0)->dst / sizeof(Operand) + 1];

@@ -13,6 +13,7 @@
 #include "base/bits.h"
 #include "isa/disasm.h"
 #include "isa/grid.h"
+#include "isa/uniform.h"
 #include "sim/coalesce.h"
 #include "sim/smem.h"
 
@@ -115,6 +116,14 @@ bool sched_needs_build(Gpu *g)
     const Kernel *k = g->k;
     g->needs = malloc((k->ncode ? k->ncode : 1) * sizeof *g->needs);
     if (!g->needs) return false;
+    uint8_t *uni = NULL;
+    if (g->c->uniform_interval) {
+        uni = malloc(k->ncode ? k->ncode : 1);
+        if (!uni || !uniform_analyze(k, uni)) {
+            free(uni);
+            return false;
+        }
+    }
     for (uint32_t pc = 0; pc < k->ncode; pc++) {
         const Instr *in = &k->code[pc];
         PcNeeds *pn = &g->needs[pc];
@@ -124,10 +133,22 @@ bool sched_needs_build(Gpu *g)
             if (o->kind == OPND_REG) pn->op[pn->n++] = o->index;
             else if (o->kind == OPND_PRED) pn->op[pn->n++] = (uint16_t)(NEED_PRED | o->index);
         }
-        if (in->guard != ISA_NO_GUARD) pn->op[pn->n++] = (uint16_t)(NEED_PRED | in->guard);
+        if (in->guard != ISA_NO_GUARD)
+            pn->op[pn->n++] = (uint16_t)(NEED_PRED | (OP_INFO[in->op].flags & OPF_BRANCH ? NEED_BPRED : 0) | in->guard);
         pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
+        if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
     }
+    free(uni);
     return true;
+}
+
+/* When a predicate can be read: a branch reads it lat.branch_pred cycles
+** after other instructions can (on the H200 a compare's predicate reaches
+** the branch unit 13 cycles after its issue, a select 4: probes/branch.cu). */
+static inline uint64_t pred_ready_for(const Gpu *g, const Warp *w, uint32_t need)
+{
+    uint64_t t = w->pred_ready[need & NEED_INDEX];
+    return t && (need & NEED_BPRED) ? t + g->c->lat_branch_pred : t;
 }
 
 /* Caches when the warp's next instruction has its operands (its own
@@ -141,7 +162,7 @@ static inline void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     uint8_t reason = w->next_reason;
     for (uint32_t i = 0; i < pn->n; i++) {
         uint32_t o = pn->op[i];
-        if (o & NEED_PRED) need(w->pred_ready[o & ~NEED_PRED], STALL_WAIT, &t, &reason);
+        if (o & NEED_PRED) need(pred_ready_for(g, w, o), STALL_WAIT, &t, &reason);
         else need(w->reg_ready[o], w->reg_wait[o], &t, &reason);
     }
     w->ready = t;
@@ -212,6 +233,7 @@ static const uint8_t PIPE_STALL[NPIPES] = {
     [UNIT_SFU] = STALL_MATH_PIPE_THROTTLE, [UNIT_DIV] = STALL_MATH_PIPE_THROTTLE,
     [UNIT_LSU] = STALL_LG_THROTTLE,        [UNIT_MIO] = STALL_MIO_THROTTLE,
     [UNIT_CTRL] = STALL_NOT_SELECTED,      [PIPE_ALU_OR_FMA] = STALL_MATH_PIPE_THROTTLE,
+    [PIPE_UNIFORM] = STALL_MATH_PIPE_THROTTLE,
 };
 
 /* ----------------------------------------------------------------- issue */
@@ -369,9 +391,15 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         p->thread_instructions += (uint64_t)lanes * slots;
     }
     OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
-    if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
-    q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
-    uint64_t ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
+    uint64_t ready;
+    if (g->needs[in - g->k->code].unit == PIPE_UNIFORM) { /* one value for the warp, off the 32-lane pipes */
+        q->unit_free[PIPE_UNIFORM] = g->now + g->c->uniform_interval;
+        ready = g->now + g->c->lat_uniform;
+    } else {
+        if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
+        q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
+        ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
+    }
     uint8_t wait = STALL_WAIT;
     if (ptx && info->space == SPACE_GENERIC) unit = out->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU; /* resolved per access */
     if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, &wait);

@@ -4,6 +4,7 @@
 ** builds the probe's kernel as assembly text, runs it on one or a few SMs
 ** and compares with the measured figure.                                  */
 #include <check.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,67 @@ START_TEST(test_barrier_cost)
 }
 END_TEST
 
+/* ---- a loop's own path: branch.cu, one warp per scheduler ---- */
+
+/* A loop of `iters` iterations whose body is `body`, one letter per
+** instruction in the order ptxas emitted it (branch.sass_summary): A the
+** counter's add, S its compare, F an FMA on its own accumulator (the
+** next of 16), D an FMA on one chain, B the branch back. The counter
+** starts at tid.x >> 10 (0, but per thread: a vector IADD3, as in
+** branch.cu's SASS), or at 0 when `uniform` (a UIADD3, as in waves). */
+static uint64_t loop_cycles_as(const char *body, uint32_t iters, bool uniform)
+{
+    char src[8192];
+    int n = snprintf(src, sizeof src,
+                     ".kernel k\n"
+                     "%s"
+                     "    mov.u32 %%r1, %u\n"
+                     "LOOP:\n",
+                     uniform ? "    mov.u32 %r0, 0\n" : "    mov.u32 %r20, %tid.x\n    shr.u32 %r0, %r20, 10\n", iters);
+    uint32_t f = 0;
+    for (const char *c = body; *c; c++) {
+        if (*c == 'A') n += snprintf(src + n, sizeof src - (size_t)n, "    add.s32 %%r0, %%r0, 1\n");
+        if (*c == 'S') n += snprintf(src + n, sizeof src - (size_t)n, "    setp.lt.u32 %%p0, %%r0, %%r1\n");
+        if (*c == 'F') n += snprintf(src + n, sizeof src - (size_t)n, "    fma.rn.f32 %%r%u, %%r%u, 0.999, 0.5\n", 2 + f % 16, 2 + f % 16), f++;
+        if (*c == 'D') n += snprintf(src + n, sizeof src - (size_t)n, "    fma.rn.f32 %%r2, %%r2, 0.999, 0.5\n");
+        if (*c == 'B') n += snprintf(src + n, sizeof src - (size_t)n, "    @%%p0 bra LOOP\n");
+    }
+    snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
+    return run_cycles(src, 32);
+}
+
+static uint64_t loop_cycles(const char *body, uint32_t iters) { return loop_cycles_as(body, iters, false); }
+
+static const struct { const char *mode, *body; double measured; } loop_cost[] = {
+    {"ffma1", "AFSB", 27.06},
+    {"ind4", "AFFFSFB", 27.05},
+    {"ind8", "AFFFSFFFFFB", 27.05},
+    {"ind16", "AFFFSFFFFFFFFFFFFFB", 28.10},
+    {"dep8", "DADSDDDDDDB", 39.11},
+    {"dep16", "DADSDDDDDDDDDDDDDDB", 71.23},
+};
+
+START_TEST(test_loop_path)
+{
+    const char *body = loop_cost[_i].body;
+    double per = (double)(loop_cycles(body, 64) - loop_cycles(body, 32)) / 32.0;
+    ck_assert_msg(fabs(per - loop_cost[_i].measured) <= 1.0, "%s: %.2f cycles an iteration, H200 %.2f",
+                  loop_cost[_i].mode, per, loop_cost[_i].measured);
+}
+END_TEST
+
+/* The waves twin's loop, its counter on the uniform datapath: 29.0 cycles
+** an iteration (a wave of 60.1 us, 4096 iterations); on a vector counter
+** 27.06 (branch.cu ffma1). */
+START_TEST(test_uniform_loop)
+{
+    double uni = (double)(loop_cycles_as("AFSB", 64, true) - loop_cycles_as("AFSB", 32, true)) / 32.0;
+    double vec = (double)(loop_cycles("AFSB", 64) - loop_cycles("AFSB", 32)) / 32.0;
+    ck_assert_msg(fabs(uni - 29.0) <= 1.0, "uniform counter: %.2f cycles an iteration, H200 29.0", uni);
+    ck_assert_msg(fabs(vec - 27.06) <= 1.0, "vector counter: %.2f cycles an iteration, H200 27.06", vec);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_probes");
@@ -178,6 +240,8 @@ int main(void)
     tcase_add_loop_test(core, test_shared_load_latency, 0, (int)(sizeof smem_lat / sizeof smem_lat[0]));
     tcase_add_test(core, test_slot_refill_latency);
     tcase_add_loop_test(core, test_barrier_cost, 0, (int)(sizeof bar_cost / sizeof bar_cost[0]));
+    tcase_add_loop_test(core, test_loop_path, 0, (int)(sizeof loop_cost / sizeof loop_cost[0]));
+    tcase_add_test(core, test_uniform_loop);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

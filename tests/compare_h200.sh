@@ -13,7 +13,7 @@ trap 'rm -f "$out"' EXIT
 # (the median bound was 0.04 until the SMs' order within a cycle became
 # (SM, scheduler): that moved it from 3.8% to 4.0%, no calibration change)
 "$GPUSIM" compare validate/results/h200.json \
-    --max-median-error 0.045 --max-error 0.42 --max-occupancy-mismatches 0 >"$out"
+    --max-median-error 0.045 --max-error 0.46 --max-occupancy-mismatches 0 >"$out"
 rc=$?
 if [ "${3:-}" = --update ]; then
     cp "$out" tests/compare_h200.expected

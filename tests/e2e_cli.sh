@@ -209,4 +209,17 @@ for f in tests/cli_corpus/*.case; do
 done
 if [ "$ncase" -ge 20 ]; then ok; else bad "corpus has $ncase cases, want at least 20"; fi
 
+# The config fuzzer's seeds follow the machine: its preset seeds are the
+# presets as `gpusim gpus` prints them now, and its bad machine files are
+# the corpus's own (a knob added to sim/config.def leaves stale seeds
+# stopping at "missing key", which fuzz only the first lines).
+for f in fuzz/corpus/config/preset_*.json; do
+    p=$(basename "$f" .json)
+    p=${p#preset_}
+    if "$GPUSIM" gpus "$p" | cmp -s - "$f"; then ok; else bad "fuzz seed $f is not 'gpusim gpus $p' (regenerate it)"; fi
+done
+for f in fuzz/corpus/config/cfg_*.json; do
+    if cmp -s "$f" "tests/cli_corpus/$(basename "$f")"; then ok; else bad "fuzz seed $f differs from tests/cli_corpus/$(basename "$f")"; fi
+done
+
 e2e_finish

@@ -41,14 +41,15 @@ FILL:
     mov.u32         %r10, 0                   // sum = 0
     setp.le.s32     %p1, %r2, 0               // for (k = 0; k < iters; k++)
     @%p1 bra        STORE                     //   (no iteration when iters <= 0)
-LOOP:
+LOOP:                                         //   (in the order ptxas schedules it: the counter and
+                                              //   its compare before the load, which they do not need)
     add.u32         %r11, %r8, %r9            //   lane * stride + k
+    add.s32         %r9, %r9, 1               //   k++
     and.b32         %r11, %r11, 1023          //   ... % 1024
     shl.b32         %r11, %r11, 2             //   * 4 bytes
+    setp.lt.s32     %p1, %r9, %r2             //   k < iters
     ld.shared.u32   %r12, [%r11+buf]          //   buf[(lane * stride + k) % 1024]
     add.u32         %r10, %r10, %r12          //   sum += it
-    add.s32         %r9, %r9, 1               //   k++
-    setp.lt.s32     %p1, %r9, %r2             //   k < iters
     @%p1 bra        LOOP                      // } while (k < iters)
 STORE:
     mov.u32         %r13, %ctaid.x            // blockIdx.x
@@ -80,15 +81,15 @@ FILL:
     mov.u32         %r10, 0                   // sum = 0
     setp.le.s32     %p1, %r2, 0               // for (k = 0; k < iters; k++)
     @%p1 bra        STORE                     //   (no iteration when iters <= 0)
-LOOP:
+LOOP:                                         //   (in the order ptxas schedules it)
     xor.b32         %r11, %r9, %r7            //   k ^ lane
     and.b32         %r11, %r11, 31            //   swizzled column (k ^ lane) % 32
+    add.s32         %r9, %r9, 1               //   k++
     add.u32         %r11, %r11, %r8           //   lane * 32 + that column
+    setp.lt.s32     %p1, %r9, %r2             //   k < iters
     shl.b32         %r11, %r11, 2             //   * 4 bytes
     ld.shared.u32   %r12, [%r11+buf]          //   buf[lane * 32 + ((k ^ lane) % 32)]
     add.u32         %r10, %r10, %r12          //   sum += it
-    add.s32         %r9, %r9, 1               //   k++
-    setp.lt.s32     %p1, %r9, %r2             //   k < iters
     @%p1 bra        LOOP                      // } while (k < iters)
 STORE:
     mov.u32         %r13, %ctaid.x            // blockIdx.x
