@@ -30,4 +30,9 @@ if ! cmp -s "$out" tests/compare_h200_ptx.expected; then
     diff tests/compare_h200_ptx.expected "$out" | head -20
     exit 1
 fi
+# validate/RESULTS.md quotes the table "exactly as it prints it": hold it to that
+if ! python3 -c "import sys; sys.exit(open(sys.argv[1]).read() not in open(sys.argv[2]).read())" "$out" validate/RESULTS.md; then
+    echo "FAIL: validate/RESULTS.md does not quote this table as printed (paste it there)"
+    exit 1
+fi
 exit $rc
