@@ -35,7 +35,8 @@ void report_json(FILE *out, const RunReport *r);
 /* A header line, then one row per variant with the JSON fields flattened. */
 void report_csv(FILE *out, const RunReport *r);
 
-/* The sentence that explains row i's cost, without the variant name. */
+/* The sentence that explains row i's cost, without the variant name
+** (cli/explain.c: the rules). */
 void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap);
 
 /* The value of the stats key `name` (a --json key: an alias or an Nsight
