@@ -14,36 +14,7 @@
 
 #include "cli/trace_chrome.h"
 #include "sim/gpu.h"
-
-typedef struct {
-    Program   prog;
-    GpuConfig cfg;
-    GlobalMem *gmem;
-    Launch    L;
-    uint32_t  params[8];
-    SimResult r;
-} Run;
-
-static void run_init(Run *t, const char *gpu, const char *src, const char *kernel)
-{
-    memset(t, 0, sizeof *t);
-    Diag d;
-    ck_assert_msg(asm_parse(src, strlen(src), "test.asm", &t->prog, &d), "asm: %u:%u %s", d.line, d.col, d.message);
-    ck_assert_msg(config_load(gpu, &t->cfg, &d), "%s", d.message);
-    t->gmem = gmem_create();
-    t->L.kernel = program_find_kernel(&t->prog, kernel);
-    ck_assert_ptr_nonnull(t->L.kernel);
-    t->L.kernel_file = "test.asm";
-    t->L.gmem = t->gmem;
-    t->L.params = t->params;
-    t->L.grid[1] = t->L.grid[2] = t->L.block[1] = t->L.block[2] = 1;
-}
-
-static void set(Run *t, const char *kv)
-{
-    Diag d;
-    ck_assert_msg(config_set(&t->cfg, kv, &d), "%s", d.message);
-}
+#include "tests/sim_run.h"
 
 static uint32_t buffer(Run *t, uint64_t bytes, const char *name)
 {
@@ -58,12 +29,6 @@ static bool simulate(Run *t)
     Diag d;
     ck_assert_msg(config_validate(&t->cfg, &d), "%s", d.message);
     return gpu_simulate(&t->cfg, &t->L, NULL, &t->r);
-}
-
-static void run_free(Run *t)
-{
-    gmem_destroy(t->gmem);
-    program_destroy(&t->prog);
 }
 
 /* Fixed work per block: each thread runs `iters` dependent FMAs. */

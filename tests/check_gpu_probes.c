@@ -12,42 +12,7 @@
 
 #include "isa/asm.h"
 #include "sim/gpu.h"
-
-typedef struct {
-    Program   prog;
-    GpuConfig cfg;
-    GlobalMem *gmem;
-    Launch    L;
-    uint32_t  params[8];
-    SimResult r;
-} Run;
-
-static void run_init(Run *t, const char *gpu, const char *src, const char *kernel)
-{
-    memset(t, 0, sizeof *t);
-    Diag d;
-    ck_assert_msg(asm_parse(src, strlen(src), "test.asm", &t->prog, &d), "asm: %u:%u %s", d.line, d.col, d.message);
-    ck_assert_msg(config_load(gpu, &t->cfg, &d), "%s", d.message);
-    t->gmem = gmem_create();
-    t->L.kernel = program_find_kernel(&t->prog, kernel);
-    ck_assert_ptr_nonnull(t->L.kernel);
-    t->L.kernel_file = "test.asm";
-    t->L.gmem = t->gmem;
-    t->L.params = t->params;
-    t->L.grid[0] = t->L.grid[1] = t->L.grid[2] = t->L.block[1] = t->L.block[2] = 1;
-}
-
-static void set(Run *t, const char *kv)
-{
-    Diag d;
-    ck_assert_msg(config_set(&t->cfg, kv, &d), "%s", d.message);
-}
-
-static void run_free(Run *t)
-{
-    gmem_destroy(t->gmem);
-    program_destroy(&t->prog);
-}
+#include "tests/sim_run.h"
 
 static uint64_t run_cycles(const char *src, uint32_t threads)
 {

@@ -1,0 +1,50 @@
+/* tests/sim_run.h -- the small harness the timing-model suites share
+** (check_gpu, check_gpu_probes): a kernel assembled from text, a machine
+** preset, fresh global memory and a one-block-of-one launch to fill in. */
+#ifndef GPUSIM_TESTS_SIM_RUN_H
+#define GPUSIM_TESTS_SIM_RUN_H
+
+#include <check.h>
+#include <string.h>
+
+#include "isa/asm.h"
+#include "sim/gpu.h"
+
+typedef struct {
+    Program   prog;
+    GpuConfig cfg;
+    GlobalMem *gmem;
+    Launch    L;
+    uint32_t  params[8];
+    SimResult r;
+} Run;
+
+static inline void run_init(Run *t, const char *gpu, const char *src, const char *kernel)
+{
+    memset(t, 0, sizeof *t);
+    Diag d;
+    ck_assert_msg(asm_parse(src, strlen(src), "test.asm", &t->prog, &d), "asm: %u:%u %s", d.line, d.col, d.message);
+    ck_assert_msg(config_load(gpu, &t->cfg, &d), "%s", d.message);
+    t->gmem = gmem_create();
+    t->L.kernel = program_find_kernel(&t->prog, kernel);
+    ck_assert_ptr_nonnull(t->L.kernel);
+    t->L.kernel_file = "test.asm";
+    t->L.gmem = t->gmem;
+    t->L.params = t->params;
+    t->L.grid[0] = t->L.grid[1] = t->L.grid[2] = t->L.block[1] = t->L.block[2] = 1;
+}
+
+/* --set KEY=VALUE on the run's machine */
+static inline void set(Run *t, const char *kv)
+{
+    Diag d;
+    ck_assert_msg(config_set(&t->cfg, kv, &d), "%s", d.message);
+}
+
+static inline void run_free(Run *t)
+{
+    gmem_destroy(t->gmem);
+    program_destroy(&t->prog);
+}
+
+#endif
