@@ -21,7 +21,8 @@
 ** Stall reasons are charged per warp per cycle, on state changes: a warp
 ** waiting for a result is charged its reason when the result arrives; the
 ** warps whose operands are ready are charged in bulk at each evaluation of
-** their scheduler (not selected, or throttled by the pipe they need). A
+** their scheduler (not selected, throttled by the pipe they need, or held
+** at dispatch by the register read ports). A
 ** warp whose block waits for the SM's launcher is not stalled: that time
 ** is counted apart (launch_wait_warp_cycles per warp slot, and
 ** launch_queue_cycles for the SM's time with a block waiting).
@@ -38,8 +39,13 @@
 ** scheduler's uniform datapath (pipe.uniform_interval, lat.uniform) instead
 ** of the integer pipe, as ptxas's UIADD3 loop counters do.
 **
-** Left out: instruction fetch and caches, register-bank conflicts, the
-** operand collector, dual issue, the discrete steps of
+** The register file gives a scheduler sched.register_reads source
+** registers a cycle (0: no limit): an instruction that reads registers
+** issues while less than a cycle's worth of earlier reads is pending; a
+** warp held so is charged dispatch_stall.
+**
+** Left out: instruction fetch and caches, register banks by register
+** number and the operand reuse cache, dual issue, the discrete steps of
 ** the L1/shared carveout, texture and constant caches (ld.param is an ALU
 ** op). */
 #include "sim/gpu.h"

@@ -35,6 +35,7 @@ typedef struct {
     uint64_t  age;         /* dispatch order: smaller is older (GTO)           */
     uint8_t   why;         /* StallReason while `ready` is in the future       */
     uint8_t   unit;        /* OpUnit of the next instruction                   */
+    uint8_t   reads;       /* ... and the registers it reads (sched.register_reads) */
     uint8_t   reason;      /* StallReason the warp is in now (charged on change) */
     uint8_t   state;       /* WarpState                                        */
     uint8_t   next_reason; /* StallReason while next_issue is what holds it    */
@@ -47,6 +48,7 @@ typedef struct {
     WarpExec  ex;
     uint64_t  busy_mark;   /* with per-instruction counters: its scheduler's
                               busy_cycles[unit] when it became eligible        */
+    uint64_t  held_mark;   /* ... and held_cycles[unit]                        */
     uint64_t  chain_at;    /* several threads: NEVER, or the cycle its free PTX
                               instructions ran at, waiting for a deferred load's
                               value (sim/par.c runs them when it is applied)   */
@@ -83,12 +85,21 @@ typedef struct {
     uint64_t  busy_cycles[NPIPES]; /* cycles so far each pipe was busy while a
                                       warp needing it was eligible: what an
                                       eligible warp's wait splits by          */
+    uint64_t  held_cycles[NPIPES]; /* ... and it was free but the read ports
+                                      held (reads_held)                       */
+    uint32_t  eligible_reading[NPIPES]; /* eligible warps by pipe that read registers */
     uint64_t  wake_at;
     uint64_t  unit_free[NPIPES]; /* by unit, and PIPE_UNIFORM's */
     int64_t   last_issued; /* warp slot, or -1                                  */
     bool      last_eligible; /* ... and it is in `eligible` (GTO looks it up by
                                 its age instead of scanning for it)         */
     uint64_t  last_age;    /* LRR: age of the last warp picked                  */
+    /* The register file's read ports (sched.register_reads = P a cycle):
+    ** reads_due counts in 1/P cycles when the reads issued so far are done;
+    ** an instruction that reads registers issues only while less than a
+    ** cycle's worth of them is pending, reads_due / P <= now. */
+    uint64_t  reads_due;
+    bool      reads_held;  /* at last_eval: reads_due / P > now              */
 } Scheduler;
 
 typedef struct {
@@ -149,6 +160,7 @@ typedef struct {
 #define NEED_INDEX 0x3fffu
 typedef struct {
     uint8_t  n, unit;
+    uint8_t  reads; /* distinct registers it reads from the register file */
     uint16_t op[sizeof ((Instr *)0)->src / sizeof(Operand) + sizeof ((Instr *)0)->dst / sizeof(Operand) + 1];
 } PcNeeds;
 

@@ -85,11 +85,19 @@ static inline void eligible_add(Scheduler *q, const Warp *w, uint32_t slot)
     if ((int64_t)slot == q->last_issued) q->last_eligible = true;
 }
 
-/* The first eligible warp from index i on whose pipe is free, or -1. */
-static inline int64_t eligible_free(const Scheduler *q, uint32_t i)
+/* Whether an eligible warp can issue now: its pipe is free, and it reads no
+** register or the register file's read ports can take more (held is rare:
+** the warp is looked at only then). */
+static inline bool eligible_can_go(const Scheduler *q, const Warp *warps, const Eligible *e)
+{
+    return !q->pipe_busy[e->unit] && !(q->reads_held && warps[e->slot].reads);
+}
+
+/* The first eligible warp from index i on that can issue now, or -1. */
+static inline int64_t eligible_free(const Scheduler *q, const Warp *warps, uint32_t i)
 {
     for (; i < q->neligible; i++)
-        if (!q->pipe_busy[q->eligible[i].unit]) return i;
+        if (eligible_can_go(q, warps, &q->eligible[i])) return i;
     return -1;
 }
 
@@ -105,6 +113,54 @@ static inline void need(uint64_t ready, uint8_t why, uint64_t *t, uint8_t *reaso
         *t = ready;
         *reason = why;
     }
+}
+
+/* The register-file reads of an instruction: its distinct source registers,
+** a 64-bit pair counting two (immediates, special registers and predicates
+** are not read from it; neither is the uniform datapath's file). In PTX an
+** arithmetic instruction's first source that only ever holds a parameter
+** (`param_row`) is not read either: ptxas folds the ld.param into the
+** instruction as its one constant-bank operand. */
+static uint8_t register_reads(const Kernel *k, const Instr *in, const uint8_t *param_row)
+{
+    uint32_t n = 0;
+    bool memory = OP_INFO[in->op].space != SPACE_NONE, constant = false;
+    for (uint32_t i = 0; i < in->nsrc; i++) {
+        const Operand *o = &in->src[i];
+        if (o->kind != OPND_REG) continue;
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++) seen = in->src[j].kind == OPND_REG && in->src[j].index == o->index;
+        if (seen) continue;
+        bool pair = i == 0 && memory ? (in->iflags & INSTR_ADDR64) != 0
+                                     : k->ptx && i < 3 && (OP_INFO[in->op].wide & (W_A << i));
+        if (param_row && !memory && !constant && param_row[o->index] && (!pair || param_row[o->index + 1])) {
+            constant = true;
+            continue;
+        }
+        n += pair ? 2 : 1;
+    }
+    return (uint8_t)n;
+}
+
+/* PTX: the register rows whose every write is a folded ld.param (malloc'd,
+** one byte a row; NULL when out of memory). */
+static uint8_t *param_rows(const Kernel *k)
+{
+    uint32_t rows = k->regs_used + 2;
+    uint8_t *state = calloc(rows, 1); /* 0 never written, 1 parameters only, 2 else */
+    if (!state) return NULL;
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        const Instr *in = &k->code[pc];
+        bool param = (in->op == OP_LD_PARAM || in->op == OP_LD_PARAM_SUB) && !in->slots;
+        for (uint32_t i = 0; i < in->ndst; i++) {
+            const Operand *o = &in->dst[i];
+            if (o->kind != OPND_REG || o->index >= rows) continue;
+            uint32_t last = i == 0 && (OP_INFO[in->op].wide & W_D) && o->index + 1u < rows ? o->index + 1u : o->index;
+            for (uint32_t r = o->index; r <= last; r++) state[r] = param && state[r] != 2 ? 1 : 2;
+        }
+    }
+    for (uint32_t r = 0; r < rows; r++) state[r] = state[r] == 1;
+    return state;
 }
 
 /* Builds g->needs: per instruction, the registers and predicates its issue
@@ -124,6 +180,11 @@ bool sched_needs_build(Gpu *g)
             return false;
         }
     }
+    uint8_t *prow = NULL;
+    if (k->ptx && g->c->register_reads && !(prow = param_rows(k))) {
+        free(uni);
+        return false;
+    }
     for (uint32_t pc = 0; pc < k->ncode; pc++) {
         const Instr *in = &k->code[pc];
         PcNeeds *pn = &g->needs[pc];
@@ -137,8 +198,10 @@ bool sched_needs_build(Gpu *g)
             pn->op[pn->n++] = (uint16_t)(NEED_PRED | (OP_INFO[in->op].flags & OPF_BRANCH ? NEED_BPRED : 0) | in->guard);
         pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
         if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
+        pn->reads = pn->unit == PIPE_UNIFORM || (k->ptx && !in->slots) ? 0 : register_reads(k, in, prow);
     }
     free(uni);
+    free(prow);
     return true;
 }
 
@@ -168,6 +231,7 @@ static inline void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     w->ready = t;
     w->why = reason;
     w->unit = pn->unit;
+    w->reads = pn->reads;
 }
 
 void sched_prepare(const Gpu *g, Sm *sm, uint32_t slot)
@@ -235,6 +299,12 @@ static const uint8_t PIPE_STALL[NPIPES] = {
     [UNIT_CTRL] = STALL_NOT_SELECTED,      [PIPE_ALU_OR_FMA] = STALL_MATH_PIPE_THROTTLE,
     [PIPE_UNIFORM] = STALL_MATH_PIPE_THROTTLE,
 };
+
+/* What holds an eligible warp now: its pipe, the read ports, or another warp. */
+static inline uint8_t eligible_stall(const Scheduler *q, uint32_t unit, uint32_t reads)
+{
+    return q->pipe_busy[unit] ? PIPE_STALL[unit] : q->reads_held && reads ? STALL_DISPATCH_STALL : STALL_NOT_SELECTED;
+}
 
 /* ----------------------------------------------------------------- issue */
 
@@ -400,6 +470,11 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
         ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
     }
+    const uint8_t reads = g->needs[in - g->k->code].reads;
+    if (reads && g->c->register_reads) { /* the read ports, P a cycle: due in 1/P cycles */
+        uint64_t from = g->now * g->c->register_reads;
+        q->reads_due = (q->reads_due > from ? q->reads_due : from) + reads;
+    }
     uint8_t wait = STALL_WAIT;
     if (ptx && info->space == SPACE_GENERIC) unit = out->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU; /* resolved per access */
     if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, &wait);
@@ -470,9 +545,11 @@ static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
 static inline void pc_picked(Gpu *g, const Scheduler *q, const Warp *w, uint64_t now)
 {
     uint64_t busy = q->busy_cycles[w->unit] - w->busy_mark;
+    uint64_t held = w->reads ? q->held_cycles[w->unit] - w->held_mark : 0;
     PcCounters *p = &g->pcs[exec_pc(&w->ex)];
     p->stall[PIPE_STALL[w->unit]] += busy;
-    p->stall[STALL_NOT_SELECTED] += now - w->since - busy;
+    p->stall[STALL_DISPATCH_STALL] += held;
+    p->stall[STALL_NOT_SELECTED] += now - w->since - busy - held;
 }
 
 /* One scheduler at cycle now: admit warps whose operands are ready, pick
@@ -482,7 +559,8 @@ static inline void pc_picked(Gpu *g, const Scheduler *q, const Warp *w, uint64_t
 ** needing a pipe that was busy were throttled, the others not selected.
 ** With a per-warp trace sink each warp is charged individually instead;
 ** per-instruction counters get a picked warp's eligible time at its pc,
-** split by the cycles its pipe was busy meanwhile (busy_cycles). */
+** split by the cycles its pipe was busy meanwhile (busy_cycles) and those
+** the read ports held it (held_cycles). */
 static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out,
                                                               const bool pcs)
 {
@@ -493,18 +571,25 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     if (!per_warp && now > q->last_eval)
         for (uint32_t units = q->eligible_units; units; units &= units - 1) {
             int u = __builtin_ctz(units);
-            g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] +=
-                (uint64_t)q->eligible_by_unit[u] * (now - q->last_eval);
-            if (pcs && q->pipe_busy[u]) q->busy_cycles[u] += now - q->last_eval;
+            uint64_t dt = now - q->last_eval;
+            uint32_t held = q->reads_held && !q->pipe_busy[u] ? q->eligible_reading[u] : 0;
+            g->st->stall[q->pipe_busy[u] ? PIPE_STALL[u] : STALL_NOT_SELECTED] += (uint64_t)(q->eligible_by_unit[u] - held) * dt;
+            if (held) g->st->stall[STALL_DISPATCH_STALL] += (uint64_t)held * dt;
+            if (pcs && q->pipe_busy[u]) q->busy_cycles[u] += dt;
+            if (pcs && held) q->held_cycles[u] += dt;
         }
     q->last_eval = now;
     while (q->waiting.n && q->waiting.v[0].key <= now) {
         uint32_t slot = heap_pop(&q->waiting).id;
         Warp *w = &sm->warps[slot];
         charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
-        if (pcs) w->busy_mark = q->busy_cycles[w->unit];
+        if (pcs) {
+            w->busy_mark = q->busy_cycles[w->unit];
+            w->held_mark = q->held_cycles[w->unit];
+        }
         eligible_add(q, w, slot);
         q->eligible_by_unit[w->unit]++;
+        q->eligible_reading[w->unit] += w->reads != 0;
         q->eligible_units |= 1u << w->unit;
     }
     /* When each pipe an eligible warp needs can next accept an instruction
@@ -525,25 +610,27 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
         q->pipe_busy[u] = free_at > now;
         if (q->pipe_busy[u] && free_at < wake) wake = free_at;
     }
-    /* GTO: the last one picked if its pipe is free, else the oldest whose
-    ** pipe is; LRR: the first younger than the last one picked, else wrap
+    uint32_t ports = g->c->register_reads;
+    q->reads_held = ports && q->reads_due / ports > now;
+    if (q->reads_held && q->reads_due / ports < wake) wake = q->reads_due / ports;
+    /* GTO: the last one picked if it can go, else the oldest that can
+    ** (its pipe free, and the read ports for one that reads registers); LRR: the first younger than the last one picked, else wrap
     ** around to the oldest. Both found by age in the sorted list. */
     int64_t pick = -1;
     if (g->c->sched_policy == SCHED_GTO) {
         if (q->last_eligible) {
             uint32_t i = eligible_find(q, q->last_age);
             assert(i < q->neligible && (int64_t)q->eligible[i].slot == q->last_issued);
-            if (!q->pipe_busy[q->eligible[i].unit]) pick = i;
+            if (eligible_can_go(q, sm->warps, &q->eligible[i])) pick = i;
         }
     } else {
-        pick = eligible_free(q, eligible_find(q, q->last_age + 1));
+        pick = eligible_free(q, sm->warps, eligible_find(q, q->last_age + 1));
     }
-    if (pick < 0) pick = eligible_free(q, 0);
+    if (pick < 0) pick = eligible_free(q, sm->warps, 0);
     if (per_warp)
         for (uint32_t i = 0; i < q->neligible; i++) {
             Warp *w = &sm->warps[q->eligible[i].slot];
-            charge(g, s, q->eligible[i].slot, w,
-                   (int64_t)i == pick ? STALL_SELECTED : q->pipe_busy[w->unit] ? PIPE_STALL[w->unit] : STALL_NOT_SELECTED,
+            charge(g, s, q->eligible[i].slot, w, (int64_t)i == pick ? STALL_SELECTED : eligible_stall(q, w->unit, w->reads),
                    now);
         }
     if (pick < 0) {
@@ -556,6 +643,7 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     w->reason = STALL_SELECTED; /* its eligible time so far was charged in bulk */
     w->since = now;
     if (!--q->eligible_by_unit[w->unit]) q->eligible_units &= ~(1u << w->unit);
+    q->eligible_reading[w->unit] -= w->reads != 0;
     memmove(&q->eligible[pick], &q->eligible[pick + 1], (q->neligible - (uint32_t)pick - 1) * sizeof q->eligible[0]);
     q->neligible--;
     q->last_issued = slot;

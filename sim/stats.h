@@ -16,7 +16,7 @@
 /* Warp stall reasons, sampled per warp per cycle, with Nsight Compute's
 ** names: ncu counts each as smsp__pcsamp_warps_issue_stalled_<name>, and
 ** tests/ncu_stall_reasons.txt holds ncu's whole list (check_derive checks
-** every name here against it). The model has ten of ncu's eighteen. */
+** every name here against it). The model has eleven of ncu's eighteen. */
 #define STALL_LIST(X)                                                                     \
     X(SELECTED,           "selected",           "issued an instruction")                  \
     X(NOT_SELECTED,       "not_selected",       "ready, but another warp was picked")     \
@@ -27,7 +27,8 @@
     X(MIO_THROTTLE,       "mio_throttle",       "shared-memory pipe busy (e.g. bank conflicts)") \
     X(LG_THROTTLE,        "lg_throttle",        "load/store unit busy")                   \
     X(BARRIER,            "barrier",            "waiting at bar.sync for its block")      \
-    X(BRANCH_RESOLVING,   "branch_resolving",   "waiting for a branch target")
+    X(BRANCH_RESOLVING,   "branch_resolving",   "waiting for a branch target")            \
+    X(DISPATCH_STALL,     "dispatch_stall",     "held at dispatch: the register file's read ports are busy")
 
 /* The warp states a trace and the visualizer show: the stall reasons, then
 ** a warp slot whose block holds its resources but has not been started by

@@ -423,7 +423,7 @@ START_TEST(test_set_unknown_key)
         ck_assert_has(d.message, dot ? dot + 1 : knobs[i].key);
     }
     ck_assert_has(d.message, "sm.{count");
-    ck_assert_has(d.message, "sched.{policy}");
+    ck_assert_has(d.message, "sched.{policy, register_reads}");
     ck_assert(!config_set(&c, "name=x", &d));
     ck_assert_has(d.message, "unknown key 'name'");
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "isa/asm.h"
+#include "isa/ptx.h"
 #include "sim/gpu.h"
 #include "tests/sim_run.h"
 
@@ -198,6 +199,112 @@ START_TEST(test_uniform_loop)
 }
 END_TEST
 
+/* ---- the register file's read ports: dep_issue.cu ---- */
+
+/* Two blocks of 768 threads on one SM (12 warps per scheduler: GTO runs
+** them three at a time, and twelve leave no warp to finish alone), each
+** thread one dependent chain of instructions `op`: the chain instructions
+** issued per cycle per scheduler, from the cycles that 64 more links add. */
+static double chain_rate(const char *op, const char *knob)
+{
+    uint64_t cycles[2];
+    for (int k = 0; k < 2; k++) {
+        char src[16384];
+        int n = snprintf(src, sizeof src, ".kernel k\n    mov.f32 %%r2, 1.0\n    mov.f32 %%r3, 0.999\n    mov.f32 %%r4, 0.5\n");
+        for (uint32_t i = 0; i < 64u * (k + 1); i++) n += snprintf(src + n, sizeof src - (size_t)n, "    %s\n", op);
+        snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
+        Run t;
+        run_init(&t, "h200", src, "k");
+        set(&t, "sm.count=1");
+        if (knob) set(&t, knob);
+        t.L.block[0] = 768;
+        t.L.grid[0] = 2;
+        ck_assert_msg(gpu_simulate(&t.cfg, &t.L, NULL, &t.r), "%s", t.r.message);
+        cycles[k] = t.r.stats.cycles;
+        run_free(&t);
+    }
+    return 64.0 * 12 / (double)(cycles[1] - cycles[0]);
+}
+
+/* dep_issue.h200.txt at 16 warps per scheduler (8: 0.653, 0.876, 0.904):
+** an FFMA reading three registers issues at 0.668 a cycle, one reading a
+** register and an immediate besides its chain at 0.924, an FMUL reading one
+** at 0.945. The model's two reads a cycle give 2/3 and 1 (the probe's loop
+** instructions take the rest of the last two). */
+static const struct { const char *mode, *op; double measured; } chain_cost[] = {
+    {"ffma_rr", "fma.rn.f32 %r2, %r2, %r3, %r4", 0.668},
+    {"ffma_ri", "fma.rn.f32 %r2, %r2, %r3, 0.5", 0.924},
+    {"fmul_i", "mul.f32 %r2, %r2, 0.9999", 0.945},
+};
+
+START_TEST(test_register_reads)
+{
+    double rate = chain_rate(chain_cost[_i].op, NULL);
+    ck_assert_msg(fabs(rate - chain_cost[_i].measured) <= 0.08, "%s: %.3f instructions a cycle per scheduler, H200 %.3f",
+                  chain_cost[_i].mode, rate, chain_cost[_i].measured);
+}
+END_TEST
+
+/* The rule itself: three reads at two a cycle are 2/3 of an issue a cycle;
+** a repeated source is read once; without the limit, one a cycle. */
+START_TEST(test_register_reads_rule)
+{
+    double three = chain_rate(chain_cost[0].op, NULL);
+    ck_assert_msg(fabs(three - 2.0 / 3.0) < 0.005, "three reads at two a cycle: %.4f, expected 2/3", three);
+    double same = chain_rate("fma.rn.f32 %r2, %r2, %r3, %r3", NULL);
+    ck_assert_msg(fabs(same - 1.0) < 0.005, "two distinct registers: %.4f, expected 1", same);
+    double off = chain_rate(chain_cost[0].op, "sched.register_reads=0");
+    ck_assert_msg(fabs(off - 1.0) < 0.005, "sched.register_reads=0: %.4f, expected 1", off);
+    double four = chain_rate(chain_cost[0].op, "sched.register_reads=1");
+    ck_assert_msg(fabs(four - 1.0 / 3.0) < 0.005, "three reads at one a cycle: %.4f, expected 1/3", four);
+}
+END_TEST
+
+/* The same chain as PTX, its b operand from a parameter (ld.param, which
+** ptxas folds into the FFMA as its constant-bank operand: two reads) or
+** from a register computed in the kernel (three). */
+static double ptx_chain_rate(bool b_from_param)
+{
+    uint64_t cycles[2];
+    for (int k = 0; k < 2; k++) {
+        char src[32768];
+        int n = snprintf(src, sizeof src,
+                         ".version 8.0\n.target sm_90\n.address_size 64\n"
+                         ".visible .entry k(.param .f32 k_param_0)\n{\n  .reg .f32 %%f<8>;\n  .reg .b32 %%r<4>;\n"
+                         "  mov.u32 %%r0, %%tid.x;\n  cvt.rn.f32.u32 %%f1, %%r0;\n  add.f32 %%f2, %%f1, 0f3F000000;\n%s",
+                         b_from_param ? "  ld.param.f32 %f3, [k_param_0];\n" : "  add.f32 %f3, %f1, 0f3E800000;\n");
+        for (uint32_t i = 0; i < 64u * (k + 1); i++)
+            n += snprintf(src + n, sizeof src - (size_t)n, "  fma.rn.f32 %%f1, %%f1, %%f2, %%f3;\n");
+        snprintf(src + n, sizeof src - (size_t)n, "  ret;\n}\n");
+        Program prog;
+        Diag d;
+        ck_assert_msg(ptx_parse(src, strlen(src), "t.ptx", &prog, &d), "t.ptx:%u:%u: %s", d.line, d.col, d.message);
+        GpuConfig cfg;
+        ck_assert_msg(config_load("h200", &cfg, &d), "%s", d.message);
+        ck_assert(config_set(&cfg, "sm.count=1", &d));
+        GlobalMem *g = gmem_create();
+        const Kernel *kern = program_find_kernel(&prog, "k");
+        ck_assert_ptr_nonnull(kern);
+        uint32_t params[ISA_MAX_PARAM_WORDS] = { 0x3f000000u };
+        Launch L = { .kernel = kern, .kernel_file = "t.ptx", .gmem = g, .params = params,
+                     .grid = { 2, 1, 1 }, .block = { 768, 1, 1 } };
+        SimResult r;
+        ck_assert_msg(gpu_simulate(&cfg, &L, NULL, &r), "%s", r.message);
+        cycles[k] = r.stats.cycles;
+        gmem_destroy(g);
+        program_destroy(&prog);
+    }
+    return 64.0 * 12 / (double)(cycles[1] - cycles[0]);
+}
+
+START_TEST(test_register_reads_ptx_param)
+{
+    double param = ptx_chain_rate(true), reg = ptx_chain_rate(false);
+    ck_assert_msg(fabs(param - 1.0) < 0.005, "b from a parameter: %.4f, expected 1 (two reads)", param);
+    ck_assert_msg(fabs(reg - 2.0 / 3.0) < 0.005, "b from a register: %.4f, expected 2/3 (three reads)", reg);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_probes");
@@ -207,6 +314,9 @@ int main(void)
     tcase_add_loop_test(core, test_barrier_cost, 0, (int)(sizeof bar_cost / sizeof bar_cost[0]));
     tcase_add_loop_test(core, test_loop_path, 0, (int)(sizeof loop_cost / sizeof loop_cost[0]));
     tcase_add_test(core, test_uniform_loop);
+    tcase_add_loop_test(core, test_register_reads, 0, (int)(sizeof chain_cost / sizeof chain_cost[0]));
+    tcase_add_test(core, test_register_reads_rule);
+    tcase_add_test(core, test_register_reads_ptx_param);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

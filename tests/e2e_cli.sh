@@ -222,4 +222,10 @@ for f in fuzz/corpus/config/cfg_*.json; do
     if cmp -s "$f" "tests/cli_corpus/$(basename "$f")"; then ok; else bad "fuzz seed $f differs from tests/cli_corpus/$(basename "$f")"; fi
 done
 
+# workloads/README.md's --json example is the command's output as printed
+# (but for the host-time line "sim").
+doc=$(awk '/^```json$/{getline; if ($0 == "{") {grab=1; print; next}} grab && /^```$/{exit} grab' workloads/README.md | grep -v '^  "sim": ')
+run=$("$GPUSIM" run workloads/transpose.json --variant naive --json 2>/dev/null | grep -v '^  "sim": ')
+if [ -n "$doc" ] && [ "$doc" = "$run" ]; then ok; else bad "workloads/README.md's --json example differs from 'gpusim run workloads/transpose.json --variant naive --json'"; fi
+
 e2e_finish
