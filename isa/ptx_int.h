@@ -1,5 +1,5 @@
-/* isa/ptx_int.h -- what the files of the PTX front end share (isa/ptx.c:
-** tokens, directives, kernels; isa/ptx_operands.c: an instruction's operands and modifiers;
+/* isa/ptx_int.h -- what the files of the PTX front end share (isa/ptx_lex.c:
+** tokens and errors; isa/ptx.c: directives, kernels; isa/ptx_operands.c: an instruction's operands and modifiers;
 ** isa/ptx_decode.c: instructions;
 ** isa/ptx_lower.c: folds and load hoisting; isa/ptx_names.c: demangling;
 ** isa/ptx_regalloc.c: register rows). Not for other modules: they include
