@@ -55,3 +55,8 @@ endif()
 set_tests_properties(labs PROPERTIES TIMEOUT 600)
 # --jobs N changes the time a run takes, never its report (tests/e2e_jobs.sh).
 add_test(NAME e2e_jobs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_jobs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+
+# The simulated block lifetimes RESULTS.md quotes beside the H200's
+# (validate/block_life.py; a few seconds, traces of 16384-65536 blocks).
+add_test(NAME block_life COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/block_life.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+set_tests_properties(block_life PROPERTIES LABELS slow TIMEOUT 600)
