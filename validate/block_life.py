@@ -55,7 +55,7 @@ def main():
         skew.append(max(starts) - min(starts))
         spread.append(max(ends) - min(ends))
     print(f"{name}: {len(warps)} blocks; life p10/p50/p90 {quantile(life, .1)} {quantile(life, .5)} "
-          f"{quantile(life, .9)}; skew p50 {quantile(skew, .5)}; spread p50/p90 {quantile(spread, .5)} "
+          f"{quantile(life, .9)} mean {round(sum(life) / len(life))}; skew p50 {quantile(skew, .5)}; spread p50/p90 {quantile(spread, .5)} "
           f"{quantile(spread, .9)} (cycles)")
     return 0
 
