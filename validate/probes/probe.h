@@ -107,7 +107,7 @@ __device__ __forceinline__ unsigned smid()
     return s;
 }
 
-__device__ __forceinline__ unsigned hash32(unsigned x)
+__host__ __device__ __forceinline__ unsigned hash32(unsigned x)
 {
     x ^= x >> 16;
     x *= 0x7feb352dU;

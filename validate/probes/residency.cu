@@ -30,6 +30,15 @@
 // SM's first start; gt_ns: warp 0's end on %globaltimer, from the kernel's
 // earliest).
 //
+// warps table (the same recorded launch): d = t1 - t0 of each warp (its
+// start to its loaded value), over all warps: p10/p50/p90/p99 and mean;
+// per block the most of its warps' d (max_d) and their range (range_d),
+// and what blocks of the same size would show if each warp's d were drawn
+// independently from all warps' d (iid_max_d, iid_range_d: the mean over
+// blocks of the max and the range of `warps` draws, a fixed hash as the
+// sampler); icc: the share of d's variance that lies between blocks (0:
+// a block's warps are independent, 1: they move together).
+//
 // Device time: 14 variants x ~400 launches (20 groups of 10, plain and
 // recorded) of 50-200 us ~ 0.5 s of kernels; ~3 s with setup and the host
 // analysis.
@@ -151,7 +160,7 @@ int main(int argc, char **argv)
         {"saxpy_b4", SAXPY, 256, 4, 0},           {"saxpy_b2", SAXPY, 256, 2, 0},
     };
 
-    std::vector<std::string> life_rows, slot_rows;
+    std::vector<std::string> life_rows, slot_rows, warp_rows;
     for (const Variant &v : vs) {
         const int T = v.threads, warps = T / 32;
         const unsigned blocks = n / T;
@@ -265,6 +274,57 @@ int main(int argc, char **argv)
                  v.name, occ, qs(wave1, .5), qs(fill, .5), qs(gap, .1), qs(gap, .5), qs(gap, .9), mean(gap),
                  qs(resid, .1), qs(resid, .5), qs(resid, .9), qs(maxres, .5), qs(nblk, .5), nblk.front(), nblk.back());
         slot_rows.push_back(line);
+
+        // ---- per warp: its own time, and how a block's warps go together ----
+        std::vector<double> d((size_t)blocks * warps), maxd(blocks), ranged(blocks), bmean(blocks);
+        double dsum = 0, dsq = 0;
+        for (unsigned k = 0; k < blocks; k++) {
+            double mx = 0, mn = 1e300, sm = 0;
+            for (int j = 0; j < warps; j++) {
+                const WarpRec &r = w[(size_t)k * warps + j];
+                double dj = (double)(r.t1 - r.t0);
+                d[(size_t)k * warps + j] = dj;
+                mx = std::max(mx, dj);
+                mn = std::min(mn, dj);
+                sm += dj;
+                dsum += dj;
+                dsq += dj * dj;
+            }
+            maxd[k] = mx;
+            ranged[k] = mx - mn;
+            bmean[k] = sm / warps;
+        }
+        const double nd = (double)d.size(), dmean = dsum / nd, dvar = dsq / nd - dmean * dmean;
+        double between = 0, within = 0;
+        for (unsigned k = 0; k < blocks; k++) {
+            between += (bmean[k] - dmean) * (bmean[k] - dmean);
+            for (int j = 0; j < warps; j++) {
+                double e = d[(size_t)k * warps + j] - bmean[k];
+                within += e * e;
+            }
+        }
+        between /= blocks;
+        within /= nd;
+        // block means of n iid warps vary by within/n even when independent
+        double icc = dvar > 0 ? std::max(0.0, (between - within / (warps > 1 ? warps - 1 : 1)) / dvar) : 0;
+        double iid_max = 0, iid_range = 0;
+        for (unsigned k = 0; k < blocks; k++) {
+            double mx = 0, mn = 1e300;
+            for (int j = 0; j < warps; j++) {
+                double dj = d[hash32(k * 977u + (unsigned)j * 7919u + 12345u) % d.size()];
+                mx = std::max(mx, dj);
+                mn = std::min(mn, dj);
+            }
+            iid_max += mx;
+            iid_range += mx - mn;
+        }
+        iid_max /= blocks;
+        iid_range /= blocks;
+        std::sort(d.begin(), d.end());
+        snprintf(line, sizeof line, "%-15s %5d %6.0f %6.0f %6.0f %6.0f %6.0f %7.0f %7.0f %7.0f %7.0f %7.0f %5.2f",
+                 v.name, warps, qs(d, .1), qs(d, .5), qs(d, .9), qs(d, .99), dmean, mean(maxd), iid_max, mean(ranged),
+                 iid_range, median(maxd), icc);
+        warp_rows.push_back(line);
     }
     if (raw) fclose(raw);
 
@@ -276,6 +336,11 @@ int main(int argc, char **argv)
           "variant occ wave1_blocks fill_cyc gap_p10_cyc gap_p50_cyc gap_p90_cyc gap_mean_cyc resident_p10 "
           "resident_p50 resident_p90 resident_max blocks_per_sm blocks_per_sm_min blocks_per_sm_max");
     for (auto &r : slot_rows) printf("%s\n", r.c_str());
+    table("warps", "per warp d = t1 - t0 (cycles, the recorded launch); per block the max and range of its warps' d, "
+          "against independent draws from all warps' d (iid_*); icc: d's variance share between blocks",
+          "variant warps d_p10_cyc d_p50_cyc d_p90_cyc d_p99_cyc d_mean_cyc max_d_mean_cyc iid_max_d_mean_cyc "
+          "range_d_mean_cyc iid_range_d_mean_cyc max_d_p50_cyc icc");
+    for (auto &r : warp_rows) printf("%s\n", r.c_str());
     finish();
     return 0;
 }
