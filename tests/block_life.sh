@@ -16,12 +16,14 @@ for v in light_256 light_1024; do
         echo "FAIL: gpusim run occupancy/$v"
         exit 1
     fi
-    line=$(python3 validate/block_life.py "$tmp/$v.json" "occupancy/$v") || { echo "FAIL: block_life.py on $v"; exit 1; }
-    echo "$line"
-    if ! grep -qF -- "$line" validate/RESULTS.md; then
-        echo "FAIL: validate/RESULTS.md does not quote this line as printed (paste it there)"
-        exit 1
-    fi
+    lines=$(python3 validate/block_life.py "$tmp/$v.json" "occupancy/$v") || { echo "FAIL: block_life.py on $v"; exit 1; }
+    while IFS= read -r line; do
+        echo "$line"
+        if ! grep -qxF -- "$line" validate/RESULTS.md; then
+            echo "FAIL: validate/RESULTS.md does not quote this line as printed (paste it there)"
+            exit 1
+        fi
+    done <<<"$lines"
     rm -f "$tmp/$v.json"
 done
 echo "block lifetimes: as RESULTS.md quotes them"

@@ -10,10 +10,15 @@ from its per-block %clock64 records:
           to launch)
   spread  max - min of its warp ends (how long the block waits for its
           slowest warp)
+and, as the probe's warps table, each warp's d (here its life, start to
+exit; the probe's ends at its loaded value, a few cycles earlier): its
+quantiles, a block's max and range of d against independent draws from
+all warps' d, and icc, the share of d's variance between blocks.
 
 usage: block_life.py TRACE.json [NAME]
 """
 import json
+import random
 import re
 import sys
 from collections import defaultdict
@@ -57,6 +62,40 @@ def main():
     print(f"{name}: {len(warps)} blocks; life p10/p50/p90 {quantile(life, .1)} {quantile(life, .5)} "
           f"{quantile(life, .9)} mean {round(sum(life) / len(life))}; skew p50 {quantile(skew, .5)}; spread p50/p90 {quantile(spread, .5)} "
           f"{quantile(spread, .9)} (cycles)")
+    # residency.cu's warps table: d per warp (here its life, start to exit),
+    # a block's max and range of d against independent draws from all d
+    # (a fixed-seed sampler), and the share of d's variance between blocks
+    d_all, maxd, ranged, between, within = [], [], [], 0.0, 0.0
+    blocks = list(warps.values())
+    for ws in blocks:
+        ds = [e - s for s, e in ws]
+        d_all += ds
+        maxd.append(max(ds))
+        ranged.append(max(ds) - min(ds))
+    mean_d = sum(d_all) / len(d_all)
+    var_d = sum((x - mean_d) ** 2 for x in d_all) / len(d_all)
+    for ws in blocks:
+        ds = [e - s for s, e in ws]
+        m = sum(ds) / len(ds)
+        between += (m - mean_d) ** 2
+        within += sum((x - m) ** 2 for x in ds)
+    between /= len(blocks)
+    within /= len(d_all)
+    n = max(len(ws) for ws in blocks)
+    icc = max(0.0, (between - within / max(1, n - 1)) / var_d) if var_d > 0 else 0.0
+    rng = random.Random(12345)
+    iid_max = iid_range = 0.0
+    for ws in blocks:
+        draws = [d_all[rng.randrange(len(d_all))] for _ in ws]
+        iid_max += max(draws)
+        iid_range += max(draws) - min(draws)
+    iid_max /= len(blocks)
+    iid_range /= len(blocks)
+    d_all.sort()
+    print(f"{name}: warps d p10/p50/p90/p99 {quantile(d_all, .1)} {quantile(d_all, .5)} {quantile(d_all, .9)} "
+          f"{quantile(d_all, .99)} mean {round(mean_d)}; block max d mean {round(sum(maxd) / len(maxd))} "
+          f"(iid {round(iid_max)}); range d mean {round(sum(ranged) / len(ranged))} (iid {round(iid_range)}); "
+          f"icc {icc:.2f}")
     return 0
 
 
