@@ -613,9 +613,10 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     uint32_t ports = g->c->register_reads;
     q->reads_held = ports && q->reads_due / ports > now;
     if (q->reads_held && q->reads_due / ports < wake) wake = q->reads_due / ports;
-    /* GTO: the last one picked if it can go, else the oldest that can
-    ** (its pipe free, and the read ports for one that reads registers); LRR: the first younger than the last one picked, else wrap
-    ** around to the oldest. Both found by age in the sorted list. */
+    /* GTO: the last one picked if it can go (its pipe free, and the read
+    ** ports for one that reads registers), else the oldest that can; LRR:
+    ** the first younger than the last one picked, else wrap around to the
+    ** oldest. Both found by age in the sorted list. */
     int64_t pick = -1;
     if (g->c->sched_policy == SCHED_GTO) {
         if (q->last_eligible) {
