@@ -305,6 +305,31 @@ START_TEST(test_register_reads_ptx_param)
 }
 END_TEST
 
+/* A warp the read ports hold is charged dispatch_stall, and only then. */
+static uint64_t chain_dispatch_stall(const char *op)
+{
+    char src[16384];
+    int n = snprintf(src, sizeof src, ".kernel k\n    mov.f32 %%r2, 1.0\n    mov.f32 %%r3, 0.999\n    mov.f32 %%r4, 0.5\n");
+    for (uint32_t i = 0; i < 64; i++) n += snprintf(src + n, sizeof src - (size_t)n, "    %s\n", op);
+    snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
+    Run t;
+    run_init(&t, "h200", src, "k");
+    set(&t, "sm.count=1");
+    t.L.block[0] = 768;
+    t.L.grid[0] = 2;
+    ck_assert_msg(gpu_simulate(&t.cfg, &t.L, NULL, &t.r), "%s", t.r.message);
+    uint64_t held = t.r.stats.stall[STALL_DISPATCH_STALL];
+    run_free(&t);
+    return held;
+}
+
+START_TEST(test_register_reads_stall)
+{
+    ck_assert_uint_gt(chain_dispatch_stall(chain_cost[0].op), 0);
+    ck_assert_uint_eq(chain_dispatch_stall(chain_cost[2].op), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_probes");
@@ -317,6 +342,7 @@ int main(void)
     tcase_add_loop_test(core, test_register_reads, 0, (int)(sizeof chain_cost / sizeof chain_cost[0]));
     tcase_add_test(core, test_register_reads_rule);
     tcase_add_test(core, test_register_reads_ptx_param);
+    tcase_add_test(core, test_register_reads_stall);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
