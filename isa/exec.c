@@ -374,18 +374,26 @@ static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
 {
     /* Usually every lane falls in one buffer: translate the span once. */
     uint64_t lo = UINT64_MAX, hi = 0;
-    for (int l = 0; l < WARP_SIZE; l++)
-        if (m >> l & 1) {
-            if (out->addr[l] < lo) lo = out->addr[l];
-            if (out->addr[l] > hi) hi = out->addr[l];
+    if (m == UINT32_MAX) /* every lane (the common case): no mask tests */
+        for (int l = 0; l < WARP_SIZE; l++) {
+            lo = out->addr[l] < lo ? out->addr[l] : lo;
+            hi = out->addr[l] > hi ? out->addr[l] : hi;
         }
+    else
+        for (int l = 0; l < WARP_SIZE; l++)
+            if (m >> l & 1) {
+                if (out->addr[l] < lo) lo = out->addr[l];
+                if (out->addr[l] > hi) hi = out->addr[l];
+            }
     /* a deferred access may run beside others (several host threads): the
     ** lookup that remembers nothing */
     out->deferred = b->defer_global;
     uint8_t *base = !m ? NULL
                     : b->defer_global ? gmem_lookup(b->gmem, lo, (uint32_t)(hi - lo) + width)
                                       : gmem_translate(b->gmem, lo, (uint32_t)(hi - lo) + width);
-    if (base) {
+    if (base && m == UINT32_MAX) {
+        for (int l = 0; l < WARP_SIZE; l++) ptr[l] = base + (out->addr[l] - lo);
+    } else if (base) {
         for (int l = 0; l < WARP_SIZE; l++) /* inactive lanes' addresses may be anything */
             ptr[l] = base + ((m >> l & 1) ? out->addr[l] - lo : 0);
     } else {
