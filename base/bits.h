@@ -1,9 +1,11 @@
 /* base/bits.h -- bit helpers every layer uses: lane masks (32 lanes) and
-** sector masks (4 sectors of a line) are counted with the same popcount. */
+** sector masks (4 sectors of a line) are counted with the same popcount;
+** a register's 32 bits read as a float and back. */
 #ifndef GPUSIM_BASE_BITS_H
 #define GPUSIM_BASE_BITS_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* Number of set bits (portable: no libgcc call where the CPU lacks popcnt). */
 static inline uint32_t bits_popcount(uint32_t m)
@@ -24,6 +26,21 @@ static inline uint32_t bits_lanes(uint32_t m)
 static inline uint32_t bits_popcount4(uint32_t m)
 {
     return (uint32_t)(0x4332322132212110ull >> ((m & 0xfu) * 4)) & 0xfu;
+}
+
+/* A 32-bit register's bits as a float, and a float's bits (no aliasing). */
+static inline float bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t bits_of_f32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
 }
 
 #endif

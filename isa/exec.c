@@ -14,19 +14,6 @@
 #include <emmintrin.h>
 #endif
 
-static inline float f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint32_t bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 /* A lane mask as 32 words of all ones or zero, four lanes per 16-byte copy
 ** from a table: a blend by these words vectorises, a test of bit l of the
@@ -162,7 +149,7 @@ static void fma_lanes(uint32_t *D, const uint32_t *A, const uint32_t *B, const u
     uint32_t mw[WARP_SIZE];
     lanes_from_mask(m, mw);
     for (int l = 0; l < WARP_SIZE; l++) {
-        uint32_t v = bits(fmaf(f32(A[l]), f32(B[l]), f32(C[l])));
+        uint32_t v = bits_of_f32(fmaf(bits_f32(A[l]), bits_f32(B[l]), bits_f32(C[l])));
         D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
     }
 }
@@ -171,7 +158,7 @@ static void fma_lanes(uint32_t *D, const uint32_t *A, const uint32_t *B, const u
 ** library may return either zero, and results must not depend on it). */
 static inline uint32_t min_f32(uint32_t x, uint32_t y)
 {
-    float a = f32(x), b = f32(y);
+    float a = bits_f32(x), b = bits_f32(y);
     if (isnan(a)) return y;
     if (isnan(b)) return x;
     if (a == b) return x | y; /* equal: only +-0 differ in bits; -0 wins */
@@ -180,7 +167,7 @@ static inline uint32_t min_f32(uint32_t x, uint32_t y)
 
 static inline uint32_t max_f32(uint32_t x, uint32_t y)
 {
-    float a = f32(x), b = f32(y);
+    float a = bits_f32(x), b = bits_f32(y);
     if (isnan(a)) return y;
     if (isnan(b)) return x;
     if (a == b) return x & y; /* +0 wins */
@@ -579,9 +566,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_POPC_B32: LANES1(bits_popcount(x)); break;
     case OP_CLZ_B32: LANES1(x ? (uint32_t)__builtin_clz(x) : 32u); break;
 
-    case OP_ADD_F32: LANES2(bits(f32(x) + f32(y))); break;
-    case OP_SUB_F32: LANES2(bits(f32(x) - f32(y))); break;
-    case OP_MUL_F32: LANES2(bits(f32(x) * f32(y))); break;
+    case OP_ADD_F32: LANES2(bits_of_f32(bits_f32(x) + bits_f32(y))); break;
+    case OP_SUB_F32: LANES2(bits_of_f32(bits_f32(x) - bits_f32(y))); break;
+    case OP_MUL_F32: LANES2(bits_of_f32(bits_f32(x) * bits_f32(y))); break;
     case OP_FMA_F32:
     case OP_MAD_F32:
         fma_lanes(w->r[in->dst[0].index], row(w, &in->src[0], ta), row(w, &in->src[1], tb), row(w, &in->src[2], tc), m);
@@ -590,24 +577,24 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_MAX_F32: LANES2(max_f32(x, y)); break;
     case OP_ABS_F32: LANES1(x & 0x7fffffffu); break;
     case OP_NEG_F32: LANES1(x ^ 0x80000000u); break;
-    case OP_DIV_F32: LANES2(bits(f32(x) / f32(y))); break;
-    case OP_RCP_F32: LANES1(bits(1.0f / f32(x))); break;
-    case OP_SQRT_F32: LANES1(bits(sqrtf(f32(x)))); break;
-    case OP_RSQRT_F32: LANES1(bits(1.0f / sqrtf(f32(x)))); break;
-    case OP_EX2_F32: LANES1(bits(exp2f(f32(x)))); break;
-    case OP_LG2_F32: LANES1(bits(log2f(f32(x)))); break;
-    case OP_SIN_F32: LANES1(bits(sinf(f32(x)))); break;
-    case OP_COS_F32: LANES1(bits(cosf(f32(x)))); break;
+    case OP_DIV_F32: LANES2(bits_of_f32(bits_f32(x) / bits_f32(y))); break;
+    case OP_RCP_F32: LANES1(bits_of_f32(1.0f / bits_f32(x))); break;
+    case OP_SQRT_F32: LANES1(bits_of_f32(sqrtf(bits_f32(x)))); break;
+    case OP_RSQRT_F32: LANES1(bits_of_f32(1.0f / sqrtf(bits_f32(x)))); break;
+    case OP_EX2_F32: LANES1(bits_of_f32(exp2f(bits_f32(x)))); break;
+    case OP_LG2_F32: LANES1(bits_of_f32(log2f(bits_f32(x)))); break;
+    case OP_SIN_F32: LANES1(bits_of_f32(sinf(bits_f32(x)))); break;
+    case OP_COS_F32: LANES1(bits_of_f32(cosf(bits_f32(x)))); break;
 
-    case OP_CVT_F32_S32: LANES1(bits((float)(int32_t)x)); break;
-    case OP_CVT_F32_U32: LANES1(bits((float)x)); break;
-    case OP_CVT_S32_F32: LANES1(f2s(f32(x))); break;
-    case OP_CVT_U32_F32: LANES1(f2u(f32(x))); break;
-    case OP_CVT_RNI_S32_F32: LANES1(f2s(nearbyintf(f32(x)))); break;
+    case OP_CVT_F32_S32: LANES1(bits_of_f32((float)(int32_t)x)); break;
+    case OP_CVT_F32_U32: LANES1(bits_of_f32((float)x)); break;
+    case OP_CVT_S32_F32: LANES1(f2s(bits_f32(x))); break;
+    case OP_CVT_U32_F32: LANES1(f2u(bits_f32(x))); break;
+    case OP_CVT_RNI_S32_F32: LANES1(f2s(nearbyintf(bits_f32(x)))); break;
 
     case OP_SETP_S32: SETP_INT(int32_t); break;
     case OP_SETP_U32: SETP_INT(uint32_t); break;
-    case OP_SETP_F32: SETP(cmp_f((CmpOp)in->mod, f32(x), f32(y))); break;
+    case OP_SETP_F32: SETP(cmp_f((CmpOp)in->mod, bits_f32(x), bits_f32(y))); break;
     case OP_AND_PRED:
     case OP_OR_PRED:
     case OP_XOR_PRED: {

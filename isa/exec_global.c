@@ -8,24 +8,11 @@
 
 #include <string.h>
 
-static inline float f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint32_t bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 uint32_t exec_atom_apply(AtomOp op, ValueType type, uint32_t old, uint32_t v, uint32_t cmpv)
 {
     switch (op) {
-    case ATOM_ADD: return type == TYPE_F32 ? bits(f32(old) + f32(v)) : old + v;
+    case ATOM_ADD: return type == TYPE_F32 ? bits_of_f32(bits_f32(old) + bits_f32(v)) : old + v;
     case ATOM_MIN: return type == TYPE_S32 ? ((int32_t)v < (int32_t)old ? v : old) : (v < old ? v : old);
     case ATOM_MAX: return type == TYPE_S32 ? ((int32_t)v > (int32_t)old ? v : old) : (v > old ? v : old);
     case ATOM_EXCH: return v;

@@ -15,19 +15,6 @@
 #include <math.h>
 #include <string.h>
 
-static inline float f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint32_t bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 /* A 32-bit source of every lane. */
 static void src32(const WarpExec *w, const Operand *o, uint32_t v[WARP_SIZE])
@@ -138,12 +125,12 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
     CvtRound r = (CvtRound)in->sub;
     bool sat = in->iflags & INSTR_SAT;
     if (st == TYPE_F32) {
-        float x = f32((uint32_t)v);
+        float x = bits_f32((uint32_t)v);
         if (dt == TYPE_F32) {
             float y = x;
             if (r >= RND_RNI && !isnan(x) && !isinf(x)) y = (float)round_integral(x, r);
             if (sat) y = isnan(y) ? 0.0f : y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y;
-            return bits(y);
+            return bits_of_f32(y);
         }
         /* float to integer: rounded as written, saturating, NaN gives 0 */
         if (isnan(x)) return 0;
@@ -157,7 +144,7 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
     bool src_unsigned_64 = type_bytes(st) == 8 && !type_signed(st);
     if (dt == TYPE_F32) {
         long double x = src_unsigned_64 ? (long double)v : (long double)i;
-        return bits(to_f32(x, r == RND_NONE ? RND_RN : r));
+        return bits_of_f32(to_f32(x, r == RND_NONE ? RND_RN : r));
     }
     /* integer to integer: truncate or extend; .sat clamps to the destination */
     if (sat) {
@@ -416,7 +403,7 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         return;
     case OP_SLCT_S32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (int32_t)c[l] >= 0 ? a[l] : bb[l]; dst32(w, o, d, m); return;
     case OP_SLCT_F32: /* -0.0 >= 0 holds; NaN selects b */
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = (f32(c[l]) >= 0.0f) ? a[l] : bb[l];
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = (bits_f32(c[l]) >= 0.0f) ? a[l] : bb[l];
         dst32(w, o, d, m);
         return;
     case OP_MUL24_LO_U32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (a[l] & 0xffffff) * (bb[l] & 0xffffff); dst32(w, o, d, m); return;
@@ -428,15 +415,15 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dst32(w, o, d, m);
         return;
     case OP_SAD_U32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (a[l] > bb[l] ? a[l] - bb[l] : bb[l] - a[l]) + c[l]; dst32(w, o, d, m); return;
-    case OP_DIV_APPROX_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(f32(a[l]) * (1.0f / f32(bb[l]))); dst32(w, o, d, m); return;
-    case OP_DIV_FULL_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(f32(a[l]) / f32(bb[l])); dst32(w, o, d, m); return;
-    case OP_RCP_RN_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(1.0f / f32(a[l])); dst32(w, o, d, m); return;
-    case OP_SQRT_RN_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(sqrtf(f32(a[l]))); dst32(w, o, d, m); return;
-    case OP_TANH_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits(tanhf(f32(a[l]))); dst32(w, o, d, m); return;
+    case OP_DIV_APPROX_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(bits_f32(a[l]) * (1.0f / bits_f32(bb[l]))); dst32(w, o, d, m); return;
+    case OP_DIV_FULL_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(bits_f32(a[l]) / bits_f32(bb[l])); dst32(w, o, d, m); return;
+    case OP_RCP_RN_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(1.0f / bits_f32(a[l])); dst32(w, o, d, m); return;
+    case OP_SQRT_RN_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(sqrtf(bits_f32(a[l]))); dst32(w, o, d, m); return;
+    case OP_TANH_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(tanhf(bits_f32(a[l]))); dst32(w, o, d, m); return;
     case OP_COPYSIGN_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (bb[l] & 0x7fffffffu) | (a[l] & 0x80000000u); dst32(w, o, d, m); return;
     case OP_TESTP_F32: {
         uint32_t r = 0;
-        for (int l = 0; l < WARP_SIZE; l++) r |= (uint32_t)testp(f32(a[l]), (TestpKind)in->sub) << l;
+        for (int l = 0; l < WARP_SIZE; l++) r |= (uint32_t)testp(bits_f32(a[l]), (TestpKind)in->sub) << l;
         dstp(w, o, r, m);
         return;
     }
