@@ -610,9 +610,9 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
         q->pipe_busy[u] = free_at > now;
         if (q->pipe_busy[u] && free_at < wake) wake = free_at;
     }
-    uint32_t ports = g->c->register_reads;
-    q->reads_held = ports && q->reads_due / ports > now;
-    if (q->reads_held && q->reads_due / ports < wake) wake = q->reads_due / ports;
+    uint64_t reads_open = g->c->register_reads ? q->reads_due / g->c->register_reads : 0; /* when they take more */
+    q->reads_held = reads_open > now;
+    if (q->reads_held && reads_open < wake) wake = reads_open;
     /* GTO: the last one picked if it can go (its pipe free, and the read
     ** ports for one that reads registers), else the oldest that can; LRR:
     ** the first younger than the last one picked, else wrap around to the

@@ -203,27 +203,31 @@ END_TEST
 
 /* Two blocks of 768 threads on one SM (12 warps per scheduler: GTO runs
 ** them three at a time, and twelve leave no warp to finish alone), each
-** thread one dependent chain of instructions `op`: the chain instructions
-** issued per cycle per scheduler, from the cycles that 64 more links add. */
+** thread one dependent chain of `links` instructions `op`. */
+static KernelStats chain_run(const char *op, uint32_t links, const char *knob)
+{
+    char src[16384];
+    int n = snprintf(src, sizeof src, ".kernel k\n    mov.f32 %%r2, 1.0\n    mov.f32 %%r3, 0.999\n    mov.f32 %%r4, 0.5\n");
+    for (uint32_t i = 0; i < links; i++) n += snprintf(src + n, sizeof src - (size_t)n, "    %s\n", op);
+    snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
+    Run t;
+    run_init(&t, "h200", src, "k");
+    set(&t, "sm.count=1");
+    if (knob) set(&t, knob);
+    t.L.block[0] = 768;
+    t.L.grid[0] = 2;
+    ck_assert_msg(gpu_simulate(&t.cfg, &t.L, NULL, &t.r), "%s", t.r.message);
+    KernelStats st = t.r.stats;
+    run_free(&t);
+    return st;
+}
+
+/* The chain instructions issued per cycle per scheduler, from the cycles
+** that 64 more links add. */
 static double chain_rate(const char *op, const char *knob)
 {
-    uint64_t cycles[2];
-    for (int k = 0; k < 2; k++) {
-        char src[16384];
-        int n = snprintf(src, sizeof src, ".kernel k\n    mov.f32 %%r2, 1.0\n    mov.f32 %%r3, 0.999\n    mov.f32 %%r4, 0.5\n");
-        for (uint32_t i = 0; i < 64u * (k + 1); i++) n += snprintf(src + n, sizeof src - (size_t)n, "    %s\n", op);
-        snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
-        Run t;
-        run_init(&t, "h200", src, "k");
-        set(&t, "sm.count=1");
-        if (knob) set(&t, knob);
-        t.L.block[0] = 768;
-        t.L.grid[0] = 2;
-        ck_assert_msg(gpu_simulate(&t.cfg, &t.L, NULL, &t.r), "%s", t.r.message);
-        cycles[k] = t.r.stats.cycles;
-        run_free(&t);
-    }
-    return 64.0 * 12 / (double)(cycles[1] - cycles[0]);
+    uint64_t c64 = chain_run(op, 64, knob).cycles, c128 = chain_run(op, 128, knob).cycles;
+    return 64.0 * 12 / (double)(c128 - c64);
 }
 
 /* dep_issue.h200.txt at 16 warps per scheduler (8: 0.653, 0.876, 0.904):
@@ -306,27 +310,10 @@ START_TEST(test_register_reads_ptx_param)
 END_TEST
 
 /* A warp the read ports hold is charged dispatch_stall, and only then. */
-static uint64_t chain_dispatch_stall(const char *op)
-{
-    char src[16384];
-    int n = snprintf(src, sizeof src, ".kernel k\n    mov.f32 %%r2, 1.0\n    mov.f32 %%r3, 0.999\n    mov.f32 %%r4, 0.5\n");
-    for (uint32_t i = 0; i < 64; i++) n += snprintf(src + n, sizeof src - (size_t)n, "    %s\n", op);
-    snprintf(src + n, sizeof src - (size_t)n, "    exit\n");
-    Run t;
-    run_init(&t, "h200", src, "k");
-    set(&t, "sm.count=1");
-    t.L.block[0] = 768;
-    t.L.grid[0] = 2;
-    ck_assert_msg(gpu_simulate(&t.cfg, &t.L, NULL, &t.r), "%s", t.r.message);
-    uint64_t held = t.r.stats.stall[STALL_DISPATCH_STALL];
-    run_free(&t);
-    return held;
-}
-
 START_TEST(test_register_reads_stall)
 {
-    ck_assert_uint_gt(chain_dispatch_stall(chain_cost[0].op), 0);
-    ck_assert_uint_eq(chain_dispatch_stall(chain_cost[2].op), 0);
+    ck_assert_uint_gt(chain_run(chain_cost[0].op, 64, NULL).stall[STALL_DISPATCH_STALL], 0);
+    ck_assert_uint_eq(chain_run(chain_cost[2].op, 64, NULL).stall[STALL_DISPATCH_STALL], 0);
 }
 END_TEST
 

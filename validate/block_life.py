@@ -65,28 +65,25 @@ def main():
     # residency.cu's warps table: d per warp (here its life, start to exit),
     # a block's max and range of d against independent draws from all d
     # (a fixed-seed sampler), and the share of d's variance between blocks
-    d_all, maxd, ranged, between, within = [], [], [], 0.0, 0.0
-    blocks = list(warps.values())
-    for ws in blocks:
-        ds = [e - s for s, e in ws]
-        d_all += ds
-        maxd.append(max(ds))
-        ranged.append(max(ds) - min(ds))
+    blocks = [[e - s for s, e in ws] for ws in warps.values()]  # d of each warp, by block
+    d_all = [x for ds in blocks for x in ds]
+    maxd = [max(ds) for ds in blocks]
+    ranged = [max(ds) - min(ds) for ds in blocks]
+    between = within = 0.0
     mean_d = sum(d_all) / len(d_all)
     var_d = sum((x - mean_d) ** 2 for x in d_all) / len(d_all)
-    for ws in blocks:
-        ds = [e - s for s, e in ws]
+    for ds in blocks:
         m = sum(ds) / len(ds)
         between += (m - mean_d) ** 2
         within += sum((x - m) ** 2 for x in ds)
     between /= len(blocks)
     within /= len(d_all)
-    n = max(len(ws) for ws in blocks)
+    n = max(len(ds) for ds in blocks)
     icc = max(0.0, (between - within / max(1, n - 1)) / var_d) if var_d > 0 else 0.0
     rng = random.Random(12345)
     iid_max = iid_range = 0.0
-    for ws in blocks:
-        draws = [d_all[rng.randrange(len(d_all))] for _ in ws]
+    for ds in blocks:
+        draws = [d_all[rng.randrange(len(d_all))] for _ in ds]
         iid_max += max(draws)
         iid_range += max(draws) - min(draws)
     iid_max /= len(blocks)
