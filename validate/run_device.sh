@@ -12,7 +12,19 @@
 #   env.txt           nvcc, driver, nvidia-smi before and after (clocks, power)
 # The summary table comes last on stdout. Expected: ~1 min build, 1-2 min run.
 # Usage: OUT=/some/dir bash validate/run_device.sh   (OUT defaults to /tmp/...)
+#
+# With --counters first, nothing is timed: each twin runs under Nsight Compute
+# (ncu, one call per twin, so a failure loses one twin), every variant's
+# correctness launch alone profiled (gpusim-validate --profile), and $OUT gets
+#   counters/NAME.json    the twin's records (profile_pid, profile_first: which
+#                         of the report's kernels are the variant's)
+#   counters/NAME.csv     ncu's raw page of those kernels (--csv --page raw)
+#   counters/NAME.log     the runner's and ncu's output
+#   ncu.txt               ncu's version, its sections, and which set was used
+# validate/counters.py turns them into the counters file gpusim compare reads.
 set -uo pipefail
+COUNTERS=0
+if [ "${1:-}" = "--counters" ]; then COUNTERS=1; shift; fi
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpusim-validate-out}
 BUILD=${BUILD:-/tmp/gpusim-validate-build}
@@ -75,6 +87,49 @@ if [ -n "$CUOBJDUMP" ]; then
   fi
 else
   echo "run_device: cuobjdump not found: no SASS check"
+fi
+
+# ---- counters: every variant's launch under ncu, nothing timed -------------------
+if [ "$COUNTERS" = 1 ]; then
+  NCU=$(find_tool ncu)
+  [ -n "$NCU" ] || { log "ncu not found: no counters"; exit 2; }
+  mkdir -p "$OUT/counters"
+  { "$NCU" --version; echo "== sections"; "$NCU" --list-sections; } > "$OUT/ncu.txt" 2>&1
+  # The clocks as found (METHOD.md); caches flushed before every pass, so each
+  # launch starts cold, as the simulator does.
+  common=(--target-processes all --profile-from-start off --clock-control none --cache-control all)
+  sections=(--section SpeedOfLight --section MemoryWorkloadAnalysis_Chart --section MemoryWorkloadAnalysis_Tables
+            --section WarpStateStats --section Occupancy --section LaunchStats --section SchedulerStats
+            --section InstructionStats)
+  metrics=(--metrics "dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sectors_op_read.sum,lts__t_sectors_op_read_lookup_hit.sum,lts__t_sectors_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,sm__cycles_elapsed.max")
+  # The richest set that ncu takes, tried on one small twin.
+  chosen=""
+  for set in full sections basic; do
+    case $set in
+      full) args=("${sections[@]}" "${metrics[@]}") ;;
+      sections) args=("${sections[@]}") ;;
+      basic) args=(--set basic) ;;
+    esac
+    if timeout 120 "$NCU" "${common[@]}" "${args[@]}" -f -o "$BUILD/try" "$BUILD/gpusim-validate" --profile \
+         --only vecadd --out "$BUILD/try.json" > "$BUILD/try.log" 2>&1 && [ -s "$BUILD/try.ncu-rep" ]; then
+      chosen=$set; break
+    fi
+    echo "== set $set failed:" >> "$OUT/ncu.txt"; tail -5 "$BUILD/try.log" >> "$OUT/ncu.txt"
+  done
+  [ -n "$chosen" ] || { log "ncu could not profile (ncu.txt)"; tail -20 "$OUT/ncu.txt"; exit 1; }
+  echo "== set used: $chosen" >> "$OUT/ncu.txt"
+  log "ncu set: $chosen"
+  deadline=$(( START + ${COUNTERS_BUDGET_S:-420} ))
+  for name in $("$BUILD/gpusim-validate" --list); do
+    if [ "$(date +%s)" -ge "$deadline" ]; then log "out of time before $name"; echo "skipped: $name" >> "$OUT/ncu.txt"; continue; fi
+    timeout 150 "$NCU" "${common[@]}" "${args[@]}" -f -o "$BUILD/$name" "$BUILD/gpusim-validate" --profile \
+      --only "$name" --out "$OUT/counters/$name.json" > "$OUT/counters/$name.log" 2>&1
+    rc=$?
+    [ -s "$BUILD/$name.ncu-rep" ] && "$NCU" -i "$BUILD/$name.ncu-rep" --csv --page raw > "$OUT/counters/$name.csv" 2>> "$OUT/counters/$name.log"
+    log "$name: ncu exit $rc, $(($(wc -l < "$OUT/counters/$name.csv" 2>/dev/null || echo 2) - 2)) kernels"
+  done
+  log "done: counters in $OUT/counters"
+  exit 0
 fi
 
 # ---- run ------------------------------------------------------------------------

@@ -100,12 +100,16 @@ struct Body {
     std::function<void(cudaStream_t)> between;   // optional: before each timed rep, untimed
 };
 
+struct Stats;  // a median, min and max of launch times (harness.cu)
+
 struct Options {
     int reps = 30;            // timed repetitions per mode (>= 20)
     int warmup = 3;
     int group = 10;           // least launches per timed group
     double group_target_ms = 2.0;  // a group is lengthened to about this
     bool quick = false;       // correctness plus a few repetitions (a smoke test)
+    bool profile = false;     // the correctness launch alone, between cudaProfilerStart and
+                              // Stop (for ncu --profile-from-start off); nothing timed
 };
 
 class Ctx {
@@ -131,6 +135,7 @@ public:
     void flush_l2();
 
 private:
+    void time_launches(Body &b, int reps, int &group, Stats &single, Stats &grouped);
     Options opt_;
     cudaDeviceProp prop_{};
     cudaStream_t stream_{};
@@ -140,6 +145,7 @@ private:
     uint64_t seed_ = 0;
     std::vector<std::string> records_, rows_;
     int failures_ = 0;
+    long long profiled_ = 0;  // kernels launched between profiler start/stop so far
 };
 
 // ---- device buffers and inputs -------------------------------------------

@@ -148,9 +148,12 @@ void usage(FILE *f)
 {
     fprintf(f,
             "usage: gpusim-validate [--out FILE] [--only NAME[,NAME...]] [--reps N] [--quick]\n"
-            "                       [--timeout SECONDS] [--no-fork] [--list]\n"
+            "                       [--profile] [--timeout SECONDS] [--no-fork] [--list]\n"
             "Runs the CUDA twins of the gpusim workloads and the microbenchmarks on GPU 0\n"
             "and writes one JSON results file (see validate/README.md).\n"
+            "--profile: each variant's correctness launch alone, between cudaProfilerStart\n"
+            "and cudaProfilerStop, nothing timed (for ncu --profile-from-start off:\n"
+            "validate/run_device.sh --counters).\n"
             "Exit: 0 all correct; 1 some variant wrong or failed; 2 no CUDA device or bad usage.\n");
 }
 
@@ -168,6 +171,7 @@ bool parse(int argc, char **argv, Args &a)
             for (std::string t; std::getline(ss, t, ',');) a.only.push_back(t);
         } else if (s == "--reps") a.opt.reps = std::max(20, atoi(val().c_str()));
         else if (s == "--quick") a.opt.quick = true;
+        else if (s == "--profile") a.opt.profile = true;
         else if (s == "--timeout") a.timeout_s = atoi(val().c_str());
         else if (s == "--no-fork") a.fork = false;
         else if (s == "--list") a.list = true;
@@ -272,7 +276,7 @@ bool write_results(const Args &a, const std::string &device, const std::string &
     JObj method;
     method.i64("reps", a.opt.quick ? 3 : a.opt.reps).i64("warmup", a.opt.warmup)
         .i64("min_launches_per_group", a.opt.group).num("group_target_ms", a.opt.group_target_ms)
-        .boolean("quick", a.opt.quick)
+        .boolean("quick", a.opt.quick).boolean("profile", a.opt.profile)
         .str("ms", "median over reps of (event time of a group of back-to-back launches / launches in it)")
         .str("single", "median over reps of one launch between events, L2 flushed (2 x L2 bytes memset) before each");
     std::string tmp = a.out + ".tmp";
