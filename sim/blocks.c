@@ -83,7 +83,8 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
         w->block = b;
         w->state = WARP_ACTIVE;
         Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
-        q->nwarps++;
+        w->rank = (uint16_t)q->nwarps; /* the youngest */
+        q->rank_slot[q->nwarps++] = (uint16_t)slot;
         sched_prepare(g, sm, slot);
         heap_push(&q->waiting, w->ready, slot);
         sched_wake_set(g, s, slot % g->c->sm_schedulers, w->ready, true);
@@ -94,10 +95,26 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
     }
 }
 
-static void remove_from_scheduler(Scheduler *q, uint32_t slot)
+/* The warp was picked, so it is neither eligible nor waiting; the ranks of
+** the younger ones move down by one (their eligible bits with them). An
+** empty scheduler finds nothing at its next wake-up and sleeps. */
+static void remove_from_scheduler(Scheduler *q, Warp *warps, uint32_t slot)
 {
-    q->nwarps--; /* the warp was picked, so it is in neither list; an empty
-                    scheduler finds nothing at its next wake-up and sleeps */
+    uint32_t r = warps[slot].rank;
+    for (uint32_t k = r + 1; k < q->nwarps; k++) {
+        uint16_t younger = q->rank_slot[k];
+        q->rank_slot[k - 1] = younger;
+        q->rank_unit[k - 1] = q->rank_unit[k];
+        warps[younger].rank = (uint16_t)(k - 1);
+    }
+    uint32_t w0 = r / 64;
+    uint64_t below = (1ull << (r % 64)) - 1;
+    q->emask[w0] = (q->emask[w0] & below) | (q->emask[w0] >> 1 & ~below);
+    for (uint32_t k = w0 + 1; k < q->ewords; k++) { /* bit 0 of each next word moves down a word */
+        q->emask[k - 1] |= (q->emask[k] & 1) << 63;
+        q->emask[k] >>= 1;
+    }
+    q->nwarps--;
     if (q->last_issued == (int64_t)slot) q->last_issued = -1, q->last_eligible = false;
 }
 
@@ -189,7 +206,7 @@ void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot)
     Warp *w = &sm->warps[slot];
     BlockSlot *bs = &sm->blocks[w->block];
     w->state = WARP_DONE;
-    remove_from_scheduler(&sm->sched[slot % g->c->sm_schedulers], slot);
+    remove_from_scheduler(&sm->sched[slot % g->c->sm_schedulers], sm->warps, slot);
     blocks_occ_update(g, sm);
     sm->resident_warps--;
     bs->running--;

@@ -126,12 +126,12 @@ static bool setup(Gpu *g)
     ** blocks' SMs only (sm.count = 100000 with one block is a small run). */
     g->nsm = g->total_blocks < c->sm_count ? (uint32_t)g->total_blocks : c->sm_count;
     uint32_t nsched = c->sm_schedulers, nsm = g->nsm;
-    uint32_t per_sched = (g->warp_slots + nsched - 1) / nsched;
+    uint32_t per_sched = (g->warp_slots + nsched - 1) / nsched, ewords = (per_sched + 63) / 64;
 
     /* One allocation for every per-SM array: sized once, freed once. */
     size_t sz_sm = sizeof(Sm), sz_warps = (size_t)g->warp_slots * sizeof(Warp),
            sz_blocks = (size_t)g->bps * sizeof(BlockSlot), sz_sched = (size_t)nsched * sizeof(Scheduler),
-           sz_order = (size_t)nsched * per_sched * (sizeof(HeapItem) + sizeof(Eligible)),
+           sz_order = (size_t)nsched * (per_sched * (sizeof(HeapItem) + sizeof(uint16_t) + 1) + ewords * 8),
            sz_regs = (size_t)g->warp_slots * g->nregs * WARP_SIZE * sizeof(uint32_t),
            sz_ready = (size_t)g->warp_slots * g->nregs * sizeof(uint64_t),
            sz_wait = (size_t)g->warp_slots * g->nregs, sz_smem = (size_t)g->bps * g->smem_size;
@@ -160,7 +160,9 @@ static bool setup(Gpu *g)
         uint32_t (*regs)[WARP_SIZE] = (uint32_t (*)[WARP_SIZE])p;
         p += sz_regs;
         HeapItem *pending = (HeapItem *)p;
-        Eligible *elig = (Eligible *)(pending + (size_t)nsched * per_sched);
+        uint64_t *emask = (uint64_t *)(pending + (size_t)nsched * per_sched);
+        uint16_t *rank_slot = (uint16_t *)(emask + (size_t)nsched * ewords);
+        uint8_t *rank_unit = (uint8_t *)(rank_slot + (size_t)nsched * per_sched);
         p += sz_order;
         uint8_t *wait = p;
         p += sz_wait;
@@ -174,7 +176,10 @@ static bool setup(Gpu *g)
         }
         for (uint32_t q = 0; q < nsched; q++) {
             sm->sched[q].waiting = (Heap){ pending + (size_t)q * per_sched, 0, per_sched };
-            sm->sched[q].eligible = elig + (size_t)q * per_sched;
+            sm->sched[q].emask = emask + (size_t)q * ewords;
+            sm->sched[q].ewords = ewords;
+            sm->sched[q].rank_slot = rank_slot + (size_t)q * per_sched;
+            sm->sched[q].rank_unit = rank_unit + (size_t)q * per_sched;
             sm->sched[q].wake_at = NEVER;
             sm->sched[q].last_issued = -1;
         }

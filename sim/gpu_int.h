@@ -39,6 +39,7 @@ typedef struct {
     uint8_t   reason;      /* StallReason the warp is in now (charged on change) */
     uint8_t   state;       /* WarpState                                        */
     uint8_t   next_reason; /* StallReason while next_issue is what holds it    */
+    uint16_t  rank;        /* its place by age among its scheduler's resident warps */
     uint32_t  block;       /* resident-block slot                              */
     uint64_t  next_issue;  /* earliest issue set by its own past (branch, barrier, dispatch) */
     uint64_t *reg_ready;   /* cycle each register's value can be read          */
@@ -57,25 +58,24 @@ typedef struct {
 } Warp;
 
 /* A scheduler keeps its warps in two places: those whose operands are
-** ready (`eligible`, oldest first; scanned every cycle to pick one) and
+** ready (`emask`, oldest first; scanned every cycle to pick one) and
 ** those waiting for a result (`waiting`, a min-heap by ready cycle, touched
 ** only when one comes due). Warps at a barrier are in neither. Stall time
 ** is charged to a warp when its state changes, so a waiting warp costs
 ** nothing until its result arrives. */
-/* An eligible warp as its scheduler scans it: the age and pipe are copied
-** from the Warp (both fixed while it is eligible), so picking one reads
-** one contiguous array instead of a Warp per entry. */
+/* The eligible warps are bits by rank: rank r is the scheduler's r-th
+** oldest resident warp. Ages only grow, so a warp that arrives is the
+** youngest (the next rank), and the ranks above one that leaves move down
+** by one: oldest first is lowest bit first, with no search or move. */
 typedef struct {
-    uint64_t age;
-    uint32_t slot;
-    uint32_t unit;
-} Eligible;
-
-typedef struct {
-    Eligible *eligible;    /* oldest first                                      */
-    uint32_t  neligible;
+    uint64_t *emask;       /* eligible warps by rank, ewords words              */
+    uint16_t *rank_slot;   /* per rank: the warp slot                           */
+    uint8_t  *rank_unit;   /* per rank, while eligible: the pipe it needs (the
+                              Warp's unit, fixed while eligible, kept here so
+                              that a pick reads one small array)              */
+    uint32_t  ewords;
     Heap      waiting;     /* (ready cycle, warp slot), fixed storage       */
-    uint32_t  nwarps;      /* resident warps of this scheduler                  */
+    uint32_t  nwarps;      /* resident warps of this scheduler: ranks 0..nwarps-1 */
     uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
     uint8_t   pipe_busy[NPIPES];        /* ... and whether it was busy        */
     uint32_t  eligible_units;           /* bit u: eligible_by_unit[u] > 0, so a
@@ -91,8 +91,7 @@ typedef struct {
     uint64_t  wake_at;
     uint64_t  unit_free[NPIPES]; /* by unit, and PIPE_UNIFORM's */
     int64_t   last_issued; /* warp slot, or -1                                  */
-    bool      last_eligible; /* ... and it is in `eligible` (GTO looks it up by
-                                its age instead of scanning for it)         */
+    bool      last_eligible; /* ... and it is eligible (GTO tries it first)     */
     uint64_t  last_age;    /* LRR: age of the last warp picked                  */
     /* The register file's read ports (sched.register_reads = P a cycle):
     ** reads_due counts in 1/P cycles when the reads issued so far are done;

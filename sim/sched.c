@@ -1,5 +1,5 @@
 /* sim/sched.c -- the warp schedulers and issue: readiness (the scoreboard,
-** decoded once per pc), the eligible lists and their stall charging, the pick
+** decoded once per pc), the eligible sets (bits by age rank) and their stall charging, the pick
 ** (GTO, LRR), and issue: functional execution (isa/exec) and timing on the
 ** unit, the LSU and memory system, or the shared-memory pipe. sim/gpu.c
 ** says what the model is and leaves out; sim/blocks.c does what an issue
@@ -63,42 +63,43 @@ static inline void charge(Gpu *g, uint32_t s, uint32_t slot, Warp *w, uint8_t re
     w->since = at;
 }
 
-/* The first eligible warp not older than `age` (ages are unique). */
-static inline uint32_t eligible_find(const Scheduler *q, uint64_t age)
-{
-    uint32_t lo = 0, hi = q->neligible;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (q->eligible[mid].age < age) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-/* Inserts a warp whose operands are ready, keeping the list oldest first. */
+/* Makes a warp whose operands are ready eligible (gpu_int.h: by rank). */
 static inline void eligible_add(Scheduler *q, const Warp *w, uint32_t slot)
 {
-    uint32_t i = eligible_find(q, w->age);
-    memmove(&q->eligible[i + 1], &q->eligible[i], (q->neligible - i) * sizeof q->eligible[0]);
-    q->neligible++;
-    q->eligible[i] = (Eligible){ w->age, slot, w->unit };
+    q->emask[w->rank / 64] |= 1ull << (w->rank % 64);
+    q->rank_unit[w->rank] = w->unit;
     if ((int64_t)slot == q->last_issued) q->last_eligible = true;
 }
 
-/* Whether an eligible warp can issue now: its pipe is free, and it reads no
-** register or the register file's read ports can take more (held is rare:
-** the warp is looked at only then). */
-static inline bool eligible_can_go(const Scheduler *q, const Warp *warps, const Eligible *e)
+/* Whether the eligible warp of rank r can issue now: its pipe is free, and
+** it reads no register or the register file's read ports can take more
+** (held is rare: the warp is looked at only then). */
+static inline bool eligible_can_go(const Scheduler *q, const Warp *warps, uint32_t r)
 {
-    return !q->pipe_busy[e->unit] && !(q->reads_held && warps[e->slot].reads);
+    return !q->pipe_busy[q->rank_unit[r]] && !(q->reads_held && warps[q->rank_slot[r]].reads);
 }
 
-/* The first eligible warp from index i on that can issue now, or -1. */
-static inline int64_t eligible_free(const Scheduler *q, const Warp *warps, uint32_t i)
+/* The oldest eligible warp of rank r or younger that can issue now, or -1. */
+static inline int64_t eligible_free(const Scheduler *q, const Warp *warps, uint32_t r)
 {
-    for (; i < q->neligible; i++)
-        if (eligible_can_go(q, warps, &q->eligible[i])) return i;
+    for (uint32_t k = r / 64; k < q->ewords; k++) {
+        uint64_t bits = q->emask[k];
+        if (k == r / 64) bits &= ~0ull << (r % 64);
+        for (; bits; bits &= bits - 1) {
+            uint32_t x = k * 64 + (uint32_t)__builtin_ctzll(bits);
+            if (eligible_can_go(q, warps, x)) return x;
+        }
+    }
     return -1;
+}
+
+/* LRR: the rank of the first warp younger than the last one picked. */
+static inline uint32_t rank_after_last(const Scheduler *q, const Warp *warps)
+{
+    if (q->last_issued >= 0) return warps[q->last_issued].rank + 1u;
+    uint32_t r = 0; /* it has left: by age */
+    while (r < q->nwarps && warps[q->rank_slot[r]].age <= q->last_age) r++;
+    return r;
 }
 
 void sched_wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
@@ -616,37 +617,37 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     /* GTO: the last one picked if it can go (its pipe free, and the read
     ** ports for one that reads registers), else the oldest that can; LRR:
     ** the first younger than the last one picked, else wrap around to the
-    ** oldest. Both found by age in the sorted list. */
+    ** oldest. Both found by rank, which is age order. */
     int64_t pick = -1;
     if (g->c->sched_policy == SCHED_GTO) {
         if (q->last_eligible) {
-            uint32_t i = eligible_find(q, q->last_age);
-            assert(i < q->neligible && (int64_t)q->eligible[i].slot == q->last_issued);
-            if (eligible_can_go(q, sm->warps, &q->eligible[i])) pick = i;
+            uint32_t r = sm->warps[q->last_issued].rank;
+            assert(q->emask[r / 64] >> (r % 64) & 1);
+            if (eligible_can_go(q, sm->warps, r)) pick = r;
         }
     } else {
-        pick = eligible_free(q, sm->warps, eligible_find(q, q->last_age + 1));
+        pick = eligible_free(q, sm->warps, rank_after_last(q, sm->warps));
     }
     if (pick < 0) pick = eligible_free(q, sm->warps, 0);
     if (per_warp)
-        for (uint32_t i = 0; i < q->neligible; i++) {
-            Warp *w = &sm->warps[q->eligible[i].slot];
-            charge(g, s, q->eligible[i].slot, w, (int64_t)i == pick ? STALL_SELECTED : eligible_stall(q, w->unit, w->reads),
-                   now);
-        }
+        for (uint32_t k = 0; k < q->ewords; k++)
+            for (uint64_t bits = q->emask[k]; bits; bits &= bits - 1) {
+                uint32_t r = k * 64 + (uint32_t)__builtin_ctzll(bits), sl = q->rank_slot[r];
+                Warp *w = &sm->warps[sl];
+                charge(g, s, sl, w, (int64_t)r == pick ? STALL_SELECTED : eligible_stall(q, w->unit, w->reads), now);
+            }
     if (pick < 0) {
         wake_set(g, s, qi, wake, false);
         return;
     }
-    uint32_t slot = q->eligible[pick].slot;
+    uint32_t slot = q->rank_slot[pick];
     Warp *w = &sm->warps[slot];
     if (pcs && !per_warp) pc_picked(g, q, w, now);
     w->reason = STALL_SELECTED; /* its eligible time so far was charged in bulk */
     w->since = now;
     if (!--q->eligible_by_unit[w->unit]) q->eligible_units &= ~(1u << w->unit);
     q->eligible_reading[w->unit] -= w->reads != 0;
-    memmove(&q->eligible[pick], &q->eligible[pick + 1], (q->neligible - (uint32_t)pick - 1) * sizeof q->eligible[0]);
-    q->neligible--;
+    q->emask[pick / 64] &= ~(1ull << (pick % 64));
     q->last_issued = slot;
     q->last_eligible = false;
     q->last_age = w->age;
