@@ -27,6 +27,10 @@ static const uint32_t NIBBLE_LANES[16][4] = {
 
 static inline void lanes_from_mask(uint32_t m, uint32_t mw[WARP_SIZE])
 {
+    if (m == 0xffffffffu) { /* the common case: one fill */
+        memset(mw, 0xff, WARP_SIZE * sizeof mw[0]);
+        return;
+    }
     for (int g = 0; g < WARP_SIZE / 4; g++) memcpy(&mw[4 * g], NIBBLE_LANES[m >> (4 * g) & 15u], sizeof NIBBLE_LANES[0]);
 }
 
@@ -146,6 +150,10 @@ __attribute__((target_clones("fma", "default")))
 #endif
 static void fma_lanes(uint32_t *D, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t m)
 {
+    if (m == 0xffffffffu) {
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f32(fmaf(bits_f32(A[l]), bits_f32(B[l]), bits_f32(C[l])));
+        return;
+    }
     uint32_t mw[WARP_SIZE];
     lanes_from_mask(m, mw);
     for (int l = 0; l < WARP_SIZE; l++) {
