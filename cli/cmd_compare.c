@@ -53,7 +53,9 @@ static void usage(FILE *out)
             "first variant (hw and sim), the error of the simulated ratio (sim/hw - 1), and absolute\n"
             "times; then a summary and the occupancy comparison (gpusim's blocks per SM against\n"
             "cudaOccupancyMaxActiveBlocksPerMultiprocessor for the same launch).\n\n"
-            "  --json                         print one JSON object instead of the tables\n"
+            "  --json                         print one JSON object instead of the tables; each\n"
+            "                                 simulated pair has sim_stats, its stats under\n"
+            "                                 gpusim run --json's names (Nsight Compute's too)\n"
             "  --gpu NAME|FILE                simulate on this machine instead of the recorded preset\n"
             "  --only WORKLOAD                compare only this workload (repeatable)\n"
             "  --no-simulation                check launches and occupancy only (fast; no ratios)\n"
@@ -77,6 +79,7 @@ typedef struct {
     bool        base;             /* the workload's first variant               */
     double      hw_ratio, sim_ratio, ratio_error, sim_us;
     bool        simulated;
+    KernelStats sim_stats;        /* the simulated run's (--json: "sim_stats")  */
     uint32_t    hw_bps, sim_bps;  /* blocks per SM: CUDA API, gpusim           */
     bool        occ_compared;
     char        note[1024];
@@ -368,6 +371,7 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
             ok = false;
         } else {
             p->sim_us = row.st.time_us;
+            p->sim_stats = row.st;
             p->simulated = true;
         }
         variant_row_free(&row);
@@ -402,6 +406,20 @@ static void record_done(void *user, uint32_t i)
     if (!p->ok) j->failed++;
     if (!j->args->json && !j->args->no_simulation)
         fprintf(stderr, "simulated %u/%u %s/%s\n", i + 1, j->npairs, p->workload, p->variant);
+}
+
+/* "sim_stats": the simulated run's stats as `gpusim run --json` names them
+** (the table of cli/report.c), and its stall reasons' warp-cycles: what a
+** hardware counters file is compared with (validate/counters.py). */
+static void add_sim_stats(cJSON *e, const KernelStats *st)
+{
+    cJSON *o = cJSON_AddObjectToObject(e, "sim_stats");
+    for (size_t i = 0; i < report_stat_count(); i++) {
+        double v;
+        if (report_metric(st, report_stat_name(i), &v) && isfinite(v)) cJSON_AddNumberToObject(o, report_stat_name(i), v);
+    }
+    cJSON *sr = cJSON_AddObjectToObject(o, "stall_reasons");
+    for (int k = 0; k < STALL_REASONS; k++) cJSON_AddNumberToObject(sr, STALL_NAMES[k], (double)st->stall[k]);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -529,6 +547,7 @@ int cmd_compare(int argc, char **argv)
                 cJSON_AddNumberToObject(e, "sim_ratio", p->sim_ratio);
                 cJSON_AddNumberToObject(e, "ratio_error", p->ratio_error);
                 cJSON_AddNumberToObject(e, "sim_us", p->sim_us);
+                add_sim_stats(e, &p->sim_stats);
             } else {
                 cJSON_AddNullToObject(e, "hw_ratio");
                 cJSON_AddNullToObject(e, "sim_ratio");

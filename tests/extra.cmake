@@ -53,6 +53,9 @@ else()
   add_test(NAME labs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/labs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 endif()
 set_tests_properties(labs PROPERTIES TIMEOUT 600)
+# validate/counters.py: ncu's counters beside compare --json's sim_stats.
+add_test(NAME e2e_counters COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_counters.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+
 # --jobs N changes the time a run takes, never its report (tests/e2e_jobs.sh).
 add_test(NAME e2e_jobs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_jobs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 

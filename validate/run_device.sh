@@ -21,7 +21,9 @@
 #   counters/NAME.csv     ncu's raw page of those kernels (--csv --page raw)
 #   counters/NAME.log     the runner's and ncu's output
 #   ncu.txt               ncu's version, its sections, and which set was used
-# validate/counters.py turns them into the counters file gpusim compare reads.
+#   h200-counters.json    `validate/counters.py merge` of them: per variant, its
+#                         kernels' metrics (counters.py compare puts them beside
+#                         `gpusim compare --json`'s sim_stats)
 set -uo pipefail
 COUNTERS=0
 if [ "${1:-}" = "--counters" ]; then COUNTERS=1; shift; fi
@@ -125,10 +127,14 @@ if [ "$COUNTERS" = 1 ]; then
     timeout 150 "$NCU" "${common[@]}" "${args[@]}" -f -o "$BUILD/$name" "$BUILD/gpusim-validate" --profile \
       --only "$name" --out "$OUT/counters/$name.json" > "$OUT/counters/$name.log" 2>&1
     rc=$?
-    [ -s "$BUILD/$name.ncu-rep" ] && "$NCU" -i "$BUILD/$name.ncu-rep" --csv --page raw > "$OUT/counters/$name.csv" 2>> "$OUT/counters/$name.log"
+    [ -s "$BUILD/$name.ncu-rep" ] && "$NCU" -i "$BUILD/$name.ncu-rep" --csv --page raw --print-units base > "$OUT/counters/$name.csv" 2>> "$OUT/counters/$name.log"
     log "$name: ncu exit $rc, $(($(wc -l < "$OUT/counters/$name.csv" 2>/dev/null || echo 2) - 2)) kernels"
   done
-  log "done: counters in $OUT/counters"
+  if command -v python3 >/dev/null && python3 validate/counters.py merge "$OUT/counters" > "$OUT/h200-counters.json"; then
+    log "done: $OUT/h200-counters.json ($(grep -c '"workload"' "$OUT/h200-counters.json") variants)"
+  else
+    log "done: counters in $OUT/counters (not merged: see above)"
+  fi
   exit 0
 fi
 
