@@ -40,7 +40,16 @@ mkdir -p "$tmp/old" "$tmp/new"
 git -C "$here" archive "$old" | tar -x -C "$tmp/old"
 # The working tree as it is now (tracked and untracked, not ignored files):
 # later edits do not reach the measurement.
-(cd "$here" && git ls-files -z -c -o --exclude-standard | xargs -0 tar -c 2>/dev/null) | tar -x -C "$tmp/new"
+# One tar reads the whole list (xargs would split a long list among several
+# tars, whose archives the reader stops after the first of).
+(cd "$here" && git ls-files -z -c -o --exclude-standard | tar -c --null -T -) | tar -x -C "$tmp/new"
+if [ "${GPUSIM_COMPARE_COPY_ONLY:-0}" = 1 ]; then # tests/extra.cmake: the copy alone
+    want=$(cd "$here" && git ls-files -c -o --exclude-standard | wc -l)
+    got=$(cd "$tmp/new" && find . -type f | wc -l)
+    echo "copied $got of $want files"
+    [ "$got" = "$want" ]
+    exit
+fi
 [ "${GPUSIM_COMPARE_OWN_BENCH:-0}" = 1 ] || cp "$tmp/new/bench/bench.c" "$tmp/old/bench/bench.c"
 for side in old new; do
     echo "building $side ..." >&2

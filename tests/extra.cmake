@@ -56,6 +56,11 @@ set_tests_properties(labs PROPERTIES TIMEOUT 600)
 # validate/counters.py: ncu's counters beside compare --json's sim_stats.
 add_test(NAME e2e_counters COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_counters.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 
+# bench/compare.sh copies the whole working tree (it once copied part of it
+# and then stopped without a word, when the tree outgrew one xargs batch).
+add_test(NAME bench_compare_copy COMMAND bash ${CMAKE_SOURCE_DIR}/bench/compare.sh HEAD)
+set_tests_properties(bench_compare_copy PROPERTIES ENVIRONMENT GPUSIM_COMPARE_COPY_ONLY=1)
+
 # --jobs N changes the time a run takes, never its report (tests/e2e_jobs.sh).
 add_test(NAME e2e_jobs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_jobs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 
