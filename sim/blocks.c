@@ -84,6 +84,7 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
         w->state = WARP_ACTIVE;
         Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
         w->rank = (uint16_t)q->nwarps; /* the youngest */
+        w->qidx = (uint16_t)(slot / g->c->sm_schedulers);
         q->rank_slot[q->nwarps++] = (uint16_t)slot;
         sched_prepare(g, sm, slot);
         heap_push(&q->waiting, w->ready, slot);

@@ -178,6 +178,7 @@ static bool setup(Gpu *g)
             sm->sched[q].waiting = (Heap){ pending + (size_t)q * per_sched, 0, per_sched };
             sm->sched[q].emask = emask + (size_t)q * ewords;
             sm->sched[q].ewords = ewords;
+            sm->sched[q].ring_on = per_sched <= 64 && !g->per_warp;
             sm->sched[q].rank_slot = rank_slot + (size_t)q * per_sched;
             sm->sched[q].rank_unit = rank_unit + (size_t)q * per_sched;
             sm->sched[q].wake_at = NEVER;

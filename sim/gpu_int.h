@@ -40,6 +40,7 @@ typedef struct {
     uint8_t   state;       /* WarpState                                        */
     uint8_t   next_reason; /* StallReason while next_issue is what holds it    */
     uint16_t  rank;        /* its place by age among its scheduler's resident warps */
+    uint16_t  qidx;        /* slot / schedulers: its bit in the scheduler's ring */
     uint32_t  block;       /* resident-block slot                              */
     uint64_t  next_issue;  /* earliest issue set by its own past (branch, barrier, dispatch) */
     uint64_t *reg_ready;   /* cycle each register's value can be read          */
@@ -67,6 +68,7 @@ typedef struct {
 ** oldest resident warp. Ages only grow, so a warp that arrives is the
 ** youngest (the next rank), and the ranks above one that leaves move down
 ** by one: oldest first is lowest bit first, with no search or move. */
+#define SCHED_RING 64
 typedef struct {
     uint64_t *emask;       /* eligible warps by rank, ewords words              */
     uint16_t *rank_slot;   /* per rank: the warp slot                           */
@@ -75,6 +77,15 @@ typedef struct {
                               that a pick reads one small array)              */
     uint32_t  ewords;
     Heap      waiting;     /* (ready cycle, warp slot), fixed storage       */
+    /* Warps an issue left waiting at most SCHED_RING cycles: bucket ready %
+    ** SCHED_RING, bit slot / schedulers, for cycles ring_base+1 ..
+    ** ring_base+SCHED_RING (ring_base: the cycle the scheduler last ran).
+    ** Not with more than 64 warps a scheduler, nor with a per-warp trace
+    ** sink (whose events come in the heap's order): then all go to waiting. */
+    bool      ring_on;
+    uint64_t  ring_sum;    /* bit b: ring[b] has a warp                          */
+    uint64_t  ring_base;
+    uint64_t  ring[SCHED_RING];
     uint32_t  nwarps;      /* resident warps of this scheduler: ranks 0..nwarps-1 */
     uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
     uint8_t   pipe_busy[NPIPES];        /* ... and whether it was busy        */

@@ -529,7 +529,14 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     } else {
         charge(g, s, slot, w, w->why, g->now + 1);
         if (w->ready == NEVER) w->why_pending = true; /* a deferred result: sim/par.c */
-        heap_push(&q->waiting, w->ready, slot);
+        if (q->ring_on && w->ready - g->now <= SCHED_RING) { /* soon: no heap (schedule_as ran at now) */
+            assert(q->ring_base == g->now && w->ready > g->now);
+            uint32_t b = (uint32_t)(w->ready % SCHED_RING);
+            q->ring[b] |= 1ull << w->qidx;
+            q->ring_sum |= 1ull << b;
+        } else {
+            heap_push(&q->waiting, w->ready, slot);
+        }
     }
 }
 
@@ -551,6 +558,22 @@ static inline void pc_picked(Gpu *g, const Scheduler *q, const Warp *w, uint64_t
     p->stall[PIPE_STALL[w->unit]] += busy;
     p->stall[STALL_DISPATCH_STALL] += held;
     p->stall[STALL_NOT_SELECTED] += now - w->since - busy - held;
+}
+
+/* A warp whose operands are ready becomes eligible. */
+static inline __attribute__((always_inline)) void admit(Gpu *g, uint32_t s, Scheduler *q, Sm *sm, uint32_t slot,
+                                                        uint64_t now, bool per_warp, const bool pcs)
+{
+    Warp *w = &sm->warps[slot];
+    charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
+    if (pcs) {
+        w->busy_mark = q->busy_cycles[w->unit];
+        w->held_mark = q->held_cycles[w->unit];
+    }
+    eligible_add(q, w, slot);
+    q->eligible_by_unit[w->unit]++;
+    q->eligible_reading[w->unit] += w->reads != 0;
+    q->eligible_units |= 1u << w->unit;
 }
 
 /* One scheduler at cycle now: admit warps whose operands are ready, pick
@@ -580,23 +603,32 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
             if (pcs && held) q->held_cycles[u] += dt;
         }
     q->last_eval = now;
-    while (q->waiting.n && q->waiting.v[0].key <= now) {
-        uint32_t slot = heap_pop(&q->waiting).id;
-        Warp *w = &sm->warps[slot];
-        charge(g, s, slot, w, per_warp ? STALL_NOT_SELECTED : WARP_ELIGIBLE, now);
-        if (pcs) {
-            w->busy_mark = q->busy_cycles[w->unit];
-            w->held_mark = q->held_cycles[w->unit];
+    /* the warps whose operands are ready now: from the ring (cycle by cycle)
+    ** and the heap; without a per-warp sink the order is not seen */
+    if (q->ring_sum) {
+        uint64_t span = now - q->ring_base, first = (q->ring_base + 1) % SCHED_RING;
+        uint64_t rot = first ? q->ring_sum >> first | q->ring_sum << (SCHED_RING - first) : q->ring_sum;
+        uint64_t due = span >= SCHED_RING ? rot : rot & ((1ull << span) - 1); /* bit k: cycle ring_base+1+k */
+        for (; due; due &= due - 1) {
+            uint32_t b = (uint32_t)((first + (uint64_t)__builtin_ctzll(due)) % SCHED_RING);
+            for (uint64_t bits = q->ring[b]; bits; bits &= bits - 1)
+                admit(g, s, q, sm, (uint32_t)__builtin_ctzll(bits) * g->c->sm_schedulers + qi, now, per_warp, pcs);
+            q->ring[b] = 0;
+            q->ring_sum &= ~(1ull << b);
         }
-        eligible_add(q, w, slot);
-        q->eligible_by_unit[w->unit]++;
-        q->eligible_reading[w->unit] += w->reads != 0;
-        q->eligible_units |= 1u << w->unit;
     }
+    q->ring_base = now;
+    while (q->waiting.n && q->waiting.v[0].key <= now) admit(g, s, q, sm, heap_pop(&q->waiting).id, now, per_warp, pcs);
     /* When each pipe an eligible warp needs can next accept an instruction
     ** from this scheduler (the LSU and shared-memory pipes are shared by the
     ** SM's schedulers); the others' busy flags are never read. */
     uint64_t wake = q->waiting.n ? q->waiting.v[0].key : NEVER;
+    if (q->ring_sum) { /* the ring's earliest */
+        uint64_t first = (now + 1) % SCHED_RING;
+        uint64_t rot = first ? q->ring_sum >> first | q->ring_sum << (SCHED_RING - first) : q->ring_sum;
+        uint64_t at = now + 1 + (uint64_t)__builtin_ctzll(rot);
+        if (at < wake) wake = at;
+    }
     for (uint32_t units = q->eligible_units; units; units &= units - 1) {
         int u = __builtin_ctz(units);
         uint64_t free_at;
