@@ -60,7 +60,8 @@ typedef struct {
 
 /* A scheduler keeps its warps in two places: those whose operands are
 ** ready (`emask`, oldest first; scanned every cycle to pick one) and
-** those waiting for a result (`waiting`, a min-heap by ready cycle, touched
+** those waiting for a result (`ring` for waits of at most SCHED_RING cycles
+** after an issue, else `waiting`, a min-heap by ready cycle; both touched
 ** only when one comes due). Warps at a barrier are in neither. Stall time
 ** is charged to a warp when its state changes, so a waiting warp costs
 ** nothing until its result arrives. */
