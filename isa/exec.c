@@ -14,7 +14,6 @@
 #include <emmintrin.h>
 #endif
 
-
 /* A lane mask as 32 words of all ones or zero, four lanes per 16-byte copy
 ** from a table: a blend by these words vectorises, a test of bit l of the
 ** mask per lane does not (without AVX2's per-lane shifts). */

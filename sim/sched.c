@@ -560,6 +560,13 @@ static inline void pc_picked(Gpu *g, const Scheduler *q, const Warp *w, uint64_t
     p->stall[STALL_NOT_SELECTED] += now - w->since - busy - held;
 }
 
+/* The ring's busy buckets from cycle `from` on: bit k is cycle from + k. */
+static inline uint64_t ring_from(const Scheduler *q, uint64_t from)
+{
+    uint32_t first = (uint32_t)(from % SCHED_RING);
+    return first ? q->ring_sum >> first | q->ring_sum << (SCHED_RING - first) : q->ring_sum;
+}
+
 /* A warp whose operands are ready becomes eligible. */
 static inline __attribute__((always_inline)) void admit(Gpu *g, uint32_t s, Scheduler *q, Sm *sm, uint32_t slot,
                                                         uint64_t now, bool per_warp, const bool pcs)
@@ -606,11 +613,10 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     /* the warps whose operands are ready now: from the ring (cycle by cycle)
     ** and the heap; without a per-warp sink the order is not seen */
     if (q->ring_sum) {
-        uint64_t span = now - q->ring_base, first = (q->ring_base + 1) % SCHED_RING;
-        uint64_t rot = first ? q->ring_sum >> first | q->ring_sum << (SCHED_RING - first) : q->ring_sum;
-        uint64_t due = span >= SCHED_RING ? rot : rot & ((1ull << span) - 1); /* bit k: cycle ring_base+1+k */
+        uint64_t span = now - q->ring_base, rot = ring_from(q, q->ring_base + 1);
+        uint64_t due = span >= SCHED_RING ? rot : rot & ((1ull << span) - 1);
         for (; due; due &= due - 1) {
-            uint32_t b = (uint32_t)((first + (uint64_t)__builtin_ctzll(due)) % SCHED_RING);
+            uint32_t b = (uint32_t)((q->ring_base + 1 + (uint64_t)__builtin_ctzll(due)) % SCHED_RING);
             for (uint64_t bits = q->ring[b]; bits; bits &= bits - 1)
                 admit(g, s, q, sm, (uint32_t)__builtin_ctzll(bits) * g->c->sm_schedulers + qi, now, per_warp, pcs);
             q->ring[b] = 0;
@@ -624,9 +630,7 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     ** SM's schedulers); the others' busy flags are never read. */
     uint64_t wake = q->waiting.n ? q->waiting.v[0].key : NEVER;
     if (q->ring_sum) { /* the ring's earliest */
-        uint64_t first = (now + 1) % SCHED_RING;
-        uint64_t rot = first ? q->ring_sum >> first | q->ring_sum << (SCHED_RING - first) : q->ring_sum;
-        uint64_t at = now + 1 + (uint64_t)__builtin_ctzll(rot);
+        uint64_t at = now + 1 + (uint64_t)__builtin_ctzll(ring_from(q, now + 1));
         if (at < wake) wake = at;
     }
     for (uint32_t units = q->eligible_units; units; units &= units - 1) {
