@@ -53,6 +53,10 @@ $C compare "$TMP/c.json" tests/counters/pairs.json > "$TMP/out2" 2> "$TMP/err" &
 line=$(grep -E '^reduction_two_pass +two_pass +dram__bytes_read.sum ' "$TMP/out2" | awk '{print $4, $5, $6}')
 [ "$line" = "1.0041e+06 1.00205e+06 0.998" ] && ok || bad "two launches' dram reads: '$line'" "$(cat "$TMP/out2")"
 grep -q 'lts__t_sector_hit_rate' "$TMP/out2" && bad "a hit rate of two launches should be left out" || ok
+# a gzipped counters file (as committed under validate/results) reads the same
+gzip -c "$TMP/c.json" > "$TMP/c.json.gz"
+$C compare "$TMP/c.json.gz" tests/counters/pairs.json > "$TMP/out3" 2> "$TMP/err" && cmp -s "$TMP/out2" "$TMP/out3" &&
+    ok || bad "compare of the gzipped counters differs" "$(head -3 "$TMP/err")"
 $C compare "$TMP/c.json" "$TMP/c.json" > /dev/null 2> "$TMP/err"; rc=$?
 [ $rc -eq 2 ] && [ "$(head -1 "$TMP/err")" = "counters.py: $TMP/c.json: no \"pairs\" (is it gpusim compare --json?)" ] &&
     ok || bad "compare with a counters file for pairs: exit $rc" "$(head -1 "$TMP/err")"

@@ -61,6 +61,9 @@ add_test(NAME e2e_counters COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_counters
 add_test(NAME bench_compare_copy COMMAND bash ${CMAKE_SOURCE_DIR}/bench/compare.sh HEAD)
 set_tests_properties(bench_compare_copy PROPERTIES ENVIRONMENT GPUSIM_COMPARE_COPY_ONLY=1)
 
+# bench/scaling.sh: one launch's speed over host threads (tests/bench_scaling.sh).
+add_test(NAME bench_scaling COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/bench_scaling.sh $<TARGET_FILE:gpusim-bench> ${CMAKE_SOURCE_DIR})
+
 # --jobs N changes the time a run takes, never its report (tests/e2e_jobs.sh).
 add_test(NAME e2e_jobs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_jobs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 

@@ -8,7 +8,7 @@
       NAME.csv (ncu's raw page, --print-units base). The output holds, per
       variant, its kernels and every numeric metric ncu gave each.
 
-  counters.py compare COUNTERS.json COMPARE.json [--metrics NAME,...]
+  counters.py compare COUNTERS.json[.gz] COMPARE.json [--metrics NAME,...]
       COMPARE.json is `gpusim compare RESULTS.json --json`, whose pairs carry
       sim_stats under Nsight Compute's metric names. Prints, per variant, each
       metric measured and simulated and their ratio (sim / hw). A variant of
@@ -18,6 +18,7 @@
 Exit status: 0 ok, 2 bad input (with the file and what was wrong).
 """
 import csv
+import gzip
 import json
 import os
 import sys
@@ -138,7 +139,8 @@ def hw_value(kernels, metric):
 
 def compare(counters_path, compare_path, metrics):
     try:
-        with open(counters_path) as f:
+        # COUNTERS.json as merge wrote it, or gzipped (.gz: as committed)
+        with (gzip.open(counters_path, "rt") if counters_path.endswith(".gz") else open(counters_path)) as f:
             hw = json.load(f)
         with open(compare_path) as f:
             sim = json.load(f)
