@@ -12,7 +12,8 @@
 ** have 20480 sets): set = line number % sets, or an XOR-folded hash of it
 ** (cache_set_hashed), standing in for the undocumented hash of real parts.
 **
-** Left out: the slice/partition split of real L2s, sector promotion/prefetch
+** Left out: the slices of real L2s (sim/memsys.c makes partitions of
+** several caches), sector promotion/prefetch
 ** (the memory system fetches DRAM-sized chunks itself), MSHRs and in-flight misses (the
 ** timing model tracks those), byte write masks, non-LRU policies and
 ** eviction-priority hints, the data itself (the executor owns memory).  */

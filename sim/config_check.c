@@ -102,6 +102,11 @@ bool config_check_consistency(const GpuConfig *c, const char *source, Diag *d)
         return vfail(d, source,
                      "l2.size (%u) is not a whole number of sets of l2.assoc (%u) 128-byte lines",
                      c->l2_size, c->l2_assoc);
+    if ((uint64_t)c->l2_size % (128ull * c->l2_assoc * c->l2_partitions) != 0)
+        return vfail(d, source,
+                     "l2.size (%u) does not split into l2.partitions (%u) whole numbers of sets of l2.assoc (%u) "
+                     "128-byte lines",
+                     c->l2_size, c->l2_partitions, c->l2_assoc);
     if (c->lat_l1_hit > c->lat_l2_hit || c->lat_l2_hit > c->lat_dram)
         return vfail(d, source,
                      "latencies must grow down the hierarchy: lat.l1_hit (%u) <= lat.l2_hit (%u) "

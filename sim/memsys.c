@@ -35,7 +35,8 @@ struct MemSys {
     uint32_t nsm;
     Cache  **l1;
     Mshr    *mshr;
-    Cache   *l2;
+    Cache  **l2;          /* l2_parts partitions (l2.partitions), each l2.size / l2_parts */
+    uint32_t l2_parts;
     BwQueue  l2_queue;    /* L2 read bandwidth in bytes; its latency is the L2 hit latency */
     BwQueue  l2_write;    /* L2 write bandwidth in bytes (stores), when it has its own */
     BwQueue  l2_requests; /* L2 request rate: one unit per line request, no latency */
@@ -77,6 +78,41 @@ static uint64_t mshr_acquire(Mshr *h, uint64_t t)
     return free_at > t ? free_at : t;
 }
 
+/* The partition SM sm reads through: SMs go to the partitions two at a
+** time (a TPC's pair together), so each partition serves as many SMs. */
+static Cache *near_part(const MemSys *m, uint32_t sm)
+{
+    return m->l2[(sm / 2) % m->l2_parts];
+}
+
+/* The partition a line lives in (its DRAM is behind it): a hash of the
+** line number, so that any stride spreads over the partitions. A full
+** mixer (splitmix64's), so that the choice does not follow the set index:
+** each partition's lines must spread over all of its sets. */
+static Cache *home_part(const MemSys *m, uint64_t line_addr)
+{
+    if (m->l2_parts == 1) return m->l2[0];
+    uint64_t x = line_addr / SECTOR_LINE_BYTES;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    return m->l2[(uint32_t)(x % m->l2_parts)];
+}
+
+/* The L2's sector lookups and hits so far, every partition's (a read that
+** misses its SM's partition and goes to the line's home is looked up twice,
+** as Nsight Compute counts it: lts__t_sectors, tex and ltcfabric). */
+static void l2_counts(const MemSys *m, MemSectorCounts *out)
+{
+    out->l2_accesses = out->l2_hits = 0;
+    for (uint32_t p = 0; p < m->l2_parts; p++) {
+        CacheStats st;
+        cache_stats(m->l2[p], &st);
+        out->l2_accesses += st.sector_accesses;
+        out->l2_hits += st.sector_hits;
+    }
+}
+
 MemSys *memsys_create(const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, Diag *d)
 {
     MemSys *m = calloc(1, sizeof *m);
@@ -93,9 +129,12 @@ MemSys *memsys_create(const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, Diag 
         if (!heap_reserve(&m->mshr[i], c->l1_max_inflight)) goto oom;
         m->mshr[i].cap = c->l1_max_inflight; /* the limit, not what heap_reserve rounded to */
     }
-    m->l2 = cache_create(c->l2_size, c->l2_assoc, d);
-    if (!m->l2) goto fail;
-    cache_set_hashed(m->l2, true);
+    m->l2_parts = c->l2_partitions ? c->l2_partitions : 1;
+    if (!(m->l2 = calloc(m->l2_parts, sizeof *m->l2))) goto oom;
+    for (uint32_t p = 0; p < m->l2_parts; p++) {
+        if (!(m->l2[p] = cache_create(c->l2_size / m->l2_parts, c->l2_assoc, d))) goto fail;
+        cache_set_hashed(m->l2[p], true);
+    }
     m->chunk_sectors = c->dram_access_bytes / SECTOR_BYTES;
     bwqueue_init(&m->l2_queue, c->l2_bytes_per_clk, c->lat_l2_hit);
     m->limit_requests = c->l2_requests_per_clk > 0;
@@ -128,7 +167,8 @@ void memsys_destroy(MemSys *m)
     for (uint32_t i = 0; m->mshr && i < m->nsm; i++) heap_free(&m->mshr[i]);
     free(m->l1);
     free(m->mshr);
-    cache_destroy(m->l2);
+    for (uint32_t p = 0; m->l2 && p < m->l2_parts; p++) cache_destroy(m->l2[p]);
+    free(m->l2);
     free(m->atom);
     free(m);
 }
@@ -169,10 +209,10 @@ bool memsys_next_launch(MemSys *m, const GpuConfig *c, uint32_t nsm, uint64_t l1
     bwqueue_shift(&m->l2_load_requests, (double)prev_end);
     bwqueue_shift(&m->l2_write, (double)prev_end);
     bwqueue_shift(&m->dram, (double)prev_end);
-    CacheStats st;
-    cache_stats(m->l2, &st);
-    m->base_l2_accesses = st.sector_accesses;
-    m->base_l2_hits = st.sector_hits;
+    MemSectorCounts l2;
+    l2_counts(m, &l2);
+    m->base_l2_accesses = l2.l2_accesses;
+    m->base_l2_hits = l2.l2_hits;
     m->base_dram_units = m->dram.units;
     m->base_dram_writes = m->dram_write_bytes;
     /* the lines' atomic units keep their order, on the new clock */
@@ -249,7 +289,7 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
 {
     uint8_t k = (uint8_t)m->chunk_sectors, ones = (uint8_t)((1u << k) - 1);
     uint8_t extra = (uint8_t)(chunks_of(m, missed) & ~missed);
-    if (extra) cache_fill(m->l2, line, extra, NULL); /* an evicted dirty line was charged already */
+    if (extra) cache_fill(home_part(m, line), line, extra, NULL); /* an evicted dirty line was charged already */
     for (uint8_t s = 0; s < SECTORS_PER_LINE; s += k)
         if (missed & (ones << s)) {
             uint64_t back = bwqueue_transfer_drawn(&m->dram, t, m->chunk_sectors * SECTOR_BYTES, dr);
@@ -257,12 +297,17 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
         }
 }
 
-/* Sectors of one line that missed L1: through the MSHRs, L2 and maybe DRAM. */
+/* Sectors of one line that missed L1: through the MSHRs, L2 and maybe DRAM.
+** With partitions, the SM's own is asked first; what it misses of a line
+** that lives in another is asked there, and both keep it (the near one a
+** copy). Either hit costs the L2 hit latency. */
 static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors, Draws dr)
 {
     start = l2_accept_n(m, start, 1, true);
-    uint8_t l2_hits = cache_access(m->l2, line, sectors, CACHE_READ, NULL);
+    Cache *near = near_part(m, sm), *home = home_part(m, line);
+    uint8_t l2_hits = cache_access(near, line, sectors, CACHE_READ, NULL);
     uint8_t missed = (uint8_t)(sectors & ~l2_hits);
+    if (missed && home != near) missed &= (uint8_t)~cache_access(home, line, missed, CACHE_READ, NULL);
     uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
     if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, dr, from_dram);
     uint64_t done = start;
@@ -302,8 +347,11 @@ void memsys_store(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *
         uint8_t sectors = r->sector_mask[i];
         cache_access(m->l1[sm], r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC, NULL);
         uint64_t at = l2_accept_n(m, start, 1, false);
+        /* written at the line's home; a copy in the SM's own partition is updated */
+        Cache *near = near_part(m, sm), *home = home_part(m, r->line_addr[i]);
+        if (near != home) cache_access(near, r->line_addr[i], sectors, CACHE_WRITE_THROUGH_NOALLOC, NULL);
         uint8_t dirtied;
-        uint8_t hits = cache_write(m->l2, r->line_addr[i], sectors, NULL, &dirtied);
+        uint8_t hits = cache_write(home, r->line_addr[i], sectors, NULL, &dirtied);
         owe_write_back(m, at, dirtied);
         bwqueue_transfer(m->own_write_bw ? &m->l2_write : &m->l2_queue, at, bits_popcount4(sectors) * SECTOR_BYTES);
         /* A sector written only in part that L2 does not hold must be read
@@ -325,7 +373,7 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
         /* the slice's ALU works a 32-byte sector at a time: a request each */
         uint64_t at = l2_accept_n(m, start, bits_popcount4(sectors), false);
         uint8_t dirtied;
-        uint8_t hit = cache_write(m->l2, r->line_addr[i], sectors, NULL, &dirtied);
+        uint8_t hit = cache_write(home_part(m, r->line_addr[i]), r->line_addr[i], sectors, NULL, &dirtied);
         owe_write_back(m, at, dirtied);
         /* `ready`: the line is at its slice (the L2 queue adds the hit latency) */
         uint64_t t = bwqueue_transfer(&m->l2_queue, at, bits_popcount4(sectors) * SECTOR_BYTES);
@@ -359,7 +407,8 @@ uint64_t memsys_atomic(MemSys *m, uint32_t sm, uint64_t start, const CoalesceRes
 
 void memsys_flush(MemSys *m)
 {
-    cache_flush(m->l2); /* their write-back was charged when they became dirty */
+    for (uint32_t p = 0; p < m->l2_parts; p++)
+        cache_flush(m->l2[p]); /* their write-back was charged when they became dirty */
 }
 
 uint64_t memsys_drain_cycle(const MemSys *m)
@@ -381,9 +430,10 @@ void memsys_sector_counts(const MemSys *m, uint32_t sm, MemSectorCounts *out)
     cache_stats(m->l1[sm], &st);
     out->l1_accesses = st.sector_accesses;
     out->l1_hits = st.sector_hits;
-    cache_stats(m->l2, &st);
-    out->l2_accesses = st.sector_accesses;
-    out->l2_hits = st.sector_hits;
+    MemSectorCounts l2;
+    l2_counts(m, &l2);
+    out->l2_accesses = l2.l2_accesses;
+    out->l2_hits = l2.l2_hits;
 }
 
 void memsys_stats(const MemSys *m, KernelStats *s)
@@ -394,9 +444,10 @@ void memsys_stats(const MemSys *m, KernelStats *s)
         s->l1_sector_accesses += st.sector_accesses;
         s->l1_sector_hits += st.sector_hits;
     }
-    cache_stats(m->l2, &st);
-    s->l2_sector_accesses += st.sector_accesses - m->base_l2_accesses;
-    s->l2_sector_hits += st.sector_hits - m->base_l2_hits;
+    MemSectorCounts l2;
+    l2_counts(m, &l2);
+    s->l2_sector_accesses += l2.l2_accesses - m->base_l2_accesses;
+    s->l2_sector_hits += l2.l2_hits - m->base_l2_hits;
     uint64_t writes = m->dram_write_bytes - m->base_dram_writes;
     s->dram_write_bytes += writes;
     s->l2_atomic_wait_cycles += m->atomic_wait;

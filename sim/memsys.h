@@ -9,7 +9,13 @@
 ** made dirty in L2 costs its write-back's DRAM bandwidth then (the steady
 ** state of back-to-back launches; memsys_flush at a kernel's end adds
 ** nothing).
-** DRAM moves dram.access_bytes per access; set indices are hashed.        */
+** DRAM moves dram.access_bytes per access; set indices are hashed.
+** The L2 may be l2.partitions caches of l2.size / partitions each: a line
+** lives in one (a hash of its address), an SM reads through its own, and
+** a read that misses there goes to the line's home, after which both hold
+** it; stores and atomics are done at the home (a copy in the storing SM's
+** partition is updated, not allocated). One latency and one set of
+** bandwidth queues serve them all.                                       */
 #ifndef GPUSIM_SIM_MEMSYS_H
 #define GPUSIM_SIM_MEMSYS_H
 

@@ -636,6 +636,7 @@ static const struct {
     {"sm_shared_memory=100000", "exceeds sm.shared_memory (100000)"},
     {"l1_shared_total=100000", "sm.shared_memory (167936) exceeds sm.l1_shared_total (100000)"},
     {"l1_size=1000", "l1.size (1000) is not a whole number of sets"},
+    {"l2_partitions=3", "l2.size (41943040) does not split into l2.partitions (3) whole numbers of sets"},
     {"lat_l2_hit=10", "latencies must grow"},
     {"sm_schedulers=16,sm_max_warps=8", "exceeds"},
     {"smem_banks=48", "smem.banks (48) must be 16, 32 or 64"},
@@ -659,6 +660,7 @@ START_TEST(test_validate_refuses)
     else if (!strcmp(s, "sm_shared_memory=100000")) c.sm_shared_memory = 100000;
     else if (!strcmp(s, "l1_shared_total=100000")) c.l1_shared_total = 100000;
     else if (!strcmp(s, "l1_size=1000")) c.l1_size = 1000;
+    else if (!strcmp(s, "l2_partitions=3")) c.l2_partitions = 3;
     else if (!strcmp(s, "lat_l2_hit=10")) c.lat_l2_hit = 10;
     else if (!strcmp(s, "sm_schedulers=16,sm_max_warps=8")) c.sm_schedulers = 16, c.sm_max_warps = 8, c.max_threads_per_block = 256;
     else if (!strcmp(s, "smem_banks=48")) c.smem_banks = 48;

@@ -227,40 +227,70 @@ START_TEST(test_l2_read_write_paths)
 }
 END_TEST
 
-/* Two passes over `mb` MB read in the same order, a line per warp load:
-** the fraction of the second pass's L2 sector accesses that hit. */
-static double second_pass_l2_hits(uint32_t mb)
+/* Two passes over `mb` MB, a line per warp load, on the h200 with its L2
+** in `parts` partitions: pass 1 in order, pass 2 in order or reversed, by
+** SM 0 alone or by SM i % sm_count for line i (the same SM for a line in
+** both passes). Returns the fraction of pass 2's bytes read from DRAM. */
+static double second_pass_from_dram(uint32_t parts, uint32_t mb, bool one_sm, bool reverse)
 {
     GpuConfig c;
-    MemSys *m = make(&c, "h200");
+    Diag d;
+    ck_assert_msg(config_load("h200", &c, &d), "%s", d.message);
+    c.l2_partitions = parts;
+    MemSys *m = memsys_create(&c, c.sm_count, c.l1_size, &d);
+    ck_assert_msg(m != NULL, "%s", d.message);
     const uint64_t lines = (uint64_t)mb << 20 >> 7;
     KernelStats before = { 0 }, after = { 0 };
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) memsys_stats(m, &before);
-        for (uint64_t i = 0; i < lines; i++) {
+        for (uint64_t k = 0; k < lines; k++) {
+            uint64_t i = pass == 1 && reverse ? lines - 1 - k : k;
             uint64_t a[32];
             for (uint32_t l = 0; l < 32; l++) a[l] = i * 128 + 4 * l;
             CoalesceResult r;
             coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
-            memsys_load(m, (uint32_t)(i % c.sm_count), (uint64_t)pass * lines + i, &r);
+            memsys_load(m, one_sm ? 0 : (uint32_t)(i % c.sm_count), (uint64_t)pass * lines + k, &r);
         }
     }
     memsys_stats(m, &after);
     memsys_destroy(m);
-    return (double)(after.l2_sector_hits - before.l2_sector_hits) /
-           (double)(after.l2_sector_accesses - before.l2_sector_accesses);
+    return (double)(after.dram_read_bytes - before.dram_read_bytes) / (double)(lines * 128);
 }
 
-/* The model's L2 is LRU over its 60 MB (hashed sets): a same-order second
-** pass over 40 MB finds every line, one over 80 MB none. The H200 loses the
-** reuse of a same-order pass from 40 MB on, while a reversed one keeps it
-** to 56 MB (validate/probes/l2_reuse.cu; validate/RESULTS.md, item 8): not
-** modelled; this pins what the model does. */
+/* One L2 (l2.partitions 1) is LRU over its 60 MB (hashed sets): a
+** same-order second pass over 40 MB finds every line, one over 80 MB none. */
 START_TEST(test_l2_second_pass_lru)
 {
-    double at40 = second_pass_l2_hits(40), at80 = second_pass_l2_hits(80);
-    ck_assert_msg(at40 > 0.999, "40 MB: %.3f of the second pass hits", at40);
-    ck_assert_msg(at80 < 0.05, "80 MB: %.3f of the second pass hits", at80);
+    double at40 = second_pass_from_dram(1, 40, false, false), at80 = second_pass_from_dram(1, 80, false, false);
+    ck_assert_msg(at40 < 0.001, "40 MB: %.3f of the second pass from DRAM", at40);
+    ck_assert_msg(at80 > 0.95, "80 MB: %.3f of the second pass from DRAM", at80);
+}
+END_TEST
+
+/* Two partitions of 30 MB (the h200): an SM's own partition keeps a copy of
+** what it reads from the other, so a line read by one SM takes room in
+** both. What validate/probes/l2_partition.cu measured on the H200, as the
+** model gives it:
+** - one SM, same order: all hits to 24 MB; from 32 MB its own partition
+**   loses every line but the other still holds its half (the model: 0.50
+**   from DRAM at 40 MB, 0.82 at 64; the H200's pass 2 / pass 1: 0.44 to
+**   24 MB, 0.69-0.83 at 32-56, 0.97 at 64 MB);
+** - one SM reversed at 40 MB: the last 30 MB read hit, most of the rest is
+**   the other partition's half (the H200: 0.56, against 0.77 in order);
+** - the chip, same order: each partition holds 3/4 of the footprint, so
+**   reuse holds to 40 MB (the H200: 0.58-0.63 to 32 MB, 0.78 at 36, 0.88
+**   at 40) and is lost at 56 (0.90), where one LRU of 60 MB keeps it all. */
+START_TEST(test_l2_partitions_second_pass)
+{
+    double one24 = second_pass_from_dram(2, 24, true, false), one40 = second_pass_from_dram(2, 40, true, false);
+    double one64 = second_pass_from_dram(2, 64, true, false), rev40 = second_pass_from_dram(2, 40, true, true);
+    double all32 = second_pass_from_dram(2, 32, false, false), all56 = second_pass_from_dram(2, 56, false, false);
+    ck_assert_msg(one24 < 0.01, "one SM, 24 MB: %.3f from DRAM", one24);
+    ck_assert_msg(one40 > 0.4 && one40 < 0.6, "one SM, 40 MB: %.3f from DRAM, want about half", one40);
+    ck_assert_msg(one64 > 0.75, "one SM, 64 MB: %.3f from DRAM", one64);
+    ck_assert_msg(rev40 < one40 - 0.2, "one SM, 40 MB reversed: %.3f from DRAM, in order %.3f", rev40, one40);
+    ck_assert_msg(all32 < 0.01, "chip, 32 MB: %.3f from DRAM", all32);
+    ck_assert_msg(all56 > 0.5, "chip, 56 MB: %.3f from DRAM", all56);
 }
 END_TEST
 
@@ -275,6 +305,7 @@ int main(void)
     tcase_add_test(core, test_write_back_owed_when_dirtied);
     tcase_add_test(core, test_l2_read_write_paths);
     tcase_add_test(core, test_l2_second_pass_lru);
+    tcase_add_test(core, test_l2_partitions_second_pass);
     tcase_set_timeout(core, 60); /* two sweeps over 40 and 80 MB: ~2 M loads */
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
