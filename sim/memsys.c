@@ -44,7 +44,7 @@ struct MemSys {
     bool     limit_requests, own_load_rate, own_write_bw;
     BwQueue  dram;        /* DRAM bandwidth in bytes; its latency (loaded) is DRAM's */
     uint64_t dram_write_bytes;
-    uint32_t lat_l1_hit, lat_l2_hit, lat_atomic;
+    uint32_t lat_l1_hit, lat_l2_hit, lat_l2_far, lat_atomic;
     uint64_t base_l2_accesses, base_l2_hits; /* counters at the current launch's start */
     uint64_t base_dram_units, base_dram_writes;
     uint32_t chunk_sectors; /* sectors one DRAM access moves (dram.access_bytes / 32) */
@@ -149,6 +149,7 @@ MemSys *memsys_create(const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, Diag 
     m->lat_l1_hit = c->lat_l1_hit;
     m->lat_atomic = c->lat_atomic;
     m->lat_l2_hit = c->lat_l2_hit;
+    m->lat_l2_far = c->lat_l2_far;
     m->atomic_interval = c->l2_atomic_interval;
     m->atomic_fadd_interval = c->l2_atomic_fadd_interval > 0 ? c->l2_atomic_fadd_interval : c->l2_atomic_interval;
     if (m->atomic_interval > 0 && !(m->atom = calloc(ATOM_SLOTS, sizeof *m->atom))) goto oom;
@@ -300,14 +301,17 @@ static void fetch_from_dram(MemSys *m, uint64_t t, uint64_t line, uint8_t missed
 /* Sectors of one line that missed L1: through the MSHRs, L2 and maybe DRAM.
 ** With partitions, the SM's own is asked first; what it misses of a line
 ** that lives in another is asked there, and both keep it (the near one a
-** copy). Either hit costs the L2 hit latency. */
+** copy). A hit there costs lat.l2_far more than one in the SM's own. */
 static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t line, uint8_t sectors, Draws dr)
 {
     start = l2_accept_n(m, start, 1, true);
     Cache *near = near_part(m, sm), *home = home_part(m, line);
     uint8_t l2_hits = cache_access(near, line, sectors, CACHE_READ, NULL);
-    uint8_t missed = (uint8_t)(sectors & ~l2_hits);
-    if (missed && home != near) missed &= (uint8_t)~cache_access(home, line, missed, CACHE_READ, NULL);
+    uint8_t missed = (uint8_t)(sectors & ~l2_hits), far_hits = 0;
+    if (missed && home != near) {
+        far_hits = cache_access(home, line, missed, CACHE_READ, NULL);
+        missed &= (uint8_t)~far_hits;
+    }
     uint64_t from_dram[SECTORS_PER_LINE] = { 0 };
     if (missed) fetch_from_dram(m, mshr_acquire(&m->mshr[sm], start), line, missed, dr, from_dram);
     uint64_t done = start;
@@ -315,6 +319,7 @@ static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t 
         if (!(sectors >> s & 1)) continue;
         uint64_t t = mshr_acquire(&m->mshr[sm], start);
         uint64_t back = bwqueue_transfer(&m->l2_queue, t, SECTOR_BYTES);
+        if (far_hits >> s & 1) back += m->lat_l2_far;
         if ((missed >> s & 1) && from_dram[s] > back) back = from_dram[s];
         heap_push(&m->mshr[sm], back, 0);
         if (back > done) done = back;

@@ -14,8 +14,8 @@
 ** lives in one (a hash of its address), an SM reads through its own, and
 ** a read that misses there goes to the line's home, after which both hold
 ** it; stores and atomics are done at the home (a copy in the storing SM's
-** partition is updated, not allocated). One latency and one set of
-** bandwidth queues serve them all.                                       */
+** partition is updated, not allocated). A hit at the home costs
+** lat.l2_far beyond lat.l2_hit; one set of bandwidth queues serves all. */
 #ifndef GPUSIM_SIM_MEMSYS_H
 #define GPUSIM_SIM_MEMSYS_H
 

@@ -209,7 +209,9 @@ START_TEST(test_l2_read_write_paths)
                   (unsigned long long)busy, l2);
     ck_assert(l2 > warps * 128.0 / c.l2_bytes_per_clk * 2); /* writes: under half the read bandwidth */
     /* scattered loads of those (now L2-resident) lines: one sector from each
-    ** of 32 lines per warp, so the load request rate decides */
+    ** of 32 lines per warp, so the load request rate decides; the stores
+    ** left each line at its home partition only, so a warp's slowest line
+    ** is one from the other partition (lat.l2_far more) */
     uint64_t done = 0;
     for (uint32_t w = 0; w < warps / 32; w++) {
         uint64_t a[32];
@@ -220,9 +222,10 @@ START_TEST(test_l2_read_write_paths)
         if (back > done) done = back;
     }
     double rate = warps / c.l2_load_requests_per_clk;
-    ck_assert_msg(done >= t + rate + c.lat_l2_hit && done < t + rate + c.lat_l2_hit + 4,
+    const uint32_t lat = c.lat_l2_hit + c.lat_l2_far;
+    ck_assert_msg(done >= t + rate + lat && done < t + rate + lat + 4,
                   "%u scattered line loads: back at %llu, want %.0f + %.0f + %u", warps, (unsigned long long)done,
-                  (double)t, rate, c.lat_l2_hit);
+                  (double)t, rate, lat);
     memsys_destroy(m);
 }
 END_TEST
@@ -294,6 +297,40 @@ START_TEST(test_l2_partitions_second_pass)
 }
 END_TEST
 
+/* A load that hits its SM's partition is back lat.l2_hit after it left L1;
+** one that misses there and hits the line's home partition lat.l2_far
+** later (the h200: 176, l2_partition.cu's chase table). SM 0 reads 64 lines
+** (both partitions then hold them: copies beside SM 0, and each at its
+** home); SM 2, in the other partition, reads them again, far apart in
+** time: about half come back at each latency, none between. */
+START_TEST(test_l2_far_hit_latency)
+{
+    GpuConfig c;
+    MemSys *m = make(&c, "h200");
+    ck_assert_uint_eq(c.l2_partitions, 2);
+    ck_assert_uint_gt(c.lat_l2_far, 0);
+    uint64_t t = 0;
+    uint32_t near = 0, far = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t i = 0; i < 64; i++) {
+            uint64_t a[32];
+            for (uint32_t l = 0; l < 32; l++) a[l] = i * 128 + 4 * l;
+            CoalesceResult r;
+            coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
+            t += 10000; /* nothing queued from the last one */
+            uint64_t back = memsys_load(m, pass == 0 ? 0 : 2, t, &r);
+            if (pass == 0) continue;
+            uint64_t took = back - t, hit = c.lat_l2_hit, far_hit = hit + c.lat_l2_far;
+            if (took >= hit && took <= hit + 2) near++; /* + the sector's transfer */
+            else if (took >= far_hit && took <= far_hit + 2) far++;
+            else ck_abort_msg("line %llu: back after %llu cycles, want %llu or %llu (+2)", (unsigned long long)i,
+                              (unsigned long long)took, (unsigned long long)hit, (unsigned long long)far_hit);
+        }
+    ck_assert_msg(near >= 16 && far >= 16, "near %u, far %u of 64", near, far);
+    memsys_destroy(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("memsys");
@@ -306,6 +343,7 @@ int main(void)
     tcase_add_test(core, test_l2_read_write_paths);
     tcase_add_test(core, test_l2_second_pass_lru);
     tcase_add_test(core, test_l2_partitions_second_pass);
+    tcase_add_test(core, test_l2_far_hit_latency);
     tcase_set_timeout(core, 60); /* two sweeps over 40 and 80 MB: ~2 M loads */
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);

@@ -13,9 +13,10 @@ trap 'rm -f "$out"' EXIT
 # (the median bound was 0.04 until the SMs' order within a cycle became
 # (SM, scheduler): that moved it from 3.8% to 4.0%, no calibration change;
 # the max bound 0.46 until then, when the largest error went from 45.3% to 38.2%;
-# 0.40 until the L2's two partitions, l2.partitions, took it to 33.5%)
+# 0.40 until the L2's two partitions, l2.partitions, took it to 33.5%; 0.35 until
+# lat.l2_far, 32.9%)
 "$GPUSIM" compare validate/results/h200.json \
-    --max-median-error 0.045 --max-error 0.35 --max-occupancy-mismatches 0 >"$out"
+    --max-median-error 0.045 --max-error 0.34 --max-occupancy-mismatches 0 >"$out"
 rc=$?
 if [ "${3:-}" = --update ]; then
     cp "$out" tests/compare_h200.expected

@@ -26,7 +26,16 @@
 //           (A) an SM of the other half finds half of the lines in its own
 //           half and fetches the other half across, so its pass 2 is slower:
 //           the SMs split into two groups of pass-2 times.
-// Device time: sweep ~0.3 s, pair ~0.5 s.
+//   chase   one thread on SM 0 walks a random cycle of 8192 lines (1 MiB,
+//           a line each), so every line is in SM 0's partition and at its
+//           home; then one thread on SM b walks 2048 of them, each step
+//           timed (clock64 around a dependent ld.global.cg): under (A) an
+//           SM of SM 0's half finds every line beside it (one latency), one
+//           of the other half finds half of them there and half across
+//           (two latencies, the far one higher by what a far hit costs).
+//           Per SM: the steps' p10 / median / p90, the share of steps above
+//           the near latency + 40, and the median of those above and below.
+// Device time: sweep ~0.3 s, pair ~0.5 s, chase ~0.2 s.
 #include "probe.h"
 
 #include <algorithm>
@@ -61,6 +70,23 @@ __global__ void pass_all(const float4 *x, size_t n4, int reverse, float *out)
         s += v.x + v.y + v.z + v.w;
     }
     if (__float_as_uint(s) == 0x7fc0dead) out[0] = s;
+}
+
+// One thread on SM `target` (the first that lands there) walks `steps`
+// links of the cycle in next[] (a link per 128-byte line), from `start`;
+// with lat != NULL each step's cycles are stored.
+__global__ void chase_on(const unsigned *next, unsigned start, int steps, unsigned target, unsigned *claim,
+                         unsigned *lat, unsigned *end)
+{
+    if (threadIdx.x != 0 || smid() != target || atomicCAS(claim, 0u, 1u) != 0u) return;
+    unsigned p = start;
+    for (int i = 0; i < steps; i++) {
+        unsigned long long t0 = clk_after(p);
+        p = __ldcg(next + (size_t)p * 32);
+        unsigned long long t1 = clk_after(p);
+        if (lat) lat[i] = (unsigned)(t1 - t0);
+    }
+    *end = p;
 }
 
 struct Bufs {
@@ -186,6 +212,46 @@ int main()
         if ((t2[b] > split) == (t2[0] > split)) printf(" %d", b);
     printf("\n");
     if (missing) printf("# WARNING: %u pair passes found no block on their SM\n", missing);
+
+    // chase: SM 0 warms a random cycle of 8192 lines, SM b walks 2048 steps of it
+    const unsigned nodes = 8192, steps = 2048;
+    std::vector<unsigned> perm(nodes), hnext((size_t)nodes * 32, 0);
+    for (unsigned i = 0; i < nodes; i++) perm[i] = i;
+    for (unsigned i = nodes - 1; i > 0; i--) std::swap(perm[i], perm[hash32(i * 7919u + 17u) % (i + 1)]);
+    for (unsigned i = 0; i < nodes; i++) hnext[(size_t)perm[i] * 32] = perm[(i + 1) % nodes];
+    unsigned *dnext, *dlat, *dend;
+    CK(cudaMalloc(&dnext, hnext.size() * sizeof(unsigned)));
+    CK(cudaMalloc(&dlat, steps * sizeof(unsigned)));
+    CK(cudaMalloc(&dend, sizeof(unsigned)));
+    CK(cudaMemcpy(dnext, hnext.data(), hnext.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+    table("chase", "cycles per dependent ld.global.cg step on SM b after SM 0 walked all 8192 lines; far: share of "
+          "steps above SM 0's own median + 40; lo/hi: medians of the steps below and above that",
+          "sm p10 p50 p90 far_share lo_med hi_med");
+    double own_median = 0;
+    std::vector<double> hi_minus_lo;
+    for (int b = 0; b < D.sms; b++) {
+        flush_l2();
+        CK(cudaMemset(B.claim, 0, 2 * sizeof(unsigned)));
+        chase_on<<<2 * D.sms, 32>>>(dnext, perm[0], (int)nodes, 0, B.claim, nullptr, dend);
+        chase_on<<<2 * D.sms, 32>>>(dnext, perm[0], (int)steps, (unsigned)b, B.claim + 1, dlat, dend);
+        CK(cudaDeviceSynchronize());
+        CKL();
+        std::vector<unsigned> lat(steps);
+        CK(cudaMemcpy(lat.data(), dlat, steps * sizeof(unsigned), cudaMemcpyDeviceToHost));
+        std::vector<double> v(lat.begin() + 16, lat.end());  // the first steps warm the loop
+        std::sort(v.begin(), v.end());
+        if (b == 0) own_median = v[v.size() / 2];
+        std::vector<double> lo, hi;
+        for (double x : v) (x > own_median + 40 ? hi : lo).push_back(x);
+        const double lom = lo.empty() ? 0 : lo[lo.size() / 2], him = hi.empty() ? 0 : hi[hi.size() / 2];
+        printf("%3d %6.0f %6.0f %6.0f %6.3f %6.0f %6.0f\n", b, qs(v, 0.1), qs(v, 0.5), qs(v, 0.9),
+               (double)hi.size() / v.size(), lom, him);
+        if (hi.size() > v.size() / 4) hi_minus_lo.push_back(him - lom);
+    }
+    if (!hi_minus_lo.empty())
+        printf("# chase: %zu SMs with a quarter of their steps or more above SM 0's median + 40; median (hi - lo) over "
+               "them %.0f cycles\n",
+               hi_minus_lo.size(), median(hi_minus_lo));
     finish();
     return 0;
 }
