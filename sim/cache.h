@@ -1,5 +1,5 @@
 /* sim/cache.h -- a set-associative sector cache, used for L1 (one per SM)
-** and L2 (one for the chip). No clock: it says hit or miss per sector; the
+** and L2 (one per partition, l2.partitions). No clock: it says hit or miss per sector; the
 ** timing model adds latencies and bandwidth.
 **
 ** Model: 128-byte lines of four 32-byte sectors (sim/sector.h), as in
