@@ -82,6 +82,7 @@ static uint64_t mshr_acquire(Mshr *h, uint64_t t)
 ** time (a TPC's pair together), so each partition serves as many SMs. */
 static Cache *near_part(const MemSys *m, uint32_t sm)
 {
+    if (m->l2_parts == 1) return m->l2[0]; /* no division on every miss of one L2 */
     return m->l2[(sm / 2) % m->l2_parts];
 }
 
@@ -435,10 +436,7 @@ void memsys_sector_counts(const MemSys *m, uint32_t sm, MemSectorCounts *out)
     cache_stats(m->l1[sm], &st);
     out->l1_accesses = st.sector_accesses;
     out->l1_hits = st.sector_hits;
-    MemSectorCounts l2;
-    l2_counts(m, &l2);
-    out->l2_accesses = l2.l2_accesses;
-    out->l2_hits = l2.l2_hits;
+    l2_counts(m, out); /* sets the l2 fields only */
 }
 
 void memsys_stats(const MemSys *m, KernelStats *s)

@@ -276,13 +276,14 @@ END_TEST
 ** model gives it:
 ** - one SM, same order: all hits to 24 MB; from 32 MB its own partition
 **   loses every line but the other still holds its half (the model: 0.50
-**   from DRAM at 40 MB, 0.82 at 64; the H200's pass 2 / pass 1: 0.44 to
-**   24 MB, 0.69-0.83 at 32-56, 0.97 at 64 MB);
+**   from DRAM at 40 MB, 0.82 at 64; the H200's pass 2 / pass 1: 0.44-0.49
+**   to 24 MB, 0.69-0.83 at 32-56, 0.97 at 64 MB);
 ** - one SM reversed at 40 MB: the last 30 MB read hit, most of the rest is
 **   the other partition's half (the H200: 0.56, against 0.77 in order);
 ** - the chip, same order: each partition holds 3/4 of the footprint, so
-**   reuse holds to 40 MB (the H200: 0.58-0.63 to 32 MB, 0.78 at 36, 0.88
-**   at 40) and is lost at 56 (0.90), where one LRU of 60 MB keeps it all. */
+**   reuse holds to about 40 MB (the model: none from DRAM at 32 MB, 0.18
+**   at 40, 1.00 at 56; the H200: 0.54-0.63 from 16 to 32 MB, 0.78 at 36,
+**   0.88 at 40, 0.90 at 56), where one LRU of 60 MB keeps it all. */
 START_TEST(test_l2_partitions_second_pass)
 {
     double one24 = second_pass_from_dram(2, 24, true, false), one40 = second_pass_from_dram(2, 40, true, false);
