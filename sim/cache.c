@@ -12,6 +12,7 @@
 #include "base/bits.h"
 
 #define NO_TAG UINT64_MAX /* line numbers are addr / 128 < 2^57: never equal */
+#define NO_LINE UINT64_MAX
 
 struct Cache {
     uint64_t  sets;      /* 0 = no cache                               */
@@ -24,6 +25,8 @@ struct Cache {
     uint64_t *stamp;     /* last use; 0 = never (empty)                */
     uint8_t  *valid;     /* bit s: sector s holds data                 */
     uint8_t  *dirty;     /* bit s: sector s is newer than the level below */
+    uint64_t *ready;     /* cycle the line's latest fill arrives (the caller's clock) */
+    uint64_t  last;      /* the line the last lookup hit or allocated, NO_LINE if none */
     uint64_t  clock;     /* accesses so far: the LRU time base         */
     CacheStats st;
 };
@@ -59,7 +62,8 @@ Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d)
         c->stamp = malloc((size_t)lines * sizeof *c->stamp);
         c->valid = malloc((size_t)lines);
         c->dirty = malloc((size_t)lines);
-        if (!c->tag || !c->stamp || !c->valid || !c->dirty) goto oom;
+        c->ready = malloc((size_t)lines * sizeof *c->ready);
+        if (!c->tag || !c->stamp || !c->valid || !c->dirty || !c->ready) goto oom;
     }
     cache_reset(c);
     return c;
@@ -76,6 +80,7 @@ void cache_destroy(Cache *c)
     free(c->stamp);
     free(c->valid);
     free(c->dirty);
+    free(c->ready);
     free(c);
 }
 
@@ -87,7 +92,9 @@ void cache_reset(Cache *c)
         c->stamp[i] = 0;
         c->valid[i] = 0;
         c->dirty[i] = 0;
+        c->ready[i] = 0;
     }
+    c->last = NO_LINE;
     c->clock = 0;
     c->st = (CacheStats){0};
 }
@@ -104,6 +111,7 @@ static inline uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, 
         c->st.sector_misses += n - nhit;
     }
     c->stamp[i] = now;
+    c->last = i;
     switch (kind) {
     case CACHE_READ:
         c->valid[i] |= (uint8_t)want;
@@ -129,6 +137,7 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     if (evicted_dirty) *evicted_dirty = 0;
     const unsigned want = sector_mask & 0xFu;
     if (newly_dirty) *newly_dirty = (uint8_t)want; /* a miss or no cache: all of them */
+    c->last = NO_LINE;
     if (!want) return 0;
     const unsigned n = bits_popcount4(want);
     if (count) c->st.sector_accesses += n;
@@ -175,6 +184,8 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     c->stamp[i] = now;
     c->valid[i] = (uint8_t)want;
     c->dirty[i] = kind == CACHE_WRITE_BACK_ALLOC ? (uint8_t)want : 0;
+    c->ready[i] = 0;
+    c->last = i;
     return 0;
 }
 
@@ -209,6 +220,11 @@ uint64_t cache_flush(Cache *c)
 void cache_stats(const Cache *c, CacheStats *out)
 {
     *out = c->st;
+}
+
+uint64_t *cache_ready_slot(Cache *c)
+{
+    return c->last == NO_LINE ? NULL : &c->ready[c->last];
 }
 
 void cache_set_hashed(Cache *c, bool hashed)

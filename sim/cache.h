@@ -14,8 +14,9 @@
 **
 ** Left out: the slices of real L2s (sim/memsys.c makes partitions of
 ** several caches), sector promotion/prefetch
-** (the memory system fetches DRAM-sized chunks itself), MSHRs and in-flight misses (the
-** timing model tracks those), byte write masks, non-LRU policies and
+** (the memory system fetches DRAM-sized chunks itself), MSHRs (the timing
+** model has them; a line's in-flight fill is a cycle kept per line for
+** it, cache_ready_slot), byte write masks, non-LRU policies and
 ** eviction-priority hints, the data itself (the executor owns memory).  */
 #ifndef GPUSIM_SIM_CACHE_H
 #define GPUSIM_SIM_CACHE_H
@@ -36,7 +37,7 @@ typedef struct Cache Cache; /* opaque */
 ** size_bytes == 0 means "no cache": every access misses, nothing is kept.
 ** Otherwise size_bytes must be a multiple of 128 * assoc and assoc >= 1;
 ** on bad geometry or out of memory returns NULL and fills d (file NULL,
-** line 0). Memory: about 18 bytes per line (a 40 MB L2 is ~6 MB of host
+** line 0). Memory: about 26 bytes per line (a 40 MB L2 is ~8.5 MB of host
 ** memory). Caller owns the result; free with cache_destroy. */
 Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d);
 
@@ -81,6 +82,14 @@ uint8_t cache_access(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAcc
 ** that were not dirty before it (for a caller that charges a sector's
 ** write-back when it becomes dirty). */
 uint8_t cache_write(Cache *c, uint64_t line_addr, uint8_t sector_mask, unsigned *evicted_dirty, uint8_t *newly_dirty);
+
+/* The cycle at which the data of the line the last access or fill of c
+** hit or allocated arrives (0 for a line just allocated: the caller sets
+** it when it knows the fill's completion), or NULL when that access kept
+** no line. Valid until the next access to c. The cache has no clock: the
+** caller keeps these on its own, so that a hit on a line whose fill is
+** still on its way waits for it, as the MSHRs of real caches make it. */
+uint64_t *cache_ready_slot(Cache *c);
 
 /* Writes back every dirty sector (counted in writebacks_sectors, lines stay
 ** valid and become clean) and returns how many there were: the traffic a

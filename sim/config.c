@@ -53,7 +53,7 @@ static const Knob KNOBS[] = {
 #define MAX_KEY 128          /* longest dotted key we build           */
 #define MAX_FILE (1u << 24)  /* a machine file is a few KB; refuse more */
 
-static const char *const POLICY_NAMES[] = {"gto", "lrr"};
+static const char *const POLICY_NAMES[] = {"gto", "lrr", "rr"};
 
 /* ---- knob table helpers ---- */
 
@@ -113,7 +113,7 @@ static void num_str(double v, char buf[40])
 static void range_str(const Knob *k, char buf[96])
 {
     if (k->type == KNOB_POLICY) {
-        snprintf(buf, 96, "gto | lrr");
+        snprintf(buf, 96, "gto | lrr | rr");
         return;
     }
     char lo[40], hi[40];
@@ -167,7 +167,7 @@ static bool knob_parse_text(const Knob *k, const char *text, double *v, char *wh
                 *v = (double)i;
                 return true;
             }
-        snprintf(why, n, "expected gto or lrr, got '%s'", text);
+        snprintf(why, n, "expected gto, lrr or rr, got '%s'", text);
         return false;
     }
     return false;
@@ -207,7 +207,7 @@ static bool knob_parse_json(const Knob *k, const cJSON *it, double *v, char *why
     }
     case KNOB_POLICY:
         if (!cJSON_IsString(it)) {
-            snprintf(why, n, "expected \"gto\" or \"lrr\", got %s", json_type_name(it));
+            snprintf(why, n, "expected \"gto\", \"lrr\" or \"rr\", got %s", json_type_name(it));
             return false;
         }
         return knob_parse_text(k, it->valuestring, v, why, n);

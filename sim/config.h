@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-typedef enum { SCHED_GTO = 0, SCHED_LRR = 1 } SchedPolicy;
+typedef enum { SCHED_GTO = 0, SCHED_LRR = 1, SCHED_ROUND_ROBIN = 2 } SchedPolicy;
 
 #define CFG_TYPE_U32    uint32_t
 #define CFG_TYPE_F64    double
@@ -100,7 +100,7 @@ int config_knob_find(const char *key);
 bool config_knob_is_number(size_t i);
 void config_knob_text(const GpuConfig *c, size_t i, char *buf, size_t cap);
 
-/* "gto" or "lrr" (static string; "?" for a value outside the enum). */
+/* "gto", "lrr" or "rr" (static string; "?" for a value outside the enum). */
 const char *config_policy_name(SchedPolicy p);
 
 /* DRAM bandwidth in bytes per SM clock cycle:

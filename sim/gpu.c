@@ -4,11 +4,14 @@
 ** schedulers and issue are sim/sched.c, blocks on SMs sim/blocks.c.
 **
 ** Each cycle, every scheduler that may have work picks at most one ready
-** warp (GTO or LRR) and issues its next instruction. Issue executes it
+** warp (GTO, LRR or RR: sim/sched.c) and issues its next instruction; an
+** SM's schedulers run from one drawn per cycle (sched_first), so that none
+** always wins the pipes they share. Issue executes it
 ** functionally (isa/exec) and times it: fixed-latency units mark the
 ** destination ready `latency` cycles later; shared memory occupies the SM's
 ** shared pipe for one cycle per wavefront; global accesses go through the
-** coalescer and the memory system, which return when the data is back.
+** coalescer and the memory system, which return when the data is back
+** (an L1 hit on a line whose fill is on its way: when the fill is).
 ** Since every ready time is known when the producer issues, a scheduler with
 ** nothing ready sleeps until its earliest warp can go, and the clock jumps
 ** to the earliest such wake-up across the GPU.
@@ -264,10 +267,10 @@ void gpu_run_cycles(Gpu *g, ExecOut *out)
     const Launch *L = g->L;
     uint32_t nsched = g->c->sm_schedulers;
     /* Each cycle: the schedulers that asked for it (in the next-cycle set
-    ** or the heap), in (SM, scheduler) order, so that what the SMs share
-    ** (the L2 and DRAM queues, global memory, block dispatch) is touched
-    ** in (cycle, SM, scheduler) order: reproducible, and the order a run
-    ** on several host threads keeps (sim/par.c). */
+    ** or the heap), SM by SM, each SM's from sched_first on, so that what
+    ** the SMs share (the L2 and DRAM queues, global memory, block
+    ** dispatch) is touched in (cycle, SM, position) order: reproducible,
+    ** and the order a run on several host threads keeps (sim/par.c). */
     while (!g->stop && (g->nnext || g->wakes.n)) {
         uint64_t t = g->nnext ? g->now + 1 : g->wakes.v[0].key;
         if (g->wakes.n && g->wakes.v[0].key < t) t = g->wakes.v[0].key;
@@ -303,14 +306,22 @@ void gpu_run_cycles(Gpu *g, ExecOut *out)
             g->cur[w.id / 64] |= 1ull << (w.id % 64); /* with those of the set, once */
         }
         for (uint32_t i = 0; i < g->nwords; i++) {
-            uint64_t bits = g->cur[i];
-            g->cur[i] = 0;
-            for (; bits && !g->stop; bits &= bits - 1) {
-                uint32_t id = i * 64 + (uint32_t)__builtin_ctzll(bits), s = id / nsched, qi = id % nsched;
-                if (g->sms[s].sched[qi].wake_at != t) continue; /* superseded */
-                g->cur_id = id;
-                sched_step(g, s, qi, out);
+            while (g->cur[i] && !g->stop) { /* SM by SM; its schedulers from sched_first on */
+                uint32_t s = (i * 64 + (uint32_t)__builtin_ctzll(g->cur[i])) / nsched, due = 0;
+                for (uint32_t qi = 0, id = s * nsched; qi < nsched; qi++, id++)
+                    if (g->cur[id / 64] >> (id % 64) & 1) {
+                        due |= 1u << qi;
+                        g->cur[id / 64] &= ~(1ull << (id % 64));
+                    }
+                uint32_t first = nsched > 1 ? sched_first(t, s, nsched) : 0;
+                for (uint32_t k = 0; k < nsched && !g->stop; k++) {
+                    uint32_t qi = first + k < nsched ? first + k : first + k - nsched;
+                    if (!(due >> qi & 1) || g->sms[s].sched[qi].wake_at != t) continue; /* superseded */
+                    g->cur_id = s * nsched + k;
+                    sched_step(g, s, qi, out);
+                }
             }
+            g->cur[i] = 0; /* after a failure too */
         }
     }
 }

@@ -215,7 +215,8 @@ typedef struct {
                                      one (else in bulk)                          */
     bool             watch;       /* per_warp or pcs: charge() tells them         */
     bool             stop;
-    uint32_t         cur_id;      /* the scheduler being run: where a failure is  */
+    uint32_t         cur_id;      /* SM x schedulers + the running scheduler's place in
+                                     its SM's order this cycle (sched_order_id) */
     uint64_t         fail_cycle;  /* with stop: the cycle and scheduler it stopped at */
     uint32_t         fail_id;
     /* several threads (sim/par.c): each thread's view of the launch is a copy
@@ -235,7 +236,7 @@ typedef struct {
 /* Stops the launch with `status` and the message (the first call wins). */
 void gpu_fail(Gpu *g, SimStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Runs the cycles before g->limit at which g's schedulers wake (the whole
-** launch when limit is NEVER), in (cycle, SM, scheduler) order. */
+** launch when limit is NEVER), in (cycle, SM, position) order. */
 void gpu_run_cycles(Gpu *g, ExecOut *out);
 
 /* ---- sim/sched.c */
@@ -250,6 +251,26 @@ bool sched_run_free(Gpu *g, uint32_t s, uint32_t slot);
 bool sched_needs_build(Gpu *g);
 /* Scheduler (s, qi) at cycle g->now: admits, picks and issues at most one warp. */
 void sched_step(Gpu *g, uint32_t s, uint32_t qi, ExecOut *out);
+
+/* The scheduler of SM s that runs first at cycle t: each cycle an SM's
+** schedulers run from this one on, in turn, so that none of them always
+** wins what they share (the shared-memory and load/store pipes). A hash of
+** (t, s): reproducible, and a function of the cycle and the SM alone, as
+** sim/par.c's order needs. */
+static inline uint32_t sched_first(uint64_t t, uint32_t s, uint32_t nsched)
+{
+    uint64_t x = t * 0x9E3779B97F4A7C15ull ^ (uint64_t)s * 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 31;
+    x *= 0x94D049BB133111EBull;
+    x ^= x >> 29;
+    return (uint32_t)((x >> 32) % nsched);
+}
+
+/* Where scheduler qi of SM s runs in cycle t's order (cur_id's value). */
+static inline uint32_t sched_order_id(uint64_t t, uint32_t s, uint32_t qi, uint32_t nsched)
+{
+    return s * nsched + (qi + nsched - sched_first(t, s, nsched)) % nsched;
+}
 
 /* ---- sim/blocks.c */
 

@@ -336,11 +336,14 @@ uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResul
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t want = r->sector_mask[i];
         uint8_t hit = cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ, NULL); /* L1 is never dirty */
+        uint64_t *ready = cache_ready_slot(m->l1[sm]); /* the line's fill, if it is on its way */
         uint64_t t = hit ? start + m->lat_l1_hit : start;
+        if (hit && ready && *ready > t) t = *ready;
         if (want & ~hit) {
             if (!drawn) dr = next_draws(m), drawn = true;
             uint64_t below = fetch_below_l1(m, sm, start, r->line_addr[i], (uint8_t)(want & ~hit), dr);
             if (below > t) t = below;
+            if (ready && below > *ready) *ready = below;
         }
         if (t > done) done = t;
     }

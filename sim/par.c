@@ -1,11 +1,11 @@
 /* sim/par.c -- one launch on several host threads (Launch.threads), with
 ** the output of one thread: SM i belongs to thread i mod N, and each thread
-** runs its SMs' schedulers in (cycle, SM, scheduler) order, as the single
+** runs its SMs' schedulers in (cycle, SM, position) order, as the single
 ** thread runs all of them (gpu.c). What the SMs share is not touched while
 ** they run: each SM records its global accesses (sim/sched.c: addresses,
 ** the values a store writes, the LSU's start cycle) and its freed block
 ** slots (sim/blocks.c), and at the end of each round one thread applies
-** every SM's records in (cycle, SM, scheduler) order: the access on global
+** every SM's records in (cycle, SM, position) order: the access on global
 ** memory (isa/exec_global.c), its timing through the memory system, the
 ** loaded registers' ready cycle; the slot's next block. That is the order
 ** the single thread does them in at issue, so memory contents, queue state,
@@ -26,7 +26,7 @@
 ** applied up to the least of those (the apply horizon).
 **
 ** A run that stops (a fault, a deadlock) stops at the first failure in
-** (cycle, SM, scheduler) order: the other threads run on to that cycle,
+** (cycle, SM, position) order: the other threads run on to that cycle,
 ** only the records before it are applied (global memory as the single
 ** thread leaves it), and the warp instructions issued before it are
 ** counted from each SM's marks. The budgets (--max-cycles,
@@ -183,7 +183,7 @@ static void apply_free(Par *P, uint32_t s, const ParFree *e)
 }
 
 /* Applies every record before cycle `horizon` and before the first failure,
-** in (cycle, SM, scheduler) order. */
+** in (cycle, SM, position) order. */
 static void apply(Par *P, uint64_t horizon)
 {
     Gpu *g = P->g;
@@ -234,7 +234,7 @@ static void fixups(Par *P)
             Warp *w = &sm->warps[slot];
             if (w->chain_at == NEVER) continue;
             v->now = w->chain_at;
-            v->cur_id = s * nsched + slot % nsched;
+            v->cur_id = sched_order_id(w->chain_at, s, slot % nsched, nsched);
             w->chain_at = NEVER;
             sched_run_free(v, s, slot); /* may wait again (sets chain_at and fix) */
         }

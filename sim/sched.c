@@ -93,6 +93,17 @@ static inline int64_t eligible_free(const Scheduler *q, const Warp *warps, uint3
     return -1;
 }
 
+/* The oldest eligible warp of rank r or younger, whether it can go or not, or -1. */
+static inline int64_t eligible_any(const Scheduler *q, uint32_t r)
+{
+    for (uint32_t k = r / 64; k < q->ewords; k++) {
+        uint64_t bits = q->emask[k];
+        if (k == r / 64) bits &= ~0ull << (r % 64);
+        if (bits) return k * 64 + (uint32_t)__builtin_ctzll(bits);
+    }
+    return -1;
+}
+
 /* LRR: the rank of the first warp younger than the last one picked. */
 static inline uint32_t rank_after_last(const Scheduler *q, const Warp *warps)
 {
@@ -652,19 +663,28 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     if (q->reads_held && reads_open < wake) wake = reads_open;
     /* GTO: the last one picked if it can go (its pipe free, and the read
     ** ports for one that reads registers), else the oldest that can; LRR:
-    ** the first younger than the last one picked, else wrap around to the
-    ** oldest. Both found by rank, which is age order. */
+    ** the first younger than the last one picked that can go, else wrap
+    ** around to the oldest that can; RR: the first younger than the last
+    ** one picked, whether it can go or not (if not, nothing issues: the
+    ** H200's warps advance together and lose the slots a busy pipe costs,
+    ** validate/probes/sched_order.cu). All found by rank, which is age order. */
     int64_t pick = -1;
-    if (g->c->sched_policy == SCHED_GTO) {
-        if (q->last_eligible) {
-            uint32_t r = sm->warps[q->last_issued].rank;
-            assert(q->emask[r / 64] >> (r % 64) & 1);
-            if (eligible_can_go(q, sm->warps, r)) pick = r;
-        }
+    if (g->c->sched_policy == SCHED_ROUND_ROBIN) { /* picked first: a busy pipe then costs the slot */
+        pick = eligible_any(q, rank_after_last(q, sm->warps));
+        if (pick < 0) pick = eligible_any(q, 0);
+        if (pick >= 0 && !eligible_can_go(q, sm->warps, (uint32_t)pick)) pick = -1;
     } else {
-        pick = eligible_free(q, sm->warps, rank_after_last(q, sm->warps));
+        if (g->c->sched_policy == SCHED_GTO) {
+            if (q->last_eligible) {
+                uint32_t r = sm->warps[q->last_issued].rank;
+                assert(q->emask[r / 64] >> (r % 64) & 1);
+                if (eligible_can_go(q, sm->warps, r)) pick = r;
+            }
+        } else {
+            pick = eligible_free(q, sm->warps, rank_after_last(q, sm->warps));
+        }
+        if (pick < 0) pick = eligible_free(q, sm->warps, 0);
     }
-    if (pick < 0) pick = eligible_free(q, sm->warps, 0);
     if (per_warp)
         for (uint32_t k = 0; k < q->ewords; k++)
             for (uint64_t bits = q->emask[k]; bits; bits &= bits - 1) {

@@ -252,12 +252,16 @@ START_TEST(test_set_every_knob)
         snprintf(as, sizeof as, "%s=lrr", knobs[_i].key);
         ck_assert(config_set(&c, as, &d));
         ck_assert(c.sched_policy == SCHED_LRR);
+        snprintf(as, sizeof as, "%s=rr", knobs[_i].key);
+        ck_assert(config_set(&c, as, &d));
+        ck_assert(c.sched_policy == SCHED_ROUND_ROBIN);
+        ck_assert_str_eq(config_policy_name(c.sched_policy), "rr");
         snprintf(as, sizeof as, "%s=gto", knobs[_i].key);
         ck_assert(config_set(&c, as, &d));
         ck_assert(c.sched_policy == SCHED_GTO);
         snprintf(as, sizeof as, "%s=1", knobs[_i].key);
         ck_assert(!config_set(&c, as, &d));
-        ck_assert_has(d.message, "gto or lrr");
+        ck_assert_has(d.message, "gto, lrr or rr");
         return;
     }
     const double ends[2] = {knobs[_i].lo, knobs[_i].hi};
@@ -302,7 +306,7 @@ START_TEST(test_print_knobs)
     ck_assert_uint_eq(fread(text, 1, (size_t)size, f), (size_t)size);
     fclose(f);
     for (int i = 0; i < NKNOBS; i++) ck_assert_has(text, knobs[i].key);
-    ck_assert_has(text, "gto | lrr");
+    ck_assert_has(text, "gto | lrr | rr");
     ck_assert_has(text, "[1, 100000]"); /* sm.count */
     free(text);
 }
@@ -443,8 +447,8 @@ static const struct {
     {"clock_mhz=nan", "expected a number"},
     {"clock_mhz=inf", "expected a number"},
     {"clock_mhz=0.5", "out of range"},
-    {"sched.policy=fifo", "sched.policy: expected gto or lrr, got 'fifo'"},
-    {"sched.policy=GTO", "expected gto or lrr"},
+    {"sched.policy=fifo", "sched.policy: expected gto, lrr or rr, got 'fifo'"},
+    {"sched.policy=GTO", "expected gto, lrr or rr"},
     {"smem.banks=128", "smem.banks: 128 is out of range [16, 64]"},
     {"=5", "unknown key ''"},
 };
@@ -564,8 +568,8 @@ static const struct {
     {"\"count\": 108", "\"count\": {\"n\": 108}", "got an object"},
     {"\"clock_mhz\": 1410", "\"clock_mhz\": \"1410\"", "clock_mhz: expected a number, got a string"},
     {"\"clock_mhz\": 1410", "\"clock_mhz\": 1e400", "clock_mhz: expected a number"},
-    {"\"policy\": \"gto\"", "\"policy\": 1", "sched.policy: expected \"gto\" or \"lrr\", got a number"},
-    {"\"policy\": \"gto\"", "\"policy\": \"GTO\"", "sched.policy: expected gto or lrr, got 'GTO'"},
+    {"\"policy\": \"gto\"", "\"policy\": 1", "sched.policy: expected \"gto\", \"lrr\" or \"rr\", got a number"},
+    {"\"policy\": \"gto\"", "\"policy\": \"GTO\"", "sched.policy: expected gto, lrr or rr, got 'GTO'"},
     {"\"dram\": {\n    \"access_bytes\": 64,\n    \"bandwidth_gbs\": 2039,\n    \"loaded_latency_linear\": 0,\n    \"loaded_latency_queue\": 0,\n    \"latency_spread\": 0\n  }",
      "\"dram\": 2039", "dram: expected an object with keys access_bytes, bandwidth_gbs, loaded_latency_linear, loaded_latency_queue, latency_spread"},
     {"\"count\": 108,", "\"count\": 108,\n    \"count\": 109,", "sm.count: duplicate key"},

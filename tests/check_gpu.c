@@ -758,7 +758,7 @@ END_TEST
 ** age rank, and a ring for warps ready within 64 cycles, which a per-warp
 ** trace sink turns off (its events keep the waiting heap's order). With 128
 ** warps a scheduler (two mask words) whose warps leave at different times,
-** under GTO and LRR, a run with the sink and one without count the same. */
+** under GTO, LRR and RR, a run with the sink and one without count the same. */
 static const char *STAGGERED =
     ".kernel staggered\n"
     ".param .ptr out\n"
@@ -799,7 +799,7 @@ START_TEST(test_trace_sink_changes_no_count)
         set(&t[k], "sm.max_warps=128");
         set(&t[k], "sm.max_threads=4096");
         set(&t[k], "sm.max_blocks=32");
-        set(&t[k], _i ? "sched.policy=lrr" : "sched.policy=gto");
+        set(&t[k], _i == 2 ? "sched.policy=rr" : _i ? "sched.policy=lrr" : "sched.policy=gto");
         t[k].params[0] = buffer(&t[k], 64 * 256 * 4, "out");
         t[k].L.grid[0] = 64;
         t[k].L.block[0] = 256;
@@ -811,7 +811,7 @@ START_TEST(test_trace_sink_changes_no_count)
     ck_assert_uint_gt(traced, 0);
     /* what the age-sorted eligible list and the heap alone gave (the tree
     ** before the rank bits and the ring, run on this test) */
-    ck_assert_uint_eq(t[0].r.stats.cycles, _i ? 35016 : 36919);
+    if (_i < 2) ck_assert_uint_eq(t[0].r.stats.cycles, _i ? 35016 : 36919);
     ck_assert_uint_eq(t[1].r.stats.cycles, t[0].r.stats.cycles);
     ck_assert_int_eq(memcmp(&t[1].r.stats, &t[0].r.stats, sizeof t[0].r.stats), 0);
     ck_assert_int_eq(memcmp(gmem_translate(t[1].gmem, t[1].params[0], 64 * 256 * 4),
@@ -1119,6 +1119,86 @@ END_TEST
 
 /* Integer adds may issue to the FMA pipe (as IMADs) when the ALU pipe is
 ** busy: a stream of independent adds is not held to the ALU's rate alone. */
+/* The bank_conflicts loop (validate/probes/sched_order.cu): each thread
+** sums `iters` shared loads, lane L reading word (L * stride + k) % 1024. */
+static const char *SHARED_LOOP =
+    ".kernel k\n"
+    ".param .s32 stride\n"
+    ".param .s32 iters\n"
+    ".shared buf 4096\n"
+    "    ld.param.s32 %r1, [stride]\n"
+    "    ld.param.s32 %r2, [iters]\n"
+    "    mov.u32 %r3, %tid.x\n"
+    "    and.b32 %r7, %r3, 31\n"
+    "    mul.lo.u32 %r8, %r7, %r1\n"
+    "    mov.u32 %r9, 0\n"
+    "    mov.u32 %r10, 0\n"
+    "LOOP:\n"
+    "    add.u32 %r11, %r8, %r9\n"
+    "    add.s32 %r9, %r9, 1\n"
+    "    and.b32 %r11, %r11, 1023\n"
+    "    shl.b32 %r11, %r11, 2\n"
+    "    setp.lt.s32 %p1, %r9, %r2\n"
+    "    ld.shared.u32 %r12, [%r11+buf]\n"
+    "    add.u32 %r10, %r10, %r12\n"
+    "    @%p1 bra LOOP\n"
+    "    exit\n";
+
+static KernelStats shared_loop(const char *policy, uint32_t warps, int32_t stride, int32_t iters)
+{
+    Run t;
+    run_init(&t, "h200", SHARED_LOOP, "k");
+    set(&t, "sm.count=1");
+    char kv[64];
+    snprintf(kv, sizeof kv, "sched.policy=%s", policy);
+    set(&t, kv);
+    t.params[0] = (uint32_t)stride;
+    t.params[1] = (uint32_t)iters;
+    t.L.grid[0] = 1;
+    t.L.block[0] = warps * 32;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    KernelStats st = t.r.stats;
+    run_free(&t);
+    return st;
+}
+
+/* The four schedulers of an SM share its shared-memory pipe evenly (the
+** H200: 8 warps of 16-wavefront loads keep it busy, 64 cycles a
+** warp-iteration a scheduler, and end together). With the schedulers run in
+** the same order every cycle, the first would win the pipe whenever it
+** frees and the block would thin out long before it ends. */
+START_TEST(test_schedulers_share_the_shared_pipe)
+{
+    static const char *const policies[] = { "gto", "lrr", "rr" };
+    const int32_t iters = 512;
+    KernelStats st = shared_loop(policies[_i], 8, 16, iters);
+    double pipe = 8.0 * iters * 16; /* cycles of the pipe the loads need */
+    double share = (double)st.resident_warp_cycles / ((double)st.cycles * 8);
+    ck_assert_msg(st.cycles < pipe * 1.05, "%s: %llu cycles for %.0f of pipe work", policies[_i],
+                  (unsigned long long)st.cycles, pipe);
+    ck_assert_msg(share > 0.95, "%s: warps resident %.3f of the time", policies[_i], share);
+}
+END_TEST
+
+/* sched.policy=rr picks the next warp whose operands are ready before it
+** looks at the pipes: when that warp's pipe is busy the slot is lost. With
+** one warp a scheduler there is nothing to pick instead (rr = lrr); with 8
+** warps of a loop whose integer-pipe work fills the issue slots (4 of 8
+** instructions, 2 cycles each on the h200), lrr fills the gaps and rr
+** loses a share of them (the H200: 10.8 cycles an iteration of the twin's
+** loop, against 8 issue slots). */
+START_TEST(test_round_robin_loses_slots_to_busy_pipes)
+{
+    KernelStats one_rr = shared_loop("rr", 4, 1, 256), one_lrr = shared_loop("lrr", 4, 1, 256);
+    ck_assert_uint_eq(one_rr.cycles, one_lrr.cycles);
+    KernelStats rr = shared_loop("rr", 32, 1, 256), lrr = shared_loop("lrr", 32, 1, 256);
+    double rr_it = (double)rr.cycles / (256 * 8), lrr_it = (double)lrr.cycles / (256 * 8);
+    ck_assert_msg(lrr_it < 9.0, "lrr: %.2f cycles a warp-iteration a scheduler", lrr_it);
+    ck_assert_msg(rr_it > 10.0 && rr_it < 12.0, "rr: %.2f cycles a warp-iteration a scheduler", rr_it);
+    ck_assert_uint_eq(rr.warp_instructions, lrr.warp_instructions);
+}
+END_TEST
+
 START_TEST(test_integer_adds_use_both_pipes)
 {
     char src[4096] = ".kernel k\n";
@@ -1154,13 +1234,15 @@ static Suite *gpu_suite(void)
     tcase_add_test(core, test_divergence_doubles_issue);
     tcase_add_test(core, test_scoreboard_latency);
     tcase_add_test(core, test_integer_adds_use_both_pipes);
+    tcase_add_loop_test(core, test_schedulers_share_the_shared_pipe, 0, 3);
+    tcase_add_test(core, test_round_robin_loses_slots_to_busy_pipes);
     tcase_add_test(core, test_barrier_orders_shared_memory);
     tcase_add_loop_test(core, test_bank_conflicts_in_engine, 0, sizeof STRIDES / sizeof STRIDES[0]);
     tcase_add_loop_test(core, test_coalescing_in_engine, 0, sizeof G_STRIDE / sizeof G_STRIDE[0]);
     tcase_add_test(core, test_global_atomics_counted_apart);
     tcase_add_test(core, test_deterministic);
     tcase_add_loop_test(core, test_threads_agree, 0, sizeof THREAD_CASES / sizeof THREAD_CASES[0]);
-    tcase_add_loop_test(core, test_trace_sink_changes_no_count, 0, 2);
+    tcase_add_loop_test(core, test_trace_sink_changes_no_count, 0, 3);
     tcase_add_test(core, test_policies_agree_on_results);
     tcase_add_test(core, test_chrome_trace);
     tcase_add_test(core, test_shared_atomic_serialises_without_conflict);

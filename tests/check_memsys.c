@@ -3,8 +3,9 @@
 ** lanes one after another; FP32 adds on one address wait for each other;
 ** an atomic costs an L2 request per sector). Requests are built with the
 ** coalescer from lane addresses and fed straight to memsys_atomic, at the
-** h200 preset's figures (validate/probes/atomics.cu); and the write-back
-** a sector owes when it becomes dirty.                                   */
+** h200 preset's figures (validate/probes/atomics.cu); the write-back
+** a sector owes when it becomes dirty; the L2's partitions; and a hit on
+** a line whose fill is still on its way.                                   */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -332,6 +333,29 @@ START_TEST(test_l2_far_hit_latency)
 }
 END_TEST
 
+/* A load that hits a line of L1 whose fill is still on its way gets the
+** data when the fill arrives, not lat.l1_hit after it asked (the MSHR
+** holds the line's tag, not its data): SM 0 misses one line at cycle 1000,
+** a second load of the same line from the same SM at 1001 comes back with
+** the first, and a third long after the fill costs lat.l1_hit. */
+START_TEST(test_l1_hit_on_a_line_in_flight)
+{
+    GpuConfig c;
+    MemSys *m = make(&c, "h200");
+    uint64_t a[32];
+    for (uint32_t l = 0; l < 32; l++) a[l] = 1u << 20 | 4 * l;
+    CoalesceResult r;
+    coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
+    uint64_t first = memsys_load(m, 0, 1000, &r);
+    ck_assert_uint_gt(first, 1000 + c.lat_l2_hit); /* a miss, from DRAM */
+    uint64_t second = memsys_load(m, 0, 1001, &r);
+    ck_assert_uint_eq(second, first);
+    uint64_t later = first + 1000, third = memsys_load(m, 0, later, &r);
+    ck_assert_uint_eq(third, later + c.lat_l1_hit);
+    memsys_destroy(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("memsys");
@@ -345,6 +369,7 @@ int main(void)
     tcase_add_test(core, test_l2_second_pass_lru);
     tcase_add_test(core, test_l2_partitions_second_pass);
     tcase_add_test(core, test_l2_far_hit_latency);
+    tcase_add_test(core, test_l1_hit_on_a_line_in_flight);
     tcase_set_timeout(core, 60); /* two sweeps over 40 and 80 MB: ~2 M loads */
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);

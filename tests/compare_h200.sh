@@ -14,9 +14,11 @@ trap 'rm -f "$out"' EXIT
 # (SM, scheduler): that moved it from 3.8% to 4.0%, no calibration change;
 # the max bound 0.46 until then, when the largest error went from 45.3% to 38.2%;
 # 0.40 until the L2's two partitions, l2.partitions, took it to 33.5%; 0.35 until
-# lat.l2_far, 32.9%)
+# lat.l2_far, 32.9%; median 0.045 and max 0.34 until the schedulers' order
+# drawn per (cycle, SM), sched.policy rr and L1 hits waiting for a fill in
+# flight: 3.5% and 30.5%)
 "$GPUSIM" compare validate/results/h200.json \
-    --max-median-error 0.045 --max-error 0.34 --max-occupancy-mismatches 0 >"$out"
+    --max-median-error 0.04 --max-error 0.31 --max-occupancy-mismatches 0 >"$out"
 rc=$?
 if [ "${3:-}" = --update ]; then
     cp "$out" tests/compare_h200.expected
