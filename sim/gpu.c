@@ -308,11 +308,18 @@ void gpu_run_cycles(Gpu *g, ExecOut *out)
         for (uint32_t i = 0; i < g->nwords; i++) {
             while (g->cur[i] && !g->stop) { /* SM by SM; its schedulers from sched_first on */
                 uint32_t s = (i * 64 + (uint32_t)__builtin_ctzll(g->cur[i])) / nsched, due = 0;
-                for (uint32_t qi = 0, id = s * nsched; qi < nsched; qi++, id++)
-                    if (g->cur[id / 64] >> (id % 64) & 1) {
-                        due |= 1u << qi;
-                        g->cur[id / 64] &= ~(1ull << (id % 64));
-                    }
+                if (64 % nsched == 0) { /* the SM's bits sit in this word */
+                    uint32_t off = s * nsched % 64;
+                    uint64_t mask = ((1ull << nsched) - 1) << off; /* sm.schedulers <= 16 */
+                    due = (uint32_t)((g->cur[i] & mask) >> off);
+                    g->cur[i] &= ~mask;
+                } else {
+                    for (uint32_t qi = 0, id = s * nsched; qi < nsched; qi++, id++)
+                        if (g->cur[id / 64] >> (id % 64) & 1) {
+                            due |= 1u << qi;
+                            g->cur[id / 64] &= ~(1ull << (id % 64));
+                        }
+                }
                 uint32_t first = nsched > 1 ? sched_first(t, s, nsched) : 0;
                 for (uint32_t k = 0; k < nsched && !g->stop; k++) {
                     uint32_t qi = first + k < nsched ? first + k : first + k - nsched;
