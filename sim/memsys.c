@@ -1,7 +1,7 @@
 /* sim/memsys.c -- see memsys.h.
 ** Miss-status registers: each SM may have at most l1.max_inflight sectors
 ** outstanding below L1. A sector that finds none free waits for the earliest
-** to be released (a min-heap of release cycles). This is where Little's law
+** to be released (the release cycles, kept sorted). This is where Little's law
 ** comes from: bytes in flight per SM are bounded, so latency x bandwidth
 ** must be covered by enough independent requests.                         */
 #include "sim/memsys.h"
@@ -11,13 +11,38 @@
 #include <string.h>
 
 #include "base/bits.h"
-#include "base/heap.h"
 #include "sim/cache.h"
 #include "sim/bwqueue.h"
 
-/* Miss registers of one SM: the release cycles of the busy ones (keys of
-** a min-heap; ids unused), at most cap of them. */
-typedef Heap Mshr;
+/* Miss registers of one SM: the release cycles of the busy ones, at most
+** cap of them, sorted in v[head..tail) of a buffer of 2 cap. Releases and
+** the earliest come off the front; a new one goes in from the back, where
+** it nearly always belongs (a sector asked later is mostly back later), so
+** an acquire costs a few steps where a heap of cap took log2(cap) swaps. */
+typedef struct {
+    uint64_t *v;
+    uint32_t  head, tail, cap;
+} Mshr;
+
+static bool mshr_init(Mshr *h, uint32_t cap)
+{
+    *h = (Mshr){ .v = malloc(2 * (size_t)(cap ? cap : 1) * sizeof *h->v), .cap = cap };
+    return h->v != NULL;
+}
+
+static void mshr_insert(Mshr *h, uint64_t release)
+{
+    if (h->tail == 2 * h->cap) { /* the buffer's end: slide the window to its start */
+        memmove(h->v, h->v + h->head, (h->tail - h->head) * sizeof *h->v);
+        h->tail -= h->head;
+        h->head = 0;
+    }
+    uint32_t i = h->tail;
+    while (i > h->head && h->v[i - 1] > release) i--;
+    memmove(h->v + i + 1, h->v + i, (h->tail - i) * sizeof *h->v);
+    h->v[i] = release;
+    h->tail++;
+}
 
 /* The L2 slices' atomic units, by line: when the last atomic operation
 ** asked of a line is done. Open addressing over ATOM_SLOTS, ATOM_PROBES
@@ -72,10 +97,9 @@ static Draws next_draws(MemSys *m)
 /* Cycle at which a sector asked at `t` gets a miss register. */
 static uint64_t mshr_acquire(Mshr *h, uint64_t t)
 {
-    while (h->n && h->v[0].key <= t) heap_pop(h); /* released already */
-    if (h->n < h->cap) return t;
-    uint64_t free_at = heap_pop(h).key;
-    return free_at > t ? free_at : t;
+    while (h->head < h->tail && h->v[h->head] <= t) h->head++; /* released already */
+    if (h->tail - h->head < h->cap) return t;
+    return h->v[h->head++]; /* later than t: the ones up to t are gone */
 }
 
 /* The partition SM sm reads through: SMs go to the partitions two at a
@@ -127,8 +151,7 @@ MemSys *memsys_create(const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, Diag 
         m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d);
         if (!m->l1[i]) goto fail;
         cache_set_hashed(m->l1[i], true);
-        if (!heap_reserve(&m->mshr[i], c->l1_max_inflight)) goto oom;
-        m->mshr[i].cap = c->l1_max_inflight; /* the limit, not what heap_reserve rounded to */
+        if (!mshr_init(&m->mshr[i], c->l1_max_inflight)) goto oom;
     }
     m->l2_parts = c->l2_partitions ? c->l2_partitions : 1;
     if (!(m->l2 = calloc(m->l2_parts, sizeof *m->l2))) goto oom;
@@ -166,7 +189,7 @@ void memsys_destroy(MemSys *m)
 {
     if (!m) return;
     for (uint32_t i = 0; m->l1 && i < m->nsm; i++) cache_destroy(m->l1[i]);
-    for (uint32_t i = 0; m->mshr && i < m->nsm; i++) heap_free(&m->mshr[i]);
+    for (uint32_t i = 0; m->mshr && i < m->nsm; i++) free(m->mshr[i].v);
     free(m->l1);
     free(m->mshr);
     for (uint32_t p = 0; m->l2 && p < m->l2_parts; p++) cache_destroy(m->l2[p]);
@@ -190,13 +213,11 @@ bool memsys_next_launch(MemSys *m, const GpuConfig *c, uint32_t nsm, uint64_t l1
         }
         for (uint32_t i = m->nsm; i < nsm; i++) {
             m->l1[i] = NULL;
-            m->mshr[i] = (Mshr){ 0 };
-            if (!heap_reserve(&m->mshr[i], c->l1_max_inflight)) {
+            if (!mshr_init(&m->mshr[i], c->l1_max_inflight)) {
                 m->nsm = i;
                 diag_set(d, NULL, 0, 0, "out of host memory for the memory system");
                 return false;
             }
-            m->mshr[i].cap = c->l1_max_inflight;
         }
         m->nsm = nsm;
     }
@@ -204,7 +225,7 @@ bool memsys_next_launch(MemSys *m, const GpuConfig *c, uint32_t nsm, uint64_t l1
         cache_destroy(m->l1[i]);
         if (!(m->l1[i] = cache_create(l1_bytes / set_bytes * set_bytes, c->l1_assoc, d))) return false;
         cache_set_hashed(m->l1[i], true);
-        m->mshr[i].n = 0; /* every miss returned before the previous launch ended */
+        m->mshr[i].head = m->mshr[i].tail = 0; /* every miss returned before the previous launch ended */
     }
     bwqueue_shift(&m->l2_queue, (double)prev_end);
     bwqueue_shift(&m->l2_requests, (double)prev_end);
@@ -322,7 +343,7 @@ static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t 
         uint64_t back = bwqueue_transfer(&m->l2_queue, t, SECTOR_BYTES);
         if (far_hits >> s & 1) back += m->lat_l2_far;
         if ((missed >> s & 1) && from_dram[s] > back) back = from_dram[s];
-        heap_push(&m->mshr[sm], back, 0);
+        mshr_insert(&m->mshr[sm], back);
         if (back > done) done = back;
     }
     return done;
