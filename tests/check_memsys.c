@@ -5,7 +5,7 @@
 ** coalescer from lane addresses and fed straight to memsys_atomic, at the
 ** h200 preset's figures (validate/probes/atomics.cu); the write-back
 ** a sector owes when it becomes dirty; the L2's partitions; and a hit on
-** a line whose fill is still on its way.                                   */
+** a line whose fill is still on its way; the miss registers' bound.                                   */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -356,6 +356,46 @@ START_TEST(test_l1_hit_on_a_line_in_flight)
 }
 END_TEST
 
+/* The miss registers bound one SM's sectors in flight (Little's law): with
+** l1.max_inflight = 8, 64 lines of 4 sectors asked at once come back over
+** 256 / 8 = 32 round trips to DRAM, where 4096 registers take about one.
+** The h200's DRAM latency spread returns them out of order, and 256
+** releases pass through the 8 registers many times over. */
+static uint64_t lines_from_dram(uint32_t inflight)
+{
+    GpuConfig c;
+    Diag d;
+    ck_assert_msg(config_load("h200", &c, &d), "%s", d.message);
+    c.l1_max_inflight = inflight;
+    MemSys *m = memsys_create(&c, c.sm_count, c.l1_size, &d);
+    ck_assert_msg(m != NULL, "%s", d.message);
+    uint64_t last = 0;
+    for (uint64_t i = 0; i < 64; i++) {
+        uint64_t a[32];
+        for (uint32_t l = 0; l < 32; l++) a[l] = (1u << 24) + i * 4096 + 4 * l;
+        CoalesceResult r;
+        coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
+        uint64_t back = memsys_load(m, 0, 0, &r);
+        if (back > last) last = back;
+    }
+    memsys_destroy(m);
+    return last;
+}
+
+START_TEST(test_miss_registers_bound_sectors_in_flight)
+{
+    GpuConfig c;
+    Diag d;
+    ck_assert_msg(config_load("h200", &c, &d), "%s", d.message);
+    uint64_t few = lines_from_dram(8), many = lines_from_dram(4096);
+    ck_assert_msg(many < 2 * c.lat_dram, "4096 registers: the last back at %llu, DRAM latency %u",
+                  (unsigned long long)many, c.lat_dram);
+    ck_assert_msg(few > 28 * c.lat_dram && few < 38 * c.lat_dram,
+                  "8 registers: the last back at %llu, want about 32 round trips of %u", (unsigned long long)few,
+                  c.lat_dram);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("memsys");
@@ -370,6 +410,7 @@ int main(void)
     tcase_add_test(core, test_l2_partitions_second_pass);
     tcase_add_test(core, test_l2_far_hit_latency);
     tcase_add_test(core, test_l1_hit_on_a_line_in_flight);
+    tcase_add_test(core, test_miss_registers_bound_sectors_in_flight);
     tcase_set_timeout(core, 60); /* two sweeps over 40 and 80 MB: ~2 M loads */
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
