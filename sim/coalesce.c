@@ -134,9 +134,9 @@ void coalesce_analyze(const uint64_t addr[32], uint32_t mask, unsigned width, Co
     /* Fast path: a full warp reading consecutive aligned elements (the
     ** coalesced case) covers one contiguous, aligned byte range. */
     if (mask == UINT32_MAX && addr[0] % width == 0 && addr[31] == addr[0] + 31u * width) {
-        bool contiguous = true;
-        for (unsigned lane = 1; lane < 32 && contiguous; lane++) contiguous = addr[lane] == addr[0] + lane * width;
-        if (contiguous) {
+        uint64_t off = 0; /* any bit of any lane's difference from consecutive: one vector loop, no exit */
+        for (unsigned lane = 1; lane < 32; lane++) off |= addr[lane] ^ (addr[0] + (uint64_t)lane * width);
+        if (!off) {
             uint64_t first = addr[0], last = addr[0] + 32u * width - 1;
             for (uint64_t line = first / SECTOR_LINE_BYTES; line <= last / SECTOR_LINE_BYTES; line++) {
                 uint64_t lo = line * SECTOR_LINE_BYTES > first ? line * SECTOR_LINE_BYTES : first;
