@@ -357,6 +357,11 @@ static bool addresses(const ExecBlock *b, const WarpExec *w, const Instr *in, ui
         const uint32_t *base = row(w, &in->src[0], tmp);
         for (int l = 0; l < WARP_SIZE; l++) out->addr[l] = (uint32_t)(base[l] + (uint32_t)in->offset);
     }
+    if (m == UINT32_MAX) { /* every lane: their low bits in one vector loop, the lane only on a fault */
+        uint64_t low_bits = 0;
+        for (int l = 0; l < WARP_SIZE; l++) low_bits |= out->addr[l];
+        if (!(low_bits & (width - 1))) return true;
+    }
     for (int l = 0; l < WARP_SIZE; l++)
         if ((m >> l & 1) && (out->addr[l] & (width - 1)))
             return fault(out, FAULT_MISALIGNED, (uint32_t)l, out->addr[l], width);
@@ -368,12 +373,17 @@ static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
 {
     /* Usually every lane falls in one buffer: translate the span once. */
     uint64_t lo = UINT64_MAX, hi = 0;
-    if (m == UINT32_MAX) /* every lane (the common case): no mask tests */
+    if (m == UINT32_MAX) { /* every lane (the common case): no mask tests, and
+                              addresses() left each below 2^32, so the 32-bit
+                              minimum and maximum (a vector loop) are exact */
+        uint32_t lo32 = UINT32_MAX, hi32 = 0;
         for (int l = 0; l < WARP_SIZE; l++) {
-            lo = out->addr[l] < lo ? out->addr[l] : lo;
-            hi = out->addr[l] > hi ? out->addr[l] : hi;
+            uint32_t a = (uint32_t)out->addr[l];
+            lo32 = a < lo32 ? a : lo32;
+            hi32 = a > hi32 ? a : hi32;
         }
-    else
+        lo = lo32, hi = hi32;
+    } else
         for (int l = 0; l < WARP_SIZE; l++)
             if (m >> l & 1) {
                 if (out->addr[l] < lo) lo = out->addr[l];

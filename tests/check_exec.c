@@ -1327,6 +1327,30 @@ START_TEST(test_fault_misaligned)
 }
 END_TEST
 
+/* A full warp whose one misaligned lane is not the first: the fault names
+** that lane (every lane's low bits are tested together first). */
+START_TEST(test_fault_misaligned_names_the_lane)
+{
+    Rig *r = rig_new(".kernel t\n.param .ptr buf\n"
+                     "    ld.param.u32 %r2, [buf]\n"
+                     "    mov.u32 %r1, %laneid\n"
+                     "    setp.eq.u32 %p0, %r1, 7\n"
+                     "    shl.b32 %r1, %r1, 2\n"
+                     "    @%p0 add.u32 %r1, %r1, 2\n"
+                     "    add.u32 %r1, %r1, %r2\n"
+                     "    ld.global.u32 %r4, [%r1]\n"
+                     "    exit\n", 32, 0);
+    Diag d;
+    r->params[0] = gmem_alloc(r->gmem, 256, "buf", &d);
+    ExecFault f = rig_fault(r);
+    ck_assert_int_eq(f.kind, FAULT_MISALIGNED);
+    ck_assert_uint_eq(f.pc, 6);
+    ck_assert_uint_eq(f.lane, 7);
+    ck_assert_uint_eq(f.addr, r->params[0] + 30);
+    rig_free(r);
+}
+END_TEST
+
 START_TEST(test_fault_uniform_diverged)
 {
     Rig *r = rig_new(".kernel t\n"
@@ -1743,6 +1767,7 @@ static Suite *exec_suite(void)
     tcase_add_test(faults, test_fault_global_oob);
     tcase_add_test(faults, test_fault_shared_oob);
     tcase_add_loop_test(faults, test_fault_misaligned, 0, (int)(sizeof misaligned / sizeof misaligned[0]));
+    tcase_add_test(faults, test_fault_misaligned_names_the_lane);
     tcase_add_test(faults, test_fault_uniform_diverged);
     tcase_add_test(faults, test_fault_stack_overflow);
     suite_add_tcase(s, faults);
