@@ -1,6 +1,7 @@
 /* base/bits.h -- bit helpers every layer uses: lane masks (32 lanes) and
 ** sector masks (4 sectors of a line) are counted with the same popcount;
-** a register's 32 bits read as a float and back. */
+** a register's 32 bits read as a float and back; division of 32-bit values
+** by a fixed divisor through multiplications. */
 #ifndef GPUSIM_BASE_BITS_H
 #define GPUSIM_BASE_BITS_H
 
@@ -41,6 +42,24 @@ static inline uint32_t bits_of_f32(float f)
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
+}
+
+/* n / d and n % d for n below 2^32 and a divisor d of 2 .. 2^32 - 1 fixed
+** ahead, from magic = bits_div_magic(d) = ceil(2^64 / d): exact for every
+** such n and d (Lemire, Kaser and Kurz, "Faster remainder by direct
+** computation", 2019), where a 64-bit division takes tens of cycles. */
+__extension__ typedef unsigned __int128 BitsU128;
+
+static inline uint64_t bits_div_magic(uint64_t d) { return UINT64_MAX / d + 1; }
+
+static inline uint64_t bits_div32(uint64_t n, uint64_t magic)
+{
+    return (uint64_t)(((BitsU128)magic * n) >> 64);
+}
+
+static inline uint64_t bits_mod32(uint64_t n, uint64_t magic, uint64_t d)
+{
+    return (uint64_t)(((BitsU128)(magic * n) * d) >> 64);
 }
 
 #endif

@@ -20,6 +20,9 @@ struct Cache {
     unsigned  set_shift; /* log2(sets) when it is a power of two: a shift
                             instead of two 64-bit divisions per access  */
     uint32_t  assoc;
+    uint64_t  set_magic; /* otherwise, for sets > 1: bits_div_magic(sets),
+                            so a line number below 2^32 (every simulated
+                            one) is divided by multiplications          */
     bool      hashed;    /* XOR-fold the line number into the set index */
     uint64_t *tag;       /* line number, NO_TAG when the way is empty  */
     uint64_t *stamp;     /* last use; 0 = never (empty)                */
@@ -55,6 +58,7 @@ Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d)
     c->assoc = sets ? assoc : 0;
     c->set_mask = (sets & (sets - 1)) == 0 && sets ? sets - 1 : 0;
     while (c->set_mask >> c->set_shift) c->set_shift++;
+    c->set_magic = !c->set_mask && sets > 1 && sets <= UINT32_MAX ? bits_div_magic(sets) : 0;
     if (sets) {
         const uint64_t lines = sets * assoc;
         if (lines > SIZE_MAX / sizeof(uint64_t)) goto oom;
@@ -149,10 +153,17 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     const uint64_t ln = line_addr / SECTOR_LINE_BYTES;
     /* Hashed indexing folds the higher line-number bits in, so a stride that
     ** is a multiple of the set count does not pile into a few sets. */
-    const uint64_t key = !c->hashed ? ln
-                         : c->set_mask ? ln ^ (ln >> c->set_shift) ^ (ln >> 2 * c->set_shift)
-                                       : ln ^ (ln / c->sets) ^ (ln / c->sets / c->sets);
-    const uint64_t set = c->set_mask ? (key & c->set_mask) : (key % c->sets);
+    uint64_t set;
+    if (c->set_magic && ln <= UINT32_MAX) { /* the key is below 2^32 too */
+        const uint64_t q1 = bits_div32(ln, c->set_magic);
+        const uint64_t key = c->hashed ? ln ^ q1 ^ bits_div32(q1, c->set_magic) : ln;
+        set = bits_mod32(key, c->set_magic, c->sets);
+    } else {
+        const uint64_t key = !c->hashed ? ln
+                             : c->set_mask ? ln ^ (ln >> c->set_shift) ^ (ln >> 2 * c->set_shift)
+                                           : ln ^ (ln / c->sets) ^ (ln / c->sets / c->sets);
+        set = c->set_mask ? (key & c->set_mask) : (key % c->sets);
+    }
     const uint64_t base = set * c->assoc;
     const uint64_t *tags = c->tag + base;
     const uint32_t assoc = c->assoc;

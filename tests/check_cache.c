@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
+
 #define LINE 128u
 #define ALLS 0xFu
 
@@ -375,11 +377,39 @@ START_TEST(test_hashed_index_spreads_power_of_two_strides)
 }
 END_TEST
 
+/* The set index's division by multiplication (bits_div32, bits_mod32) is
+** exact: divisors that are set counts of the presets' caches and the
+** awkward ones (2, 3, odd, just below a power of two, 2^32 - 1), against
+** numerators at the edges and a million drawn ones. */
+START_TEST(test_division_by_multiplication)
+{
+    const uint64_t divisors[] = { 2, 3, 5, 7, 127, 640, 1000, 20480, 40960, 61440, 65535, 98304,
+                                  1u << 20 | 1, 2147483647u, 2147483648u, 4294967295u };
+    uint64_t x = 0x243F6A8885A308D3ull;
+    for (size_t i = 0; i < sizeof divisors / sizeof divisors[0]; i++) {
+        const uint64_t d = divisors[i], magic = bits_div_magic(d);
+        const uint64_t edges[] = { 0, 1, d - 1, d, d + 1, 2 * d - 1, UINT32_MAX / d * d, UINT32_MAX - 1, UINT32_MAX };
+        for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
+            uint64_t n = edges[k] > UINT32_MAX ? UINT32_MAX : edges[k];
+            ck_assert_uint_eq(bits_div32(n, magic), n / d);
+            ck_assert_uint_eq(bits_mod32(n, magic, d), n % d);
+        }
+        for (int k = 0; k < 1000000 / 16; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint64_t n = x >> 32;
+            if (bits_div32(n, magic) != n / d || bits_mod32(n, magic, d) != n % d)
+                ck_abort_msg("%llu / %llu", (unsigned long long)n, (unsigned long long)d);
+        }
+    }
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
     Suite *s = suite_create("cache");
     TCase *core = tcase_create("Core");
     tcase_add_test(core, test_hit_after_miss);
+    tcase_add_test(core, test_division_by_multiplication);
     tcase_add_test(core, test_sector_granularity);
     tcase_add_test(core, test_lru_order);
     tcase_add_test(core, test_write_through_noalloc);
