@@ -33,6 +33,29 @@ static inline void lanes_from_mask(uint32_t m, uint32_t mw[WARP_SIZE])
     for (int g = 0; g < WARP_SIZE / 4; g++) memcpy(&mw[4 * g], NIBBLE_LANES[m >> (4 * g) & 15u], sizeof NIBBLE_LANES[0]);
 }
 
+/* Lane l's bytes at ptr[0] + l * width for every lane: one vector loop
+** (any differing bit of any lane), no early exit. */
+static inline bool lanes_consecutive(uint8_t *const ptr[WARP_SIZE], uint32_t width)
+{
+    uintptr_t first = (uintptr_t)ptr[0], off = 0;
+    for (int l = 1; l < WARP_SIZE; l++) off |= (uintptr_t)ptr[l] ^ (first + (uintptr_t)l * width);
+    return off == 0;
+}
+
+/* D[l] = v for the lanes in m. A full warp's row is written without
+** being read: the row of a warp that has just started is rarely in the
+** host's cache, and a store does not wait for the line. */
+static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
+{
+    if (m == UINT32_MAX) {
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = v;
+        return;
+    }
+    uint32_t mw[WARP_SIZE];
+    lanes_from_mask(m, mw);
+    for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
+}
+
 /* Source operand as a 32-lane row: a register row, or an immediate
 ** broadcast into tmp. */
 static inline const uint32_t *row(const WarpExec *w, const Operand *o, uint32_t tmp[WARP_SIZE])
@@ -519,10 +542,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
                 for (int l = 0; l < WARP_SIZE; l++)
                     if (m >> l & 1) D[l] = special(b, w, sr, l);
             } else { /* the same for every lane */
-                uint32_t v = special(b, w, sr, 0);
-                uint32_t mw[WARP_SIZE];
-                lanes_from_mask(m, mw);
-                for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
+                fill_lanes(D, special(b, w, sr, 0), m);
             }
         } else {
             LANES1(x);
@@ -530,11 +550,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
     case OP_LD_PARAM:
         for (uint32_t e = 0; e < in->vec; e++) { /* PTX .u64: two words */
-            uint32_t v = b->params[in->src[0].value + e];
-            uint32_t *D = w->r[in->dst[e].index];
-            uint32_t mw[WARP_SIZE];
-            lanes_from_mask(m, mw);
-            for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
+            fill_lanes(w->r[in->dst[e].index], b->params[in->src[0].value + e], m);
         }
         break;
     case OP_LD_PARAM_SUB: { /* a byte or half-word at byte offset in->offset */
@@ -542,10 +558,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint32_t word = b->params[o / 4] >> (8 * (o % 4));
         uint32_t v = n == 1 ? (type_signed((ValueType)in->type) ? (uint32_t)(int32_t)(int8_t)word : (word & 0xff))
                             : (type_signed((ValueType)in->type) ? (uint32_t)(int32_t)(int16_t)word : (word & 0xffff));
-        uint32_t *D = w->r[in->dst[0].index];
-        uint32_t mw[WARP_SIZE];
-        lanes_from_mask(m, mw);
-        for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
+        fill_lanes(w->r[in->dst[0].index], v, m);
         break;
     }
     case OP_SELP: {
@@ -712,6 +725,15 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         if (!addresses(b, w, in, m, width, out)) return false;
         if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         if (out->deferred) break;
+        if (m == UINT32_MAX && lanes_consecutive(ptr, width)) { /* the coalesced case: rows copied whole */
+            for (uint32_t e = 0; e < in->vec; e++) {
+                uint32_t *D = w->r[in->dst[e].index];
+                if (in->vec == 1) memcpy(D, ptr[0], WARP_SIZE * 4);
+                else
+                    for (int l = 0; l < WARP_SIZE; l++) memcpy(&D[l], ptr[0] + (size_t)l * width + 4 * e, 4);
+            }
+            break;
+        }
         for (uint32_t e = 0; e < in->vec; e++) {
             uint32_t *D = w->r[in->dst[e].index];
             for (int l = 0; l < WARP_SIZE; l++)
@@ -728,14 +750,19 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         if (!addresses(b, w, in, m, width, out)) return false;
         if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         uint32_t tv[WARP_SIZE];
+        const bool whole = !out->deferred && m == UINT32_MAX && lanes_consecutive(ptr, width); /* no two lanes meet */
         for (uint32_t e = 0; e < in->vec; e++) {
             const uint32_t *S = row(w, &in->src[1 + e], tv);
             if (out->deferred) {
                 memcpy(out->data[e], S, sizeof out->data[e]);
                 continue;
             }
-            for (int l = 0; l < WARP_SIZE; l++) /* lane order: the highest lane wins a same-address race */
-                if (m >> l & 1) memcpy(ptr[l] + 4 * e, &S[l], 4);
+            if (whole && in->vec == 1) memcpy(ptr[0], S, WARP_SIZE * 4);
+            else if (whole)
+                for (int l = 0; l < WARP_SIZE; l++) memcpy(ptr[0] + (size_t)l * width + 4 * e, &S[l], 4);
+            else
+                for (int l = 0; l < WARP_SIZE; l++) /* lane order: the highest lane wins a same-address race */
+                    if (m >> l & 1) memcpy(ptr[l] + 4 * e, &S[l], 4);
         }
         break;
     }

@@ -793,6 +793,41 @@ START_TEST(test_global_vectors)
 }
 END_TEST
 
+/* A full warp's consecutive words are copied as one row, in and out; the
+** same words in reverse lane order (not consecutive) go lane by lane. */
+START_TEST(test_global_rows_whole_and_permuted)
+{
+    Rig *r = rig_new(".kernel t\n.param .ptr in\n.param .ptr out\n"
+                     "    ld.param.u32 %r0, [in]\n"
+                     "    ld.param.u32 %r1, [out]\n"
+                     "    mov.u32 %r2, %laneid\n"
+                     "    shl.b32 %r3, %r2, 2\n"
+                     "    add.u32 %r4, %r3, %r0\n"
+                     "    add.u32 %r5, %r3, %r1\n"
+                     "    sub.u32 %r6, 124, %r3\n"
+                     "    add.u32 %r6, %r6, %r0\n"
+                     "    ld.global.u32 %r10, [%r4]\n"       /* in[l] */
+                     "    ld.global.u32 %r11, [%r6]\n"       /* in[31 - l] */
+                     "    add.u32 %r12, %r10, %r11\n"
+                     "    st.global.u32 [%r5], %r10\n"
+                     "    st.global.u32 [%r5+128], %r11\n"
+                     "    st.global.u32 [%r5+256], %r12\n"
+                     "    exit\n", 32, 0);
+    Diag d;
+    uint32_t in = gmem_alloc(r->gmem, 128, "in", &d), out = gmem_alloc(r->gmem, 384, "out", &d);
+    r->params[0] = in, r->params[1] = out;
+    uint32_t *pin = host(r, in, 128), *pout = host(r, out, 384);
+    for (uint32_t i = 0; i < 32; i++) pin[i] = 1000u * i + 7;
+    rig_run(r);
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        ck_assert_uint_eq(pout[l], 1000u * l + 7);
+        ck_assert_uint_eq(pout[32 + l], 1000u * (31 - l) + 7);
+        ck_assert_uint_eq(pout[64 + l], 1000u * 31 + 14);
+    }
+    rig_free(r);
+}
+END_TEST
+
 START_TEST(test_shared_vectors)
 {
     Rig *r = rig_new(".kernel t\n.shared pad 4\n.shared tile 1024\n"
@@ -1748,6 +1783,7 @@ static Suite *exec_suite(void)
 
     TCase *mem = tcase_create("Memory");
     tcase_add_test(mem, test_global_vectors);
+    tcase_add_test(mem, test_global_rows_whole_and_permuted);
     tcase_add_test(mem, test_shared_vectors);
     tcase_add_test(mem, test_store_same_address);
     tcase_add_loop_test(mem, test_atomics, 0, (int)(sizeof atom_rows / sizeof atom_rows[0]));
