@@ -26,13 +26,15 @@ typedef struct {
 
 /* Functional state of one warp. Registers are owned by the caller. */
 typedef struct {
+    /* what every step reads first, with the stack's bottom entry (a warp
+    ** that has not diverged), on one host cache line */
     uint32_t (*r)[WARP_SIZE];        /* r[reg][lane]                          */
-    uint32_t  pred[ISA_MAX_PREDS];   /* one bit per lane                      */
-    SimtEntry stack[SIMT_MAX_DEPTH];
     uint32_t  depth;                 /* 0 once every lane has exited          */
     uint32_t  live;                  /* lanes that exist and have not exited  */
     uint32_t  warp_in_block;
     uint32_t  hw_warp;               /* %warpid: warp slot on its SM          */
+    SimtEntry stack[SIMT_MAX_DEPTH];
+    uint32_t  pred[ISA_MAX_PREDS];   /* one bit per lane                      */
 } WarpExec;
 
 /* What one block shares: the kernel, memories and launch coordinates. */

@@ -45,9 +45,9 @@ typedef struct {
     uint64_t  next_issue;  /* earliest issue set by its own past (branch, barrier, dispatch) */
     uint64_t *reg_ready;   /* cycle each register's value can be read          */
     uint8_t  *reg_wait;    /* StallReason while waiting for that register      */
-    uint64_t  pred_ready[ISA_MAX_PREDS];
+    WarpExec  ex;          /* from the second cache line on: its top read first */
     uint32_t  bar_pc;      /* the bar.sync it waits at (for deadlock reports)  */
-    WarpExec  ex;
+    uint64_t  pred_ready[ISA_MAX_PREDS];
     uint64_t  busy_mark;   /* with per-instruction counters: its scheduler's
                               busy_cycles[unit] when it became eligible        */
     uint64_t  held_mark;   /* ... and held_cycles[unit]                        */
