@@ -71,46 +71,49 @@ typedef struct {
 ** by one: oldest first is lowest bit first, with no search or move. */
 #define SCHED_RING 64
 typedef struct {
+    /* read on every visit, first: together on the host's first lines */
+    uint64_t  wake_at;
+    uint64_t  last_eval;   /* the cycle eligible_by_unit and pipe_busy describe */
+    uint64_t  ring_sum;    /* bit b: ring[b] has a warp                          */
+    uint64_t  ring_base;
+    Heap      waiting;     /* (ready cycle, warp slot), fixed storage       */
+    uint32_t  eligible_units;           /* bit u: eligible_by_unit[u] > 0, so a
+                                           scheduler visits only the pipes its
+                                           eligible warps need               */
+    uint32_t  nwarps;      /* resident warps of this scheduler: ranks 0..nwarps-1 */
     uint64_t *emask;       /* eligible warps by rank, ewords words              */
     uint16_t *rank_slot;   /* per rank: the warp slot                           */
     uint8_t  *rank_unit;   /* per rank, while eligible: the pipe it needs (the
                               Warp's unit, fixed while eligible, kept here so
                               that a pick reads one small array)              */
     uint32_t  ewords;
-    Heap      waiting;     /* (ready cycle, warp slot), fixed storage       */
-    /* Warps an issue left waiting at most SCHED_RING cycles: bucket ready %
-    ** SCHED_RING, bit slot / schedulers, for cycles ring_base+1 ..
-    ** ring_base+SCHED_RING (ring_base: the cycle the scheduler last ran).
-    ** Not with more than 64 warps a scheduler, nor with a per-warp trace
-    ** sink (whose events come in the heap's order): then all go to waiting. */
-    bool      ring_on;
-    uint64_t  ring_sum;    /* bit b: ring[b] has a warp                          */
-    uint64_t  ring_base;
-    uint64_t  ring[SCHED_RING];
-    uint32_t  nwarps;      /* resident warps of this scheduler: ranks 0..nwarps-1 */
-    uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
-    uint8_t   pipe_busy[NPIPES];        /* ... and whether it was busy        */
-    uint32_t  eligible_units;           /* bit u: eligible_by_unit[u] > 0, so a
-                                           scheduler visits only the pipes its
-                                           eligible warps need               */
-    uint64_t  last_eval;   /* the cycle those two describe                      */
-    uint64_t  busy_cycles[NPIPES]; /* cycles so far each pipe was busy while a
-                                      warp needing it was eligible: what an
-                                      eligible warp's wait splits by          */
-    uint64_t  held_cycles[NPIPES]; /* ... and it was free but the read ports
-                                      held (reads_held)                       */
-    uint32_t  eligible_reading[NPIPES]; /* eligible warps by pipe that read registers */
-    uint64_t  wake_at;
-    uint64_t  unit_free[NPIPES]; /* by unit, and PIPE_UNIFORM's */
+    bool      ring_on;     /* see ring */
+    bool      last_eligible; /* last_issued is eligible (GTO tries it first)   */
+    bool      reads_held;  /* at last_eval: reads_due / P > now              */
+    uint8_t   pipe_busy[NPIPES];        /* whether each pipe was busy at last_eval */
     int64_t   last_issued; /* warp slot, or -1                                  */
-    bool      last_eligible; /* ... and it is eligible (GTO tries it first)     */
     uint64_t  last_age;    /* LRR: age of the last warp picked                  */
     /* The register file's read ports (sched.register_reads = P a cycle):
     ** reads_due counts in 1/P cycles when the reads issued so far are done;
     ** an instruction that reads registers issues only while less than a
     ** cycle's worth of them is pending, reads_due / P <= now. */
     uint64_t  reads_due;
-    bool      reads_held;  /* at last_eval: reads_due / P > now              */
+    uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
+    uint32_t  eligible_reading[NPIPES]; /* eligible warps by pipe that read registers */
+    uint64_t  unit_free[NPIPES]; /* by unit, and PIPE_UNIFORM's */
+    /* Warps an issue left waiting at most SCHED_RING cycles: bucket ready %
+    ** SCHED_RING, bit slot / schedulers, for cycles ring_base+1 ..
+    ** ring_base+SCHED_RING (ring_base: the cycle the scheduler last ran).
+    ** Not with more than 64 warps a scheduler, nor with a per-warp trace
+    ** sink (whose events come in the heap's order): then all go to waiting.
+    ** One bucket is read a visit: after the hot fields. */
+    uint64_t  ring[SCHED_RING];
+    /* with per-instruction counters only */
+    uint64_t  busy_cycles[NPIPES]; /* cycles so far each pipe was busy while a
+                                      warp needing it was eligible: what an
+                                      eligible warp's wait splits by          */
+    uint64_t  held_cycles[NPIPES]; /* ... and it was free but the read ports
+                                      held (reads_held)                       */
 } Scheduler;
 
 typedef struct {
