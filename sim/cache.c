@@ -8,10 +8,11 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/bits.h"
 
-#define NO_TAG UINT64_MAX /* line numbers are addr / 128 < 2^57: never equal */
+#define NO_TAG 0 /* tags are line number + 1, so that zeroed memory is empty */
 #define NO_LINE UINT64_MAX
 
 struct Cache {
@@ -24,7 +25,7 @@ struct Cache {
                             so a line number below 2^32 (every simulated
                             one) is divided by multiplications          */
     bool      hashed;    /* XOR-fold the line number into the set index */
-    uint64_t *tag;       /* line number, NO_TAG when the way is empty  */
+    uint64_t *tag;       /* line number + 1, NO_TAG when the way is empty */
     uint64_t *stamp;     /* last use; 0 = never (empty)                */
     uint8_t  *valid;     /* bit s: sector s holds data                 */
     uint8_t  *dirty;     /* bit s: sector s is newer than the level below */
@@ -62,14 +63,16 @@ Cache *cache_create(uint64_t size_bytes, uint32_t assoc, Diag *d)
     if (sets) {
         const uint64_t lines = sets * assoc;
         if (lines > SIZE_MAX / sizeof(uint64_t)) goto oom;
-        c->tag = malloc((size_t)lines * sizeof *c->tag);
-        c->stamp = malloc((size_t)lines * sizeof *c->stamp);
-        c->valid = malloc((size_t)lines);
-        c->dirty = malloc((size_t)lines);
-        c->ready = malloc((size_t)lines * sizeof *c->ready);
+        /* zeroed: every way empty; a large L2's pages are then the host's
+        ** only when a launch touches them */
+        c->tag = calloc((size_t)lines, sizeof *c->tag);
+        c->stamp = calloc((size_t)lines, sizeof *c->stamp);
+        c->valid = calloc((size_t)lines, 1);
+        c->dirty = calloc((size_t)lines, 1);
+        c->ready = calloc((size_t)lines, sizeof *c->ready);
         if (!c->tag || !c->stamp || !c->valid || !c->dirty || !c->ready) goto oom;
     }
-    cache_reset(c);
+    c->last = NO_LINE;
     return c;
 oom:
     cache_destroy(c);
@@ -90,13 +93,13 @@ void cache_destroy(Cache *c)
 
 void cache_reset(Cache *c)
 {
-    const uint64_t lines = c->sets * c->assoc;
-    for (uint64_t i = 0; i < lines; i++) {
-        c->tag[i] = NO_TAG;
-        c->stamp[i] = 0;
-        c->valid[i] = 0;
-        c->dirty[i] = 0;
-        c->ready[i] = 0;
+    const size_t lines = (size_t)(c->sets * c->assoc);
+    if (lines) {
+        memset(c->tag, 0, lines * sizeof *c->tag); /* NO_TAG */
+        memset(c->stamp, 0, lines * sizeof *c->stamp);
+        memset(c->valid, 0, lines);
+        memset(c->dirty, 0, lines);
+        memset(c->ready, 0, lines * sizeof *c->ready);
     }
     c->last = NO_LINE;
     c->clock = 0;
@@ -165,7 +168,7 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
         set = c->set_mask ? (key & c->set_mask) : (key % c->sets);
     }
     const uint64_t base = set * c->assoc;
-    const uint64_t *tags = c->tag + base;
+    const uint64_t *tags = c->tag + base, tag = ln + 1;
     const uint32_t assoc = c->assoc;
     const uint64_t now = ++c->clock;
 
@@ -176,7 +179,7 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     uint32_t victim = 0;
     uint64_t oldest = UINT64_MAX;
     for (uint32_t w = 0; w < assoc; w++) {
-        if (tags[w] == ln) return line_hit(c, base + w, want, n, now, kind, count, newly_dirty);
+        if (tags[w] == tag) return line_hit(c, base + w, want, n, now, kind, count, newly_dirty);
         if (stamps[w] < oldest) {
             oldest = stamps[w];
             victim = w;
@@ -191,7 +194,7 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     const unsigned dirty = bits_popcount4(c->dirty[i]);
     c->st.writebacks_sectors += dirty;
     if (evicted_dirty) *evicted_dirty = dirty;
-    c->tag[i] = ln;
+    c->tag[i] = tag;
     c->stamp[i] = now;
     c->valid[i] = (uint8_t)want;
     c->dirty[i] = kind == CACHE_WRITE_BACK_ALLOC ? (uint8_t)want : 0;
