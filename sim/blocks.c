@@ -69,6 +69,7 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
         uint32_t slot = b * g->warps_per_block + i;
         Warp *w = &sm->warps[slot];
         exec_warp_init(&w->ex, w->ex.r, g->nregs, i, g->block_threads, slot);
+        w->dispatches++;
         memset(w->reg_ready, 0, g->nregs * sizeof *w->reg_ready);
         memset(w->pred_ready, 0, sizeof w->pred_ready);
         w->block = b;

@@ -56,6 +56,8 @@ typedef struct {
                               value (sim/par.c runs them when it is applied)   */
     bool      why_pending; /* several threads: it went to sleep on a deferred
                               result; its state is set when that is applied  */
+    uint32_t  dispatches;  /* blocks its slot has started: sim/par.c tells a
+                              result for the warp from one for its successor */
 } Warp;
 
 /* A scheduler keeps its warps in two places: those whose operands are

@@ -4,12 +4,14 @@
 ** thread runs all of them (gpu.c). What the SMs share is not touched while
 ** they run: each SM records its global accesses (sim/sched.c: addresses,
 ** the values a store writes, the LSU's start cycle) and its freed block
-** slots (sim/blocks.c), and at the end of each round one thread applies
-** every SM's records in (cycle, SM, position) order: the access on global
-** memory (isa/exec_global.c), its timing through the memory system, the
-** loaded registers' ready cycle; the slot's next block. That is the order
-** the single thread does them in at issue, so memory contents, queue state,
-** block ids and every counter come out the same.
+** slots (sim/blocks.c), and at the end of each round every SM's records
+** are applied in (cycle, SM, position) order: their timing through the
+** memory system on one thread, and beside it on another, in the same
+** order, the access on global memory (isa/exec_global.c) and the slot's
+** next block (the two touch disjoint state); then the loaded registers'
+** ready cycles. That is the order the single thread does them in at issue,
+** so memory contents, queue state, block ids and every counter come out
+** the same.
 **
 ** Why nothing is read before it is applied (the rounds' limits, plan()):
 ** a load's or atomic's result is ready no sooner than `lookahead` cycles
@@ -42,6 +44,18 @@
 
 typedef struct Par Par;
 
+/* One record or free of a round, in (cycle, SM, position) order. The
+** memory system's timing of the accesses and their effects (global memory,
+** the loaded registers, the freed slots' next blocks) touch disjoint state,
+** so two threads do them side by side, each in this order; a load's ready
+** cycle is then set unless its slot has started another block since. */
+typedef struct {
+    uint32_t s, index;      /* the SM, and the record's or free's index there */
+    bool     is_free;
+    uint32_t dispatches;    /* the warp's Warp.dispatches when its effect was done */
+    uint64_t ready;         /* loads and atomics: when the result is back     */
+} ParStep;
+
 typedef struct {
     Par     *P;
     Gpu     *v;   /* the thread's view */
@@ -65,6 +79,9 @@ struct Par {
     uint64_t           fail_cycle; /* the first failure, with failed */
     uint32_t           fail_id, fail_view;
     Heap               order;     /* the next record of each SM, by (cycle, id) */
+    ParStep           *steps;     /* a round's records and frees, in order      */
+    uint32_t           nsteps, step_cap;
+    uint64_t           horizon;   /* the round's: records before it are applied */
 };
 
 /* ------------------------------------------------------------ recording */
@@ -151,25 +168,15 @@ static bool sm_head(const Sm *sm, uint64_t *cycle, uint32_t *id)
     return true;
 }
 
-static void apply_global(Par *P, uint32_t s, const ParRec *e)
+/* The memory system's timing of an access (the thread doing the timing). */
+static uint64_t time_global(Par *P, uint32_t s, const ParRec *e)
 {
-    Gpu *g = P->g;
-    Sm *sm = &g->sms[s];
-    Warp *w = &sm->warps[e->slot];
-    /* the warp may have exited since: its registers are its slot's until the
-    ** slot's next block, which comes later in this order */
-    exec_global_apply(g->k, w->ex.r, e->pc, e->mask, e->ptr, e->data);
-    uint64_t ready;
+    MemSys *m = P->g->mem;
     if (e->kind == ACCESS_STORE) {
-        memsys_store(g->mem, s, e->start, &e->cr);
-        return;
+        memsys_store(m, s, e->start, &e->cr);
+        return 0;
     }
-    ready = e->kind == ACCESS_LOAD ? memsys_load(g->mem, s, e->start, &e->cr)
-                                   : memsys_atomic(g->mem, s, e->start, &e->cr, e->fadd);
-    const Instr *in = &g->k->code[e->pc];
-    for (uint32_t i = 0; i < in->ndst; i++)
-        if (in->dst[i].kind == OPND_REG) w->reg_ready[in->dst[i].index] = ready;
-    sm->fix = true;
+    return e->kind == ACCESS_LOAD ? memsys_load(m, s, e->start, &e->cr) : memsys_atomic(m, s, e->start, &e->cr, e->fadd);
 }
 
 static void apply_free(Par *P, uint32_t s, const ParFree *e)
@@ -182,13 +189,14 @@ static void apply_free(Par *P, uint32_t s, const ParFree *e)
     v->now = now;
 }
 
-/* Applies every record before cycle `horizon` and before the first failure,
-** in (cycle, SM, position) order. */
-static void apply(Par *P, uint64_t horizon)
+/* Lists every record and free before cycle `horizon` and before the first
+** failure, in (cycle, SM, position) order, taking them off their SMs. */
+static bool order_steps(Par *P, uint64_t horizon)
 {
     Gpu *g = P->g;
     Heap *h = &P->order;
     h->n = 0;
+    P->nsteps = 0;
     uint64_t fc = P->failed ? P->fail_cycle : NEVER;
     uint32_t fid = P->failed ? P->fail_id : 0;
     for (uint32_t s = 0; s < g->nsm; s++) {
@@ -204,12 +212,70 @@ static void apply(Par *P, uint64_t horizon)
         uint64_t c;
         uint32_t id;
         sm_head(sm, &c, &id);
-        if (sm->rec_head < sm->nrec && sm->recs[sm->rec_head].cycle == c && sm->recs[sm->rec_head].id == id)
-            apply_global(P, s, &sm->recs[sm->rec_head++]);
-        else
-            apply_free(P, s, &sm->frees[sm->free_head++]);
+        if (!grow((void **)&P->steps, &P->step_cap, P->nsteps + 1, sizeof *P->steps)) {
+            gpu_fail(owner(P, s), SIM_BAD_LAUNCH, "out of host memory");
+            return false;
+        }
+        ParStep *st = &P->steps[P->nsteps++];
+        st->s = s;
+        st->is_free = !(sm->rec_head < sm->nrec && sm->recs[sm->rec_head].cycle == c && sm->recs[sm->rec_head].id == id);
+        st->index = st->is_free ? sm->free_head++ : sm->rec_head++;
         if (sm_head(sm, &c, &id) && c < horizon && key_before(c, id, fc, fid)) heap_push(h, c, id);
     }
+    return true;
+}
+
+/* The timing of every listed access, in order (one thread). */
+static void apply_timing(Par *P)
+{
+    for (uint32_t i = 0; i < P->nsteps; i++) {
+        ParStep *st = &P->steps[i];
+        if (!st->is_free) st->ready = time_global(P, st->s, &P->g->sms[st->s].recs[st->index]);
+    }
+}
+
+/* The effects of every listed access and free, in order (another thread):
+** global memory and the loaded registers, then the freed slots' next
+** blocks. The warp may have exited since its access: its registers are its
+** slot's until the slot's next block, which comes later in this order. */
+static void apply_effects(Par *P)
+{
+    Gpu *g = P->g;
+    for (uint32_t i = 0; i < P->nsteps; i++) {
+        ParStep *st = &P->steps[i];
+        Sm *sm = &g->sms[st->s];
+        if (st->is_free) {
+            apply_free(P, st->s, &sm->frees[st->index]);
+            continue;
+        }
+        const ParRec *e = &sm->recs[st->index];
+        Warp *w = &sm->warps[e->slot];
+        exec_global_apply(g->k, w->ex.r, e->pc, e->mask, e->ptr, e->data);
+        st->dispatches = w->dispatches;
+    }
+}
+
+/* After both: each load's and atomic's registers get their ready cycle
+** (where the single thread sets it at issue), unless the slot has started
+** another block since, whose start reset them. Then the applied records
+** and frees are dropped. */
+static void apply_results(Par *P)
+{
+    Gpu *g = P->g;
+    for (uint32_t i = 0; i < P->nsteps; i++) {
+        const ParStep *st = &P->steps[i];
+        if (st->is_free) continue;
+        Sm *sm = &g->sms[st->s];
+        const ParRec *e = &sm->recs[st->index];
+        Warp *w = &sm->warps[e->slot];
+        if (e->kind == ACCESS_STORE) continue;
+        sm->fix = true;
+        if (w->dispatches != st->dispatches) continue;
+        const Instr *in = &g->k->code[e->pc];
+        for (uint32_t k = 0; k < in->ndst; k++)
+            if (in->dst[k].kind == OPND_REG) w->reg_ready[in->dst[k].index] = st->ready;
+    }
+    P->nsteps = 0;
     for (uint32_t s = 0; s < g->nsm; s++) { /* drop what was applied */
         Sm *sm = &g->sms[s];
         if (sm->rec_head == sm->nrec) sm->rec_head = sm->nrec = 0;
@@ -383,15 +449,25 @@ static bool find_failure(Par *P)
     return P->failed;
 }
 
-/* The end of a round, on one thread while the others wait. */
-static void boundary(Par *P)
+/* The end of a round, in three steps while the other threads wait: the
+** first thread lists what to apply (boundary_begin), the first two apply it
+** side by side (apply_timing, apply_effects), and the first finishes
+** (boundary_end). */
+static void boundary_begin(Par *P)
 {
-    Gpu *g = P->g;
     find_failure(P);
     uint64_t horizon = NEVER;
     for (uint32_t i = 0; i < P->n; i++)
         if (!P->views[i].stop && P->views[i].limit < horizon) horizon = P->views[i].limit;
-    apply(P, horizon);
+    P->horizon = horizon;
+    order_steps(P, horizon);
+}
+
+static void boundary_end(Par *P)
+{
+    Gpu *g = P->g;
+    uint64_t horizon = P->horizon;
+    apply_results(P);
     if (P->failed && horizon > P->fail_cycle) {
         P->done = true;
         return;
@@ -416,10 +492,16 @@ static void *run_thread(void *arg)
 {
     ParThread *t = arg;
     Par *P = t->P;
+    bool first = t == &P->threads[0], second = t == &P->threads[1];
     for (;;) {
         gpu_run_cycles(t->v, t->out);
         pthread_barrier_wait(&P->bar);
-        if (t == &P->threads[0]) boundary(P);
+        if (first) boundary_begin(P);
+        pthread_barrier_wait(&P->bar);
+        if (first) apply_timing(P);
+        else if (second) apply_effects(P);
+        pthread_barrier_wait(&P->bar);
+        if (first) boundary_end(P);
         pthread_barrier_wait(&P->bar);
         if (P->done) return NULL;
     }
@@ -543,6 +625,7 @@ static void par_free(Par *P)
         sm->nmark = sm->mark_cap = 0;
     }
     heap_free(&P->order);
+    free(P->steps);
     free(P->views);
     free(P->results);
     free(P->outs);
