@@ -82,7 +82,11 @@ struct Par {
     ParStep           *steps;     /* a round's records and frees, in order      */
     uint32_t           nsteps, step_cap;
     uint64_t           horizon;   /* the round's: records before it are applied */
+    bool               split;     /* this round's list is applied by two threads */
 };
+
+/* The least records and frees whose round end two threads share. */
+#define SPLIT_STEPS 64
 
 /* ------------------------------------------------------------ recording */
 
@@ -496,13 +500,25 @@ static void *run_thread(void *arg)
     for (;;) {
         gpu_run_cycles(t->v, t->out);
         pthread_barrier_wait(&P->bar);
-        if (first) boundary_begin(P);
-        pthread_barrier_wait(&P->bar);
-        if (first) apply_timing(P);
-        else if (second) apply_effects(P);
-        pthread_barrier_wait(&P->bar);
-        if (first) boundary_end(P);
-        pthread_barrier_wait(&P->bar);
+        if (first) {
+            boundary_begin(P);
+            /* a short list is applied on this thread: two more barriers
+            ** would cost more than the second thread saves */
+            P->split = P->nsteps >= SPLIT_STEPS;
+            if (!P->split) {
+                apply_timing(P);
+                apply_effects(P);
+                boundary_end(P);
+            }
+        }
+        pthread_barrier_wait(&P->bar); /* every thread reads split after it */
+        if (P->split) {
+            if (first) apply_timing(P);
+            else if (second) apply_effects(P);
+            pthread_barrier_wait(&P->bar);
+            if (first) boundary_end(P);
+            pthread_barrier_wait(&P->bar);
+        }
         if (P->done) return NULL;
     }
 }
