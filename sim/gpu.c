@@ -144,12 +144,12 @@ static bool setup(Gpu *g)
         gpu_fail(g, SIM_BAD_LAUNCH, "this launch needs %zu MiB of host memory for resident warps; refusing", total >> 20);
         return false;
     }
-    g->pool = calloc(1, total);
+    g->pool = calloc(1, total + 64); /* calloc: pages no launch touches stay the system's */
     if (!g->pool) {
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory (%zu MiB) for resident warps", total >> 20);
         return false;
     }
-    uint8_t *p = g->pool;
+    uint8_t *p = (uint8_t *)g->pool + ((64 - ((uintptr_t)g->pool & 63)) & 63);
     g->sms = (Sm *)p;
     p += (size_t)nsm * sz_sm;
     for (uint32_t s = 0; s < nsm; s++) {

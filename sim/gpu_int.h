@@ -148,8 +148,11 @@ typedef struct {
     uint64_t cycle, before;      /* the SM's warp instructions before that cycle */
 } ParMark;
 
+/* An SM's own cache lines (64 bytes, _Alignas): with several threads the
+** SMs next to each other belong to different threads, and its counters
+** change at every issue. */
 typedef struct {
-    Warp      *warps;
+    _Alignas(64) Warp *warps;
     BlockSlot *blocks;
     Scheduler *sched;
     uint64_t   smem_free, lsu_free;

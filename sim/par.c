@@ -56,6 +56,17 @@ typedef struct {
     uint64_t ready;         /* loads and atomics: when the result is back     */
 } ParStep;
 
+/* What one thread writes as it runs, on host cache lines (64 bytes) of its
+** own, since another thread's writes to a line it reads cost both of them
+** the line: its view of the launch, its counters and result, its scratch,
+** its wake-up bits. */
+typedef struct {
+    _Alignas(64) Gpu view;
+    _Alignas(64) SimResult result;
+    _Alignas(64) ExecOut out[2]; /* issue scratch, free-op scratch */
+    uint64_t *bits;              /* view.next and view.cur, whole lines */
+} ParOwn;
+
 typedef struct {
     Par     *P;
     Gpu     *v;   /* the thread's view */
@@ -65,9 +76,7 @@ typedef struct {
 struct Par {
     Gpu               *g;         /* the launch's own state                    */
     uint32_t           n;         /* threads                                   */
-    Gpu               *views;     /* one per thread                            */
-    SimResult         *results;   /* each view's failure report and counters    */
-    ExecOut           *outs;      /* 2 per view: issue scratch, free-op scratch */
+    ParOwn            *own;       /* one per thread                            */
     ParThread         *threads;
     uint64_t           lookahead; /* least cycles from a global access to its result */
     uint64_t           per_cycle; /* most warp instructions one cycle can issue */
@@ -157,7 +166,7 @@ static inline bool key_before(uint64_t c1, uint32_t id1, uint64_t c2, uint32_t i
     return c1 < c2 || (c1 == c2 && id1 < id2);
 }
 
-static Gpu *owner(Par *P, uint32_t s) { return &P->views[s % P->n]; }
+static Gpu *owner(Par *P, uint32_t s) { return &P->own[s % P->n].view; }
 
 /* The SM's next record not applied yet, as (cycle, id); false when none. */
 static bool sm_head(const Sm *sm, uint64_t *cycle, uint32_t *id)
@@ -384,14 +393,14 @@ static void plan(Par *P, uint64_t horizon)
         if (sm_head(&g->sms[s], &c, &id) && c < U) U = c;
     }
     for (uint32_t i = 0; i < P->n; i++) {
-        const Gpu *v = &P->views[i];
+        const Gpu *v = &P->own[i].view;
         if (v->stop) continue;
         uint64_t t = view_next_wake(v);
         if (t < W) W = t;
         if (v->limit > Hmax) Hmax = v->limit;
     }
     for (uint32_t i = 0; i < P->n; i++)
-        if (!P->views[i].stop && P->views[i].limit != Hmax) level = false;
+        if (!P->own[i].view.stop && P->own[i].view.limit != Hmax) level = false;
     if (!P->failed && U == NEVER && W == NEVER) {
         P->done = true; /* nothing left anywhere */
         return;
@@ -408,7 +417,7 @@ static void plan(Par *P, uint64_t horizon)
         if (Ln->max_cycles && Lb > Ln->max_cycles + 1) Lb = Ln->max_cycles + 1;
         if (Ln->max_warp_instructions) {
             uint64_t total = g->st->warp_instructions;
-            for (uint32_t i = 0; i < P->n; i++) total += P->views[i].st->warp_instructions;
+            for (uint32_t i = 0; i < P->n; i++) total += P->own[i].view.st->warp_instructions;
             uint64_t room = total < Ln->max_warp_instructions ? (Ln->max_warp_instructions - total) / P->per_cycle : 0;
             if (horizon + room < Lb) Lb = horizon + room;
         }
@@ -424,7 +433,7 @@ static void plan(Par *P, uint64_t horizon)
     }
     bool refill = g->grid->next_block < g->total_blocks;
     for (uint32_t i = 0; i < P->n; i++) {
-        Gpu *v = &P->views[i];
+        Gpu *v = &P->own[i].view;
         if (v->stop) continue;
         uint64_t lim = L;
         for (uint32_t s = i; refill && s < g->nsm; s += P->n) {
@@ -442,7 +451,7 @@ static void plan(Par *P, uint64_t horizon)
 static bool find_failure(Par *P)
 {
     for (uint32_t i = 0; i < P->n; i++) {
-        const Gpu *v = &P->views[i];
+        const Gpu *v = &P->own[i].view;
         if (v->stop && (!P->failed || key_before(v->fail_cycle, v->fail_id, P->fail_cycle, P->fail_id))) {
             P->failed = true;
             P->fail_cycle = v->fail_cycle;
@@ -462,7 +471,7 @@ static void boundary_begin(Par *P)
     find_failure(P);
     uint64_t horizon = NEVER;
     for (uint32_t i = 0; i < P->n; i++)
-        if (!P->views[i].stop && P->views[i].limit < horizon) horizon = P->views[i].limit;
+        if (!P->own[i].view.stop && P->own[i].view.limit < horizon) horizon = P->own[i].view.limit;
     P->horizon = horizon;
     order_steps(P, horizon);
 }
@@ -585,7 +594,7 @@ static void merge(Par *P)
     Gpu *g = P->g;
     uint64_t now = 0;
     for (uint32_t i = 0; i < P->n; i++) {
-        Gpu *v = &P->views[i];
+        Gpu *v = &P->own[i].view;
         add_counts(g->st, v->st);
         if (v->end > g->end) g->end = v->end;
         if (!v->stop && v->limit > now) now = v->limit;
@@ -595,7 +604,7 @@ static void merge(Par *P)
     g->nnext = 0;
     g->wakes.n = 0;
     for (uint32_t i = 0; i < P->n && !g->stop; i++) {
-        Gpu *v = &P->views[i];
+        Gpu *v = &P->own[i].view;
         if (v->nnext) {
             for (uint32_t k = 0; k < g->nwords; k++) g->next[k] |= v->next[k];
             g->nnext += v->nnext;
@@ -609,16 +618,16 @@ static void merge(Par *P)
         }
     }
     if (P->failed) {
-        const Gpu *v = &P->views[P->fail_view];
+        const Gpu *v = &P->own[P->fail_view].view;
         g->r->status = v->r->status;
         memcpy(g->r->message, v->r->message, sizeof g->r->message);
         g->stop = true;
         g->st->warp_instructions = count_before_failure(P);
     } else {
         for (uint32_t i = 0; i < P->n; i++)
-            if (P->views[i].stop && !g->stop) { /* out of memory outside any order */
-                g->r->status = P->views[i].r->status;
-                memcpy(g->r->message, P->views[i].r->message, sizeof g->r->message);
+            if (P->own[i].view.stop && !g->stop) { /* out of memory outside any order */
+                g->r->status = P->own[i].view.r->status;
+                memcpy(g->r->message, P->own[i].view.r->message, sizeof g->r->message);
                 g->stop = true;
             }
     }
@@ -626,10 +635,9 @@ static void merge(Par *P)
 
 static void par_free(Par *P)
 {
-    for (uint32_t i = 0; P->views && i < P->n; i++) {
-        heap_free(&P->views[i].wakes);
-        free(P->views[i].next);
-        free(P->views[i].cur);
+    for (uint32_t i = 0; P->own && i < P->n; i++) {
+        heap_free(&P->own[i].view.wakes);
+        free(P->own[i].bits);
     }
     for (uint32_t s = 0; s < P->g->nsm; s++) {
         Sm *sm = &P->g->sms[s];
@@ -642,9 +650,7 @@ static void par_free(Par *P)
     }
     heap_free(&P->order);
     free(P->steps);
-    free(P->views);
-    free(P->results);
-    free(P->outs);
+    free(P->own);
     free(P->threads);
 }
 
@@ -663,37 +669,40 @@ bool par_run(Gpu *g, uint32_t n)
     for (uint32_t pc = 0; pc < g->k->ncode; pc++)
         if (g->k->code[pc].slots > slots) slots = g->k->code[pc].slots;
     P.per_cycle = (uint64_t)g->nsm * c->sm_schedulers * slots;
-    P.views = calloc(n, sizeof *P.views);
-    P.results = calloc(n, sizeof *P.results);
-    P.outs = malloc(2 * (size_t)n * sizeof *P.outs);
+    P.own = aligned_alloc(64, n * sizeof *P.own); /* sizeof is a multiple of 64 */
+    if (P.own) memset(P.own, 0, n * sizeof *P.own);
     P.threads = calloc(n, sizeof *P.threads);
-    bool ok = P.views && P.results && P.outs && P.threads && heap_reserve(&P.order, g->nsm);
+    bool ok = P.own && P.threads && heap_reserve(&P.order, g->nsm);
+    size_t bits_size = (2 * (size_t)g->nwords * sizeof(uint64_t) + 63) / 64 * 64;
     for (uint32_t i = 0; ok && i < n; i++) {
-        Gpu *v = &P.views[i];
+        ParOwn *o = &P.own[i];
+        Gpu *v = &o->view;
         *v = *g; /* the launch's shared state, by pointer or read-only */
-        v->r = &P.results[i];
-        v->st = &P.results[i].stats;
+        v->r = &o->result;
+        v->st = &o->result.stats;
         v->wakes = (Heap){ 0 };
-        v->next = calloc(g->nwords, sizeof *v->next);
-        v->cur = calloc(g->nwords, sizeof *v->cur);
+        o->bits = aligned_alloc(64, bits_size);
+        if (!(ok = o->bits != NULL)) break;
+        memset(o->bits, 0, bits_size);
+        v->next = o->bits;
+        v->cur = o->bits + g->nwords;
         v->nnext = 0;
-        v->free_out = &P.outs[2 * i + 1];
+        v->free_out = &o->out[1];
         v->defer = true;
         v->limit = 1;
-        ok = v->next && v->cur;
-        P.threads[i] = (ParThread){ &P, v, &P.outs[2 * i] };
+        P.threads[i] = (ParThread){ &P, v, &o->out[0] };
     }
     /* each SM's wake-ups go to its thread */
     uint32_t nsched = c->sm_schedulers;
     for (uint32_t k = 0; ok && k < g->nwords; k++)
         for (uint64_t bits = g->next[k]; bits; bits &= bits - 1) {
             uint32_t id = k * 64 + (uint32_t)__builtin_ctzll(bits);
-            Gpu *v = &P.views[id / nsched % n];
+            Gpu *v = &P.own[id / nsched % n].view;
             v->next[k] |= 1ull << (id % 64);
             v->nnext++;
         }
     for (uint32_t k = 0; ok && k < g->wakes.n; k++) {
-        Gpu *v = &P.views[g->wakes.v[k].id / nsched % n];
+        Gpu *v = &P.own[g->wakes.v[k].id / nsched % n].view;
         ok = heap_reserve(&v->wakes, v->wakes.n + 1);
         if (ok) heap_push(&v->wakes, g->wakes.v[k].key, g->wakes.v[k].id);
     }
