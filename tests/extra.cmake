@@ -60,6 +60,9 @@ add_test(NAME e2e_counters COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_counters
 # and then stopped without a word, when the tree outgrew one xargs batch).
 add_test(NAME bench_compare_copy COMMAND bash ${CMAKE_SOURCE_DIR}/bench/compare.sh HEAD)
 set_tests_properties(bench_compare_copy PROPERTIES ENVIRONMENT GPUSIM_COMPARE_COPY_ONLY=1)
+# ... and its table reads today's bench rows and an old revision's (no CPU
+# time, no RSS: it once stopped with a Python traceback on those).
+add_test(NAME bench_compare_report COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/bench_compare_report.sh ${CMAKE_SOURCE_DIR})
 
 # bench/scaling.sh: one launch's speed over host threads (tests/bench_scaling.sh).
 add_test(NAME bench_scaling COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/bench_scaling.sh $<TARGET_FILE:gpusim-bench> ${CMAKE_SOURCE_DIR})
