@@ -136,6 +136,20 @@ static inline uint8_t line_hit(Cache *c, uint64_t i, unsigned want, unsigned n, 
     return (uint8_t)hit;
 }
 
+/* n / sets and n % sets, for a set count that is not a power of two: by
+** multiplications when `fast` (set_magic, and n below 2^32, as every
+** simulated line number and the hashed key made of them are), else by
+** division. */
+static inline uint64_t div_sets(const Cache *c, uint64_t n, bool fast)
+{
+    return fast ? bits_div32(n, c->set_magic) : n / c->sets;
+}
+
+static inline uint64_t mod_sets(const Cache *c, uint64_t n, bool fast)
+{
+    return fast ? bits_mod32(n, c->set_magic, c->sets) : n % c->sets;
+}
+
 /* cache_access (count) or cache_fill (not): the same lookup and allocation,
 ** but a fill is no access, so it leaves the access counters alone. */
 static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, CacheAccessKind kind, bool count,
@@ -156,17 +170,12 @@ static inline uint8_t lookup(Cache *c, uint64_t line_addr, uint8_t sector_mask, 
     const uint64_t ln = line_addr / SECTOR_LINE_BYTES;
     /* Hashed indexing folds the higher line-number bits in, so a stride that
     ** is a multiple of the set count does not pile into a few sets. */
-    uint64_t set;
-    if (c->set_magic && ln <= UINT32_MAX) { /* the key is below 2^32 too */
-        const uint64_t q1 = bits_div32(ln, c->set_magic);
-        const uint64_t key = c->hashed ? ln ^ q1 ^ bits_div32(q1, c->set_magic) : ln;
-        set = bits_mod32(key, c->set_magic, c->sets);
-    } else {
-        const uint64_t key = !c->hashed ? ln
-                             : c->set_mask ? ln ^ (ln >> c->set_shift) ^ (ln >> 2 * c->set_shift)
-                                           : ln ^ (ln / c->sets) ^ (ln / c->sets / c->sets);
-        set = c->set_mask ? (key & c->set_mask) : (key % c->sets);
-    }
+    const bool fast = c->set_magic && ln <= UINT32_MAX; /* then the key is below 2^32 too */
+    const uint64_t q1 = c->hashed && !c->set_mask ? div_sets(c, ln, fast) : 0;
+    const uint64_t key = !c->hashed ? ln
+                         : c->set_mask ? ln ^ (ln >> c->set_shift) ^ (ln >> 2 * c->set_shift)
+                                       : ln ^ q1 ^ div_sets(c, q1, fast);
+    const uint64_t set = c->set_mask ? (key & c->set_mask) : mod_sets(c, key, fast);
     const uint64_t base = set * c->assoc;
     const uint64_t *tags = c->tag + base, tag = ln + 1;
     const uint32_t assoc = c->assoc;

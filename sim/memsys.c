@@ -26,7 +26,7 @@ typedef struct {
 
 static bool mshr_init(Mshr *h, uint32_t cap)
 {
-    *h = (Mshr){ .v = malloc(2 * (size_t)(cap ? cap : 1) * sizeof *h->v), .cap = cap };
+    *h = (Mshr){ .v = malloc(2 * (size_t)cap * sizeof *h->v), .cap = cap }; /* cap >= 1 (config.def) */
     return h->v != NULL;
 }
 

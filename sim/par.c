@@ -203,8 +203,9 @@ static void apply_free(Par *P, uint32_t s, const ParFree *e)
 }
 
 /* Lists every record and free before cycle `horizon` and before the first
-** failure, in (cycle, SM, position) order, taking them off their SMs. */
-static bool order_steps(Par *P, uint64_t horizon)
+** failure, in (cycle, SM, position) order, taking them off their SMs (out
+** of host memory, the owner's view fails; what is listed is applied). */
+static void order_steps(Par *P, uint64_t horizon)
 {
     Gpu *g = P->g;
     Heap *h = &P->order;
@@ -227,7 +228,7 @@ static bool order_steps(Par *P, uint64_t horizon)
         sm_head(sm, &c, &id);
         if (!grow((void **)&P->steps, &P->step_cap, P->nsteps + 1, sizeof *P->steps)) {
             gpu_fail(owner(P, s), SIM_BAD_LAUNCH, "out of host memory");
-            return false;
+            return;
         }
         ParStep *st = &P->steps[P->nsteps++];
         st->s = s;
@@ -235,7 +236,6 @@ static bool order_steps(Par *P, uint64_t horizon)
         st->index = st->is_free ? sm->free_head++ : sm->rec_head++;
         if (sm_head(sm, &c, &id) && c < horizon && key_before(c, id, fc, fid)) heap_push(h, c, id);
     }
-    return true;
 }
 
 /* The timing of every listed access, in order (one thread). */

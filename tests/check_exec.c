@@ -153,6 +153,17 @@ static void *host(Rig *r, uint32_t addr, uint32_t size)
     return p;
 }
 
+/* A buffer of `bytes` named `name`, its address in parameter `param`; its
+** host words. */
+static uint32_t *param_buffer(Rig *r, uint32_t param, uint32_t bytes, const char *name)
+{
+    Diag d;
+    uint32_t addr = gmem_alloc(r->gmem, bytes, name, &d);
+    ck_assert_msg(addr != 0, "%s", d.message);
+    r->params[param] = addr;
+    return host(r, addr, bytes);
+}
+
 /* ------------------------------------------------ C reference functions */
 
 typedef uint32_t (*RefFn)(uint32_t a, uint32_t b, uint32_t c);
@@ -766,10 +777,8 @@ START_TEST(test_global_vectors)
                      "    ld.global.s32 %r16, [%r4+1020]\n"
                      "    st.global.u32 [%r5+1024], %r16\n"
                      "    exit\n", 32, 0);
-    Diag d;
-    uint32_t in = gmem_alloc(r->gmem, 2048, "in", &d), out = gmem_alloc(r->gmem, 2048, "out", &d);
-    r->params[0] = in, r->params[1] = out;
-    uint32_t *pin = host(r, in, 2048), *pout = host(r, out, 2048);
+    uint32_t *pin = param_buffer(r, 0, 2048, "in"), *pout = param_buffer(r, 1, 2048, "out");
+    uint32_t in = r->params[0];
     for (uint32_t i = 0; i < 512; i++) pin[i] = 0xa0000000u + i;
     rig_run(r);
     for (uint32_t l = 0; l < WARP_SIZE; l++) {
@@ -813,10 +822,7 @@ START_TEST(test_global_rows_whole_and_permuted)
                      "    st.global.u32 [%r5+128], %r11\n"
                      "    st.global.u32 [%r5+256], %r12\n"
                      "    exit\n", 32, 0);
-    Diag d;
-    uint32_t in = gmem_alloc(r->gmem, 128, "in", &d), out = gmem_alloc(r->gmem, 384, "out", &d);
-    r->params[0] = in, r->params[1] = out;
-    uint32_t *pin = host(r, in, 128), *pout = host(r, out, 384);
+    uint32_t *pin = param_buffer(r, 0, 128, "in"), *pout = param_buffer(r, 1, 384, "out");
     for (uint32_t i = 0; i < 32; i++) pin[i] = 1000u * i + 7;
     rig_run(r);
     for (uint32_t l = 0; l < WARP_SIZE; l++) {

@@ -17,13 +17,25 @@
 
 #define ALL 0xFFFFFFFFu
 
-static MemSys *make(GpuConfig *c, const char *gpu)
+/* A memory system for machine c, as loaded or changed by the test. */
+static MemSys *make_for(const GpuConfig *c)
 {
     Diag d;
-    ck_assert_msg(config_load(gpu, c, &d), "%s", d.message);
     MemSys *m = memsys_create(c, c->sm_count, c->l1_size, &d);
     ck_assert_msg(m != NULL, "%s", d.message);
     return m;
+}
+
+static void load(GpuConfig *c, const char *gpu)
+{
+    Diag d;
+    ck_assert_msg(config_load(gpu, c, &d), "%s", d.message);
+}
+
+static MemSys *make(GpuConfig *c, const char *gpu)
+{
+    load(c, gpu);
+    return make_for(c);
 }
 
 /* `warps` warp atomics all asked at cycle `at`, lane l of warp w at
@@ -238,11 +250,9 @@ END_TEST
 static double second_pass_from_dram(uint32_t parts, uint32_t mb, bool one_sm, bool reverse)
 {
     GpuConfig c;
-    Diag d;
-    ck_assert_msg(config_load("h200", &c, &d), "%s", d.message);
+    load(&c, "h200");
     c.l2_partitions = parts;
-    MemSys *m = memsys_create(&c, c.sm_count, c.l1_size, &d);
-    ck_assert_msg(m != NULL, "%s", d.message);
+    MemSys *m = make_for(&c);
     const uint64_t lines = (uint64_t)mb << 20 >> 7;
     KernelStats before = { 0 }, after = { 0 };
     for (int pass = 0; pass < 2; pass++) {
@@ -364,11 +374,9 @@ END_TEST
 static uint64_t lines_from_dram(uint32_t inflight)
 {
     GpuConfig c;
-    Diag d;
-    ck_assert_msg(config_load("h200", &c, &d), "%s", d.message);
+    load(&c, "h200");
     c.l1_max_inflight = inflight;
-    MemSys *m = memsys_create(&c, c.sm_count, c.l1_size, &d);
-    ck_assert_msg(m != NULL, "%s", d.message);
+    MemSys *m = make_for(&c);
     uint64_t last = 0;
     for (uint64_t i = 0; i < 64; i++) {
         uint64_t a[32];
@@ -385,8 +393,7 @@ static uint64_t lines_from_dram(uint32_t inflight)
 START_TEST(test_miss_registers_bound_sectors_in_flight)
 {
     GpuConfig c;
-    Diag d;
-    ck_assert_msg(config_load("h200", &c, &d), "%s", d.message);
+    load(&c, "h200");
     uint64_t few = lines_from_dram(8), many = lines_from_dram(4096);
     ck_assert_msg(many < 2 * c.lat_dram, "4096 registers: the last back at %llu, DRAM latency %u",
                   (unsigned long long)many, c.lat_dram);
