@@ -1,7 +1,8 @@
 /* base/heap.h -- a binary min-heap of (key, id) pairs, ordered by key and
 ** then id, so that equal keys come out in a fixed order (runs must be
-** reproducible). The timing model's event queues use it: scheduler wake-ups,
-** warps waiting for operands, the order of a round's records (sim/par.c).
+** reproducible). The timing model's event queues use it: scheduler wake-ups
+** more than 64 cycles ahead (base/calendar.h), warps waiting for operands,
+** the order of a round's records (sim/par.c).
 ** Storage is the caller's (a fixed array) or grown by heap_reserve.
 ** Cost: push and pop O(log n); no allocation but in heap_reserve.       */
 #ifndef GPUSIM_BASE_HEAP_H

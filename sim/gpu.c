@@ -221,16 +221,13 @@ static bool setup(Gpu *g)
     uint64_t l1 = c->l1_shared_total > smem_used ? c->l1_shared_total - smem_used : 0;
     if (l1 < c->l1_size) l1 = c->l1_size;
     Diag d;
-    /* A scheduler is in the next-cycle set at most once: it is added only
-    ** by moving its own wake-up, and a second move to now+1 is a no-op. */
     if (!sched_needs_build(g)) {
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return false;
     }
     g->nwords = (uint32_t)(((uint64_t)nsm * nsched + 63) / 64);
-    g->next = calloc(g->nwords, sizeof *g->next);
     g->cur = calloc(g->nwords, sizeof *g->cur);
-    if (!g->next || !g->cur) {
+    if (!g->cur || !calendar_init(&g->wakes, nsm * nsched, g->now)) {
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return false;
     }
@@ -266,25 +263,18 @@ void gpu_run_cycles(Gpu *g, ExecOut *out)
 {
     const Launch *L = g->L;
     uint32_t nsched = g->c->sm_schedulers;
-    /* Each cycle: the schedulers that asked for it (in the next-cycle set
-    ** or the heap), SM by SM, each SM's from sched_first on, so that what
+    /* Each cycle: the schedulers that asked for it (the calendar's set for
+    ** that cycle), SM by SM, each SM's from sched_first on, so that what
     ** the SMs share (the L2 and DRAM queues, global memory, block
     ** dispatch) is touched in (cycle, SM, position) order: reproducible,
     ** and the order a run on several host threads keeps (sim/par.c). */
-    while (!g->stop && (g->nnext || g->wakes.n)) {
-        uint64_t t = g->nnext ? g->now + 1 : g->wakes.v[0].key;
-        if (g->wakes.n && g->wakes.v[0].key < t) t = g->wakes.v[0].key;
-        if (t >= g->limit) break; /* several threads: the round ends here (sim/par.c) */
+    while (!g->stop) {
+        uint64_t t = calendar_first(&g->wakes);
+        if (t == CALENDAR_NONE || t >= g->limit) break; /* several threads: the round ends at limit (sim/par.c) */
         if (t <= g->now && g->now) {
             gpu_fail(g, SIM_INTERNAL, "internal error (please report it): a wake-up at cycle %llu is not after %llu", (unsigned long long)t,
                  (unsigned long long)g->now);
             break;
-        }
-        if (t == g->now + 1) { /* cur is all zero: it was emptied as it ran */
-            uint64_t *swap = g->cur;
-            g->cur = g->next;
-            g->next = swap;
-            g->nnext = 0;
         }
         g->now = t;
         /* several threads: the rounds stay short of the budgets (sim/par.c) */
@@ -301,10 +291,7 @@ void gpu_run_cycles(Gpu *g, ExecOut *out)
             append_warp_positions(g, 16);
             break;
         }
-        while (g->wakes.n && g->wakes.v[0].key == t) {
-            HeapItem w = heap_pop(&g->wakes);
-            g->cur[w.id / 64] |= 1ull << (w.id % 64); /* with those of the set, once */
-        }
+        calendar_take(&g->wakes, t, g->cur); /* cur is all zero: it was emptied as it ran */
         for (uint32_t i = 0; i < g->nwords; i++) {
             while (g->cur[i] && !g->stop) { /* SM by SM; its schedulers from sched_first on */
                 uint32_t s = (i * 64 + (uint32_t)__builtin_ctzll(g->cur[i])) / nsched, due = 0;
@@ -391,8 +378,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
         }
     }
     derive_stats(c, st); /* a run that stopped early too: from what it counted */
-    heap_free(&g.wakes);
-    free(g.next);
+    calendar_free(&g.wakes);
     free(g.cur);
     free(g.needs);
     for (uint32_t s2 = 0; g.sms && s2 < g.nsm; s2++)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/calendar.h"
 #include "base/heap.h"
 #include "isa/exec.h"
 #include "sim/coalesce.h"
@@ -206,16 +207,13 @@ typedef struct {
     GridQueue       *grid;        /* &grid_own, shared by the views (sim/par.c) */
     GridQueue        grid_own;
     uint32_t         interval[UNIT_COUNT], latency[UNIT_COUNT];
-    Heap             wakes;       /* schedulers waking after the next cycle:
-                                     (cycle, sm * schedulers + scheduler). Entries
-                                     are never removed in place: one that no
-                                     longer matches its scheduler's wake_at is
-                                     skipped when popped. */
-    uint64_t        *next;        /* schedulers waking at now + 1 (most wake-ups):
-                                     bit sm * schedulers + scheduler       */
-    uint64_t        *cur;         /* ... those to run at now, in that order  */
-    uint32_t         nnext;       /* bits set in next                       */
-    uint32_t         nwords;      /* words of each                          */
+    Calendar         wakes;       /* the schedulers' wake-ups: id sm * schedulers +
+                                     scheduler at its wake_at. Entries are never
+                                     removed in place: one that no longer
+                                     matches its scheduler's wake_at is skipped
+                                     when its cycle comes. */
+    uint64_t        *cur;         /* the schedulers to run at now: bit id    */
+    uint32_t         nwords;      /* words of cur                           */
     ExecOut         *free_out;    /* scratch for the free (0-slot) PTX instructions */
     PcCounters      *pcs;         /* Launch.pc_counters: NULL, or one per pc  */
     uint32_t         issue_pc;    /* with pcs: the pc being issued (its `selected` cycle) */

@@ -59,12 +59,12 @@ typedef struct {
 /* What one thread writes as it runs, on host cache lines (64 bytes) of its
 ** own, since another thread's writes to a line it reads cost both of them
 ** the line: its view of the launch, its counters and result, its scratch,
-** its wake-up bits. */
+** its wake-up calendar and bits. */
 typedef struct {
     _Alignas(64) Gpu view;
     _Alignas(64) SimResult result;
     _Alignas(64) ExecOut out[2]; /* issue scratch, free-op scratch */
-    uint64_t *bits;              /* view.next and view.cur, whole lines */
+    uint64_t *bits;              /* view.cur, whole lines (view.wakes: its own) */
 } ParOwn;
 
 typedef struct {
@@ -354,9 +354,32 @@ static void fixups(Par *P)
 
 static uint64_t view_next_wake(const Gpu *v)
 {
-    uint64_t t = v->nnext ? v->now + 1 : NEVER;
-    if (v->wakes.n && v->wakes.v[0].key < t) t = v->wakes.v[0].key;
-    return t;
+    return calendar_first(&v->wakes); /* CALENDAR_NONE is NEVER */
+}
+
+/* calendar_each's callback: one wake-up into a calendar (ok: all went in). */
+typedef struct {
+    Calendar *to;
+    bool      ok;
+} WakeCopy;
+
+static void wake_copy(void *user, uint64_t at, uint32_t id)
+{
+    WakeCopy *c = user;
+    c->ok = calendar_push(c->to, at, id) && c->ok;
+}
+
+/* ... into the calendar of the view that owns the scheduler's SM. */
+typedef struct {
+    Par *P;
+    bool ok;
+} WakeSplit;
+
+static void wake_split(void *user, uint64_t at, uint32_t id)
+{
+    WakeSplit *c = user;
+    Gpu *v = &c->P->own[id / c->P->g->c->sm_schedulers % c->P->n].view;
+    c->ok = calendar_push(&v->wakes, at, id) && c->ok;
 }
 
 /* Warp instructions issued before the failure at (fail_cycle, SM fs): the
@@ -600,23 +623,10 @@ static void merge(Par *P)
         if (!v->stop && v->limit > now) now = v->limit;
     }
     g->now = now ? now - 1 : g->now; /* every thread has run the cycles before `now` */
-    memset(g->next, 0, g->nwords * sizeof *g->next);
-    g->nnext = 0;
-    g->wakes.n = 0;
-    for (uint32_t i = 0; i < P->n && !g->stop; i++) {
-        Gpu *v = &P->own[i].view;
-        if (v->nnext) {
-            for (uint32_t k = 0; k < g->nwords; k++) g->next[k] |= v->next[k];
-            g->nnext += v->nnext;
-        }
-        for (uint32_t k = 0; k < v->wakes.n; k++) {
-            if (!heap_reserve(&g->wakes, g->wakes.n + 1)) {
-                gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
-                break;
-            }
-            heap_push(&g->wakes, v->wakes.v[k].key, v->wakes.v[k].id);
-        }
-    }
+    calendar_reset(&g->wakes, g->now);
+    WakeCopy copy = { &g->wakes, true };
+    for (uint32_t i = 0; i < P->n && !g->stop && copy.ok; i++) calendar_each(&P->own[i].view.wakes, wake_copy, &copy);
+    if (!copy.ok) gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
     if (P->failed) {
         const Gpu *v = &P->own[P->fail_view].view;
         g->r->status = v->r->status;
@@ -636,7 +646,7 @@ static void merge(Par *P)
 static void par_free(Par *P)
 {
     for (uint32_t i = 0; P->own && i < P->n; i++) {
-        heap_free(&P->own[i].view.wakes);
+        calendar_free(&P->own[i].view.wakes);
         free(P->own[i].bits);
     }
     for (uint32_t s = 0; s < P->g->nsm; s++) {
@@ -673,39 +683,27 @@ bool par_run(Gpu *g, uint32_t n)
     if (P.own) memset(P.own, 0, n * sizeof *P.own);
     P.threads = calloc(n, sizeof *P.threads);
     bool ok = P.own && P.threads && heap_reserve(&P.order, g->nsm);
-    size_t bits_size = (2 * (size_t)g->nwords * sizeof(uint64_t) + 63) / 64 * 64;
+    size_t bits_size = ((size_t)g->nwords * sizeof(uint64_t) + 63) / 64 * 64;
     for (uint32_t i = 0; ok && i < n; i++) {
         ParOwn *o = &P.own[i];
         Gpu *v = &o->view;
         *v = *g; /* the launch's shared state, by pointer or read-only */
+        v->wakes = (Calendar){ 0 }; /* its own, below */
         v->r = &o->result;
         v->st = &o->result.stats;
-        v->wakes = (Heap){ 0 };
         o->bits = aligned_alloc(64, bits_size);
-        if (!(ok = o->bits != NULL)) break;
+        if (!(ok = o->bits != NULL && calendar_init(&v->wakes, g->nsm * c->sm_schedulers, g->now))) break;
         memset(o->bits, 0, bits_size);
-        v->next = o->bits;
-        v->cur = o->bits + g->nwords;
-        v->nnext = 0;
+        v->cur = o->bits;
         v->free_out = &o->out[1];
         v->defer = true;
         v->limit = 1;
         P.threads[i] = (ParThread){ &P, v, &o->out[0] };
     }
     /* each SM's wake-ups go to its thread */
-    uint32_t nsched = c->sm_schedulers;
-    for (uint32_t k = 0; ok && k < g->nwords; k++)
-        for (uint64_t bits = g->next[k]; bits; bits &= bits - 1) {
-            uint32_t id = k * 64 + (uint32_t)__builtin_ctzll(bits);
-            Gpu *v = &P.own[id / nsched % n].view;
-            v->next[k] |= 1ull << (id % 64);
-            v->nnext++;
-        }
-    for (uint32_t k = 0; ok && k < g->wakes.n; k++) {
-        Gpu *v = &P.own[g->wakes.v[k].id / nsched % n].view;
-        ok = heap_reserve(&v->wakes, v->wakes.n + 1);
-        if (ok) heap_push(&v->wakes, g->wakes.v[k].key, g->wakes.v[k].id);
-    }
+    WakeSplit split = { &P, true };
+    if (ok) calendar_each(&g->wakes, wake_split, &split);
+    ok = ok && split.ok;
     if (!ok || pthread_barrier_init(&P.bar, NULL, n) != 0) {
         par_free(&P);
         return false; /* nothing has moved: the single thread runs the launch */
@@ -717,9 +715,7 @@ bool par_run(Gpu *g, uint32_t n)
     uint32_t started = 1;
     while (tids && started < n && pthread_create(&tids[started], NULL, thread_main, &P.threads[started]) == 0) started++;
     if (started == n) {
-        memset(g->next, 0, g->nwords * sizeof *g->next);
-        g->nnext = 0;
-        g->wakes.n = 0;
+        calendar_reset(&g->wakes, g->now);
         set_defer(g, true);
         plan(&P, 1);
     }

@@ -25,16 +25,8 @@ static inline void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool e
     ** scheduler is never queued twice for one cycle. */
     if (q->wake_at == at || (earlier && q->wake_at < at)) return;
     q->wake_at = at;
-    uint32_t id = s * g->c->sm_schedulers + qi;
-    if (at == g->now + 1) { /* the common case: no heap traffic */
-        assert(!(g->next[id / 64] >> (id % 64) & 1));
-        g->next[id / 64] |= 1ull << (id % 64);
-        g->nnext++;
-    }
-    else if (at != NEVER) {
-        if (heap_reserve(&g->wakes, g->wakes.n + 1)) heap_push(&g->wakes, at, id);
-        else gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
-    }
+    if (at != NEVER && !calendar_push(&g->wakes, at, s * g->c->sm_schedulers + qi))
+        gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
 }
 
 /* Puts warp w into state `reason` from cycle `at` on, charging the state it
@@ -707,8 +699,26 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     q->last_issued = slot;
     q->last_eligible = false;
     q->last_age = w->age;
-    wake_set(g, s, qi, now + 1, false);
+    /* Held at now + 1 while the issue runs, unqueued: its wake-ups of this
+    ** scheduler (a refilled block's warps) are then no-ops, their warps in
+    ** the heap, read below. */
+    q->wake_at = now + 1;
     issue(g, s, q, slot, out);
+    /* The next visit: at now + 1 if a warp is still eligible; else when the
+    ** first waiting warp comes due. A visit in between would find nothing
+    ** (nothing eligible, so nothing charged, nothing admitted): skipping it
+    ** changes no result and saves the visit. */
+    uint64_t next = now + 1;
+    if (!q->eligible_units) {
+        next = q->waiting.n ? q->waiting.v[0].key : NEVER;
+        if (q->ring_sum) {
+            uint64_t at = now + 1 + (uint64_t)__builtin_ctzll(ring_from(q, now + 1));
+            if (at < next) next = at;
+        }
+    }
+    q->wake_at = next;
+    if (next != NEVER && !calendar_push(&g->wakes, next, s * g->c->sm_schedulers + qi))
+        gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
 }
 
 /* Specialised for runs with and without per-instruction counters, so that
