@@ -357,29 +357,19 @@ static uint64_t view_next_wake(const Gpu *v)
     return calendar_first(&v->wakes); /* CALENDAR_NONE is NEVER */
 }
 
-/* calendar_each's callback: one wake-up into a calendar (ok: all went in). */
+/* calendar_each's callback: one wake-up into `to`, or, with P, into the
+** calendar of the view that owns the scheduler's SM (ok: all went in). */
 typedef struct {
+    Par      *P;
     Calendar *to;
     bool      ok;
-} WakeCopy;
+} WakeMove;
 
-static void wake_copy(void *user, uint64_t at, uint32_t id)
+static void wake_move(void *user, uint64_t at, uint32_t id)
 {
-    WakeCopy *c = user;
-    c->ok = calendar_push(c->to, at, id) && c->ok;
-}
-
-/* ... into the calendar of the view that owns the scheduler's SM. */
-typedef struct {
-    Par *P;
-    bool ok;
-} WakeSplit;
-
-static void wake_split(void *user, uint64_t at, uint32_t id)
-{
-    WakeSplit *c = user;
-    Gpu *v = &c->P->own[id / c->P->g->c->sm_schedulers % c->P->n].view;
-    c->ok = calendar_push(&v->wakes, at, id) && c->ok;
+    WakeMove *m = user;
+    Calendar *to = m->P ? &m->P->own[id / m->P->g->c->sm_schedulers % m->P->n].view.wakes : m->to;
+    m->ok = calendar_push(to, at, id) && m->ok;
 }
 
 /* Warp instructions issued before the failure at (fail_cycle, SM fs): the
@@ -624,8 +614,8 @@ static void merge(Par *P)
     }
     g->now = now ? now - 1 : g->now; /* every thread has run the cycles before `now` */
     calendar_reset(&g->wakes, g->now);
-    WakeCopy copy = { &g->wakes, true };
-    for (uint32_t i = 0; i < P->n && !g->stop && copy.ok; i++) calendar_each(&P->own[i].view.wakes, wake_copy, &copy);
+    WakeMove copy = { NULL, &g->wakes, true };
+    for (uint32_t i = 0; i < P->n && !g->stop && copy.ok; i++) calendar_each(&P->own[i].view.wakes, wake_move, &copy);
     if (!copy.ok) gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
     if (P->failed) {
         const Gpu *v = &P->own[P->fail_view].view;
@@ -701,8 +691,8 @@ bool par_run(Gpu *g, uint32_t n)
         P.threads[i] = (ParThread){ &P, v, &o->out[0] };
     }
     /* each SM's wake-ups go to its thread */
-    WakeSplit split = { &P, true };
-    if (ok) calendar_each(&g->wakes, wake_split, &split);
+    WakeMove split = { &P, NULL, true };
+    if (ok) calendar_each(&g->wakes, wake_move, &split);
     ok = ok && split.ok;
     if (!ok || pthread_barrier_init(&P.bar, NULL, n) != 0) {
         par_free(&P);

@@ -636,6 +636,7 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
         uint64_t at = now + 1 + (uint64_t)__builtin_ctzll(ring_from(q, now + 1));
         if (at < wake) wake = at;
     }
+    uint32_t busy_units = 0; /* bit u: pipe u, which an eligible warp needs, is busy */
     for (uint32_t units = q->eligible_units; units; units &= units - 1) {
         int u = __builtin_ctz(units);
         uint64_t free_at;
@@ -648,11 +649,16 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
             if (u == UNIT_MIO && sm->smem_free > free_at) free_at = sm->smem_free;
         }
         q->pipe_busy[u] = free_at > now;
-        if (q->pipe_busy[u] && free_at < wake) wake = free_at;
+        if (q->pipe_busy[u]) {
+            busy_units |= 1u << u;
+            if (free_at < wake) wake = free_at;
+        }
     }
-    uint64_t reads_open = g->c->register_reads ? q->reads_due / g->c->register_reads : 0; /* when they take more */
-    q->reads_held = reads_open > now;
-    if (q->reads_held && reads_open < wake) wake = reads_open;
+    /* held while reads_due / P > now, i.e. reads_due >= (now + 1) P: the
+    ** division (when they take more) only then */
+    uint32_t ports = g->c->register_reads;
+    q->reads_held = ports && q->reads_due >= (now + 1) * ports;
+    if (q->reads_held && q->reads_due / ports < wake) wake = q->reads_due / ports;
     /* GTO: the last one picked if it can go (its pipe free, and the read
     ** ports for one that reads registers), else the oldest that can; LRR:
     ** the first younger than the last one picked that can go, else wrap
@@ -661,7 +667,10 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     ** H200's warps advance together and lose the slots a busy pipe costs,
     ** validate/probes/sched_order.cu). All found by rank, which is age order. */
     int64_t pick = -1;
-    if (g->c->sched_policy == SCHED_ROUND_ROBIN) { /* picked first: a busy pipe then costs the slot */
+    if (!(q->eligible_units & ~busy_units)) {
+        /* every eligible warp's pipe is busy: none can go (a memory-bound
+        ** kernel's schedulers wait so for the SM's LSU) */
+    } else if (g->c->sched_policy == SCHED_ROUND_ROBIN) { /* picked first: a busy pipe then costs the slot */
         pick = eligible_any(q, rank_after_last(q, sm->warps));
         if (pick < 0) pick = eligible_any(q, 0);
         if (pick >= 0 && !eligible_can_go(q, sm->warps, (uint32_t)pick)) pick = -1;

@@ -16,29 +16,26 @@ typedef struct {
     bool     live;
 } Ref;
 
-/* Drains c and ref in step: each cycle's set must be exactly ref's ids at
-** that cycle. Returns the number of cycles taken. */
-static uint32_t drain_and_compare(Calendar *c, Ref *ref, uint32_t nref)
+/* Takes c's earliest cycle, which must be ref's, and checks its set is
+** exactly ref's ids at that cycle. False when both are empty. */
+static bool take_and_compare(Calendar *c, Ref *ref, uint32_t nref)
 {
-    uint32_t cycles = 0;
-    for (;;) {
-        uint64_t want = CALENDAR_NONE;
-        for (uint32_t i = 0; i < nref; i++)
-            if (ref[i].live && ref[i].at < want) want = ref[i].at;
-        uint64_t t = calendar_first(c);
-        ck_assert_uint_eq(t, want);
-        if (t == CALENDAR_NONE) return cycles;
-        uint64_t got[(IDS + 63) / 64] = { 0 }, exp[(IDS + 63) / 64] = { 0 };
-        calendar_take(c, t, got);
-        ck_assert_uint_eq(c->base, t);
-        for (uint32_t i = 0; i < nref; i++)
-            if (ref[i].live && ref[i].at == t) {
-                exp[ref[i].id / 64] |= 1ull << (ref[i].id % 64);
-                ref[i].live = false;
-            }
-        ck_assert_msg(memcmp(got, exp, sizeof got) == 0, "cycle %llu: other ids", (unsigned long long)t);
-        cycles++;
-    }
+    uint64_t want = CALENDAR_NONE;
+    for (uint32_t i = 0; i < nref; i++)
+        if (ref[i].live && ref[i].at < want) want = ref[i].at;
+    uint64_t t = calendar_first(c);
+    ck_assert_uint_eq(t, want);
+    if (t == CALENDAR_NONE) return false;
+    uint64_t got[(IDS + 63) / 64] = { 0 }, exp[(IDS + 63) / 64] = { 0 };
+    calendar_take(c, t, got);
+    ck_assert_uint_eq(c->base, t);
+    for (uint32_t i = 0; i < nref; i++)
+        if (ref[i].live && ref[i].at == t) {
+            exp[ref[i].id / 64] |= 1ull << (ref[i].id % 64);
+            ref[i].live = false;
+        }
+    ck_assert_msg(memcmp(got, exp, sizeof got) == 0, "cycle %llu: other ids", (unsigned long long)t);
+    return true;
 }
 
 /* Pushes drawn ahead of base by up to `reach` cycles, taking the earliest
@@ -58,19 +55,11 @@ static void run_drawn(uint64_t reach, uint32_t seed)
             ck_assert(calendar_push(&c, at, id));
             ref[nref++] = (Ref){ at, id, true };
         }
-        /* take a few cycles: base moves on */
-        for (uint32_t k = 0; k < 3 && calendar_first(&c) != CALENDAR_NONE; k++) {
-            uint64_t t = calendar_first(&c), got[(IDS + 63) / 64] = { 0 }, exp[(IDS + 63) / 64] = { 0 };
-            calendar_take(&c, t, got);
-            for (uint32_t i = 0; i < nref; i++)
-                if (ref[i].live && ref[i].at == t) {
-                    exp[ref[i].id / 64] |= 1ull << (ref[i].id % 64);
-                    ref[i].live = false;
-                }
-            ck_assert(memcmp(got, exp, sizeof got) == 0);
-        }
+        for (uint32_t k = 0; k < 3; k++) take_and_compare(&c, ref, nref); /* base moves on */
     }
-    ck_assert_uint_gt(drain_and_compare(&c, ref, nref), 0);
+    uint32_t cycles = 0;
+    while (take_and_compare(&c, ref, nref)) cycles++;
+    ck_assert_uint_gt(cycles, 0);
     calendar_free(&c);
 }
 
