@@ -543,7 +543,7 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     }
 }
 
-static void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
+static inline __attribute__((always_inline)) void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
 {
     if (g->k->ptx) issue_as(g, s, q, slot, out, true);
     else issue_as(g, s, q, slot, out, false);
