@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/barrier.h"
+
 typedef struct Par Par;
 
 /* One record or free of a round, in (cycle, SM, position) order. The
@@ -80,7 +82,7 @@ struct Par {
     ParThread         *threads;
     uint64_t           lookahead; /* least cycles from a global access to its result */
     uint64_t           per_cycle; /* most warp instructions one cycle can issue */
-    pthread_barrier_t  bar;
+    Barrier            bar;
     pthread_mutex_t    gate;      /* the threads start together, or not at all */
     pthread_cond_t     opened;
     int                gate_state; /* 0 wait, 1 run, 2 give up              */
@@ -521,7 +523,7 @@ static void *run_thread(void *arg)
     bool first = t == &P->threads[0], second = t == &P->threads[1];
     for (;;) {
         gpu_run_cycles(t->v, t->out);
-        pthread_barrier_wait(&P->bar);
+        barrier_wait(&P->bar);
         if (first) {
             boundary_begin(P);
             /* a short list is applied on this thread: two more barriers
@@ -533,13 +535,13 @@ static void *run_thread(void *arg)
                 boundary_end(P);
             }
         }
-        pthread_barrier_wait(&P->bar); /* every thread reads split after it */
+        barrier_wait(&P->bar); /* every thread reads split after it */
         if (P->split) {
             if (first) apply_timing(P);
             else if (second) apply_effects(P);
-            pthread_barrier_wait(&P->bar);
+            barrier_wait(&P->bar);
             if (first) boundary_end(P);
-            pthread_barrier_wait(&P->bar);
+            barrier_wait(&P->bar);
         }
         if (P->done) return NULL;
     }
@@ -694,7 +696,7 @@ bool par_run(Gpu *g, uint32_t n)
     WakeMove split = { &P, NULL, true };
     if (ok) calendar_each(&g->wakes, wake_move, &split);
     ok = ok && split.ok;
-    if (!ok || pthread_barrier_init(&P.bar, NULL, n) != 0) {
+    if (!ok || !barrier_init(&P.bar, n)) {
         par_free(&P);
         return false; /* nothing has moved: the single thread runs the launch */
     }
@@ -716,7 +718,7 @@ bool par_run(Gpu *g, uint32_t n)
     if (started == n) run_thread(&P.threads[0]); /* a first round of nothing when P.done */
     for (uint32_t i = 1; i < started; i++) pthread_join(tids[i], NULL);
     free(tids);
-    pthread_barrier_destroy(&P.bar);
+    barrier_destroy(&P.bar);
     pthread_cond_destroy(&P.opened);
     pthread_mutex_destroy(&P.gate);
     if (started < n) {

@@ -1,0 +1,37 @@
+/* sim/barrier.h -- the barrier between the threads of one launch (sim/par.c):
+** every round ends with two to four of them, a few hundred microseconds
+** apart. pthread_barrier_wait puts each waiter to sleep in the kernel and
+** the last arrival wakes them, tens of microseconds each on a virtual
+** machine, on the critical path every time (2 threads of transpose/copy:
+** 13% of the samples in the kernel's scheduler). Here a waiter first spins
+** on a generation counter, and sleeps on a condition variable only after
+** BARRIER_SPINS turns, so that more threads than cores still progress. */
+#ifndef GPUSIM_SIM_BARRIER_H
+#define GPUSIM_SIM_BARRIER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    _Alignas(64) atomic_uint arrived;    /* threads at the barrier this generation */
+    _Alignas(64) atomic_uint generation; /* + 1 each time all have arrived        */
+    uint32_t        n;                   /* threads that meet at it               */
+    uint32_t        sleepers;            /* under lock: waiters past their spins  */
+    bool            spin;                /* no more threads than cores: spin first */
+    pthread_mutex_t lock;
+    pthread_cond_t  opened;
+} Barrier;
+
+/* A barrier for n >= 1 threads. False when the host refuses the mutex or
+** the condition variable (nothing is then held). */
+bool barrier_init(Barrier *b, uint32_t n);
+
+/* Returns once all n threads have called it; what each wrote before its
+** call is visible to every thread after. */
+void barrier_wait(Barrier *b);
+
+void barrier_destroy(Barrier *b);
+
+#endif

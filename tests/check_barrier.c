@@ -1,0 +1,94 @@
+/* tests/check_barrier.c -- the launch threads' barrier (sim/barrier.h): no
+** thread passes before all have arrived, what each wrote before is seen by
+** all after, round after round; a waiter that has gone to sleep is woken;
+** more threads than cores; one thread alone. (CI runs it under
+** ThreadSanitizer too.) */
+#define _DEFAULT_SOURCE /* usleep */
+#include "sim/barrier.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define MAX_THREADS 8
+#define ROUNDS      2000
+
+typedef struct {
+    Barrier  *bar;
+    uint32_t  n, me, rounds;
+    uint32_t *slot;       /* one per thread: the round it last wrote */
+    uint32_t  late_every; /* this thread sleeps before arriving every k-th round (0: never) */
+    uint32_t  errors;
+} Worker;
+
+static void *work(void *arg)
+{
+    Worker *w = arg;
+    for (uint32_t r = 1; r <= w->rounds; r++) {
+        if (w->late_every && r % w->late_every == 0) usleep(2000); /* past the others' spins */
+        w->slot[w->me] = r;
+        barrier_wait(w->bar);
+        for (uint32_t t = 0; t < w->n; t++) /* every thread has written round r */
+            if (w->slot[t] != r) w->errors++;
+        barrier_wait(w->bar); /* nobody writes r + 1 before all have read */
+    }
+    return NULL;
+}
+
+static uint32_t run(uint32_t n, uint32_t rounds, uint32_t late_every)
+{
+    alarm(30); /* a waiter never woken hangs: end the test's process instead */
+    Barrier bar;
+    ck_assert(barrier_init(&bar, n));
+    uint32_t slot[MAX_THREADS] = { 0 };
+    Worker w[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    for (uint32_t i = 0; i < n; i++) {
+        w[i] = (Worker){ &bar, n, i, rounds, slot, i == n - 1 ? late_every : 0, 0 };
+        if (i) ck_assert_int_eq(pthread_create(&tid[i], NULL, work, &w[i]), 0);
+    }
+    work(&w[0]);
+    uint32_t errors = w[0].errors;
+    for (uint32_t i = 1; i < n; i++) {
+        ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
+        errors += w[i].errors;
+    }
+    barrier_destroy(&bar);
+    return errors;
+}
+
+/* 1 (alone), 2 and 3 (as CI's --threads runs), 8 (more than this host's cores). */
+static const uint32_t THREADS[] = { 1, 2, 3, 8 };
+
+START_TEST(test_rounds_in_step)
+{
+    ck_assert_uint_eq(run(THREADS[_i], ROUNDS, 0), 0);
+}
+END_TEST
+
+START_TEST(test_a_late_thread_wakes_the_sleepers)
+{
+    /* the last thread arrives 2 ms late every 10th round: the others have
+    ** stopped spinning and sleep, and must be woken by its arrival */
+    ck_assert_uint_eq(run(THREADS[_i], 100, 10), 0);
+}
+END_TEST
+
+static Suite *barrier_suite(void)
+{
+    Suite *s = suite_create("barrier");
+    TCase *core = tcase_create("Core");
+    tcase_add_loop_test(core, test_rounds_in_step, 0, sizeof THREADS / sizeof THREADS[0]);
+    tcase_add_loop_test(core, test_a_late_thread_wakes_the_sleepers, 1, sizeof THREADS / sizeof THREADS[0]);
+    suite_add_tcase(s, core);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(barrier_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
