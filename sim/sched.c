@@ -21,8 +21,9 @@
 static inline void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
 {
     Scheduler *q = &g->sms[s].sched[qi];
-    /* Invariant: a wake_at other than NEVER has its entry queued, so a
-    ** scheduler is never queued twice for one cycle. */
+    /* Invariant: a wake_at other than NEVER has its entry queued (but while
+    ** the scheduler's own issue runs: schedule_as queues it after), so a
+    ** move to the same cycle queues nothing more. */
     if (q->wake_at == at || (earlier && q->wake_at < at)) return;
     q->wake_at = at;
     if (at != NEVER && !calendar_push(&g->wakes, at, s * g->c->sm_schedulers + qi))
