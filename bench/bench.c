@@ -9,6 +9,8 @@
 ** (the .ptx files of tests/ptx), for the PTX path's speed against the mini ISA's on
 ** the same launch (compare the wall times: a PTX instruction counts the
 ** SASS instructions it stands for, so the warp-instruction totals differ).
+** The "(h200)" cases run on the calibrated preset, whose scheduler (rr),
+** register read ports and two L2 partitions the a100's cases never take.
 ** Each case runs in a child process, so its peak RSS (wait4's ru_maxrss) is
 ** its own; CPU seconds are printed beside wall seconds because on a shared
 ** host the wall time includes the time other processes held the core.
@@ -32,23 +34,26 @@ typedef enum { LAYOUT_DIVERGENCE, LAYOUT_TRANSPOSE, LAYOUT_VECADD } Layout;
 typedef struct {
     const char *name, *file, *kernel, *kind;
     Layout      layout;     /* which arguments the kernel takes                      */
-    uint32_t    sms;        /* SMs of the a100 preset kept (smaller = faster bench) */
+    uint32_t    sms;        /* SMs of the preset kept (smaller = faster bench)      */
     uint32_t    blocks_per_sm, block_x, block_y;
     uint32_t    n;          /* problem size (transpose side / vector elements)      */
+    const char *gpu;        /* preset; NULL: the a100                               */
 } Case;
 
 static const Case CASES[] = {
-    { "divergence/uniform",    "divergence.asm", "uniform",         "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0 },
-    { "divergence/divergent",  "divergence.asm", "divergent",       "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0 },
-    { "vecadd/scalar",         "vecadd.asm",     "vecadd_scalar",   "memory",  LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22 },
-    { "vecadd/float4",         "vecadd.asm",     "vecadd_float4",   "memory",  LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22 },
-    { "transpose/copy",        "transpose.asm",  "copy",            "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
-    { "transpose/naive",       "transpose.asm",  "transpose_naive", "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
-    { "transpose/tiled_padded","transpose.asm",  "transpose_tiled_padded", "memory", LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
-    { "divergence/uniform (ptx)",   "ptx:divergence.ptx", "uniform",   "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0 },
-    { "divergence/divergent (ptx)", "ptx:divergence.ptx", "divergent", "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0 },
-    { "vecadd/scalar (ptx)",        "ptx:vecadd.ptx",     "vecadd_scalar", "memory", LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22 },
-    { "transpose/tiled_padded (ptx)", "ptx:transpose.ptx", "transpose_tiled_padded", "memory", LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048 },
+    { "divergence/uniform",    "divergence.asm", "uniform",         "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0, NULL },
+    { "divergence/divergent",  "divergence.asm", "divergent",       "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0, NULL },
+    { "vecadd/scalar",         "vecadd.asm",     "vecadd_scalar",   "memory",  LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22, NULL },
+    { "vecadd/float4",         "vecadd.asm",     "vecadd_float4",   "memory",  LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22, NULL },
+    { "transpose/copy",        "transpose.asm",  "copy",            "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048, NULL },
+    { "transpose/naive",       "transpose.asm",  "transpose_naive", "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048, NULL },
+    { "transpose/tiled_padded","transpose.asm",  "transpose_tiled_padded", "memory", LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048, NULL },
+    { "divergence/uniform (ptx)",   "ptx:divergence.ptx", "uniform",   "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0, NULL },
+    { "divergence/divergent (ptx)", "ptx:divergence.ptx", "divergent", "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0, NULL },
+    { "vecadd/scalar (ptx)",        "ptx:vecadd.ptx",     "vecadd_scalar", "memory", LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22, NULL },
+    { "transpose/tiled_padded (ptx)", "ptx:transpose.ptx", "transpose_tiled_padded", "memory", LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048, NULL },
+    { "divergence/uniform (h200)",  "divergence.asm", "uniform",       "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0, "h200" },
+    { "vecadd/scalar (h200)",       "vecadd.asm",     "vecadd_scalar", "memory",  LAYOUT_VECADD, 132, 0, 256, 1, 1u << 22, "h200" },
 };
 
 static double seconds(clockid_t clock)
@@ -129,7 +134,7 @@ static int run_case(const Case *c, int repeat, bool small, uint32_t threads)
     Diag d;
     char set[64];
     snprintf(set, sizeof set, "sm.count=%u", c->sms);
-    if (!program_load_file(path, &prog, &d) || !config_load("a100", &cfg, &d) || !config_set(&cfg, set, &d)) {
+    if (!program_load_file(path, &prog, &d) || !config_load(c->gpu ? c->gpu : "a100", &cfg, &d) || !config_set(&cfg, set, &d)) {
         diag_print(stderr, &d);
         return 2;
     }
