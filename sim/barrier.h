@@ -4,8 +4,9 @@
 ** the last arrival wakes them, tens of microseconds each on a virtual
 ** machine, on the critical path every time (2 threads of transpose/copy:
 ** 13% of the samples in the kernel's scheduler). Here a waiter first spins
-** on a generation counter, and sleeps on a condition variable only after
-** BARRIER_SPINS turns, so that more threads than cores still progress. */
+** on a generation counter, for up to 0.2 ms (barrier.c, BARRIER_SPIN_NS),
+** then sleeps on a condition variable; with more threads than cores it
+** sleeps at once, so that the thread it waits for gets a core. */
 #ifndef GPUSIM_SIM_BARRIER_H
 #define GPUSIM_SIM_BARRIER_H
 

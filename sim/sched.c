@@ -17,6 +17,14 @@
 #include "sim/coalesce.h"
 #include "sim/smem.h"
 
+/* Sets scheduler (s, qi)'s wake-up to `at` and queues it (unless NEVER). */
+static inline void wake_queue(Gpu *g, Scheduler *q, uint32_t s, uint32_t qi, uint64_t at)
+{
+    q->wake_at = at;
+    if (at != NEVER && !calendar_push(&g->wakes, at, s * g->c->sm_schedulers + qi))
+        gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
+}
+
 /* Moves scheduler (s, qi)'s wake-up to `at` (or earlier only when `earlier`). */
 static inline void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
 {
@@ -25,9 +33,7 @@ static inline void wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool e
     ** the scheduler's own issue runs: schedule_as queues it after), so a
     ** move to the same cycle queues nothing more. */
     if (q->wake_at == at || (earlier && q->wake_at < at)) return;
-    q->wake_at = at;
-    if (at != NEVER && !calendar_push(&g->wakes, at, s * g->c->sm_schedulers + qi))
-        gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
+    wake_queue(g, q, s, qi, at);
 }
 
 /* Puts warp w into state `reason` from cycle `at` on, charging the state it
@@ -571,6 +577,18 @@ static inline uint64_t ring_from(const Scheduler *q, uint64_t from)
     return first ? q->ring_sum >> first | q->ring_sum << (SCHED_RING - first) : q->ring_sum;
 }
 
+/* When the scheduler's first waiting warp comes due (ring or heap), after
+** cycle now; NEVER when none waits. */
+static inline uint64_t waiting_first(const Scheduler *q, uint64_t now)
+{
+    uint64_t t = q->waiting.n ? q->waiting.v[0].key : NEVER;
+    if (q->ring_sum) {
+        uint64_t at = now + 1 + (uint64_t)__builtin_ctzll(ring_from(q, now + 1));
+        if (at < t) t = at;
+    }
+    return t;
+}
+
 /* A warp whose operands are ready becomes eligible. */
 static inline __attribute__((always_inline)) void admit(Gpu *g, uint32_t s, Scheduler *q, Sm *sm, uint32_t slot,
                                                         uint64_t now, bool per_warp, const bool pcs)
@@ -632,11 +650,7 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     /* When each pipe an eligible warp needs can next accept an instruction
     ** from this scheduler (the LSU and shared-memory pipes are shared by the
     ** SM's schedulers); the others' busy flags are never read. */
-    uint64_t wake = q->waiting.n ? q->waiting.v[0].key : NEVER;
-    if (q->ring_sum) { /* the ring's earliest */
-        uint64_t at = now + 1 + (uint64_t)__builtin_ctzll(ring_from(q, now + 1));
-        if (at < wake) wake = at;
-    }
+    uint64_t wake = waiting_first(q, now);
     uint32_t busy_units = 0; /* bit u: pipe u, which an eligible warp needs, is busy */
     for (uint32_t units = q->eligible_units; units; units &= units - 1) {
         int u = __builtin_ctz(units);
@@ -718,17 +732,7 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     ** first waiting warp comes due. A visit in between would find nothing
     ** (nothing eligible, so nothing charged, nothing admitted): skipping it
     ** changes no result and saves the visit. */
-    uint64_t next = now + 1;
-    if (!q->eligible_units) {
-        next = q->waiting.n ? q->waiting.v[0].key : NEVER;
-        if (q->ring_sum) {
-            uint64_t at = now + 1 + (uint64_t)__builtin_ctzll(ring_from(q, now + 1));
-            if (at < next) next = at;
-        }
-    }
-    q->wake_at = next;
-    if (next != NEVER && !calendar_push(&g->wakes, next, s * g->c->sm_schedulers + qi))
-        gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
+    wake_queue(g, q, s, qi, q->eligible_units ? now + 1 : waiting_first(q, now));
 }
 
 /* Specialised for runs with and without per-instruction counters, so that
