@@ -68,33 +68,7 @@ void derive_sum(const GpuConfig *c, const KernelStats *launches, uint32_t n, Ker
     for (uint32_t i = 0; i < n; i++) {
         const KernelStats *l = &launches[i];
         if (l->cycles > launches[longest].cycles) longest = i;
-        t.cycles += l->cycles;
-        t.warp_instructions += l->warp_instructions;
-        t.thread_instructions += l->thread_instructions;
-        t.active_lanes += l->active_lanes;
-        t.busy_sm_cycles += l->busy_sm_cycles;
-        t.resident_warp_cycles += l->resident_warp_cycles;
-        t.branches += l->branches;
-        t.divergent_branches += l->divergent_branches;
-        t.flops += l->flops;
-        for (int k = 0; k < STALL_REASONS; k++) t.stall[k] += l->stall[k];
-        t.launch_wait_warp_cycles += l->launch_wait_warp_cycles;
-        t.launch_queue_cycles += l->launch_queue_cycles;
-        for (int k = 0; k < ACCESS_KINDS; k++) {
-            t.global[k].requests += l->global[k].requests;
-            t.global[k].sectors += l->global[k].sectors;
-            t.global[k].ideal_sectors += l->global[k].ideal_sectors;
-            t.shared[k].requests += l->shared[k].requests;
-            t.shared[k].wavefronts += l->shared[k].wavefronts;
-            if (l->shared[k].max_wavefronts > t.shared[k].max_wavefronts)
-                t.shared[k].max_wavefronts = l->shared[k].max_wavefronts;
-        }
-        t.l1_sector_accesses += l->l1_sector_accesses;
-        t.l1_sector_hits += l->l1_sector_hits;
-        t.l2_sector_accesses += l->l2_sector_accesses;
-        t.l2_sector_hits += l->l2_sector_hits;
-        t.dram_read_bytes += l->dram_read_bytes;
-        t.dram_write_bytes += l->dram_write_bytes;
+        stats_add(&t, l);
     }
     if (n) {
         t.occ = launches[longest].occ;

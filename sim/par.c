@@ -562,30 +562,6 @@ static void *thread_main(void *arg)
 
 /* ------------------------------------------------------------ the launch */
 
-static void add_counts(KernelStats *t, const KernelStats *l)
-{
-    t->warp_instructions += l->warp_instructions;
-    t->ptx_instructions += l->ptx_instructions;
-    t->thread_instructions += l->thread_instructions;
-    t->active_lanes += l->active_lanes;
-    t->branches += l->branches;
-    t->divergent_branches += l->divergent_branches;
-    t->flops += l->flops;
-    for (int k = 0; k < STALL_REASONS; k++) t->stall[k] += l->stall[k];
-    t->launch_wait_warp_cycles += l->launch_wait_warp_cycles;
-    t->launch_queue_cycles += l->launch_queue_cycles;
-    for (int k = 0; k < ACCESS_KINDS; k++) {
-        t->global[k].requests += l->global[k].requests;
-        t->global[k].sectors += l->global[k].sectors;
-        t->global[k].ideal_sectors += l->global[k].ideal_sectors;
-        t->shared[k].requests += l->shared[k].requests;
-        t->shared[k].wavefronts += l->shared[k].wavefronts;
-        t->shared[k].serial_cycles += l->shared[k].serial_cycles;
-        if (l->shared[k].max_wavefronts > t->shared[k].max_wavefronts)
-            t->shared[k].max_wavefronts = l->shared[k].max_wavefronts;
-    }
-}
-
 uint32_t par_threads(const Gpu *g)
 {
     uint32_t n = g->L->threads;
@@ -610,7 +586,7 @@ static void merge(Par *P)
     uint64_t now = 0;
     for (uint32_t i = 0; i < P->n; i++) {
         Gpu *v = &P->own[i].view;
-        add_counts(g->st, v->st);
+        stats_add(g->st, v->st);
         if (v->end > g->end) g->end = v->end;
         if (!v->stop && v->limit > now) now = v->limit;
     }

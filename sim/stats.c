@@ -1,5 +1,5 @@
 /* sim/stats.c -- names of the warp states (the lists are in stats.h) and of
-** the access kinds. */
+** the access kinds; the one adder of the raw counters. */
 #include "sim/stats.h"
 
 const char *const STALL_NAMES[STALL_COUNT] = {
@@ -15,3 +15,21 @@ const char *const STALL_HELP[STALL_COUNT] = {
 };
 
 const char *const ACCESS_NAMES[ACCESS_KINDS] = { "loads", "stores", "atomics" };
+
+/* The bodies of the adders: `to` and `from` of the same struct type. */
+#define ADD_SUM(f) to->f += from->f;
+#define ADD_MAX(f) if (from->f > to->f) to->f = from->f;
+
+static void global_add(GlobalCounts *to, const GlobalCounts *from) { GLOBAL_COUNTS(ADD_SUM, ADD_MAX) }
+
+static void shared_add(SharedCounts *to, const SharedCounts *from) { SHARED_COUNTS(ADD_SUM, ADD_MAX) }
+
+void stats_add(KernelStats *to, const KernelStats *from)
+{
+    KERNEL_COUNTS(ADD_SUM, ADD_MAX)
+    for (int k = 0; k < STALL_REASONS; k++) to->stall[k] += from->stall[k];
+    for (int k = 0; k < ACCESS_KINDS; k++) {
+        global_add(&to->global[k], &from->global[k]);
+        shared_add(&to->shared[k], &from->shared[k]);
+    }
+}

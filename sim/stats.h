@@ -59,13 +59,60 @@ typedef enum { ACCESS_LOAD, ACCESS_STORE, ACCESS_ATOMIC, ACCESS_KINDS } AccessKi
 
 extern const char *const ACCESS_NAMES[ACCESS_KINDS]; /* "loads", "stores", "atomics" */
 
+/* The raw counters, one row each: the structs' fields and stats_add come
+** from these lists, so a counter added here is added up everywhere (over
+** a launch's host threads, over a variant's launches). X(field) is a sum;
+** M(field) the largest. */
+#define GLOBAL_COUNTS(X, M)                                                              \
+    X(requests)                                                                          \
+    X(sectors)        /* 32-byte sectors they touch (the coalescer's count)           */ \
+    X(ideal_sectors)  /* sum of ceil(bytes requested / 32): what perfectly coalesced     \
+                         requests of the same widths would touch                      */
+
+#define SHARED_COUNTS(X, M)                                                              \
+    X(requests)                                                                          \
+    X(wavefronts)     /* passes of the banks (smem_analyze); an atomic's serialisation   \
+                         on one address is time, not wavefronts                       */ \
+    M(max_wavefronts) /* the most one request took                                    */ \
+    X(serial_cycles)  /* atomics: pipe cycles beyond the wavefronts, spent applying      \
+                         lanes on one word one after another                          */
+
+#define KERNEL_COUNTS(X, M)                                                                   \
+    /* issue and the SMs (gpu.c) */                                                           \
+    X(cycles)                  /* until the last block and its memory traffic are done;       \
+                                  a variant's launches: their sum                          */ \
+    X(warp_instructions)       /* SASS-equivalent: a PTX instruction counts the slots of      \
+                                  its lowering (0, 1 or N)                                 */ \
+    X(ptx_instructions)        /* PTX kernels: PTX instructions executed                   */ \
+    X(thread_instructions)     /* lanes whose guard held, summed over issues               */ \
+    X(active_lanes)            /* lanes issued (active mask), summed over issues           */ \
+    X(busy_sm_cycles)          /* summed over SMs: cycles with a resident warp             */ \
+    X(resident_warp_cycles)    /* summed over SMs: resident warps x cycles                 */ \
+    X(branches)                                                                               \
+    X(divergent_branches)                                                                     \
+    X(flops)                   /* FP32 ops: opcodes.def flops x lanes                      */ \
+    /* the SMs' block launchers (gpu.c): SM-level time, not warp stalls */                    \
+    X(launch_wait_warp_cycles) /* summed over warps: cycles a warp slot was held by a block   \
+                                  the launcher had not started yet                         */ \
+    X(launch_queue_cycles)     /* summed over SMs: cycles with at least one block waiting     \
+                                  for the SM's launcher                                    */ \
+    /* the caches and DRAM (memsys_stats) */                                                  \
+    X(l1_sector_accesses)                                                                     \
+    X(l1_sector_hits)                                                                         \
+    X(l2_sector_accesses)                                                                     \
+    X(l2_sector_hits)                                                                         \
+    X(dram_read_bytes)                                                                        \
+    X(dram_write_bytes)                                                                       \
+    X(l2_atomic_wait_cycles)   /* global atomics: cycles waiting for earlier lanes on their   \
+                                  L2 line (same-line serialisation)                        */
+
+#define STATS_U64_FIELD(name) uint64_t name;
+#define STATS_U32_FIELD(name) uint32_t name;
+
 /* Global requests of one kind. A request is one warp instruction with at
 ** least one active lane. */
 typedef struct {
-    uint64_t requests;
-    uint64_t sectors;                   /* 32-byte sectors they touch (the coalescer's count) */
-    uint64_t ideal_sectors;             /* sum of ceil(bytes requested / 32): what perfectly
-                                           coalesced requests of the same widths would touch  */
+    GLOBAL_COUNTS(STATS_U64_FIELD, STATS_U32_FIELD)
     double   sectors_per_request;       /* derived                                            */
     double   ideal_sectors_per_request; /* derived                                            */
 } GlobalCounts;
@@ -73,46 +120,20 @@ typedef struct {
 /* Shared-memory requests of one kind (shfl, which uses the same pipe, is
 ** not a memory request). */
 typedef struct {
-    uint64_t requests;
-    uint64_t wavefronts;                /* passes of the banks (smem_analyze); an atomic's
-                                           serialisation on one address is time, not wavefronts */
-    uint32_t max_wavefronts;            /* the most one request took                          */
-    uint64_t serial_cycles;             /* atomics: pipe cycles beyond the wavefronts, spent
-                                           applying lanes on one word one after another       */
+    SHARED_COUNTS(STATS_U64_FIELD, STATS_U32_FIELD)
     double   wavefronts_per_request;    /* derived                                            */
 } SharedCounts;
 
 typedef struct {
     /* ---- raw counters -------------------------------------------------- */
-    /* the launch (gpu.c, from the occupancy calculator) */
+    /* the launch (gpu.c, from the occupancy calculator): not added up */
     OccResult occ;                    /* theoretical: blocks/SM and limiter    */
     uint64_t blocks;                  /* in the grid                           */
-    /* issue and the SMs (gpu.c) */
-    uint64_t cycles;                  /* until the last block and its memory traffic are done */
-    uint64_t warp_instructions;       /* SASS-equivalent: a PTX instruction counts
-                                         the slots of its lowering (0, 1 or N)    */
-    uint64_t ptx_instructions;        /* PTX kernels: PTX instructions executed  */
-    uint64_t thread_instructions;     /* lanes whose guard held, summed over issues */
-    uint64_t active_lanes;            /* lanes issued (active mask), summed over issues */
-    uint64_t busy_sm_cycles;          /* summed over SMs: cycles with a resident warp */
-    uint64_t resident_warp_cycles;    /* summed over SMs: resident warps x cycles */
-    uint64_t branches, divergent_branches;
-    uint64_t flops;                   /* FP32 ops: opcodes.def flops x lanes    */
+    KERNEL_COUNTS(STATS_U64_FIELD, STATS_U32_FIELD)
     uint64_t stall[STALL_REASONS];    /* warp-cycles in each stall reason      */
-    /* the SMs' block launchers (gpu.c): SM-level time, not warp stalls */
-    uint64_t launch_wait_warp_cycles; /* summed over warps: cycles a warp slot was held
-                                         by a block the launcher had not started yet */
-    uint64_t launch_queue_cycles;     /* summed over SMs: cycles with at least one block
-                                         waiting for the SM's launcher                */
     /* the LSU and the shared-memory pipe at issue (gpu.c), by AccessKind */
     GlobalCounts global[ACCESS_KINDS];
     SharedCounts shared[ACCESS_KINDS];
-    /* the caches and DRAM (memsys_stats) */
-    uint64_t l1_sector_accesses, l1_sector_hits;
-    uint64_t l2_sector_accesses, l2_sector_hits;
-    uint64_t dram_read_bytes, dram_write_bytes;
-    uint64_t l2_atomic_wait_cycles;   /* global atomics: cycles waiting for earlier lanes on
-                                         their L2 line (same-line serialisation)  */
 
     /* ---- derived (derive_stats) ------------------------------------------ */
     double   time_us;                 /* cycles at the preset clock            */
@@ -145,6 +166,10 @@ typedef struct {
     uint64_t stall_cycles;            /* warp-cycles in all stall reasons      */
     double   stall_share[STALL_REASONS]; /* each reason's share of stall_cycles */
 } KernelStats;
+
+/* Adds every raw counter of `from` to `to` (sums; the largest for the
+** M rows). occ, blocks and the derived half are left as they are. */
+void stats_add(KernelStats *to, const KernelStats *from);
 
 /* One instruction's counters (gpusim run --source, the visualizer's source
 ** overlay): what Nsight Compute's Source page and GPGPU-Sim's per-PC stats

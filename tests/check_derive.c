@@ -210,6 +210,58 @@ START_TEST(test_idempotent)
 }
 END_TEST
 
+/* A variant's launches add up: every raw counter is summed (the largest
+** for max_wavefronts), among them the three the variant's sum once dropped
+** (a two-launch variant doing atom.shared showed its launches' serial
+** cycles and 0 for itself). */
+START_TEST(test_sum_of_launches)
+{
+    GpuConfig c = machine();
+    KernelStats l[2];
+    memset(l, 0, sizeof l);
+    for (int i = 0; i < 2; i++) {
+        uint64_t v = 100 * (uint64_t)(i + 1);
+#define SET(f) l[i].f = v++;
+        KERNEL_COUNTS(SET, SET)
+#undef SET
+        for (int k = 0; k < STALL_REASONS; k++) l[i].stall[k] = v++;
+        for (int k = 0; k < ACCESS_KINDS; k++) {
+#define SET_G(f) l[i].global[k].f = v++;
+#define SET_S(f) l[i].shared[k].f = (uint32_t)v++;
+            GLOBAL_COUNTS(SET_G, SET_G)
+            SHARED_COUNTS(SET_S, SET_S)
+#undef SET_G
+#undef SET_S
+        }
+        l[i].blocks = 300, l[i].occ.blocks_per_sm = 1;
+    }
+    KernelStats t;
+    derive_sum(&c, l, 2, &t);
+#define SUMS(f) ck_assert_msg(t.f == l[0].f + l[1].f, #f);
+#define MAXES(f) ck_assert_msg(t.f == (l[0].f > l[1].f ? l[0].f : l[1].f), #f);
+    KERNEL_COUNTS(SUMS, MAXES)
+    for (int k = 0; k < STALL_REASONS; k++) ck_assert_uint_eq(t.stall[k], l[0].stall[k] + l[1].stall[k]);
+#undef SUMS
+#undef MAXES
+    for (int k = 0; k < ACCESS_KINDS; k++) {
+#define SUMS(f) ck_assert_msg(t.global[k].f == l[0].global[k].f + l[1].global[k].f, #f);
+        GLOBAL_COUNTS(SUMS, SUMS)
+#undef SUMS
+#define SUMS(f) ck_assert_msg(t.shared[k].f == l[0].shared[k].f + l[1].shared[k].f, #f);
+#define MAXES(f) ck_assert_msg(t.shared[k].f == (l[0].shared[k].f > l[1].shared[k].f ? l[0].shared[k].f : l[1].shared[k].f), #f);
+        SHARED_COUNTS(SUMS, MAXES)
+#undef SUMS
+#undef MAXES
+    }
+    ck_assert_uint_eq(t.shared[ACCESS_ATOMIC].serial_cycles,
+                      l[0].shared[ACCESS_ATOMIC].serial_cycles + l[1].shared[ACCESS_ATOMIC].serial_cycles);
+    ck_assert_uint_gt(t.shared[ACCESS_ATOMIC].serial_cycles, 0);
+    ck_assert_uint_eq(t.l2_atomic_wait_cycles, l[0].l2_atomic_wait_cycles + l[1].l2_atomic_wait_cycles);
+    ck_assert_uint_eq(t.ptx_instructions, l[0].ptx_instructions + l[1].ptx_instructions);
+    ck_assert_uint_eq(t.blocks, 300); /* a launch's, not a sum */
+}
+END_TEST
+
 static Suite *derive_suite(void)
 {
     Suite *s = suite_create("derive");
@@ -220,6 +272,7 @@ static Suite *derive_suite(void)
     tcase_add_loop_test(core, test_waves_and_tail, 0, (int)(sizeof wave_cases / sizeof wave_cases[0]));
     tcase_add_test(core, test_memory_and_roofline);
     tcase_add_test(core, test_stall_shares);
+    tcase_add_test(core, test_sum_of_launches);
     suite_add_tcase(s, core);
 
     TCase *edge = tcase_create("Edge");
