@@ -4,16 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t hash(const char *s, size_t len)
-{
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
+#include "base/hash.h"
 
 static uint32_t *slot_of(const NameIndex *ix, const char *name, size_t len, NameOf name_of, const void *ctx)
 {
-    uint32_t i = hash(name, len) & (ix->cap - 1);
+    uint32_t i = hash_fnv32(HASH_FNV32_OFFSET, name, len) & (ix->cap - 1);
     for (;;) {
         uint32_t e = ix->slot[i];
         if (!e) return &ix->slot[i];

@@ -24,6 +24,7 @@
 
 #include "gpusim_version.h"
 #include "base/file.h"
+#include "base/hash.h"
 #include "cli/cli.h"
 #include "cli/jobs.h"
 #include "cli/plot.h"
@@ -529,7 +530,7 @@ static uint64_t file_hash(const char *path)
     char *text = NULL;
     size_t len = 0;
     if (!path || file_read(path, WL_MAX_FILE_BYTES, &text, &len, NULL, 0) != FILE_READ_OK) return 0;
-    uint64_t h = sweep_fnv1a(SWEEP_FNV_OFFSET, text, len);
+    uint64_t h = hash_fnv64(HASH_SWEEP_OFFSET, text, len);
     free(text);
     return h;
 }
@@ -611,7 +612,7 @@ int cmd_sweep(int argc, char **argv)
     FILE *ctx = open_memstream(&context, &nctx);
     if (!ctx) goto out;
     fprintf(ctx, "gpusim %s\nworkload %016llx\nkernels %016llx\n", GPUSIM_VERSION,
-            (unsigned long long)sweep_fnv1a(SWEEP_FNV_OFFSET, text, len), (unsigned long long)file_hash(w.kernel_file));
+            (unsigned long long)hash_fnv64(HASH_SWEEP_OFFSET, text, len), (unsigned long long)file_hash(w.kernel_file));
     for (uint32_t i = 0; i < gpu->nvalues; i++)
         fprintf(ctx, "machine %s %016llx\n", gpu->values[i], (unsigned long long)report_config_hash(&bases[i]));
     for (uint32_t i = 0; i < nvariants; i++) fprintf(ctx, "variant %s\n", variants[i]);

@@ -8,6 +8,8 @@
 
 #include "gpusim_version.h"
 
+#include "base/hash.h"
+#include "base/jsonstr.h"
 #include "cli/srcview.h"
 
 #include <math.h>
@@ -314,23 +316,7 @@ void report_text(FILE *out, const RunReport *r)
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-            else fputc(*p, out);
-        }
-    }
-    fputc('"', out);
-}
+static void json_string(FILE *out, const char *s) { jsonstr_write(out, s); }
 
 static void json_double(FILE *out, double v)
 {
@@ -354,8 +340,75 @@ typedef struct {
 ** names that follow), then Nsight Compute's metric names in its units
 ** (`.pct` in percent, `.ratio` a plain ratio, `.per_second` per second),
 ** then gpusim's own: what ncu has no single metric for (the roofline point,
-** the SMs' block launchers). workloads/README.md documents each key. */
-#define NSTAT_FIELDS 59
+** the SMs' block launchers). workloads/README.md documents each key.
+** Each row: U (a count), D (a figure) or S (a word), its key, and its value
+** read from `st` and the locals of stat_fields. */
+#define STAT_FIELDS(U, D, S)                                                                            \
+    U("warp_instructions", st->warp_instructions)                                                       \
+    D("ipc", st->ipc)                                                                                   \
+    D("theoretical_occupancy", st->theoretical_occupancy)                                               \
+    D("achieved_occupancy", st->achieved_occupancy)                                                     \
+    S("occupancy_limiter", occupancy_limiter_name(st->occ.limiter))                                     \
+    U("blocks_per_sm", st->occ.blocks_per_sm)                                                           \
+    U("waves", st->waves)                                                                               \
+    D("branch_efficiency", st->branch_efficiency)                                                       \
+    U("gld_requests", ld->requests)                                                                     \
+    U("gld_sectors", ld->sectors)                                                                       \
+    U("gst_requests", sto->requests)                                                                    \
+    U("gst_sectors", sto->sectors)                                                                      \
+    U("shared_requests", st->shared_requests)                                                           \
+    U("shared_wavefronts", st->shared_wavefronts)                                                       \
+    U("shared_bank_conflicts", st->shared_bank_conflicts)                                               \
+    U("shared_atomic_serial_cycles", st->shared[ACCESS_ATOMIC].serial_cycles)                           \
+    U("global_atomic_serial_cycles", st->l2_atomic_wait_cycles)                                         \
+    D("l2_hit_rate", st->l2_hit_rate)                                                                   \
+    U("dram_bytes", st->dram_bytes)                                                                     \
+    D("dram_bandwidth_gbs", st->dram_bandwidth_gbs)                                                     \
+    /* Nsight Compute's names */                                                                        \
+    U("smsp__inst_executed.sum", st->warp_instructions)                                                 \
+    U("smsp__thread_inst_executed.sum", st->active_lanes)                                               \
+    U("smsp__thread_inst_executed_pred_on.sum", st->thread_instructions)                                \
+    D("smsp__thread_inst_executed_per_inst_executed.ratio", 32.0 * st->branch_efficiency)               \
+    D("sm__inst_executed.avg.per_cycle_active", st->ipc)                                                \
+    D("sm__maximum_warps_per_active_cycle_pct", pct(st->theoretical_occupancy))                         \
+    D("sm__warps_active.avg.pct_of_peak_sustained_active", pct(st->active_occupancy))                   \
+    D("launch__waves_per_multiprocessor", st->waves_per_sm)                                             \
+    U("smsp__sass_inst_executed_op_branch.sum", st->branches)                                           \
+    U("smsp__sass_branch_targets_threads_divergent.sum", st->divergent_branches)                        \
+    U("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", ld->requests)                                  \
+    U("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", ld->sectors)                                    \
+    D("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", ld->sectors_per_request)  \
+    U("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", sto->requests)                                 \
+    U("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", sto->sectors)                                   \
+    D("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", sto->sectors_per_request) \
+    U("smsp__inst_executed_op_shared_ld.sum", sld->requests)                                            \
+    U("smsp__inst_executed_op_shared_st.sum", sst->requests)                                            \
+    U("smsp__inst_executed_op_shared_atom.sum", st->shared[ACCESS_ATOMIC].requests)                     \
+    U("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", st->shared_wavefronts)                          \
+    U("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", sld->wavefronts)                          \
+    U("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", sst->wavefronts)                          \
+    U("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", st->shared_bank_conflicts)                  \
+    D("l1tex__t_sector_hit_rate.pct", pct(st->l1_hit_rate))                                             \
+    D("lts__t_sector_hit_rate.pct", pct(st->l2_hit_rate))                                               \
+    U("dram__bytes_read.sum", st->dram_read_bytes)                                                      \
+    U("dram__bytes_write.sum", st->dram_write_bytes)                                                    \
+    U("dram__bytes.sum", st->dram_bytes)                                                                \
+    D("dram__bytes.sum.per_second", 1e9 * st->dram_bandwidth_gbs)                                       \
+    D("dram__throughput.avg.pct_of_peak_sustained_elapsed", pct(peak_dram))                             \
+    /* gpusim's own: the roofline point (FP32, the one precision the                                    \
+    ** mini ISA computes in), the SMs' block launchers */                                               \
+    U("fp32_flop", st->flops)                                                                           \
+    D("fp32_flop_per_second", 1e9 * st->achieved_gflops)                                                \
+    D("fp32_peak_flop_per_second", 1e9 * st->peak_gflops)                                               \
+    D("arithmetic_intensity", st->arithmetic_intensity)                                                 \
+    S("roofline_bound", st->dram_bytes && st->roofline_gflops < st->peak_gflops ? "memory" : "compute") \
+    D("roofline_bound_flop_per_second", 1e9 * st->roofline_gflops)                                      \
+    D("roofline_pct", pct(of_bound))                                                                    \
+    U("launch_queue_cycles", st->launch_queue_cycles)                                                   \
+    U("launch_wait_warp_cycles", st->launch_wait_warp_cycles)
+
+#define FIELD_ONE(name, value) +1
+enum { NSTAT_FIELDS = 0 STAT_FIELDS(FIELD_ONE, FIELD_ONE, FIELD_ONE) };
 
 #define NCU_STALL_PREFIX "smsp__pcsamp_warps_issue_stalled_"
 
@@ -367,70 +420,10 @@ static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
     const SharedCounts *sld = &st->shared[ACCESS_LOAD], *sst = &st->shared[ACCESS_STORE];
     double peak_dram = st->peak_dram_gbs > 0 ? st->dram_bandwidth_gbs / st->peak_dram_gbs : 0;
     double of_bound = st->roofline_gflops > 0 ? st->achieved_gflops / st->roofline_gflops : 0;
-    Field t[NSTAT_FIELDS] = {
-        { "warp_instructions", F_U64, st->warp_instructions, 0, NULL },
-        { "ipc", F_DBL, 0, st->ipc, NULL },
-        { "theoretical_occupancy", F_DBL, 0, st->theoretical_occupancy, NULL },
-        { "achieved_occupancy", F_DBL, 0, st->achieved_occupancy, NULL },
-        { "occupancy_limiter", F_STR, 0, 0, occupancy_limiter_name(st->occ.limiter) },
-        { "blocks_per_sm", F_U64, st->occ.blocks_per_sm, 0, NULL },
-        { "waves", F_U64, st->waves, 0, NULL },
-        { "branch_efficiency", F_DBL, 0, st->branch_efficiency, NULL },
-        { "gld_requests", F_U64, ld->requests, 0, NULL },
-        { "gld_sectors", F_U64, ld->sectors, 0, NULL },
-        { "gst_requests", F_U64, sto->requests, 0, NULL },
-        { "gst_sectors", F_U64, sto->sectors, 0, NULL },
-        { "shared_requests", F_U64, st->shared_requests, 0, NULL },
-        { "shared_wavefronts", F_U64, st->shared_wavefronts, 0, NULL },
-        { "shared_bank_conflicts", F_U64, st->shared_bank_conflicts, 0, NULL },
-        { "shared_atomic_serial_cycles", F_U64, st->shared[ACCESS_ATOMIC].serial_cycles, 0, NULL },
-        { "global_atomic_serial_cycles", F_U64, st->l2_atomic_wait_cycles, 0, NULL },
-        { "l2_hit_rate", F_DBL, 0, st->l2_hit_rate, NULL },
-        { "dram_bytes", F_U64, st->dram_bytes, 0, NULL },
-        { "dram_bandwidth_gbs", F_DBL, 0, st->dram_bandwidth_gbs, NULL },
-        /* Nsight Compute's names */
-        { "smsp__inst_executed.sum", F_U64, st->warp_instructions, 0, NULL },
-        { "smsp__thread_inst_executed.sum", F_U64, st->active_lanes, 0, NULL },
-        { "smsp__thread_inst_executed_pred_on.sum", F_U64, st->thread_instructions, 0, NULL },
-        { "smsp__thread_inst_executed_per_inst_executed.ratio", F_DBL, 0, 32.0 * st->branch_efficiency, NULL },
-        { "sm__inst_executed.avg.per_cycle_active", F_DBL, 0, st->ipc, NULL },
-        { "sm__maximum_warps_per_active_cycle_pct", F_DBL, 0, pct(st->theoretical_occupancy), NULL },
-        { "sm__warps_active.avg.pct_of_peak_sustained_active", F_DBL, 0, pct(st->active_occupancy), NULL },
-        { "launch__waves_per_multiprocessor", F_DBL, 0, st->waves_per_sm, NULL },
-        { "smsp__sass_inst_executed_op_branch.sum", F_U64, st->branches, 0, NULL },
-        { "smsp__sass_branch_targets_threads_divergent.sum", F_U64, st->divergent_branches, 0, NULL },
-        { "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", F_U64, ld->requests, 0, NULL },
-        { "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", F_U64, ld->sectors, 0, NULL },
-        { "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", F_DBL, 0, ld->sectors_per_request, NULL },
-        { "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", F_U64, sto->requests, 0, NULL },
-        { "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", F_U64, sto->sectors, 0, NULL },
-        { "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", F_DBL, 0, sto->sectors_per_request, NULL },
-        { "smsp__inst_executed_op_shared_ld.sum", F_U64, sld->requests, 0, NULL },
-        { "smsp__inst_executed_op_shared_st.sum", F_U64, sst->requests, 0, NULL },
-        { "smsp__inst_executed_op_shared_atom.sum", F_U64, st->shared[ACCESS_ATOMIC].requests, 0, NULL },
-        { "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", F_U64, st->shared_wavefronts, 0, NULL },
-        { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", F_U64, sld->wavefronts, 0, NULL },
-        { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", F_U64, sst->wavefronts, 0, NULL },
-        { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", F_U64, st->shared_bank_conflicts, 0, NULL },
-        { "l1tex__t_sector_hit_rate.pct", F_DBL, 0, pct(st->l1_hit_rate), NULL },
-        { "lts__t_sector_hit_rate.pct", F_DBL, 0, pct(st->l2_hit_rate), NULL },
-        { "dram__bytes_read.sum", F_U64, st->dram_read_bytes, 0, NULL },
-        { "dram__bytes_write.sum", F_U64, st->dram_write_bytes, 0, NULL },
-        { "dram__bytes.sum", F_U64, st->dram_bytes, 0, NULL },
-        { "dram__bytes.sum.per_second", F_DBL, 0, 1e9 * st->dram_bandwidth_gbs, NULL },
-        { "dram__throughput.avg.pct_of_peak_sustained_elapsed", F_DBL, 0, pct(peak_dram), NULL },
-        /* gpusim's own: the roofline point (FP32, the one precision the
-        ** mini ISA computes in), the SMs' block launchers */
-        { "fp32_flop", F_U64, st->flops, 0, NULL },
-        { "fp32_flop_per_second", F_DBL, 0, 1e9 * st->achieved_gflops, NULL },
-        { "fp32_peak_flop_per_second", F_DBL, 0, 1e9 * st->peak_gflops, NULL },
-        { "arithmetic_intensity", F_DBL, 0, st->arithmetic_intensity, NULL },
-        { "roofline_bound", F_STR, 0, 0, st->dram_bytes && st->roofline_gflops < st->peak_gflops ? "memory" : "compute" },
-        { "roofline_bound_flop_per_second", F_DBL, 0, 1e9 * st->roofline_gflops, NULL },
-        { "roofline_pct", F_DBL, 0, pct(of_bound), NULL },
-        { "launch_queue_cycles", F_U64, st->launch_queue_cycles, 0, NULL },
-        { "launch_wait_warp_cycles", F_U64, st->launch_wait_warp_cycles, 0, NULL },
-    };
+#define FIELD_U64(name, value) { name, F_U64, value, 0, NULL },
+#define FIELD_DBL(name, value) { name, F_DBL, 0, value, NULL },
+#define FIELD_STR(name, value) { name, F_STR, 0, 0, value },
+    Field t[NSTAT_FIELDS] = { STAT_FIELDS(FIELD_U64, FIELD_DBL, FIELD_STR) };
     memcpy(f, t, sizeof t);
 }
 
@@ -491,8 +484,7 @@ void report_json_stats(FILE *out, const KernelStats *st, bool one_line)
 uint64_t report_config_hash(const GpuConfig *c)
 {
     char *cfg = config_to_json(c);
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *p = cfg ? cfg : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    uint64_t h = cfg ? hash_fnv64(HASH_SWEEP_OFFSET, cfg, strlen(cfg)) : HASH_SWEEP_OFFSET;
     free(cfg);
     return h;
 }

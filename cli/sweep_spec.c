@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "cli/cli.h"
 
 /* ------------------------------------------------------------ numbers */
@@ -401,29 +402,22 @@ bool sweep_shard_parse(const char *text, uint32_t *index, uint32_t *count, Diag 
     return true;
 }
 
-uint64_t sweep_fnv1a(uint64_t h, const void *bytes, size_t n)
-{
-    const unsigned char *p = bytes;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
-
 void sweep_spec_hash(const SweepSpec *s, const char *context, char out[17])
 {
     static const char *const KIND[] = { "gpu", "set", "param" };
-    uint64_t h = SWEEP_FNV_OFFSET;
-    h = sweep_fnv1a(h, "gpusim-sweep-1\n", 15);
+    uint64_t h = HASH_SWEEP_OFFSET;
+    h = hash_fnv64(h, "gpusim-sweep-1\n", 15);
     for (uint32_t i = 0; i < s->naxes; i++) {
         const SweepAxis *a = &s->axes[i];
-        h = sweep_fnv1a(h, KIND[a->kind], strlen(KIND[a->kind]));
-        h = sweep_fnv1a(h, " ", 1);
-        h = sweep_fnv1a(h, a->key, strlen(a->key));
+        h = hash_fnv64(h, KIND[a->kind], strlen(KIND[a->kind]));
+        h = hash_fnv64(h, " ", 1);
+        h = hash_fnv64(h, a->key, strlen(a->key));
         for (uint32_t k = 0; k < a->nvalues; k++) {
-            h = sweep_fnv1a(h, k ? "," : "=", 1);
-            h = sweep_fnv1a(h, a->values[k], strlen(a->values[k]));
+            h = hash_fnv64(h, k ? "," : "=", 1);
+            h = hash_fnv64(h, a->values[k], strlen(a->values[k]));
         }
-        h = sweep_fnv1a(h, "\n", 1);
+        h = hash_fnv64(h, "\n", 1);
     }
-    if (context) h = sweep_fnv1a(h, context, strlen(context));
+    if (context) h = hash_fnv64(h, context, strlen(context));
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }

@@ -93,8 +93,4 @@ static inline bool sweep_shard_has(uint64_t p, uint32_t index, uint32_t count)
 ** sweep share it; --jobs, --shard and --out do not enter it. */
 void sweep_spec_hash(const SweepSpec *s, const char *context, char out[17]);
 
-/* FNV-1a of n bytes, continuing from h (start with SWEEP_FNV_OFFSET). */
-#define SWEEP_FNV_OFFSET 1469598103934665603ull
-uint64_t sweep_fnv1a(uint64_t h, const void *bytes, size_t n);
-
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonstr.h"
 #include "isa/opcodes.h"
 
 #define MAX_WARP_SLOTS  1024u  /* per SM: enough for every preset's sm.max_warps */
@@ -39,7 +40,7 @@ struct ChromeTrace {
     double        clock_mhz;
     bool          first_event;
     uint64_t      base, last;  /* this launch's offset; the latest cycle seen */
-    char          label[512];
+    char         *label;       /* the launch's name, a JSON string (quoted)    */
     WarpSpan     *spans;       /* per (sm, warp slot), grown on demand       */
     uint32_t      nspans;
     uint8_t      *named;       /* per (sm, track): its name was written       */
@@ -124,7 +125,7 @@ static void on_block_start(void *user, const TraceBlock *e)
     fprintf(t->out, "{\"name\":\"block %u\",\"cat\":\"block\",\"ph\":\"B\",\"pid\":%u,\"tid\":%u,", e->block_id, e->sm,
             e->block_slot);
     put_ts(t, "ts", e->cycle);
-    fprintf(t->out, ",\"args\":{\"cycle\":%llu,\"warps\":%u,\"launch\":\"%s\"}}", (unsigned long long)e->cycle, e->warps,
+    fprintf(t->out, ",\"args\":{\"cycle\":%llu,\"warps\":%u,\"launch\":%s}}", (unsigned long long)e->cycle, e->warps,
             t->label);
 }
 
@@ -199,7 +200,7 @@ static void flush_launch(ChromeTrace *t)
 {
     if (!t->last) return;
     event_sep(t);
-    fprintf(t->out, "{\"name\":\"%s\",\"cat\":\"launch\",\"ph\":\"X\",\"pid\":%u,\"tid\":0,", t->label, LAUNCH_PID);
+    fprintf(t->out, "{\"name\":%s,\"cat\":\"launch\",\"ph\":\"X\",\"pid\":%u,\"tid\":0,", t->label, LAUNCH_PID);
     put_ts(t, "ts", 0);
     fprintf(t->out, ",\"dur\":%.6f,\"args\":{\"cycles\":%llu}}", (double)t->last / t->clock_mhz,
             (unsigned long long)t->last);
@@ -239,6 +240,12 @@ ChromeTrace *trace_chrome_open(FILE *out, double clock_mhz)
     ChromeTrace *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->out = out;
+    t->label = malloc(3);
+    if (!t->label) {
+        free(t);
+        return NULL;
+    }
+    memcpy(t->label, "\"\"", 3); /* no launch named yet */
     t->clock_mhz = clock_mhz > 0 ? clock_mhz : 1;
     t->first_event = true;
     fprintf(out,
@@ -255,10 +262,16 @@ void trace_chrome_label(ChromeTrace *t, const char *label)
     flush_launch(t);
     if (t->last) t->base += t->last + 1000; /* a gap between launches */
     t->last = 0;
-    size_t j = 0;
-    for (const char *p = label; *p && j + 1 < sizeof t->label; p++)
-        if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20) t->label[j++] = *p;
-    t->label[j] = 0;
+    /* kept escaped and quoted, as the events print it */
+    size_t n = jsonstr_escape(NULL, 0, label);
+    char *escaped = malloc(n + 1);
+    if (!escaped) {
+        t->failed = true;
+        return;
+    }
+    jsonstr_escape(escaped, n + 1, label);
+    free(t->label);
+    t->label = escaped;
     for (uint32_t i = 0; i < t->nspans; i++) t->spans[i].first = UINT64_MAX;
 }
 
@@ -278,6 +291,7 @@ bool trace_chrome_close(ChromeTrace *t)
     flush_launch(t);
     fputs("\n]}\n", t->out);
     bool ok = !t->failed;
+    free(t->label);
     free(t->spans);
     free(t->named);
     for (uint32_t i = 0; i < t->nstall_sms; i++) free(t->stalls[i].cycles);

@@ -23,6 +23,7 @@
 
 #include "base/file.h"
 #include "base/jsonpos.h"
+#include "base/jsonstr.h"
 #include "base/names.h"
 
 /* Defined in the C file that sim/presets/embed.cmake generates from
@@ -794,13 +795,15 @@ static void buf_add(Buf *b, const char *fmt, ...)
 
 static void buf_json_string(Buf *b, const char *s)
 {
-    buf_add(b, "\"");
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') buf_add(b, "\\%c", *p);
-        else if (*p < 0x20) buf_add(b, "\\u%04x", *p);
-        else buf_add(b, "%c", *p);
+    size_t n = jsonstr_escape(NULL, 0, s);
+    char *e = malloc(n + 1);
+    if (!e) {
+        b->oom = true;
+        return;
     }
-    buf_add(b, "\"");
+    jsonstr_escape(e, n + 1, s);
+    buf_add(b, "%s", e);
+    free(e);
 }
 
 static void buf_knob_value(Buf *b, const GpuConfig *c, const Knob *k)

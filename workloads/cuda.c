@@ -14,16 +14,10 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/hash.h"
 
 #define CUDA_MAX_SOURCE (16u << 20)
 #define CUDA_MAX_ARGS   64
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *s = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 0x100000001b3ull;
-    return h;
-}
 
 /* The first occurrence of needle (nl bytes) in hay[0..n), or NULL. */
 static const char *find(const char *hay, size_t n, const char *needle, size_t nl)
@@ -133,7 +127,7 @@ static uint64_t tool_version(const char *tool, const char *dir, uint64_t h)
     char *text;
     size_t len;
     if (file_read(log, 1 << 16, &text, &len, NULL, 0) == FILE_READ_OK) {
-        h = fnv(h, text, len);
+        h = hash_fnv64(h, text, len);
         free(text);
     }
     unlink(log);
@@ -158,7 +152,7 @@ static uint64_t hash_includes(uint64_t h, const char *src, size_t len, const cha
                 char *text;
                 size_t n;
                 if (file_read(inc, CUDA_MAX_SOURCE, &text, &n, NULL, 0) == FILE_READ_OK) {
-                    h = fnv(h, text, n);
+                    h = hash_fnv64(h, text, n);
                     free(text);
                 }
             }
@@ -205,11 +199,11 @@ bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_
     char arch[32];
     snprintf(arch, sizeof arch, "-arch=sm_%u", sm);
     if (nflags > CUDA_MAX_ARGS - 10) nflags = CUDA_MAX_ARGS - 10;
-    uint64_t h = 0xcbf29ce484222325ull;
-    h = fnv(h, src, slen);
+    uint64_t h = HASH_FNV64_OFFSET;
+    h = hash_fnv64(h, src, slen);
     h = hash_includes(h, src, slen, path);
-    h = fnv(h, arch, strlen(arch));
-    for (size_t i = 0; i < nflags; i++) h = fnv(h, flags[i], strlen(flags[i]) + 1);
+    h = hash_fnv64(h, arch, strlen(arch));
+    for (size_t i = 0; i < nflags; i++) h = hash_fnv64(h, flags[i], strlen(flags[i]) + 1);
     h = tool_version(nvcc, dir, h);
     free(src);
     const char *base = strrchr(path, '/');
@@ -303,8 +297,8 @@ uint32_t cuda_ptxas_regs(Program *p, const char *ptx, size_t len, uint32_t sm)
     }
     char arch[32];
     snprintf(arch, sizeof arch, "-arch=sm_%u", target);
-    uint64_t h = fnv(0xcbf29ce484222325ull, ptx, len);
-    h = fnv(h, arch, strlen(arch));
+    uint64_t h = hash_fnv64(HASH_FNV64_OFFSET, ptx, len);
+    h = hash_fnv64(h, arch, strlen(arch));
     h = tool_version(ptxas, dir, h);
     char cached[1100];
     snprintf(cached, sizeof cached, "%s/ptxas-%016llx.txt", dir, (unsigned long long)h);
