@@ -404,7 +404,9 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     uint32_t addr[WARP_SIZE];
     for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];
     SmemResult sr;
-    smem_analyze(addr, out->exec_mask, out->width, in->op == OP_LD_SHARED ? SMEM_READ : SMEM_WRITE, g->c->smem_banks, &sr);
+    /* a load asks only to read (a broadcast merges); a store or an atomic writes */
+    SmemOp op = OP_INFO[in->op].flags & OPF_STORE ? SMEM_WRITE : SMEM_READ;
+    smem_analyze(addr, out->exec_mask, out->width, op, g->c->smem_banks, &sr);
     uint32_t wf = sr.wavefronts, busy = wf;
     AccessKind kind = OP_INFO[in->op].flags & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
     if (OP_INFO[in->op].flags & OPF_ATOM) { /* lanes updating one word are applied one after another */

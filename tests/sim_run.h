@@ -1,6 +1,7 @@
 /* tests/sim_run.h -- the small harness the timing-model suites share
-** (check_gpu, check_gpu_probes): a kernel assembled from text, a machine
-** preset, fresh global memory and a one-block-of-one launch to fill in. */
+** (check_gpu, check_gpu_probes): a kernel from text (mini ISA, or PTX when
+** it starts with .version), a machine preset, fresh global memory and a
+** one-block-of-one launch to fill in. */
 #ifndef GPUSIM_TESTS_SIM_RUN_H
 #define GPUSIM_TESTS_SIM_RUN_H
 
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "isa/asm.h"
+#include "isa/load.h"
 #include "sim/gpu.h"
 
 typedef struct {
@@ -23,12 +25,15 @@ static inline void run_init(Run *t, const char *gpu, const char *src, const char
 {
     memset(t, 0, sizeof *t);
     Diag d;
-    ck_assert_msg(asm_parse(src, strlen(src), "test.asm", &t->prog, &d), "asm: %u:%u %s", d.line, d.col, d.message);
+    KernelFileKind kind = program_file_kind(NULL, src, strlen(src));
+    const char *file = kind == KFILE_PTX ? "test.ptx" : "test.asm";
+    ck_assert_msg(program_parse(kind, src, strlen(src), file, &t->prog, &d), "%s:%u:%u: %s", file, d.line, d.col,
+                  d.message);
     ck_assert_msg(config_load(gpu, &t->cfg, &d), "%s", d.message);
     t->gmem = gmem_create();
     t->L.kernel = program_find_kernel(&t->prog, kernel);
     ck_assert_ptr_nonnull(t->L.kernel);
-    t->L.kernel_file = "test.asm";
+    t->L.kernel_file = file;
     t->L.gmem = t->gmem;
     t->L.params = t->params;
     t->L.grid[0] = t->L.grid[1] = t->L.grid[2] = t->L.block[1] = t->L.block[2] = 1;
