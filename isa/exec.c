@@ -850,21 +850,12 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         for (uint32_t i = 0; i < w->depth; i++) w->stack[i].mask &= ~m;
         break;
 
-    case OP_MOV_B64: case OP_MOV_PACK64: case OP_MOV_UNPACK64:
-    case OP_ADD_S64: case OP_SUB_S64: case OP_MUL_LO_S64: case OP_MAD_LO_S64:
-    case OP_MUL_WIDE_S32: case OP_MUL_WIDE_U32: case OP_MAD_WIDE_S32: case OP_MAD_WIDE_U32:
-    case OP_DIV_S64: case OP_DIV_U64: case OP_REM_S64: case OP_REM_U64:
-    case OP_MIN_S64: case OP_MIN_U64: case OP_MAX_S64: case OP_MAX_U64: case OP_NEG_S64: case OP_ABS_S64:
-    case OP_AND_B64: case OP_OR_B64: case OP_XOR_B64: case OP_NOT_B64:
-    case OP_SHL_B64: case OP_SHR_U64: case OP_SHR_S64: case OP_POPC_B64: case OP_CLZ_B64:
-    case OP_SETP_S64: case OP_SETP_U64: case OP_SELP_B64:
-    case OP_CVT: case OP_CVTA_GLOBAL: case OP_CVTA_SHARED: case OP_CVTA_TO_SHARED:
-    case OP_BFE_U32: case OP_BFE_S32: case OP_BFI_B32: case OP_BREV_B32: case OP_PRMT_B32:
-    case OP_SHF_L: case OP_SHF_R: case OP_SLCT_S32: case OP_SLCT_F32:
-    case OP_MUL24_LO_U32: case OP_MUL24_LO_S32: case OP_SAD_U32:
-    case OP_DIV_APPROX_F32: case OP_DIV_FULL_F32: case OP_RCP_RN_F32: case OP_SQRT_RN_F32: case OP_TANH_F32:
-    case OP_COPYSIGN_F32: case OP_TESTP_F32:
-    case OP_MOV_PRED: case OP_VOTE_ALL: case OP_VOTE_ANY: case OP_VOTE_UNI: case OP_ACTIVEMASK: case OP_REDUX_ADD:
+    /* the rows isa/exec_ptx.c executes (PTXALU in opcodes.def) */
+#define OP(name, ...)
+#define PTXALU(name, ...) case OP_##name:
+#include "isa/opcodes.def"
+#undef PTXALU
+#undef OP
         exec_ptx_alu(b, w, in, m);
         break;
     case OP_MEMBAR:

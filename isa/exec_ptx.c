@@ -11,6 +11,7 @@
 ** the front end). 64-bit immediates come from the kernel's constant pool. */
 #include "isa/exec.h"
 
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -447,7 +448,14 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dst32(w, o, d, m);
         return;
     }
-    default: /* every other row is executed by isa/exec.c */
+    /* every other row is executed by isa/exec.c (OP in opcodes.def) */
+#define OP(name, ...) case OP_##name:
+#define PTXALU(name, ...)
+#include "isa/opcodes.def"
+#undef PTXALU
+#undef OP
+    case OP_COUNT:
+        assert(!"exec_ptx_alu: a row isa/exec.c executes");
         return;
     }
     dst64(w, o, D, m);

@@ -8,7 +8,9 @@ const OpInfo OP_INFO[OP_COUNT] = {
 #define LOW(n, unit, lat) { n, UNIT_##unit, UNIT_##lat }
 #define OP(name, mn, fmt, unit, space, type, flops, mods, atoms, flags, wide, lower, sem) \
     { mn, fmt, unit, space, type, flops, mods, atoms, flags, wide, lower, sem },
+#define PTXALU OP
 #include "isa/opcodes.def"
+#undef PTXALU
 #undef OP
 #undef LOW
 };

@@ -40,7 +40,9 @@ extern const char *const ATOM_NAMES[ATOM_COUNT];
 
 typedef enum {
 #define OP(name, mn, fmt, unit, space, type, flops, mods, atoms, flags, wide, lower, sem) OP_##name,
+#define PTXALU OP
 #include "isa/opcodes.def"
+#undef PTXALU
 #undef OP
     OP_COUNT
 } Opcode;
