@@ -56,6 +56,10 @@ set_tests_properties(labs PROPERTIES TIMEOUT 600)
 # validate/counters.py: ncu's counters beside compare --json's sim_stats.
 add_test(NAME e2e_counters COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_counters.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 
+# Every function, constant and file docs/ARCHITECTURE.md names exists.
+add_test(NAME docs_names COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/docs_names.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs_names PROPERTIES LABELS unit)
+
 # bench/compare.sh copies the whole working tree (it once copied part of it
 # and then stopped without a word, when the tree outgrew one xargs batch).
 add_test(NAME bench_compare_copy COMMAND bash ${CMAKE_SOURCE_DIR}/bench/compare.sh HEAD)
