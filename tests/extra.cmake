@@ -56,6 +56,17 @@ set_tests_properties(labs PROPERTIES TIMEOUT 600)
 # validate/counters.py: ncu's counters beside compare --json's sim_stats.
 add_test(NAME e2e_counters COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_counters.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 
+# The floors hold for calls too: no floor's library uses a symbol defined
+# only above it (nm); and a floor's private header (*_int.h) is not on
+# another floor's include path, while its public ones are.
+add_test(NAME floors_calls COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/floors_calls.sh ${CMAKE_BINARY_DIR})
+add_test(NAME floors_public COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -I${GPUSIM_FLOOR_ROOT_workloads}
+         ${CMAKE_CURRENT_SOURCE_DIR}/floors_private.c)
+add_test(NAME floors_private_refused COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -DPRIVATE
+         -I${GPUSIM_FLOOR_ROOT_workloads} ${CMAKE_CURRENT_SOURCE_DIR}/floors_private.c)
+set_tests_properties(floors_private_refused PROPERTIES WILL_FAIL TRUE)
+set_tests_properties(floors_calls floors_public floors_private_refused PROPERTIES LABELS unit)
+
 # Every function, constant and file docs/ARCHITECTURE.md names exists.
 add_test(NAME docs_names COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/docs_names.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs_names PROPERTIES LABELS unit)
