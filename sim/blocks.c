@@ -70,8 +70,7 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
         Warp *w = &sm->warps[slot];
         exec_warp_init(&w->ex, w->ex.r, g->nregs, i, g->block_threads, slot);
         w->dispatches++;
-        memset(w->reg_ready, 0, g->nregs * sizeof *w->reg_ready);
-        memset(w->pred_ready, 0, sizeof w->pred_ready);
+        scoreboard_reset(&w->sb, g->nregs);
         w->block = b;
         if (g->k->ptx && !sched_run_free(g, s, slot)) return;
         w->next_issue = start;
@@ -83,13 +82,7 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
         w->why_pending = false;
         w->block = b;
         w->state = WARP_ACTIVE;
-        Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
-        w->rank = (uint16_t)q->nwarps; /* the youngest */
-        w->qidx = (uint16_t)(slot / g->c->sm_schedulers);
-        q->rank_slot[q->nwarps++] = (uint16_t)slot;
-        sched_prepare(g, sm, slot);
-        heap_push(&q->waiting, w->ready, slot);
-        sched_wake_set(g, s, slot % g->c->sm_schedulers, w->ready, true);
+        sched_admit(g, s, slot);
     }
     if (g->trace && g->trace->block_start) {
         TraceBlock e = { g->now, s, b, bs->block_id, g->warps_per_block };
@@ -97,34 +90,11 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
     }
 }
 
-/* The warp was picked, so it is neither eligible nor waiting; the ranks of
-** the younger ones move down by one (their eligible bits with them). An
-** empty scheduler finds nothing at its next wake-up and sleeps. */
-static void remove_from_scheduler(Scheduler *q, Warp *warps, uint32_t slot)
-{
-    uint32_t r = warps[slot].rank;
-    for (uint32_t k = r + 1; k < q->nwarps; k++) {
-        uint16_t younger = q->rank_slot[k];
-        q->rank_slot[k - 1] = younger;
-        q->rank_unit[k - 1] = q->rank_unit[k];
-        warps[younger].rank = (uint16_t)(k - 1);
-    }
-    uint32_t w0 = r / 64;
-    uint64_t below = (1ull << (r % 64)) - 1;
-    q->emask[w0] = (q->emask[w0] & below) | (q->emask[w0] >> 1 & ~below);
-    for (uint32_t k = w0 + 1; k < q->ewords; k++) { /* bit 0 of each next word moves down a word */
-        q->emask[k - 1] |= (q->emask[k] & 1) << 63;
-        q->emask[k] >>= 1;
-    }
-    q->nwarps--;
-    if (q->last_issued == (int64_t)slot) q->last_issued = -1, q->last_eligible = false;
-}
-
 /* The barrier opens lat.barrier + lat.barrier_warp per warp of the block
 ** after the SM's barrier unit has counted its last arrival (an H200: 12 +
 ** 2 cycles a warp for one block alone, 84-115 with 64 warps at barriers on
 ** the SM: validate/probes/barrier.cu). */
-void blocks_release_barrier(Gpu *g, uint32_t s, uint32_t b)
+static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
 {
     Sm *sm = &g->sms[s];
     BlockSlot *bs = &sm->blocks[b];
@@ -137,12 +107,28 @@ void blocks_release_barrier(Gpu *g, uint32_t s, uint32_t b)
         w->state = WARP_ACTIVE;
         w->next_issue = open;
         w->next_reason = STALL_BARRIER;
-        sched_prepare(g, sm, slot);
-        heap_push(&sm->sched[slot % g->c->sm_schedulers].waiting, w->ready, slot);
-        sched_wake_set(g, s, slot % g->c->sm_schedulers, w->ready, true);
+        sched_wait(g, s, slot);
     }
     bs->at_barrier = 0;
     if (bs->rc) racecheck_barrier(bs->rc);
+}
+
+void blocks_barrier_arrive(Gpu *g, uint32_t s, uint32_t slot, uint32_t pc)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    w->state = WARP_BARRIER;
+    w->bar_pc = pc;
+    if (bs->running < g->warps_per_block) {
+        blocks_deadlock(g, sm, w->block, pc, slot, 0, "warps of the block exited before this bar.sync; they can never arrive");
+        return;
+    }
+    /* the SM's barrier unit counts one arriving warp at a time */
+    uint64_t counted = (sm->bar_free > g->now ? sm->bar_free : g->now) + g->c->barrier_arrival_interval;
+    sm->bar_free = counted;
+    if (counted > bs->bar_counted) bs->bar_counted = counted;
+    if (++bs->at_barrier == bs->running) release_barrier(g, s, w->block);
 }
 
 /* Appends a lane set as thread ranges of the block ("threads 32-47, 50"). */
@@ -208,7 +194,7 @@ void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot)
     Warp *w = &sm->warps[slot];
     BlockSlot *bs = &sm->blocks[w->block];
     w->state = WARP_DONE;
-    remove_from_scheduler(&sm->sched[slot % g->c->sm_schedulers], sm->warps, slot);
+    sched_remove(g, s, slot);
     blocks_occ_update(g, sm);
     sm->resident_warps--;
     bs->running--;

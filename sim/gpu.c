@@ -136,8 +136,8 @@ static bool setup(Gpu *g)
            sz_blocks = (size_t)g->bps * sizeof(BlockSlot), sz_sched = (size_t)nsched * sizeof(Scheduler),
            sz_order = (size_t)nsched * (per_sched * (sizeof(HeapItem) + sizeof(uint16_t) + 1) + ewords * 8),
            sz_regs = (size_t)g->warp_slots * g->nregs * WARP_SIZE * sizeof(uint32_t),
-           sz_ready = (size_t)g->warp_slots * g->nregs * sizeof(uint64_t),
-           sz_wait = (size_t)g->warp_slots * g->nregs, sz_smem = (size_t)g->bps * g->smem_size;
+           sz_ready = (size_t)g->warp_slots * sb_entries(g->nregs) * sizeof(uint64_t),
+           sz_wait = (size_t)g->warp_slots * sb_entries(g->nregs), sz_smem = (size_t)g->bps * g->smem_size;
     size_t per_sm = sz_warps + sz_blocks + sz_sched + sz_order + sz_regs + sz_ready + sz_wait + sz_smem + 64;
     size_t total = (size_t)nsm * (sz_sm + per_sm);
     if (total > ((size_t)8 << 30)) {
@@ -174,8 +174,8 @@ static bool setup(Gpu *g)
         p += (8 - ((uintptr_t)p & 7)) & 7;
         for (uint32_t w = 0; w < g->warp_slots; w++) {
             sm->warps[w].ex.r = regs + (size_t)w * g->nregs;
-            sm->warps[w].reg_ready = ready + (size_t)w * g->nregs;
-            sm->warps[w].reg_wait = wait + (size_t)w * g->nregs;
+            sm->warps[w].sb.ready = ready + (size_t)w * sb_entries(g->nregs);
+            sm->warps[w].sb.wait = wait + (size_t)w * sb_entries(g->nregs);
         }
         for (uint32_t q = 0; q < nsched; q++) {
             sm->sched[q].waiting = (Heap){ pending + (size_t)q * per_sched, 0, per_sched };

@@ -18,8 +18,9 @@
 #include "sim/gpu.h"
 #include "sim/memsys.h"
 #include "sim/racecheck.h"
+#include "sim/scoreboard.h"
 
-#define NEVER UINT64_MAX
+#define NEVER SB_UNKNOWN
 
 /* The pipes a scheduler tracks: the units, plus "ALU or FMA" for integer
 ** adds that can issue to either (OPF_IMAD). */
@@ -44,11 +45,9 @@ typedef struct {
     uint16_t  qidx;        /* slot / schedulers: its bit in the scheduler's ring */
     uint32_t  block;       /* resident-block slot                              */
     uint64_t  next_issue;  /* earliest issue set by its own past (branch, barrier, dispatch) */
-    uint64_t *reg_ready;   /* cycle each register's value can be read          */
-    uint8_t  *reg_wait;    /* StallReason while waiting for that register      */
+    Scoreboard sb;         /* when each predicate and register can be read     */
     WarpExec  ex;          /* from the second cache line on: its top read first */
     uint32_t  bar_pc;      /* the bar.sync it waits at (for deadlock reports)  */
-    uint64_t  pred_ready[ISA_MAX_PREDS];
     uint64_t  busy_mark;   /* with per-instruction counters: its scheduler's
                               busy_cycles[unit] when it became eligible        */
     uint64_t  held_mark;   /* ... and held_cycles[unit]                        */
@@ -174,10 +173,10 @@ typedef struct {
 } Sm;
 
 
-/* What an instruction's issue waits for, decoded once (needs_build). */
-#define NEED_PRED  0x8000u /* op[i] names a predicate, not a register */
-#define NEED_BPRED 0x4000u /* ... read by a branch: lat.branch_pred later  */
-#define NEED_INDEX 0x3fffu
+/* What an instruction's issue waits for, decoded once (needs_build): the
+** scoreboard entries (sb_entry) of its operands. */
+#define NEED_BPRED 0x8000u /* a predicate read by a branch: lat.branch_pred later */
+#define NEED_INDEX 0x7fffu
 typedef struct {
     uint8_t  n, unit;
     uint8_t  reads; /* distinct registers it reads from the register file */
@@ -247,10 +246,21 @@ void gpu_run_cycles(Gpu *g, ExecOut *out);
 
 /* ---- sim/sched.c */
 
-/* Moves scheduler (s, qi)'s wake-up to `at` (or earlier only when `earlier`). */
-void sched_wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier);
-/* Caches when warp `slot`'s next instruction has its operands. */
-void sched_prepare(const Gpu *g, Sm *sm, uint32_t slot);
+/* The scheduler's resident warps, which it alone writes (the eligible
+** bits by rank, the ring, the waiting heap): warp `slot` of SM s arrives
+** (its block started: the youngest rank, waiting for its first operands),
+** or leaves (it exited). */
+void sched_admit(Gpu *g, uint32_t s, uint32_t slot);
+void sched_remove(Gpu *g, uint32_t s, uint32_t slot);
+/* Warp `slot` of SM s waits for its next instruction's operands (its
+** block started, or its barrier opened): queued by when they are ready,
+** its scheduler woken for them. */
+void sched_wait(Gpu *g, uint32_t s, uint32_t slot);
+/* Several threads, at a round's end (sim/par.c): scheduler qi of SM s
+** gives the warps that slept on a result not known at issue (waiting at
+** NEVER) their ready cycle now that it is, and wakes for them; false when
+** one is needed before the round's end (an internal error, g->stop). */
+bool sched_requeue_resolved(Gpu *g, uint32_t s, uint32_t qi);
 /* Executes the 0-slot PTX instructions at the warp's pc; false on a fault. */
 bool sched_run_free(Gpu *g, uint32_t s, uint32_t slot);
 /* Builds g->needs (per pc: what its issue waits for); false when out of memory. */
@@ -285,8 +295,12 @@ void blocks_occ_update(Gpu *g, Sm *sm);
 /* Hands SM s its next block, into a free slot; its warps start no sooner
 ** than `earliest`. */
 void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest);
-/* Opens block b's barrier on SM s once its last warp has arrived. */
-void blocks_release_barrier(Gpu *g, uint32_t s, uint32_t b);
+/* The SM's barrier unit, which alone writes a block's barrier state (the
+** warps' WARP_BARRIER, the arrival count and times): warp `slot` of SM s
+** arrives at the bar.sync at pc (issued at g->now); the barrier opens
+** when the block's last running warp has been counted. A block some of
+** whose warps exited can never open it: a deadlock report. */
+void blocks_barrier_arrive(Gpu *g, uint32_t s, uint32_t slot, uint32_t pc);
 /* Warp `slot` of SM s has exited: frees its block's slot when it was the last. */
 void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot);
 /* Block slot b of SM s is free at cycle g->now: counts the block done and

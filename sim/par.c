@@ -287,8 +287,7 @@ static void apply_results(Par *P)
         sm->fix = true;
         if (w->dispatches != st->dispatches) continue;
         const Instr *in = &g->k->code[e->pc];
-        for (uint32_t k = 0; k < in->ndst; k++)
-            if (in->dst[k].kind == OPND_REG) w->reg_ready[in->dst[k].index] = st->ready;
+        scoreboard_resolve(&w->sb, in, st->ready);
     }
     P->nsteps = 0;
     for (uint32_t s = 0; s < g->nsm; s++) { /* drop what was applied */
@@ -320,35 +319,8 @@ static void fixups(Par *P)
             sched_run_free(v, s, slot); /* may wait again (sets chain_at and fix) */
         }
         v->now = now;
-        for (uint32_t qi = 0; qi < nsched; qi++) {
-            Scheduler *q = &sm->sched[qi];
-            bool moved = false;
-            for (uint32_t i = 0; i < q->waiting.n; i++) {
-                if (q->waiting.v[i].key != NEVER) continue;
-                uint32_t slot = q->waiting.v[i].id;
-                Warp *w = &sm->warps[slot];
-                sched_prepare(v, sm, slot);
-                if (w->ready == NEVER) continue;
-                if (w->ready < v->limit) {
-                    gpu_fail(v, SIM_INTERNAL, "internal error (please report it): a deferred result is needed at "
-                             "cycle %llu, before the round's end %llu", (unsigned long long)w->ready,
-                             (unsigned long long)v->limit);
-                    return;
-                }
-                if (w->why_pending) w->reason = w->why; /* the state it entered at its issue */
-                w->why_pending = false;
-                q->waiting.v[i].key = w->ready;
-                moved = true;
-            }
-            if (!moved) continue;
-            /* the keys only went down: sift the heap again, by pushing back */
-            uint32_t n = q->waiting.n;
-            HeapItem tmp[n ? n : 1];
-            memcpy(tmp, q->waiting.v, n * sizeof tmp[0]);
-            q->waiting.n = 0;
-            for (uint32_t i = 0; i < n; i++) heap_push(&q->waiting, tmp[i].key, tmp[i].id);
-            sched_wake_set(v, s, qi, q->waiting.v[0].key, true);
-        }
+        for (uint32_t qi = 0; qi < nsched; qi++)
+            if (!sched_requeue_resolved(v, s, qi)) return;
     }
 }
 

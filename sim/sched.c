@@ -112,10 +112,6 @@ static inline uint32_t rank_after_last(const Scheduler *q, const Warp *warps)
     return r;
 }
 
-void sched_wake_set(Gpu *g, uint32_t s, uint32_t qi, uint64_t at, bool earlier)
-{
-    wake_set(g, s, qi, at, earlier);
-}
 /* ------------------------------------------------------------- readiness */
 
 static inline void need(uint64_t ready, uint8_t why, uint64_t *t, uint8_t *reason)
@@ -202,11 +198,11 @@ bool sched_needs_build(Gpu *g)
         pn->n = 0;
         for (uint32_t i = 0; i < in->nsrc + in->ndst; i++) {
             const Operand *o = i < in->nsrc ? &in->src[i] : &in->dst[i - in->nsrc];
-            if (o->kind == OPND_REG) pn->op[pn->n++] = o->index;
-            else if (o->kind == OPND_PRED) pn->op[pn->n++] = (uint16_t)(NEED_PRED | o->index);
+            int32_t e = sb_entry(o);
+            if (e >= 0) pn->op[pn->n++] = (uint16_t)e;
         }
-        if (in->guard != ISA_NO_GUARD)
-            pn->op[pn->n++] = (uint16_t)(NEED_PRED | (OP_INFO[in->op].flags & OPF_BRANCH ? NEED_BPRED : 0) | in->guard);
+        if (in->guard != ISA_NO_GUARD) /* a predicate's entry is its index */
+            pn->op[pn->n++] = (uint16_t)((OP_INFO[in->op].flags & OPF_BRANCH ? NEED_BPRED : 0) | in->guard);
         pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
         if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
         pn->reads = pn->unit == PIPE_UNIFORM || (k->ptx && !in->slots) ? 0 : register_reads(k, in, prow);
@@ -216,13 +212,14 @@ bool sched_needs_build(Gpu *g)
     return true;
 }
 
-/* When a predicate can be read: a branch reads it lat.branch_pred cycles
-** after other instructions can (on the H200 a compare's predicate reaches
-** the branch unit 13 cycles after its issue, a select 4: probes/branch.cu). */
-static inline uint64_t pred_ready_for(const Gpu *g, const Warp *w, uint32_t need)
+/* When operand `o` (a PcNeeds entry) can be read: a branch reads a
+** predicate lat.branch_pred cycles after other instructions can (on the
+** H200 a compare's predicate reaches the branch unit 13 cycles after its
+** issue, a select 4: probes/branch.cu). */
+static inline uint64_t operand_ready(const Gpu *g, const Warp *w, uint32_t o)
 {
-    uint64_t t = w->pred_ready[need & NEED_INDEX];
-    return t && (need & NEED_BPRED) ? t + g->c->lat_branch_pred : t;
+    uint64_t t = w->sb.ready[o & NEED_INDEX];
+    return t && (o & NEED_BPRED) ? t + g->c->lat_branch_pred : t;
 }
 
 /* Caches when the warp's next instruction has its operands (its own
@@ -236,8 +233,7 @@ static inline void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     uint8_t reason = w->next_reason;
     for (uint32_t i = 0; i < pn->n; i++) {
         uint32_t o = pn->op[i];
-        if (o & NEED_PRED) need(pred_ready_for(g, w, o), STALL_WAIT, &t, &reason);
-        else need(w->reg_ready[o], w->reg_wait[o], &t, &reason);
+        need(operand_ready(g, w, o), w->sb.wait[o & NEED_INDEX], &t, &reason);
     }
     w->ready = t;
     w->why = reason;
@@ -245,9 +241,87 @@ static inline void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     w->reads = pn->reads;
 }
 
-void sched_prepare(const Gpu *g, Sm *sm, uint32_t slot)
+void sched_wait(Gpu *g, uint32_t s, uint32_t slot)
 {
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    uint32_t qi = slot % g->c->sm_schedulers;
     prepare(g, sm, slot);
+    heap_push(&sm->sched[qi].waiting, w->ready, slot);
+    wake_set(g, s, qi, w->ready, true);
+}
+
+/* ---------------------------------------------- membership: warps come and go */
+
+void sched_admit(Gpu *g, uint32_t s, uint32_t slot)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    uint32_t qi = slot % g->c->sm_schedulers;
+    Scheduler *q = &sm->sched[qi];
+    w->rank = (uint16_t)q->nwarps; /* the youngest */
+    w->qidx = (uint16_t)(slot / g->c->sm_schedulers);
+    q->rank_slot[q->nwarps++] = (uint16_t)slot;
+    sched_wait(g, s, slot);
+}
+
+/* The warp was picked, so it is neither eligible nor waiting; the ranks of
+** the younger ones move down by one (their eligible bits with them). An
+** empty scheduler finds nothing at its next wake-up and sleeps. */
+void sched_remove(Gpu *g, uint32_t s, uint32_t slot)
+{
+    Sm *sm = &g->sms[s];
+    Scheduler *q = &sm->sched[slot % g->c->sm_schedulers];
+    Warp *warps = sm->warps;
+    uint32_t r = warps[slot].rank;
+    for (uint32_t k = r + 1; k < q->nwarps; k++) {
+        uint16_t younger = q->rank_slot[k];
+        q->rank_slot[k - 1] = younger;
+        q->rank_unit[k - 1] = q->rank_unit[k];
+        warps[younger].rank = (uint16_t)(k - 1);
+    }
+    uint32_t w0 = r / 64;
+    uint64_t below = (1ull << (r % 64)) - 1;
+    q->emask[w0] = (q->emask[w0] & below) | (q->emask[w0] >> 1 & ~below);
+    for (uint32_t k = w0 + 1; k < q->ewords; k++) { /* bit 0 of each next word moves down a word */
+        q->emask[k - 1] |= (q->emask[k] & 1) << 63;
+        q->emask[k] >>= 1;
+    }
+    q->nwarps--;
+    if (q->last_issued == (int64_t)slot) q->last_issued = -1, q->last_eligible = false;
+}
+
+bool sched_requeue_resolved(Gpu *g, uint32_t s, uint32_t qi)
+{
+    Sm *sm = &g->sms[s];
+    Scheduler *q = &sm->sched[qi];
+    bool moved = false;
+    for (uint32_t i = 0; i < q->waiting.n; i++) {
+        if (q->waiting.v[i].key != NEVER) continue;
+        uint32_t slot = q->waiting.v[i].id;
+        Warp *w = &sm->warps[slot];
+        prepare(g, sm, slot);
+        if (w->ready == NEVER) continue;
+        if (w->ready < g->limit) {
+            gpu_fail(g, SIM_INTERNAL, "internal error (please report it): a deferred result is needed at "
+                     "cycle %llu, before the round's end %llu", (unsigned long long)w->ready,
+                     (unsigned long long)g->limit);
+            return false;
+        }
+        if (w->why_pending) w->reason = w->why; /* the state it entered at its issue */
+        w->why_pending = false;
+        q->waiting.v[i].key = w->ready;
+        moved = true;
+    }
+    if (!moved) return true;
+    /* the keys only went down: sift the heap again, by pushing back */
+    uint32_t n = q->waiting.n;
+    HeapItem tmp[n ? n : 1];
+    memcpy(tmp, q->waiting.v, n * sizeof tmp[0]);
+    q->waiting.n = 0;
+    for (uint32_t i = 0; i < n; i++) heap_push(&q->waiting, tmp[i].key, tmp[i].id);
+    wake_set(g, s, qi, q->waiting.v[0].key, true);
+    return true;
 }
 
 /* Executes the 0-slot PTX instructions at the warp's pc (what ptxas folds
@@ -263,17 +337,9 @@ bool sched_run_free(Gpu *g, uint32_t s, uint32_t slot)
         if (in->slots) return true;
         uint64_t t = 0;
         uint8_t why = STALL_WAIT;
-        for (uint32_t i = 0; i < in->nsrc; i++) {
-            const Operand *o = &in->src[i];
-            if (o->kind == OPND_REG) need(w->reg_ready[o->index], w->reg_wait[o->index], &t, &why);
-            else if (o->kind == OPND_PRED) need(w->pred_ready[o->index], STALL_WAIT, &t, &why);
-        }
-        if (in->guard != ISA_NO_GUARD) need(w->pred_ready[in->guard], STALL_WAIT, &t, &why);
+        scoreboard_sources(&w->sb, in, &t, &why);
         if (g->defer) { /* several threads: a register a deferred load writes is not there yet */
-            bool pending = t == NEVER;
-            for (uint32_t i = 0; i < in->ndst && !pending; i++)
-                pending = in->dst[i].kind == OPND_REG && w->reg_ready[in->dst[i].index] == NEVER;
-            if (pending) { /* sim/par.c runs the rest at the round's end, at this cycle */
+            if (t == NEVER || scoreboard_unresolved(&w->sb, in)) { /* sim/par.c runs the rest at the round's end, at this cycle */
                 w->chain_at = g->now;
                 sm->fix = true;
                 return true;
@@ -289,15 +355,7 @@ bool sched_run_free(Gpu *g, uint32_t s, uint32_t slot)
         }
         g->st->ptx_instructions++;
         if (g->pcs) g->pcs[in - g->k->code].executed++;
-        for (uint32_t i = 0; i < in->ndst; i++) {
-            const Operand *o = &in->dst[i];
-            if (o->kind == OPND_REG) {
-                w->reg_ready[o->index] = t;
-                w->reg_wait[o->index] = why;
-            } else if (o->kind == OPND_PRED) {
-                w->pred_ready[o->index] = t;
-            }
-        }
+        scoreboard_write(&w->sb, in, t, why);
     }
     return true;
 }
@@ -435,28 +493,30 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     return start + g->c->lat_shared + (busy - 1) * g->c->lat_shared_wavefront + (sr.phases - 1) * g->c->lat_shared_phase;
 }
 
-/* Issues the warp's next instruction. Built twice (ptx constant): the mini
-** ISA's instructions are one slot on their row's unit, and that path keeps
-** none of the PTX lowering's arithmetic. */
-static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot,
-                                                           ExecOut *out, const bool ptx)
+/* The jobs of an issue, each in its own step (issue_as runs them in
+** order). Inlined into issue_as, which is built twice (ptx constant). */
+#define ISSUE_STEP static inline __attribute__((always_inline))
+
+/* Executes the warp's instruction for its active lanes (isa/exec) at
+** g->now; false, the launch failed with the fault's report, on a fault. */
+ISSUE_STEP bool execute(Gpu *g, BlockSlot *bs, Warp *w, ExecOut *out)
 {
-    Sm *sm = &g->sms[s];
-    Warp *w = &sm->warps[slot];
-    BlockSlot *bs = &sm->blocks[w->block];
-    KernelStats *st = g->st;
-    const Instr *in = &g->k->code[exec_pc(&w->ex)];
     bs->eb.clock = g->now;
-    if (!exec_step(&bs->eb, &w->ex, out)) {
-        char report[DIAG_MESSAGE_MAX];
-        grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &out->fault, bs->eb.ctaid, bs->eb.ntid,
-                            w->ex.warp_in_block, report, sizeof report);
-        gpu_fail(g, SIM_FAULT, "%s", report);
-        return;
-    }
-    const OpInfo *info = &OP_INFO[in->op];
+    if (exec_step(&bs->eb, &w->ex, out)) return true;
+    char report[DIAG_MESSAGE_MAX];
+    grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &out->fault, bs->eb.ctaid, bs->eb.ntid,
+                        w->ex.warp_in_block, report, sizeof report);
+    gpu_fail(g, SIM_FAULT, "%s", report);
+    return false;
+}
+
+/* Counts an issue of `slots` SASS instructions (a PTX instruction's
+** lowering; 1 in the mini ISA): the kernel's counters and, with
+** per-instruction counters, its pc's. */
+ISSUE_STEP void count_issue(Gpu *g, Sm *sm, const Instr *in, const ExecOut *out, uint32_t slots, const bool ptx)
+{
+    KernelStats *st = g->st;
     uint32_t lanes = bits_lanes(out->exec_mask);
-    const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
     st->warp_instructions += slots;
     if (g->defer) { /* several threads: the SM's own count, for a failure's total */
         if (sm->mark_cycle != g->now) par_mark(g, sm);
@@ -464,8 +524,12 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     }
     st->ptx_instructions += ptx;
     st->thread_instructions += (uint64_t)lanes * slots;
-    st->flops += info->flops * lanes;
+    st->flops += OP_INFO[in->op].flops * lanes;
     st->active_lanes += (uint64_t)bits_lanes(out->active) * slots;
+    if (OP_INFO[in->op].flags & OPF_BRANCH) {
+        st->branches++;
+        if (out->diverged) st->divergent_branches++;
+    }
     if (g->pcs) {
         g->issue_pc = (uint32_t)(in - g->k->code);
         PcCounters *p = &g->pcs[g->issue_pc];
@@ -473,6 +537,18 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         p->warp_instructions += slots;
         p->thread_instructions += (uint64_t)lanes * slots;
     }
+}
+
+/* Times the instruction on its pipe at g->now: the pipe busy for its
+** slots, the register file's read ports, and the memory system or the
+** shared-memory pipe for an access. Returns when its result can be read;
+** *unit is the pipe it went to (an integer add to the FMA pipe, as an
+** IMAD, while the ALU is busy; a generic access to the LSU or the MIO by
+** the space it resolved to) and *wait the state a reader waits in. */
+ISSUE_STEP uint64_t time_on_pipe(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, const Instr *in, ExecOut *out,
+                                 uint32_t slots, const bool ptx, OpUnit *unit_out, uint8_t *wait)
+{
+    const OpInfo *info = &OP_INFO[in->op];
     OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
     uint64_t ready;
     if (g->needs[in - g->k->code].unit == PIPE_UNIFORM) { /* one value for the warp, off the 32-lane pipes */
@@ -488,56 +564,31 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         uint64_t from = g->now * g->c->register_reads;
         q->reads_due = (q->reads_due > from ? q->reads_due : from) + reads;
     }
-    uint8_t wait = STALL_WAIT;
+    *wait = STALL_WAIT;
     if (ptx && info->space == SPACE_GENERIC) unit = out->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU; /* resolved per access */
-    if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, &wait);
-    else if (unit == UNIT_MIO) ready = issue_mio(g, s, slot, in, out, &wait);
-    for (uint32_t i = 0; i < in->ndst; i++) {
-        const Operand *o = &in->dst[i];
-        if (o->kind == OPND_REG) {
-            w->reg_ready[o->index] = ready;
-            w->reg_wait[o->index] = wait;
-        } else if (o->kind == OPND_PRED) {
-            w->pred_ready[o->index] = ready;
-        }
-    }
-    w->next_issue = g->now + slots;
-    w->next_reason = STALL_NOT_SELECTED;
-    if (g->trace && g->trace->warp_issue) {
-        TraceIssue e = { g->now, s, slot, (uint32_t)(slot % g->c->sm_schedulers), bs->block_id, out->pc,
-                         out->active, out->exec_mask, unit, in->op, out->diverged };
-        g->trace->warp_issue(g->trace->user, &e);
-    }
-    if (info->flags & OPF_BRANCH) {
-        st->branches++;
-        if (out->diverged) st->divergent_branches++;
-        w->next_issue = g->now + g->c->lat_branch;
-        w->next_reason = STALL_BRANCH_RESOLVING;
-    }
-    if (ptx && !out->exited && !sched_run_free(g, s, slot)) return;
-    prepare(g, sm, slot);
+    if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, wait);
+    else if (unit == UNIT_MIO) ready = issue_mio(g, s, slot, in, out, wait);
+    *unit_out = unit;
+    return ready;
+}
+
+/* What follows the issue for the warp, its next instruction prepared: it
+** leaves (exit), arrives at its block's barrier, or waits for its next
+** instruction's operands (in the ring when they are due within SCHED_RING
+** cycles, else in the heap). */
+ISSUE_STEP void follow(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, Warp *w, const ExecOut *out)
+{
     if (out->exited) {
         charge(g, s, slot, w, WARP_GONE, g->now + 1); /* its last issue cycle */
         blocks_warp_exited(g, s, slot);
     } else if (out->at_barrier) {
         if (out->barrier_partial) {
-            blocks_deadlock(g, sm, w->block, out->pc, slot, out->active,
+            blocks_deadlock(g, &g->sms[s], w->block, out->pc, slot, out->active,
                              "a warp reached bar.sync with only some of its lanes (divergent barrier)");
             return;
         }
-        w->state = WARP_BARRIER;
-        w->bar_pc = out->pc;
         charge(g, s, slot, w, STALL_BARRIER, g->now + 1);
-        if (bs->running < g->warps_per_block) {
-            blocks_deadlock(g, sm, w->block, out->pc, slot, 0,
-                             "warps of the block exited before this bar.sync; they can never arrive");
-            return;
-        }
-        /* the SM's barrier unit counts one arriving warp at a time */
-        uint64_t counted = (sm->bar_free > g->now ? sm->bar_free : g->now) + g->c->barrier_arrival_interval;
-        sm->bar_free = counted;
-        if (counted > bs->bar_counted) bs->bar_counted = counted;
-        if (++bs->at_barrier == bs->running) blocks_release_barrier(g, s, w->block);
+        blocks_barrier_arrive(g, s, slot, out->pc);
     } else {
         charge(g, s, slot, w, w->why, g->now + 1);
         if (w->ready == NEVER) w->why_pending = true; /* a deferred result: sim/par.c */
@@ -550,6 +601,42 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
             heap_push(&q->waiting, w->ready, slot);
         }
     }
+}
+
+/* Issues the warp's next instruction: executes, counts and times it, marks
+** its results on the scoreboard, runs the free PTX instructions after it,
+** and follows it. Built twice (ptx constant): the mini ISA's instructions
+** are one slot on their row's unit, and that path keeps none of the PTX
+** lowering's arithmetic. */
+static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot,
+                                                           ExecOut *out, const bool ptx)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    const Instr *in = &g->k->code[exec_pc(&w->ex)];
+    if (!execute(g, bs, w, out)) return;
+    const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
+    count_issue(g, sm, in, out, slots, ptx);
+    OpUnit unit;
+    uint8_t wait;
+    uint64_t ready = time_on_pipe(g, s, q, slot, in, out, slots, ptx, &unit, &wait);
+    scoreboard_write(&w->sb, in, ready, wait);
+    if (OP_INFO[in->op].flags & OPF_BRANCH) {
+        w->next_issue = g->now + g->c->lat_branch;
+        w->next_reason = STALL_BRANCH_RESOLVING;
+    } else {
+        w->next_issue = g->now + slots;
+        w->next_reason = STALL_NOT_SELECTED;
+    }
+    if (g->trace && g->trace->warp_issue) {
+        TraceIssue e = { g->now, s, slot, (uint32_t)(slot % g->c->sm_schedulers), bs->block_id, out->pc,
+                         out->active, out->exec_mask, unit, in->op, out->diverged };
+        g->trace->warp_issue(g->trace->user, &e);
+    }
+    if (ptx && !out->exited && !sched_run_free(g, s, slot)) return;
+    prepare(g, sm, slot);
+    follow(g, s, q, slot, w, out);
 }
 
 static inline __attribute__((always_inline)) void issue(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, ExecOut *out)
