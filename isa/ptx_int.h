@@ -1,9 +1,11 @@
 /* isa/ptx_int.h -- what the files of the PTX front end share (isa/ptx_lex.c:
-** tokens and errors; isa/ptx.c: directives, kernels; isa/ptx_operands.c: an instruction's operands and modifiers;
-** isa/ptx_decode.c: instructions;
+** tokens and errors; isa/ptx.c: directives, kernels; isa/ptx_operands.c:
+** an instruction's operands and modifiers; isa/ptx_decode.c: an
+** instruction read, its decoder picked by head, the plain register rows and
+** the builders below; isa/ptx_decode_ops.c: the other decoders;
 ** isa/ptx_lower.c: folds and load hoisting; isa/ptx_names.c: demangling;
 ** isa/ptx_regalloc.c: register rows). Not for other modules: they include
-** isa/ptx.h. */
+** isa/ptx.h, and the build keeps this header off their include path. */
 #ifndef GPUSIM_ISA_PTX_INT_H
 #define GPUSIM_ISA_PTX_INT_H
 
@@ -132,10 +134,17 @@ typedef struct {
 
 #define MAX_OPS 6
 
+/* Mods.space beyond the MemSpaces: none written, or a space the front end
+** does not take yet. */
+enum { MODS_NO_SPACE = -1, MODS_LOCAL = -2, MODS_CONST = -3 };
+
+/* Mods.vote: the vote modes (ptx_parse_mods spells them). */
+enum { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT, VOTE_MODES };
+
 typedef struct {
     ValueType types[3];
     uint32_t  ntypes;
-    int       space;      /* MemSpace, -1 none, -2 local, -3 const */
+    int       space;      /* MemSpace, or MODS_NO_SPACE, MODS_LOCAL, MODS_CONST */
     uint32_t  vec;
     int       cmp, boolop, rnd, shfl, vote, atom, testp, prmt;
     bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, f64, nan;
@@ -147,5 +156,55 @@ bool ptx_parse_operand(Ptx *P, POp *o);
 /* Splits the opcode token t into its head ("ld") and modifiers, each kind
 ** at most once ("setp.lt.gt" is an error). */
 bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m);
+
+/* ---- isa/ptx_decode.c: building an instruction (the decoders' tools). Each
+** fails with P's error at the operand or the opcode and returns false. */
+
+/* "'X' is not supported yet by the PTX front end" at t. */
+bool ptx_unsupported(Ptx *P, const Tok *t);
+/* A virtual register class's name for messages ("a predicate"). */
+const char *ptx_cls_name(uint8_t c);
+/* Operand o as a register of class `want` into *out (`what` names it). */
+bool ptx_want_reg(Ptx *P, const POp *o, uint8_t want, Operand *out, const char *what);
+/* Operand o as a source (register, immediate, symbol) of 64 bits when w64,
+** a float literal allowed when is_float. */
+bool ptx_want_src(Ptx *P, const POp *o, bool w64, bool is_float, Operand *out, const char *what);
+/* The instruction op has between lo and hi operands. */
+bool ptx_nops(Ptx *P, const Tok *op, uint32_t have, uint32_t lo, uint32_t hi);
+/* Appends *in to the kernel, guarded by virtual predicate g (UINT32_MAX: none). */
+bool ptx_emit(Ptx *P, Instr *in, uint32_t g);
+/* *in as row op in its register form: a destination and the row's sources. */
+bool ptx_reg_form(Ptx *P, const Tok *opt, Opcode op, const POp *ops, uint32_t n, Instr *in);
+/* Records label operand o of instruction `instr`, resolved at the kernel's end. */
+bool ptx_add_ref(Ptx *P, const POp *o, uint32_t instr);
+
+static inline ValueType ptx_last_type(const Mods *m) { return m->ntypes ? m->types[m->ntypes - 1] : TYPE_NONE; }
+static inline bool ptx_is32(ValueType t) { return t == TYPE_B32 || t == TYPE_U32 || t == TYPE_S32 || t == TYPE_F32; }
+static inline bool ptx_is64(ValueType t) { return t == TYPE_B64 || t == TYPE_U64 || t == TYPE_S64; }
+static inline bool ptx_issub(ValueType t) { return type_bytes(t) == 1 || type_bytes(t) == 2; }
+
+/* ---- isa/ptx_decode_ops.c: one decoder per instruction head, from the
+** instruction's name (opt), head, modifiers and operands into *in, guard g. */
+#define PTX_DECODER(name)                                                                                   \
+    bool name(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, \
+              uint32_t g)
+PTX_DECODER(ptx_decode_ldst);       /* ld, ldu, st                  */
+PTX_DECODER(ptx_decode_atom);       /* atom, red                    */
+PTX_DECODER(ptx_decode_cvt);
+PTX_DECODER(ptx_decode_setp);
+PTX_DECODER(ptx_decode_mov);
+PTX_DECODER(ptx_decode_cvta);
+PTX_DECODER(ptx_decode_selp);
+PTX_DECODER(ptx_decode_flow);       /* bra, ret, exit               */
+PTX_DECODER(ptx_decode_bar);        /* bar, barrier, bar.warp.sync  */
+PTX_DECODER(ptx_decode_membar);     /* membar, fence                */
+PTX_DECODER(ptx_decode_shfl);
+PTX_DECODER(ptx_decode_vote);
+PTX_DECODER(ptx_decode_activemask);
+PTX_DECODER(ptx_decode_redux);
+PTX_DECODER(ptx_decode_testp);
+PTX_DECODER(ptx_decode_prmt);
+PTX_DECODER(ptx_decode_shf);
+PTX_DECODER(ptx_decode_slct);
 
 #endif

@@ -247,7 +247,7 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
 {
     char q[80];
     memset(m, 0, sizeof *m);
-    m->space = -1;
+    m->space = MODS_NO_SPACE;
     m->vec = 1;
     m->cmp = m->boolop = m->shfl = m->vote = m->atom = m->testp = m->prmt = -1;
     m->rnd = RND_NONE;
@@ -263,7 +263,8 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
     static const char *const RNDS[] = { "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
     static const char *const TESTS[] = { "finite", "infinite", "number", "notanumber", "normal", "subnormal" };
     static const char *const PRMTS[] = { "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
-    static const char *const VOTES[] = { "all", "any", "uni", "ballot" };
+    static const char *const VOTES[VOTE_MODES] = { [VOTE_ALL] = "all", [VOTE_ANY] = "any", [VOTE_UNI] = "uni",
+                                                   [VOTE_BALLOT] = "ballot" };
     bool is_atom = strcmp(head, "atom") == 0 || strcmp(head, "red") == 0 || strcmp(head, "redux") == 0;
     bool is_setp = strcmp(head, "setp") == 0;
     for (const char *p = dot; p && p < e;) {
@@ -285,8 +286,8 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if ((n == 6 && memcmp(w, "shared", 6) == 0) || (n == 11 && memcmp(w, "shared::cta", 11) == 0))
             ok = set_once(&m->space, SPACE_SHARED);
         else if (n == 5 && memcmp(w, "param", 5) == 0) ok = set_once(&m->space, SPACE_PARAM);
-        else if (n == 5 && memcmp(w, "local", 5) == 0) ok = set_once(&m->space, -2);
-        else if (n == 5 && memcmp(w, "const", 5) == 0) ok = set_once(&m->space, -3);
+        else if (n == 5 && memcmp(w, "local", 5) == 0) ok = set_once(&m->space, MODS_LOCAL);
+        else if (n == 5 && memcmp(w, "const", 5) == 0) ok = set_once(&m->space, MODS_CONST);
         else if (n == 2 && w[0] == 'v' && (w[1] == '2' || w[1] == '4')) {
             ok = m->vec == 1, kind = "vector widths";
             m->vec = (uint32_t)(w[1] - '0');
@@ -299,7 +300,7 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
             m->rnd = RND_RN + i;
         } else if (strcmp(head, "shfl") == 0 && (i = name_in(SHFL_NAMES, SHFL_COUNT, w, n)) >= 0)
             ok = set_once(&m->shfl, i), kind = "shuffle modes";
-        else if (strcmp(head, "vote") == 0 && (i = name_in(VOTES, 4, w, n)) >= 0) ok = set_once(&m->vote, i), kind = "vote modes";
+        else if (strcmp(head, "vote") == 0 && (i = name_in(VOTES, VOTE_MODES, w, n)) >= 0) ok = set_once(&m->vote, i), kind = "vote modes";
         else if (strcmp(head, "testp") == 0 && (i = name_in(TESTS, 6, w, n)) >= 0) ok = set_once(&m->testp, i), kind = "tests";
         else if (strcmp(head, "prmt") == 0 && (i = name_in(PRMTS, 6, w, n)) >= 0) ok = set_once(&m->prmt, i + 1), kind = "permute modes";
         else if (n == 3 && memcmp(w, "sat", 3) == 0) m->sat = true;

@@ -1,0 +1,585 @@
+/* isa/ptx_decode_ops.c -- the decoders of the PTX instructions with
+** operand shapes of their own, one per instruction head (isa/ptx_decode.c
+** reads an instruction and picks its decoder; the plain register rows,
+** add.s32 to tanh.approx.f32, are decoded there): memory (ld, st, atom,
+** red), conversions and compares (cvt, cvta, setp, selp), moves, control
+** (bra, ret, exit, bar, membar), warp-wide (shfl, vote, activemask, redux)
+** and bit operations (prmt, shf, slct, testp). Each fills *in from the
+** operands through ptx_decode.c's builders and emits it, or fails with the
+** PTX line and column. Sources as isa/ptx_decode.c's. */
+#include "isa/ptx_int.h"
+
+#include <string.h>
+
+/* The memory operand into src[0] + offset, for an access of `space`. */
+static bool mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in)
+{
+    char q[80];
+    if (o->kind != PO_MEM) return ptx_fail(P, &o->tok, "expected an address [..], found '%s'", ptx_quote(&o->tok, q, sizeof q));
+    if (o->param >= 0) return ptx_fail(P, &o->tok, "a parameter is read with ld.param, not as an address of this space");
+    memset(&in->src[0], 0, sizeof in->src[0]);
+    int64_t disp = o->disp;
+    if (o->sym) {
+        if (space != SPACE_SHARED && space != SPACE_GENERIC)
+            return ptx_fail(P, &o->tok, "'%s' is a .shared variable: use ld.shared / st.shared", o->sym->name);
+        disp += o->sym->offset + (space == SPACE_GENERIC ? (int64_t)ISA_SHARED_WINDOW : 0);
+    }
+    if (o->has_reg) {
+        in->src[0].kind = OPND_REG;
+        in->src[0].index = (uint16_t)o->v;
+        if (o->cls == VREG_64) in->iflags |= INSTR_ADDR64;
+        if (disp < INT32_MIN || disp > INT32_MAX) return ptx_fail(P, &o->tok, "address displacement out of range");
+        in->offset = (int32_t)disp;
+    } else {
+        if (disp < 0 || disp > (int64_t)UINT32_MAX) return ptx_fail(P, &o->tok, "address out of the 32-bit space");
+        in->src[0].kind = OPND_IMM;
+        in->src[0].value = (uint32_t)disp;
+    }
+    return true;
+}
+
+/* ld / st / ldu of every space. */
+bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    bool store = !strcmp(head, "st");
+    char q[80];
+    ValueType t = ptx_last_type(m);
+    if (m->f16 || m->f64 || m->space == MODS_LOCAL || m->space == MODS_CONST || !t || m->ntypes != 1) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 2, 2)) return false;
+    const POp *addr = &ops[store ? 0 : 1], *val = &ops[store ? 1 : 0];
+    MemSpace space = m->space < 0 ? SPACE_GENERIC : (MemSpace)m->space;
+    uint32_t words = ptx_is64(t) ? 2 : 1; /* a 64-bit element is two 32-bit words in a register pair */
+    in->type = (uint8_t)(ptx_is64(t) ? TYPE_B32 : t);
+    if (space == SPACE_PARAM) {
+        if (store) return ptx_unsupported(P, opt);
+        if (addr->kind != PO_MEM || addr->param < 0 || addr->has_reg)
+            return ptx_fail(P, &addr->tok, "expected [parameter] after ld.param, found '%s'", ptx_quote(&addr->tok, q, sizeof q));
+        if (m->vec > 1) return ptx_unsupported(P, opt);
+        const KernelParam *kp = &P->k->params[addr->param];
+        int64_t off = (int64_t)kp->offset + addr->disp;
+        if (off < 0 || off + type_bytes(t) > P->k->param_bytes)
+            return ptx_fail(P, &addr->tok, "read of %u bytes at offset %lld is outside the parameters (%u bytes)", type_bytes(t),
+                            (long long)off, P->k->param_bytes);
+        uint8_t want = words == 2 ? VREG_64 : VREG_32;
+        if (ptx_issub(t)) {
+            in->op = OP_LD_PARAM_SUB;
+            in->offset = (int32_t)off;
+        } else {
+            if (off % 4) return ptx_fail(P, &addr->tok, "parameter read at offset %lld is not 4-byte aligned", (long long)off);
+            in->op = OP_LD_PARAM;
+            in->vec = (uint8_t)words;
+        }
+        in->ndst = in->op == OP_LD_PARAM ? (uint8_t)words : 1;
+        in->nsrc = 1;
+        in->src[0].kind = OPND_IMM;
+        in->src[0].value = (uint32_t)(off / 4);
+        if (!ptx_want_reg(P, val, want, &in->dst[0], "the destination")) return false;
+        if (words == 2) {
+            in->dst[1] = in->dst[0];
+            in->dst[1].neg = 1; /* the high word */
+        }
+        return ptx_emit(P, in, g);
+    }
+    if (m->vec * words > 4) return ptx_unsupported(P, opt);
+    if (ptx_issub(t) && space == SPACE_GENERIC) return ptx_unsupported(P, opt);
+    in->op = (uint8_t)(ptx_issub(t) ? (space == SPACE_GLOBAL ? (store ? OP_ST_GLOBAL_SUB : OP_LD_GLOBAL_SUB)
+                                                           : (store ? OP_ST_SHARED_SUB : OP_LD_SHARED_SUB))
+                       : space == SPACE_GLOBAL ? (store ? OP_ST_GLOBAL : OP_LD_GLOBAL)
+                       : space == SPACE_SHARED ? (store ? OP_ST_SHARED : OP_LD_SHARED)
+                                               : (store ? OP_ST_GENERIC : OP_LD_GENERIC));
+    in->vec = (uint8_t)(m->vec * words);
+    if (!mem_operand(P, addr, space, in)) return false;
+    /* the values: one register, or a vector of them */
+    uint32_t nel = m->vec;
+    if ((val->kind == PO_VEC) != (m->vec > 1) || (val->kind == PO_VEC && val->nelem != m->vec))
+        return ptx_fail(P, &val->tok, "'%s' moves %u element(s): expected %s", ptx_quote(opt, q, sizeof q), m->vec,
+                        m->vec > 1 ? "a vector {..} of that many" : "one register");
+    bool fl = t == TYPE_F32;
+    for (uint32_t e = 0; e < nel; e++) {
+        POp one;
+        memset(&one, 0, sizeof one);
+        if (val->kind == PO_VEC) {
+            one.tok = val->etok[e];
+            if (val->eimm[e]) {
+                one.kind = PO_IMM;
+                one.ival = val->eival[e];
+                one.is_float = val->efloat[e];
+                one.fval = val->efval[e];
+            } else {
+                one.kind = PO_REG;
+                one.v = val->ev[e];
+                one.cls = val->ecls[e];
+            }
+        } else {
+            one = *val;
+        }
+        Operand *slot = store ? &in->src[1 + e * words] : &in->dst[e * words];
+        if (store) {
+            if (!ptx_want_src(P, &one, words == 2, fl, slot, "the value to store")) return false;
+            if (words == 2 && slot->kind == OPND_IMM) { /* a 64-bit constant: its two words */
+                uint64_t c = P->k->consts[slot->index];
+                slot[0] = (Operand){ .kind = OPND_IMM, .value = (uint32_t)c };
+                slot[1] = (Operand){ .kind = OPND_IMM, .value = (uint32_t)(c >> 32) };
+                continue;
+            }
+        } else if (!ptx_want_reg(P, &one, words == 2 ? VREG_64 : VREG_32, slot, "the destination")) {
+            return false;
+        }
+        if (words == 2) {
+            slot[1] = slot[0];
+            slot[1].neg = 1;
+        }
+    }
+    in->ndst = store ? 0 : (uint8_t)(nel * words);
+    in->nsrc = store ? (uint8_t)(1 + nel * words) : 1;
+    return ptx_emit(P, in, g);
+}
+
+/* atom / red on global or shared memory. */
+bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    bool red = head[0] == 'r';
+    ValueType t = ptx_last_type(m);
+    if (m->f16 || m->f64 || m->atom < 0 || m->ntypes != 1 || m->vec > 1) return ptx_unsupported(P, opt);
+    if (m->space != SPACE_GLOBAL && m->space != SPACE_SHARED) return ptx_unsupported(P, opt); /* generic atomics */
+    bool glob = m->space == SPACE_GLOBAL;
+    AtomOp op = (AtomOp)m->atom;
+    uint32_t allowed;
+    Opcode row;
+    if (t == TYPE_F32) row = glob ? OP_ATOM_GLOBAL_F32 : OP_ATOM_SHARED_F32, allowed = ATOM_BIT(ADD) | ATOM_BIT(EXCH);
+    else if (t == TYPE_S32) row = glob ? OP_ATOM_GLOBAL_S32 : OP_ATOM_SHARED_S32, allowed = ATOM_BIT(ADD) | ATOM_BIT(MIN) | ATOM_BIT(MAX);
+    else if (ptx_is32(t)) row = glob ? OP_ATOM_GLOBAL_U32 : OP_ATOM_SHARED_U32, allowed = ATOMS_PTX;
+    else if (ptx_is64(t)) row = glob ? OP_ATOM_GLOBAL_U64 : OP_ATOM_SHARED_U64, allowed = OP_INFO[OP_ATOM_GLOBAL_U64].atoms;
+    else return ptx_unsupported(P, opt);
+    if (t == TYPE_S64 && op != ATOM_ADD && op != ATOM_MIN && op != ATOM_MAX) return ptx_unsupported(P, opt);
+    if (!(allowed >> op & 1)) return ptx_unsupported(P, opt);
+    bool w64 = ptx_is64(t);
+    uint32_t need = (red ? 2 : 3) + (op == ATOM_CAS);
+    if (!ptx_nops(P, opt, n, need, need)) return false;
+    in->op = (uint8_t)row;
+    in->mod = (uint8_t)op;
+    in->type = (uint8_t)t;
+    in->ndst = 1;
+    in->nsrc = (uint8_t)(op == ATOM_CAS ? 3 : 2);
+    const POp *o = ops;
+    if (red) { /* a reduction returns nothing: a dead register takes the old value */
+        if (!ptx_grow(P, (void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return false;
+        if (P->nv >= 0xffff) return ptx_fail(P, opt, "too many registers in one kernel");
+        P->vclass[P->nv] = w64 ? VREG_64 : VREG_32;
+        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)P->nv++ };
+    } else if (!ptx_want_reg(P, o++, w64 ? VREG_64 : VREG_32, &in->dst[0], "the destination")) {
+        return false;
+    }
+    if (!mem_operand(P, o++, glob ? SPACE_GLOBAL : SPACE_SHARED, in)) return false;
+    if (!ptx_want_src(P, o++, w64, t == TYPE_F32, &in->src[1], "the operand")) return false;
+    if (op == ATOM_CAS && !ptx_want_src(P, o, w64, false, &in->src[2], "the new value")) return false;
+    return ptx_emit(P, in, g);
+}
+
+/* cvt.[rnd][.ftz][.sat].dtype.stype */
+bool ptx_decode_cvt(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    if (m->f16 || m->f64 || m->ntypes != 2) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 2, 2)) return false;
+    ValueType dt = m->types[0], st = m->types[1];
+    if (dt == TYPE_B32 || dt == TYPE_B64 || st == TYPE_B32 || st == TYPE_B64 || dt == TYPE_B8 || dt == TYPE_B16 ||
+        st == TYPE_B8 || st == TYPE_B16)
+        return ptx_unsupported(P, opt);
+    CvtRound r = (CvtRound)m->rnd;
+    /* the mini ISA's rows where they say the same */
+    Opcode fast = OP_COUNT;
+    if (!m->sat && dt == TYPE_F32 && st == TYPE_S32 && r == RND_RN) fast = OP_CVT_F32_S32;
+    if (!m->sat && dt == TYPE_F32 && st == TYPE_U32 && r == RND_RN) fast = OP_CVT_F32_U32;
+    if (!m->sat && dt == TYPE_S32 && st == TYPE_F32 && r == RND_RZI) fast = OP_CVT_S32_F32;
+    if (!m->sat && dt == TYPE_U32 && st == TYPE_F32 && r == RND_RZI) fast = OP_CVT_U32_F32;
+    if (!m->sat && dt == TYPE_S32 && st == TYPE_F32 && r == RND_RNI) fast = OP_CVT_RNI_S32_F32;
+    in->op = (uint8_t)(fast != OP_COUNT ? fast : OP_CVT);
+    in->type = (uint8_t)dt;
+    in->stype = (uint8_t)st;
+    in->sub = (uint8_t)r;
+    if (m->sat) in->iflags |= INSTR_SAT;
+    in->ndst = in->nsrc = 1;
+    if (!ptx_want_reg(P, &ops[0], ptx_is64(dt) ? VREG_64 : VREG_32, &in->dst[0], "the destination")) return false;
+    if (!ptx_want_src(P, &ops[1], ptx_is64(st), st == TYPE_F32, &in->src[0], "the source")) return false;
+    if (fast == OP_COUNT && in->src[0].kind == OPND_IMM && ptx_is64(st)) { /* the executor reads a pair or the pool */
+    }
+    /* what ptxas makes of it: a zero-extension or a truncation is free
+    ** (the high word is RZ, or dropped); a sign-extension one SHF; others one */
+    bool ints = dt != TYPE_F32 && st != TYPE_F32;
+    if (ints && !m->sat && ((ptx_is64(dt) && !type_signed(st) && type_bytes(st) == 4) || (type_bytes(dt) == 4 && ptx_is64(st))))
+        in->slots = 0, in->lunit = in->llat = UNIT_ALU;
+    return ptx_emit(P, in, g);
+}
+
+/* setp.CMP[.BOOL].type p[|q], a, b[, c]: a combining BOOL or the q output
+** become predicate operations after the compare (one ISETP in SASS). */
+bool ptx_decode_setp(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (m->f16 || m->f64 || m->cmp < 0 || m->ntypes != 1) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, m->boolop >= 0 ? 4 : 3, m->boolop >= 0 ? 4 : 3)) return false;
+    int cmp = m->cmp;
+    if (cmp >= 14) cmp = CMP_LT + (cmp - 14); /* lo ls hi hs: the unsigned lt le gt ge */
+    if (t != TYPE_F32 && cmp >= CMP_EQU) return ptx_unsupported(P, opt);
+    Opcode row = t == TYPE_F32 ? OP_SETP_F32 : t == TYPE_S32 ? OP_SETP_S32 : (t == TYPE_U32 || t == TYPE_B32) ? OP_SETP_U32
+               : t == TYPE_S64 ? OP_SETP_S64 : (t == TYPE_U64 || t == TYPE_B64) ? OP_SETP_U64 : OP_COUNT;
+    if (row == OP_COUNT) return ptx_unsupported(P, opt);
+    if (type_signed(t) && m->cmp >= 14) return ptx_unsupported(P, opt);
+    in->op = (uint8_t)row;
+    in->mod = (uint8_t)cmp;
+    in->type = (uint8_t)t;
+    in->ndst = 1;
+    in->nsrc = 2;
+    bool w64 = ptx_is64(t);
+    if (!ptx_want_src(P, &ops[1], w64, t == TYPE_F32, &in->src[0], "the first source")) return false;
+    if (!ptx_want_src(P, &ops[2], w64, t == TYPE_F32, &in->src[1], "the second source")) return false;
+    const POp *d = &ops[0];
+    if (d->kind != PO_REG && d->kind != PO_PIPE) return ptx_want_reg(P, d, VREG_PRED, &in->dst[0], "the destination");
+    if (d->cls != VREG_PRED) return ptx_want_reg(P, d, VREG_PRED, &in->dst[0], "the destination");
+    Operand c;
+    if (m->boolop >= 0 && !ptx_want_reg(P, &ops[3], VREG_PRED, &c, "the predicate to combine")) return false;
+    bool plain = m->boolop < 0 && d->kind == PO_REG;
+    if (plain) {
+        in->dst[0] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)d->v };
+        return ptx_emit(P, in, g);
+    }
+    /* the compare into a fresh predicate, then p = t BOOL c, q = !t BOOL c */
+    if (!ptx_grow(P, (void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return false;
+    if (P->nv >= 0xffff) return ptx_fail(P, opt, "too many registers in one kernel");
+    P->vclass[P->nv] = VREG_PRED;
+    uint32_t tv = P->nv++;
+    in->dst[0] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)tv };
+    if (!ptx_emit(P, in, g)) return false;
+    static const Opcode BOOL_ROW[] = { OP_AND_PRED, OP_OR_PRED, OP_XOR_PRED };
+    for (int out = 0; out < (d->kind == PO_PIPE ? 2 : 1); out++) {
+        Instr j = *in;
+        memset(j.dst, 0, sizeof j.dst);
+        memset(j.src, 0, sizeof j.src);
+        j.dst[0] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)(out ? d->v2 : d->v) };
+        j.src[0] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)tv, .neg = (uint8_t)out };
+        if (m->boolop >= 0) {
+            j.op = (uint8_t)BOOL_ROW[m->boolop];
+            j.nsrc = 2;
+            j.src[1] = c;
+        } else {
+            j.op = (uint8_t)(out ? OP_NOT_PRED : OP_MOV_PRED);
+            j.nsrc = 1;
+            if (out) j.src[0].neg = 0;
+        }
+        j.mod = 0;
+        j.type = TYPE_NONE;
+        j.slots = 0; /* folded into the ISETP */
+        j.lunit = j.llat = UNIT_ALU;
+        if (!ptx_emit(P, &j, g)) return false;
+    }
+    return true;
+}
+
+/* mov: registers, immediates, symbols, special registers; 64-bit packs and unpacks; predicates. */
+bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    char q[80];
+    ValueType t = ptx_last_type(m);
+    if (!ptx_nops(P, opt, n, 2, 2)) return false;
+    if (m->ntypes == 1 && t == TYPE_NONE) { /* mov.pred */
+        in->op = OP_MOV_PRED;
+        in->ndst = in->nsrc = 1;
+        if (!ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination")) return false;
+        if (ops[1].kind == PO_IMM && !ops[1].is_float && (ops[1].ival == 0 || ops[1].ival == 1))
+            in->src[0] = (Operand){ .kind = OPND_IMM, .value = (uint32_t)ops[1].ival };
+        else if (!ptx_want_reg(P, &ops[1], VREG_PRED, &in->src[0], "the source"))
+            return false;
+        return ptx_emit(P, in, g);
+    }
+    if (m->ntypes != 1) return ptx_unsupported(P, opt);
+    if (ptx_is64(t)) {
+        if (ops[0].kind == PO_VEC) { /* mov.b64 {lo, hi}, a */
+            if (ops[0].nelem != 2 || ops[0].eimm[0] || ops[0].eimm[1]) return ptx_fail(P, &ops[0].tok, "expected {lo, hi} registers");
+            in->op = OP_MOV_UNPACK64;
+            in->ndst = 2;
+            in->nsrc = 1;
+            for (int e = 0; e < 2; e++) {
+                POp one = { .kind = PO_REG, .tok = ops[0].etok[e], .v = ops[0].ev[e], .cls = ops[0].ecls[e] };
+                if (!ptx_want_reg(P, &one, VREG_32, &in->dst[e], "a destination word")) return false;
+            }
+            if (!ptx_want_src(P, &ops[1], true, false, &in->src[0], "the source")) return false;
+            return ptx_emit(P, in, g);
+        }
+        if (ops[1].kind == PO_VEC) { /* mov.b64 d, {lo, hi} */
+            if (ops[1].nelem != 2) return ptx_fail(P, &ops[1].tok, "expected {lo, hi}");
+            in->op = OP_MOV_PACK64;
+            in->ndst = 1;
+            in->nsrc = 2;
+            if (!ptx_want_reg(P, &ops[0], VREG_64, &in->dst[0], "the destination")) return false;
+            for (int e = 0; e < 2; e++) {
+                POp one = { .kind = ops[1].eimm[e] ? PO_IMM : PO_REG, .tok = ops[1].etok[e], .v = ops[1].ev[e],
+                            .cls = ops[1].ecls[e], .ival = ops[1].eival[e] };
+                if (!ptx_want_src(P, &one, false, false, &in->src[e], "a source word")) return false;
+            }
+            return ptx_emit(P, in, g);
+        }
+        in->op = OP_MOV_B64;
+        in->ndst = in->nsrc = 1;
+        if (!ptx_want_reg(P, &ops[0], VREG_64, &in->dst[0], "the destination")) return false;
+        if (ops[1].kind == PO_SPECIAL) {
+            if (ops[1].special != SREG_CLOCK64 && ops[1].special != SREG_GLOBALTIMER)
+                return ptx_fail(P, &ops[1].tok, "'%s' is a 32-bit special register: read it with mov.u32", ptx_quote(&ops[1].tok, q, sizeof q));
+            in->src[0] = (Operand){ .kind = OPND_SPECIAL, .index = (uint16_t)ops[1].special };
+            in->slots = 1, in->lunit = in->llat = UNIT_ALU; /* S2UR / CS2R */
+        } else if (!ptx_want_src(P, &ops[1], true, false, &in->src[0], "the source")) {
+            return false;
+        }
+        return ptx_emit(P, in, g);
+    }
+    if (!ptx_is32(t) && !ptx_issub(t)) return ptx_unsupported(P, opt);
+    in->op = OP_MOV;
+    in->type = (uint8_t)(t == TYPE_F32 ? TYPE_F32 : TYPE_B32);
+    in->ndst = in->nsrc = 1;
+    if (!ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination")) return false;
+    if (ops[1].kind == PO_SPECIAL) {
+        if (ops[1].special == SREG_CLOCK64 || ops[1].special == SREG_GLOBALTIMER)
+            return ptx_fail(P, &ops[1].tok, "'%s' is 64-bit: read it with mov.u64", ptx_quote(&ops[1].tok, q, sizeof q));
+        in->src[0] = (Operand){ .kind = OPND_SPECIAL, .index = (uint16_t)ops[1].special };
+        in->slots = 1, in->lunit = in->llat = UNIT_ALU; /* S2R */
+    } else if (ops[1].kind == PO_WORD && !ops[1].sym) {
+        return ptx_fail(P, &ops[1].tok, "unknown name '%s'; expected a register, a number, a .shared variable or a special register",
+                        ptx_quote(&ops[1].tok, q, sizeof q));
+    } else if (!ptx_want_src(P, &ops[1], false, t == TYPE_F32, &in->src[0], "the source")) {
+        return false;
+    }
+    return ptx_emit(P, in, g);
+
+}
+
+
+/* cvta: a global or shared address to and from the generic space. */
+bool ptx_decode_cvta(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (!ptx_nops(P, opt, n, 2, 2)) return false;
+    if (m->space == SPACE_GLOBAL) {
+        if (t != TYPE_U64) return ptx_unsupported(P, opt);
+        return ptx_reg_form(P, opt, OP_CVTA_GLOBAL, ops, n, in) && ptx_emit(P, in, g);
+    }
+    if (m->space != SPACE_SHARED || (t != TYPE_U64 && t != TYPE_U32)) return ptx_unsupported(P, opt);
+    in->op = (uint8_t)(m->to ? OP_CVTA_TO_SHARED : OP_CVTA_SHARED);
+    in->ndst = in->nsrc = 1;
+    if (!ptx_want_reg(P, &ops[0], t == TYPE_U64 ? VREG_64 : VREG_32, &in->dst[0], "the destination")) return false;
+    if (!ptx_want_src(P, &ops[1], t == TYPE_U64, false, &in->src[0], "the source")) return false;
+    return ptx_emit(P, in, g);
+
+}
+
+
+/* selp: d = p ? a : b, 32 or 64 bits. */
+bool ptx_decode_selp(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (!ptx_nops(P, opt, n, 4, 4)) return false;
+    bool w64 = ptx_is64(t);
+    if (!w64 && !ptx_is32(t)) return ptx_unsupported(P, opt);
+    in->op = (uint8_t)(w64 ? OP_SELP_B64 : OP_SELP);
+    in->type = (uint8_t)(w64 ? TYPE_B64 : t == TYPE_F32 ? TYPE_F32 : TYPE_B32);
+    in->ndst = 1;
+    in->nsrc = 3;
+    if (!ptx_want_reg(P, &ops[0], w64 ? VREG_64 : VREG_32, &in->dst[0], "the destination")) return false;
+    if (!ptx_want_src(P, &ops[1], w64, t == TYPE_F32, &in->src[0], "the first source") ||
+        !ptx_want_src(P, &ops[2], w64, t == TYPE_F32, &in->src[1], "the second source") ||
+        !ptx_want_reg(P, &ops[3], VREG_PRED, &in->src[2], "the selector"))
+        return false;
+    return ptx_emit(P, in, g);
+
+}
+
+
+/* bra (to a label), ret and exit (a kernel's ret ends the thread). */
+bool ptx_decode_flow(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    Kernel *k = P->k;
+    if (head[0] == 'b') {
+        if (!ptx_nops(P, opt, n, 1, 1)) return false;
+        in->op = (uint8_t)(m->uni ? OP_BRA_UNI : OP_BRA);
+        if (!ptx_add_ref(P, &ops[0], k->ncode)) return false;
+    } else {
+        if (!ptx_nops(P, opt, n, 0, 0)) return false;
+        in->op = OP_EXIT; /* ret from a kernel ends the thread */
+    }
+    in->type = TYPE_NONE;
+    return ptx_emit(P, in, g);
+
+}
+
+
+/* bar.sync / barrier.sync 0 (the block), bar.warp.sync (the warp). */
+bool ptx_decode_bar(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    char q[80];
+    if (m->ntypes == 0 && !strcmp(head, "bar") && m->sync && opt->len > 8 && !memcmp(opt->s, "bar.warp", 8)) {
+        if (!ptx_nops(P, opt, n, 1, 1)) return false;
+        in->op = OP_BAR_WARP;
+        in->nsrc = 1;
+        if (!ptx_want_src(P, &ops[0], false, false, &in->src[0], "the member mask")) return false;
+        return ptx_emit(P, in, g);
+    }
+    bool red = opt->len > 4 && (strstr(ptx_text(opt, q, sizeof q), ".red") || strstr(q, ".arrive") || strstr(q, ".cta.red"));
+    if (red || !(m->sync || !strcmp(q, "bar.sync") || !strcmp(q, "barrier.sync"))) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 1, 2)) return false;
+    if (ops[0].kind != PO_IMM || ops[0].ival != 0)
+        return ptx_fail(P, &ops[0].tok, "only barrier 0 is supported (named barriers are not yet)");
+    if (n == 2) return ptx_fail(P, &ops[1].tok, "a barrier with a thread count is not supported yet");
+    if (g != UINT32_MAX) return ptx_fail(P, opt, "'bar.sync' cannot be predicated: every thread of the block must reach it");
+    in->op = OP_BAR_SYNC;
+    in->type = TYPE_NONE;
+    return ptx_emit(P, in, g);
+
+}
+
+
+/* shfl.sync: d[|p], a, b, c, membermask. */
+bool ptx_decode_shfl(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (!m->sync || m->shfl < 0 || t != TYPE_B32) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 5, 5)) return false;
+    in->op = OP_SHFL;
+    in->mod = (uint8_t)m->shfl;
+    in->ndst = 1;
+    in->nsrc = 4;
+    if (ops[0].kind == PO_PIPE) { /* d|p: p says whether the source lane was in range */
+        POp d = ops[0];
+        d.kind = PO_REG;
+        if (!ptx_want_reg(P, &d, VREG_32, &in->dst[0], "the destination")) return false;
+        in->dst[1] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)ops[0].v2 };
+        in->ndst = 2;
+    } else if (!ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination")) {
+        return false;
+    }
+    for (uint32_t i = 1; i < 5; i++)
+        if (!ptx_want_src(P, &ops[i], false, false, &in->src[i - 1], "a source")) return false;
+    return ptx_emit(P, in, g);
+
+}
+
+
+/* vote.sync: all, any, uni (to a predicate), ballot (to a register). */
+bool ptx_decode_vote(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (!m->sync || m->vote < 0) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 3, 3)) return false;
+    in->type = TYPE_NONE;
+    if (m->vote == VOTE_BALLOT) {
+        if (t != TYPE_B32) return ptx_unsupported(P, opt);
+        in->op = OP_VOTE_BALLOT;
+        in->type = TYPE_B32;
+        if (!ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination")) return false;
+    } else {
+        static const Opcode ROW[VOTE_MODES] = { [VOTE_ALL] = OP_VOTE_ALL, [VOTE_ANY] = OP_VOTE_ANY, [VOTE_UNI] = OP_VOTE_UNI };
+        in->op = (uint8_t)ROW[m->vote];
+        if (!ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination")) return false;
+    }
+    in->ndst = in->nsrc = 1;
+    if (!ptx_want_reg(P, &ops[1], VREG_PRED, &in->src[0], "the predicate")) return false;
+    return ptx_emit(P, in, g); /* the member mask is parsed and ignored, as in the mini ISA */
+
+}
+
+
+/* activemask: the lanes executing it. */
+bool ptx_decode_activemask(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    (void)m;
+    if (!ptx_nops(P, opt, n, 1, 1)) return false;
+    in->op = OP_ACTIVEMASK;
+    in->ndst = 1;
+    return ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination") && ptx_emit(P, in, g);
+
+}
+
+
+/* redux.sync.add: the sum over the warp's lanes. */
+bool ptx_decode_redux(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (!m->sync || m->atom != ATOM_ADD || (t != TYPE_U32 && t != TYPE_S32)) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 3, 3)) return false;
+    in->op = OP_REDUX_ADD;
+    in->ndst = in->nsrc = 1;
+    return ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination") &&
+           ptx_want_src(P, &ops[1], false, false, &in->src[0], "the source") && ptx_emit(P, in, g);
+
+}
+
+
+/* testp: a float's class (finite, infinite, number, NaN, normal, subnormal). */
+bool ptx_decode_testp(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (m->testp < 0 || t != TYPE_F32) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 2, 2)) return false;
+    in->op = OP_TESTP_F32;
+    in->sub = (uint8_t)m->testp;
+    in->ndst = in->nsrc = 1;
+    return ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination") &&
+           ptx_want_src(P, &ops[1], false, true, &in->src[0], "the source") && ptx_emit(P, in, g);
+
+}
+
+
+/* prmt: byte permute, by selector or mode. */
+bool ptx_decode_prmt(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (t != TYPE_B32) return ptx_unsupported(P, opt);
+    in->sub = (uint8_t)(m->prmt < 0 ? PRMT_DEFAULT : m->prmt);
+    return ptx_reg_form(P, opt, OP_PRMT_B32, ops, n, in) && ptx_emit(P, in, g);
+
+}
+
+
+/* shf.l / shf.r: funnel shift, .wrap or .clamp. */
+bool ptx_decode_shf(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (t != TYPE_B32 || m->l == m->r || m->wrap == m->clamp) return ptx_unsupported(P, opt);
+    in->sub = m->clamp;
+    return ptx_reg_form(P, opt, m->l ? OP_SHF_L : OP_SHF_R, ops, n, in) && ptx_emit(P, in, g);
+
+}
+
+
+/* slct: d = c >= 0 ? a : b. */
+bool ptx_decode_slct(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    if (m->ntypes != 2 || !ptx_is32(m->types[0]) || (m->types[1] != TYPE_S32 && m->types[1] != TYPE_F32)) return ptx_unsupported(P, opt);
+    in->type = (uint8_t)m->types[0];
+    if (!ptx_reg_form(P, opt, m->types[1] == TYPE_F32 ? OP_SLCT_F32 : OP_SLCT_S32, ops, n, in)) return false;
+    if (m->types[0] != TYPE_F32) /* a and b are read as the destination's type */
+        for (int i = 0; i < 2; i++)
+            if (in->src[i].kind == OPND_IMM && ops[i + 1].is_float) return ptx_fail(P, &ops[i + 1].tok, "float literal for an integer slct");
+    return ptx_emit(P, in, g);
+
+}
+
+/* membar / fence: ordering only (the model's memory is coherent at issue). */
+bool ptx_decode_membar(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)opt, (void)head, (void)m, (void)ops, (void)n;
+    in->op = OP_MEMBAR;
+    in->type = TYPE_NONE;
+    return ptx_emit(P, in, g);
+}
+
