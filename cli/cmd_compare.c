@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/jsonparse.h"
 #include "cli/cli.h"
 #include "cli/jobs.h"
 #include "cli/report.h"
@@ -447,12 +448,8 @@ int cmd_compare(int argc, char **argv)
         if (!text) diag_print(stderr, &d);
         goto out;
     }
-    const char *parse_end = NULL;
-    root = cJSON_ParseWithLengthOpts(text, len, &parse_end, 0);
+    root = jsonparse_text(text, len, args.results, &d);
     if (!root) {
-        uint32_t line = 1, col = 1;
-        for (const char *c = text; parse_end && c < parse_end; c++) line += *c == '\n', col = *c == '\n' ? 1 : col + 1;
-        diag_set(&d, args.results, line, col, "not valid JSON");
         diag_print(stderr, &d);
         goto out;
     }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/jsonparse.h"
 #include "base/jsonpos.h"
 #include "base/jsonstr.h"
 #include "base/names.h"
@@ -441,43 +442,6 @@ static void file_stem(const char *source, char *dst, size_t cap)
     dst[n] = '\0';
 }
 
-static bool is_blank(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
-}
-
-/* Reports a cJSON parse failure at line:col. cJSON stops at, or just past, the
-** offending token; when that is a blank or the end of the text, step back to
-** the last visible character, unless the text simply ends too early. */
-static void syntax_error(const char *text, size_t len, const char *err, const char *source, Diag *d)
-{
-    if (!err || err < text || err > text + len) {
-        diag_set(d, source, 0, 0, "JSON syntax error");
-        return;
-    }
-    const char *at = err;
-    bool truncated = false;
-    if (*at == '\0' || is_blank(*at)) {
-        const char *p = at;
-        while (p > text && is_blank(p[-1])) p--;
-        if (*at == '\0' && (p == text || (p[-1] != '}' && p[-1] != ']'))) {
-            truncated = true;
-            at = p;
-        } else if (p > text) {
-            at = p - 1;
-        }
-    }
-    uint32_t line, col;
-    jsonpos_line_col(text, len, (size_t)(at - text), &line, &col);
-    if (truncated) {
-        diag_set(d, source, line, col, "JSON syntax error: unexpected end of input");
-        return;
-    }
-    size_t tok = 0;
-    while (tok < 12 && at[tok] && !is_blank(at[tok])) tok++;
-    diag_set(d, source, line, col, "JSON syntax error near '%.*s'", (int)tok, at);
-}
-
 /* The machine files being loaded, the innermost first: a base naming one
 ** of them closes a cycle. */
 typedef struct Chain {
@@ -520,54 +484,16 @@ static bool parse_at(const char *json, size_t len, const char *source, const Cha
         json = "";
         len = 0;
     }
-    const char *nul = memchr(json, '\0', len);
-    if (nul) {
-        uint32_t line, col;
-        jsonpos_line_col(json, len, (size_t)(nul - json), &line, &col);
-        diag_set(d, source, line, col, "unexpected NUL byte (not a JSON text file)");
-        return false;
-    }
-    char *text = malloc(len + 1);
+    cJSON *root = jsonparse_text(json, len, source, d);
+    if (!root) return false;
+    char *text = malloc(len + 1); /* the Loader's positions read it as a string */
     if (!text) {
+        cJSON_Delete(root);
         diag_set(d, source, 0, 0, "out of memory");
         return false;
     }
     memcpy(text, json, len);
     text[len] = '\0';
-
-    /* length len + 1 so that cJSON sees the terminator and rejects trailing garbage */
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-    if (!root) {
-        size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
-        if (jsonpos_depth_at(text, len, off) >= JSONPOS_NESTING_LIMIT) {
-            uint32_t line, col;
-            jsonpos_line_col(text, len, off, &line, &col);
-            diag_set(d, source, line, col, "JSON nested too deeply (limit %d levels)", JSONPOS_NESTING_LIMIT);
-        } else {
-            syntax_error(text, len, end, source, d);
-        }
-        free(text);
-        return false;
-    }
-    size_t bad = jsonpos_find_bad_utf8(text, len);
-    if (bad < len) {
-        uint32_t line, col;
-        jsonpos_line_col(text, len, bad, &line, &col);
-        diag_set(d, source, line, col, "byte 0x%02x is not UTF-8 text (JSON files are UTF-8)", (unsigned char)text[bad]);
-        cJSON_Delete(root);
-        free(text);
-        return false;
-    }
-    size_t nul_escape = jsonpos_find_nul_escape(text, len);
-    if (nul_escape < len) {
-        uint32_t line, col;
-        jsonpos_line_col(text, len, nul_escape, &line, &col);
-        diag_set(d, source, line, col, "\\u0000 (a NUL character) inside a string: it would cut the string short");
-        cJSON_Delete(root);
-        free(text);
-        return false;
-    }
 
     GpuConfig cfg;
     memset(&cfg, 0, sizeof cfg);

@@ -469,7 +469,7 @@ START_TEST(test_syntax_error_position)
     Diag d = parse_fails(text);
     ck_assert_uint_eq(d.line, 3);
     ck_assert_uint_eq(d.col, 18);
-    ck_assert_has(d.message, "JSON syntax error near ','");
+    ck_assert_has(d.message, "invalid JSON: unexpected ','");
 
     d = parse_fails("{\n  \"sm\": {\n    \"count\" 108\n  }\n}\n");
     ck_assert_uint_eq(d.line, 3);
@@ -477,14 +477,14 @@ START_TEST(test_syntax_error_position)
 
     d = parse_fails("{\n  \"sm\": {\n");
     ck_assert_uint_eq(d.line, 2);
-    ck_assert_has(d.message, "unexpected end of input");
+    ck_assert_has(d.message, "invalid JSON: unexpected end of file");
 
     d = parse_fails("{} trailing");
     ck_assert_uint_eq(d.line, 1);
     ck_assert_uint_eq(d.col, 4);
 
     d = parse_fails("");
-    ck_assert_has(d.message, "end of input");
+    ck_assert_has(d.message, "end of file");
 }
 END_TEST
 

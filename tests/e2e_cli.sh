@@ -170,7 +170,7 @@ expect_err "gpus unknown name lists presets" 'presets: a100, b200, h100, h200, r
 
 sed 's/"count": 108,/"count": 108/' "$TMP/a100.json" >"$TMP/syntax.json"
 expect_rc "machine file with a JSON syntax error" 2 gpus "$TMP/syntax.json"
-expect_err "JSON syntax error names line:col" "^$TMP/syntax.json:[0-9]+:[0-9]+: error: JSON syntax error"
+expect_err "JSON syntax error names line:col" "^$TMP/syntax.json:[0-9]+:[0-9]+: error: invalid JSON"
 expect_rc "--gpu file with a JSON syntax error" 2 occupancy --gpu "$TMP/syntax.json" --block 256 --regs 32
 
 # a machine file with a base gives only what it changes; gpus prints the merged machine

@@ -2,35 +2,14 @@
 ** values placed at their path and line:col (see jsonread.h). */
 #include "workloads/jsonread.h"
 
+#include "base/jsonparse.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ================================================================ parsing */
-
-/* A syntax error cJSON stopped at byte off: an unterminated string is
-** reported where it opens (cJSON's own position is then the end of file). */
-static void syntax_error(const char *text, size_t len, const char *file, size_t off, Diag *d)
-{
-    uint32_t line, col;
-    size_t open = jsonpos_open_string(text, len);
-    if (open < len && open <= off) {
-        jsonpos_line_col(text, len, open, &line, &col);
-        diag_set(d, file, line, col, "invalid JSON: unterminated string");
-        return;
-    }
-    jsonpos_line_col(text, len, off, &line, &col);
-    if (off >= len) {
-        diag_set(d, file, line, col, "invalid JSON: unexpected end of file");
-    } else {
-        unsigned char ch = (unsigned char)text[off];
-        if (ch >= 0x20 && ch < 0x7f)
-            diag_set(d, file, line, col, "invalid JSON: unexpected '%c'", ch);
-        else
-            diag_set(d, file, line, col, "invalid JSON: unexpected byte 0x%02x", ch);
-    }
-}
 
 cJSON *jsonread_parse(JsonReader *r, const char *text, size_t len, const char *file, Diag *d)
 {
@@ -39,50 +18,7 @@ cJSON *jsonread_parse(JsonReader *r, const char *text, size_t len, const char *f
     r->len = len;
     r->file = file;
     r->d = d;
-    /* cJSON would stop at a NUL as if the text ended there */
-    const char *nul = memchr(text, '\0', len);
-    size_t nul_at = nul ? (size_t)(nul - text) : len;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    if (!root || nul) {
-        size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
-        cJSON_Delete(root);
-        if (off < nul_at && jsonpos_depth_at(text, len, off) >= JSONPOS_NESTING_LIMIT) {
-            uint32_t line, col;
-            jsonpos_line_col(text, len, off, &line, &col);
-            diag_set(d, file, line, col, "JSON nested too deeply (limit %d levels)", JSONPOS_NESTING_LIMIT);
-            return NULL;
-        }
-        syntax_error(text, len, file, off < nul_at ? off : nul_at, d);
-        return NULL;
-    }
-    size_t bad = jsonpos_find_bad_utf8(text, len);
-    if (bad < len) {
-        cJSON_Delete(root);
-        uint32_t line, col;
-        jsonpos_line_col(text, len, bad, &line, &col);
-        diag_set(d, file, line, col, "byte 0x%02x is not UTF-8 text (JSON files are UTF-8)", (unsigned char)text[bad]);
-        return NULL;
-    }
-    size_t nul_escape = jsonpos_find_nul_escape(text, len);
-    if (nul_escape < len) {
-        cJSON_Delete(root);
-        uint32_t line, col;
-        jsonpos_line_col(text, len, nul_escape, &line, &col);
-        diag_set(d, file, line, col, "\\u0000 (a NUL character) inside a string: it would cut the string short");
-        return NULL;
-    }
-    /* anything but whitespace after the value */
-    size_t tail = end ? (size_t)(end - text) : len;
-    while (tail < len && strchr(" \t\r\n", text[tail])) tail++;
-    if (tail < len) {
-        cJSON_Delete(root);
-        uint32_t line, col;
-        jsonpos_line_col(text, len, tail, &line, &col);
-        diag_set(d, file, line, col, "invalid JSON: text after the end of the top-level value");
-        return NULL;
-    }
-    return root;
+    return jsonparse_text(text, len, file, d);
 }
 
 /* ================================================================ errors */
