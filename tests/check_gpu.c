@@ -16,14 +16,6 @@
 #include "sim/gpu.h"
 #include "tests/sim_run.h"
 
-static uint32_t buffer(Run *t, uint64_t bytes, const char *name)
-{
-    Diag d;
-    uint32_t a = gmem_alloc(t->gmem, bytes, name, &d);
-    ck_assert_msg(a != 0, "%s", d.message);
-    return a;
-}
-
 static bool simulate(Run *t)
 {
     Diag d;

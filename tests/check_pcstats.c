@@ -13,56 +13,25 @@
 
 #include "isa/load.h"
 #include "sim/gpu.h"
+#include "tests/sim_run.h"
 
 #ifndef TESTS_DIR
 #define TESTS_DIR "tests"
 #endif
 
-typedef struct {
-    Program   prog;
-    GpuConfig cfg;
-    GlobalMem *gmem;
-    Launch    L;
-    uint32_t  params[8];
-    SimResult r;
-} Run;
-
-static void run_init(Run *t, const char *file, const char *kernel)
+/* The a100 preset on 4 SMs, the kernel from a file. */
+static void run_file(Run *t, const char *file, const char *kernel)
 {
-    memset(t, 0, sizeof *t);
+    run_init_file(t, "a100", file, kernel);
+    set(t, "sm.count=4");
     Diag d;
-    ck_assert_msg(program_load_file(file, &t->prog, &d), "%s: %u:%u %s", file, d.line, d.col, d.message);
-    ck_assert_msg(config_load("a100", &t->cfg, &d), "%s", d.message);
-    ck_assert_msg(config_set(&t->cfg, "sm.count=4", &d), "%s", d.message);
     ck_assert_msg(config_validate(&t->cfg, &d), "%s", d.message);
-    t->gmem = gmem_create();
-    char msg[512];
-    t->L.kernel = program_match_kernel(&t->prog, kernel, msg, sizeof msg);
-    ck_assert_msg(t->L.kernel != NULL, "%s", msg);
-    t->L.kernel_file = file;
-    t->L.gmem = t->gmem;
-    t->L.params = t->params;
-    t->L.grid[1] = t->L.grid[2] = t->L.block[1] = t->L.block[2] = 1;
-}
-
-static uint32_t buffer(Run *t, uint64_t bytes, const char *name)
-{
-    Diag d;
-    uint32_t a = gmem_alloc(t->gmem, bytes, name, &d);
-    ck_assert_msg(a != 0, "%s", d.message);
-    return a;
-}
-
-static void run_free(Run *t)
-{
-    gmem_destroy(t->gmem);
-    program_destroy(&t->prog);
 }
 
 /* n x n transpose with 32 x 32 blocks; `ptx`: the params are 64-bit. */
 static void transpose_setup(Run *t, const char *file, const char *kernel, uint32_t n, bool ptx)
 {
-    run_init(t, file, kernel);
+    run_file(t, file, kernel);
     uint32_t in = buffer(t, (uint64_t)n * n * 4, "in"), out = buffer(t, (uint64_t)n * n * 4, "out");
     if (ptx) {
         uint32_t p[5] = { in, 0, out, 0, n };
@@ -77,7 +46,7 @@ static void transpose_setup(Run *t, const char *file, const char *kernel, uint32
 
 static void histogram_setup(Run *t, const char *kernel, uint32_t n)
 {
-    run_init(t, TESTS_DIR "/../workloads/examples/kernels/histogram.asm", kernel);
+    run_file(t, TESTS_DIR "/../workloads/examples/kernels/histogram.asm", kernel);
     uint32_t data = buffer(t, (uint64_t)n * 4, "data"), bins = buffer(t, 256 * 4, "bins");
     uint32_t *v = gmem_translate(t->gmem, data, n * 4);
     for (uint32_t i = 0; i < n; i++) v[i] = (i * 2654435761u) >> 24; /* scattered bins, some shared */

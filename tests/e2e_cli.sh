@@ -16,33 +16,8 @@ GPUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$2" || exit 2
 . tests/e2e_lib.sh # the working directory is now the source tree
 
-OUT=$TMP/stdout
-ERR=$TMP/stderr
-
-
-# gp ARGS...: runs gpusim, stdout to $OUT, stderr to $ERR, status to $rc
-gp() {
-    "$GPUSIM" "$@" >"$OUT" 2>"$ERR"
-    rc=$?
-}
-
-# expect_rc NAME STATUS ARGS...
-expect_rc() {
-    local name=$1 want=$2
-    shift 2
-    gp "$@"
-    if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, want $want (gpusim $*)" "$(head -n 3 "$ERR")"; fi
-}
-
-# expect_out NAME EXTENDED_REGEX: the last command's stdout matches
-expect_out() {
-    if grep -Eq -- "$2" "$OUT"; then ok; else bad "$1: stdout lacks /$2/" "$(head -n 5 "$OUT")"; fi
-}
-
-# expect_err NAME EXTENDED_REGEX: the last command's stderr matches
-expect_err() {
-    if grep -Eq -- "$2" "$ERR"; then ok; else bad "$1: stderr lacks /$2/" "$(head -n 3 "$ERR")"; fi
-}
+E2E_PROGRAM=$GPUSIM
+gp() { e2e_run "$@"; } # gp ARGS...: gpusim, as the checks below run it
 
 # occ NAME BLOCKS OCCUPANCY ARGS...: `occupancy --json` gives these figures
 occ() {

@@ -2,11 +2,15 @@
 # argument checks. Gives a temporary folder $TMP (removed on exit), the
 # counters, ok / bad NAME [DETAIL...] (a failure prints FAIL: NAME and each
 # detail line indented), and e2e_finish: the closing "N passed, M failed"
-# line, with the status to exit with.
+# line, with the status to exit with. The expect_* checks run the program
+# under test, $E2E_PROGRAM (set it after sourcing), through e2e_run.
 TMP=$(mktemp -d) || exit 2
 trap 'rm -rf "$TMP"' EXIT
 passed=0
 failed=0
+OUT=$TMP/stdout
+ERR=$TMP/stderr
+E2E_PROGRAM=${E2E_PROGRAM:-}
 
 ok() { passed=$((passed + 1)); }
 bad() {
@@ -19,6 +23,35 @@ bad() {
 e2e_finish() {
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]
+}
+
+# e2e_run ARGS...: runs $E2E_PROGRAM, stdout to $OUT, stderr to $ERR, status to $rc
+e2e_run() {
+    "$E2E_PROGRAM" "$@" >"$OUT" 2>"$ERR"
+    rc=$?
+}
+
+# expect_rc NAME STATUS ARGS...: the program with ARGS exits with STATUS
+expect_rc() {
+    local name=$1 want=$2
+    shift 2
+    e2e_run "$@"
+    if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, want $want ($(basename "$E2E_PROGRAM") $*)" "$(head -n 3 "$ERR")"; fi
+}
+
+# expect_out NAME EXTENDED_REGEX: the last command's stdout matches
+expect_out() {
+    if grep -Eq -- "$2" "$OUT"; then ok; else bad "$1: stdout lacks /$2/" "$(head -n 5 "$OUT")"; fi
+}
+
+# expect_no_out NAME EXTENDED_REGEX: the last command's stdout does not match
+expect_no_out() {
+    if grep -Eq -- "$2" "$OUT"; then bad "$1: stdout has /$2/" "$(grep -E -m 3 -- "$2" "$OUT")"; else ok; fi
+}
+
+# expect_err NAME EXTENDED_REGEX: the last command's stderr matches
+expect_err() {
+    if grep -Eq -- "$2" "$ERR"; then ok; else bad "$1: stderr lacks /$2/" "$(head -n 3 "$ERR")"; fi
 }
 
 # run_json NAME ARGS...: gpusim run ARGS --json into $TMP/NAME.json; checks

@@ -24,8 +24,6 @@ GPUSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$2" || exit 2
 . tests/e2e_lib.sh # the working directory is now the source tree
 
-OUT=$TMP/stdout
-ERR=$TMP/stderr
 LIMIT=${GPUSIM_E2E_TIMEOUT:-120} # seconds any one command may take
 
 

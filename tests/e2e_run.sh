@@ -11,45 +11,29 @@
 set -u
 GPUSIM=$(realpath "$1")
 cd "$2" || exit 2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-FAILED=0
+. tests/e2e_lib.sh
+E2E_PROGRAM=$GPUSIM
 
-fail() { echo "FAIL: $*"; FAILED=1; }
-
-# expect_rc RC CMD... : runs gpusim with the arguments, stdout to $TMP/out,
-# stderr to $TMP/err, and checks the exit status.
-expect_rc() {
-    local want=$1
-    shift
-    "$GPUSIM" "$@" >"$TMP/out" 2>"$TMP/err"
-    local rc=$?
-    if [ "$rc" != "$want" ]; then
-        fail "gpusim $* exited $rc, expected $want"
-        sed 's/^/    /' "$TMP/err" | head -5
-    fi
-}
-
-# py EXPR...: runs a python3 program over $TMP/out (parsed as JSON in `d`).
+# pyjson EXPR MESSAGE: runs a python3 program over $OUT (parsed as JSON in `d`).
 pyjson() {
     python3 -c "import json, sys
-d = json.load(open('$TMP/out'))
-$1" || fail "$2"
+d = json.load(open('$OUT'))
+$1" || bad "$2"
 }
 
 # ---- the default transpose: 4 variants, all pass, exit 0
-expect_rc 0 run workloads/transpose.json
+expect_rc run 0 run workloads/transpose.json
 for v in naive tiled tiled_padded copy; do
-    grep -Eq "^$v +pass " "$TMP/out" || fail "transpose: no passing row for $v"
+    grep -Eq "^$v +pass " "$OUT" || bad "transpose: no passing row for $v"
 done
-grep -q '^why:' "$TMP/out" || fail "transpose: no explanations"
-grep -q 'shared loads take 32.0 wavefronts per request: 32-way bank conflict' "$TMP/out" ||
-    fail "transpose: tiled's bank conflict is not explained"
-grep -q 'global stores touch 32.0 sectors per request where 4 would do: uncoalesced' "$TMP/out" ||
-    fail "transpose: naive's uncoalesced stores are not explained"
+grep -q '^why:' "$OUT" || bad "transpose: no explanations"
+grep -q 'shared loads take 32.0 wavefronts per request: 32-way bank conflict' "$OUT" ||
+    bad "transpose: tiled's bank conflict is not explained"
+grep -q 'global stores touch 32.0 sectors per request where 4 would do: uncoalesced' "$OUT" ||
+    bad "transpose: naive's uncoalesced stores are not explained"
 
 # ---- --json: the documented keys; padded beats tiled and naive
-expect_rc 0 run workloads/transpose.json --param n=256 --json
+expect_rc run 0 run workloads/transpose.json --param n=256 --json
 pyjson "
 assert set(d) == {'workload', 'gpu', 'gpusim_version', 'config_fnv1a', 'params', 'seeds', 'sim', 'variants'}, d.keys()
 assert d['params'] == {'n': 256} and d['seeds'] == {'in': 1}, (d['params'], d['seeds'])
@@ -89,33 +73,33 @@ for x in d['variants']:
 " "transpose --json: keys or the padding effect"
 
 # ---- determinism: two runs equal but for the sim wall-clock fields
-cp "$TMP/out" "$TMP/first.json"
-expect_rc 0 run workloads/transpose.json --param n=256 --json
+cp "$OUT" "$TMP/first.json"
+expect_rc run 0 run workloads/transpose.json --param n=256 --json
 python3 -c "
 import json
-a, b = (json.load(open(f)) for f in ('$TMP/first.json', '$TMP/out'))
+a, b = (json.load(open(f)) for f in ('$TMP/first.json', '$OUT'))
 for d in (a, b):
     del d['sim']['wall_seconds'], d['sim']['warp_insts_per_sec']
 assert a == b
-" || fail "two --json runs differ"
-python3 - "$TMP/first.json" "$TMP/out" <<'EOF' || fail "two --json runs differ in bytes outside the sim line"
+" || bad "two --json runs differ"
+python3 - "$TMP/first.json" "$OUT" <<'EOF' || bad "two --json runs differ in bytes outside the sim line"
 import sys
 a, b = (open(f).read().splitlines() for f in sys.argv[1:])
 assert [l for l in a if '"sim"' not in l] == [l for l in b if '"sim"' not in l]
 EOF
 
 # ---- --variant, --csv
-expect_rc 0 run workloads/transpose.json --param n=128 --variant tiled_padded
-grep -Eq '^tiled_padded +pass ' "$TMP/out" || fail "--variant: tiled_padded missing"
-grep -Eq '^(naive|tiled|copy) ' "$TMP/out" && fail "--variant: other variants ran"
-expect_rc 0 run workloads/transpose.json --param n=128 --csv
-[ "$(wc -l <"$TMP/out")" = 5 ] || fail "--csv: expected a header and 4 rows"
-head -1 "$TMP/out" | grep -q '^workload,gpu,variant,check,status,cycles,time_us,ratio,warp_instructions,' ||
-    fail "--csv: header"
-grep -q '^transpose,a100,tiled,pass,ok,' "$TMP/out" || fail "--csv: tiled row"
+expect_rc run 0 run workloads/transpose.json --param n=128 --variant tiled_padded
+grep -Eq '^tiled_padded +pass ' "$OUT" || bad "--variant: tiled_padded missing"
+grep -Eq '^(naive|tiled|copy) ' "$OUT" && bad "--variant: other variants ran"
+expect_rc run 0 run workloads/transpose.json --param n=128 --csv
+[ "$(wc -l <"$OUT")" = 5 ] || bad "--csv: expected a header and 4 rows"
+head -1 "$OUT" | grep -q '^workload,gpu,variant,check,status,cycles,time_us,ratio,warp_instructions,' ||
+    bad "--csv: header"
+grep -q '^transpose,a100,tiled,pass,ok,' "$OUT" || bad "--csv: tiled row"
 
 # ---- --trace: a Chrome trace with every launch
-expect_rc 0 run workloads/transpose.json --param n=64 --trace "$TMP/trace.json"
+expect_rc run 0 run workloads/transpose.json --param n=64 --trace "$TMP/trace.json"
 python3 -c "
 import json
 d = json.load(open('$TMP/trace.json'))
@@ -131,12 +115,12 @@ names = {e['args']['name'] for e in d['traceEvents'] if e['ph'] == 'M' and e['na
 assert 'SM 0' in names and 'launches' in names, names
 states = [e for e in d['traceEvents'] if e['ph'] == 'C' and e['name'] == 'warp states']
 assert states and 'long_scoreboard' in states[0]['args'], 'no warp-state counters'
-" || fail "--trace: not a Chrome trace of the four launches with named tracks, times and warp-state counters"
-expect_rc 2 run workloads/transpose.json --trace /nonexistent/dir/trace.json
+" || bad "--trace: not a Chrome trace of the four launches with named tracks, times and warp-state counters"
+expect_rc run 2 run workloads/transpose.json --trace /nonexistent/dir/trace.json
 
 # ---- divergence: divergent about 2x uniform
 # enough iterations that the loops, not block launch, dominate
-expect_rc 0 run workloads/divergence.json --param iters=100 --json
+expect_rc run 0 run workloads/divergence.json --param iters=100 --json
 pyjson "
 v = {x['name']: x for x in d['variants']}
 r = v['divergent']['cycles'] / v['uniform']['cycles']
@@ -147,7 +131,7 @@ assert v['divergent']['stats']['branch_efficiency'] < 0.6 < v['uniform']['stats'
 # ---- vecadd: float4 never loses to scalar, with about a third of the
 # instructions (at the default size on the a100 both move their bytes at
 # the DRAM's full bandwidth and tie)
-expect_rc 0 run workloads/vecadd.json --json
+expect_rc run 0 run workloads/vecadd.json --json
 pyjson "
 v = {x['name']: x for x in d['variants']}
 s, f = v['scalar'], v['float4']
@@ -159,8 +143,8 @@ assert s['stats']['gld_sectors'] == f['stats']['gld_sectors']
 # ---- smem.banks: a stride-2 word access is 2-way on 32 banks, free on 64;
 # on 16 banks a conflict-free access is two half-warp passes
 for b in 16 64; do
-    expect_rc 0 run workloads/bank_conflicts.json --param n=2048 --set smem.banks=$b --json
-    cp "$TMP/out" "$TMP/banks$b.json"
+    expect_rc run 0 run workloads/bank_conflicts.json --param n=2048 --set smem.banks=$b --json
+    cp "$OUT" "$TMP/banks$b.json"
 done
 python3 -c "
 import json
@@ -170,78 +154,78 @@ for b in (16, 64):
     wpr[b] = {x['name']: x['stats']['shared_wavefronts'] / x['stats']['shared_requests'] for x in d['variants']}
 assert abs(wpr[64]['stride2'] - 1) < 0.05 and abs(wpr[64]['stride32'] - 16) < 0.5, wpr[64]
 assert abs(wpr[16]['stride1'] - 2) < 0.05 and abs(wpr[16]['padded'] - 2) < 0.05, wpr[16]
-" || fail "smem.banks: wavefronts per request do not follow the bank count"
+" || bad "smem.banks: wavefronts per request do not follow the bank count"
 
 # ---- runtime failures: exit 1, named element, the other variants still run
-expect_rc 1 run tests/json_corpus/run/check_fails.json
-grep -q 'wrong: check failed: out\[1\]: expected 64, got 1 (4032 of 4096 elements differ' "$TMP/out" ||
-    fail "failing check: no element named"
-grep -Eq '^right +pass ' "$TMP/out" || fail "failing check: the next variant did not run"
-expect_rc 1 run tests/json_corpus/run/check_fails.json --json
+expect_rc run 1 run tests/json_corpus/run/check_fails.json
+grep -q 'wrong: check failed: out\[1\]: expected 64, got 1 (4032 of 4096 elements differ' "$OUT" ||
+    bad "failing check: no element named"
+grep -Eq '^right +pass ' "$OUT" || bad "failing check: the next variant did not run"
+expect_rc run 1 run tests/json_corpus/run/check_fails.json --json
 pyjson "
 v = {x['name']: x for x in d['variants']}
 assert v['wrong']['check'] == 'fail' and 'out[1]' in v['wrong']['error']
 assert v['right']['check'] == 'pass'
 " "failing check: --json"
-expect_rc 1 run tests/json_corpus/run/fault.json --max-cycles 100000
-grep -Eq '^oob +fault ' "$TMP/out" || fail "fault: oob is not reported as a fault"
-grep -Eq '^spin +budget ' "$TMP/out" || fail "fault: spin did not stop at the cycle budget"
-grep -Eq '^ok +pass ' "$TMP/out" || fail "fault: the variant after the fault did not run"
-grep -q 'out-of-bounds global access' "$TMP/out" || fail "fault: no fault report"
-grep -Eq '^deadlock +deadlock ' "$TMP/out" || fail "fault: deadlock is not reported as a deadlock"
-grep -q "spin.asm:[0-9]*: barrier deadlock at 'bar.sync 0' in kernel 'early_return'" "$TMP/out" ||
-    fail "deadlock: the report does not name the bar.sync line"
-grep -q 'warp 1: arrived at line [0-9]* with only threads 32-39; never arriving: threads 40-63' "$TMP/out" ||
-    fail "deadlock: the report does not say which threads never arrive"
-expect_rc 1 run tests/json_corpus/run/fault.json --variant spin --max-instructions 5000
-grep -q 'exceeded 5000 warp instructions' "$TMP/out" || fail "fault: instruction budget"
+expect_rc run 1 run tests/json_corpus/run/fault.json --max-cycles 100000
+grep -Eq '^oob +fault ' "$OUT" || bad "fault: oob is not reported as a fault"
+grep -Eq '^spin +budget ' "$OUT" || bad "fault: spin did not stop at the cycle budget"
+grep -Eq '^ok +pass ' "$OUT" || bad "fault: the variant after the fault did not run"
+grep -q 'out-of-bounds global access' "$OUT" || bad "fault: no fault report"
+grep -Eq '^deadlock +deadlock ' "$OUT" || bad "fault: deadlock is not reported as a deadlock"
+grep -q "spin.asm:[0-9]*: barrier deadlock at 'bar.sync 0' in kernel 'early_return'" "$OUT" ||
+    bad "deadlock: the report does not name the bar.sync line"
+grep -q 'warp 1: arrived at line [0-9]* with only threads 32-39; never arriving: threads 40-63' "$OUT" ||
+    bad "deadlock: the report does not say which threads never arrive"
+expect_rc run 1 run tests/json_corpus/run/fault.json --variant spin --max-instructions 5000
+grep -q 'exceeded 5000 warp instructions' "$OUT" || bad "fault: instruction budget"
 # without flags the budget scales with the launch: 2^24 + 65536 x 1 warp + 16 x 2048 elements
-expect_rc 1 run tests/json_corpus/run/fault.json --variant spin
-grep -q 'exceeded 16875520 warp instructions' "$TMP/out" || fail "fault: default budget of the spin launch"
-grep -q 'default instruction budget of this launch: 2^24 + 65536 per warp launched' "$TMP/out" || fail "fault: default budget rule not named"
+expect_rc run 1 run tests/json_corpus/run/fault.json --variant spin
+grep -q 'exceeded 16875520 warp instructions' "$OUT" || bad "fault: default budget of the spin launch"
+grep -q 'default instruction budget of this launch: 2^24 + 65536 per warp launched' "$OUT" || bad "fault: default budget rule not named"
 # a budget the user set is called theirs, not the default
-expect_rc 1 run workloads/transpose.json --param n=64 --variant naive --max-instructions 10
-grep -q '(the budget --max-instructions set)' "$TMP/out" || fail "budget: a --max-instructions budget is not named as the user's"
-grep -q 'default' "$TMP/out" && fail "budget: a --max-instructions budget is called the default"
-expect_rc 1 run workloads/transpose.json --param n=64 --variant naive --max-cycles 10
-grep -q '(the budget --max-cycles set)' "$TMP/out" || fail "budget: a --max-cycles budget is not named as the user's"
+expect_rc run 1 run workloads/transpose.json --param n=64 --variant naive --max-instructions 10
+grep -q '(the budget --max-instructions set)' "$OUT" || bad "budget: a --max-instructions budget is not named as the user's"
+grep -q 'default' "$OUT" && bad "budget: a --max-instructions budget is called the default"
+expect_rc run 1 run workloads/transpose.json --param n=64 --variant naive --max-cycles 10
+grep -q '(the budget --max-cycles set)' "$OUT" || bad "budget: a --max-cycles budget is not named as the user's"
 
 # ---- bad flags: exit 2 with a message
-expect_rc 0 run --help
-grep -q '^usage: gpusim run FILE.json' "$TMP/out" || fail "--help"
-expect_rc 2 run
-expect_rc 2 run workloads/transpose.json --bogus
-grep -q "unknown option '--bogus'" "$TMP/err" || fail "unknown option message"
-expect_rc 2 run workloads/transpose.json --json --csv
-expect_rc 2 run workloads/transpose.json --variant nope
-grep -q "has no variant 'nope' (it has: naive, tiled, tiled_padded, copy)" "$TMP/err" || fail "unknown variant message"
-expect_rc 2 run workloads/transpose.json --gpu nope
-expect_rc 2 run workloads/transpose.json --set sm.nope=3
-expect_rc 2 run workloads/transpose.json --param k=3
-grep -q "^--param: error: unknown parameter 'k'" "$TMP/err" || fail "unknown param message"
-expect_rc 2 run workloads/transpose.json --param n=0
-expect_rc 2 run workloads/transpose.json --max-cycles lots
-expect_rc 2 run workloads/transpose.json --variant
-expect_rc 2 run workloads/nope.json
-expect_rc 2 run workloads/transpose.json workloads/vecadd.json
+expect_rc run 0 run --help
+grep -q '^usage: gpusim run FILE.json' "$OUT" || bad "--help"
+expect_rc run 2 run
+expect_rc run 2 run workloads/transpose.json --bogus
+grep -q "unknown option '--bogus'" "$ERR" || bad "unknown option message"
+expect_rc run 2 run workloads/transpose.json --json --csv
+expect_rc run 2 run workloads/transpose.json --variant nope
+grep -q "has no variant 'nope' (it has: naive, tiled, tiled_padded, copy)" "$ERR" || bad "unknown variant message"
+expect_rc run 2 run workloads/transpose.json --gpu nope
+expect_rc run 2 run workloads/transpose.json --set sm.nope=3
+expect_rc run 2 run workloads/transpose.json --param k=3
+grep -q "^--param: error: unknown parameter 'k'" "$ERR" || bad "unknown param message"
+expect_rc run 2 run workloads/transpose.json --param n=0
+expect_rc run 2 run workloads/transpose.json --max-cycles lots
+expect_rc run 2 run workloads/transpose.json --variant
+expect_rc run 2 run workloads/nope.json
+expect_rc run 2 run workloads/transpose.json workloads/vecadd.json
 
 # ---- the bad-input corpus: exit 2 and the pinned first line
 for f in tests/json_corpus/*.json; do
     exp="${f%.json}.expected"
     if [ ! -f "$exp" ]; then
-        fail "$f has no $exp"
+        bad "$f has no $exp"
         continue
     fi
-    expect_rc 2 run "$f"
-    got=$(head -1 "$TMP/err")
-    [ "$got" = "$(cat "$exp")" ] || fail "$f: first error line
+    expect_rc run 2 run "$f"
+    got=$(head -1 "$ERR")
+    [ "$got" = "$(cat "$exp")" ] || bad "$f: first error line
     got:      $got
     expected: $(cat "$exp")"
 done
 
 # ---- the shipped workloads follow the JSON Schema (where python3 has jsonschema)
 if python3 -c 'import jsonschema' 2>/dev/null; then
-    python3 - <<'EOF' || fail "a workload file does not follow workloads/workload.schema.json"
+    python3 - <<'EOF' || bad "a workload file does not follow workloads/workload.schema.json"
 import glob, json, jsonschema
 schema = json.load(open('workloads/workload.schema.json'))
 jsonschema.Draft202012Validator.check_schema(schema)
@@ -255,5 +239,4 @@ for f in sorted(glob.glob('workloads/*.json') + glob.glob('tests/json_corpus/run
 EOF
 fi
 
-[ "$FAILED" = 0 ] && echo "e2e_run: all passed"
-exit "$FAILED"
+e2e_finish

@@ -20,34 +20,8 @@ cd "$2" || exit 2
 . tests/e2e_lib.sh # the working directory is now the source tree
 unset DISPLAY WAYLAND_DISPLAY # headless means headless
 
-OUT=$TMP/stdout
-ERR=$TMP/stderr
-
-
-# viz ARGS...: runs gpusim-viz, stdout to $OUT, stderr to $ERR, status to $rc
-viz() {
-    "$VIZ" "$@" >"$OUT" 2>"$ERR"
-    rc=$?
-}
-
-expect_rc() {
-    local name=$1 want=$2
-    shift 2
-    viz "$@"
-    if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, want $want (gpusim-viz $*)" "$(head -n 3 "$ERR")"; fi
-}
-
-expect_out() {
-    if grep -Eq -- "$2" "$OUT"; then ok; else bad "$1: stdout lacks /$2/" "$(head -n 5 "$OUT")"; fi
-}
-
-expect_err() {
-    if grep -Eq -- "$2" "$ERR"; then ok; else bad "$1: stderr lacks /$2/" "$(head -n 3 "$ERR")"; fi
-}
-
-expect_no_out() {
-    if grep -Eq -- "$2" "$OUT"; then bad "$1: stdout has /$2/" "$(grep -E -m 3 -- "$2" "$OUT")"; else ok; fi
-}
+E2E_PROGRAM=$VIZ
+viz() { e2e_run "$@"; } # viz ARGS...: gpusim-viz, as the checks below run it
 
 # png_check NAME FILE WIDTH HEIGHT: PNG signature, IHDR first with that size,
 # 8-bit RGB, and an IEND chunk at the end.

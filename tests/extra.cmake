@@ -39,9 +39,9 @@ add_test(NAME e2e_ptx COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_ptx.sh $<TARG
 # (minutes of nvcc where it is installed; skips with a message elsewhere).
 add_test(NAME twins_ptx COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/twins_ptx.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 set_tests_properties(twins_ptx PROPERTIES LABELS slow TIMEOUT 1800)
-# The PTX path against the same measurements (compare --from-ptx): slow, and
+# The PTX path against the same measurements (compare_h200.sh --from-ptx): slow, and
 # skipped with a message where nvcc is not installed.
-add_test(NAME compare_h200_ptx COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compare_h200_ptx.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+add_test(NAME compare_h200_ptx COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compare_h200.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR} --from-ptx)
 set_tests_properties(compare_h200_ptx PROPERTIES LABELS slow TIMEOUT 1800)
 # The labs of docs/labs/: every command of every lab runs, every Check: claim
 # holds and every number the labs quote is what the simulator prints
