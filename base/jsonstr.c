@@ -1,6 +1,8 @@
 /* base/jsonstr.c -- see jsonstr.h. */
 #include "base/jsonstr.h"
 
+#include <math.h>
+
 /* The escape of byte c into e (at most 7 bytes with its NUL); 0 when c
 ** stands for itself. */
 static size_t escape_of(unsigned char c, char e[7])
@@ -45,4 +47,10 @@ void jsonstr_write(FILE *out, const char *s)
         else fputc(*p, out);
     }
     fputc('"', out);
+}
+
+void jsonstr_number(FILE *out, double v)
+{
+    if (!isfinite(v)) fputs("null", out);
+    else fprintf(out, "%.6g", v);
 }

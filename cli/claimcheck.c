@@ -1,6 +1,8 @@
 /* cli/claimcheck.c -- a workload's claims against its run (claimcheck.h). */
 #include "cli/claimcheck.h"
 
+#include "cli/explain.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -34,7 +36,7 @@ void claimcheck_run(const RunReport *r, bool as_shipped, FILE *out, ClaimTally *
         const char *name = w->variants[c->variant].name;
         if (c->kind == WL_CLAIM_CLAUSE) {
             char sentence[2048];
-            report_explain(r, (uint32_t)(a - r->rows), sentence, sizeof sentence);
+            explain_row(r, (uint32_t)(a - r->rows), sentence, sizeof sentence);
             if (strstr(sentence, c->clause)) continue;
             t->failed++;
             fprintf(out, "claim failed: \"%s\": %s's why sentence does not say \"%s\"\n", c->says, name, c->clause);

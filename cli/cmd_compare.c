@@ -368,7 +368,7 @@ static bool simulate_record(const cJSON *rec, const GpuConfig *cfg, bool simulat
                                .label = v->name, .progress = progress, .threads = threads };
         variant_run(cfg, &w, v, &opt, &row);
         if (!row.ran || row.check == CHECK_FAIL) {
-            snprintf(p->note, sizeof p->note, "simulation: %s", row.error ? row.error : report_status_name(row.status));
+            snprintf(p->note, sizeof p->note, "simulation: %s", row.error ? row.error : gpu_status_name(row.status));
             ok = false;
         } else {
             p->sim_us = row.st.time_us;

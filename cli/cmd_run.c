@@ -194,15 +194,13 @@ static double now_seconds(void)
 static void unknown_variant(const RunArgs *a, const Workload *w, const char *name)
 {
     fprintf(stderr, "gpusim run: error: %s has no variant '%s' (it has:", a->file, name);
-    const char *near = NULL;
-    size_t best = 3; /* within 2 edits, and 1 per 3 characters */
+    DiagNear near = diag_near_start(name, 2, true);
     for (uint32_t i = 0; i < w->nvariants; i++) {
         fprintf(stderr, "%s %s", i ? "," : "", w->variants[i].name);
-        size_t dist = diag_edit_distance(name, w->variants[i].name, best - 1);
-        if (dist < best && dist * 3 <= strlen(name)) best = dist, near = w->variants[i].name;
+        diag_near_offer(&near, w->variants[i].name);
     }
     fprintf(stderr, ")");
-    if (near) fprintf(stderr, "; did you mean '%s'?", near);
+    if (near.best) fprintf(stderr, "; did you mean '%s'?", near.best);
     fprintf(stderr, "\n");
 }
 
@@ -474,7 +472,7 @@ int cmd_run(int argc, char **argv)
             if (rc != EXIT_BAD_INPUT) rc = rows[i].status == SIM_BAD_LAUNCH ? EXIT_BAD_INPUT : EXIT_CHECK_FAILED;
             if (args.format != FMT_TEXT)
                 fprintf(stderr, "gpusim run: %s: %s\n", rows[i].v->name,
-                        rows[i].error ? rows[i].error : report_status_name(rows[i].status));
+                        rows[i].error ? rows[i].error : gpu_status_name(rows[i].status));
         }
 out:
     /* A report or trace that did not reach its file is a failure of its own,

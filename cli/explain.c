@@ -1,10 +1,10 @@
-/* cli/explain.c -- the why-sentence of each variant (report_explain in
-** cli/report.h): general rules over its KernelStats, their thresholds here
+/* cli/explain.c -- the why-sentence of each variant (explain_row in
+** cli/explain.h): general rules over its KernelStats, their thresholds here
 ** in one place, each finding a clause weighed by the share of the resource
 ** it wastes and told heaviest first, then what the kernel is bound by and
 ** where its warps wait. The second half of the report module, apart so
 ** that the rules read as one table of their own. */
-#include "cli/report.h"
+#include "cli/explain.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -228,14 +228,14 @@ static void find_causes(const RunReport *r, const RunRow *row, Causes *cs)
     }
 }
 
-void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap)
+void explain_row(const RunReport *r, uint32_t i, char *buf, size_t cap)
 {
     const RunRow *row = &r->rows[i];
     const KernelStats *st = &row->st;
     Sentence s = { buf, cap, 0, 0 };
     buf[0] = '\0';
     if (!row->ran) {
-        clause(&s, "did not finish (%s): no timing to explain", report_status_name(row->status));
+        clause(&s, "did not finish (%s): no timing to explain", gpu_status_name(row->status));
         return;
     }
     Causes cs;

@@ -10,6 +10,7 @@
 
 #include "base/hash.h"
 #include "base/jsonstr.h"
+#include "cli/explain.h"
 #include "cli/srcview.h"
 
 #include <math.h>
@@ -20,19 +21,6 @@
 
 #define RULE_FLOPS_SHOWN   0.25  /* the table's FP32 columns: a variant's FLOP per
                                     DRAM byte at this share of the ridge point or more */
-
-const char *report_status_name(SimStatus s)
-{
-    switch (s) {
-    case SIM_OK: return "ok";
-    case SIM_FAULT: return "fault";
-    case SIM_DEADLOCK: return "deadlock";
-    case SIM_BUDGET: return "budget";
-    case SIM_BAD_LAUNCH: return "bad_launch";
-    case SIM_INTERNAL: return "internal_error";
-    }
-    return "?";
-}
 
 static const char *check_name(CheckState c)
 {
@@ -126,7 +114,7 @@ static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][
 {
     const KernelStats *st = &row->st;
     snprintf(cells[COL_VARIANT], CELL, "%s", row->v->name);
-    snprintf(cells[COL_CHECK], CELL, "%s", row->ran ? check_name(row->check) : report_status_name(row->status));
+    snprintf(cells[COL_CHECK], CELL, "%s", row->ran ? check_name(row->check) : gpu_status_name(row->status));
     for (int k = COL_CYCLES; k < NCOLS; k++) snprintf(cells[k], CELL, "-");
     if (!row->ran) return;
     snprintf(cells[COL_CYCLES], CELL, "%llu", (unsigned long long)st->cycles);
@@ -151,7 +139,64 @@ static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][
     }
 }
 
-void report_text(FILE *out, const RunReport *r)
+/* ---------------------------------------------------- --source, per launch */
+
+static void launch_title(const RunRow *row, uint32_t k, char *buf, size_t cap)
+{
+    const WlVariant *v = row->v;
+    if (v->nlaunches > 1) snprintf(buf, cap, "%s, launch %u/%u (%s)", v->name, k + 1, v->nlaunches, v->launches[k].kernel->name);
+    else snprintf(buf, cap, "%s", v->name);
+}
+
+static SrcKernel launch_view(const RunRow *row, uint32_t k, char *title, size_t cap)
+{
+    launch_title(row, k, title, cap);
+    SrcKernel sk = { row->v->launches[k].kernel, row->launch_pcs[k], &row->launch_st[k], title,
+                     !row->ran && k + 1 == row->nlaunches_run };
+    return sk;
+}
+
+/* The views of every launch of every row that counted per instruction
+** (RunRow.launch_pcs), after the legend: `gpusim run --source`. */
+static void source_text(FILE *out, const RunReport *r)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < r->nrows; i++) any |= r->rows[i].launch_pcs && r->rows[i].nlaunches_run;
+    if (!any) return;
+    SrcListing *l = srcview_open(&r->w->program, r->w->kernel_file);
+    if (!l) {
+        fputs("\n(out of host memory for the source view)\n", out);
+        return;
+    }
+    srcview_legend(out);
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const RunRow *row = &r->rows[i];
+        for (uint32_t k = 0; row->launch_pcs && k < row->nlaunches_run; k++) {
+            char title[WL_MAX_VARIANT_NAME + ISA_MAX_NAME + 64];
+            SrcKernel sk = launch_view(row, k, title, sizeof title);
+            if (!srcview_text(out, l, &sk)) fputs("(out of host memory for the source view)\n", out);
+        }
+    }
+    srcview_close(l);
+}
+
+/* A row's "source" array for --json: one srcview_json object per launch. */
+static void source_json(FILE *out, const RunReport *r, const RunRow *row)
+{
+    SrcListing *l = srcview_open(&r->w->program, r->w->kernel_file);
+    fputc('[', out);
+    for (uint32_t k = 0; l && k < row->nlaunches_run; k++) {
+        char title[WL_MAX_VARIANT_NAME + ISA_MAX_NAME + 64];
+        SrcKernel sk = launch_view(row, k, title, sizeof title);
+        fprintf(out, "%s\n      ", k ? "," : "");
+        srcview_json(out, l, &sk, "\n        ");
+    }
+    fputc(']', out);
+    srcview_close(l);
+}
+
+/* The header: workload, parameters, machine, --set changes, description. */
+static void text_header(FILE *out, const RunReport *r)
 {
     const Workload *w = r->w;
     const GpuConfig *c = r->c;
@@ -168,72 +213,85 @@ void report_text(FILE *out, const RunReport *r)
     if (r->nsets) fputc('\n', out);
     wrap(out, w->description, 0, 0, REPORT_COLS);
     fputc('\n', out);
+}
 
-    /* columns with nothing to show in any row are left out */
-    char (*cells)[NCOLS][CELL] = calloc(r->nrows ? r->nrows : 1, sizeof *cells);
-    /* a variant of several launches: one line per launch under its row */
+/* The table's cells: a row per variant (cells), a line per launch under a
+** variant of several launches (sub), each column's width, whether it is
+** shown, and whether it is the same in every variant that ran. */
+typedef struct {
+    char (*cells)[NCOLS][CELL];
+    char (*sub)[NCOLS][CELL];
+    size_t   width[NCOLS];
+    bool     show[NCOLS], same[NCOLS];
+    uint32_t first_ran;
+} Table;
+
+static bool table_fill(const RunReport *r, Table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->cells = calloc(r->nrows ? r->nrows : 1, sizeof *t->cells);
     uint32_t nsub = 0;
     for (uint32_t i = 0; i < r->nrows; i++) nsub += r->rows[i].ran && r->rows[i].v->nlaunches > 1 ? r->rows[i].v->nlaunches : 0;
-    char (*sub)[NCOLS][CELL] = calloc(nsub ? nsub : 1, sizeof *sub);
-    if (!cells || !sub) {
-        free(cells);
-        free(sub);
-        return;
-    }
-    size_t width[NCOLS];
-    bool show[NCOLS];
+    t->sub = calloc(nsub ? nsub : 1, sizeof *t->sub);
+    if (!t->cells || !t->sub) return false;
+    /* columns with nothing to show in any row are left out */
     for (int k = 0; k < NCOLS; k++) {
-        width[k] = width_of(COL_HEAD[k]);
-        show[k] = k <= COL_RATIO;
+        t->width[k] = width_of(COL_HEAD[k]);
+        t->show[k] = k <= COL_RATIO;
     }
     for (uint32_t i = 0, j = 0; i < r->nrows; i++) {
         const RunRow *row = &r->rows[i];
-        fill_cells(r, row, cells[i]);
+        fill_cells(r, row, t->cells[i]);
         for (int k = 0; k < NCOLS; k++) {
-            if (strcmp(cells[i][k], "-") != 0) show[k] = true;
-            if (width_of(cells[i][k]) > width[k]) width[k] = width_of(cells[i][k]);
+            if (strcmp(t->cells[i][k], "-") != 0) t->show[k] = true;
+            if (width_of(t->cells[i][k]) > t->width[k]) t->width[k] = width_of(t->cells[i][k]);
         }
         for (uint32_t l = 0; row->ran && row->v->nlaunches > 1 && l < row->v->nlaunches; l++, j++) {
             RunRow one = *row;
             one.st = row->launch_st[l];
             one.ratio = -1;
-            fill_cells(r, &one, sub[j]);
-            snprintf(sub[j][COL_VARIANT], CELL, "  #%u %s", l + 1, row->v->launches[l].kernel->name);
-            snprintf(sub[j][COL_CHECK], CELL, " ");
+            fill_cells(r, &one, t->sub[j]);
+            snprintf(t->sub[j][COL_VARIANT], CELL, "  #%u %s", l + 1, row->v->launches[l].kernel->name);
+            snprintf(t->sub[j][COL_CHECK], CELL, " ");
             for (int k = 0; k < NCOLS; k++)
-                if (width_of(sub[j][k]) > width[k]) width[k] = width_of(sub[j][k]);
+                if (width_of(t->sub[j][k]) > t->width[k]) t->width[k] = width_of(t->sub[j][k]);
         }
     }
     /* with several variants, a metric equal in all of them explains no
     ** difference: it moves to one line under the table */
-    bool same[NCOLS] = { false };
-    uint32_t ran = 0, first_ran = 0;
+    uint32_t ran = 0;
     for (uint32_t i = r->nrows; i-- > 0;)
         if (r->rows[i].ran) {
             ran++;
-            first_ran = i;
+            t->first_ran = i;
         }
     if (ran > 1)
         for (int k = COL_LD; k < NCOLS; k++) {
-            same[k] = show[k];
-            for (uint32_t i = 0; i < r->nrows && same[k]; i++)
-                if (r->rows[i].ran) same[k] = strcmp(cells[i][k], cells[first_ran][k]) == 0;
+            t->same[k] = t->show[k];
+            for (uint32_t i = 0; i < r->nrows && t->same[k]; i++)
+                if (r->rows[i].ran) t->same[k] = strcmp(t->cells[i][k], t->cells[t->first_ran][k]) == 0;
         }
-    /* the columns in blocks of at most REPORT_COLS characters, each block
-    ** led by the variant column (a wide table of many metrics stays
-    ** readable on a terminal or a projector: no line wraps) */
+    return true;
+}
+
+/* The columns in blocks of at most REPORT_COLS characters, each block led
+** by the variant column (a wide table of many metrics stays readable on a
+** terminal or a projector: no line wraps), then the metrics equal in every
+** variant, wrapped as the sentences are. */
+static void table_print(FILE *out, const RunReport *r, const Table *t)
+{
     int order[NCOLS], nvis = 0;
     for (int k = COL_VARIANT + 1; k < NCOLS; k++)
-        if (show[k] && !same[k]) order[nvis++] = k;
+        if (t->show[k] && !t->same[k]) order[nvis++] = k;
     for (int from = 0; from < nvis || from == 0;) {
         int to = from;
-        size_t used = width[COL_VARIANT];
-        while (to < nvis && (to == from || used + 2 + width[order[to]] <= REPORT_COLS)) used += 2 + width[order[to++]];
+        size_t used = t->width[COL_VARIANT];
+        while (to < nvis && (to == from || used + 2 + t->width[order[to]] <= REPORT_COLS)) used += 2 + t->width[order[to++]];
         if (from) fputc('\n', out);
-        cell(out, COL_HEAD[COL_VARIANT], width[COL_VARIANT], true);
+        cell(out, COL_HEAD[COL_VARIANT], t->width[COL_VARIANT], true);
         for (int q = from; q < to; q++) {
             fputs("  ", out);
-            cell(out, COL_HEAD[order[q]], width[order[q]], order[q] <= COL_CHECK);
+            cell(out, COL_HEAD[order[q]], t->width[order[q]], order[q] <= COL_CHECK);
         }
         fputc('\n', out);
         for (uint32_t i = 0, j = 0; i < r->nrows; i++) {
@@ -241,11 +299,11 @@ void report_text(FILE *out, const RunReport *r)
             uint32_t nl = row->ran && row->v->nlaunches > 1 ? row->v->nlaunches : 0;
             for (uint32_t l = 0; l <= nl; l++) {
                 if (l && nl == 0) break;
-                char (*line)[CELL] = l == 0 ? cells[i] : sub[j++];
-                cell(out, line[COL_VARIANT], width[COL_VARIANT], true);
+                char (*line)[CELL] = l == 0 ? t->cells[i] : t->sub[j++];
+                cell(out, line[COL_VARIANT], t->width[COL_VARIANT], true);
                 for (int q = from; q < to; q++) {
                     fputs("  ", out);
-                    cell(out, line[order[q]], width[order[q]], order[q] <= COL_CHECK);
+                    cell(out, line[order[q]], t->width[order[q]], order[q] <= COL_CHECK);
                 }
                 fputc('\n', out);
             }
@@ -253,27 +311,28 @@ void report_text(FILE *out, const RunReport *r)
         if (to == from) break;
         from = to;
     }
-    /* the metrics equal in every variant, wrapped as the sentences are */
     char same_line[NCOLS * (CELL + 32)];
     size_t sl = 0;
     bool first = true;
     for (int k = 0; k < NCOLS; k++) {
-        if (!same[k]) continue;
+        if (!t->same[k]) continue;
         sl += (size_t)snprintf(same_line + sl, sizeof same_line - sl, "%s%s %s", first ? "same in every variant: " : ", ",
-                               COL_HEAD[k], cells[first_ran][k]);
+                               COL_HEAD[k], t->cells[t->first_ran][k]);
         first = false;
     }
     if (!first) wrap(out, same_line, 0, 2, REPORT_COLS);
-    free(cells);
-    free(sub);
+}
 
+/* "why:", each variant's sentence (cli/explain.h); then its problems. */
+static void text_why(FILE *out, const RunReport *r)
+{
     fputs("\nwhy:\n", out);
     size_t nw = 0;
     for (uint32_t i = 0; i < r->nrows; i++)
         if (width_of(r->rows[i].v->name) > nw) nw = width_of(r->rows[i].v->name);
     char sentence[2048];
     for (uint32_t i = 0; i < r->nrows; i++) {
-        report_explain(r, i, sentence, sizeof sentence);
+        explain_row(r, i, sentence, sizeof sentence);
         fprintf(out, "  %s:", r->rows[i].v->name);
         for (size_t k = width_of(r->rows[i].v->name); k < nw; k++) fputc(' ', out);
         fputc(' ', out);
@@ -286,7 +345,11 @@ void report_text(FILE *out, const RunReport *r)
             errors = true;
             fprintf(out, "  %s: %s\n", r->rows[i].v->name, r->rows[i].error);
         }
-    /* PTX kernels: SASS-equivalent counts, and registers that were estimated */
+}
+
+/* PTX kernels: SASS-equivalent counts, and registers that were estimated. */
+static void text_ptx_notes(FILE *out, const RunReport *r)
+{
     bool ptx_note = false;
     for (uint32_t i = 0; i < r->nrows; i++) {
         const WlVariant *v = r->rows[i].v;
@@ -309,20 +372,27 @@ void report_text(FILE *out, const RunReport *r)
                                                            : " (estimated: no ptxas, no \"regs\")");
         }
     }
-    srcview_report(out, r); /* --source */
+}
+
+void report_text(FILE *out, const RunReport *r)
+{
+    text_header(out, r);
+    Table t;
+    bool filled = table_fill(r, &t);
+    if (filled) table_print(out, r, &t);
+    free(t.cells);
+    free(t.sub);
+    if (!filled) return;
+    text_why(out, r);
+    text_ptx_notes(out, r);
+    source_text(out, r); /* --source */
     fprintf(out, "\nsimulated %llu warp instructions in %.2f s (%.2f M/s)\n", (unsigned long long)r->warp_instructions,
             r->wall_seconds, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds / 1e6 : 0.0);
 }
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_string(FILE *out, const char *s) { jsonstr_write(out, s); }
 
-static void json_double(FILE *out, double v)
-{
-    if (!isfinite(v)) fputs("null", out);
-    else fprintf(out, "%.6g", v);
-}
 
 /* The stats object's fields, in the order of the issue's list: the JSON
 ** keys and the CSV columns both come from this one table. */
@@ -448,8 +518,8 @@ bool report_metric(const KernelStats *st, const char *name, double *out)
 static void field_value(FILE *out, const Field *f, bool json)
 {
     if (f->kind == F_U64) fprintf(out, "%llu", (unsigned long long)f->u);
-    else if (f->kind == F_DBL) json_double(out, f->d);
-    else if (json) json_string(out, f->s);
+    else if (f->kind == F_DBL) jsonstr_number(out, f->d);
+    else if (json) jsonstr_write(out, f->s);
     else fputs(f->s, out);
 }
 
@@ -471,7 +541,7 @@ static void json_stats(FILE *out, const KernelStats *st, const char *indent)
     fprintf(out, ",%s\"stall_reasons\": {", indent);
     for (int k = 0; k < STALL_REASONS; k++) {
         fprintf(out, "%s\"%s\": ", k ? ", " : "", STALL_NAMES[k]);
-        json_double(out, st->stall_share[k]);
+        jsonstr_number(out, st->stall_share[k]);
     }
     fputs("}}", out);
 }
@@ -492,14 +562,14 @@ uint64_t report_config_hash(const GpuConfig *c)
 void report_json(FILE *out, const RunReport *r)
 {
     fputs("{\n  \"workload\": ", out);
-    json_string(out, r->w->name);
+    jsonstr_write(out, r->w->name);
     fputs(",\n  \"gpu\": ", out);
-    json_string(out, r->c->name);
+    jsonstr_write(out, r->c->name);
     /* Enough to reproduce the run from the command line alone: the version,
     ** the machine (a hash of its full JSON: `gpusim gpus NAME --set ...`),
     ** the workload's parameters and its buffers' random seeds. */
     fputs(",\n  \"gpusim_version\": ", out);
-    json_string(out, GPUSIM_VERSION);
+    jsonstr_write(out, GPUSIM_VERSION);
     fprintf(out, ",\n  \"config_fnv1a\": \"%016llx\",\n  \"params\": {", (unsigned long long)report_config_hash(r->c));
     for (uint32_t i = 0; i < r->w->nparams; i++)
         fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->w->params[i].name, (long long)r->w->params[i].value);
@@ -512,32 +582,32 @@ void report_json(FILE *out, const RunReport *r)
             first = false;
         }
     fprintf(out, "},\n  \"sim\": {\"wall_seconds\": ");
-    json_double(out, r->wall_seconds);
+    jsonstr_number(out, r->wall_seconds);
     fprintf(out, ", \"warp_instructions\": %llu, \"warp_insts_per_sec\": ", (unsigned long long)r->warp_instructions);
-    json_double(out, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds : 0.0);
+    jsonstr_number(out, r->wall_seconds > 0 ? (double)r->warp_instructions / r->wall_seconds : 0.0);
     fputs("},\n  \"variants\": [", out);
     for (uint32_t i = 0; i < r->nrows; i++) {
         const RunRow *row = &r->rows[i];
         const KernelStats *st = &row->st;
         fputs(i ? ",\n    {" : "\n    {", out);
         fputs("\"name\": ", out);
-        json_string(out, row->v->name);
+        jsonstr_write(out, row->v->name);
         fputs(", \"check\": ", out);
-        json_string(out, check_name(row->check));
+        jsonstr_write(out, check_name(row->check));
         if (row->error) {
             fputs(", \"error\": ", out);
-            json_string(out, row->error);
+            jsonstr_write(out, row->error);
         }
         if (!row->ran) {
             fputs(", \"status\": ", out);
-            json_string(out, report_status_name(row->status));
+            jsonstr_write(out, gpu_status_name(row->status));
             fputs(", \"cycles\": null, \"time_us\": null, \"ratio\": null, \"stats\": null}", out);
             continue;
         }
         fprintf(out, ", \"cycles\": %llu, \"time_us\": ", (unsigned long long)st->cycles);
-        json_double(out, st->time_us);
+        jsonstr_number(out, st->time_us);
         fputs(", \"ratio\": ", out);
-        if (row->ratio >= 0) json_double(out, row->ratio);
+        if (row->ratio >= 0) jsonstr_number(out, row->ratio);
         else fputs("null", out);
         fputs(",\n     \"stats\": ", out);
         json_stats(out, st, "\n       ");
@@ -547,9 +617,9 @@ void report_json(FILE *out, const RunReport *r)
             for (uint32_t k = 0; k < row->v->nlaunches; k++) {
                 const KernelStats *ls = &row->launch_st[k];
                 fputs(k ? ",\n      {\"kernel\": " : "\n      {\"kernel\": ", out);
-                json_string(out, row->v->launches[k].kernel->name);
+                jsonstr_write(out, row->v->launches[k].kernel->name);
                 fprintf(out, ", \"cycles\": %llu, \"time_us\": ", (unsigned long long)ls->cycles);
-                json_double(out, ls->time_us);
+                jsonstr_number(out, ls->time_us);
                 fputs(",\n       \"stats\": ", out);
                 json_stats(out, ls, "\n        ");
                 fputc('}', out);
@@ -558,7 +628,7 @@ void report_json(FILE *out, const RunReport *r)
         }
         if (row->launch_pcs) { /* --source */
             fputs(",\n     \"source\": ", out);
-            srcview_report_json(out, r, row);
+            source_json(out, r, row);
         }
         fputs("}", out);
     }
@@ -600,12 +670,12 @@ void report_csv(FILE *out, const RunReport *r)
         csv_string(out, r->c->name);
         fputc(',', out);
         csv_string(out, row->v->name);
-        fprintf(out, ",%s,%s", check_name(row->check), report_status_name(row->status));
+        fprintf(out, ",%s,%s", check_name(row->check), gpu_status_name(row->status));
         if (row->ran) {
             fprintf(out, ",%llu,", (unsigned long long)st->cycles);
-            json_double(out, st->time_us);
+            jsonstr_number(out, st->time_us);
             fputc(',', out);
-            if (row->ratio >= 0) json_double(out, row->ratio);
+            if (row->ratio >= 0) jsonstr_number(out, row->ratio);
             stat_fields(st, f);
             for (int k = 0; k < NSTAT_FIELDS; k++) {
                 fputc(',', out);
@@ -614,7 +684,7 @@ void report_csv(FILE *out, const RunReport *r)
             for (int k = 0; k < STALL_REASONS; k++) fprintf(out, ",%llu", (unsigned long long)st->stall[k]);
             for (int k = 0; k < STALL_REASONS; k++) {
                 fputc(',', out);
-                json_double(out, st->stall_share[k]);
+                jsonstr_number(out, st->stall_share[k]);
             }
         } else {
             for (int k = 0; k < 3 + NSTAT_FIELDS + 2 * STALL_REASONS; k++) fputc(',', out);
@@ -627,8 +697,6 @@ void report_csv(FILE *out, const RunReport *r)
 
 /* ---------------------------------------------------------------- pieces */
 
-void report_json_string(FILE *out, const char *s) { json_string(out, s); }
-void report_json_number(FILE *out, double v) { json_double(out, v); }
 void report_csv_field(FILE *out, const char *s) { csv_string(out, s); }
 const char *report_check_name(CheckState c) { return check_name(c); }
 size_t report_stat_count(void) { return NSTAT_FIELDS; }

@@ -35,17 +35,12 @@ void report_json(FILE *out, const RunReport *r);
 /* A header line, then one row per variant with the JSON fields flattened. */
 void report_csv(FILE *out, const RunReport *r);
 
-/* The sentence that explains row i's cost, without the variant name
-** (cli/explain.c: the rules). */
-void report_explain(const RunReport *r, uint32_t i, char *buf, size_t cap);
 
 /* The value of the stats key `name` (a --json key: an alias or an Nsight
 ** Compute name; "cycles" and "time_us" too) of st; false for a name the
 ** report does not know or one whose value is not a number. */
 bool report_metric(const KernelStats *st, const char *name, double *out);
 
-/* "ok", "fault", "deadlock", "budget", "bad_launch", "internal_error" (static strings). */
-const char *report_status_name(SimStatus s);
 
 /* ---- the pieces of --json and --csv, for other writers (gpusim sweep) ---- */
 
@@ -63,11 +58,8 @@ const char *report_stat_name(size_t i);
 /* config_fnv1a of --json: FNV-1a of the machine as config_to_json prints it. */
 uint64_t report_config_hash(const GpuConfig *c);
 
-/* A JSON string (escaped), a number with 6 significant digits (null when not
-** finite), a CSV field (quoted when it holds a comma, quote or newline), and
-** "pass" / "fail" / "none". */
-void report_json_string(FILE *out, const char *s);
-void report_json_number(FILE *out, double v);
+/* A CSV field (quoted when it holds a comma, quote or newline), and "pass" /
+** "fail" / "none". (JSON strings and numbers: base/jsonstr.h.) */
 void report_csv_field(FILE *out, const char *s);
 const char *report_check_name(CheckState c);
 

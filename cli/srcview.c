@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/file.h"
-#include "cli/report.h"
+#include "base/jsonstr.h"
 #include "isa/disasm.h"
 #include "sim/derive.h"
 
@@ -464,19 +464,19 @@ static void json_counters(FILE *out, const PcCounters *p, uint64_t kernel_cycles
                  "\"cycle_share\": ",
             (unsigned long long)p->executed, (unsigned long long)p->warp_instructions,
             (unsigned long long)p->thread_instructions, (unsigned long long)f.warp_cycles);
-    report_json_number(out, f.cycle_share);
+    jsonstr_number(out, f.cycle_share);
     fprintf(out, ", \"global_requests\": %llu, \"sectors_per_request\": ", (unsigned long long)p->global_requests);
-    report_json_number(out, f.sectors_per_request);
+    jsonstr_number(out, f.sectors_per_request);
     fputs(", \"ideal_sectors_per_request\": ", out);
-    report_json_number(out, f.ideal_sectors_per_request);
+    jsonstr_number(out, f.ideal_sectors_per_request);
     fputs(", \"l1_hit_rate\": ", out);
-    report_json_number(out, f.l1_hit_rate);
+    jsonstr_number(out, f.l1_hit_rate);
     fputs(", \"l2_hit_rate\": ", out);
-    report_json_number(out, f.l2_hit_rate);
+    jsonstr_number(out, f.l2_hit_rate);
     fprintf(out, ", \"shared_requests\": %llu, \"wavefronts_per_request\": ", (unsigned long long)p->shared_requests);
-    report_json_number(out, f.wavefronts_per_request);
+    jsonstr_number(out, f.wavefronts_per_request);
     fputs(", \"bank_conflicts_per_request\": ", out);
-    report_json_number(out, f.bank_conflicts_per_request);
+    jsonstr_number(out, f.bank_conflicts_per_request);
     fputs(", \"stalls\": {", out);
     for (int k = 0; k < STALL_REASONS; k++)
         fprintf(out, "%s\"%s\": %llu", k ? ", " : "", STALL_NAMES[k], (unsigned long long)p->stall[k]);
@@ -500,7 +500,7 @@ static void json_line_text(FILE *out, SrcListing *l, uint32_t f, uint32_t line)
     }
     memcpy(t, s, len);
     t[len] = '\0';
-    report_json_string(out, t);
+    jsonstr_write(out, t);
     free(t);
 }
 
@@ -510,21 +510,21 @@ void srcview_json(FILE *out, SrcListing *l, const SrcKernel *sk, const char *ind
     uint8_t *rank = malloc(k->ncode ? k->ncode : 1);
     if (rank) srcview_rank(sk, rank);
     fputs("{\"kernel\": ", out);
-    report_json_string(out, k->name);
+    jsonstr_write(out, k->name);
     fputs(", \"file\": ", out);
-    report_json_string(out, srcview_file_name(l, 0));
+    jsonstr_write(out, srcview_file_name(l, 0));
     fprintf(out, ", \"warp_cycles\": %llu, \"instructions\": [", (unsigned long long)sk->st->stall_cycles);
     char dis[192];
     for (uint32_t pc = 0; pc < k->ncode; pc++) {
         const Instr *in = &k->code[pc];
         fprintf(out, "%s%s{\"pc\": %u, \"line\": %u, \"asm\": ", pc ? "," : "", indent, pc, in->line);
         disasm_instr(k, in, dis, sizeof dis);
-        report_json_string(out, dis);
+        jsonstr_write(out, dis);
         fputs(", ", out);
         json_line_text(out, l, 0, in->line);
         if (in->src_file) {
             fputs(", \"source_file\": ", out);
-            report_json_string(out, srcview_file_name(l, in->src_file));
+            jsonstr_write(out, srcview_file_name(l, in->src_file));
             fprintf(out, ", \"source_line\": %u", in->src_line);
         }
         fprintf(out, ", \"rank\": %u, ", rank ? rank[pc] : 0);
@@ -544,7 +544,7 @@ void srcview_json(FILE *out, SrcListing *l, const SrcKernel *sk, const char *ind
         fputs(", \"source_lines\": [", out);
         for (uint32_t i = 0; i < nl; i++) {
             fprintf(out, "%s%s{\"source_file\": ", i ? "," : "", indent);
-            report_json_string(out, srcview_file_name(l, lines[i].file));
+            jsonstr_write(out, srcview_file_name(l, lines[i].file));
             fprintf(out, ", \"source_line\": %u, ", lines[i].line);
             json_line_text(out, l, lines[i].file, lines[i].line);
             fprintf(out, ", \"rank\": %u, ", lr ? lr[i] : 0);
@@ -558,57 +558,4 @@ void srcview_json(FILE *out, SrcListing *l, const SrcKernel *sk, const char *ind
     }
     fputc('}', out);
     free(rank);
-}
-
-/* ------------------------------------------------------------ reports */
-
-static void launch_title(const RunRow *row, uint32_t k, char *buf, size_t cap)
-{
-    const WlVariant *v = row->v;
-    if (v->nlaunches > 1) snprintf(buf, cap, "%s, launch %u/%u (%s)", v->name, k + 1, v->nlaunches, v->launches[k].kernel->name);
-    else snprintf(buf, cap, "%s", v->name);
-}
-
-static SrcKernel launch_view(const RunRow *row, uint32_t k, char *title, size_t cap)
-{
-    launch_title(row, k, title, cap);
-    SrcKernel sk = { row->v->launches[k].kernel, row->launch_pcs[k], &row->launch_st[k], title,
-                     !row->ran && k + 1 == row->nlaunches_run };
-    return sk;
-}
-
-void srcview_report(FILE *out, const RunReport *r)
-{
-    bool any = false;
-    for (uint32_t i = 0; i < r->nrows; i++) any |= r->rows[i].launch_pcs && r->rows[i].nlaunches_run;
-    if (!any) return;
-    SrcListing *l = srcview_open(&r->w->program, r->w->kernel_file);
-    if (!l) {
-        fputs("\n(out of host memory for the source view)\n", out);
-        return;
-    }
-    srcview_legend(out);
-    for (uint32_t i = 0; i < r->nrows; i++) {
-        const RunRow *row = &r->rows[i];
-        for (uint32_t k = 0; row->launch_pcs && k < row->nlaunches_run; k++) {
-            char title[WL_MAX_VARIANT_NAME + ISA_MAX_NAME + 64];
-            SrcKernel sk = launch_view(row, k, title, sizeof title);
-            if (!srcview_text(out, l, &sk)) fputs("(out of host memory for the source view)\n", out);
-        }
-    }
-    srcview_close(l);
-}
-
-void srcview_report_json(FILE *out, const RunReport *r, const RunRow *row)
-{
-    SrcListing *l = srcview_open(&r->w->program, r->w->kernel_file);
-    fputc('[', out);
-    for (uint32_t k = 0; l && k < row->nlaunches_run; k++) {
-        char title[WL_MAX_VARIANT_NAME + ISA_MAX_NAME + 64];
-        SrcKernel sk = launch_view(row, k, title, sizeof title);
-        fprintf(out, "%s\n      ", k ? "," : "");
-        srcview_json(out, l, &sk, "\n        ");
-    }
-    fputc(']', out);
-    srcview_close(l);
 }

@@ -18,7 +18,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/report.h"
 #include "isa/program.h"
 #include "sim/stats.h"
 
@@ -70,12 +69,5 @@ bool srcview_text(FILE *out, SrcListing *l, const SrcKernel *sk);
 /* The same as one JSON object (no trailing newline); `indent` starts each
 ** instruction's line. */
 void srcview_json(FILE *out, SrcListing *l, const SrcKernel *sk, const char *indent);
-
-/* The views of every launch of every row that counted per instruction
-** (RunRow.launch_pcs), after the legend: `gpusim run --source`. */
-void srcview_report(FILE *out, const RunReport *r);
-
-/* A row's "source" array for --json: one srcview_json object per launch. */
-void srcview_report_json(FILE *out, const RunReport *r, const RunRow *row);
 
 #endif

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "gpusim_version.h"
+#include "base/jsonstr.h"
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "cli/variant.h"
@@ -45,7 +46,7 @@ static void json_value(FILE *out, const char *text)
     double v;
     bool number = (text[0] == '-' || (text[0] >= '0' && text[0] <= '9')) && cli_number_double(text, &v);
     if (number) fputs(text, out);
-    else report_json_string(out, text);
+    else jsonstr_write(out, text);
 }
 
 static char *diag_text(const Diag *d)
@@ -70,13 +71,13 @@ static void write_head(FILE *f, const SweepJob *J, uint64_t point, uint32_t vi, 
     const SweepSpec *S = J->spec;
     fprintf(f, "{\"spec\": \"%s\", \"point\": %llu, \"points\": %llu, \"variant\": ", J->spec_hash,
             (unsigned long long)point, (unsigned long long)S->npoints);
-    report_json_string(f, J->variants[vi]);
+    jsonstr_write(f, J->variants[vi]);
     fprintf(f, ", \"variant_index\": %u, \"variants\": %u, \"workload\": ", vi, J->nvariants);
-    report_json_string(f, J->workload_name);
+    jsonstr_write(f, J->workload_name);
     fputs(", \"gpu\": ", f);
-    report_json_string(f, cfg->name);
+    jsonstr_write(f, cfg->name);
     fputs(", \"gpusim_version\": ", f);
-    report_json_string(f, GPUSIM_VERSION);
+    jsonstr_write(f, GPUSIM_VERSION);
     if (cfg_ok) fprintf(f, ", \"config_fnv1a\": \"%016llx\"", (unsigned long long)report_config_hash(cfg));
     else fputs(", \"config_fnv1a\": null", f);
     for (int kind = AXIS_SET; kind <= AXIS_PARAM; kind++) {
@@ -87,14 +88,14 @@ static void write_head(FILE *f, const SweepJob *J, uint64_t point, uint32_t vi, 
             if ((int)a->kind != kind) continue;
             fputs(first ? "" : ", ", f);
             first = false;
-            report_json_string(f, a->key);
+            jsonstr_write(f, a->key);
             fputs(": ", f);
             int knob = kind == AXIS_SET ? config_knob_find(a->key) : -1;
             if (cfg_ok && knob >= 0) { /* the value the machine holds */
                 char text[64];
                 config_knob_text(cfg, (size_t)knob, text, sizeof text);
                 if (config_knob_is_number((size_t)knob)) fputs(text, f);
-                else report_json_string(f, text);
+                else jsonstr_write(f, text);
             } else {
                 json_value(f, a->values[idx[k]]);
             }
@@ -104,7 +105,7 @@ static void write_head(FILE *f, const SweepJob *J, uint64_t point, uint32_t vi, 
     fputs(", \"params\": {", f);
     for (uint32_t i = 0; w && i < w->nparams; i++) {
         fputs(i ? ", " : "", f);
-        report_json_string(f, w->params[i].name);
+        jsonstr_write(f, w->params[i].name);
         fprintf(f, ": %lld", (long long)w->params[i].value);
     }
     fputs("}, \"seeds\": {", f);
@@ -113,7 +114,7 @@ static void write_head(FILE *f, const SweepJob *J, uint64_t point, uint32_t vi, 
         if (w->buffers[i].init.kind == WL_INIT_RANDOM) {
             fputs(first ? "" : ", ", f);
             first = false;
-            report_json_string(f, w->buffers[i].name);
+            jsonstr_write(f, w->buffers[i].name);
             fprintf(f, ": %llu", (unsigned long long)w->buffers[i].init.seed);
         }
     fputs("}", f);
@@ -131,14 +132,14 @@ static char *format_line(const SweepJob *J, uint64_t point, uint32_t vi, const G
     bool ran = row && row->ran;
     write_head(f, J, point, vi, cfg, cfg_ok, idx, w);
     fputs(", \"check\": ", f);
-    report_json_string(f, row ? report_check_name(row->check) : "none");
+    jsonstr_write(f, row ? report_check_name(row->check) : "none");
     fputs(", \"status\": ", f);
-    report_json_string(f, row ? report_status_name(row->status) : "bad_input");
+    jsonstr_write(f, row ? gpu_status_name(row->status) : "bad_input");
     if (ran) {
         fprintf(f, ", \"cycles\": %llu, \"time_us\": ", (unsigned long long)row->st.cycles);
-        report_json_number(f, row->st.time_us);
+        jsonstr_number(f, row->st.time_us);
         fputs(", \"ratio\": ", f);
-        if (base) report_json_number(f, (double)row->st.cycles / (double)base);
+        if (base) jsonstr_number(f, (double)row->st.cycles / (double)base);
         else fputs("null", f);
         fputs(", \"stats\": ", f);
         report_json_stats(f, &row->st, true);
@@ -146,9 +147,9 @@ static char *format_line(const SweepJob *J, uint64_t point, uint32_t vi, const G
             fputs(", \"launches\": [", f);
             for (uint32_t k = 0; k < row->v->nlaunches; k++) {
                 fputs(k ? ", {\"kernel\": " : "{\"kernel\": ", f);
-                report_json_string(f, row->v->launches[k].kernel->name);
+                jsonstr_write(f, row->v->launches[k].kernel->name);
                 fprintf(f, ", \"cycles\": %llu, \"time_us\": ", (unsigned long long)row->launch_st[k].cycles);
-                report_json_number(f, row->launch_st[k].time_us);
+                jsonstr_number(f, row->launch_st[k].time_us);
                 fputs(", \"stats\": ", f);
                 report_json_stats(f, &row->launch_st[k], true);
                 fputc('}', f);
@@ -160,7 +161,7 @@ static char *format_line(const SweepJob *J, uint64_t point, uint32_t vi, const G
     }
     if (error) {
         fputs(", \"error\": ", f);
-        report_json_string(f, error);
+        jsonstr_write(f, error);
     }
     fputs("}\n", f);
     if (fclose(f) != 0) {

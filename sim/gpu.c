@@ -409,3 +409,16 @@ void gpu_session_destroy(GpuSession *s)
     if (s) memsys_destroy(s->mem);
     free(s);
 }
+
+const char *gpu_status_name(SimStatus s)
+{
+    switch (s) {
+    case SIM_OK: return "ok";
+    case SIM_FAULT: return "fault";
+    case SIM_DEADLOCK: return "deadlock";
+    case SIM_BUDGET: return "budget";
+    case SIM_BAD_LAUNCH: return "bad_launch";
+    case SIM_INTERNAL: return "internal_error";
+    }
+    return "?";
+}

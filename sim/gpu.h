@@ -71,6 +71,10 @@ typedef struct {
     KernelStats stats;         /* filled for SIM_OK (partial otherwise)           */
 } SimResult;
 
+/* A status's name as reports print it: "ok", "fault", "deadlock", "budget",
+** "bad_launch", "internal_error" (static strings). */
+const char *gpu_status_name(SimStatus s);
+
 /* Simulates the launch on machine c. trace may be NULL (the usual case: the
 ** stats need no sink; a sink costs time at every issue). Returns true when
 ** the kernel ran to completion; otherwise r->status/message say why. The

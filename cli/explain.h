@@ -1,0 +1,18 @@
+/* cli/explain.h -- the sentence under each variant of a report: why it
+** costs what it does, from general rules over its KernelStats (bank
+** conflicts, sectors per request, divergence, the occupancy limiter, the
+** tail wave, the top stall reason), their thresholds in cli/explain.c, and
+** never from per-workload text. */
+#ifndef GPUSIM_CLI_EXPLAIN_H
+#define GPUSIM_CLI_EXPLAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/report.h"
+
+/* The sentence that explains row i of r's cost, without the variant name,
+** into buf (cap bytes, always terminated). */
+void explain_row(const RunReport *r, uint32_t i, char *buf, size_t cap);
+
+#endif
