@@ -63,3 +63,12 @@ size_t diag_edit_distance(const char *a, const char *b, size_t max)
     }
     return row[lb] <= max ? row[lb] : far;
 }
+
+void diag_near_offer(DiagNear *n, const char *candidate)
+{
+    size_t d = diag_edit_distance(n->word, candidate, n->dist - 1);
+    if (d < n->dist && (!n->proportional || d * 3 <= strlen(n->word))) {
+        n->dist = d;
+        n->best = candidate;
+    }
+}

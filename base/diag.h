@@ -6,6 +6,7 @@
 #define GPUSIM_BASE_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,5 +39,26 @@ void diag_print(FILE *out, const Diag *d);
 ** 2 * max + 1 cells per row and stops as soon as a row is past max, so a
 ** hint over every name of a long list stays cheap. */
 size_t diag_edit_distance(const char *a, const char *b, size_t max);
+
+/* "Did you mean": the closest of the names offered to a word the user
+** wrote. Start with diag_near_start(word, max_edits, proportional), offer
+** every candidate (diag_near_offer), then read .best: the first of the
+** closest within max_edits (and, when proportional, within one edit per
+** three characters of word, so that a short word is not "corrected" into
+** another), or NULL when none is. */
+typedef struct {
+    const char *word;
+    const char *best;
+    size_t      dist;         /* best's distance; max_edits + 1 while none */
+    bool        proportional;
+} DiagNear;
+
+static inline DiagNear diag_near_start(const char *word, size_t max_edits, bool proportional)
+{
+    DiagNear n = { word, NULL, max_edits + 1, proportional };
+    return n;
+}
+
+void diag_near_offer(DiagNear *n, const char *candidate);
 
 #endif

@@ -436,14 +436,10 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
             return two_modifiers(a, s, full, "types", TYPE_NAMES[first_type], second_type, second_type_len);
     }
     if (m->op == OP_COUNT) {
-        const char *best = NULL;
-        size_t bestd = 4;
-        for (int i = 0; i < OP_COUNT; i++) {
-            if (OP_INFO[i].flags & OPF_PTX) continue;
-            size_t dd = diag_edit_distance(canon, OP_INFO[i].mnemonic, bestd - 1);
-            if (dd < bestd) bestd = dd, best = OP_INFO[i].mnemonic;
-        }
-        if (best) return lex_fail(&a->lx, s, "unknown instruction '%s'; did you mean '%s'?", full, best);
+        DiagNear near = diag_near_start(canon, 3, false);
+        for (int i = 0; i < OP_COUNT; i++)
+            if (!(OP_INFO[i].flags & OPF_PTX)) diag_near_offer(&near, OP_INFO[i].mnemonic);
+        if (near.best) return lex_fail(&a->lx, s, "unknown instruction '%s'; did you mean '%s'?", full, near.best);
         return lex_fail(&a->lx, s, "unknown instruction '%s'; expected an opcode of isa/ISA.md", full);
     }
     const OpInfo *info = &OP_INFO[m->op];

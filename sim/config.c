@@ -220,16 +220,9 @@ static bool knob_parse_json(const Knob *k, const cJSON *it, double *v, char *why
 /* " (did you mean sm.count?)" for the closest knob, or "" when none is close. */
 static void suggest(const char *key, char *buf, size_t n)
 {
-    const Knob *best = NULL;
-    size_t bestd = 4;
-    for (size_t i = 0; i < KNOB_COUNT; i++) {
-        size_t dist = diag_edit_distance(key, KNOBS[i].key, bestd - 1);
-        if (dist < bestd) {
-            bestd = dist;
-            best = &KNOBS[i];
-        }
-    }
-    if (best) snprintf(buf, n, " (did you mean %s?)", best->key);
+    DiagNear near = diag_near_start(key, 3, false);
+    for (size_t i = 0; i < KNOB_COUNT; i++) diag_near_offer(&near, KNOBS[i].key);
+    if (near.best) snprintf(buf, n, " (did you mean %s?)", near.best);
     else if (n) buf[0] = '\0';
 }
 

@@ -48,6 +48,33 @@ START_TEST(test_edit_distance_bounded)
 }
 END_TEST
 
+/* "Did you mean": the closest within the bound, the first of equals; the
+** proportional rule keeps a short word from being "corrected". */
+START_TEST(test_near)
+{
+    const char *names[] = { "naive", "tiled", "tiled_padded", "copy" };
+    DiagNear n = diag_near_start("tiled_pad", 3, false);
+    for (int i = 0; i < 4; i++) diag_near_offer(&n, names[i]);
+    ck_assert_str_eq(n.best, "tiled_padded");
+    ck_assert_uint_eq(n.dist, 3);
+    n = diag_near_start("tilde", 2, true);
+    for (int i = 0; i < 4; i++) diag_near_offer(&n, names[i]);
+    ck_assert_ptr_null(n.best); /* "tiled" is 2 edits away: more than one per three of 5 characters */
+    n = diag_near_start("tilde", 2, false);
+    for (int i = 0; i < 4; i++) diag_near_offer(&n, names[i]);
+    ck_assert_str_eq(n.best, "tiled"); /* without the proportional rule */
+    n = diag_near_start("cop", 2, true);
+    for (int i = 0; i < 4; i++) diag_near_offer(&n, names[i]);
+    ck_assert_str_eq(n.best, "copy"); /* 1 edit in 3 characters */
+    n = diag_near_start("co", 2, true);
+    for (int i = 0; i < 4; i++) diag_near_offer(&n, names[i]);
+    ck_assert_ptr_null(n.best); /* 2 edits in 2 characters: no guess */
+    n = diag_near_start("zzzzzz", 3, false);
+    for (int i = 0; i < 4; i++) diag_near_offer(&n, names[i]);
+    ck_assert_ptr_null(n.best);
+}
+END_TEST
+
 START_TEST(test_format)
 {
     Diag d;
@@ -78,6 +105,7 @@ int main(void)
     TCase *core = tcase_create("Core");
     tcase_add_test(core, test_edit_distance_bounded);
     tcase_add_test(core, test_format);
+    tcase_add_test(core, test_near);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -44,16 +44,9 @@ static bool load_reference(JsonReader *r, const Workload *w, const WlLaunch *v, 
     if (!cJSON_IsString(it)) return jsonread_fail(r, "expected a reference function name, found %s", jsonread_type(it));
     ck->ref = reference_find(it->valuestring);
     if (!ck->ref) {
-        const char *near = NULL;
-        size_t best = 3; /* suggest only names within 2 edits, and 1 per 3 characters */
-        for (size_t q = 0; q < reference_count(); q++) {
-            size_t dist = diag_edit_distance(it->valuestring, reference_at(q)->name, best - 1);
-            if (dist < best && dist * 3 <= strlen(it->valuestring)) {
-                best = dist;
-                near = reference_at(q)->name;
-            }
-        }
-        if (near) return jsonread_fail(r, "unknown reference '%s'; did you mean '%s'?", it->valuestring, near);
+        DiagNear near = diag_near_start(it->valuestring, 2, true);
+        for (size_t q = 0; q < reference_count(); q++) diag_near_offer(&near, reference_at(q)->name);
+        if (near.best) return jsonread_fail(r, "unknown reference '%s'; did you mean '%s'?", it->valuestring, near.best);
         return jsonread_fail(r, "unknown reference '%s' (the references are listed in workloads/README.md)",
                              it->valuestring);
     }
@@ -216,17 +209,15 @@ static bool resolve_names(JsonReader *r, Workload *w, const cJSON *variants, uin
             if (!t) {
                 char list[512];
                 size_t len = 0;
-                const char *near = NULL;
-                size_t best = 3;
+                DiagNear near = diag_near_start(name, 2, true);
                 list[0] = '\0';
                 for (uint32_t q = 0; q < w->nvariants; q++) {
                     if (len < sizeof list)
                         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", q ? ", " : "", w->variants[q].name);
-                    size_t dist = diag_edit_distance(name, w->variants[q].name, best - 1);
-                    if (dist < best && dist * 3 <= strlen(name)) best = dist, near = w->variants[q].name;
+                    diag_near_offer(&near, w->variants[q].name);
                 }
                 at_same_as(r, variants, ord, vi, k);
-                if (near) return jsonread_fail(r, "no variant '%s' to compare with; did you mean '%s'?", name, near);
+                if (near.best) return jsonread_fail(r, "no variant '%s' to compare with; did you mean '%s'?", name, near.best);
                 return jsonread_fail(r, "no variant '%s' to compare with (the variants: %s)", name, list);
             }
             ck->variant = (uint32_t)(t - w->variants);
