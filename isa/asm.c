@@ -18,6 +18,7 @@
 
 #include "base/bits.h"
 #include "base/file.h"
+#include "base/grow.h"
 #include "base/names.h"
 #include "isa/cfg.h"
 #include "isa/lex.h"
@@ -46,17 +47,6 @@ typedef struct {
 
 /* ------------------------------------------------------------ growable arrays */
 
-static bool grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-    if (need <= *cap) return true;
-    uint32_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need) ncap *= 2;
-    void *n = realloc(*arr, (size_t)ncap * elem);
-    if (!n) return false;
-    *arr = n;
-    *cap = ncap;
-    return true;
-}
 
 /* Names of the current kernel's labels and of the program's kernels, for
 ** the name indexes that keep defining and resolving them linear. */
@@ -564,7 +554,7 @@ static bool parse_operands(Asm *a, const Mnemonic *m, Instr *in, const char *mn)
     case FMT_L: {
         lex_skip_space(&a->lx);
         const char *s = a->lx.p;
-        if (!grow((void **)&a->refs, &a->refs_cap, a->nrefs + 1, sizeof *a->refs))
+        if (!grow_array((void **)&a->refs, &a->refs_cap, a->nrefs + 1, sizeof *a->refs))
             return lex_fail(&a->lx, s, "out of memory");
         LabelRef *r = &a->refs[a->nrefs];
         if (!lex_ident(&a->lx, r->name, ISA_MAX_NAME, "a label")) return false;
@@ -636,7 +626,7 @@ static bool parse_instruction(Asm *a)
             return lex_fail(&a->lx, a->lx.p, "too many operands for '%s'", mn);
         return lex_fail(&a->lx, a->lx.p, "unexpected '%s' after the operands of '%s'", lex_quote(a->lx.p, a->lx.end, q, sizeof q), mn);
     }
-    if (!grow((void **)&a->k->code, &a->code_cap, a->k->ncode + 1, sizeof in))
+    if (!grow_array((void **)&a->k->code, &a->code_cap, a->k->ncode + 1, sizeof in))
         return lex_fail(&a->lx, start, "out of memory");
     a->k->code[a->k->ncode++] = in;
     return true;
@@ -696,7 +686,7 @@ static bool directive(Asm *a)
         uint32_t twice = names_find(&a->kernels, kname, strlen(kname), kernel_name, a->prog);
         if (twice != NAMES_NONE)
             return lex_fail(&a->lx, s, "kernel '%s' defined twice (first at line %u)", kname, a->prog->kernels[twice].line);
-        if (!grow((void **)&a->prog->kernels, &a->kernels_cap, a->prog->nkernels + 1, sizeof(Kernel)))
+        if (!grow_array((void **)&a->prog->kernels, &a->kernels_cap, a->prog->nkernels + 1, sizeof(Kernel)))
             return lex_fail(&a->lx, s, "out of memory");
         a->k = &a->prog->kernels[a->prog->nkernels];
         memset(a->k, 0, sizeof *a->k);
@@ -738,7 +728,7 @@ static bool directive(Asm *a)
         char sname[ISA_MAX_NAME];
         if (!lex_ident(&a->lx, sname, ISA_MAX_NAME, "a shared array name")) return false;
         if (find_shared(a->k, sname)) return lex_fail(&a->lx, ns, "shared array '%s' declared twice", sname);
-        if (!grow((void **)&a->k->shared, &a->shared_cap, a->k->nshared + 1, sizeof(SharedSymbol)))
+        if (!grow_array((void **)&a->k->shared, &a->shared_cap, a->k->nshared + 1, sizeof(SharedSymbol)))
             return lex_fail(&a->lx, s, "out of memory");
         SharedSymbol *sym = &a->k->shared[a->k->nshared];
         memset(sym, 0, sizeof *sym);
@@ -786,7 +776,7 @@ static bool label_def(Asm *a, const char *name, const char *at)
     uint32_t prev = label_find(a, name);
     if (prev != UINT32_MAX)
         return lex_fail(&a->lx, at, "duplicate label '%s' (first defined before instruction %u)", name, a->k->labels[prev].pc);
-    if (!grow((void **)&a->k->labels, &a->label_cap, a->k->nlabels + 1, sizeof(Label)))
+    if (!grow_array((void **)&a->k->labels, &a->label_cap, a->k->nlabels + 1, sizeof(Label)))
         return lex_fail(&a->lx, at, "out of memory");
     Label *l = &a->k->labels[a->k->nlabels];
     snprintf(l->name, sizeof l->name, "%s", name);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 typedef struct {
     uint32_t base;
     uint64_t size;
@@ -49,15 +51,9 @@ uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d)
                  "(%llu bytes already mapped)", name, (unsigned long long)bytes, (unsigned long long)g->bytes);
         return 0;
     }
-    if (g->count == g->cap) {
-        uint32_t ncap = g->cap ? g->cap * 2 : 8;
-        Region *nr = realloc(g->regions, ncap * sizeof *nr);
-        if (!nr) {
-            diag_set(d, NULL, 0, 0, "out of host memory");
-            return 0;
-        }
-        g->regions = nr;
-        g->cap = ncap;
+    if (!grow_array((void **)&g->regions, &g->cap, g->count + 1, sizeof *g->regions)) {
+        diag_set(d, NULL, 0, 0, "out of host memory");
+        return 0;
     }
     uint8_t *host = calloc(1, (size_t)bytes);
     if (!host) {

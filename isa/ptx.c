@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "isa/cfg.h"
 
 /* --------------------------------------------------------- name tables */
@@ -36,24 +37,9 @@ static char *dup_tok(const Tok *t)
     return s;
 }
 
-static bool grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-    if (need <= *cap) return true;
-    uint32_t ncap = *cap ? *cap : 16;
-    while (ncap < need) {
-        if (ncap > UINT32_MAX / 2) return false;
-        ncap *= 2;
-    }
-    void *n = realloc(*arr, (size_t)ncap * elem);
-    if (!n) return false;
-    *arr = n;
-    *cap = ncap;
-    return true;
-}
-
 bool ptx_grow(Ptx *P, void **arr, uint32_t *cap, uint32_t need, size_t elem)
 {
-    if (grow(arr, cap, need, elem)) return true;
+    if (grow_array(arr, cap, need, elem)) return true;
     return ptx_fail(P, &P->tok, "out of memory");
 }
 
@@ -90,7 +76,7 @@ static uint32_t vreg_of(Ptx *P, uint32_t range, uint32_t index)
         h = (h + 1) & (P->vmap_cap - 1);
     }
     if (P->nv >= 0xffff) return UINT32_MAX - 1; /* Operand.index is 16 bits */
-    if (!grow((void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return UINT32_MAX;
+    if (!grow_array((void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return UINT32_MAX;
     P->vclass[P->nv] = P->ranges[range].cls;
     P->vmap_key[h] = key;
     P->vmap_val[h] = P->nv;
