@@ -814,3 +814,53 @@ double config_dram_bytes_per_cycle(const GpuConfig *c)
     if (!(c->clock_mhz > 0)) return 0.0;
     return c->dram_bandwidth_gbs * 1e9 / (c->clock_mhz * 1e6);
 }
+
+/* ---- the knob walk (config_knob_*): the knobs in config.def order, for
+** tools that go through them all (`gpusim gpus --diff`, sweeps). A value's
+** text is what --set and a machine file take back: u32 in decimal, f64 as
+** the shortest text that reads back, the policy by name. */
+
+size_t config_knob_count(void) { return KNOB_COUNT; }
+const char *config_knob_key(size_t i) { return i < KNOB_COUNT ? KNOBS[i].key : NULL; }
+bool config_knob_is_number(size_t i) { return i < KNOB_COUNT && KNOBS[i].type != KNOB_POLICY; }
+
+int config_knob_find(const char *key)
+{
+    for (size_t i = 0; key && i < KNOB_COUNT; i++)
+        if (strcmp(KNOBS[i].key, key) == 0) return (int)i;
+    return -1;
+}
+
+void config_knob_text(const GpuConfig *c, size_t i, char *buf, size_t cap)
+{
+    if (!cap) return;
+    buf[0] = '\0';
+    if (i >= KNOB_COUNT) return;
+    const char *p = (const char *)c + KNOBS[i].offset;
+    switch (KNOBS[i].type) {
+    case KNOB_U32: {
+        uint32_t v;
+        memcpy(&v, p, sizeof v);
+        snprintf(buf, cap, "%u", v);
+        break;
+    }
+    case KNOB_F64: {
+        double v;
+        memcpy(&v, p, sizeof v);
+        if (!isfinite(v)) snprintf(buf, cap, "null");
+        else if (v == floor(v) && fabs(v) < 1e15) snprintf(buf, cap, "%.0f", v);
+        else
+            for (int prec = 1; prec <= 17; prec++) {
+                snprintf(buf, cap, "%.*g", prec, v);
+                if (strtod(buf, NULL) == v) break;
+            }
+        break;
+    }
+    case KNOB_POLICY: {
+        SchedPolicy v;
+        memcpy(&v, p, sizeof v);
+        snprintf(buf, cap, "%s", config_policy_name(v));
+        break;
+    }
+    }
+}
