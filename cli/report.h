@@ -1,8 +1,8 @@
 /* cli/report.h -- what `gpusim run` prints about a workload's variants:
 ** a table with one sentence per variant that explains its cost (text), one
 ** JSON object (--json), or one CSV row per variant (--csv). The sentences
-** come from general rules over the stats (report.c, "Explanations"), never
-** from per-workload text. Formats are documented in workloads/README.md. */
+** come from general rules over the stats (cli/explain.h), never from
+** per-workload text. Formats are documented in workloads/README.md. */
 #ifndef GPUSIM_CLI_REPORT_H
 #define GPUSIM_CLI_REPORT_H
 

@@ -1,7 +1,9 @@
 /* sim/gpu.c -- the timing model: block dispatch, SMs, warp schedulers,
 ** scoreboards and pipelines, driven by one global cycle counter. This file
 ** sets a launch up, runs the main loop and adds up the totals; the warp
-** schedulers and issue are sim/sched.c, blocks on SMs sim/blocks.c.
+** schedulers and issue are sim/sched.c, a warp's scoreboard
+** sim/scoreboard.h, blocks on SMs and their barriers sim/blocks.c, one
+** launch on several host threads sim/par.c.
 **
 ** Each cycle, every scheduler that may have work picks at most one ready
 ** warp (GTO, LRR or RR: sim/sched.c) and issues its next instruction; an

@@ -1,10 +1,13 @@
 /* sim/gpu_int.h -- what the files of the timing model share: the state of
 ** one launch (Gpu: SMs, warps, schedulers, block slots) and the calls between
 ** sim/gpu.c (setup, the main loop, totals, reports), sim/sched.c (warp
-** schedulers and issue) and sim/blocks.c (block dispatch, barriers, warp
-** exits). One module split along its seams, so the structs are shared
-** rather than hidden behind accessors on the hot path; nothing outside these
-** three files includes it (other modules include sim/gpu.h). */
+** schedulers and issue), sim/blocks.c (block dispatch, the barrier unit,
+** warp exits) and sim/par.c (one launch on several host threads). One
+** module split along its seams, so the structs are shared rather than
+** hidden behind accessors on the hot path; but each structure has one
+** writer, named at its calls below (the scoreboard: sim/scoreboard.h).
+** Nothing outside these four files includes it (the build keeps it off
+** other floors' include paths; other modules include sim/gpu.h). */
 #ifndef GPUSIM_SIM_GPU_INT_H
 #define GPUSIM_SIM_GPU_INT_H
 

@@ -1,7 +1,9 @@
 /* sim/stats.h -- what one simulated kernel launch reports. The first part
 ** of KernelStats holds raw counters, each counted where it happens by the
-** unit that owns it (gpu.c: issue, the LSU and the shared-memory pipe;
-** memsys_stats: caches and DRAM) and only added up here; the second part is
+** unit that owns it (sched.c: issue, the LSU and the shared-memory pipe;
+** blocks.c: the block launchers; gpu.c: the kernel's length and occupancy
+** integrals; memsys_stats: caches and DRAM) and only added up here
+** (stats_add: over a launch's host threads and a variant's launches); the second part is
 ** derived from those and the machine by derive_stats (sim/derive.h), the one
 ** place any ratio is computed, so every report reads the same numbers.
 ** Stall reasons have Nsight Compute's warp-state names; the `gpusim run
@@ -78,7 +80,7 @@ extern const char *const ACCESS_NAMES[ACCESS_KINDS]; /* "loads", "stores", "atom
                          lanes on one word one after another                          */
 
 #define KERNEL_COUNTS(X, M)                                                                   \
-    /* issue and the SMs (gpu.c) */                                                           \
+    /* issue (sched.c) and the SMs (gpu.c) */                                                  \
     X(cycles)                  /* until the last block and its memory traffic are done;       \
                                   a variant's launches: their sum                          */ \
     X(warp_instructions)       /* SASS-equivalent: a PTX instruction counts the slots of      \
@@ -91,7 +93,7 @@ extern const char *const ACCESS_NAMES[ACCESS_KINDS]; /* "loads", "stores", "atom
     X(branches)                                                                               \
     X(divergent_branches)                                                                     \
     X(flops)                   /* FP32 ops: opcodes.def flops x lanes                      */ \
-    /* the SMs' block launchers (gpu.c): SM-level time, not warp stalls */                    \
+    /* the SMs' block launchers (blocks.c, sched.c): SM-level time, not warp stalls */           \
     X(launch_wait_warp_cycles) /* summed over warps: cycles a warp slot was held by a block   \
                                   the launcher had not started yet                         */ \
     X(launch_queue_cycles)     /* summed over SMs: cycles with at least one block waiting     \
@@ -131,7 +133,7 @@ typedef struct {
     uint64_t blocks;                  /* in the grid                           */
     KERNEL_COUNTS(STATS_U64_FIELD, STATS_U32_FIELD)
     uint64_t stall[STALL_REASONS];    /* warp-cycles in each stall reason      */
-    /* the LSU and the shared-memory pipe at issue (gpu.c), by AccessKind */
+    /* the LSU and the shared-memory pipe at issue (sched.c), by AccessKind */
     GlobalCounts global[ACCESS_KINDS];
     SharedCounts shared[ACCESS_KINDS];
 

@@ -1,6 +1,6 @@
 /* workloads/claims.h -- a workload's "claims" (workloads/README.md,
 ** "Claims"): the statements of its description, each as a small assertion
-** over the variants' results that `gpusim run` checks (cli/claims.h), so
+** over the variants' results that `gpusim run` checks (cli/claimcheck.h), so
 ** that a model change that breaks a lesson's sentence fails. A claim quotes
 ** the sentence it backs ("says", which must occur in the description word
 ** for word) and asserts one of:
