@@ -73,6 +73,15 @@ static inline void set(Run *t, const char *kv)
     ck_assert_msg(config_set(&t->cfg, kv, &d), "%s", d.message);
 }
 
+/* Validates the machine and simulates the launch into t->r; false when the
+** launch did not finish (t->r.status says why). */
+static inline bool simulate(Run *t)
+{
+    Diag d;
+    ck_assert_msg(config_validate(&t->cfg, &d), "%s", d.message);
+    return gpu_simulate(&t->cfg, &t->L, NULL, &t->r);
+}
+
 static inline void run_free(Run *t)
 {
     gmem_destroy(t->gmem);

@@ -1,0 +1,369 @@
+/* tests/check_gpu_launch.c -- blocks on SMs end to end: waves and the tail
+** effect, a scheduler refilled as it empties, the SM's block launcher; and
+** launches that do not finish or should not start: barrier deadlocks, the
+** cycle budget, a block too big for an SM, shared-memory races. Kernels are
+** assembly text; machines are presets shrunk with config_set. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/gpu.h"
+#include "tests/sim_run.h"
+
+/* Fixed work per block: each thread runs `iters` dependent FMAs. */
+static const char *FIXED_WORK =
+    ".kernel work\n"
+    ".param .ptr out\n"
+    ".param .s32 iters\n"
+    "    ld.param.u32 %r0, [out]\n"
+    "    ld.param.s32 %r1, [iters]\n"
+    "    mov.u32 %r2, %tid.x\n"
+    "    mov.u32 %r3, %ctaid.x\n"
+    "    mov.u32 %r4, %ntid.x\n"
+    "    mad.lo.u32 %r5, %r3, %r4, %r2\n"
+    "    cvt.rn.f32.u32 %r6, %r2\n"
+    "    mov.u32 %r7, 0\n"
+    "LOOP:\n"
+    "    fma.rn.f32 %r6, %r6, 0.999, 0.5\n"
+    "    add.s32 %r7, %r7, 1\n"
+    "    setp.lt.s32 %p0, %r7, %r1\n"
+    "    @%p0 bra LOOP\n"
+    "    shl.b32 %r8, %r5, 2\n"
+    "    add.u32 %r8, %r8, %r0\n"
+    "    st.global.f32 [%r8], %r6\n"
+    "    exit\n";
+
+static uint64_t fixed_work_cycles(uint32_t sms, uint32_t blocks, uint32_t regs)
+{
+    Run t;
+    run_init(&t, "a100", FIXED_WORK, "work");
+    char kv[64];
+    snprintf(kv, sizeof kv, "sm.count=%u", sms);
+    set(&t, kv);
+    t.params[0] = buffer(&t, (uint64_t)blocks * 1024 * 4, "out");
+    t.params[1] = 64;
+    t.L.grid[0] = blocks;
+    t.L.block[0] = 1024;
+    t.L.regs_per_thread = regs;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    uint64_t c = t.r.stats.cycles;
+    run_free(&t);
+    return c;
+}
+
+/* 1024 threads x 64 registers fill the register file: one block per SM. */
+START_TEST(test_one_extra_block_costs_a_wave)
+{
+    uint64_t full = fixed_work_cycles(12, 12, 64);
+    uint64_t extra = fixed_work_cycles(12, 13, 64);
+    double ratio = (double)extra / (double)full;
+    ck_assert_msg(ratio > 1.8 && ratio < 2.2, "13 vs 12 blocks on 12 SMs: ratio %.2f", ratio);
+}
+END_TEST
+
+/* 128-thread blocks with 70 KB of shared memory each: two per SM, and too
+** few warps to fill the pipes, so a block takes as long alone as in company:
+** 2*S+4 blocks need a third wave that costs as much as the first two. */
+static uint64_t two_per_sm_cycles(uint32_t sms, uint32_t blocks, KernelStats *out)
+{
+    Run t;
+    run_init(&t, "a100", FIXED_WORK, "work");
+    char kv[64];
+    snprintf(kv, sizeof kv, "sm.count=%u", sms);
+    set(&t, kv);
+    set(&t, "sm.block_launch_interval=0"); /* waves alone: no launch stagger */
+    t.params[0] = buffer(&t, (uint64_t)blocks * 128 * 4, "out");
+    t.params[1] = 64;
+    t.L.grid[0] = blocks;
+    t.L.block[0] = 128;
+    t.L.dynamic_smem = 70 * 1024;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    *out = t.r.stats;
+    run_free(&t);
+    return out->cycles;
+}
+
+START_TEST(test_two_per_sm_tail)
+{
+    KernelStats tail, full;
+    uint64_t c_tail = two_per_sm_cycles(10, 24, &tail), c_full = two_per_sm_cycles(10, 20, &full);
+    ck_assert_uint_eq(tail.occ.blocks_per_sm, 2);
+    ck_assert_int_eq(tail.occ.limiter, OCC_SHARED_MEMORY);
+    ck_assert_uint_eq(full.waves, 1);
+    ck_assert_uint_eq(tail.waves, 2);
+    ck_assert_uint_eq(tail.tail_blocks, 4);
+    double ratio = (double)c_tail / (double)c_full;
+    ck_assert_msg(ratio > 1.8 && ratio < 2.2, "24 vs 20 blocks at 2/SM on 10 SMs: ratio %.2f", ratio);
+}
+END_TEST
+
+START_TEST(test_deadlock_when_warps_exit_before_barrier)
+{
+    const char *src =
+        ".kernel k\n"
+        "    mov.u32 %r1, %tid.x\n"
+        "    setp.ge.u32 %p0, %r1, 32\n"
+        "    @%p0 exit\n"
+        "    bar.sync 0\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 128;
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_DEADLOCK);
+    /* The bar.sync's own line, then each warp of the block, as synccheck does. */
+    ck_assert_str_eq(t.r.message, "test.asm:5: barrier deadlock at 'bar.sync 0' in kernel 'k', block (0,0,0): warps of "
+                                  "the block exited before this bar.sync; they can never arrive\n"
+                                  "    warp 0: arrived at line 5, threads 0-31\n"
+                                  "    warp 1: exited\n"
+                                  "    warp 2: exited\n"
+                                  "    warp 3: exited");
+    run_free(&t);
+}
+END_TEST
+
+START_TEST(test_deadlock_divergent_barrier_names_threads)
+{
+    const char *src =
+        ".kernel k\n"
+        "    mov.u32 %r1, %tid.x\n"
+        "    setp.ge.u32 %p0, %r1, 40\n"
+        "    @%p0 bra skip\n"
+        "    bar.sync 0\n"
+        "skip:\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 64;
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_DEADLOCK);
+    ck_assert_str_eq(t.r.message, "test.asm:5: barrier deadlock at 'bar.sync 0' in kernel 'k', block (0,0,0): a warp "
+                                  "reached bar.sync with only some of its lanes (divergent barrier)\n"
+                                  "    warp 0: arrived at line 5, threads 0-31\n"
+                                  "    warp 1: arrived at line 5 with only threads 32-39; never arriving: threads 40-63");
+    run_free(&t);
+}
+END_TEST
+
+START_TEST(test_cycle_budget)
+{
+    const char *src =
+        ".kernel k\n"
+        "    mov.u32 %r1, 0\n"
+        "L:\n"
+        "    add.u32 %r1, %r1, 1\n"
+        "    setp.ne.u32 %p0, %r1, 0\n"   /* wraps after 2^32 iterations */
+        "    @%p0 bra L\n"
+        "    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 32;
+    t.L.max_cycles = 100000;
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_BUDGET);
+    ck_assert_msg(strstr(t.r.message, "100000 cycles") && strstr(t.r.message, "pc "), "%s", t.r.message);
+    run_free(&t);
+}
+END_TEST
+
+
+START_TEST(test_block_too_big_for_sm)
+{
+    Run t;
+    run_init(&t, "a100", FIXED_WORK, "work");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 1024;
+    t.L.regs_per_thread = 128; /* 128 x 1024 > 65536 registers */
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_BAD_LAUNCH);
+    ck_assert_msg(strstr(t.r.message, "cannot launch"), "%s", t.r.message);
+    run_free(&t);
+}
+END_TEST
+
+
+
+/* Regression: one warp per scheduler, blocks that all end in the same
+** cycle and more blocks waiting. Each scheduler is emptied by its exit and
+** refilled by the next block in one cycle; it must be queued once (a
+** duplicate overflowed the next-cycle list and let it issue twice). */
+START_TEST(test_scheduler_refilled_in_the_cycle_it_empties)
+{
+    KernelStats one, three;
+    memset(&one, 0, sizeof one);
+    memset(&three, 0, sizeof three);
+    Run t;
+    for (int waves = 1; waves <= 3; waves += 2) {
+        run_init(&t, "a100", FIXED_WORK, "work");
+        set(&t, "sm.count=16");
+        uint32_t blocks = 16u * (uint32_t)waves;
+        t.params[0] = buffer(&t, (uint64_t)blocks * 128 * 4, "out");
+        t.params[1] = 16;
+        t.L.grid[0] = blocks;
+        t.L.block[0] = 128;
+        t.L.dynamic_smem = 150 * 1024; /* one block per SM */
+        ck_assert_msg(simulate(&t), "%s", t.r.message);
+        if (waves == 1) one = t.r.stats;
+        else three = t.r.stats;
+        run_free(&t);
+    }
+    ck_assert_uint_eq(three.waves, 3);
+    ck_assert_uint_eq(three.warp_instructions, 3 * one.warp_instructions);
+    double ratio = (double)three.cycles / (double)one.cycles;
+    ck_assert_msg(ratio > 2.9 && ratio < 3.1, "3 waves vs 1: %.3f", ratio);
+}
+END_TEST
+
+
+/* --racecheck: a tile written by some warps and read by others needs the
+** barrier between them; without it the race is reported with both pcs. */
+static const char *TILE_RACE =
+    ".kernel k\n"
+    ".param .ptr out\n"
+    ".shared tile 256\n"
+    "    mov.u32 %r1, %tid.x\n"
+    "    shl.b32 %r2, %r1, 2\n"
+    "    st.shared.u32 [%r2+tile], %r1\n"
+    "BARRIER\n"
+    "    add.u32 %r3, %r1, 32\n"
+    "    and.b32 %r3, %r3, 63\n"
+    "    shl.b32 %r3, %r3, 2\n"
+    "    ld.shared.u32 %r4, [%r3+tile]\n"
+    "    ld.param.u32 %r0, [out]\n"
+    "    add.u32 %r5, %r2, %r0\n"
+    "    st.global.u32 [%r5], %r4\n"
+    "    exit\n";
+
+static bool racecheck_run_banks(bool barrier, const char *banks, SimResult *r)
+{
+    char src[1024];
+    const char *mark = strstr(TILE_RACE, "BARRIER\n");
+    snprintf(src, sizeof src, "%.*s%s%s", (int)(mark - TILE_RACE), TILE_RACE, barrier ? "    bar.sync 0\n" : "",
+             mark + strlen("BARRIER\n"));
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=1");
+    set(&t, banks);
+    t.params[0] = buffer(&t, 64 * 4, "out");
+    t.L.grid[0] = 1;
+    t.L.block[0] = 64;
+    t.L.racecheck = true;
+    bool ok = simulate(&t);
+    *r = t.r;
+    run_free(&t);
+    return ok;
+}
+
+static bool racecheck_run(bool barrier, SimResult *r)
+{
+    return racecheck_run_banks(barrier, "smem.banks=32", r);
+}
+
+START_TEST(test_racecheck)
+{
+    SimResult *r = malloc(sizeof *r);
+    ck_assert(racecheck_run(true, r));
+    ck_assert(!racecheck_run(false, r));
+    ck_assert_int_eq(r->status, SIM_FAULT);
+    ck_assert_msg(strstr(r->message, "race") && strstr(r->message, "st.shared") && strstr(r->message, "ld.shared"),
+                  "%s", r->message);
+    free(r);
+}
+END_TEST
+
+/* smem.banks: the race checker works on 4-byte words, so it reports the
+** same race on every bank count; the wavefronts follow the banks (64
+** consecutive words: 1 pass each on 32 and 64 banks, 2 half-warps on 16). */
+START_TEST(test_racecheck_banks)
+{
+    static const char *const banks[] = { "smem.banks=16", "smem.banks=32", "smem.banks=64" };
+    static const uint64_t passes[] = { 2, 1, 1 };
+    SimResult *r = malloc(sizeof *r);
+    ck_assert(racecheck_run_banks(true, banks[_i], r));
+    const SharedCounts *st = &r->stats.shared[ACCESS_STORE];
+    ck_assert_uint_eq(st->requests, 2);
+    ck_assert_uint_eq(st->wavefronts, 2 * passes[_i]);
+    ck_assert(!racecheck_run_banks(false, banks[_i], r));
+    ck_assert_int_eq(r->status, SIM_FAULT);
+    ck_assert_msg(strstr(r->message, "write-after-read race") || strstr(r->message, "read-after-write race"), "%s",
+                  r->message);
+    free(r);
+}
+END_TEST
+
+
+
+/* The block launcher starts one block per SM every sm.block_launch_interval
+** cycles: a grid of many tiny blocks takes that long per block per SM. */
+START_TEST(test_block_launch_interval)
+{
+    const char *src = ".kernel k\n    exit\n";
+    Run t;
+    run_init(&t, "a100", src, "k");
+    set(&t, "sm.count=2");
+    set(&t, "sm.block_launch_interval=100");
+    t.L.grid[0] = 64; /* 32 blocks per SM */
+    t.L.block[0] = 32;
+    ck_assert(simulate(&t));
+    uint64_t c = t.r.stats.cycles;
+    ck_assert_msg(c >= 31 * 100 && c <= 31 * 100 + 50, "64 empty blocks on 2 SMs: %llu cycles", (unsigned long long)c);
+    /* waiting for the launcher is SM-level time, not a stall: block k of
+    ** each SM waits 100 k cycles, and each SM has a block waiting from cycle
+    ** 1 until its last one starts at 3101 */
+    ck_assert_uint_eq(t.r.stats.launch_wait_warp_cycles, 2 * 100 * (31 * 32 / 2));
+    ck_assert_uint_eq(t.r.stats.launch_queue_cycles, 2 * 31 * 100);
+    uint64_t stalled = 0;
+    for (int k = 0; k < STALL_REASONS; k++) stalled += t.r.stats.stall[k];
+    ck_assert_uint_lt(stalled, 64 * 8); /* each warp: its exit, and little else */
+    run_free(&t);
+    /* blocks of many warps take warp_launch_interval per warp when that is
+    ** longer: 32-warp blocks at 8 per warp are 256 apart, 1-warp ones 100 */
+    for (uint32_t threads = 32; threads <= 1024; threads *= 32) {
+        run_init(&t, "a100", src, "k");
+        set(&t, "sm.count=2");
+        set(&t, "sm.block_launch_interval=100");
+        set(&t, "sm.warp_launch_interval=8");
+        t.L.grid[0] = 16; /* 8 blocks per SM, at most 2 resident at 1024 threads */
+        t.L.block[0] = threads;
+        ck_assert(simulate(&t));
+        uint64_t gap = threads == 1024 ? 256 : 100;
+        c = t.r.stats.cycles;
+        ck_assert_msg(c >= 7 * gap && c <= 7 * gap + 60, "%u-thread blocks: %llu cycles, want about 7 x %llu", threads,
+                      (unsigned long long)c, (unsigned long long)gap);
+        run_free(&t);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("gpu_launch");
+    TCase *waves = tcase_create("Waves");
+    tcase_add_test(waves, test_one_extra_block_costs_a_wave);
+    tcase_add_test(waves, test_two_per_sm_tail);
+    tcase_add_test(waves, test_scheduler_refilled_in_the_cycle_it_empties);
+    tcase_add_test(waves, test_block_launch_interval);
+    tcase_set_timeout(waves, 120);
+    suite_add_tcase(s, waves);
+    TCase *bad = tcase_create("BadRuns");
+    tcase_add_test(bad, test_deadlock_when_warps_exit_before_barrier);
+    tcase_add_test(bad, test_deadlock_divergent_barrier_names_threads);
+    tcase_add_test(bad, test_cycle_budget);
+    tcase_add_test(bad, test_block_too_big_for_sm);
+    tcase_add_test(bad, test_racecheck);
+    tcase_add_loop_test(bad, test_racecheck_banks, 0, 3);
+    suite_add_tcase(s, bad);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed != 0;
+}
