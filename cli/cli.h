@@ -9,6 +9,7 @@
 
 #include "base/diag.h"
 #include "sim/config.h"
+#include "workloads/loader.h"
 
 enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
@@ -64,5 +65,13 @@ bool cli_flush_stdout(const char *cmd);
 ** preset name, or "--set" for a bad override or one that makes the machine
 ** inconsistent. Never prints. */
 bool cli_load_gpu(const char *gpu, char **sets, int nsets, GpuConfig *out, Diag *d);
+
+/* The variants a command runs (`--variant NAME`, repeatable; none given:
+** all) into selected[w->nvariants]: those named and those their same_as
+** checks compare with (workload_select). A name the workload does not have
+** is reported on stderr as `gpusim CMD: error: FILE has no variant 'X'
+** (it has: ...); did you mean 'Y'?` and returns false. */
+bool cli_select_variants(const char *cmd, const char *file, const Workload *w, const char *const *names, size_t n,
+                         bool *selected);
 
 #endif

@@ -131,3 +131,35 @@ bool cli_flush_stdout(const char *cmd)
     cli_error(cmd, "writing the output failed: %s", err ? strerror(err) : "write error");
     return false;
 }
+
+bool cli_select_variants(const char *cmd, const char *file, const Workload *w, const char *const *names, size_t n,
+                         bool *selected)
+{
+    bool *chosen = calloc(w->nvariants ? w->nvariants : 1, sizeof *chosen);
+    if (!chosen) {
+        cli_error(cmd, "out of host memory");
+        return false;
+    }
+    for (uint32_t i = 0; i < w->nvariants; i++) chosen[i] = n == 0;
+    for (size_t k = 0; k < n; k++) {
+        const WlVariant *v = workload_find_variant(w, names[k]);
+        if (v) {
+            chosen[v - w->variants] = true;
+            continue;
+        }
+        fprintf(stderr, "gpusim %s: error: %s has no variant '%s' (it has:", cmd, file, names[k]);
+        DiagNear near = diag_near_start(names[k], 2, true);
+        for (uint32_t i = 0; i < w->nvariants; i++) {
+            fprintf(stderr, "%s %s", i ? "," : "", w->variants[i].name);
+            diag_near_offer(&near, w->variants[i].name);
+        }
+        fprintf(stderr, ")");
+        if (near.best) fprintf(stderr, "; did you mean '%s'?", near.best);
+        fprintf(stderr, "\n");
+        free(chosen);
+        return false;
+    }
+    workload_select(w, chosen, selected);
+    free(chosen);
+    return true;
+}

@@ -190,20 +190,6 @@ static double now_seconds(void)
 
 /* ------------------------------------------------------------ selection */
 
-/* An unknown --variant: the names there are, and the closest one. */
-static void unknown_variant(const RunArgs *a, const Workload *w, const char *name)
-{
-    fprintf(stderr, "gpusim run: error: %s has no variant '%s' (it has:", a->file, name);
-    DiagNear near = diag_near_start(name, 2, true);
-    for (uint32_t i = 0; i < w->nvariants; i++) {
-        fprintf(stderr, "%s %s", i ? "," : "", w->variants[i].name);
-        diag_near_offer(&near, w->variants[i].name);
-    }
-    fprintf(stderr, ")");
-    if (near.best) fprintf(stderr, "; did you mean '%s'?", near.best);
-    fprintf(stderr, "\n");
-}
-
 /* --dump DIR: made if missing; --dump-buffers names buffers of w. */
 static bool dump_setup(const RunArgs *a, const Workload *w, bool *dump)
 {
@@ -377,7 +363,7 @@ int cmd_run(int argc, char **argv)
     memset(&w, 0, sizeof w);
     RunRow *rows = NULL, *ran = NULL;
     uint32_t nrows = 0;
-    bool *chosen = NULL, *selected = NULL, *dump = NULL;
+    bool *selected = NULL, *dump = NULL;
     VariantStore *store = NULL;
     FILE *trace_file = NULL;
     ChromeTrace *chrome = NULL;
@@ -398,20 +384,10 @@ int cmd_run(int argc, char **argv)
         diag_print(stderr, &d);
         goto out;
     }
-    chosen = calloc(w.nvariants, sizeof *chosen);
-    selected = calloc(w.nvariants, sizeof *selected);
+    selected = calloc(w.nvariants ? w.nvariants : 1, sizeof *selected);
     dump = calloc(w.nbuffers ? w.nbuffers : 1, sizeof *dump);
-    if (!chosen || !selected || !dump) goto out;
-    for (size_t k = 0; k < args.nvariants; k++) {
-        const WlVariant *v = workload_find_variant(&w, args.variants[k]);
-        if (!v) {
-            unknown_variant(&args, &w, args.variants[k]);
-            goto out;
-        }
-        chosen[v - w.variants] = true;
-    }
-    for (uint32_t i = 0; i < w.nvariants && !args.nvariants; i++) chosen[i] = true;
-    workload_select(&w, chosen, selected);
+    if (!selected || !dump) goto out;
+    if (!cli_select_variants("run", args.file, &w, args.variants, args.nvariants, selected)) goto out;
     if (args.dump && !dump_setup(&args, &w, dump)) goto out;
     rows = calloc(w.nvariants, sizeof *rows);
     ran = calloc(w.nvariants, sizeof *ran);
@@ -483,7 +459,6 @@ out:
     for (uint32_t i = 0; i < nrows; i++) variant_row_free(&rows[i]);
     free(rows);
     free(ran);
-    free(chosen);
     free(selected);
     free(dump);
     variant_store_destroy(store);

@@ -582,25 +582,12 @@ int cmd_sweep(int argc, char **argv)
     }
     /* the workload at the first point: a bad value there stops the sweep before it starts */
     if (!first_point(&a, &spec, bases, text, len, &w)) goto out;
-    if (!(variants = calloc(w.nvariants, sizeof *variants))) goto out;
-    for (size_t k = 0; k < a.nvariants; k++)
-        if (!workload_find_variant(&w, a.variants[k])) {
-            fprintf(stderr, "gpusim sweep: error: %s has no variant '%s' (it has:", a.file, a.variants[k]);
-            for (uint32_t i = 0; i < w.nvariants; i++) fprintf(stderr, "%s %s", i ? "," : "", w.variants[i].name);
-            fprintf(stderr, ")\n");
-            goto out;
-        }
     /* the variants picked, and those their same_as checks compare with (as gpusim run does) */
-    bool *chosen = calloc(w.nvariants, sizeof *chosen), *selected = calloc(w.nvariants, sizeof *selected);
-    bool picked_ok = chosen && selected;
-    for (uint32_t i = 0; picked_ok && i < w.nvariants; i++) {
-        chosen[i] = a.nvariants == 0;
-        for (size_t k = 0; k < a.nvariants && !chosen[i]; k++) chosen[i] = !strcmp(a.variants[k], w.variants[i].name);
-    }
-    if (picked_ok) workload_select(&w, chosen, selected);
+    if (!(variants = calloc(w.nvariants ? w.nvariants : 1, sizeof *variants))) goto out;
+    bool *selected = calloc(w.nvariants ? w.nvariants : 1, sizeof *selected);
+    bool picked_ok = selected && cli_select_variants("sweep", a.file, &w, a.variants, a.nvariants, selected);
     for (uint32_t i = 0; picked_ok && i < w.nvariants; i++)
         if (selected[i] && !(variants[nvariants++] = strdup(w.variants[i].name))) picked_ok = false;
-    free(chosen);
     free(selected);
     if (!picked_ok) goto out;
     if (!plot_keys_ok(&a, &spec, nvariants)) goto out;
