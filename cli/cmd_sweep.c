@@ -535,204 +535,260 @@ static uint64_t file_hash(const char *path)
     return h;
 }
 
-int cmd_sweep(int argc, char **argv)
+/* One sweep's state from its arguments to its output; sweep_free frees it. */
+typedef struct {
+    SweepArgs   a;
+    SweepSpec   spec;
+    GpuConfig  *bases;       /* one per value of the --gpu axis       */
+    char       *text;        /* the workload file                     */
+    size_t      len;
+    Workload    w;           /* at the first point                    */
+    char      **variants;    /* the names of the variants that run    */
+    uint32_t    nvariants;
+    SweepJob    job;
+    uint8_t    *have;        /* a bit per run: its line is in --out   */
+    SweepFile   done;        /* --out's lines (resume)                */
+    uint64_t   *points;      /* this shard's points with a run to do  */
+    uint64_t    npoints, mine, need;
+    Sink        sink;
+} Sweep;
+
+static void sweep_free(Sweep *S)
 {
-    SweepArgs a;
-    int rc = parse_args(argc, argv, &a);
-    SweepSpec spec;
-    sweep_spec_init(&spec);
-    GpuConfig *bases = NULL;
-    char *text = NULL, *context = NULL, **variants = NULL;
-    size_t len = 0, nctx = 0;
-    uint32_t nvariants = 0;
-    uint64_t *points = NULL;
-    uint8_t *have = NULL;
-    Workload w;
-    memset(&w, 0, sizeof w);
-    SweepFile done = { 0 };
-    Sink s = { 0 };
+    if (S->sink.out) close_out(&S->sink);
+    if (S->sink.cols.set_keys || S->sink.cols.param_keys) sweep_csv_columns_free(&S->sink.cols);
+    sweep_plot_destroy(S->sink.plot);
+    free(S->have);
+    sweep_file_free(&S->done);
+    free(S->points);
+    for (uint32_t i = 0; i < S->nvariants; i++) free(S->variants[i]);
+    free(S->variants);
+    workload_destroy(&S->w);
+    free(S->text);
+    free(S->bases);
+    sweep_spec_free(&S->spec);
+    free(S->a.axes);
+    free(S->a.variants);
+    free(S->a.files);
+}
+
+/* The axes, each --gpu machine, the workload at the first point and the
+** variants that run; false (reported) on bad input. */
+static bool sweep_load(Sweep *S)
+{
+    const SweepArgs *a = &S->a;
     Diag d;
-    if (rc != EXIT_OK) {
-        rc = rc < 0 ? EXIT_OK : rc;
-        goto out;
-    }
-    if (a.merge) {
-        rc = cmd_merge(&a);
-        goto out;
-    }
-    rc = EXIT_BAD_INPUT;
-    bool ok = sweep_spec_add(&spec, AXIS_GPU, "--gpu", a.gpu ? a.gpu : CONFIG_DEFAULT_GPU, &d);
-    for (size_t i = 0; ok && i < a.naxes; i++) ok = sweep_spec_add(&spec, a.axes[i].kind, a.axes[i].flag, a.axes[i].text, &d);
+    bool ok = sweep_spec_add(&S->spec, AXIS_GPU, "--gpu", a->gpu ? a->gpu : CONFIG_DEFAULT_GPU, &d);
+    for (size_t i = 0; ok && i < a->naxes; i++) ok = sweep_spec_add(&S->spec, a->axes[i].kind, a->axes[i].flag, a->axes[i].text, &d);
     if (!ok) {
         diag_print(stderr, &d);
-        goto out;
+        return false;
     }
-    const SweepAxis *gpu = &spec.axes[0];
-    if (!(bases = calloc(gpu->nvalues, sizeof *bases))) goto out;
+    const SweepAxis *gpu = &S->spec.axes[0];
+    if (!(S->bases = calloc(gpu->nvalues, sizeof *S->bases))) return false;
     for (uint32_t i = 0; i < gpu->nvalues; i++)
-        if (!cli_load_gpu(gpu->values[i], NULL, 0, &bases[i], &d)) {
+        if (!cli_load_gpu(gpu->values[i], NULL, 0, &S->bases[i], &d)) {
             diag_print(stderr, &d);
-            goto out;
+            return false;
         }
-    if (!machines_ok(&spec, bases)) goto out;
+    if (!machines_ok(&S->spec, S->bases)) return false;
     char why[256];
-    if (file_read(a.file, WL_MAX_FILE_BYTES, &text, &len, why, sizeof why) != FILE_READ_OK) {
-        ERR("cannot read workload file %s: %s", a.file, why);
-        goto out;
+    if (file_read(a->file, WL_MAX_FILE_BYTES, &S->text, &S->len, why, sizeof why) != FILE_READ_OK) {
+        ERR("cannot read workload file %s: %s", a->file, why);
+        return false;
     }
     /* the workload at the first point: a bad value there stops the sweep before it starts */
-    if (!first_point(&a, &spec, bases, text, len, &w)) goto out;
+    if (!first_point(a, &S->spec, S->bases, S->text, S->len, &S->w)) return false;
     /* the variants picked, and those their same_as checks compare with (as gpusim run does) */
-    if (!(variants = calloc(w.nvariants ? w.nvariants : 1, sizeof *variants))) goto out;
-    bool *selected = calloc(w.nvariants ? w.nvariants : 1, sizeof *selected);
-    bool picked_ok = selected && cli_select_variants("sweep", a.file, &w, a.variants, a.nvariants, selected);
-    for (uint32_t i = 0; picked_ok && i < w.nvariants; i++)
-        if (selected[i] && !(variants[nvariants++] = strdup(w.variants[i].name))) picked_ok = false;
+    const Workload *w = &S->w;
+    if (!(S->variants = calloc(w->nvariants ? w->nvariants : 1, sizeof *S->variants))) return false;
+    bool *selected = calloc(w->nvariants ? w->nvariants : 1, sizeof *selected);
+    bool picked = selected && cli_select_variants("sweep", a->file, w, a->variants, a->nvariants, selected);
+    for (uint32_t i = 0; picked && i < w->nvariants; i++)
+        if (selected[i] && !(S->variants[S->nvariants++] = strdup(w->variants[i].name))) picked = false;
     free(selected);
-    if (!picked_ok) goto out;
-    if (!plot_keys_ok(&a, &spec, nvariants)) goto out;
-    SweepJob job = { .spec = &spec, .bases = bases, .gpu_axis = 0, .workload_path = a.file, .workload_text = text,
-                     .workload_len = len, .workload_name = w.name, .variants = variants, .nvariants = nvariants,
-                     .max_cycles = a.max_cycles, .max_instructions = a.max_instructions, .racecheck = a.racecheck,
-                     .threads = a.threads };
-    /* the spec hash: the axes, and what else decides the results */
+    return picked && plot_keys_ok(a, &S->spec, S->nvariants);
+}
+
+/* The job, and its spec hash: the axes, and what else decides the results
+** (the gpusim version, the workload's and kernels' bytes, the machines, the
+** variants, the budgets). */
+static bool sweep_job(Sweep *S)
+{
+    const SweepArgs *a = &S->a;
+    const SweepAxis *gpu = &S->spec.axes[0];
+    S->job = (SweepJob){ .spec = &S->spec, .bases = S->bases, .gpu_axis = 0, .workload_path = a->file,
+                         .workload_text = S->text, .workload_len = S->len, .workload_name = S->w.name,
+                         .variants = S->variants, .nvariants = S->nvariants, .max_cycles = a->max_cycles,
+                         .max_instructions = a->max_instructions, .racecheck = a->racecheck, .threads = a->threads };
+    char *context = NULL;
+    size_t nctx = 0;
     FILE *ctx = open_memstream(&context, &nctx);
-    if (!ctx) goto out;
+    if (!ctx) return false;
     fprintf(ctx, "gpusim %s\nworkload %016llx\nkernels %016llx\n", GPUSIM_VERSION,
-            (unsigned long long)hash_fnv64(HASH_SWEEP_OFFSET, text, len), (unsigned long long)file_hash(w.kernel_file));
+            (unsigned long long)hash_fnv64(HASH_SWEEP_OFFSET, S->text, S->len), (unsigned long long)file_hash(S->w.kernel_file));
     for (uint32_t i = 0; i < gpu->nvalues; i++)
-        fprintf(ctx, "machine %s %016llx\n", gpu->values[i], (unsigned long long)report_config_hash(&bases[i]));
-    for (uint32_t i = 0; i < nvariants; i++) fprintf(ctx, "variant %s\n", variants[i]);
-    fprintf(ctx, "max_cycles %llu\nmax_instructions %llu\nracecheck %d\n", (unsigned long long)a.max_cycles,
-            (unsigned long long)a.max_instructions, a.racecheck);
-    if (fclose(ctx) != 0) goto out;
-    sweep_spec_hash(&spec, context, job.spec_hash);
-
-    /* an output never goes over an input of the sweep */
-    const char *inputs[] = { a.file, w.kernel_file };
-    for (size_t k = 0; a.out && k < sizeof inputs / sizeof inputs[0]; k++)
-        if (inputs[k] && cli_same_file(a.out, inputs[k])) {
-            ERR("--out %s is an input of this sweep (%s): refusing to overwrite it", a.out, inputs[k]);
-            goto out;
-        }
-    for (uint32_t i = 0; a.out && i < gpu->nvalues; i++)
-        if (cli_same_file(a.out, gpu->values[i])) {
-            ERR("--out %s is an input of this sweep (the machine file %s): refusing to overwrite it", a.out,
-                gpu->values[i]);
-            goto out;
-        }
-
-    /* the runs of this shard that the --out file does not hold yet */
-    uint64_t total = spec.npoints * nvariants;
-    if (!(have = calloc((size_t)(total / 8 + 1), 1))) goto out;
-    if (a.plot && !(s.plot = sweep_plot_create(a.x, a.y, a.series))) goto out;
-    if (a.out) {
-        struct stat st;
-        if (a.csv && stat(a.out, &st) == 0) {
-            ERR("--out %s exists: CSV is written whole, not resumed; leave out --csv to write JSON lines, "
-                "which resume (and convert them with gpusim sweep --merge %s --csv)", a.out, a.out);
-            goto out;
-        }
-        if (!a.csv && !sweep_file_read(a.out, true, &done, s.plot ? sweep_plot_add : NULL, s.plot, &d)) {
-            diag_print(stderr, &d);
-            goto out;
-        }
-        for (size_t i = 0; i < done.n; i++) {
-            const SweepLine *l = &done.lines[i];
-            if (strcmp(l->spec, job.spec_hash) != 0) {
-                ERR("--out %s holds runs of another sweep (line %zu: spec %s; this sweep is %s): give another "
-                    "--out, or remove the file to start over", a.out, i + 1, l->spec, job.spec_hash);
-                goto out;
-            }
-            if (l->points != spec.npoints || l->variants != nvariants) {
-                ERR("--out %s: line %zu is of %llu points x %u variants, where this sweep has %llu x %u (the "
-                    "same spec hash: a damaged file?): give another --out, or remove the file to start over",
-                    a.out, i + 1, (unsigned long long)l->points, l->variants, (unsigned long long)spec.npoints,
-                    nvariants);
-                goto out;
-            }
-            uint64_t r = l->point * nvariants + l->variant;
-            if (have[r / 8] >> (r % 8) & 1) {
-                ERR("--out %s: line %zu repeats point %llu, variant %u", a.out, i + 1,
-                    (unsigned long long)l->point, l->variant);
-                goto out;
-            }
-            have[r / 8] |= (uint8_t)(1u << (r % 8));
-        }
-    }
-    /* a point runs whole when any of its runs is missing (its ratio needs its
-    ** first variant), and hands out only the missing lines */
-    uint64_t npts = 0, mine = 0, need = 0;
-    points = malloc((size_t)spec.npoints * sizeof *points);
-    for (uint64_t p = 0; points && p < spec.npoints; p++) {
-        if (!sweep_shard_has(p, a.shard_i, a.shard_n)) continue;
-        uint64_t missing = 0;
-        for (uint32_t k = 0; k < nvariants; k++) missing += !(have[(p * nvariants + k) / 8] >> ((p * nvariants + k) % 8) & 1);
-        mine += nvariants;
-        need += missing;
-        if (missing) points[npts++] = p;
-    }
-    if (!points) goto out;
-
-    /* everything checked: now the output */
-    s.csv = a.csv;
-    s.name = a.out ? a.out : "stdout";
-    s.out = stdout;
-    s.synced = now_seconds();
-    if (a.out) {
-        if (done.torn) {
-            if (truncate(a.out, (off_t)done.whole_bytes) != 0) {
-                ERR("cannot drop the torn last line of %s: %s", a.out, strerror(errno));
-                goto out;
-            }
-            fprintf(stderr, "gpusim sweep: %s: dropped its last line, cut short when the sweep was stopped\n", a.out);
-        }
-        if (!(s.out = fopen(a.out, "ab"))) {
-            ERR("cannot write %s: %s", a.out, strerror(errno));
-            goto out;
-        }
-        setvbuf(s.out, NULL, _IOFBF, 1 << 20); /* one line, one write */
-        if (done.n)
-            fprintf(stderr, "gpusim sweep: %s holds %llu of this shard's %llu runs; running the other %llu\n", a.out,
-                    (unsigned long long)(mine - need), (unsigned long long)mine, (unsigned long long)need);
-    }
-    if (s.csv) {
-        SweepCsvColumns *c = &s.cols;
-        c->set_keys = calloc(spec.naxes, sizeof *c->set_keys);
-        c->param_keys = calloc(spec.naxes, sizeof *c->param_keys);
-        if (!c->set_keys || !c->param_keys) goto out;
-        for (uint32_t k = 0; k < spec.naxes; k++) {
-            if (spec.axes[k].kind == AXIS_SET) c->set_keys[c->nset++] = strdup(spec.axes[k].key);
-            if (spec.axes[k].kind == AXIS_PARAM) c->param_keys[c->nparam++] = strdup(spec.axes[k].key);
-        }
-        sweep_csv_header(s.out, &s.cols);
-    }
-    bool progress = isatty(STDERR_FILENO);
-    char whyrun[256] = "";
-    bool ran = sweep_run(&job, points, npts, have, a.jobs, progress, emit, &s, whyrun, sizeof whyrun);
-    if (!ran && whyrun[0]) ERR("%s", whyrun);
-    bool closed = close_out(&s);
-    rc = !ran || !closed || s.bad ? EXIT_BAD_INPUT : s.failed ? EXIT_CHECK_FAILED : EXIT_OK;
-    if (s.failed || s.bad)
-        fprintf(stderr, "gpusim sweep: %llu of %llu runs did not pass (their lines say why)\n",
-                (unsigned long long)(s.failed + s.bad), (unsigned long long)need);
-    if (ran && closed) rc = finish_plot(s.plot, a.plot, rc);
-out:
-    if (s.out) close_out(&s);
-    if (s.cols.set_keys || s.cols.param_keys) sweep_csv_columns_free(&s.cols);
-    sweep_plot_destroy(s.plot);
-    free(have);
-    sweep_file_free(&done);
-    free(points);
-    for (uint32_t i = 0; i < nvariants; i++) free(variants[i]);
-    free(variants);
-    workload_destroy(&w);
+        fprintf(ctx, "machine %s %016llx\n", gpu->values[i], (unsigned long long)report_config_hash(&S->bases[i]));
+    for (uint32_t i = 0; i < S->nvariants; i++) fprintf(ctx, "variant %s\n", S->variants[i]);
+    fprintf(ctx, "max_cycles %llu\nmax_instructions %llu\nracecheck %d\n", (unsigned long long)a->max_cycles,
+            (unsigned long long)a->max_instructions, a->racecheck);
+    bool ok = fclose(ctx) == 0;
+    if (ok) sweep_spec_hash(&S->spec, context, S->job.spec_hash);
     free(context);
-    free(text);
-    free(bases);
-    sweep_spec_free(&spec);
-    free(a.axes);
-    free(a.variants);
-    free(a.files);
+    return ok;
+}
+
+/* An output never goes over an input of the sweep. */
+static bool out_not_an_input(const Sweep *S)
+{
+    const SweepArgs *a = &S->a;
+    const SweepAxis *gpu = &S->spec.axes[0];
+    const char *inputs[] = { a->file, S->w.kernel_file };
+    for (size_t k = 0; a->out && k < sizeof inputs / sizeof inputs[0]; k++)
+        if (inputs[k] && cli_same_file(a->out, inputs[k])) {
+            ERR("--out %s is an input of this sweep (%s): refusing to overwrite it", a->out, inputs[k]);
+            return false;
+        }
+    for (uint32_t i = 0; a->out && i < gpu->nvalues; i++)
+        if (cli_same_file(a->out, gpu->values[i])) {
+            ERR("--out %s is an input of this sweep (the machine file %s): refusing to overwrite it", a->out,
+                gpu->values[i]);
+            return false;
+        }
+    return true;
+}
+
+/* The runs the --out file holds already (S->have): each line of this
+** sweep's spec, of its shape, and once. */
+static bool sweep_resume(Sweep *S)
+{
+    const SweepArgs *a = &S->a;
+    Diag d;
+    struct stat st;
+    if (a->csv && stat(a->out, &st) == 0) {
+        ERR("--out %s exists: CSV is written whole, not resumed; leave out --csv to write JSON lines, "
+            "which resume (and convert them with gpusim sweep --merge %s --csv)", a->out, a->out);
+        return false;
+    }
+    if (!a->csv && !sweep_file_read(a->out, true, &S->done, S->sink.plot ? sweep_plot_add : NULL, S->sink.plot, &d)) {
+        diag_print(stderr, &d);
+        return false;
+    }
+    for (size_t i = 0; i < S->done.n; i++) {
+        const SweepLine *l = &S->done.lines[i];
+        if (strcmp(l->spec, S->job.spec_hash) != 0) {
+            ERR("--out %s holds runs of another sweep (line %zu: spec %s; this sweep is %s): give another "
+                "--out, or remove the file to start over", a->out, i + 1, l->spec, S->job.spec_hash);
+            return false;
+        }
+        if (l->points != S->spec.npoints || l->variants != S->nvariants) {
+            ERR("--out %s: line %zu is of %llu points x %u variants, where this sweep has %llu x %u (the "
+                "same spec hash: a damaged file?): give another --out, or remove the file to start over",
+                a->out, i + 1, (unsigned long long)l->points, l->variants, (unsigned long long)S->spec.npoints,
+                S->nvariants);
+            return false;
+        }
+        uint64_t r = l->point * S->nvariants + l->variant;
+        if (S->have[r / 8] >> (r % 8) & 1) {
+            ERR("--out %s: line %zu repeats point %llu, variant %u", a->out, i + 1, (unsigned long long)l->point,
+                l->variant);
+            return false;
+        }
+        S->have[r / 8] |= (uint8_t)(1u << (r % 8));
+    }
+    return true;
+}
+
+/* This shard's points with a missing run: a point runs whole when any of
+** its runs is missing (its ratio needs its first variant), and hands out
+** only the missing lines. */
+static bool sweep_points(Sweep *S)
+{
+    uint32_t nv = S->nvariants;
+    S->points = malloc((size_t)S->spec.npoints * sizeof *S->points);
+    if (!S->points) return false;
+    for (uint64_t p = 0; p < S->spec.npoints; p++) {
+        if (!sweep_shard_has(p, S->a.shard_i, S->a.shard_n)) continue;
+        uint64_t missing = 0;
+        for (uint32_t k = 0; k < nv; k++) missing += !(S->have[(p * nv + k) / 8] >> ((p * nv + k) % 8) & 1);
+        S->mine += nv;
+        S->need += missing;
+        if (missing) S->points[S->npoints++] = p;
+    }
+    return true;
+}
+
+/* The output, opened for appending (its torn last line dropped), or
+** stdout; the CSV header. */
+static bool sweep_open_output(Sweep *S)
+{
+    const SweepArgs *a = &S->a;
+    Sink *s = &S->sink;
+    s->csv = a->csv;
+    s->name = a->out ? a->out : "stdout";
+    s->out = stdout;
+    s->synced = now_seconds();
+    if (a->out) {
+        if (S->done.torn) {
+            if (truncate(a->out, (off_t)S->done.whole_bytes) != 0) {
+                ERR("cannot drop the torn last line of %s: %s", a->out, strerror(errno));
+                return false;
+            }
+            fprintf(stderr, "gpusim sweep: %s: dropped its last line, cut short when the sweep was stopped\n", a->out);
+        }
+        if (!(s->out = fopen(a->out, "ab"))) {
+            ERR("cannot write %s: %s", a->out, strerror(errno));
+            return false;
+        }
+        setvbuf(s->out, NULL, _IOFBF, 1 << 20); /* one line, one write */
+        if (S->done.n)
+            fprintf(stderr, "gpusim sweep: %s holds %llu of this shard's %llu runs; running the other %llu\n", a->out,
+                    (unsigned long long)(S->mine - S->need), (unsigned long long)S->mine, (unsigned long long)S->need);
+    }
+    if (s->csv) {
+        SweepCsvColumns *c = &s->cols;
+        c->set_keys = calloc(S->spec.naxes, sizeof *c->set_keys);
+        c->param_keys = calloc(S->spec.naxes, sizeof *c->param_keys);
+        if (!c->set_keys || !c->param_keys) return false;
+        for (uint32_t k = 0; k < S->spec.naxes; k++) {
+            if (S->spec.axes[k].kind == AXIS_SET) c->set_keys[c->nset++] = strdup(S->spec.axes[k].key);
+            if (S->spec.axes[k].kind == AXIS_PARAM) c->param_keys[c->nparam++] = strdup(S->spec.axes[k].key);
+        }
+        sweep_csv_header(s->out, &s->cols);
+    }
+    return true;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    Sweep *S = calloc(1, sizeof *S);
+    if (!S) return ERR("out of host memory"), EXIT_BAD_INPUT;
+    sweep_spec_init(&S->spec);
+    int rc = parse_args(argc, argv, &S->a);
+    const SweepArgs *a = &S->a;
+    if (rc != EXIT_OK) {
+        rc = rc < 0 ? EXIT_OK : rc;
+    } else if (a->merge) {
+        rc = cmd_merge(a);
+    } else if (!sweep_load(S) || !sweep_job(S) || !out_not_an_input(S) ||
+               !(S->have = calloc((size_t)(S->spec.npoints * S->nvariants / 8 + 1), 1)) ||
+               (a->plot && !(S->sink.plot = sweep_plot_create(a->x, a->y, a->series))) ||
+               (a->out && !sweep_resume(S)) || !sweep_points(S) || !sweep_open_output(S)) {
+        rc = EXIT_BAD_INPUT; /* reported, but for out of host memory */
+    } else { /* everything checked: the runs */
+        Sink *s = &S->sink;
+        char whyrun[256] = "";
+        bool ran = sweep_run(&S->job, S->points, S->npoints, S->have, a->jobs, isatty(STDERR_FILENO), emit, s, whyrun,
+                             sizeof whyrun);
+        if (!ran && whyrun[0]) ERR("%s", whyrun);
+        bool closed = close_out(s);
+        rc = !ran || !closed || s->bad ? EXIT_BAD_INPUT : s->failed ? EXIT_CHECK_FAILED : EXIT_OK;
+        if (s->failed || s->bad)
+            fprintf(stderr, "gpusim sweep: %llu of %llu runs did not pass (their lines say why)\n",
+                    (unsigned long long)(s->failed + s->bad), (unsigned long long)S->need);
+        if (ran && closed) rc = finish_plot(s->plot, a->plot, rc);
+    }
+    sweep_free(S);
+    free(S);
     return rc;
 }
