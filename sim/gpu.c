@@ -115,7 +115,9 @@ static void append_warp_positions(Gpu *g, size_t max_lines)
 
 /* ----------------------------------------------------------------- setup */
 
-static bool setup(Gpu *g)
+/* Every SM's warps, block slots, schedulers, register rows, scoreboards and
+** shared memory: one allocation, sized once, freed once (g->pool). */
+static bool setup_sms(Gpu *g)
 {
     const GpuConfig *c = g->c;
     const Launch *L = g->L;
@@ -202,6 +204,14 @@ static bool setup(Gpu *g)
             eb->nsmid = c->sm_count; /* %nsmid: the machine's SMs, used or not */
         }
     }
+    return true;
+}
+
+static bool setup(Gpu *g)
+{
+    const GpuConfig *c = g->c;
+    if (!setup_sms(g)) return false;
+    uint32_t nsched = c->sm_schedulers, nsm = g->nsm;
     g->interval[UNIT_ALU] = c->alu_interval;
     g->interval[UNIT_FMA] = c->fma_interval;
     g->interval[UNIT_SFU] = c->sfu_interval;

@@ -47,27 +47,36 @@ static bool fail(OccResult *out, const OccResult *r, OccLimiter why, Diag *d, co
     return false;
 }
 
+/* The launch's own limits, before any resource is counted: a machine that
+** passed config_validate, a block of 1 to max_threads_per_block threads,
+** registers and static shared memory within a kernel's limits. */
+static bool launch_ok(const GpuConfig *c, uint32_t block_threads, uint32_t regs_per_thread, uint32_t static_smem,
+                      uint32_t max_warps, OccResult *out, OccResult *r, Diag *d)
+{
+    if (max_warps == 0 || c->sm_schedulers == 0 || c->reg_alloc_unit == 0 || c->shared_alloc_unit == 0)
+        return fail(out, r, OCC_WARPS, d, "invalid machine '%s' (run config_validate first)", c->name);
+    if (block_threads == 0) return fail(out, r, OCC_WARPS, d, "a block needs at least 1 thread");
+    if (block_threads > c->max_threads_per_block)
+        return fail(out, r, OCC_WARPS, d, "a block of %u threads exceeds the limit of %u threads per block",
+                    block_threads, c->max_threads_per_block);
+    if (regs_per_thread > c->max_regs_per_thread)
+        return fail(out, r, OCC_REGISTERS, d, "%u registers per thread exceed the limit of %u", regs_per_thread,
+                    c->max_regs_per_thread);
+    if (static_smem > c->shared_per_block)
+        return fail(out, r, OCC_SHARED_MEMORY, d,
+                    "%u bytes of static shared memory exceed the %u a kernel may declare "
+                    "statically; more must be dynamic shared memory (opt-in)",
+                    static_smem, c->shared_per_block);
+    return true;
+}
+
 bool occupancy_compute(const GpuConfig *c, uint32_t block_threads, uint32_t regs_per_thread,
                        uint32_t static_smem, uint32_t dynamic_smem, OccResult *out, Diag *d)
 {
     OccResult r = {0};
     r.limiter = OCC_WARPS;
     uint32_t max_warps = min_u32(c->sm_max_warps, c->sm_max_threads / WARP_SIZE);
-    if (max_warps == 0 || c->sm_schedulers == 0 || c->reg_alloc_unit == 0 || c->shared_alloc_unit == 0)
-        return fail(out, &r, OCC_WARPS, d, "invalid machine '%s' (run config_validate first)", c->name);
-
-    if (block_threads == 0) return fail(out, &r, OCC_WARPS, d, "a block needs at least 1 thread");
-    if (block_threads > c->max_threads_per_block)
-        return fail(out, &r, OCC_WARPS, d, "a block of %u threads exceeds the limit of %u threads per block",
-                    block_threads, c->max_threads_per_block);
-    if (regs_per_thread > c->max_regs_per_thread)
-        return fail(out, &r, OCC_REGISTERS, d, "%u registers per thread exceed the limit of %u", regs_per_thread,
-                    c->max_regs_per_thread);
-    if (static_smem > c->shared_per_block)
-        return fail(out, &r, OCC_SHARED_MEMORY, d,
-                    "%u bytes of static shared memory exceed the %u a kernel may declare "
-                    "statically; more must be dynamic shared memory (opt-in)",
-                    static_smem, c->shared_per_block);
+    if (!launch_ok(c, block_threads, regs_per_thread, static_smem, max_warps, out, &r, d)) return false;
 
     uint32_t warps_per_block = (uint32_t)div_up(block_threads, WARP_SIZE);
 
