@@ -62,6 +62,29 @@ static uint32_t take_rows(uint64_t *bits, uint32_t nwords, bool pair)
     return UINT32_MAX;
 }
 
+/* Every operand and guard from its virtual register to the row or slot the
+** scan gave it (until here a register operand's `neg` says it is the high word of a pair). */
+static void rename_operands(Kernel *k, const uint32_t *guard_v, const uint32_t *slot)
+{
+    for (uint32_t i = 0; i < k->ncode; i++) {
+        Instr *in = &k->code[i];
+        Operand *ops[9];
+        uint32_t no = 0;
+        for (uint32_t j = 0; j < in->ndst; j++) ops[no++] = &in->dst[j];
+        for (uint32_t j = 0; j < in->nsrc; j++) ops[no++] = &in->src[j];
+        for (uint32_t j = 0; j < no; j++) {
+            Operand *o = ops[j];
+            if (o->kind == OPND_REG) {
+                o->index = (uint16_t)(slot[o->index] + o->neg);
+                o->neg = 0;
+            } else if (o->kind == OPND_PRED) {
+                o->index = (uint16_t)slot[o->index];
+            }
+        }
+        if (guard_v[i] != UINT32_MAX) in->guard = (uint8_t)slot[guard_v[i]];
+    }
+}
+
 bool ptx_regalloc(Kernel *k, const uint32_t *guard_v, const uint8_t *vclass, uint32_t nv, const char *file, Diag *d)
 {
     uint32_t n = k->ncode;
@@ -156,23 +179,7 @@ bool ptx_regalloc(Kernel *k, const uint32_t *guard_v, const uint8_t *vclass, uin
         }
         heap_push(&active, last[v], v);
     }
-    for (uint32_t i = 0; ok && i < n; i++) {
-        Instr *in = &k->code[i];
-        Operand *ops[9];
-        uint32_t no = 0;
-        for (uint32_t j = 0; j < in->ndst; j++) ops[no++] = &in->dst[j];
-        for (uint32_t j = 0; j < in->nsrc; j++) ops[no++] = &in->src[j];
-        for (uint32_t j = 0; j < no; j++) {
-            Operand *o = ops[j];
-            if (o->kind == OPND_REG) {
-                o->index = (uint16_t)(slot[o->index] + o->neg);
-                o->neg = 0;
-            } else if (o->kind == OPND_PRED) {
-                o->index = (uint16_t)slot[o->index];
-            }
-        }
-        if (guard_v[i] != UINT32_MAX) in->guard = (uint8_t)slot[guard_v[i]];
-    }
+    if (ok) rename_operands(k, guard_v, slot);
     if (ok) {
         k->regs_used = high_row ? high_row : 1;
         k->preds_used = high_pred;
