@@ -71,6 +71,99 @@ static int special_of(const Tok *t)
     return -1;
 }
 
+/* [reg], [reg+imm], [symbol+imm], [param]: a memory operand (P->tok is
+** its '['). */
+static bool parse_address(Ptx *P, POp *o, Tok t)
+{
+    char q[80];
+    o->kind = PO_MEM;
+    ptx_next(P);
+    bool first = true, neg = false;
+    for (;;) {
+        Tok u = P->tok;
+        if (ptx_punct(&u, '-')) { /* [%rd1+-4] */
+            neg = !neg;
+            ptx_next(P);
+            continue;
+        }
+        if (u.kind == TK_NUM) {
+            int64_t v;
+            if (!ptx_int(P, &u, neg, &v)) return false;
+            o->disp += v;
+        } else if (u.kind == TK_WORD && u.s[0] == '%') {
+            if (!first || neg) return ptx_fail(P, &u, "a register must come first in an address, added");
+            if (!ptx_reg(P, &u, &o->v, &o->cls)) return false;
+            if (o->cls == VREG_PRED) return ptx_fail(P, &u, "a predicate cannot be an address");
+            o->has_reg = true;
+        } else if (u.kind == TK_WORD) {
+            const PtxSym *s = ptx_sym(P, &u);
+            int pi = s ? -1 : ptx_param_index(P, &u);
+            if (!s && pi < 0)
+                return ptx_fail(P, &u, "unknown name '%s' in an address; expected a register, a .shared variable or a parameter",
+                                ptx_quote(&u, q, sizeof q));
+            if (neg || o->sym || o->param >= 0 || o->has_reg) return ptx_fail(P, &u, "one symbol per address, added");
+            o->sym = s;
+            o->param = pi;
+        } else {
+            return ptx_fail(P, &u, "expected a register, symbol or number in the address, found '%s'", ptx_quote(&u, q, sizeof q));
+        }
+        first = false;
+        neg = false;
+        ptx_next(P);
+        if (ptx_punct(&P->tok, '+')) {
+            ptx_next(P);
+            continue;
+        }
+        if (ptx_punct(&P->tok, '-')) {
+            neg = true;
+            ptx_next(P);
+            continue;
+        }
+        break;
+    }
+    if (o->disp < INT32_MIN || o->disp > INT32_MAX) return ptx_fail(P, &t, "address displacement out of 32-bit range");
+    return ptx_expect(P, ']', "to close the address");
+}
+
+/* {a, b[, c, d]}: registers or numbers (P->tok is its '{'). */
+static bool parse_vector(Ptx *P, POp *o)
+{
+    char q[80];
+    o->kind = PO_VEC;
+    ptx_next(P);
+    for (;;) {
+        if (o->nelem == 4) return ptx_fail(P, &P->tok, "at most 4 elements in a vector operand");
+        Tok u = P->tok;
+        uint32_t e = o->nelem++;
+        o->etok[e] = u;
+        bool neg = false;
+        if (ptx_punct(&u, '-')) {
+            neg = true;
+            ptx_next(P);
+            u = P->tok;
+        }
+        if (u.kind == TK_WORD && u.s[0] == '%' && !neg) {
+            if (!ptx_reg(P, &u, &o->ev[e], &o->ecls[e])) return false;
+        } else if (u.kind == TK_NUM) {
+            POp n;
+            if (!parse_number(P, &u, neg, &n)) return false;
+            o->eimm[e] = true;
+            o->efloat[e] = n.is_float;
+            o->eival[e] = n.ival;
+            o->efval[e] = n.fval;
+        } else {
+            return ptx_fail(P, &u, "expected a register or a number in the vector, found '%s'", ptx_quote(&u, q, sizeof q));
+        }
+        ptx_next(P);
+        if (ptx_punct(&P->tok, ',')) {
+            ptx_next(P);
+            continue;
+        }
+        break;
+    }
+    return ptx_expect(P, '}', "to close the vector");
+}
+
 bool ptx_parse_operand(Ptx *P, POp *o)
 {
     char q[80];
@@ -78,90 +171,8 @@ bool ptx_parse_operand(Ptx *P, POp *o)
     o->param = -1;
     Tok t = P->tok;
     o->tok = t;
-    if (ptx_punct(&t, '[')) {
-        o->kind = PO_MEM;
-        ptx_next(P);
-        bool first = true, neg = false;
-        for (;;) {
-            Tok u = P->tok;
-            if (ptx_punct(&u, '-')) { /* [%rd1+-4] */
-                neg = !neg;
-                ptx_next(P);
-                continue;
-            }
-            if (u.kind == TK_NUM) {
-                int64_t v;
-                if (!ptx_int(P, &u, neg, &v)) return false;
-                o->disp += v;
-            } else if (u.kind == TK_WORD && u.s[0] == '%') {
-                if (!first || neg) return ptx_fail(P, &u, "a register must come first in an address, added");
-                if (!ptx_reg(P, &u, &o->v, &o->cls)) return false;
-                if (o->cls == VREG_PRED) return ptx_fail(P, &u, "a predicate cannot be an address");
-                o->has_reg = true;
-            } else if (u.kind == TK_WORD) {
-                const PtxSym *s = ptx_sym(P, &u);
-                int pi = s ? -1 : ptx_param_index(P, &u);
-                if (!s && pi < 0)
-                    return ptx_fail(P, &u, "unknown name '%s' in an address; expected a register, a .shared variable or a parameter",
-                                    ptx_quote(&u, q, sizeof q));
-                if (neg || o->sym || o->param >= 0 || o->has_reg) return ptx_fail(P, &u, "one symbol per address, added");
-                o->sym = s;
-                o->param = pi;
-            } else {
-                return ptx_fail(P, &u, "expected a register, symbol or number in the address, found '%s'", ptx_quote(&u, q, sizeof q));
-            }
-            first = false;
-            neg = false;
-            ptx_next(P);
-            if (ptx_punct(&P->tok, '+')) {
-                ptx_next(P);
-                continue;
-            }
-            if (ptx_punct(&P->tok, '-')) {
-                neg = true;
-                ptx_next(P);
-                continue;
-            }
-            break;
-        }
-        if (o->disp < INT32_MIN || o->disp > INT32_MAX) return ptx_fail(P, &t, "address displacement out of 32-bit range");
-        return ptx_expect(P, ']', "to close the address");
-    }
-    if (ptx_punct(&t, '{')) {
-        o->kind = PO_VEC;
-        ptx_next(P);
-        for (;;) {
-            if (o->nelem == 4) return ptx_fail(P, &P->tok, "at most 4 elements in a vector operand");
-            Tok u = P->tok;
-            uint32_t e = o->nelem++;
-            o->etok[e] = u;
-            bool neg = false;
-            if (ptx_punct(&u, '-')) {
-                neg = true;
-                ptx_next(P);
-                u = P->tok;
-            }
-            if (u.kind == TK_WORD && u.s[0] == '%' && !neg) {
-                if (!ptx_reg(P, &u, &o->ev[e], &o->ecls[e])) return false;
-            } else if (u.kind == TK_NUM) {
-                POp n;
-                if (!parse_number(P, &u, neg, &n)) return false;
-                o->eimm[e] = true;
-                o->efloat[e] = n.is_float;
-                o->eival[e] = n.ival;
-                o->efval[e] = n.fval;
-            } else {
-                return ptx_fail(P, &u, "expected a register or a number in the vector, found '%s'", ptx_quote(&u, q, sizeof q));
-            }
-            ptx_next(P);
-            if (ptx_punct(&P->tok, ',')) {
-                ptx_next(P);
-                continue;
-            }
-            break;
-        }
-        return ptx_expect(P, '}', "to close the vector");
-    }
+    if (ptx_punct(&t, '[')) return parse_address(P, o, t);
+    if (ptx_punct(&t, '{')) return parse_vector(P, o);
     bool neg = false, notp = false;
     if (ptx_punct(&t, '-')) {
         neg = true;
