@@ -455,6 +455,40 @@ static bool parse_mnemonic(Asm *a, Mnemonic *m)
 
 /* --------------------------------------------------------------- instruction */
 
+/* [name]: a kernel parameter, as its index in src. */
+static bool parse_param(Asm *a, Operand *src)
+{
+    if (!lex_expect(&a->lx, '[', "before the parameter name")) return false;
+    lex_skip_space(&a->lx);
+    const char *s = a->lx.p;
+    char name[ISA_MAX_NAME];
+    if (!lex_ident(&a->lx, name, ISA_MAX_NAME, "a parameter name")) return false;
+    uint32_t i = 0;
+    while (i < a->k->nparams && strcmp(a->k->params[i].name, name) != 0) i++;
+    if (i == a->k->nparams)
+        return lex_fail(&a->lx, s, "unknown parameter '%s'; declare it first with .param .u32 %s", name, name);
+    src->kind = OPND_IMM;
+    src->value = i;
+    return lex_expect(&a->lx, ']', "after the parameter name");
+}
+
+/* A branch's label, recorded for the instruction being assembled and
+** resolved when its kernel ends. */
+static bool parse_label_ref(Asm *a)
+{
+    lex_skip_space(&a->lx);
+    const char *s = a->lx.p;
+    if (!grow_array((void **)&a->refs, &a->refs_cap, a->nrefs + 1, sizeof *a->refs))
+        return lex_fail(&a->lx, s, "out of memory");
+    LabelRef *r = &a->refs[a->nrefs];
+    if (!lex_ident(&a->lx, r->name, ISA_MAX_NAME, "a label")) return false;
+    r->instr = a->k->ncode;
+    r->line = a->lx.line;
+    r->col = lex_col(&a->lx, s);
+    a->nrefs++;
+    return true;
+}
+
 static bool parse_operands(Asm *a, const Mnemonic *m, Instr *in, const char *mn)
 {
     const OpInfo *info = &OP_INFO[m->op];
@@ -499,23 +533,10 @@ static bool parse_operands(Asm *a, const Mnemonic *m, Instr *in, const char *mn)
         if (!parse_pred(a, &in->dst[0], false) || !comma(a, mn) || !parse_pred(a, &in->src[0], true) ||
             !comma(a, mn) || !parse_pred(a, &in->src[1], true)) return false;
         break;
-    case FMT_PARAM: {
+    case FMT_PARAM:
         in->ndst = 1, in->nsrc = 1;
-        if (!parse_reg(a, &in->dst[0]) || !comma(a, mn) || !lex_expect(&a->lx, '[', "before the parameter name"))
-            return false;
-        lex_skip_space(&a->lx);
-        const char *s = a->lx.p;
-        char name[ISA_MAX_NAME];
-        if (!lex_ident(&a->lx, name, ISA_MAX_NAME, "a parameter name")) return false;
-        uint32_t i = 0;
-        while (i < a->k->nparams && strcmp(a->k->params[i].name, name) != 0) i++;
-        if (i == a->k->nparams)
-            return lex_fail(&a->lx, s, "unknown parameter '%s'; declare it first with .param .u32 %s", name, name);
-        in->src[0].kind = OPND_IMM;
-        in->src[0].value = i;
-        if (!lex_expect(&a->lx, ']', "after the parameter name")) return false;
+        if (!parse_reg(a, &in->dst[0]) || !comma(a, mn) || !parse_param(a, &in->src[0])) return false;
         break;
-    }
     case FMT_LD:
         in->ndst = (uint8_t)m->vec, in->nsrc = 1;
         if (!parse_reg_list(a, m->vec, in->dst) || !comma(a, mn) || !parse_mem(a, &in->src[0], &in->offset))
@@ -551,19 +572,9 @@ static bool parse_operands(Asm *a, const Mnemonic *m, Instr *in, const char *mn)
         in->ndst = 1, in->nsrc = 1;
         if (!parse_reg(a, &in->dst[0]) || !comma(a, mn) || !parse_pred(a, &in->src[0], true)) return false;
         break;
-    case FMT_L: {
-        lex_skip_space(&a->lx);
-        const char *s = a->lx.p;
-        if (!grow_array((void **)&a->refs, &a->refs_cap, a->nrefs + 1, sizeof *a->refs))
-            return lex_fail(&a->lx, s, "out of memory");
-        LabelRef *r = &a->refs[a->nrefs];
-        if (!lex_ident(&a->lx, r->name, ISA_MAX_NAME, "a label")) return false;
-        r->instr = a->k->ncode;
-        r->line = a->lx.line;
-        r->col = lex_col(&a->lx, s);
-        a->nrefs++;
+    case FMT_L:
+        if (!parse_label_ref(a)) return false;
         break;
-    }
     case FMT_UNPACK:
     case FMT_DABCD:
     case FMT_TESTP:
