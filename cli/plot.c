@@ -314,6 +314,46 @@ static void show_part(char *buf, size_t cap, const char *part)
     else snprintf(buf, cap, "%s", part);
 }
 
+/* Which keys of the runs vary (a key varies when two data differ in its
+** part), into varies[], with the parts of the first datum in *first (the
+** caller frees first->copy); with --series, the part it names, which must
+** be the only one besides --x that varies. False (d set) otherwise. */
+static bool varying_keys(SweepPlot *p, Parts *first, bool varies[64], int *series_part, Diag *d)
+{
+    parts_of(p->d[0].sig, first);
+    if (!first->copy) {
+        diag_set(d, "--plot", 0, 0, "out of memory");
+        return false;
+    }
+    for (size_t i = 1; i < p->n; i++) {
+        Parts o;
+        parts_of(p->d[i].sig, &o);
+        for (size_t k = 0; k < first->n && k < o.n; k++)
+            if (strcmp(first->part[k], o.part[k]) != 0) varies[k] = true;
+        free(o.copy);
+    }
+    if (!p->series) return true;
+    for (size_t k = 0; k < first->n; k++)
+        if (key_len(first->part[k]) == strlen(p->series) && !strncmp(first->part[k], p->series, strlen(p->series)))
+            *series_part = (int)k;
+    if (*series_part < 0) {
+        diag_set(d, "--series", 0, 0, "%s is not a key of the sweep (gpu, variant, a --set knob or a --param)",
+                 p->series);
+        free(first->copy);
+        return false;
+    }
+    for (size_t k = 0; k < first->n; k++)
+        if (varies[k] && (int)k != *series_part) {
+            diag_set(d, "--series", 0, 0,
+                     "the sweep also varies %.*s: with --series %s every other key but --x %s takes one value "
+                     "(or leave --series out for a series per combination)",
+                     (int)key_len(first->part[k]), first->part[k], p->series, p->x);
+            free(first->copy);
+            return false;
+        }
+    return true;
+}
+
 bool sweep_plot_write(SweepPlot *p, const char *path, Diag *d)
 {
     if (p->oom) {
@@ -328,42 +368,10 @@ bool sweep_plot_write(SweepPlot *p, const char *path, Diag *d)
         diag_set(d, "--plot", 0, 0, "no run has %s to plot (%zu did not finish)", p->y, p->left_out);
         return false;
     }
-    /* which keys vary: a key varies when two data differ in its part */
     Parts first;
-    parts_of(p->d[0].sig, &first);
-    if (!first.copy) {
-        diag_set(d, "--plot", 0, 0, "out of memory");
-        return false;
-    }
     bool varies[64] = { false };
-    for (size_t i = 1; i < p->n; i++) {
-        Parts o;
-        parts_of(p->d[i].sig, &o);
-        for (size_t k = 0; k < first.n && k < o.n; k++)
-            if (strcmp(first.part[k], o.part[k]) != 0) varies[k] = true;
-        free(o.copy);
-    }
     int series_part = -1;
-    if (p->series) {
-        for (size_t k = 0; k < first.n; k++)
-            if (key_len(first.part[k]) == strlen(p->series) && !strncmp(first.part[k], p->series, strlen(p->series)))
-                series_part = (int)k;
-        if (series_part < 0) {
-            diag_set(d, "--series", 0, 0, "%s is not a key of the sweep (gpu, variant, a --set knob or a --param)",
-                     p->series);
-            free(first.copy);
-            return false;
-        }
-        for (size_t k = 0; k < first.n; k++)
-            if (varies[k] && (int)k != series_part) {
-                diag_set(d, "--series", 0, 0,
-                         "the sweep also varies %.*s: with --series %s every other key but --x %s takes one value "
-                         "(or leave --series out for a series per combination)",
-                         (int)key_len(first.part[k]), first.part[k], p->series, p->x);
-                free(first.copy);
-                return false;
-            }
-    }
+    if (!varying_keys(p, &first, varies, &series_part, d)) return false;
     /* series: data grouped by the parts that vary (all of them, or --series) */
     for (size_t i = 0; i < p->n; i++) {
         Parts o;
