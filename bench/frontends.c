@@ -143,128 +143,154 @@ static void bench_machine(const char *name, const Text *t)
     report(name, t, seconds() - t0, ok, &d);
 }
 
-int main(void)
+/* The assembler: a branch fan-out, nested loops, labels, many kernels. */
+static void asm_cases(Text *t)
 {
-    Text t = { 0 };
-    /* ---- the assembler */
-    put(&t, ".kernel fan\n");
-    for (unsigned i = 0; t.len < TARGET_BYTES; i++) put(&t, "B%u: @%%p0 bra E%u\n", i, i % 64);
-    for (unsigned i = 0; i < 64; i++) put(&t, "E%u: add.u32 %%r1, %%r1, %u\n", i, i);
-    put(&t, "    exit\n");
-    bench_asm("asm: branch fan-out", &t);
+    t->len = 0;
+    put(t, ".kernel fan\n");
+    for (unsigned i = 0; t->len < TARGET_BYTES; i++) put(t, "B%u: @%%p0 bra E%u\n", i, i % 64);
+    for (unsigned i = 0; i < 64; i++) put(t, "E%u: add.u32 %%r1, %%r1, %u\n", i, i);
+    put(t, "    exit\n");
+    bench_asm("asm: branch fan-out", t);
 
-    t.len = 0;
+    t->len = 0;
     unsigned loops = TARGET_BYTES / 48;
-    put(&t, ".kernel nest\n");
-    for (unsigned i = 0; i < loops; i++) put(&t, "L%u: add.u32 %%r1, %%r1, 1\n", i);
-    for (unsigned i = loops; i-- > 0;) put(&t, "C%u: @%%p0 bra L%u\n", i, i);
-    put(&t, "    exit\n");
-    bench_asm("asm: nested loops", &t);
+    put(t, ".kernel nest\n");
+    for (unsigned i = 0; i < loops; i++) put(t, "L%u: add.u32 %%r1, %%r1, 1\n", i);
+    for (unsigned i = loops; i-- > 0;) put(t, "C%u: @%%p0 bra L%u\n", i, i);
+    put(t, "    exit\n");
+    bench_asm("asm: nested loops", t);
 
-    t.len = 0;
-    put(&t, ".kernel chain\n");
-    for (unsigned i = 0; t.len < TARGET_BYTES; i++) put(&t, "label_number_%u:\n", i);
-    put(&t, "    exit\n");
-    bench_asm("asm: labels on one instruction", &t);
+    t->len = 0;
+    put(t, ".kernel chain\n");
+    for (unsigned i = 0; t->len < TARGET_BYTES; i++) put(t, "label_number_%u:\n", i);
+    put(t, "    exit\n");
+    bench_asm("asm: labels on one instruction", t);
 
-    t.len = 0;
-    for (unsigned i = 0; t.len < TARGET_BYTES; i++) put(&t, ".kernel k%u\n.param .u32 a\n    exit\n", i);
-    bench_asm("asm: many kernels", &t);
+    t->len = 0;
+    for (unsigned i = 0; t->len < TARGET_BYTES; i++) put(t, ".kernel k%u\n.param .u32 a\n    exit\n", i);
+    bench_asm("asm: many kernels", t);
 
-    /* ---- the PTX front end */
-    t.len = 0;
-    put(&t, "%s", PTX_HEAD);
-    for (unsigned i = 0; t.len < TARGET_BYTES; i++)
-        put(&t, ".visible .entry k%u(\n\t.param .u32 k%u_param_0\n)\n{\n\tret;\n}\n", i, i);
-    bench_ptx("ptx: many kernels", &t);
+}
 
-    t.len = 0;
-    put(&t, "%s.visible .entry long(\n\t.param .u64 long_param_0\n)\n{\n\t.reg .b32 %%r<60000>;\n", PTX_HEAD);
-    for (unsigned i = 1; t.len < TARGET_BYTES; i++) put(&t, "\tadd.s32 %%r%u, %%r%u, %u;\n", i % 59999 + 1, (i * 7) % 59999 + 1, i);
-    put(&t, "\tret;\n}\n");
-    bench_ptx("ptx: one long kernel, many registers", &t);
+/* The PTX front end: many kernels, one long kernel, a fan-out, register ranges. */
+static void ptx_cases(Text *t)
+{
+    t->len = 0;
+    put(t, "%s", PTX_HEAD);
+    for (unsigned i = 0; t->len < TARGET_BYTES; i++)
+        put(t, ".visible .entry k%u(\n\t.param .u32 k%u_param_0\n)\n{\n\tret;\n}\n", i, i);
+    bench_ptx("ptx: many kernels", t);
 
-    t.len = 0;
-    put(&t, "%s.visible .entry fan(\n\t.param .u64 fan_param_0\n)\n{\n\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<4>;\n", PTX_HEAD);
-    for (unsigned i = 0; t.len < TARGET_BYTES; i++) put(&t, "$B%u:\n\t@%%p1 bra $E%u;\n", i, i % 64);
-    for (unsigned i = 0; i < 64; i++) put(&t, "$E%u:\n\tadd.s32 %%r1, %%r1, %u;\n", i, i);
-    put(&t, "\tret;\n}\n");
-    bench_ptx("ptx: branch fan-out", &t);
+    t->len = 0;
+    put(t, "%s.visible .entry long(\n\t.param .u64 long_param_0\n)\n{\n\t.reg .b32 %%r<60000>;\n", PTX_HEAD);
+    for (unsigned i = 1; t->len < TARGET_BYTES; i++) put(t, "\tadd.s32 %%r%u, %%r%u, %u;\n", i % 59999 + 1, (i * 7) % 59999 + 1, i);
+    put(t, "\tret;\n}\n");
+    bench_ptx("ptx: one long kernel, many registers", t);
 
-    t.len = 0;
-    put(&t, "%s.visible .entry decls(\n\t.param .u64 decls_param_0\n)\n{\n", PTX_HEAD);
-    for (unsigned i = 0; t.len < TARGET_BYTES; i++) put(&t, "\t.reg .b32 %%v%u_<4>;\n", i);
-    put(&t, "\tret;\n}\n");
-    bench_ptx("ptx: many register ranges", &t);
+    t->len = 0;
+    put(t, "%s.visible .entry fan(\n\t.param .u64 fan_param_0\n)\n{\n\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<4>;\n", PTX_HEAD);
+    for (unsigned i = 0; t->len < TARGET_BYTES; i++) put(t, "$B%u:\n\t@%%p1 bra $E%u;\n", i, i % 64);
+    for (unsigned i = 0; i < 64; i++) put(t, "$E%u:\n\tadd.s32 %%r1, %%r1, %u;\n", i, i);
+    put(t, "\tret;\n}\n");
+    bench_ptx("ptx: branch fan-out", t);
 
-    /* ---- the .npy reader */
-    t.len = 0;
+    t->len = 0;
+    put(t, "%s.visible .entry decls(\n\t.param .u64 decls_param_0\n)\n{\n", PTX_HEAD);
+    for (unsigned i = 0; t->len < TARGET_BYTES; i++) put(t, "\t.reg .b32 %%v%u_<4>;\n", i);
+    put(t, "\tret;\n}\n");
+    bench_ptx("ptx: many register ranges", t);
+
+}
+
+/* The .npy reader: one large array. */
+static void npy_cases(Text *t)
+{
+    t->len = 0;
     uint64_t count = TARGET_BYTES / 4;
     uint8_t npy_head[256];
     size_t hl = npy_header(WL_F32, count, npy_head, sizeof npy_head);
     static const uint8_t one[4] = { 0x00, 0x00, 0x80, 0x3f }; /* 1.0f, little-endian */
-    put_bytes(&t, npy_head, hl);
-    for (uint64_t i = 0; i < count; i++) put_bytes(&t, one, sizeof one);
-    bench_npy("npy: one large array", &t);
+    put_bytes(t, npy_head, hl);
+    for (uint64_t i = 0; i < count; i++) put_bytes(t, one, sizeof one);
+    bench_npy("npy: one large array", t);
 
-    /* ---- the workload loader */
+}
+
+/* The workload loader: chained parameters, many buffers and variants, one long expression. */
+static void workload_cases(Text *t, const GpuConfig *c)
+{
+    const char *head = "{\"name\": \"bench\", \"description\": \"bench\", \"kernels\": \"kernels/vecadd.asm\",\n";
+    const char *one_variant = "\"variants\": [{\"name\": \"v\", \"kernel\": \"vecadd_scalar\", \"grid\": 1, \"block\": 32, "
+                              "\"args\": [\"a\", \"b\", \"c\", 1]}]}\n";
+    const char *three_buffers = "{\"name\": \"a\", \"type\": \"f32\", \"count\": 32}, {\"name\": \"b\", \"type\": "
+                                "\"f32\", \"count\": 32}, {\"name\": \"c\", \"type\": \"f32\", \"count\": 32}";
+    t->len = 0;
+    put(t, "%s\"params\": {\"p0\": 1", head);
+    for (unsigned i = 1; t->len < TARGET_BYTES; i++) put(t, ", \"p%u\": \"p%u + 1\"", i, i - 1);
+    put(t, "},\n\"buffers\": [%s],\n%s", three_buffers, one_variant);
+    bench_workload("workload: chained params", t, c);
+
+    t->len = 0;
+    put(t, "%s\"buffers\": [%s", head, three_buffers);
+    for (unsigned i = 0; t->len < TARGET_BYTES; i++) put(t, ", {\"name\": \"x%u\", \"type\": \"u32\", \"count\": 1}", i);
+    put(t, "],\n%s", one_variant);
+    bench_workload("workload: many buffers", t, c);
+
+    t->len = 0;
+    put(t, "%s\"buffers\": [%s],\n\"variants\": [", head, three_buffers);
+    for (unsigned i = 0; t->len < TARGET_BYTES; i++)
+        put(t, "%s{\"name\": \"v%u\", \"kernel\": \"vecadd_scalar\", \"grid\": 1, \"block\": 32, \"args\": [\"a\", \"b\", \"c\", 1]}",
+            i ? ", " : "", i);
+    put(t, "]}\n");
+    bench_workload("workload: many variants", t, c);
+
+    t->len = 0;
+    put(t, "%s\"params\": {\"n\": 1}, \"buffers\": [%s],\n\"variants\": [{\"name\": \"v\", \"kernel\": \"vecadd_scalar\", "
+            "\"grid\": \"1", head, three_buffers);
+    while (t->len < TARGET_BYTES) put(t, "+n-n");
+    put(t, "\", \"block\": 32, \"args\": [\"a\", \"b\", \"c\", 1]}]}\n");
+    bench_workload("workload: one long expression", t, c);
+
+}
+
+/* The machine-file loader: blank padding, deep nesting. */
+static void machine_cases(Text *t, const GpuConfig *c)
+{
+    char *preset = config_to_json(c);
+    t->len = 0;
+    for (size_t i = 0; preset && preset[i]; i++) {
+        put(t, "%c", preset[i]);
+        if (preset[i] == '\n') for (int k = 0; k < 200; k++) put(t, " \n"); /* between members only */
+    }
+    while (t->len < TARGET_BYTES) put(t, " \n\t");
+    bench_machine("machine: blank padding", t);
+    t->len = 0;
+    put(t, "{\"name\": \"deep\", \"x\": [");
+    while (t->len < TARGET_BYTES - 4096) {
+        for (int k = 0; k < 990; k++) put(t, "[");
+        for (int k = 0; k < 990; k++) put(t, "]");
+        put(t, ",");
+    }
+    put(t, "0]}");
+    bench_machine("machine: deep nesting (unknown key)", t);
+    free(preset);
+}
+
+int main(void)
+{
+    Text t = { 0 };
     GpuConfig c;
     Diag d;
     if (!config_load("a100", &c, &d)) {
         fprintf(stderr, "%s\n", d.message);
         return 2;
     }
-    const char *head = "{\"name\": \"bench\", \"description\": \"bench\", \"kernels\": \"kernels/vecadd.asm\",\n";
-    const char *one_variant = "\"variants\": [{\"name\": \"v\", \"kernel\": \"vecadd_scalar\", \"grid\": 1, \"block\": 32, "
-                              "\"args\": [\"a\", \"b\", \"c\", 1]}]}\n";
-    const char *three_buffers = "{\"name\": \"a\", \"type\": \"f32\", \"count\": 32}, {\"name\": \"b\", \"type\": "
-                                "\"f32\", \"count\": 32}, {\"name\": \"c\", \"type\": \"f32\", \"count\": 32}";
-    t.len = 0;
-    put(&t, "%s\"params\": {\"p0\": 1", head);
-    for (unsigned i = 1; t.len < TARGET_BYTES; i++) put(&t, ", \"p%u\": \"p%u + 1\"", i, i - 1);
-    put(&t, "},\n\"buffers\": [%s],\n%s", three_buffers, one_variant);
-    bench_workload("workload: chained params", &t, &c);
-
-    t.len = 0;
-    put(&t, "%s\"buffers\": [%s", head, three_buffers);
-    for (unsigned i = 0; t.len < TARGET_BYTES; i++) put(&t, ", {\"name\": \"x%u\", \"type\": \"u32\", \"count\": 1}", i);
-    put(&t, "],\n%s", one_variant);
-    bench_workload("workload: many buffers", &t, &c);
-
-    t.len = 0;
-    put(&t, "%s\"buffers\": [%s],\n\"variants\": [", head, three_buffers);
-    for (unsigned i = 0; t.len < TARGET_BYTES; i++)
-        put(&t, "%s{\"name\": \"v%u\", \"kernel\": \"vecadd_scalar\", \"grid\": 1, \"block\": 32, \"args\": [\"a\", \"b\", \"c\", 1]}",
-            i ? ", " : "", i);
-    put(&t, "]}\n");
-    bench_workload("workload: many variants", &t, &c);
-
-    t.len = 0;
-    put(&t, "%s\"params\": {\"n\": 1}, \"buffers\": [%s],\n\"variants\": [{\"name\": \"v\", \"kernel\": \"vecadd_scalar\", "
-            "\"grid\": \"1", head, three_buffers);
-    while (t.len < TARGET_BYTES) put(&t, "+n-n");
-    put(&t, "\", \"block\": 32, \"args\": [\"a\", \"b\", \"c\", 1]}]}\n");
-    bench_workload("workload: one long expression", &t, &c);
-
-    /* ---- the machine-file loader */
-    char *preset = config_to_json(&c);
-    t.len = 0;
-    for (size_t i = 0; preset && preset[i]; i++) {
-        put(&t, "%c", preset[i]);
-        if (preset[i] == '\n') for (int k = 0; k < 200; k++) put(&t, " \n"); /* between members only */
-    }
-    while (t.len < TARGET_BYTES) put(&t, " \n\t");
-    bench_machine("machine: blank padding", &t);
-    t.len = 0;
-    put(&t, "{\"name\": \"deep\", \"x\": [");
-    while (t.len < TARGET_BYTES - 4096) {
-        for (int k = 0; k < 990; k++) put(&t, "[");
-        for (int k = 0; k < 990; k++) put(&t, "]");
-        put(&t, ",");
-    }
-    put(&t, "0]}");
-    bench_machine("machine: deep nesting (unknown key)", &t);
-    free(preset);
+    asm_cases(&t);
+    ptx_cases(&t);
+    npy_cases(&t);
+    workload_cases(&t, &c);
+    machine_cases(&t, &c);
     free(t.s);
     printf(slow ? "a front end took over %.0f s on a 10 MB input\n" : "every front end under %.0f s\n", LIMIT_SECONDS);
     return slow ? 1 : 0;
