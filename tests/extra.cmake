@@ -67,6 +67,11 @@ add_test(NAME floors_private_refused COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsynt
 set_tests_properties(floors_private_refused PROPERTIES WILL_FAIL TRUE)
 set_tests_properties(floors_calls floors_public floors_private_refused PROPERTIES LABELS unit)
 
+# The code's shape: no C file over 900 lines, no function over 120 but the
+# executors' switches (tests/code_shape.py).
+add_test(NAME code_shape COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/code_shape.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(code_shape PROPERTIES LABELS unit)
+
 # Every function, constant and file docs/ARCHITECTURE.md names exists.
 add_test(NAME docs_names COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/docs_names.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs_names PROPERTIES LABELS unit)
