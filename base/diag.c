@@ -72,3 +72,12 @@ void diag_near_offer(DiagNear *n, const char *candidate)
         n->best = candidate;
     }
 }
+
+size_t diag_join(char *buf, size_t cap, size_t len, const char *item)
+{
+    if (!cap) return 0;
+    if (len == 0) buf[0] = '\0';
+    if (len >= cap) return cap;
+    int n = snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", item);
+    return n < 0 || (size_t)n >= cap - len ? cap : len + (size_t)n;
+}

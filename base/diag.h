@@ -40,6 +40,12 @@ void diag_print(FILE *out, const Diag *d);
 ** hint over every name of a long list stays cheap. */
 size_t diag_edit_distance(const char *a, const char *b, size_t max);
 
+/* Names for a message's list ("a, b, c"): appends item to buf (cap bytes,
+** always terminated), after ", " unless it is the first (len == 0); len is
+** what buf holds and the new length is returned (once the list no longer
+** fits, cap: further items are dropped). Start with len 0. */
+size_t diag_join(char *buf, size_t cap, size_t len, const char *item);
+
 /* "Did you mean": the closest of the names offered to a word the user
 ** wrote. Start with diag_near_start(word, max_edits, proportional), offer
 ** every candidate (diag_near_offer), then read .best: the first of the

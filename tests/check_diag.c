@@ -75,6 +75,24 @@ START_TEST(test_near)
 }
 END_TEST
 
+/* A list for a message: ", " between names, cut (and terminated) when full. */
+START_TEST(test_join)
+{
+    char buf[16];
+    size_t len = 0;
+    const char *names[] = { "naive", "tiled", "tiled_padded", "copy" };
+    for (int i = 0; i < 2; i++) len = diag_join(buf, sizeof buf, len, names[i]);
+    ck_assert_str_eq(buf, "naive, tiled");
+    ck_assert_uint_eq(len, 12);
+    for (int i = 2; i < 4; i++) len = diag_join(buf, sizeof buf, len, names[i]);
+    ck_assert_uint_eq(len, sizeof buf);
+    ck_assert_str_eq(buf, "naive, tiled, t"); /* cut, terminated */
+    char one[8];
+    ck_assert_uint_eq(diag_join(one, sizeof one, 0, "copy"), 4);
+    ck_assert_str_eq(one, "copy");
+}
+END_TEST
+
 START_TEST(test_format)
 {
     Diag d;
@@ -106,6 +124,7 @@ int main(void)
     tcase_add_test(core, test_edit_distance_bounded);
     tcase_add_test(core, test_format);
     tcase_add_test(core, test_near);
+    tcase_add_test(core, test_join);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

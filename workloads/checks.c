@@ -212,8 +212,7 @@ static bool resolve_names(JsonReader *r, Workload *w, const cJSON *variants, uin
                 DiagNear near = diag_near_start(name, 2, true);
                 list[0] = '\0';
                 for (uint32_t q = 0; q < w->nvariants; q++) {
-                    if (len < sizeof list)
-                        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", q ? ", " : "", w->variants[q].name);
+                    len = diag_join(list, sizeof list, len, w->variants[q].name);
                     diag_near_offer(&near, w->variants[q].name);
                 }
                 at_same_as(r, variants, ord, vi, k);

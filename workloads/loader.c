@@ -411,11 +411,9 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
     if (!cJSON_IsArray(arr)) return fail(L, "expected an array of kernel arguments, found %s", jsonread_type(arr));
     uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
     if (n != k->nparams) {
-        char list[512];
+        char list[512] = "";
         size_t len = 0;
-        list[0] = '\0';
-        for (uint32_t i = 0; i < k->nparams && len < sizeof list; i++)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", k->params[i].name);
+        for (uint32_t i = 0; i < k->nparams; i++) len = diag_join(list, sizeof list, len, k->params[i].name);
         return fail(L, "kernel '%s' takes %u parameters (%s), got %u arguments", k->name, k->nparams, list, n);
     }
     v->args = calloc(n ? n : 1, sizeof *v->args);
@@ -509,11 +507,9 @@ static bool load_launch(Ld *L, const cJSON *it, WlLaunch *l)
     l->kernel = program_match_kernel(&w->program, f->valuestring, why, sizeof why);
     if (!l->kernel && strncmp(why, "kernel name", 11) == 0) return fail(L, "%s", why); /* an ambiguous PTX name */
     if (!l->kernel) {
-        char list[512];
+        char list[512] = "";
         size_t len = 0;
-        list[0] = '\0';
-        for (uint32_t k = 0; k < w->program.nkernels && len < sizeof list; k++)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", w->program.kernels[k].name);
+        for (uint32_t k = 0; k < w->program.nkernels; k++) len = diag_join(list, sizeof list, len, w->program.kernels[k].name);
         return fail(L, "no kernel '%s' in %s (it has: %s)", f->valuestring, w->kernel_file, list);
     }
     pop(L);

@@ -313,11 +313,9 @@ bool params_load(Params *p, const cJSON *root, const char *const *overrides, siz
                !(strlen(w->params[j].name) == (size_t)(eq - a) && strncmp(w->params[j].name, a, (size_t)(eq - a)) == 0))
             j++;
         if (j == n) {
-            char list[512];
+            char list[512] = "";
             size_t len = 0;
-            list[0] = '\0';
-            for (uint32_t q = 0; q < n && len < sizeof list; q++)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", q ? ", " : "", w->params[q].name);
+            for (uint32_t q = 0; q < n; q++) len = diag_join(list, sizeof list, len, w->params[q].name);
             diag_set(r->d, "--param", 0, 0, "unknown parameter '%.*s' (%s has: %s)", (int)(eq - a), a, r->file,
                      n ? list : "no params");
             r->failed = true;
