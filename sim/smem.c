@@ -121,8 +121,10 @@ static inline __attribute__((always_inline)) void analyze(const uint32_t addr[32
 
 void smem_analyze(const uint32_t addr[32], uint32_t mask, unsigned width, SmemOp op, unsigned banks, SmemResult *out)
 {
-    assert(width == 4 || width == 8 || width == 16);
+    assert(width == 1 || width == 2 || width == 4 || width == 8 || width == 16);
     assert(smem_banks_valid(banks));
+    /* the banks serve 4-byte words: a byte or a half-word is its word's */
+    if (width < SMEM_BANK_BYTES) width = SMEM_BANK_BYTES;
     switch (banks) {
     case 16: analyze(addr, mask, width, op, 16, 5, out); break;
     case 64: analyze(addr, mask, width, op, 64, 7, out); break;

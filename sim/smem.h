@@ -74,7 +74,9 @@ static inline int smem_banks_valid(unsigned banks)
 **   addr  byte address in the block's shared window for each lane (only the
 **         lanes set in mask are read)
 **   mask  active lanes, bit i = lane i
-**   width access size per lane in bytes: 4, 8 or 16 (asserted)
+**   width access size per lane in bytes: 1, 2, 4, 8 or 16 (asserted); a
+**         1- or 2-byte access asks for the 4-byte word that holds it, so
+**         lanes on bytes of one word share it (a broadcast, or one write)
 **   op    SMEM_READ for loads (a broadcast is merged), else SMEM_WRITE
 **   banks 16, 32 or 64 (asserted: smem_banks_valid)
 **   out   wavefronts, phases and bank_words[0, banks) filled (caller owns it)

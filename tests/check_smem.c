@@ -128,6 +128,24 @@ START_TEST(test_broadcast)
 }
 END_TEST
 
+/* Bytes and half-words: a lane's access is the word that holds it. 32
+** consecutive bytes are 8 words in 8 banks (1 wavefront); bytes 128 apart
+** are one bank's 32 words (32); lanes on the 4 bytes of one word share it.
+** (A 1- or 2-byte access once divided by width / 4 = 0: a crash.) */
+START_TEST(test_sub_word)
+{
+    uint32_t a[32];
+    for (unsigned width = 1; width <= 2; width++) {
+        strided(a, 0, width);
+        ck_assert_uint_eq(wavefronts(a, ALL, width), 1);
+        strided(a, 0, 128);
+        ck_assert_uint_eq(wavefronts(a, ALL, width), 32);
+        for (unsigned i = 0; i < 32; i++) a[i] = 64 + (i % 4) / width * width;
+        ck_assert_uint_eq(wavefronts(a, ALL, width), 1);
+    }
+}
+END_TEST
+
 /* tile[threadIdx.x][c]: the column read of a transpose */
 START_TEST(test_transpose_column)
 {
@@ -375,6 +393,7 @@ static Suite *smem_suite(void)
     tcase_add_test(edge, test_inactive_phases);
     tcase_add_test(edge, test_phase_boundaries);
     tcase_add_test(edge, test_large_addresses);
+    tcase_add_test(edge, test_sub_word);
     suite_add_tcase(s, edge);
     return s;
 }
