@@ -236,6 +236,56 @@ START_TEST(test_broadcast_same_through_generic)
 }
 END_TEST
 
+/* Bytes and half-words through shared memory (PTX's ld/st.shared.u8/.u16):
+** each lane swaps its byte with its neighbour's. Such an access asks the
+** banks for the word that holds it (it once divided by width / 4 = 0 and
+** crashed the simulator). */
+static const char *SHARED_BYTES =
+    ".version 8.0\n"
+    ".target sm_90\n"
+    ".address_size 64\n"
+    ".visible .entry k(.param .u64 k_param_0)\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  .shared .align 4 .b8 buf[64];\n"
+    "  ld.param.u64 %rd1, [k_param_0];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u64 %rd3, buf;\n"
+    "  cvt.u64.u32 %rd4, %r1;\n"
+    "  add.s64 %rd5, %rd3, %rd4;\n"
+    "  st.shared.u8 [%rd5], %r1;\n"
+    "  bar.sync 0;\n"
+    "  xor.b32 %r2, %r1, 1;\n"
+    "  cvt.u64.u32 %rd6, %r2;\n"
+    "  add.s64 %rd7, %rd3, %rd6;\n"
+    "  ld.shared.u8 %r3, [%rd7];\n"
+    "  shl.b32 %r4, %r1, 1;\n"
+    "  cvt.u64.u32 %rd2, %r4;\n"
+    "  add.s64 %rd2, %rd2, %rd3;\n"
+    "  st.shared.u16 [%rd2], %r3;\n"
+    "  add.s64 %rd5, %rd1, %rd4;\n"
+    "  st.global.u8 [%rd5], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(test_shared_bytes)
+{
+    Run t;
+    run_init(&t, "h200", SHARED_BYTES, "k");
+    set(&t, "sm.count=1");
+    t.params[0] = buffer(&t, 32, "out"); /* a .u64 pointer: two words */
+    t.L.block[0] = 32;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    const uint8_t *out = gmem_translate(t.gmem, t.params[0], 32);
+    for (uint32_t i = 0; i < 32; i++) ck_assert_uint_eq(out[i], i ^ 1);
+    ck_assert_uint_eq(t.r.stats.shared[ACCESS_STORE].requests, 2);
+    ck_assert_uint_eq(t.r.stats.shared[ACCESS_STORE].wavefronts, 2); /* 8 words, then 16: one pass each */
+    ck_assert_uint_eq(t.r.stats.shared[ACCESS_LOAD].wavefronts, 1);
+    run_free(&t);
+}
+END_TEST
+
 static const char *STRIDED_GLOBAL =
     ".kernel k\n"
     ".param .ptr in\n"
@@ -784,6 +834,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(core, test_chrome_trace);
     tcase_add_test(core, test_shared_atomic_serialises_without_conflict);
     tcase_add_test(core, test_broadcast_same_through_generic);
+    tcase_add_test(core, test_shared_bytes);
     suite_add_tcase(s, core);
     TCase *mem = tcase_create("Memory");
     tcase_add_test(mem, test_dram_access_granularity_and_partial_writes);
