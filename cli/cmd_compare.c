@@ -429,6 +429,190 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* What the table's last lines and the bounds read. */
+typedef struct {
+    double      median, max_err, mape;
+    const Pair *worst;
+    uint32_t    nerr, within10, within20, ntime, occ_compared, occ_mismatch;
+} Summary;
+
+/* The records compare takes: the teaching workloads (microbenchmarks
+** calibrate the preset), --workload's if given, measured and correct.
+** Returns how many went into pairs[]. */
+static uint32_t pick_records(const CompareArgs *args, const cJSON *variants, Pair *pairs)
+{
+    uint32_t npairs = 0;
+    int nrec = cJSON_GetArraySize(variants);
+    for (int i = 0; i < nrec; i++) {
+        const cJSON *rec = cJSON_GetArrayItem(variants, i);
+        Pair *p = &pairs[npairs];
+        p->workload = str_of(rec, "workload");
+        p->variant = str_of(rec, "variant");
+        p->file = str_of(rec, "file");
+        if (!p->workload || !p->variant || !p->file || strncmp(p->file, "workloads/", 10) != 0) continue;
+        bool wanted = args->nonly == 0;
+        for (size_t k = 0; k < args->nonly; k++) wanted |= strcmp(args->only[k], p->workload) == 0;
+        const cJSON *correct = cJSON_GetObjectItemCaseSensitive(rec, "correct");
+        if (!wanted || !num_of(rec, "ms", &p->hw_ms) || p->hw_ms <= 0 || !cJSON_IsTrue(correct)) continue;
+        p->rec = rec;
+        npairs++;
+    }
+    return npairs;
+}
+
+/* Ratios to each workload's first (simulated) variant, then the errors'
+** median, maximum and counts, the time MAPE and the occupancy agreement. */
+static bool summarize(Pair *pairs, uint32_t npairs, Summary *sum)
+{
+    for (uint32_t i = 0; i < npairs; i++) {
+        Pair *p = &pairs[i];
+        const Pair *base = NULL;
+        for (uint32_t j = 0; j < npairs && !base; j++)
+            if (pairs[j].simulated && strcmp(pairs[j].workload, p->workload) == 0) base = &pairs[j];
+        p->base = base == p;
+        if (!p->simulated || !base) continue;
+        p->hw_ratio = p->hw_ms / base->hw_ms;
+        p->sim_ratio = p->sim_us / base->sim_us;
+        p->ratio_error = p->sim_ratio / p->hw_ratio - 1;
+    }
+    double *errs = calloc((size_t)npairs + 1, sizeof *errs);
+    if (!errs) return false;
+    memset(sum, 0, sizeof *sum);
+    for (uint32_t i = 0; i < npairs; i++) {
+        const Pair *p = &pairs[i];
+        if (p->occ_compared) {
+            sum->occ_compared++;
+            sum->occ_mismatch += p->hw_bps != p->sim_bps;
+        }
+        if (!p->simulated) continue;
+        sum->mape += fabs(p->sim_us / (p->hw_ms * 1000.0) - 1);
+        sum->ntime++;
+        if (p->base) continue; /* its ratio is 1 on both sides by definition */
+        double e = fabs(p->ratio_error);
+        errs[sum->nerr++] = e;
+        sum->within10 += e <= 0.10;
+        sum->within20 += e <= 0.20;
+        if (e >= sum->max_err) sum->max_err = e, sum->worst = p;
+    }
+    uint32_t n = sum->nerr;
+    qsort(errs, n, sizeof *errs, cmp_double);
+    sum->median = n == 0 ? 0 : n % 2 ? errs[n / 2] : (errs[n / 2 - 1] + errs[n / 2]) / 2;
+    sum->mape = sum->ntime ? sum->mape / sum->ntime : 0;
+    free(errs);
+    return true;
+}
+
+static void print_json(const Pair *pairs, uint32_t npairs, const Summary *sum)
+{
+    cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "pairs");
+    for (uint32_t i = 0; i < npairs; i++) {
+        const Pair *p = &pairs[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "workload", p->workload);
+        cJSON_AddStringToObject(e, "variant", p->variant);
+        cJSON_AddNumberToObject(e, "hw_ms", p->hw_ms);
+        if (p->simulated) {
+            cJSON_AddNumberToObject(e, "hw_ratio", p->hw_ratio);
+            cJSON_AddNumberToObject(e, "sim_ratio", p->sim_ratio);
+            cJSON_AddNumberToObject(e, "ratio_error", p->ratio_error);
+            cJSON_AddNumberToObject(e, "sim_us", p->sim_us);
+            add_sim_stats(e, &p->sim_stats);
+        } else {
+            cJSON_AddNullToObject(e, "hw_ratio");
+            cJSON_AddNullToObject(e, "sim_ratio");
+            cJSON_AddNullToObject(e, "ratio_error");
+            cJSON_AddNullToObject(e, "sim_us");
+        }
+        if (p->occ_compared) {
+            cJSON_AddNumberToObject(e, "hw_blocks_per_sm", p->hw_bps);
+            cJSON_AddNumberToObject(e, "sim_blocks_per_sm", p->sim_bps);
+        }
+        if (p->note[0]) cJSON_AddStringToObject(e, "note", p->note);
+        cJSON_AddItemToArray(arr, e);
+    }
+    cJSON *s = cJSON_AddObjectToObject(o, "summary");
+    cJSON_AddNumberToObject(s, "median_abs_ratio_error", sum->median);
+    cJSON_AddNumberToObject(s, "max_abs_ratio_error", sum->max_err);
+    cJSON_AddNumberToObject(s, "within_10pct", sum->within10);
+    cJSON_AddNumberToObject(s, "within_20pct", sum->within20);
+    cJSON_AddNumberToObject(s, "time_mape", sum->mape);
+    cJSON_AddNumberToObject(s, "pairs", sum->nerr);
+    cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
+    cJSON_AddNumberToObject(oc, "compared", sum->occ_compared);
+    cJSON_AddNumberToObject(oc, "mismatches", sum->occ_mismatch);
+    char *out = cJSON_Print(o);
+    if (out) puts(out);
+    free(out);
+    cJSON_Delete(o);
+}
+
+static void print_table(const CompareArgs *args, const cJSON *root, const GpuConfig *cfg, const Pair *pairs,
+                        uint32_t npairs, const Summary *sum)
+{
+    const cJSON *device = cJSON_GetObjectItemCaseSensitive(root, "device");
+    const char *date = str_of(root, "date");
+    printf("%s: %u variants measured on %s%s%s, simulated on %s (%s)%s\n\n", args->results, npairs,
+           str_of(device, "name") ? str_of(device, "name") : "?", date ? " on " : "", date ? date : "", cfg->name,
+           cfg->description,
+           args->from_ptx ? ",\nfrom the twins' own PTX (nvcc -ptx; ptxas's loop unrolling not emulated, its scheduling only as loads hoisted within a block)" : "");
+    int ww = 15; /* the workload column fits the longest name */
+    for (uint32_t i = 0; i < npairs; i++)
+        if ((int)strlen(pairs[i].workload) > ww) ww = (int)strlen(pairs[i].workload);
+    printf("%-*s %-22s %10s %9s %9s %10s %10s %10s %9s\n", ww, "workload", "variant", "hw ms", "hw ratio",
+           "sim ratio", "ratio err", "hw us", "sim us", "time err");
+    for (uint32_t i = 0; i < npairs; i++) {
+        const Pair *p = &pairs[i];
+        if (!p->simulated) {
+            printf("%-*s %-22s %10.4f  (not simulated%s%s)\n", ww, p->workload, p->variant, p->hw_ms,
+                   p->note[0] ? ": " : "", p->note);
+            continue;
+        }
+        printf("%-*s %-22s %10.4f %9.3f %9.3f %9.1f%% %10.1f %10.1f %8.1f%%%s\n", ww, p->workload, p->variant,
+               p->hw_ms, p->hw_ratio, p->sim_ratio, 100 * p->ratio_error, p->hw_ms * 1000, p->sim_us,
+               100 * (p->sim_us / (p->hw_ms * 1000) - 1), p->base ? "  (base)" : "");
+        if (p->note[0]) printf("%-*s %-22s   note: %s\n", ww, "", "", p->note);
+    }
+    printf("\nsummary: %u ratio pairs (each workload's first variant is its base and is not counted)\n", sum->nerr);
+    printf("  median |ratio error| %.1f%%, max %.1f%%", 100 * sum->median, 100 * sum->max_err);
+    if (sum->worst) printf(" (%s/%s)", sum->worst->workload, sum->worst->variant);
+    printf("\n");
+    printf("  within 10%%: %u of %u, within 20%%: %u of %u\n", sum->within10, sum->nerr, sum->within20, sum->nerr);
+    printf("  absolute time, mean |sim/hw - 1| (MAPE): %.1f%% over %u variants\n", 100 * sum->mape, sum->ntime);
+    printf("\noccupancy (blocks per SM): gpusim vs cudaOccupancyMaxActiveBlocksPerMultiprocessor: %u compared, "
+           "%u mismatches\n", sum->occ_compared, sum->occ_mismatch);
+    for (uint32_t i = 0; i < npairs; i++)
+        if (pairs[i].occ_compared && pairs[i].hw_bps != pairs[i].sim_bps)
+            printf("  MISMATCH %s/%s: CUDA %u, gpusim %u\n", pairs[i].workload, pairs[i].variant, pairs[i].hw_bps,
+                   pairs[i].sim_bps);
+}
+
+/* The exit status: 1 when a record could not be simulated or a bound
+** (--max-median-error, --max-error, --max-occupancy-mismatches) is passed. */
+static int bounds_status(const CompareArgs *args, uint32_t failed, const Summary *sum)
+{
+    int rc = EXIT_OK;
+    if (failed) {
+        fprintf(stderr, "gpusim compare: %u record(s) could not be simulated\n", failed);
+        rc = EXIT_CHECK_FAILED;
+    }
+    if (args->max_median >= 0 && sum->median > args->max_median) {
+        fprintf(stderr, "gpusim compare: median |ratio error| %.3f exceeds --max-median-error %.3f\n", sum->median,
+                args->max_median);
+        rc = EXIT_CHECK_FAILED;
+    }
+    if (args->max_error >= 0 && sum->max_err > args->max_error) {
+        fprintf(stderr, "gpusim compare: max |ratio error| %.3f (%s/%s) exceeds --max-error %.3f\n", sum->max_err,
+                sum->worst ? sum->worst->workload : "?", sum->worst ? sum->worst->variant : "?", args->max_error);
+        rc = EXIT_CHECK_FAILED;
+    }
+    if ((long)sum->occ_mismatch > args->max_occ_mismatch) {
+        fprintf(stderr, "gpusim compare: %u occupancy mismatches (allowed %ld)\n", sum->occ_mismatch,
+                args->max_occ_mismatch);
+        rc = EXIT_CHECK_FAILED;
+    }
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     CompareArgs args;
@@ -469,164 +653,18 @@ int cmd_compare(int argc, char **argv)
         diag_print(stderr, &d);
         goto out;
     }
-    int nrec = cJSON_GetArraySize(variants);
-    pairs = calloc((size_t)nrec + 1, sizeof *pairs);
+    pairs = calloc((size_t)cJSON_GetArraySize(variants) + 1, sizeof *pairs);
     if (!pairs) goto out;
-    uint32_t npairs = 0, failed = 0;
-    for (int i = 0; i < nrec; i++) {
-        const cJSON *rec = cJSON_GetArrayItem(variants, i);
-        Pair *p = &pairs[npairs];
-        p->workload = str_of(rec, "workload");
-        p->variant = str_of(rec, "variant");
-        p->file = str_of(rec, "file");
-        /* the teaching workloads only; microbenchmarks calibrate the preset */
-        if (!p->workload || !p->variant || !p->file || strncmp(p->file, "workloads/", 10) != 0) continue;
-        bool wanted = args.nonly == 0;
-        for (size_t k = 0; k < args.nonly; k++) wanted |= strcmp(args.only[k], p->workload) == 0;
-        const cJSON *correct = cJSON_GetObjectItemCaseSensitive(rec, "correct");
-        if (!wanted || !num_of(rec, "ms", &p->hw_ms) || p->hw_ms <= 0 || !cJSON_IsTrue(correct)) continue;
-        p->rec = rec;
-        npairs++;
-    }
+    uint32_t npairs = pick_records(&args, variants, pairs);
     /* each record on its own workload and buffers: --jobs at a time */
     RecordJobs rj = { &args, cfg, pairs, npairs, 0, isatty(STDERR_FILENO) };
     JobSet set = { .ntasks = npairs, .threads = args.jobs, .run = record_run, .done = record_done, .user = &rj };
     jobs_run(&set);
-    failed = rj.failed;
-    /* Ratios to each workload's first (simulated) variant. */
-    for (uint32_t i = 0; i < npairs; i++) {
-        Pair *p = &pairs[i];
-        const Pair *base = NULL;
-        for (uint32_t j = 0; j < npairs && !base; j++)
-            if (pairs[j].simulated && strcmp(pairs[j].workload, p->workload) == 0) base = &pairs[j];
-        p->base = base == p;
-        if (!p->simulated || !base) continue;
-        p->hw_ratio = p->hw_ms / base->hw_ms;
-        p->sim_ratio = p->sim_us / base->sim_us;
-        p->ratio_error = p->sim_ratio / p->hw_ratio - 1;
-    }
-    double *errs = calloc((size_t)npairs + 1, sizeof *errs);
-    if (!errs) goto out;
-    uint32_t nerr = 0, within10 = 0, within20 = 0, ntime = 0, occ_compared = 0, occ_mismatch = 0;
-    double mape = 0, max_err = 0;
-    const Pair *worst = NULL;
-    for (uint32_t i = 0; i < npairs; i++) {
-        const Pair *p = &pairs[i];
-        if (p->occ_compared) {
-            occ_compared++;
-            occ_mismatch += p->hw_bps != p->sim_bps;
-        }
-        if (!p->simulated) continue;
-        mape += fabs(p->sim_us / (p->hw_ms * 1000.0) - 1);
-        ntime++;
-        if (p->base) continue; /* its ratio is 1 on both sides by definition */
-        double e = fabs(p->ratio_error);
-        errs[nerr++] = e;
-        within10 += e <= 0.10;
-        within20 += e <= 0.20;
-        if (e >= max_err) max_err = e, worst = p;
-    }
-    qsort(errs, nerr, sizeof *errs, cmp_double);
-    double median = nerr == 0 ? 0 : nerr % 2 ? errs[nerr / 2] : (errs[nerr / 2 - 1] + errs[nerr / 2]) / 2;
-    mape = ntime ? mape / ntime : 0;
-    free(errs);
-
-    if (args.json) {
-        cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "pairs");
-        for (uint32_t i = 0; i < npairs; i++) {
-            const Pair *p = &pairs[i];
-            cJSON *e = cJSON_CreateObject();
-            cJSON_AddStringToObject(e, "workload", p->workload);
-            cJSON_AddStringToObject(e, "variant", p->variant);
-            cJSON_AddNumberToObject(e, "hw_ms", p->hw_ms);
-            if (p->simulated) {
-                cJSON_AddNumberToObject(e, "hw_ratio", p->hw_ratio);
-                cJSON_AddNumberToObject(e, "sim_ratio", p->sim_ratio);
-                cJSON_AddNumberToObject(e, "ratio_error", p->ratio_error);
-                cJSON_AddNumberToObject(e, "sim_us", p->sim_us);
-                add_sim_stats(e, &p->sim_stats);
-            } else {
-                cJSON_AddNullToObject(e, "hw_ratio");
-                cJSON_AddNullToObject(e, "sim_ratio");
-                cJSON_AddNullToObject(e, "ratio_error");
-                cJSON_AddNullToObject(e, "sim_us");
-            }
-            if (p->occ_compared) {
-                cJSON_AddNumberToObject(e, "hw_blocks_per_sm", p->hw_bps);
-                cJSON_AddNumberToObject(e, "sim_blocks_per_sm", p->sim_bps);
-            }
-            if (p->note[0]) cJSON_AddStringToObject(e, "note", p->note);
-            cJSON_AddItemToArray(arr, e);
-        }
-        cJSON *s = cJSON_AddObjectToObject(o, "summary");
-        cJSON_AddNumberToObject(s, "median_abs_ratio_error", median);
-        cJSON_AddNumberToObject(s, "max_abs_ratio_error", max_err);
-        cJSON_AddNumberToObject(s, "within_10pct", within10);
-        cJSON_AddNumberToObject(s, "within_20pct", within20);
-        cJSON_AddNumberToObject(s, "time_mape", mape);
-        cJSON_AddNumberToObject(s, "pairs", nerr);
-        cJSON *oc = cJSON_AddObjectToObject(o, "occupancy");
-        cJSON_AddNumberToObject(oc, "compared", occ_compared);
-        cJSON_AddNumberToObject(oc, "mismatches", occ_mismatch);
-        char *out = cJSON_Print(o);
-        if (out) puts(out);
-        free(out);
-        cJSON_Delete(o);
-    } else {
-        const char *date = str_of(root, "date");
-        printf("%s: %u variants measured on %s%s%s, simulated on %s (%s)%s\n\n", args.results, npairs,
-               str_of(device, "name") ? str_of(device, "name") : "?", date ? " on " : "", date ? date : "", cfg->name,
-               cfg->description,
-               args.from_ptx ? ",\nfrom the twins' own PTX (nvcc -ptx; ptxas's loop unrolling not emulated, its scheduling only as loads hoisted within a block)" : "");
-        int ww = 15; /* the workload column fits the longest name */
-        for (uint32_t i = 0; i < npairs; i++)
-            if ((int)strlen(pairs[i].workload) > ww) ww = (int)strlen(pairs[i].workload);
-        printf("%-*s %-22s %10s %9s %9s %10s %10s %10s %9s\n", ww, "workload", "variant", "hw ms", "hw ratio",
-               "sim ratio", "ratio err", "hw us", "sim us", "time err");
-        for (uint32_t i = 0; i < npairs; i++) {
-            const Pair *p = &pairs[i];
-            if (!p->simulated) {
-                printf("%-*s %-22s %10.4f  (not simulated%s%s)\n", ww, p->workload, p->variant, p->hw_ms,
-                       p->note[0] ? ": " : "", p->note);
-                continue;
-            }
-            printf("%-*s %-22s %10.4f %9.3f %9.3f %9.1f%% %10.1f %10.1f %8.1f%%%s\n", ww, p->workload, p->variant,
-                   p->hw_ms, p->hw_ratio, p->sim_ratio, 100 * p->ratio_error, p->hw_ms * 1000, p->sim_us,
-                   100 * (p->sim_us / (p->hw_ms * 1000) - 1), p->base ? "  (base)" : "");
-            if (p->note[0]) printf("%-*s %-22s   note: %s\n", ww, "", "", p->note);
-        }
-        printf("\nsummary: %u ratio pairs (each workload's first variant is its base and is not counted)\n", nerr);
-        printf("  median |ratio error| %.1f%%, max %.1f%%", 100 * median, 100 * max_err);
-        if (worst) printf(" (%s/%s)", worst->workload, worst->variant);
-        printf("\n");
-        printf("  within 10%%: %u of %u, within 20%%: %u of %u\n", within10, nerr, within20, nerr);
-        printf("  absolute time, mean |sim/hw - 1| (MAPE): %.1f%% over %u variants\n", 100 * mape, ntime);
-        printf("\noccupancy (blocks per SM): gpusim vs cudaOccupancyMaxActiveBlocksPerMultiprocessor: %u compared, "
-               "%u mismatches\n", occ_compared, occ_mismatch);
-        for (uint32_t i = 0; i < npairs; i++)
-            if (pairs[i].occ_compared && pairs[i].hw_bps != pairs[i].sim_bps)
-                printf("  MISMATCH %s/%s: CUDA %u, gpusim %u\n", pairs[i].workload, pairs[i].variant, pairs[i].hw_bps,
-                       pairs[i].sim_bps);
-    }
-    rc = EXIT_OK;
-    if (failed) {
-        fprintf(stderr, "gpusim compare: %u record(s) could not be simulated\n", failed);
-        rc = EXIT_CHECK_FAILED;
-    }
-    if (args.max_median >= 0 && median > args.max_median) {
-        fprintf(stderr, "gpusim compare: median |ratio error| %.3f exceeds --max-median-error %.3f\n", median,
-                args.max_median);
-        rc = EXIT_CHECK_FAILED;
-    }
-    if (args.max_error >= 0 && max_err > args.max_error) {
-        fprintf(stderr, "gpusim compare: max |ratio error| %.3f (%s/%s) exceeds --max-error %.3f\n", max_err,
-                worst ? worst->workload : "?", worst ? worst->variant : "?", args.max_error);
-        rc = EXIT_CHECK_FAILED;
-    }
-    if ((long)occ_mismatch > args.max_occ_mismatch) {
-        fprintf(stderr, "gpusim compare: %u occupancy mismatches (allowed %ld)\n", occ_mismatch, args.max_occ_mismatch);
-        rc = EXIT_CHECK_FAILED;
-    }
+    Summary sum;
+    if (!summarize(pairs, npairs, &sum)) goto out;
+    if (args.json) print_json(pairs, npairs, &sum);
+    else print_table(&args, root, cfg, pairs, npairs, &sum);
+    rc = bounds_status(&args, rj.failed, &sum);
 out:
     cJSON_Delete(root);
     free(text);
