@@ -189,6 +189,18 @@ grep -q '(the budget --max-instructions set)' "$OUT" || bad "budget: a --max-ins
 grep -q 'default' "$OUT" && bad "budget: a --max-instructions budget is called the default"
 expect_rc run 1 run workloads/transpose.json --param n=64 --variant naive --max-cycles 10
 grep -q '(the budget --max-cycles set)' "$OUT" || bad "budget: a --max-cycles budget is not named as the user's"
+# a PTX kernel's 64-bit arguments that are not buffers: a size_t and a null
+# pointer (both were refused as "expected a buffer name"); a store through
+# the null pointer is a fault at its PTX line
+expect_rc run 1 run tests/json_corpus/run/u64_args.json --dump "$TMP/u64"
+grep -Eq '^count +none ' "$OUT" || bad "u64 args: the count variant did not run"
+grep -q "null_store: tests/json_corpus/run/u64_args.ptx:26:3: out-of-bounds global access of 4 bytes at address 0x0" "$OUT" ||
+    bad "u64 args: the store through the null pointer is not reported at its line"
+python3 -c "import struct, sys
+b = open('$TMP/u64/count.out.npy', 'rb').read()
+data = b[10 + struct.unpack('<H', b[8:10])[0]:]  # .npy version 1: a 2-byte header length
+o = struct.unpack('<32I', data)
+sys.exit(0 if list(o) == list(range(20)) + [0] * 12 else 1)" || bad "u64 args: out is not 0..19 then zeros"
 
 # ---- bad flags: exit 2 with a message
 expect_rc run 0 run --help

@@ -426,7 +426,10 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
         if (k->ptx) ptype = TYPE_NAMES[p->type];
         WlArg *a = &v->args[i];
         int b = cJSON_IsString(it) ? workload_find_buffer(w, it->valuestring) : -1;
-        if (p->is_ptr || (p->size == 8 && b >= 0)) { /* PTX: a .u64 takes a buffer's address or an integer */
+        /* a mini-ISA .ptr takes a buffer; a PTX .u64 a buffer's address or an
+        ** integer (a size_t, a null pointer: 0) */
+        bool ptx_integer = k->ptx && p->size == 8 && b < 0;
+        if ((p->is_ptr && !ptx_integer) || (p->size == 8 && b >= 0)) {
             if (b < 0) {
                 if (cJSON_IsString(it))
                     return fail(L, "parameter '%s' of kernel '%s' is .ptr: expected a buffer name, found '%s' (no such buffer)",
