@@ -151,6 +151,19 @@ typedef struct {
     uint64_t cycle, before;      /* the SM's warp instructions before that cycle */
 } ParMark;
 
+/* An SM's state for a run on several threads (sim/par.c): what waits for
+** the round's end. Written by par.c's calls alone (par_record_global,
+** par_record_free, par_count_issue, par_wait_result, and the round's end). */
+typedef struct {
+    ParRec    *recs;
+    ParFree   *frees;
+    ParMark   *marks;        /* one per cycle it issued in, since the apply horizon */
+    uint32_t   nrec, rec_cap, rec_head, nfree, free_cap, free_head, nmark, mark_cap;
+    uint64_t   winst;        /* its warp instructions so far                  */
+    uint64_t   mark_cycle;   /* the cycle of the last mark                   */
+    bool       fix;          /* a result was applied or a free instruction waits */
+} ParSm;
+
 /* An SM's own cache lines (64 bytes, _Alignas): with several threads the
 ** SMs next to each other belong to different threads, and its counters
 ** change at every issue. */
@@ -165,24 +178,18 @@ typedef struct {
                                 launcher's queue is empty from then on      */
     uint32_t   resident_warps;
     uint64_t   occ_last, occ_integral, busy_cycles;
-    /* several threads (sim/par.c): what waits for the round's end */
-    ParRec    *recs;
-    ParFree   *frees;
-    ParMark   *marks;        /* one per cycle it issued in, since the apply horizon */
-    uint32_t   nrec, rec_cap, rec_head, nfree, free_cap, free_head, nmark, mark_cap;
-    uint64_t   winst;        /* its warp instructions so far                  */
-    uint64_t   mark_cycle;   /* the cycle of the last mark                   */
-    bool       fix;          /* a result was applied or a free instruction waits */
+    ParSm      par;          /* several threads: sim/par.c's alone           */
 } Sm;
 
 
 /* What an instruction's issue waits for, decoded once (needs_build): the
-** scoreboard entries (sb_entry) of its operands. */
-#define NEED_BPRED 0x8000u /* a predicate read by a branch: lat.branch_pred later */
-#define NEED_INDEX 0x7fffu
+** scoreboard entries (sb_entry) of its operands, and apart the guard of a
+** branch, which the branch unit reads lat.branch_pred later. */
+#define NEED_NONE 0xffffu
 typedef struct {
     uint8_t  n, unit;
     uint8_t  reads; /* distinct registers it reads from the register file */
+    uint16_t bpred; /* a branch's guard, or NEED_NONE                      */
     uint16_t op[sizeof ((Instr *)0)->src / sizeof(Operand) + sizeof ((Instr *)0)->dst / sizeof(Operand) + 1];
 } PcNeeds;
 
@@ -328,5 +335,17 @@ void par_record_global(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out, ui
                        const CoalesceResult *cr, bool fadd);
 void par_record_free(Gpu *g, uint32_t s, uint32_t b);
 void par_mark(Gpu *g, Sm *sm);
+/* During a round: warp `slot` of SM s has free PTX instructions waiting
+** for a result not known yet; they run at the round's end, at g->now. */
+void par_wait_result(Gpu *g, uint32_t s, uint32_t slot);
+
+/* During a round: SM sm issued `slots` SASS instructions at g->now (its
+** count, for a failure's total; a mark before its first issue of a cycle).
+** Inline: it is on the issue path of a run on several threads. */
+static inline void par_count_issue(Gpu *g, Sm *sm, uint32_t slots)
+{
+    if (sm->par.mark_cycle != g->now) par_mark(g, sm);
+    sm->par.winst += slots;
+}
 
 #endif

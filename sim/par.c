@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "sim/barrier.h"
 
 typedef struct Par Par;
@@ -101,27 +102,15 @@ struct Par {
 
 /* ------------------------------------------------------------ recording */
 
-static bool grow(void **p, uint32_t *cap, uint32_t need, size_t size)
-{
-    if (need <= *cap) return true;
-    uint32_t c = *cap ? *cap * 2 : 64;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, (size_t)c * size);
-    if (!q) return false;
-    *p = q;
-    *cap = c;
-    return true;
-}
-
 void par_record_global(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out, uint8_t kind, uint64_t start,
                        const CoalesceResult *cr, bool fadd)
 {
     Sm *sm = &g->sms[s];
-    if (!grow((void **)&sm->recs, &sm->rec_cap, sm->nrec + 1, sizeof *sm->recs)) {
+    if (!grow_array((void **)&sm->par.recs, &sm->par.rec_cap, sm->par.nrec + 1, sizeof *sm->par.recs)) {
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return;
     }
-    ParRec *e = &sm->recs[sm->nrec++];
+    ParRec *e = &sm->par.recs[sm->par.nrec++];
     e->cycle = g->now;
     e->start = start;
     e->id = g->cur_id;
@@ -138,7 +127,7 @@ void par_record_global(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out, ui
 void par_record_free(Gpu *g, uint32_t s, uint32_t b)
 {
     Sm *sm = &g->sms[s];
-    if (!grow((void **)&sm->frees, &sm->free_cap, sm->nfree + 1, sizeof *sm->frees)) {
+    if (!grow_array((void **)&sm->par.frees, &sm->par.free_cap, sm->par.nfree + 1, sizeof *sm->par.frees)) {
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return;
     }
@@ -146,18 +135,24 @@ void par_record_free(Gpu *g, uint32_t s, uint32_t b)
     ** moves on, so this bounds the start from below */
     uint64_t earliest = g->now + 1 + g->c->block_refill_latency;
     uint64_t start = sm->launch_free > earliest ? sm->launch_free : earliest;
-    sm->frees[sm->nfree++] = (ParFree){ g->now, start, g->cur_id, b };
+    sm->par.frees[sm->par.nfree++] = (ParFree){ g->now, start, g->cur_id, b };
     if (g->refill && start < g->limit) g->limit = start;
+}
+
+void par_wait_result(Gpu *g, uint32_t s, uint32_t slot)
+{
+    g->sms[s].warps[slot].chain_at = g->now;
+    g->sms[s].par.fix = true;
 }
 
 void par_mark(Gpu *g, Sm *sm)
 {
-    if (!grow((void **)&sm->marks, &sm->mark_cap, sm->nmark + 1, sizeof *sm->marks)) {
+    if (!grow_array((void **)&sm->par.marks, &sm->par.mark_cap, sm->par.nmark + 1, sizeof *sm->par.marks)) {
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory");
         return;
     }
-    sm->marks[sm->nmark++] = (ParMark){ g->now, sm->winst };
-    sm->mark_cycle = g->now;
+    sm->par.marks[sm->par.nmark++] = (ParMark){ g->now, sm->par.winst };
+    sm->par.mark_cycle = g->now;
 }
 
 /* ------------------------------------------------------------ applying */
@@ -173,10 +168,10 @@ static Gpu *owner(Par *P, uint32_t s) { return &P->own[s % P->n].view; }
 /* The SM's next record not applied yet, as (cycle, id); false when none. */
 static bool sm_head(const Sm *sm, uint64_t *cycle, uint32_t *id)
 {
-    bool r = sm->rec_head < sm->nrec, f = sm->free_head < sm->nfree;
+    bool r = sm->par.rec_head < sm->par.nrec, f = sm->par.free_head < sm->par.nfree;
     if (!r && !f) return false;
-    const ParRec *a = r ? &sm->recs[sm->rec_head] : NULL;
-    const ParFree *b = f ? &sm->frees[sm->free_head] : NULL;
+    const ParRec *a = r ? &sm->par.recs[sm->par.rec_head] : NULL;
+    const ParFree *b = f ? &sm->par.frees[sm->par.free_head] : NULL;
     /* one issue makes at most one access, and an exit is no access */
     if (a && (!b || !key_before(b->cycle, b->id, a->cycle, a->id))) *cycle = a->cycle, *id = a->id;
     else *cycle = b->cycle, *id = b->id;
@@ -228,14 +223,14 @@ static void order_steps(Par *P, uint64_t horizon)
         uint64_t c;
         uint32_t id;
         sm_head(sm, &c, &id);
-        if (!grow((void **)&P->steps, &P->step_cap, P->nsteps + 1, sizeof *P->steps)) {
+        if (!grow_array((void **)&P->steps, &P->step_cap, P->nsteps + 1, sizeof *P->steps)) {
             gpu_fail(owner(P, s), SIM_BAD_LAUNCH, "out of host memory");
             return;
         }
         ParStep *st = &P->steps[P->nsteps++];
         st->s = s;
-        st->is_free = !(sm->rec_head < sm->nrec && sm->recs[sm->rec_head].cycle == c && sm->recs[sm->rec_head].id == id);
-        st->index = st->is_free ? sm->free_head++ : sm->rec_head++;
+        st->is_free = !(sm->par.rec_head < sm->par.nrec && sm->par.recs[sm->par.rec_head].cycle == c && sm->par.recs[sm->par.rec_head].id == id);
+        st->index = st->is_free ? sm->par.free_head++ : sm->par.rec_head++;
         if (sm_head(sm, &c, &id) && c < horizon && key_before(c, id, fc, fid)) heap_push(h, c, id);
     }
 }
@@ -245,7 +240,7 @@ static void apply_timing(Par *P)
 {
     for (uint32_t i = 0; i < P->nsteps; i++) {
         ParStep *st = &P->steps[i];
-        if (!st->is_free) st->ready = time_global(P, st->s, &P->g->sms[st->s].recs[st->index]);
+        if (!st->is_free) st->ready = time_global(P, st->s, &P->g->sms[st->s].par.recs[st->index]);
     }
 }
 
@@ -260,10 +255,10 @@ static void apply_effects(Par *P)
         ParStep *st = &P->steps[i];
         Sm *sm = &g->sms[st->s];
         if (st->is_free) {
-            apply_free(P, st->s, &sm->frees[st->index]);
+            apply_free(P, st->s, &sm->par.frees[st->index]);
             continue;
         }
-        const ParRec *e = &sm->recs[st->index];
+        const ParRec *e = &sm->par.recs[st->index];
         Warp *w = &sm->warps[e->slot];
         exec_global_apply(g->k, w->ex.r, e->pc, e->mask, e->ptr, e->data);
         st->dispatches = w->dispatches;
@@ -281,10 +276,10 @@ static void apply_results(Par *P)
         const ParStep *st = &P->steps[i];
         if (st->is_free) continue;
         Sm *sm = &g->sms[st->s];
-        const ParRec *e = &sm->recs[st->index];
+        const ParRec *e = &sm->par.recs[st->index];
         Warp *w = &sm->warps[e->slot];
         if (e->kind == ACCESS_STORE) continue;
-        sm->fix = true;
+        sm->par.fix = true;
         if (w->dispatches != st->dispatches) continue;
         const Instr *in = &g->k->code[e->pc];
         scoreboard_resolve(&w->sb, in, st->ready);
@@ -292,8 +287,8 @@ static void apply_results(Par *P)
     P->nsteps = 0;
     for (uint32_t s = 0; s < g->nsm; s++) { /* drop what was applied */
         Sm *sm = &g->sms[s];
-        if (sm->rec_head == sm->nrec) sm->rec_head = sm->nrec = 0;
-        if (sm->free_head == sm->nfree) sm->free_head = sm->nfree = 0;
+        if (sm->par.rec_head == sm->par.nrec) sm->par.rec_head = sm->par.nrec = 0;
+        if (sm->par.free_head == sm->par.nfree) sm->par.free_head = sm->par.nfree = 0;
     }
 }
 
@@ -306,8 +301,8 @@ static void fixups(Par *P)
     uint32_t nsched = g->c->sm_schedulers;
     for (uint32_t s = 0; s < g->nsm; s++) {
         Sm *sm = &g->sms[s];
-        if (!sm->fix) continue;
-        sm->fix = false;
+        if (!sm->par.fix) continue;
+        sm->par.fix = false;
         Gpu *v = owner(P, s);
         uint64_t now = v->now;
         for (uint32_t slot = 0; slot < g->warp_slots && !v->stop; slot++) {
@@ -356,11 +351,11 @@ static uint64_t count_before_failure(Par *P)
     uint64_t total = 0;
     for (uint32_t s = 0; s < g->nsm; s++) {
         const Sm *sm = &g->sms[s];
-        uint64_t n = sm->winst;
+        uint64_t n = sm->par.winst;
         if (s != fs)
-            for (uint32_t i = 0; i < sm->nmark; i++)
-                if (sm->marks[i].cycle > P->fail_cycle || (sm->marks[i].cycle == P->fail_cycle && s > fs)) {
-                    n = sm->marks[i].before;
+            for (uint32_t i = 0; i < sm->par.nmark; i++)
+                if (sm->par.marks[i].cycle > P->fail_cycle || (sm->par.marks[i].cycle == P->fail_cycle && s > fs)) {
+                    n = sm->par.marks[i].before;
                     break;
                 }
         total += n;
@@ -425,8 +420,8 @@ static void plan(Par *P, uint64_t horizon)
         uint64_t lim = L;
         for (uint32_t s = i; refill && s < g->nsm; s += P->n) {
             const Sm *sm = &g->sms[s];
-            for (uint32_t k = sm->free_head; k < sm->nfree; k++)
-                if (sm->frees[k].start < lim) lim = sm->frees[k].start;
+            for (uint32_t k = sm->par.free_head; k < sm->par.nfree; k++)
+                if (sm->par.frees[k].start < lim) lim = sm->par.frees[k].start;
         }
         if (lim < v->limit) lim = v->limit; /* never back */
         v->limit = lim;
@@ -481,9 +476,9 @@ static void boundary_end(Par *P)
         for (uint32_t s = 0; s < g->nsm; s++) { /* marks before the horizon are needed no more */
             Sm *sm = &g->sms[s];
             uint32_t k = 0;
-            while (k < sm->nmark && sm->marks[k].cycle < horizon) k++;
-            memmove(sm->marks, sm->marks + k, (sm->nmark - k) * sizeof sm->marks[0]);
-            sm->nmark -= k;
+            while (k < sm->par.nmark && sm->par.marks[k].cycle < horizon) k++;
+            memmove(sm->par.marks, sm->par.marks + k, (sm->par.nmark - k) * sizeof sm->par.marks[0]);
+            sm->par.nmark -= k;
         }
     plan(P, horizon);
 }
@@ -591,12 +586,12 @@ static void par_free(Par *P)
     }
     for (uint32_t s = 0; s < P->g->nsm; s++) {
         Sm *sm = &P->g->sms[s];
-        free(sm->recs);
-        free(sm->frees);
-        free(sm->marks);
-        sm->recs = NULL, sm->frees = NULL, sm->marks = NULL;
-        sm->nrec = sm->rec_cap = sm->rec_head = sm->nfree = sm->free_cap = sm->free_head = 0;
-        sm->nmark = sm->mark_cap = 0;
+        free(sm->par.recs);
+        free(sm->par.frees);
+        free(sm->par.marks);
+        sm->par.recs = NULL, sm->par.frees = NULL, sm->par.marks = NULL;
+        sm->par.nrec = sm->par.rec_cap = sm->par.rec_head = sm->par.nfree = sm->par.free_cap = sm->par.free_head = 0;
+        sm->par.nmark = sm->par.mark_cap = 0;
     }
     heap_free(&P->order);
     free(P->steps);

@@ -201,8 +201,11 @@ bool sched_needs_build(Gpu *g)
             int32_t e = sb_entry(o);
             if (e >= 0) pn->op[pn->n++] = (uint16_t)e;
         }
-        if (in->guard != ISA_NO_GUARD) /* a predicate's entry is its index */
-            pn->op[pn->n++] = (uint16_t)((OP_INFO[in->op].flags & OPF_BRANCH ? NEED_BPRED : 0) | in->guard);
+        pn->bpred = NEED_NONE;
+        if (in->guard != ISA_NO_GUARD) { /* a predicate's entry is its index */
+            if (OP_INFO[in->op].flags & OPF_BRANCH) pn->bpred = in->guard;
+            else pn->op[pn->n++] = in->guard;
+        }
         pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
         if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
         pn->reads = pn->unit == PIPE_UNIFORM || (k->ptx && !in->slots) ? 0 : register_reads(k, in, prow);
@@ -210,16 +213,6 @@ bool sched_needs_build(Gpu *g)
     free(uni);
     free(prow);
     return true;
-}
-
-/* When operand `o` (a PcNeeds entry) can be read: a branch reads a
-** predicate lat.branch_pred cycles after other instructions can (on the
-** H200 a compare's predicate reaches the branch unit 13 cycles after its
-** issue, a select 4: probes/branch.cu). */
-static inline uint64_t operand_ready(const Gpu *g, const Warp *w, uint32_t o)
-{
-    uint64_t t = w->sb.ready[o & NEED_INDEX];
-    return t && (o & NEED_BPRED) ? t + g->c->lat_branch_pred : t;
 }
 
 /* Caches when the warp's next instruction has its operands (its own
@@ -231,9 +224,12 @@ static inline void prepare(const Gpu *g, Sm *sm, uint32_t slot)
     const PcNeeds *pn = &g->needs[exec_pc(&w->ex)];
     uint64_t t = w->next_issue;
     uint8_t reason = w->next_reason;
-    for (uint32_t i = 0; i < pn->n; i++) {
-        uint32_t o = pn->op[i];
-        need(operand_ready(g, w, o), w->sb.wait[o & NEED_INDEX], &t, &reason);
+    for (uint32_t i = 0; i < pn->n; i++) sb_need(&w->sb, pn->op[i], &t, &reason);
+    if (pn->bpred != NEED_NONE && w->sb.ready[pn->bpred]) {
+        /* a branch reads its predicate lat.branch_pred cycles after other
+        ** instructions can (on the H200 a compare's predicate reaches the
+        ** branch unit 13 cycles after its issue, a select 4: probes/branch.cu) */
+        need(w->sb.ready[pn->bpred] + g->c->lat_branch_pred, STALL_WAIT, &t, &reason);
     }
     w->ready = t;
     w->why = reason;
@@ -340,8 +336,7 @@ bool sched_run_free(Gpu *g, uint32_t s, uint32_t slot)
         scoreboard_sources(&w->sb, in, &t, &why);
         if (g->defer) { /* several threads: a register a deferred load writes is not there yet */
             if (t == NEVER || scoreboard_unresolved(&w->sb, in)) { /* sim/par.c runs the rest at the round's end, at this cycle */
-                w->chain_at = g->now;
-                sm->fix = true;
+                par_wait_result(g, s, slot);
                 return true;
             }
         }
@@ -518,10 +513,7 @@ ISSUE_STEP void count_issue(Gpu *g, Sm *sm, const Instr *in, const ExecOut *out,
     KernelStats *st = g->st;
     uint32_t lanes = bits_lanes(out->exec_mask);
     st->warp_instructions += slots;
-    if (g->defer) { /* several threads: the SM's own count, for a failure's total */
-        if (sm->mark_cycle != g->now) par_mark(g, sm);
-        sm->winst += slots;
-    }
+    if (g->defer) par_count_issue(g, sm, slots); /* several threads: the SM's own count, for a failure's total */
     st->ptx_instructions += ptx;
     st->thread_instructions += (uint64_t)lanes * slots;
     st->flops += OP_INFO[in->op].flops * lanes;
