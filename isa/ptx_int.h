@@ -60,6 +60,11 @@ typedef struct {
     PtxSym     *syms;      /* the module's shared variables, then the kernel's */
     uint32_t    nsyms, syms_cap;
     NameIndex   sym_ix;
+    /* module-scope .global / .const variables (__device__, __constant__):
+    ** not supported yet, refused where an instruction names one, so that a
+    ** file with unused ones (the one-byte tags CUDA's headers declare) loads */
+    PtxSym     *unsup;     /* name, line (size, align, offset unused)       */
+    uint32_t    nunsup, unsup_cap;
     NameIndex   label_ix;
     NameIndex   kernel_ix; /* kernels by their .entry name, for 'defined twice' */
     char      **pnames;    /* parameter names as written                    */
@@ -91,6 +96,10 @@ bool        ptx_int(Ptx *P, const Tok *t, bool neg, int64_t *out);
 bool        ptx_grow(Ptx *P, void **arr, uint32_t *cap, uint32_t need, size_t elem);
 bool        ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
 const PtxSym *ptx_sym(const Ptx *P, const Tok *t);
+/* Fails (false) when t names a module-scope .global or .const variable,
+** which the front end does not support yet: the error is at t, naming the
+** variable's declaration. True for any other name. */
+bool ptx_check_unsupported_var(Ptx *P, const Tok *t);
 int         ptx_param_index(const Ptx *P, const Tok *t);
 uint32_t    ptx_label_find(const Ptx *P, const char *name, size_t len);
 

@@ -97,6 +97,7 @@ static bool parse_address(Ptx *P, POp *o, Tok t)
             o->has_reg = true;
         } else if (u.kind == TK_WORD) {
             const PtxSym *s = ptx_sym(P, &u);
+            if (!s && !ptx_check_unsupported_var(P, &u)) return false;
             int pi = s ? -1 : ptx_param_index(P, &u);
             if (!s && pi < 0)
                 return ptx_fail(P, &u, "unknown name '%s' in an address; expected a register, a .shared variable or a parameter",
@@ -224,6 +225,7 @@ bool ptx_parse_operand(Ptx *P, POp *o)
         }
         o->kind = PO_WORD;
         o->sym = ptx_sym(P, &t);
+        if (!o->sym && !ptx_check_unsupported_var(P, &t)) return false;
         ptx_next(P);
         return true;
     }

@@ -381,6 +381,31 @@ START_TEST(test_kernel_names)
 }
 END_TEST
 
+/* Module-scope variables a kernel never names do not refuse the file (the
+** one-byte tags CUDA's headers put in every file, a __constant__ table
+** with an initializer did); one that is named is refused there. */
+START_TEST(test_unused_module_variables)
+{
+    static const char *head = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".global .align 1 .b8 _ZN4cuda3std3__45__cpo4sizeE[1];\n"
+                              ".const .align 4 .b8 table[8] = {1, 0, 0, 0, 2, 0, 0, 0};\n"
+                              ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .b32 %%r<2>;\n  .reg .b64 %%rd<3>;\n"
+                              "  ld.param.u64 %%rd1, [k_param_0];\n  mov.u32 %%r1, %%tid.x;\n%s  ret;\n}\n";
+    char src[1024];
+    snprintf(src, sizeof src, head, "  st.global.u32 [%rd1], %r1;\n");
+    Program p;
+    parse_ok(src, &p);
+    ck_assert_uint_eq(p.nkernels, 1);
+    program_destroy(&p);
+    snprintf(src, sizeof src, head, "  mov.u64 %rd2, table;\n  st.global.u32 [%rd1], %r1;\n");
+    Diag d;
+    ck_assert(!ptx_parse(src, strlen(src), "t.ptx", &p, &d));
+    ck_assert_uint_eq(d.line, 12);
+    ck_assert_msg(strstr(d.message, "'table' is a module-scope variable") && strstr(d.message, "declared at line 5"), "%s",
+                  d.message);
+}
+END_TEST
+
 /* ------------------------------------------------------------- BadInput */
 
 /* Every prefix of a real file either reads or fails with a position inside
@@ -469,6 +494,7 @@ static Suite *suite(void)
     suite_add_tcase(s, ra);
     TCase *names = tcase_create("Names");
     tcase_add_test(names, test_kernel_names);
+    tcase_add_test(names, test_unused_module_variables);
     suite_add_tcase(s, names);
     TCase *bad = tcase_create("BadInput");
     tcase_add_test(bad, test_truncations);
