@@ -288,8 +288,8 @@ bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
         in->op = OP_MOV_PRED;
         in->ndst = in->nsrc = 1;
         if (!ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination")) return false;
-        if (ops[1].kind == PO_IMM && !ops[1].is_float && (ops[1].ival == 0 || ops[1].ival == 1))
-            in->src[0] = (Operand){ .kind = OPND_IMM, .value = (uint32_t)ops[1].ival };
+        if (ops[1].kind == PO_IMM && !ops[1].is_float) /* nvcc writes true as -1: any nonzero */
+            in->src[0] = (Operand){ .kind = OPND_IMM, .value = ops[1].ival != 0 };
         else if (!ptx_want_reg(P, &ops[1], VREG_PRED, &in->src[0], "the source"))
             return false;
         return ptx_emit(P, in, g);

@@ -406,6 +406,29 @@ START_TEST(test_unused_module_variables)
 }
 END_TEST
 
+/* mov.pred takes any integer, nonzero true: nvcc writes `mov.pred %p, -1`
+** (it was refused as "expected a predicate ... found '1'"). */
+START_TEST(test_mov_pred_immediates)
+{
+    static const char *src = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                             "  .reg .pred %p<4>;\n  mov.pred %p1, -1;\n  mov.pred %p2, 0;\n  mov.pred %p3, 1;\n"
+                             "  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    const Kernel *k = &p.kernels[0];
+    static const uint32_t want[] = { 1, 0, 1 };
+    uint32_t seen = 0;
+    for (uint32_t pc = 0; pc < k->ncode; pc++)
+        if (k->code[pc].op == OP_MOV_PRED) {
+            ck_assert_uint_lt(seen, 3);
+            ck_assert_int_eq(k->code[pc].src[0].kind, OPND_IMM);
+            ck_assert_uint_eq(k->code[pc].src[0].value, want[seen++]);
+        }
+    ck_assert_uint_eq(seen, 3);
+    program_destroy(&p);
+}
+END_TEST
+
 /* ------------------------------------------------------------- BadInput */
 
 /* Every prefix of a real file either reads or fails with a position inside
@@ -495,6 +518,7 @@ static Suite *suite(void)
     TCase *names = tcase_create("Names");
     tcase_add_test(names, test_kernel_names);
     tcase_add_test(names, test_unused_module_variables);
+    tcase_add_test(names, test_mov_pred_immediates);
     suite_add_tcase(s, names);
     TCase *bad = tcase_create("BadInput");
     tcase_add_test(bad, test_truncations);
