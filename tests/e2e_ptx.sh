@@ -92,5 +92,21 @@ else
     rc=$?
     if [ "$rc" = 2 ] && grep -q "nvcc failed" "$TMP/err" && grep -q "undeclared_thing" "$TMP/err"; then ok
     else bad "a compile error reaches the user with exit 2" "exit $rc" "$(head -3 "$TMP/err")"; fi
+    # a header included by a header is in the cache key: editing it
+    # recompiles (the cache once keyed the .cu's own includes only, and ran
+    # the stale PTX)
+    printf '#include "a.h"\n__global__ void k(float *x) { x[0] = VALUE; }\n' >"$TMP/w/k/inc.cu"
+    printf '#include "b.h"\n' >"$TMP/w/k/a.h"
+    printf '{"name":"inc","description":"x","kernels":"k/inc.cu","buffers":[{"name":"x","type":"f32","count":1,"init":"zeros"}],"variants":[{"name":"v","kernel":"k","grid":1,"block":1,"regs":8,"args":["x"]}]}\n' >"$TMP/w/inc.json"
+    first_x() { python3 -c "import struct, sys
+b = open(sys.argv[1], 'rb').read()
+print(struct.unpack('<f', b[10 + struct.unpack('<H', b[8:10])[0]:][:4])[0])" "$1"; }
+    for v in 1.5 2.5; do
+        printf '#define VALUE %sf\n' "$v" >"$TMP/w/k/b.h"
+        rm -rf "$TMP/inc"
+        "$GPUSIM" run "$TMP/w/inc.json" --dump "$TMP/inc" >/dev/null 2>"$TMP/err"
+        got=$(first_x "$TMP/inc/v.x.npy" 2>/dev/null)
+        if [ "$got" = "$v" ]; then ok; else bad "an edit of a nested header is compiled (b.h: $v, x[0]: $got)" "$(head -3 "$TMP/err")"; fi
+    done
 fi
 e2e_finish

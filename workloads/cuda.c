@@ -134,8 +134,29 @@ static uint64_t tool_version(const char *tool, const char *dir, uint64_t h)
     return h;
 }
 
-/* Adds the bytes of the files `src` includes with quotes (next to it). */
-static uint64_t hash_includes(uint64_t h, const char *src, size_t len, const char *path)
+/* The files a compile has hashed so far (each once: a header included
+** from several places, or in a cycle, counts once). */
+#define MAX_INCLUDES 256
+typedef struct {
+    char  *path[MAX_INCLUDES];
+    size_t n;
+} Included;
+
+static bool included_once(Included *seen, const char *path)
+{
+    for (size_t i = 0; i < seen->n; i++)
+        if (strcmp(seen->path[i], path) == 0) return false;
+    if (seen->n == MAX_INCLUDES || !(seen->path[seen->n] = strdup(path))) return false;
+    seen->n++;
+    return true;
+}
+
+/* Adds the bytes of the files `src` (at path) includes with quotes, found
+** next to the file that names them, and of the files those include, in
+** turn: an edit of any header a .cu reaches through quoted includes makes
+** another cache key. (Angle-bracket includes are the toolkit's: its
+** version is in the key.) */
+static uint64_t hash_includes(uint64_t h, const char *src, size_t len, const char *path, Included *seen)
 {
     const char *slash = strrchr(path, '/');
     size_t dl = slash ? (size_t)(slash - path + 1) : 0;
@@ -151,8 +172,9 @@ static uint64_t hash_includes(uint64_t h, const char *src, size_t len, const cha
                 snprintf(inc, sizeof inc, "%.*s%.*s", (int)dl, path, (int)(b - a - 1), a + 1);
                 char *text;
                 size_t n;
-                if (file_read(inc, CUDA_MAX_SOURCE, &text, &n, NULL, 0) == FILE_READ_OK) {
+                if (included_once(seen, inc) && file_read(inc, CUDA_MAX_SOURCE, &text, &n, NULL, 0) == FILE_READ_OK) {
                     h = hash_fnv64(h, text, n);
+                    h = hash_includes(h, text, n, inc, seen);
                     free(text);
                 }
             }
@@ -201,7 +223,9 @@ bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_
     if (nflags > CUDA_MAX_ARGS - 10) nflags = CUDA_MAX_ARGS - 10;
     uint64_t h = HASH_FNV64_OFFSET;
     h = hash_fnv64(h, src, slen);
-    h = hash_includes(h, src, slen, path);
+    Included seen = { .n = 0 };
+    h = hash_includes(h, src, slen, path, &seen);
+    for (size_t i = 0; i < seen.n; i++) free(seen.path[i]);
     h = hash_fnv64(h, arch, strlen(arch));
     for (size_t i = 0; i < nflags; i++) h = hash_fnv64(h, flags[i], strlen(flags[i]) + 1);
     h = tool_version(nvcc, dir, h);
