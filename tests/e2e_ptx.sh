@@ -108,5 +108,17 @@ print(struct.unpack('<f', b[10 + struct.unpack('<H', b[8:10])[0]:][:4])[0])" "$1
         got=$(first_x "$TMP/inc/v.x.npy" 2>/dev/null)
         if [ "$got" = "$v" ]; then ok; else bad "an edit of a nested header is compiled (b.h: $v, x[0]: $got)" "$(head -3 "$TMP/err")"; fi
     done
+    # nvcc_flags' paths are the workload file's, as "kernels" is (they were
+    # taken from the directory gpusim ran in): -I DIR and -IDIR
+    mkdir -p "$TMP/w/inc"
+    printf '#define VALUE 3.5f\n' >"$TMP/w/inc/val.h"
+    printf '#include "val.h"\n__global__ void k(float *x) { x[0] = VALUE; }\n' >"$TMP/w/k/flags.cu"
+    for flags in '["-Iinc"]' '["-I", "inc"]'; do
+        printf '{"name":"flags","description":"x","kernels":"k/flags.cu","nvcc_flags":%s,"buffers":[{"name":"x","type":"f32","count":1,"init":"zeros"}],"variants":[{"name":"v","kernel":"k","grid":1,"block":1,"regs":8,"args":["x"]}]}\n' "$flags" >"$TMP/w/flags.json"
+        rm -rf "$TMP/flags"
+        "$GPUSIM" run "$TMP/w/flags.json" --dump "$TMP/flags" >/dev/null 2>"$TMP/err"
+        got=$(first_x "$TMP/flags/v.x.npy" 2>/dev/null)
+        if [ "$got" = 3.5 ]; then ok; else bad "nvcc_flags $flags: the path is the workload file's (x[0]: $got)" "$(head -3 "$TMP/err")"; fi
+    done
 fi
 e2e_finish

@@ -93,6 +93,49 @@ static char *dup_string(const char *s)
 
 /* ================================================================ kernels */
 
+/* "nvcc_flags" (a string or an array of strings) into flags[] (malloc'd,
+** at most 32), a path in them found next to the workload file as the
+** kernel file is: the directory of -I DIR / -IDIR / --include-path=DIR /
+** -isystem DIR, and the file of -include FILE. */
+static bool nvcc_flags(Ld *L, const cJSON *root, char **flags, size_t *nflags)
+{
+    uint32_t ord;
+    const cJSON *fl = jsonread_member(root, "nvcc_flags", &ord);
+    if (!fl) return true;
+    push_key(L, "nvcc_flags", ord);
+    bool path_next = false; /* the flag before was -I, -isystem or -include alone */
+    for (const cJSON *x = cJSON_IsArray(fl) ? fl->child : fl; x; x = cJSON_IsArray(fl) ? x->next : NULL) {
+        if (!cJSON_IsString(x)) return fail(L, "expected a string or an array of strings (nvcc options), found %s", jsonread_type(x));
+        if (*nflags == 32) return fail(L, "at most 32 nvcc options");
+        const char *f = x->valuestring, *path = NULL;
+        static const char *const JOINED[] = { "--include-path=", "-I" };
+        size_t pre = 0;
+        if (path_next) {
+            path = f;
+        } else {
+            for (size_t k = 0; k < sizeof JOINED / sizeof JOINED[0] && !path; k++)
+                if (!strncmp(f, JOINED[k], strlen(JOINED[k])) && f[strlen(JOINED[k])]) {
+                    pre = strlen(JOINED[k]);
+                    path = f + pre;
+                }
+        }
+        path_next = !strcmp(f, "-I") || !strcmp(f, "-isystem") || !strcmp(f, "-include");
+        char *sibling = path ? jsonread_sibling_path(&L->r, path) : NULL;
+        char *out = NULL;
+        if (path && sibling && (out = malloc(pre + strlen(sibling) + 1))) {
+            memcpy(out, f, pre);
+            strcpy(out + pre, sibling);
+        } else if (!path) {
+            out = dup_string(f);
+        }
+        free(sibling);
+        if (!out) return fail(L, "out of memory");
+        flags[(*nflags)++] = out;
+    }
+    pop(L);
+    return true;
+}
+
 static bool load_kernels(Ld *L, const cJSON *root)
 {
     uint32_t ord;
@@ -108,20 +151,17 @@ static bool load_kernels(Ld *L, const cJSON *root)
     char *src;
     KernelFileKind kind = program_file_kind(full, NULL, 0);
     if (kind == KFILE_CU) { /* compiled on the fly (workloads/cuda.h); its PTX is what runs */
-        const char *flags[32];
+        char *flags[32];
         size_t nflags = 0;
-        const cJSON *fl = jsonread_member(root, "nvcc_flags", &ord);
-        if (fl) {
-            push_key(L, "nvcc_flags", ord);
-            for (const cJSON *x = cJSON_IsArray(fl) ? fl->child : fl; x; x = cJSON_IsArray(fl) ? x->next : NULL) {
-                if (!cJSON_IsString(x)) return fail(L, "expected a string or an array of strings (nvcc options), found %s", jsonread_type(x));
-                if (nflags == 32) return fail(L, "at most 32 nvcc options");
-                flags[nflags++] = x->valuestring;
-            }
-            pop(L);
+        if (!nvcc_flags(L, root, flags, &nflags)) {
+            for (size_t i = 0; i < nflags; i++) free(flags[i]);
+            return false;
         }
         char ptx_path[1200];
-        if (!cuda_compile(full, L->c->compute_capability, flags, nflags, &src, &len, ptx_path, sizeof ptx_path, L->r.d)) {
+        bool compiled = cuda_compile(full, L->c->compute_capability, (const char *const *)flags, nflags, &src, &len,
+                                     ptx_path, sizeof ptx_path, L->r.d);
+        for (size_t i = 0; i < nflags; i++) free(flags[i]);
+        if (!compiled) {
             L->r.failed = true; /* the compiler's messages stand as they are */
             return false;
         }
