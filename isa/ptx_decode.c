@@ -368,7 +368,17 @@ static const struct {
     { "slct", ptx_decode_slct },
 };
 
+static bool instruction(Ptx *P);
+
 bool ptx_instruction(Ptx *P)
+{
+    P->in_instr = true;
+    bool ok = instruction(P);
+    P->in_instr = false;
+    return ok;
+}
+
+static bool instruction(Ptx *P)
 {
     Instr in;
     uint32_t g = UINT32_MAX, n = 0;

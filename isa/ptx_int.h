@@ -79,9 +79,11 @@ typedef struct {
     uint32_t   *guard_v;   /* per instruction: the guard's virtual predicate */
     uint32_t    guard_cap;
     uint32_t   *uses;      /* peephole scratch                               */
-    /* .loc in force */
+    /* .loc in force, and whether an instruction is being read (its errors
+    ** name the CUDA source line too) */
     uint16_t    loc_file;
     uint32_t    loc_line;
+    bool        in_instr;
 } Ptx;
 
 /* isa/ptx.c */

@@ -20,6 +20,13 @@ bool ptx_fail(Ptx *P, const Tok *t, const char *fmt, ...)
     diag_setv(P->d, P->file, t->line, t->col, fmt, ap);
     va_end(ap);
     P->failed = true;
+    /* an instruction of nvcc's output: the CUDA source line it came from */
+    const Program *pr = P->prog;
+    if (P->in_instr && P->loc_line && pr && P->loc_file && P->loc_file <= pr->nsrc_files && pr->src_files[P->loc_file - 1]) {
+        size_t n = strlen(P->d->message);
+        snprintf(P->d->message + n, sizeof P->d->message - n, " (CUDA source %s:%u)", pr->src_files[P->loc_file - 1],
+                 P->loc_line);
+    }
     return false;
 }
 

@@ -429,6 +429,26 @@ START_TEST(test_mov_pred_immediates)
 }
 END_TEST
 
+/* An instruction refused in nvcc's output names the CUDA source line its
+** .loc gives (a .cu user's error named only the cached PTX's line); an
+** error outside an instruction does not. */
+START_TEST(test_refusal_names_cuda_line)
+{
+    static const char *src = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/kern.cu\"\n"
+                             ".visible .entry k()\n{\n.loc 1 12 5\n  trap;\n  ret;\n}\n";
+    Program p;
+    Diag d;
+    ck_assert(!ptx_parse(src, strlen(src), "cached.ptx", &p, &d));
+    ck_assert_uint_eq(d.line, 8);
+    ck_assert_msg(strstr(d.message, "'trap' is not supported yet") && strstr(d.message, "(CUDA source /src/kern.cu:12)"),
+                  "%s", d.message);
+    static const char *dir = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/kern.cu\"\n"
+                             ".visible .entry k()\n{\n.loc 1 12 5\n  ret;\n}\n.bogus\n";
+    ck_assert(!ptx_parse(dir, strlen(dir), "cached.ptx", &p, &d));
+    ck_assert_msg(!strstr(d.message, "CUDA source"), "%s", d.message);
+}
+END_TEST
+
 /* ------------------------------------------------------------- BadInput */
 
 /* Every prefix of a real file either reads or fails with a position inside
@@ -519,6 +539,7 @@ static Suite *suite(void)
     tcase_add_test(names, test_kernel_names);
     tcase_add_test(names, test_unused_module_variables);
     tcase_add_test(names, test_mov_pred_immediates);
+    tcase_add_test(names, test_refusal_names_cuda_line);
     suite_add_tcase(s, names);
     TCase *bad = tcase_create("BadInput");
     tcase_add_test(bad, test_truncations);
