@@ -25,6 +25,15 @@ void diag_set(Diag *d, const char *file, uint32_t line, uint32_t col, const char
     va_end(ap);
 }
 
+void diag_format(const Diag *d, char *buf, size_t cap)
+{
+    if (!cap) return;
+    if (!d->file[0]) snprintf(buf, cap, "error: %s", d->message);
+    else if (!d->line) snprintf(buf, cap, "%s: error: %s", d->file, d->message);
+    else if (!d->col) snprintf(buf, cap, "%s:%u: error: %s", d->file, d->line, d->message);
+    else snprintf(buf, cap, "%s:%u:%u: error: %s", d->file, d->line, d->col, d->message);
+}
+
 void diag_print(FILE *out, const Diag *d)
 {
     if (d->file[0]) {

@@ -33,6 +33,10 @@ void diag_setv(Diag *d, const char *file, uint32_t line, uint32_t col, const cha
 /* Prints "file:line:col: error: message\n" (missing parts left out). */
 void diag_print(FILE *out, const Diag *d);
 
+/* The same line without its newline into buf (cap bytes, always
+** terminated), for messages that are kept rather than printed at once. */
+void diag_format(const Diag *d, char *buf, size_t cap);
+
 /* Levenshtein distance between a and b, for "did you mean" hints, when it is
 ** at most `max`; anything farther (strings of 64 characters or more
 ** included) returns max + 1. Bounded by max, it looks only at a band of

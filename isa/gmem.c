@@ -19,14 +19,12 @@ struct GlobalMem {
     Region  *regions;
     uint32_t count, cap;
     uint32_t last;      /* index of the last region hit */
-    uint64_t next;      /* next free address            */
     uint64_t bytes;
 };
 
 GlobalMem *gmem_create(void)
 {
     GlobalMem *g = calloc(1, sizeof *g);
-    if (g) g->next = GMEM_BASE;
     return g;
 }
 
@@ -38,14 +36,47 @@ void gmem_destroy(GlobalMem *g)
     free(g);
 }
 
+/* Index of the last region with base <= addr (count > 0). */
+static uint32_t region_below(const GlobalMem *g, uint64_t addr)
+{
+    uint32_t lo = 0, hi = g->count;
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (g->regions[mid].base <= addr) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The lowest aligned address where `bytes` fit: in a gap that a freed
+** buffer left (GMEM_GAP kept on both sides), else after the last buffer.
+** Returns UINT64_MAX when the space cannot hold them. Also the index the
+** new region takes, keeping regions sorted by address. */
+static uint64_t find_space(const GlobalMem *g, uint64_t bytes, uint32_t *at)
+{
+    uint64_t from = GMEM_BASE;
+    for (uint32_t i = 0; i < g->count; i++) {
+        uint64_t base = (from + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN;
+        if (base + bytes + GMEM_GAP <= g->regions[i].base) {
+            *at = i;
+            return base;
+        }
+        from = g->regions[i].base + g->regions[i].size + GMEM_GAP;
+    }
+    uint64_t base = (from + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN;
+    *at = g->count;
+    return bytes > GMEM_LIMIT || base + bytes > GMEM_LIMIT ? UINT64_MAX : base;
+}
+
 uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d)
 {
     if (bytes == 0) {
         diag_set(d, NULL, 0, 0, "buffer '%s' has size 0", name);
         return 0;
     }
-    uint64_t base = (g->next + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN;
-    if (bytes > GMEM_LIMIT || base + bytes > GMEM_LIMIT) {
+    uint32_t at;
+    uint64_t base = find_space(g, bytes, &at);
+    if (base == UINT64_MAX) {
         diag_set(d, NULL, 0, 0,
                  "buffer '%s' of %llu bytes does not fit the simulated 4 GiB global address space "
                  "(%llu bytes already mapped)", name, (unsigned long long)bytes, (unsigned long long)g->bytes);
@@ -60,31 +91,44 @@ uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d)
         diag_set(d, NULL, 0, 0, "out of host memory for buffer '%s' (%llu bytes)", name, (unsigned long long)bytes);
         return 0;
     }
-    Region *r = &g->regions[g->count++];
+    memmove(&g->regions[at + 1], &g->regions[at], (g->count - at) * sizeof *g->regions);
+    g->count++;
+    g->last = 0;
+    Region *r = &g->regions[at];
     r->base = (uint32_t)base;
     r->size = bytes;
     r->host = host;
     snprintf(r->name, sizeof r->name, "%s", name ? name : "?");
-    g->next = base + bytes + GMEM_GAP;
     g->bytes += bytes;
     return (uint32_t)base;
+}
+
+bool gmem_free(GlobalMem *g, uint32_t addr)
+{
+    if (g->count == 0) return false;
+    uint32_t i = region_below(g, addr);
+    if (g->regions[i].base != addr) return false;
+    free(g->regions[i].host);
+    g->bytes -= g->regions[i].size;
+    memmove(&g->regions[i], &g->regions[i + 1], (g->count - i - 1) * sizeof *g->regions);
+    g->count--;
+    g->last = 0;
+    return true;
+}
+
+bool gmem_buffer_at(const GlobalMem *g, uint64_t addr, uint32_t *base, uint64_t *size)
+{
+    if (g->count == 0) return false;
+    const Region *r = &g->regions[region_below(g, addr)];
+    if (addr < r->base || addr - r->base >= r->size) return false;
+    *base = r->base;
+    *size = r->size;
+    return true;
 }
 
 static bool inside(const Region *r, uint64_t addr, uint32_t size)
 {
     return addr >= r->base && addr - r->base + size <= r->size;
-}
-
-/* Index of the last region with base <= addr (count > 0). */
-static uint32_t region_below(const GlobalMem *g, uint64_t addr)
-{
-    uint32_t lo = 0, hi = g->count;
-    while (hi - lo > 1) {
-        uint32_t mid = (lo + hi) / 2;
-        if (g->regions[mid].base <= addr) lo = mid;
-        else hi = mid;
-    }
-    return lo;
 }
 
 void *gmem_translate(GlobalMem *g, uint64_t addr, uint32_t size)

@@ -22,9 +22,19 @@ GlobalMem *gmem_create(void);
 void gmem_destroy(GlobalMem *g);
 
 /* Maps a zeroed buffer of `bytes` (> 0) named `name` (copied, for fault
-** reports). Returns its address, or 0 with d filled when the space or the
-** host cannot hold it. */
+** reports) at the lowest free aligned address. Returns its address, or 0
+** with d filled when the space or the host cannot hold it. */
 uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d);
+
+/* Unmaps the buffer that starts at addr and frees its memory; its
+** addresses fault from then on, until a later buffer reuses them (the
+** lowest gap that fits is taken first, as allocators reuse). False when no
+** buffer starts at addr. */
+bool gmem_free(GlobalMem *g, uint32_t addr);
+
+/* The buffer holding addr (its start and size), or false when addr is
+** unmapped. */
+bool gmem_buffer_at(const GlobalMem *g, uint64_t addr, uint32_t *base, uint64_t *size);
 
 /* Host pointer of [addr, addr + size) when the range lies inside one
 ** buffer, else NULL. Remembers the last buffer hit (fast for streams). */

@@ -558,6 +558,36 @@ static const struct {
     { { 65536, 65536, 2 }, { 32, 1, 1 }, "grid of 8589934592 blocks; at most 2^32-1" },
 };
 
+/* gmem_free unmaps a buffer (its addresses fault) and the lowest gap that
+** fits is reused; addresses of the buffers left do not move. */
+START_TEST(test_gmem_free_and_reuse)
+{
+    GlobalMem *g = gmem_create();
+    Diag d = { 0 };
+    uint32_t a = gmem_alloc(g, 1000, "a", &d), b = gmem_alloc(g, 4096, "b", &d), c = gmem_alloc(g, 16, "c", &d);
+    ck_assert_uint_eq(a, GMEM_BASE);
+    ck_assert_uint_gt(b, a + 1000);
+    ck_assert(gmem_translate(g, b, 4) != NULL);
+    ck_assert(!gmem_free(g, b + 4)); /* not a buffer's start */
+    ck_assert(gmem_free(g, b));
+    ck_assert(gmem_translate(g, b, 4) == NULL);
+    ck_assert(!gmem_free(g, b)); /* twice */
+    uint32_t base;
+    uint64_t size;
+    ck_assert(!gmem_buffer_at(g, b, &base, &size));
+    ck_assert(gmem_buffer_at(g, c + 8, &base, &size));
+    ck_assert_uint_eq(base, c);
+    ck_assert_uint_eq(size, 16);
+    uint32_t small = gmem_alloc(g, 512, "small", &d); /* fits in b's gap */
+    ck_assert_uint_eq(small, b);
+    uint32_t big = gmem_alloc(g, 8192, "big", &d); /* does not: after c */
+    ck_assert_uint_gt(big, c);
+    ck_assert(gmem_translate(g, c, 16) != NULL);
+    ck_assert_uint_eq(gmem_bytes(g), 1000 + 16 + 512 + 8192);
+    gmem_destroy(g);
+}
+END_TEST
+
 START_TEST(test_bad_launch)
 {
     Program p;
@@ -583,6 +613,7 @@ static Suite *grid_suite(void)
     tcase_add_loop_test(core, test_transpose, 0, 8);
     tcase_add_loop_test(core, test_divergence, 0, 2);
     tcase_add_test(core, test_grid_coordinates);
+    tcase_add_test(core, test_gmem_free_and_reuse);
     tcase_add_test(core, test_shared_memory_per_block);
     tcase_add_test(core, test_barrier_orders_warps);
     suite_add_tcase(s, core);

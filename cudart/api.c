@@ -1,0 +1,1040 @@
+/* cudart/api.c -- the CUDA runtime API as a program calls it, compiled
+** against NVIDIA's own declarations (cuda_runtime_api.h) so that every
+** signature and struct layout is CUDA 13's. Each call takes the runtime's
+** lock, answers from the simulated device (cudart/runtime.h) and records
+** its error as CUDA does: the last error per host thread, cleared by
+** cudaGetLastError; a launch's fault sticky for the process. Calls the
+** runtime does not implement are in cudart/unimplemented.c: they return
+** cudaErrorNotSupported and are listed at exit, never a silent success.
+** Device work runs when it is issued, in issue order, so every stream is
+** complete whenever the host looks; the simulated clock (the events') moves
+** by each kernel's simulated time, and copies and memsets take none.     */
+#include <cuda_runtime_api.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart/runtime.h"
+#include "sim/occupancy.h"
+
+/* Registration and launch entry points nvcc's host code calls; NVIDIA
+** declares them in C++-only headers. */
+void **__cudaRegisterFatBinary(void *fatCubin);
+void __cudaRegisterFatBinaryEnd(void **handle);
+void __cudaUnregisterFatBinary(void **handle);
+void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName,
+                            int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size,
+                       int constant, int global);
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream);
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream);
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func);
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                               cudaStream_t stream);
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                    cudaStream_t stream);
+
+/* Streams and events are ours; CUDA only names their structs. */
+#define STREAM_MAGIC 0x5354524du
+#define EVENT_MAGIC  0x4556544eu
+struct CUstream_st { uint32_t magic; unsigned flags; int priority; };
+struct CUevent_st { uint32_t magic; RtEvent e; };
+
+static _Thread_local cudaError_t last_error;
+
+/* Takes the lock; NULL (after setting *err) when there is no device. */
+static Runtime *enter(cudaError_t *err)
+{
+    Runtime *rt = rt_get();
+    if (!rt) {
+        *err = last_error = cudaErrorMemoryAllocation;
+        return NULL;
+    }
+    rt_lock(rt);
+    rt->api_calls++;
+    if (!rt->ready) {
+        if (!rt->said_no_device) fprintf(stderr, "gpusim: no simulated GPU: %s\n", rt->config_error);
+        rt->said_no_device = true;
+        rt_unlock(rt);
+        *err = last_error = cudaErrorNoDevice;
+        return NULL;
+    }
+    return rt;
+}
+
+static cudaError_t leave(Runtime *rt, int err)
+{
+    if (err != cudaSuccess) last_error = (cudaError_t)err;
+    rt_unlock(rt);
+    return (cudaError_t)err;
+}
+
+/* Every call but the error queries begins so: no device, or a sticky fault. */
+#define ENTER(rt)                                           \
+    cudaError_t enter_err_;                                 \
+    Runtime *rt = enter(&enter_err_);                       \
+    if (!rt) return enter_err_;                             \
+    if (rt->sticky) return leave(rt, rt->sticky)
+
+/* A message for the user when a call gets bad arguments; CUDA says nothing,
+** but a simulator can say what was wrong. */
+#define WHY(rt, ...) (fprintf(stderr, "gpusim: %s: ", (rt)->program), fprintf(stderr, __VA_ARGS__), fputc('\n', stderr))
+
+/* ------------------------------------------------------------ registration */
+
+void **__cudaRegisterFatBinary(void *fatCubin)
+{
+    Runtime *rt = rt_get();
+    if (!rt) return NULL;
+    rt_lock(rt);
+    RtModule *m = rt_register_module(rt, fatCubin);
+    rt_unlock(rt);
+    return (void **)m;
+}
+
+void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+
+/* The module stays: the exit report still names its kernels. */
+void __cudaUnregisterFatBinary(void **handle) { (void)handle; }
+
+void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName,
+                            int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
+    Runtime *rt = rt_get();
+    if (!rt) return;
+    rt_lock(rt);
+    rt_register_function(rt, (RtModule *)handle, hostFun, deviceName);
+    rt_unlock(rt);
+}
+
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size,
+                       int constant, int global)
+{
+    (void)deviceAddress, (void)ext, (void)global;
+    Runtime *rt = rt_get();
+    if (!rt) return;
+    rt_lock(rt);
+    rt_register_var(rt, (RtModule *)handle, hostVar, deviceName, size, constant != 0);
+    rt_unlock(rt);
+}
+
+/* ------------------------------------------------------------------ launch */
+
+typedef struct {
+    dim3         grid, block;
+    size_t       smem;
+    cudaStream_t stream;
+} CallConfig;
+
+#define MAX_PUSHED 64
+static _Thread_local CallConfig pushed[MAX_PUSHED];
+static _Thread_local unsigned npushed;
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream)
+{
+    if (npushed == MAX_PUSHED) return 1;
+    pushed[npushed++] = (CallConfig){ gridDim, blockDim, sharedMem, stream };
+    return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
+{
+    if (npushed == 0) return last_error = cudaErrorMissingConfiguration;
+    CallConfig c = pushed[--npushed];
+    *gridDim = c.grid;
+    *blockDim = c.block;
+    *sharedMem = c.smem;
+    memcpy(stream, &c.stream, sizeof c.stream);
+    return cudaSuccess;
+}
+
+static bool valid_stream(cudaStream_t s)
+{
+    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread || s->magic == STREAM_MAGIC;
+}
+
+static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+                          cudaStream_t stream)
+{
+    ENTER(rt);
+    if (!k) k = rt_find_kernel(rt, func);
+    if (!k) {
+        WHY(rt, "a launch names %p, which is not a registered kernel", func);
+        return leave(rt, cudaErrorInvalidDeviceFunction);
+    }
+    if (!valid_stream(stream)) return leave(rt, cudaErrorInvalidResourceHandle);
+    uint32_t g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
+    int err = rt_launch(rt, k, g, b, args, smem);
+    if (err == cudaErrorIllegalAddress || err == cudaErrorLaunchFailure || err == cudaErrorLaunchTimeout ||
+        err == cudaErrorUnknown)
+        rt->sticky = err;
+    /* a launch's fault reaches the program at its next synchronizing call,
+    ** as on a GPU; a launch that cannot start is refused at once */
+    return leave(rt, rt->sticky ? cudaSuccess : err);
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                             cudaStream_t stream)
+{
+    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                  cudaStream_t stream)
+{
+    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
+{
+    ENTER(rt);
+    RtKernel *k = rt_find_kernel(rt, func);
+    if (!k) return leave(rt, cudaErrorInvalidDeviceFunction);
+    *kernel = (cudaKernel_t)(void *)k;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                               cudaStream_t stream)
+{
+    if (!kernel) return last_error = cudaErrorInvalidDeviceFunction;
+    return launch((RtKernel *)(void *)kernel, NULL, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                    cudaStream_t stream)
+{
+    return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* Blocks that fit the device at once for k (regs and static shared memory
+** from its PTX and ptxas) with `smem` dynamic bytes. */
+static bool kernel_occupancy(Runtime *rt, RtKernel *k, uint32_t threads, size_t smem, OccResult *occ)
+{
+    Diag d = { 0 };
+    if (smem > UINT32_MAX) return false;
+    bool ok = occupancy_compute(&rt->cfg, threads, k->regs, k->kernel->static_smem, (uint32_t)smem, occ, &d);
+    return ok;
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                        size_t sharedMem, cudaStream_t stream)
+{
+    {
+        ENTER(rt);
+        RtKernel *k = rt_find_kernel(rt, func);
+        if (!k) return leave(rt, cudaErrorInvalidDeviceFunction);
+        int err = rt_load_kernel(rt, k);
+        if (err) return leave(rt, err);
+        OccResult occ;
+        uint64_t blocks = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
+        if (!kernel_occupancy(rt, k, blockDim.x * blockDim.y * blockDim.z, sharedMem, &occ) ||
+            blocks > (uint64_t)occ.blocks_per_sm * rt->cfg.sm_count) {
+            WHY(rt, "cooperative launch of %s: %llu blocks do not all fit the device at once (%u per SM x %u SMs)",
+                k->kernel->name, (unsigned long long)blocks, occ.blocks_per_sm, rt->cfg.sm_count);
+            return leave(rt, cudaErrorCooperativeLaunchTooLarge);
+        }
+        leave(rt, cudaSuccess);
+    }
+    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    ENTER(rt);
+    RtKernel *k = rt_find_kernel(rt, func);
+    if (!k || !attr) return leave(rt, k ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction);
+    int err = rt_load_kernel(rt, k);
+    if (err) return leave(rt, err);
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = k->kernel->static_smem;
+    attr->numRegs = (int)k->regs;
+    attr->ptxVersion = (int)rt->cfg.compute_capability;
+    attr->binaryVersion = (int)rt->cfg.compute_capability;
+    attr->maxDynamicSharedSizeBytes = (int)(rt->cfg.shared_per_block - k->kernel->static_smem);
+    /* the largest block whose registers fit one SM */
+    uint32_t max = rt->cfg.max_threads_per_block;
+    OccResult occ;
+    while (max > 32 && !kernel_occupancy(rt, k, max, 0, &occ)) max -= 32;
+    attr->maxThreadsPerBlock = (int)max;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    ENTER(rt);
+    if (!rt_find_kernel(rt, func)) return leave(rt, cudaErrorInvalidDeviceFunction);
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        /* the simulator lets every launch opt in (occupancy.h); the limit holds */
+        if (value < 0 || (uint32_t)value > rt->cfg.shared_per_block_optin) return leave(rt, cudaErrorInvalidValue);
+        return leave(rt, cudaSuccess);
+    }
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) /* a hint CUDA may ignore; the model takes the largest */
+        return leave(rt, value < -1 || value > 100 ? cudaErrorInvalidValue : cudaSuccess);
+    rt_missing(rt, "cudaFuncSetAttribute (attributes other than the shared-memory ones)");
+    return leave(rt, cudaErrorNotSupported);
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
+{
+    ENTER(rt);
+    (void)cacheConfig; /* a preference, which CUDA too may ignore */
+    return leave(rt, rt_find_kernel(rt, func) ? cudaSuccess : cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags)
+{
+    ENTER(rt);
+    (void)flags;
+    RtKernel *k = rt_find_kernel(rt, func);
+    if (!k) return leave(rt, cudaErrorInvalidDeviceFunction);
+    int err = rt_load_kernel(rt, k);
+    if (err) return leave(rt, err);
+    if (!numBlocks || blockSize <= 0) return leave(rt, cudaErrorInvalidValue);
+    OccResult occ;
+    *numBlocks = kernel_occupancy(rt, k, (uint32_t)blockSize, dynamicSMemSize, &occ) ? (int)occ.blocks_per_sm : 0;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+                                                          size_t dynamicSMemSize)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks,
+                                                      int blockSize)
+{
+    ENTER(rt);
+    RtKernel *k = rt_find_kernel(rt, func);
+    if (!k) return leave(rt, cudaErrorInvalidDeviceFunction);
+    int err = rt_load_kernel(rt, k);
+    if (err) return leave(rt, err);
+    if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0) return leave(rt, cudaErrorInvalidValue);
+    /* the most dynamic shared memory with which numBlocks still fit */
+    uint32_t lo = 0, hi = rt->cfg.shared_per_block_optin;
+    OccResult occ;
+    if (!kernel_occupancy(rt, k, (uint32_t)blockSize, 0, &occ) || occ.blocks_per_sm < (uint32_t)numBlocks) {
+        *dynamicSmemSize = 0;
+        return leave(rt, cudaSuccess);
+    }
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (kernel_occupancy(rt, k, (uint32_t)blockSize, mid, &occ) && occ.blocks_per_sm >= (uint32_t)numBlocks) lo = mid;
+        else hi = mid - 1;
+    }
+    *dynamicSmemSize = lo;
+    return leave(rt, cudaSuccess);
+}
+
+/* ------------------------------------------------------------------ device */
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    cudaError_t e;
+    Runtime *rt = enter(&e);
+    if (!rt) {
+        if (count) *count = 0;
+        return e;
+    }
+    if (!count) return leave(rt, cudaErrorInvalidValue);
+    *count = 1;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+    ENTER(rt);
+    if (!device) return leave(rt, cudaErrorInvalidValue);
+    *device = 0;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    ENTER(rt);
+    return leave(rt, device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+    ENTER(rt);
+    (void)deviceFlags, (void)flags;
+    return leave(rt, device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    ENTER(rt);
+    (void)prop;
+    if (!device) return leave(rt, cudaErrorInvalidValue);
+    *device = 0;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    ENTER(rt);
+    (void)flags; /* how the host waits: every wait here is already over */
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    ENTER(rt);
+    if (!flags) return leave(rt, cudaErrorInvalidValue);
+    *flags = cudaDeviceScheduleAuto;
+    return leave(rt, cudaSuccess);
+}
+
+/* The simulated device's address space, all of it available to cudaMalloc. */
+#define DEVICE_BYTES ((size_t)(GMEM_LIMIT - GMEM_BASE))
+
+static void fill_props(const Runtime *rt, struct cudaDeviceProp *p)
+{
+    const GpuConfig *c = &rt->cfg;
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s (simulated by gpusim)", c->description[0] ? c->description : c->name);
+    p->totalGlobalMem = DEVICE_BYTES;
+    p->sharedMemPerBlock = c->shared_per_block;
+    p->regsPerBlock = (int)c->max_regs_per_block;
+    p->warpSize = 32;
+    p->memPitch = INT32_MAX;
+    p->maxThreadsPerBlock = (int)c->max_threads_per_block;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = INT32_MAX;
+    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+    p->totalConstMem = 65536;
+    p->major = (int)(c->compute_capability / 10);
+    p->minor = (int)(c->compute_capability % 10);
+    p->textureAlignment = 512;
+    p->texturePitchAlignment = 32;
+    p->multiProcessorCount = (int)c->sm_count;
+    p->canMapHostMemory = 0;
+    p->concurrentKernels = 0; /* launches run one after another */
+    p->asyncEngineCount = 0;
+    p->unifiedAddressing = 1;
+    p->l2CacheSize = (int)c->l2_size;
+    p->maxThreadsPerMultiProcessor = (int)c->sm_max_threads;
+    p->globalL1CacheSupported = p->localL1CacheSupported = 1;
+    p->sharedMemPerMultiprocessor = c->sm_shared_memory;
+    p->regsPerMultiprocessor = (int)c->sm_registers;
+    p->managedMemory = 0;
+    p->computePreemptionSupported = 0;
+    p->cooperativeLaunch = 1;
+    p->sharedMemPerBlockOptin = c->shared_per_block_optin;
+    p->maxBlocksPerMultiProcessor = (int)c->sm_max_blocks;
+    p->reservedSharedMemPerBlock = c->shared_reserved;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    ENTER(rt);
+    if (!prop) return leave(rt, cudaErrorInvalidValue);
+    if (device != 0) return leave(rt, cudaErrorInvalidDevice);
+    fill_props(rt, prop);
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    ENTER(rt);
+    if (!value) return leave(rt, cudaErrorInvalidValue);
+    if (device != 0) return leave(rt, cudaErrorInvalidDevice);
+    struct cudaDeviceProp p;
+    fill_props(rt, &p);
+    const GpuConfig *c = &rt->cfg;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
+    case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
+    case cudaDevAttrWarpSize: *value = 32; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = (int)(c->clock_mhz * 1000); break; /* kHz */
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = (int)p.reservedSharedMemPerBlock; break;
+    case cudaDevAttrUnifiedAddressing: *value = 1; break;
+    case cudaDevAttrCooperativeLaunch: *value = 1; break;
+    case cudaDevAttrConcurrentKernels: *value = 0; break;
+    case cudaDevAttrGlobalL1CacheSupported: *value = 1; break;
+    case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
+    case cudaDevAttrManagedMemory: *value = 0; break;
+    case cudaDevAttrIntegrated: *value = 0; break;
+    case cudaDevAttrCanMapHostMemory: *value = 0; break;
+    case cudaDevAttrAsyncEngineCount: *value = 0; break;
+    case cudaDevAttrEccEnabled: *value = 0; break;
+    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *value = 0; break;
+    default:
+        rt_missing(rt, "cudaDeviceGetAttribute (an attribute the simulated machine has no figure for)");
+        return leave(rt, cudaErrorNotSupported);
+    }
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    ENTER(rt);
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaDeviceReset(void)
+{
+    cudaError_t e;
+    Runtime *rt = enter(&e);
+    if (!rt) return e;
+    rt_reset(rt);
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
+{
+    ENTER(rt);
+    (void)cacheConfig; /* a preference, which CUDA too may ignore */
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
+{
+    ENTER(rt);
+    if (!pCacheConfig) return leave(rt, cudaErrorInvalidValue);
+    *pCacheConfig = cudaFuncCachePreferNone;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (!runtimeVersion) return last_error = cudaErrorInvalidValue;
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion) return last_error = cudaErrorInvalidValue;
+    *driverVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+/* ------------------------------------------------------------------ memory */
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    ENTER(rt);
+    if (!devPtr) return leave(rt, cudaErrorInvalidValue);
+    *devPtr = NULL;
+    if (size == 0) return leave(rt, cudaSuccess);
+    char name[64];
+    snprintf(name, sizeof name, "cudaMalloc #%u (%zu bytes)", ++rt->allocations, size);
+    Diag d = { 0 };
+    uint32_t addr = gmem_alloc(rt->gmem, size, name, &d);
+    if (!addr) {
+        WHY(rt, "cudaMalloc of %zu bytes: %s", size, d.message);
+        return leave(rt, cudaErrorMemoryAllocation);
+    }
+    *devPtr = (void *)(uintptr_t)addr;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    if (!pitch) return last_error = cudaErrorInvalidValue;
+    size_t p = (width + 511) / 512 * 512;
+    *pitch = p;
+    return cudaMalloc(devPtr, p * height);
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+    ENTER(rt);
+    if (!devPtr) return leave(rt, cudaSuccess);
+    if ((uintptr_t)devPtr > UINT32_MAX || !gmem_free(rt->gmem, (uint32_t)(uintptr_t)devPtr)) {
+        WHY(rt, "cudaFree(%p): not the start of a live cudaMalloc allocation", devPtr);
+        return leave(rt, cudaErrorInvalidValue);
+    }
+    return leave(rt, cudaSuccess);
+}
+
+/* Pinned host memory is host memory: there is no copy engine to pin for. */
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    ENTER(rt);
+    if (!ptr) return leave(rt, cudaErrorInvalidValue);
+    *ptr = size ? malloc(size) : NULL;
+    return leave(rt, size && !*ptr ? cudaErrorMemoryAllocation : cudaSuccess);
+}
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+    if (flags & cudaHostAllocMapped) {
+        ENTER(rt);
+        rt_missing(rt, "cudaHostAlloc with cudaHostAllocMapped (device access to host memory)");
+        return leave(rt, cudaErrorNotSupported);
+    }
+    return cudaMallocHost(pHost, size);
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+    ENTER(rt);
+    free(ptr);
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    ENTER(rt);
+    if (!free_bytes || !total) return leave(rt, cudaErrorInvalidValue);
+    *total = DEVICE_BYTES;
+    *free_bytes = DEVICE_BYTES - gmem_bytes(rt->gmem);
+    return leave(rt, cudaSuccess);
+}
+
+/* Host address of [p, p+n) for a copy: device memory when `device`, else p. */
+static void *side(Runtime *rt, const void *p, size_t n, bool device, const char *call, const char *which)
+{
+    if (!device) return (void *)p;
+    void *h = (uintptr_t)p <= UINT32_MAX ? rt_device_ptr(rt, (uintptr_t)p, n) : NULL;
+    if (!h) WHY(rt, "%s: %s range [%p, +%zu) is not inside one device allocation", call, which, p, n);
+    return h;
+}
+
+static bool is_device(Runtime *rt, const void *p)
+{
+    return (uintptr_t)p <= UINT32_MAX && rt_device_ptr(rt, (uintptr_t)p, 1) != NULL;
+}
+
+static cudaError_t copy(Runtime *rt, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, const char *call)
+{
+    if (count == 0) return cudaSuccess;
+    bool ddev, sdev;
+    switch (kind) {
+    case cudaMemcpyHostToHost: ddev = false, sdev = false; break;
+    case cudaMemcpyHostToDevice: ddev = true, sdev = false; break;
+    case cudaMemcpyDeviceToHost: ddev = false, sdev = true; break;
+    case cudaMemcpyDeviceToDevice: ddev = true, sdev = true; break;
+    case cudaMemcpyDefault: ddev = is_device(rt, dst), sdev = is_device(rt, src); break;
+    default: return cudaErrorInvalidMemcpyDirection;
+    }
+    void *d = side(rt, dst, count, ddev, call, "destination");
+    const void *s = side(rt, src, count, sdev, call, "source");
+    if (!d || !s) return cudaErrorInvalidValue;
+    memmove(d, s, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    ENTER(rt);
+    return leave(rt, copy(rt, dst, src, count, kind, "cudaMemcpy"));
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    ENTER(rt);
+    if (!valid_stream(stream)) return leave(rt, cudaErrorInvalidResourceHandle);
+    return leave(rt, copy(rt, dst, src, count, kind, "cudaMemcpyAsync"));
+}
+
+cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    return cudaMemcpy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind)
+{
+    ENTER(rt);
+    if (width > dpitch || width > spitch) return leave(rt, cudaErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = copy(rt, (char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, "cudaMemcpy2D");
+        if (e) return leave(rt, e);
+    }
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+/* A copy between a variable and `other` (host memory, or device memory for
+** cudaMemcpyDeviceToDevice and cudaMemcpyDefault on a device pointer). */
+static cudaError_t symbol_copy(const void *symbol, void *other, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                               bool to_symbol, const char *call)
+{
+    ENTER(rt);
+    int err;
+    RtVar *v = rt_find_var(rt, symbol, &err);
+    if (!v) {
+        if (err == cudaErrorInvalidSymbol)
+            WHY(rt, "%s: %p is not a registered __device__ or __constant__ variable", call, symbol);
+        return leave(rt, err);
+    }
+    if (offset > v->size || count > v->size - offset) {
+        WHY(rt, "%s: %zu bytes at offset %zu overrun %s (%llu bytes)", call, count, offset, v->name,
+            (unsigned long long)v->size);
+        return leave(rt, cudaErrorInvalidValue);
+    }
+    bool other_device;
+    if (kind == cudaMemcpyDefault) other_device = is_device(rt, other);
+    else if (kind == cudaMemcpyDeviceToDevice) other_device = true;
+    else if (kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost)) other_device = false;
+    else return leave(rt, cudaErrorInvalidMemcpyDirection);
+    if (count == 0) return leave(rt, cudaSuccess);
+    void *sym = rt_device_ptr(rt, v->addr + offset, count);
+    void *h = side(rt, other, count, other_device, call, to_symbol ? "source" : "destination");
+    if (!sym || !h) return leave(rt, cudaErrorInvalidValue);
+    if (to_symbol) memmove(sym, h, count);
+    else memmove(h, sym, count);
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    return symbol_copy(symbol, (void *)src, count, offset, kind, true, "cudaMemcpyToSymbol");
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    return symbol_copy(symbol, dst, count, offset, kind, false, "cudaMemcpyFromSymbol");
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    ENTER(rt);
+    int err;
+    RtVar *v = rt_find_var(rt, symbol, &err);
+    if (!v) return leave(rt, err);
+    if (!devPtr) return leave(rt, cudaErrorInvalidValue);
+    *devPtr = (void *)(uintptr_t)v->addr;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    ENTER(rt);
+    int err;
+    RtVar *v = rt_find_var(rt, symbol, &err);
+    if (!v) return leave(rt, err);
+    if (!size) return leave(rt, cudaErrorInvalidValue);
+    *size = (size_t)v->size;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    ENTER(rt);
+    if (count == 0) return leave(rt, cudaSuccess);
+    void *h = side(rt, devPtr, count, true, "cudaMemset", "destination");
+    if (!h) return leave(rt, cudaErrorInvalidValue);
+    memset(h, value, count);
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(devPtr, value, count);
+}
+
+cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count) { return cudaMemset(devPtr, value, count); }
+
+cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    return cudaMemsetAsync(devPtr, value, count, stream);
+}
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemset((char *)devPtr + r * pitch, value, width);
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+    ENTER(rt);
+    if (!attributes) return leave(rt, cudaErrorInvalidValue);
+    memset(attributes, 0, sizeof *attributes);
+    if (is_device(rt, ptr)) {
+        attributes->type = cudaMemoryTypeDevice;
+        attributes->devicePointer = (void *)ptr;
+    } else {
+        attributes->type = cudaMemoryTypeUnregistered;
+        attributes->hostPointer = (void *)ptr;
+    }
+    attributes->device = 0;
+    return leave(rt, cudaSuccess);
+}
+
+/* ------------------------------------------------------- streams and events */
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
+{
+    ENTER(rt);
+    if (!pStream) return leave(rt, cudaErrorInvalidValue);
+    struct CUstream_st *s = calloc(1, sizeof *s);
+    if (!s) return leave(rt, cudaErrorMemoryAllocation);
+    *s = (struct CUstream_st){ STREAM_MAGIC, flags, priority };
+    *pStream = s;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+    return cudaStreamCreateWithPriority(pStream, flags, 0);
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream) { return cudaStreamCreateWithPriority(pStream, 0, 0); }
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    ENTER(rt);
+    if (!stream || stream->magic != STREAM_MAGIC) return leave(rt, cudaErrorInvalidResourceHandle);
+    stream->magic = 0;
+    free(stream);
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    ENTER(rt);
+    return leave(rt, valid_stream(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    ENTER(rt);
+    return leave(rt, valid_stream(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    ENTER(rt);
+    (void)flags;
+    bool ok = valid_stream(stream) && event && event->magic == EVENT_MAGIC;
+    return leave(rt, ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    ENTER(rt);
+    if (!event) return leave(rt, cudaErrorInvalidValue);
+    struct CUevent_st *e = calloc(1, sizeof *e);
+    if (!e) return leave(rt, cudaErrorMemoryAllocation);
+    e->magic = EVENT_MAGIC;
+    e->e.timing = !(flags & cudaEventDisableTiming);
+    *event = e;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    ENTER(rt);
+    if (!event || event->magic != EVENT_MAGIC || !valid_stream(stream)) return leave(rt, cudaErrorInvalidResourceHandle);
+    event->e.recorded = true;
+    event->e.cycle = rt->clock;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecord(event, stream); }
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    (void)flags;
+    return cudaEventRecord(event, stream);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    ENTER(rt);
+    return leave(rt, event && event->magic == EVENT_MAGIC ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    ENTER(rt);
+    return leave(rt, event && event->magic == EVENT_MAGIC ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    ENTER(rt);
+    if (!ms) return leave(rt, cudaErrorInvalidValue);
+    if (!start || !end || start->magic != EVENT_MAGIC || end->magic != EVENT_MAGIC)
+        return leave(rt, cudaErrorInvalidResourceHandle);
+    if (!start->e.timing || !end->e.timing) return leave(rt, cudaErrorInvalidResourceHandle);
+    if (!start->e.recorded || !end->e.recorded) return leave(rt, cudaErrorInvalidResourceHandle);
+    double d = end->e.cycle >= start->e.cycle ? rt_cycles_to_ms(rt, end->e.cycle - start->e.cycle)
+                                              : -rt_cycles_to_ms(rt, start->e.cycle - end->e.cycle);
+    *ms = (float)d;
+    return leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    ENTER(rt);
+    if (!event || event->magic != EVENT_MAGIC) return leave(rt, cudaErrorInvalidResourceHandle);
+    event->magic = 0;
+    free(event);
+    return leave(rt, cudaSuccess);
+}
+
+/* Per-thread default stream spellings (nvcc --default-stream per-thread):
+** every stream is the same timeline here. */
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return cudaStreamQuery(stream); }
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    return cudaStreamWaitEvent(stream, event, flags);
+}
+cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind)
+{
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind)
+{
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind)
+{
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                             size_t sharedMem, cudaStream_t stream)
+{
+    return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* Texture channel descriptions are plain values (textures themselves are
+** not simulated: cudaCreateTextureObject is not implemented). */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)
+{
+    return (struct cudaChannelFormatDesc){ x, y, z, w, f };
+}
+
+int rt_api_missing(const char *name)
+{
+    Runtime *rt = rt_get();
+    if (rt) {
+        rt_lock(rt);
+        rt_missing(rt, name);
+        rt_unlock(rt);
+    }
+    last_error = cudaErrorNotSupported;
+    return cudaErrorNotSupported;
+}
+
+/* ------------------------------------------------------------------ errors */
+
+cudaError_t cudaGetLastError(void)
+{
+    Runtime *rt = rt_get();
+    cudaError_t e = last_error;
+    if (rt) {
+        rt_lock(rt);
+        if (rt->sticky) e = (cudaError_t)rt->sticky; /* sticky: never cleared */
+        rt_unlock(rt);
+    }
+    last_error = cudaSuccess;
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void)
+{
+    Runtime *rt = rt_get();
+    cudaError_t e = last_error;
+    if (rt) {
+        rt_lock(rt);
+        if (rt->sticky) e = (cudaError_t)rt->sticky;
+        rt_unlock(rt);
+    }
+    return e;
+}
+
+const char *cudaGetErrorName(cudaError_t error)
+{
+    switch ((int)error) {
+#define ERR(name, number) case number: return #name;
+#include "cudart/errors.def"
+#undef ERR
+    }
+    return "cudaErrorUnknown";
+}
+
+const char *cudaGetErrorString(cudaError_t error)
+{
+    switch (error) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidPitchValue: return "invalid pitch argument";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorMissingConfiguration: return "__global__ function call is not configured";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorNoKernelImageForDevice: return "no kernel image is available for execution on the device";
+    case cudaErrorInvalidPtx: return "a PTX JIT compilation failed";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+    case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorUnknown: return "unknown error";
+    default: break;
+    }
+    const char *name = cudaGetErrorName(error);
+    return strcmp(name, "cudaErrorUnknown") == 0 ? "unrecognized error code" : name;
+}

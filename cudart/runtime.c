@@ -1,0 +1,455 @@
+/* cudart/runtime.c -- the simulated device of a CUDA program (see
+** cudart/runtime.h): options from the environment, modules loaded from
+** their fatbinary's PTX on first use, launches timed on a GpuSession (or
+** run functionally when the user times only some), the simulated clock. */
+#include "cudart/runtime.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/grow.h"
+#include "base/hash.h"
+#include "cli/cli.h"
+#include "cudart/fatbin.h"
+#include "isa/grid.h"
+#include "isa/ptx.h"
+#include "sim/derive.h"
+#include "workloads/cuda.h"
+
+#define MAX_FATBIN_ENTRIES 64
+
+/* The process's runtime: the CUDA API has no handle (runtime.h). */
+static Runtime       *the_runtime;
+static pthread_once_t the_runtime_once = PTHREAD_ONCE_INIT;
+
+static void at_exit(void)
+{
+    Runtime *rt = the_runtime;
+    if (!rt) return;
+    rt_lock(rt);
+    rt_report(rt);
+    rt_unlock(rt);
+}
+
+static uint32_t env_u32(const char *name, uint32_t dflt)
+{
+    const char *s = getenv(name);
+    if (!s || !*s) return dflt;
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || v > UINT32_MAX) {
+        fprintf(stderr, "gpusim: %s=%s is not a count; using %u\n", name, s, dflt);
+        return dflt;
+    }
+    return (uint32_t)v;
+}
+
+/* The machine: GPUSIM_GPU (a preset or a file) and GPUSIM_SET, one K=V per line. */
+static void load_machine(Runtime *rt)
+{
+    char *sets_text = getenv("GPUSIM_SET") ? strdup(getenv("GPUSIM_SET")) : NULL;
+    char *sets[256];
+    int nsets = 0;
+    for (char *save = NULL, *tok = sets_text ? strtok_r(sets_text, "\n", &save) : NULL; tok && nsets < 256;
+         tok = strtok_r(NULL, "\n", &save))
+        sets[nsets++] = tok;
+    Diag d = { 0 };
+    const char *gpu = getenv("GPUSIM_GPU");
+    if (cli_load_gpu(gpu && *gpu ? gpu : NULL, sets, nsets, &rt->cfg, &d)) {
+        rt->ready = true;
+    } else {
+        diag_format(&d, rt->config_error, sizeof rt->config_error);
+    }
+    free(sets_text);
+}
+
+static void make_runtime(void)
+{
+    Runtime *rt = calloc(1, sizeof *rt);
+    if (!rt) return;
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&rt->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    load_machine(rt);
+    rt->program = getenv("GPUSIM_PROGRAM") ? getenv("GPUSIM_PROGRAM") : "the program";
+    rt->report_path = getenv("GPUSIM_REPORT");
+    rt->source = env_u32("GPUSIM_SOURCE", 0) != 0;
+    rt->threads = env_u32("GPUSIM_THREADS", 1);
+    rt->max_launches = env_u32("GPUSIM_MAX_LAUNCHES", 0);
+    const char *re = getenv("GPUSIM_KERNELS");
+    if (re && *re) {
+        int err = regcomp(&rt->kernels_regex, re, REG_EXTENDED | REG_NOSUB);
+        if (err) {
+            char msg[256];
+            regerror(err, &rt->kernels_regex, msg, sizeof msg);
+            fprintf(stderr, "gpusim: GPUSIM_KERNELS '%s' is not a regular expression (%s); timing every kernel\n",
+                    re, msg);
+        } else {
+            rt->have_regex = true;
+        }
+    }
+    if (rt->ready) {
+        rt->gmem = gmem_create();
+        rt->session = gpu_session_create(&rt->cfg);
+        if (!rt->gmem || !rt->session) {
+            rt->ready = false;
+            snprintf(rt->config_error, sizeof rt->config_error, "out of host memory for the simulated device");
+        }
+    }
+    the_runtime = rt;
+    atexit(at_exit);
+}
+
+Runtime *rt_get(void)
+{
+    pthread_once(&the_runtime_once, make_runtime);
+    return the_runtime;
+}
+
+void rt_lock(Runtime *rt) { pthread_mutex_lock(&rt->lock); }
+void rt_unlock(Runtime *rt) { pthread_mutex_unlock(&rt->lock); }
+
+/* ------------------------------------------------------------ registration */
+
+RtModule *rt_register_module(Runtime *rt, const void *wrapper)
+{
+    if (!grow_array((void **)&rt->modules, &rt->modules_cap, rt->nmodules + 1, sizeof *rt->modules)) return NULL;
+    RtModule *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->wrapper = wrapper;
+    const char *slash = strrchr(rt->program, '/');
+    snprintf(m->name, sizeof m->name, "%s#%u", slash ? slash + 1 : rt->program, rt->nmodules + 1);
+    rt->modules[rt->nmodules++] = m;
+    return m;
+}
+
+void rt_register_function(Runtime *rt, RtModule *m, const void *host_fun, const char *mangled)
+{
+    if (!m || !grow_array((void **)&rt->kernels, &rt->kernels_cap, rt->nkernels + 1, sizeof *rt->kernels)) return;
+    RtKernel *k = calloc(1, sizeof *k);
+    if (!k || !(k->mangled = strdup(mangled ? mangled : "?"))) {
+        free(k);
+        return;
+    }
+    k->host_fun = host_fun;
+    k->module = m;
+    rt->kernels[rt->nkernels++] = k;
+}
+
+void rt_register_var(Runtime *rt, RtModule *m, const void *host, const char *name, uint64_t size, bool constant)
+{
+    (void)rt;
+    if (!m || !grow_array((void **)&m->vars, &m->vars_cap, m->nvars + 1, sizeof *m->vars)) return;
+    RtVar *v = &m->vars[m->nvars];
+    if (!(v->name = strdup(name ? name : "?"))) return;
+    v->host = host;
+    v->size = size;
+    v->constant = constant;
+    v->addr = 0;
+    m->nvars++;
+}
+
+RtKernel *rt_find_kernel(Runtime *rt, const void *host_fun)
+{
+    for (uint32_t i = 0; i < rt->nkernels; i++)
+        if (rt->kernels[i]->host_fun == host_fun) return rt->kernels[i];
+    return NULL;
+}
+
+/* ----------------------------------------------------------------- loading */
+
+/* The PTX saved in the cache folder, named by its content, so that fault
+** reports, refusals and --source name a file the user can open. */
+static void save_ptx(RtModule *m)
+{
+    char dir[DIAG_FILE_MAX - 64], path[DIAG_FILE_MAX];
+    Diag d = { 0 };
+    uint64_t h = hash_fnv64(HASH_FNV64_OFFSET, m->ptx, m->ptx_len);
+    if (!cuda_cache_dir(dir, sizeof dir, &d)) return;
+    snprintf(path, sizeof path, "%s/exec-%016llx.ptx", dir, (unsigned long long)h);
+    if (access(path, R_OK) != 0) {
+        char tmp[DIAG_FILE_MAX + 32];
+        snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+        FILE *f = fopen(tmp, "wb");
+        if (!f) return;
+        bool ok = fwrite(m->ptx, 1, m->ptx_len, f) == m->ptx_len;
+        ok = fclose(f) == 0 && ok;
+        if (!ok || rename(tmp, path) != 0) {
+            remove(tmp);
+            return;
+        }
+    }
+    snprintf(m->name, sizeof m->name, "%s", path);
+}
+
+/* Places the module's variables in device memory, holding what their host
+** shadows hold (the initializers nvcc copied there). */
+static bool place_vars(Runtime *rt, RtModule *m)
+{
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        RtVar *v = &m->vars[i];
+        if (v->addr || v->size == 0) continue;
+        Diag d = { 0 };
+        v->addr = gmem_alloc(rt->gmem, v->size, v->name, &d);
+        if (!v->addr) {
+            snprintf(m->message, sizeof m->message, "%s", d.message);
+            return false;
+        }
+        memcpy(gmem_translate(rt->gmem, v->addr, 1), v->host, (size_t)v->size);
+    }
+    return true;
+}
+
+static int load_module(Runtime *rt, RtModule *m)
+{
+    if (m->loaded) return RT_SUCCESS;
+    if (m->failed) return m->load_error;
+    FatbinEntry entries[MAX_FATBIN_ENTRIES];
+    size_t n = 0;
+    Diag d = { 0 };
+    int err = RT_INVALID_PTX;
+    if (fatbin_entries(m->wrapper, entries, MAX_FATBIN_ENTRIES, &n, &d)) {
+        if (n > MAX_FATBIN_ENTRIES) n = MAX_FATBIN_ENTRIES;
+        m->ptx = fatbin_pick_ptx(entries, n, rt->cfg.compute_capability, &m->ptx_len, &d);
+        if (!m->ptx && strstr(d.message, "no kernel image")) err = RT_NO_KERNEL_IMAGE;
+    }
+    if (m->ptx) {
+        save_ptx(m);
+        if (ptx_parse(m->ptx, m->ptx_len, m->name, &m->program, &d)) {
+            cuda_ptxas_regs(&m->program, m->ptx, m->ptx_len, rt->cfg.compute_capability);
+            if (place_vars(rt, m)) {
+                m->loaded = true;
+                return RT_SUCCESS;
+            }
+            err = RT_MEMORY_ALLOCATION;
+            m->failed = true;
+            m->load_error = err;
+            return err;
+        }
+    }
+    diag_format(&d, m->message, sizeof m->message);
+    m->failed = true;
+    m->load_error = err;
+    fprintf(stderr, "gpusim: %s: the program's device code cannot run on the simulated GPU:\n  %s\n", rt->program,
+            m->message);
+    return err;
+}
+
+int rt_load_kernel(Runtime *rt, RtKernel *k)
+{
+    if (k->kernel) return RT_SUCCESS;
+    int err = load_module(rt, k->module);
+    if (err != RT_SUCCESS) return err;
+    char msg[256];
+    k->kernel = program_match_kernel(&k->module->program, k->mangled, msg, sizeof msg);
+    if (!k->kernel) {
+        fprintf(stderr, "gpusim: %s: kernel %s is registered but not in its PTX: %s\n", rt->program, k->mangled, msg);
+        return RT_INVALID_DEVICE_FUNCTION;
+    }
+    k->regs = kernel_regs_per_thread(k->kernel);
+    return RT_SUCCESS;
+}
+
+RtVar *rt_find_var(Runtime *rt, const void *host, int *err)
+{
+    for (uint32_t i = 0; i < rt->nmodules; i++) {
+        RtModule *m = rt->modules[i];
+        for (uint32_t j = 0; j < m->nvars; j++) {
+            if (m->vars[j].host != host) continue;
+            if (!m->vars[j].addr) {
+                int e = load_module(rt, m);
+                /* a module whose PTX the simulator refuses still holds its
+                ** variables: the program may copy to and from them */
+                if (e != RT_SUCCESS && !place_vars(rt, m)) {
+                    *err = e;
+                    return NULL;
+                }
+            }
+            return &m->vars[j];
+        }
+    }
+    *err = RT_INVALID_SYMBOL;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- launches */
+
+void *rt_device_ptr(Runtime *rt, uint64_t addr, uint64_t bytes)
+{
+    if (!rt->gmem || bytes > UINT32_MAX) return NULL;
+    return gmem_translate(rt->gmem, addr, bytes ? (uint32_t)bytes : 1);
+}
+
+static bool chosen_for_timing(const Runtime *rt, const RtKernel *k)
+{
+    if (rt->max_launches && k->timed >= rt->max_launches) return false;
+    if (!rt->have_regex) return true;
+    const Kernel *kk = k->kernel;
+    return regexec(&rt->kernels_regex, kk->name, 0, NULL, 0) == 0 ||
+           (kk->signature && regexec(&rt->kernels_regex, kk->signature, 0, NULL, 0) == 0) ||
+           regexec(&rt->kernels_regex, k->mangled, 0, NULL, 0) == 0;
+}
+
+/* A runaway kernel stops after many times the work a finishing one could
+** do, not after hours: as gpusim run's default budget, by the memory the
+** program holds instead of a workload's buffers. */
+static void budget(const Runtime *rt, const uint32_t grid[3], const uint32_t block[3], uint64_t *instr, uint64_t *cycles)
+{
+    const double cap = 0x1p62;
+    double threads = (double)block[0] * block[1] * block[2];
+    double warps = (double)grid[0] * grid[1] * grid[2] * ((threads + 31) / 32);
+    double words = (double)gmem_bytes(rt->gmem) / 4;
+    double n = fmin(cap, 0x1p24 + 0x1p16 * warps + 16 * words);
+    *instr = (uint64_t)n;
+    *cycles = (uint64_t)fmin(cap, 1024 * n);
+}
+
+static int status_error(SimStatus s)
+{
+    switch (s) {
+    case SIM_OK: return RT_SUCCESS;
+    case SIM_FAULT: return RT_ILLEGAL_ADDRESS;
+    case SIM_DEADLOCK: return RT_LAUNCH_FAILURE;
+    case SIM_BUDGET: return RT_LAUNCH_TIMEOUT;
+    case SIM_BAD_LAUNCH: return RT_LAUNCH_OUT_OF_RESOURCES;
+    case SIM_INTERNAL: return RT_UNKNOWN;
+    }
+    return RT_UNKNOWN;
+}
+
+static bool keep_stats(RtKernel *k, const KernelStats *st)
+{
+    if (!grow_array((void **)&k->launch_st, &k->launch_st_cap, k->timed + 1, sizeof *k->launch_st)) return false;
+    k->launch_st[k->timed++] = *st;
+    return true;
+}
+
+static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
+{
+    if (rt->source && !k->pcs) {
+        k->pcs = calloc(k->kernel->ncode ? k->kernel->ncode : 1, sizeof *k->pcs);
+        if (!k->pcs) return RT_MEMORY_ALLOCATION;
+    }
+    L->pc_counters = k->pcs;
+    L->threads = k->pcs ? 1 : rt->threads;
+    L->keep_dirty = true;
+    L->max_warp_instructions = 0;
+    budget(rt, L->grid, L->block, &L->max_warp_instructions, &L->max_cycles);
+    SimResult *r = calloc(1, sizeof *r);
+    if (!r) return RT_MEMORY_ALLOCATION;
+    bool ok = gpu_session_simulate(rt->session, L, NULL, r);
+    int err = status_error(r->status);
+    if (ok) {
+        derive_stats(&rt->cfg, &r->stats);
+        rt->clock += r->stats.cycles;
+        if (!keep_stats(k, &r->stats)) err = RT_MEMORY_ALLOCATION;
+    } else {
+        fprintf(stderr, "gpusim: %s: launch %u of kernel %s: %s: %s\n", rt->program, k->launches + 1,
+                k->kernel->signature ? k->kernel->signature : k->kernel->name, gpu_status_name(r->status), r->message);
+        /* the session is left in that launch's state: start a new one */
+        gpu_session_destroy(rt->session);
+        rt->session = gpu_session_create(&rt->cfg);
+    }
+    free(r);
+    return err;
+}
+
+static int run_untimed(Runtime *rt, RtKernel *k, const Launch *L)
+{
+    GridLaunch g = { .dynamic_smem = L->dynamic_smem, .params = L->params, .nsm = rt->cfg.sm_count };
+    memcpy(g.grid, L->grid, sizeof g.grid);
+    memcpy(g.block, L->block, sizeof g.block);
+    uint64_t cycles;
+    budget(rt, L->grid, L->block, &g.max_warp_instructions, &cycles);
+    GridResult r;
+    if (grid_run_functional(k->kernel, rt->gmem, &g, &r)) {
+        /* the clock moves by the kernel's mean timed launch, when it has one */
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < k->timed; i++) sum += k->launch_st[i].cycles;
+        uint64_t estimate = k->timed ? sum / k->timed : 0;
+        k->untimed_cycles_estimate += estimate;
+        rt->clock += estimate;
+        return RT_SUCCESS;
+    }
+    static const SimStatus as_sim[] = { SIM_OK, SIM_FAULT, SIM_DEADLOCK, SIM_BUDGET, SIM_BAD_LAUNCH };
+    SimStatus s = as_sim[r.status];
+    fprintf(stderr, "gpusim: %s: launch %u of kernel %s (not timed): %s: %s\n", rt->program, k->launches + 1,
+            k->kernel->signature ? k->kernel->signature : k->kernel->name, gpu_status_name(s), r.message);
+    return status_error(s);
+}
+
+int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args,
+              uint64_t dynamic_smem)
+{
+    int err = rt_load_kernel(rt, k);
+    if (err != RT_SUCCESS) {
+        k->launches++, k->failed++;
+        return err;
+    }
+    char msg[256];
+    if (!grid_check_launch(grid, block, msg, sizeof msg) || dynamic_smem > UINT32_MAX) {
+        fprintf(stderr, "gpusim: %s: kernel %s: invalid launch: %s\n", rt->program, k->kernel->name,
+                dynamic_smem > UINT32_MAX ? "dynamic shared memory above 4 GiB" : msg);
+        return RT_INVALID_CONFIGURATION;
+    }
+    const Kernel *kk = k->kernel;
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { 0 };
+    for (uint32_t i = 0; i < kk->nparams; i++) {
+        const KernelParam *p = &kk->params[i];
+        if (!args || !args[i] || p->offset + p->size > sizeof params) return RT_INVALID_VALUE;
+        memcpy((uint8_t *)params + p->offset, args[i], p->size);
+    }
+    Launch L = { .kernel = kk, .kernel_file = k->module->name, .gmem = rt->gmem, .dynamic_smem = (uint32_t)dynamic_smem,
+                 .regs_per_thread = k->regs, .params = params };
+    memcpy(L.grid, grid, sizeof L.grid);
+    memcpy(L.block, block, sizeof L.block);
+    if (k->launches && (memcmp(k->grid, grid, sizeof k->grid) || memcmp(k->block, block, sizeof k->block)))
+        k->shapes_vary = true;
+    memcpy(k->grid, grid, sizeof k->grid);
+    memcpy(k->block, block, sizeof k->block);
+    err = chosen_for_timing(rt, k) ? run_timed(rt, k, &L) : run_untimed(rt, k, &L);
+    k->launches++;
+    if (err != RT_SUCCESS) k->failed++;
+    return err;
+}
+
+/* ------------------------------------------------------------------- misc */
+
+void rt_missing(Runtime *rt, const char *name)
+{
+    for (uint32_t i = 0; i < rt->nmissing; i++)
+        if (strcmp(rt->missing[i].name, name) == 0) {
+            rt->missing[i].calls++;
+            return;
+        }
+    if (!grow_array((void **)&rt->missing, &rt->missing_cap, rt->nmissing + 1, sizeof *rt->missing)) return;
+    rt->missing[rt->nmissing++] = (RtMissing){ name, 1 };
+}
+
+void rt_reset(Runtime *rt)
+{
+    if (!rt->ready) return;
+    gmem_destroy(rt->gmem);
+    gpu_session_destroy(rt->session);
+    rt->gmem = gmem_create();
+    rt->session = gpu_session_create(&rt->cfg);
+    rt->sticky = RT_SUCCESS;
+    for (uint32_t i = 0; i < rt->nmodules; i++)
+        for (uint32_t j = 0; j < rt->modules[i]->nvars; j++) rt->modules[i]->vars[j].addr = 0;
+    /* loaded modules keep their programs; their variables are placed again,
+    ** with their initial values, when next used */
+    for (uint32_t i = 0; i < rt->nmodules; i++)
+        if (rt->modules[i]->loaded && !place_vars(rt, rt->modules[i])) rt->modules[i]->loaded = false;
+}
+
+double rt_cycles_to_ms(const Runtime *rt, uint64_t cycles)
+{
+    return (double)cycles / (rt->cfg.clock_mhz * 1e3);
+}

@@ -1,0 +1,180 @@
+/* cudart/runtime.h -- the simulated device behind our libcudart.so.13: one
+** GPU per process (a GpuConfig, a GpuSession whose caches and queues carry
+** over from launch to launch, and a GlobalMem that holds every cudaMalloc),
+** the modules and kernels the program registered, and what each kernel's
+** launches cost. cudart/api.c turns CUDA runtime calls into these calls;
+** cudart/report.c prints the per-kernel report at exit.
+**
+** The CUDA runtime API has no handle: its state is the process's. So the
+** Runtime lives in the one process-wide pointer cudart/runtime.c keeps, and
+** every call takes its lock (programs call CUDA from several threads).
+** Options come from the environment `gpusim exec` sets (cudart/README
+** section of docs/CUDA.md): GPUSIM_GPU, GPUSIM_SET (K=V lines),
+** GPUSIM_REPORT, GPUSIM_SOURCE, GPUSIM_THREADS, GPUSIM_KERNELS,
+** GPUSIM_MAX_LAUNCHES, GPUSIM_PROGRAM.                                    */
+#ifndef GPUSIM_CUDART_RUNTIME_H
+#define GPUSIM_CUDART_RUNTIME_H
+
+#include <pthread.h>
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "isa/gmem.h"
+#include "isa/load.h"
+#include "isa/program.h"
+#include "sim/config.h"
+#include "sim/gpu.h"
+#include "sim/stats.h"
+
+/* Runtime errors, with CUDA's numbers (driver_types.h), for the files
+** that do not include NVIDIA's headers. */
+enum {
+    RT_SUCCESS = 0,
+    RT_INVALID_VALUE = 1,
+    RT_MEMORY_ALLOCATION = 2,
+    RT_INVALID_CONFIGURATION = 9,
+    RT_INVALID_SYMBOL = 13,
+    RT_INVALID_DEVICE_FUNCTION = 98,
+    RT_INVALID_DEVICE = 101,
+    RT_NO_KERNEL_IMAGE = 209,
+    RT_INVALID_PTX = 218,
+    RT_INVALID_RESOURCE_HANDLE = 400,
+    RT_NOT_READY = 600,
+    RT_ILLEGAL_ADDRESS = 700,
+    RT_LAUNCH_OUT_OF_RESOURCES = 701,
+    RT_LAUNCH_TIMEOUT = 702,
+    RT_LAUNCH_FAILURE = 719,
+    RT_NOT_SUPPORTED = 801,
+    RT_UNKNOWN = 999
+};
+
+typedef struct RtModule RtModule;
+
+/* One __device__ or __constant__ variable a module registered. */
+typedef struct {
+    const void *host;      /* the host shadow the program names it by         */
+    char       *name;      /* its PTX name                                    */
+    uint64_t    size;
+    bool        constant;
+    uint32_t    addr;      /* in the simulated global space, once loaded      */
+} RtVar;
+
+/* One kernel: registered by its host stub, loaded with its module. */
+typedef struct {
+    const void  *host_fun;     /* the stub's address: the program's handle   */
+    char        *mangled;      /* the .entry name                              */
+    RtModule    *module;
+    const Kernel *kernel;      /* NULL until the module is loaded             */
+    uint32_t     regs;         /* per thread (ptxas), 0 until loaded          */
+    /* what the report prints */
+    uint32_t     launches, timed, failed;
+    uint32_t     grid[3], block[3]; /* of the last launch                      */
+    bool         shapes_vary;  /* not every launch had the same grid/block    */
+    KernelStats *launch_st;    /* one per timed launch                         */
+    uint32_t     launch_st_cap;
+    uint64_t     untimed_cycles_estimate;
+    PcCounters  *pcs;          /* GPUSIM_SOURCE: the timed launches' sum      */
+} RtKernel;
+
+struct RtModule {
+    const void *wrapper;       /* what __cudaRegisterFatBinary got            */
+    bool        loaded, failed;
+    int         load_error;    /* RT_* when failed                             */
+    char        message[DIAG_MESSAGE_MAX + DIAG_FILE_MAX];
+    Program     program;
+    char       *ptx;           /* the PTX text (kept for --source)            */
+    size_t      ptx_len;
+    char        name[DIAG_FILE_MAX]; /* the saved PTX's path ("PROGRAM#N" until
+                                  loaded, or when it cannot be saved)   */
+    RtVar      *vars;
+    uint32_t    nvars, vars_cap;
+};
+
+typedef struct {
+    bool     recorded, timing;
+    uint64_t cycle;            /* the simulated clock when recorded           */
+} RtEvent;
+
+typedef struct {
+    const char *name;          /* a call gpusim does not implement            */
+    uint64_t    calls;
+} RtMissing;
+
+typedef struct {
+    pthread_mutex_t lock;
+    bool            ready;     /* config loaded                               */
+    char            config_error[DIAG_MESSAGE_MAX + DIAG_FILE_MAX];
+    GpuConfig       cfg;
+    GlobalMem      *gmem;
+    GpuSession     *session;
+    uint64_t        clock;     /* simulated cycles since the device started   */
+    int             sticky;    /* a launch's fault: every call returns it     */
+    RtModule      **modules;
+    uint32_t        nmodules, modules_cap;
+    RtKernel      **kernels;
+    uint32_t        nkernels, kernels_cap;
+    RtMissing      *missing;
+    uint32_t        nmissing, missing_cap;
+    /* options */
+    const char     *program;   /* argv[0] as gpusim exec saw it              */
+    const char     *report_path;
+    bool            source, have_regex;
+    regex_t         kernels_regex;
+    uint32_t        max_launches; /* timed per kernel; 0: all                  */
+    uint32_t        threads;
+    uint64_t        api_calls;
+    uint32_t        allocations;   /* cudaMalloc calls, to name each in faults */
+    bool            said_no_device;
+} Runtime;
+
+/* The process's runtime, made on first use (NULL only when out of memory). */
+Runtime *rt_get(void);
+void rt_lock(Runtime *rt);
+void rt_unlock(Runtime *rt);
+
+/* Registration, called by the program's static constructors. */
+RtModule *rt_register_module(Runtime *rt, const void *wrapper);
+void rt_register_function(Runtime *rt, RtModule *m, const void *host_fun, const char *mangled);
+void rt_register_var(Runtime *rt, RtModule *m, const void *host, const char *name, uint64_t size, bool constant);
+
+/* The kernel the program names by its stub (NULL: not registered). */
+RtKernel *rt_find_kernel(Runtime *rt, const void *host_fun);
+
+/* Loads k's module if it is not yet (its PTX parsed, registers from ptxas,
+** variables placed): RT_SUCCESS or the error the program sees. */
+int rt_load_kernel(Runtime *rt, RtKernel *k);
+
+/* The variable the program names by its host shadow, its module loaded
+** (NULL: none; *err RT_INVALID_SYMBOL or the module's load error). */
+RtVar *rt_find_var(Runtime *rt, const void *host, int *err);
+
+/* Runs one launch: args[i] points at parameter i's value. Returns RT_*. */
+int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args,
+              uint64_t dynamic_smem);
+
+/* Host pointer for [addr, addr+bytes) of device memory, or NULL when that
+** range is not inside one allocation. */
+void *rt_device_ptr(Runtime *rt, uint64_t addr, uint64_t bytes);
+
+/* Counts a call the runtime does not implement (name: a static string). */
+void rt_missing(Runtime *rt, const char *name);
+
+/* A call of the program that gpusim does not implement (cudart/api.c):
+** counted for the exit report, the thread's last error set; returns
+** cudaErrorNotSupported's number. */
+int rt_api_missing(const char *name);
+
+/* Ends the device: memory, session and modules' loaded state (cudaDeviceReset). */
+void rt_reset(Runtime *rt);
+
+/* Simulated milliseconds of a cycle count. */
+double rt_cycles_to_ms(const Runtime *rt, uint64_t cycles);
+
+/* The per-kernel report (cudart/report.c): text on stderr, and JSON to
+** GPUSIM_REPORT when set. */
+void rt_report(Runtime *rt);
+
+#endif
