@@ -19,6 +19,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
 
 /* ---- shared option handling (cli/cli_common.c) ---- */
 

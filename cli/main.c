@@ -12,6 +12,7 @@ typedef struct {
 } Command;
 
 static const Command COMMANDS[] = {
+    { "exec", cmd_exec, "run a CUDA program as it is, its kernels on a simulated GPU; report each kernel" },
     { "run", cmd_run, "run a workload's variants on a simulated GPU: check, compare, explain" },
     { "asm", cmd_asm, "assemble a kernel file; print registers, shared memory, disassembly, reconvergence" },
     { "occupancy", cmd_occupancy, "blocks per SM, occupancy and the limiting resource of a launch (CUDA's rules)" },

@@ -8,14 +8,13 @@
 ** cudaErrorNotSupported and are listed at exit, never a silent success.
 ** Device work runs when it is issued, in issue order, so every stream is
 ** complete whenever the host looks; the simulated clock (the events') moves
-** by each kernel's simulated time, and copies and memsets take none.     */
-#include <cuda_runtime_api.h>
-
+** by each kernel's simulated time, and copies and memsets take none.
+** The memory calls are in cudart/api_memory.c.                          */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudart/runtime.h"
+#include "cudart/api_int.h"
 #include "sim/occupancy.h"
 
 /* Registration and launch entry points nvcc's host code calls; NVIDIA
@@ -35,16 +34,14 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                     cudaStream_t stream);
 
-/* Streams and events are ours; CUDA only names their structs. */
-#define STREAM_MAGIC 0x5354524du
-#define EVENT_MAGIC  0x4556544eu
-struct CUstream_st { uint32_t magic; unsigned flags; int priority; };
-struct CUevent_st { uint32_t magic; RtEvent e; };
-
 static _Thread_local cudaError_t last_error;
 
-/* Takes the lock; NULL (after setting *err) when there is no device. */
-static Runtime *enter(cudaError_t *err)
+cudaError_t api_fail(cudaError_t err)
+{
+    return last_error = err;
+}
+
+Runtime *api_enter(cudaError_t *err)
 {
     Runtime *rt = rt_get();
     if (!rt) {
@@ -63,23 +60,17 @@ static Runtime *enter(cudaError_t *err)
     return rt;
 }
 
-static cudaError_t leave(Runtime *rt, int err)
+cudaError_t api_leave(Runtime *rt, int err)
 {
     if (err != cudaSuccess) last_error = (cudaError_t)err;
     rt_unlock(rt);
     return (cudaError_t)err;
 }
 
-/* Every call but the error queries begins so: no device, or a sticky fault. */
-#define ENTER(rt)                                           \
-    cudaError_t enter_err_;                                 \
-    Runtime *rt = enter(&enter_err_);                       \
-    if (!rt) return enter_err_;                             \
-    if (rt->sticky) return leave(rt, rt->sticky)
-
-/* A message for the user when a call gets bad arguments; CUDA says nothing,
-** but a simulator can say what was wrong. */
-#define WHY(rt, ...) (fprintf(stderr, "gpusim: %s: ", (rt)->program), fprintf(stderr, __VA_ARGS__), fputc('\n', stderr))
+bool api_valid_stream(cudaStream_t s)
+{
+    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread || s->magic == STREAM_MAGIC;
+}
 
 /* ------------------------------------------------------------ registration */
 
@@ -141,18 +132,13 @@ unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedM
 
 cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
 {
-    if (npushed == 0) return last_error = cudaErrorMissingConfiguration;
+    if (npushed == 0) return api_fail(cudaErrorMissingConfiguration);
     CallConfig c = pushed[--npushed];
     *gridDim = c.grid;
     *blockDim = c.block;
     *sharedMem = c.smem;
     memcpy(stream, &c.stream, sizeof c.stream);
     return cudaSuccess;
-}
-
-static bool valid_stream(cudaStream_t s)
-{
-    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread || s->magic == STREAM_MAGIC;
 }
 
 static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, void **args, size_t smem,
@@ -162,9 +148,9 @@ static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, 
     if (!k) k = rt_find_kernel(rt, func);
     if (!k) {
         WHY(rt, "a launch names %p, which is not a registered kernel", func);
-        return leave(rt, cudaErrorInvalidDeviceFunction);
+        return api_leave(rt, cudaErrorInvalidDeviceFunction);
     }
-    if (!valid_stream(stream)) return leave(rt, cudaErrorInvalidResourceHandle);
+    if (!api_valid_stream(stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     uint32_t g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
     int err = rt_launch(rt, k, g, b, args, smem);
     if (err == cudaErrorIllegalAddress || err == cudaErrorLaunchFailure || err == cudaErrorLaunchTimeout ||
@@ -172,7 +158,7 @@ static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, 
         rt->sticky = err;
     /* a launch's fault reaches the program at its next synchronizing call,
     ** as on a GPU; a launch that cannot start is refused at once */
-    return leave(rt, rt->sticky ? cudaSuccess : err);
+    return api_leave(rt, rt->sticky ? cudaSuccess : err);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -191,15 +177,15 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 {
     ENTER(rt);
     RtKernel *k = rt_find_kernel(rt, func);
-    if (!k) return leave(rt, cudaErrorInvalidDeviceFunction);
+    if (!k) return api_leave(rt, cudaErrorInvalidDeviceFunction);
     *kernel = (cudaKernel_t)(void *)k;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                cudaStream_t stream)
 {
-    if (!kernel) return last_error = cudaErrorInvalidDeviceFunction;
+    if (!kernel) return api_fail(cudaErrorInvalidDeviceFunction);
     return launch((RtKernel *)(void *)kernel, NULL, gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -225,18 +211,18 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
     {
         ENTER(rt);
         RtKernel *k = rt_find_kernel(rt, func);
-        if (!k) return leave(rt, cudaErrorInvalidDeviceFunction);
+        if (!k) return api_leave(rt, cudaErrorInvalidDeviceFunction);
         int err = rt_load_kernel(rt, k);
-        if (err) return leave(rt, err);
+        if (err) return api_leave(rt, err);
         OccResult occ;
         uint64_t blocks = (uint64_t)gridDim.x * gridDim.y * gridDim.z;
         if (!kernel_occupancy(rt, k, blockDim.x * blockDim.y * blockDim.z, sharedMem, &occ) ||
             blocks > (uint64_t)occ.blocks_per_sm * rt->cfg.sm_count) {
             WHY(rt, "cooperative launch of %s: %llu blocks do not all fit the device at once (%u per SM x %u SMs)",
                 k->kernel->name, (unsigned long long)blocks, occ.blocks_per_sm, rt->cfg.sm_count);
-            return leave(rt, cudaErrorCooperativeLaunchTooLarge);
+            return api_leave(rt, cudaErrorCooperativeLaunchTooLarge);
         }
-        leave(rt, cudaSuccess);
+        api_leave(rt, cudaSuccess);
     }
     return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream);
 }
@@ -245,9 +231,9 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
 {
     ENTER(rt);
     RtKernel *k = rt_find_kernel(rt, func);
-    if (!k || !attr) return leave(rt, k ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction);
+    if (!k || !attr) return api_leave(rt, k ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction);
     int err = rt_load_kernel(rt, k);
-    if (err) return leave(rt, err);
+    if (err) return api_leave(rt, err);
     memset(attr, 0, sizeof *attr);
     attr->sharedSizeBytes = k->kernel->static_smem;
     attr->numRegs = (int)k->regs;
@@ -259,29 +245,29 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     OccResult occ;
     while (max > 32 && !kernel_occupancy(rt, k, max, 0, &occ)) max -= 32;
     attr->maxThreadsPerBlock = (int)max;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
     ENTER(rt);
-    if (!rt_find_kernel(rt, func)) return leave(rt, cudaErrorInvalidDeviceFunction);
+    if (!rt_find_kernel(rt, func)) return api_leave(rt, cudaErrorInvalidDeviceFunction);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         /* the simulator lets every launch opt in (occupancy.h); the limit holds */
-        if (value < 0 || (uint32_t)value > rt->cfg.shared_per_block_optin) return leave(rt, cudaErrorInvalidValue);
-        return leave(rt, cudaSuccess);
+        if (value < 0 || (uint32_t)value > rt->cfg.shared_per_block_optin) return api_leave(rt, cudaErrorInvalidValue);
+        return api_leave(rt, cudaSuccess);
     }
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) /* a hint CUDA may ignore; the model takes the largest */
-        return leave(rt, value < -1 || value > 100 ? cudaErrorInvalidValue : cudaSuccess);
+        return api_leave(rt, value < -1 || value > 100 ? cudaErrorInvalidValue : cudaSuccess);
     rt_missing(rt, "cudaFuncSetAttribute (attributes other than the shared-memory ones)");
-    return leave(rt, cudaErrorNotSupported);
+    return api_leave(rt, cudaErrorNotSupported);
 }
 
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
     ENTER(rt);
     (void)cacheConfig; /* a preference, which CUDA too may ignore */
-    return leave(rt, rt_find_kernel(rt, func) ? cudaSuccess : cudaErrorInvalidDeviceFunction);
+    return api_leave(rt, rt_find_kernel(rt, func) ? cudaSuccess : cudaErrorInvalidDeviceFunction);
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
@@ -290,13 +276,13 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
     ENTER(rt);
     (void)flags;
     RtKernel *k = rt_find_kernel(rt, func);
-    if (!k) return leave(rt, cudaErrorInvalidDeviceFunction);
+    if (!k) return api_leave(rt, cudaErrorInvalidDeviceFunction);
     int err = rt_load_kernel(rt, k);
-    if (err) return leave(rt, err);
-    if (!numBlocks || blockSize <= 0) return leave(rt, cudaErrorInvalidValue);
+    if (err) return api_leave(rt, err);
+    if (!numBlocks || blockSize <= 0) return api_leave(rt, cudaErrorInvalidValue);
     OccResult occ;
     *numBlocks = kernel_occupancy(rt, k, (uint32_t)blockSize, dynamicSMemSize, &occ) ? (int)occ.blocks_per_sm : 0;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
@@ -310,16 +296,16 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
 {
     ENTER(rt);
     RtKernel *k = rt_find_kernel(rt, func);
-    if (!k) return leave(rt, cudaErrorInvalidDeviceFunction);
+    if (!k) return api_leave(rt, cudaErrorInvalidDeviceFunction);
     int err = rt_load_kernel(rt, k);
-    if (err) return leave(rt, err);
-    if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0) return leave(rt, cudaErrorInvalidValue);
+    if (err) return api_leave(rt, err);
+    if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0) return api_leave(rt, cudaErrorInvalidValue);
     /* the most dynamic shared memory with which numBlocks still fit */
     uint32_t lo = 0, hi = rt->cfg.shared_per_block_optin;
     OccResult occ;
     if (!kernel_occupancy(rt, k, (uint32_t)blockSize, 0, &occ) || occ.blocks_per_sm < (uint32_t)numBlocks) {
         *dynamicSmemSize = 0;
-        return leave(rt, cudaSuccess);
+        return api_leave(rt, cudaSuccess);
     }
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo + 1) / 2;
@@ -327,7 +313,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
         else hi = mid - 1;
     }
     *dynamicSmemSize = lo;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 /* ------------------------------------------------------------------ device */
@@ -335,63 +321,60 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
 cudaError_t cudaGetDeviceCount(int *count)
 {
     cudaError_t e;
-    Runtime *rt = enter(&e);
+    Runtime *rt = api_enter(&e);
     if (!rt) {
         if (count) *count = 0;
         return e;
     }
-    if (!count) return leave(rt, cudaErrorInvalidValue);
+    if (!count) return api_leave(rt, cudaErrorInvalidValue);
     *count = 1;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaGetDevice(int *device)
 {
     ENTER(rt);
-    if (!device) return leave(rt, cudaErrorInvalidValue);
+    if (!device) return api_leave(rt, cudaErrorInvalidValue);
     *device = 0;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaSetDevice(int device)
 {
     ENTER(rt);
-    return leave(rt, device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+    return api_leave(rt, device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
 }
 
 cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
 {
     ENTER(rt);
     (void)deviceFlags, (void)flags;
-    return leave(rt, device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+    return api_leave(rt, device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
 }
 
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
     ENTER(rt);
     (void)prop;
-    if (!device) return leave(rt, cudaErrorInvalidValue);
+    if (!device) return api_leave(rt, cudaErrorInvalidValue);
     *device = 0;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
     ENTER(rt);
     (void)flags; /* how the host waits: every wait here is already over */
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
     ENTER(rt);
-    if (!flags) return leave(rt, cudaErrorInvalidValue);
+    if (!flags) return api_leave(rt, cudaErrorInvalidValue);
     *flags = cudaDeviceScheduleAuto;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
-
-/* The simulated device's address space, all of it available to cudaMalloc. */
-#define DEVICE_BYTES ((size_t)(GMEM_LIMIT - GMEM_BASE))
 
 static void fill_props(const Runtime *rt, struct cudaDeviceProp *p)
 {
@@ -434,17 +417,17 @@ static void fill_props(const Runtime *rt, struct cudaDeviceProp *p)
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
     ENTER(rt);
-    if (!prop) return leave(rt, cudaErrorInvalidValue);
-    if (device != 0) return leave(rt, cudaErrorInvalidDevice);
+    if (!prop) return api_leave(rt, cudaErrorInvalidValue);
+    if (device != 0) return api_leave(rt, cudaErrorInvalidDevice);
     fill_props(rt, prop);
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {
     ENTER(rt);
-    if (!value) return leave(rt, cudaErrorInvalidValue);
-    if (device != 0) return leave(rt, cudaErrorInvalidDevice);
+    if (!value) return api_leave(rt, cudaErrorInvalidValue);
+    if (device != 0) return api_leave(rt, cudaErrorInvalidDevice);
     struct cudaDeviceProp p;
     fill_props(rt, &p);
     const GpuConfig *c = &rt->cfg;
@@ -484,328 +467,53 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *value = 0; break;
     default:
         rt_missing(rt, "cudaDeviceGetAttribute (an attribute the simulated machine has no figure for)");
-        return leave(rt, cudaErrorNotSupported);
+        return api_leave(rt, cudaErrorNotSupported);
     }
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaDeviceSynchronize(void)
 {
     ENTER(rt);
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaDeviceReset(void)
 {
     cudaError_t e;
-    Runtime *rt = enter(&e);
+    Runtime *rt = api_enter(&e);
     if (!rt) return e;
     rt_reset(rt);
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
 {
     ENTER(rt);
     (void)cacheConfig; /* a preference, which CUDA too may ignore */
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
 {
     ENTER(rt);
-    if (!pCacheConfig) return leave(rt, cudaErrorInvalidValue);
+    if (!pCacheConfig) return api_leave(rt, cudaErrorInvalidValue);
     *pCacheConfig = cudaFuncCachePreferNone;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
-    if (!runtimeVersion) return last_error = cudaErrorInvalidValue;
+    if (!runtimeVersion) return api_fail(cudaErrorInvalidValue);
     *runtimeVersion = CUDART_VERSION;
     return cudaSuccess;
 }
 
 cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
-    if (!driverVersion) return last_error = cudaErrorInvalidValue;
+    if (!driverVersion) return api_fail(cudaErrorInvalidValue);
     *driverVersion = CUDART_VERSION;
     return cudaSuccess;
-}
-
-/* ------------------------------------------------------------------ memory */
-
-cudaError_t cudaMalloc(void **devPtr, size_t size)
-{
-    ENTER(rt);
-    if (!devPtr) return leave(rt, cudaErrorInvalidValue);
-    *devPtr = NULL;
-    if (size == 0) return leave(rt, cudaSuccess);
-    char name[64];
-    snprintf(name, sizeof name, "cudaMalloc #%u (%zu bytes)", ++rt->allocations, size);
-    Diag d = { 0 };
-    uint32_t addr = gmem_alloc(rt->gmem, size, name, &d);
-    if (!addr) {
-        WHY(rt, "cudaMalloc of %zu bytes: %s", size, d.message);
-        return leave(rt, cudaErrorMemoryAllocation);
-    }
-    *devPtr = (void *)(uintptr_t)addr;
-    return leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
-{
-    if (!pitch) return last_error = cudaErrorInvalidValue;
-    size_t p = (width + 511) / 512 * 512;
-    *pitch = p;
-    return cudaMalloc(devPtr, p * height);
-}
-
-cudaError_t cudaFree(void *devPtr)
-{
-    ENTER(rt);
-    if (!devPtr) return leave(rt, cudaSuccess);
-    if ((uintptr_t)devPtr > UINT32_MAX || !gmem_free(rt->gmem, (uint32_t)(uintptr_t)devPtr)) {
-        WHY(rt, "cudaFree(%p): not the start of a live cudaMalloc allocation", devPtr);
-        return leave(rt, cudaErrorInvalidValue);
-    }
-    return leave(rt, cudaSuccess);
-}
-
-/* Pinned host memory is host memory: there is no copy engine to pin for. */
-cudaError_t cudaMallocHost(void **ptr, size_t size)
-{
-    ENTER(rt);
-    if (!ptr) return leave(rt, cudaErrorInvalidValue);
-    *ptr = size ? malloc(size) : NULL;
-    return leave(rt, size && !*ptr ? cudaErrorMemoryAllocation : cudaSuccess);
-}
-
-cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
-{
-    if (flags & cudaHostAllocMapped) {
-        ENTER(rt);
-        rt_missing(rt, "cudaHostAlloc with cudaHostAllocMapped (device access to host memory)");
-        return leave(rt, cudaErrorNotSupported);
-    }
-    return cudaMallocHost(pHost, size);
-}
-
-cudaError_t cudaFreeHost(void *ptr)
-{
-    ENTER(rt);
-    free(ptr);
-    return leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
-{
-    ENTER(rt);
-    if (!free_bytes || !total) return leave(rt, cudaErrorInvalidValue);
-    *total = DEVICE_BYTES;
-    *free_bytes = DEVICE_BYTES - gmem_bytes(rt->gmem);
-    return leave(rt, cudaSuccess);
-}
-
-/* Host address of [p, p+n) for a copy: device memory when `device`, else p. */
-static void *side(Runtime *rt, const void *p, size_t n, bool device, const char *call, const char *which)
-{
-    if (!device) return (void *)p;
-    void *h = (uintptr_t)p <= UINT32_MAX ? rt_device_ptr(rt, (uintptr_t)p, n) : NULL;
-    if (!h) WHY(rt, "%s: %s range [%p, +%zu) is not inside one device allocation", call, which, p, n);
-    return h;
-}
-
-static bool is_device(Runtime *rt, const void *p)
-{
-    return (uintptr_t)p <= UINT32_MAX && rt_device_ptr(rt, (uintptr_t)p, 1) != NULL;
-}
-
-static cudaError_t copy(Runtime *rt, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, const char *call)
-{
-    if (count == 0) return cudaSuccess;
-    bool ddev, sdev;
-    switch (kind) {
-    case cudaMemcpyHostToHost: ddev = false, sdev = false; break;
-    case cudaMemcpyHostToDevice: ddev = true, sdev = false; break;
-    case cudaMemcpyDeviceToHost: ddev = false, sdev = true; break;
-    case cudaMemcpyDeviceToDevice: ddev = true, sdev = true; break;
-    case cudaMemcpyDefault: ddev = is_device(rt, dst), sdev = is_device(rt, src); break;
-    default: return cudaErrorInvalidMemcpyDirection;
-    }
-    void *d = side(rt, dst, count, ddev, call, "destination");
-    const void *s = side(rt, src, count, sdev, call, "source");
-    if (!d || !s) return cudaErrorInvalidValue;
-    memmove(d, s, count);
-    return cudaSuccess;
-}
-
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
-{
-    ENTER(rt);
-    return leave(rt, copy(rt, dst, src, count, kind, "cudaMemcpy"));
-}
-
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    ENTER(rt);
-    if (!valid_stream(stream)) return leave(rt, cudaErrorInvalidResourceHandle);
-    return leave(rt, copy(rt, dst, src, count, kind, "cudaMemcpyAsync"));
-}
-
-cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
-{
-    return cudaMemcpy(dst, src, count, kind);
-}
-
-cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    return cudaMemcpyAsync(dst, src, count, kind, stream);
-}
-
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
-                         enum cudaMemcpyKind kind)
-{
-    ENTER(rt);
-    if (width > dpitch || width > spitch) return leave(rt, cudaErrorInvalidPitchValue);
-    for (size_t r = 0; r < height; r++) {
-        cudaError_t e = copy(rt, (char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, "cudaMemcpy2D");
-        if (e) return leave(rt, e);
-    }
-    return leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
-                              enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
-}
-
-/* A copy between a variable and `other` (host memory, or device memory for
-** cudaMemcpyDeviceToDevice and cudaMemcpyDefault on a device pointer). */
-static cudaError_t symbol_copy(const void *symbol, void *other, size_t count, size_t offset, enum cudaMemcpyKind kind,
-                               bool to_symbol, const char *call)
-{
-    ENTER(rt);
-    int err;
-    RtVar *v = rt_find_var(rt, symbol, &err);
-    if (!v) {
-        if (err == cudaErrorInvalidSymbol)
-            WHY(rt, "%s: %p is not a registered __device__ or __constant__ variable", call, symbol);
-        return leave(rt, err);
-    }
-    if (offset > v->size || count > v->size - offset) {
-        WHY(rt, "%s: %zu bytes at offset %zu overrun %s (%llu bytes)", call, count, offset, v->name,
-            (unsigned long long)v->size);
-        return leave(rt, cudaErrorInvalidValue);
-    }
-    bool other_device;
-    if (kind == cudaMemcpyDefault) other_device = is_device(rt, other);
-    else if (kind == cudaMemcpyDeviceToDevice) other_device = true;
-    else if (kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost)) other_device = false;
-    else return leave(rt, cudaErrorInvalidMemcpyDirection);
-    if (count == 0) return leave(rt, cudaSuccess);
-    void *sym = rt_device_ptr(rt, v->addr + offset, count);
-    void *h = side(rt, other, count, other_device, call, to_symbol ? "source" : "destination");
-    if (!sym || !h) return leave(rt, cudaErrorInvalidValue);
-    if (to_symbol) memmove(sym, h, count);
-    else memmove(h, sym, count);
-    return leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind)
-{
-    return symbol_copy(symbol, (void *)src, count, offset, kind, true, "cudaMemcpyToSymbol");
-}
-
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
-{
-    return symbol_copy(symbol, dst, count, offset, kind, false, "cudaMemcpyFromSymbol");
-}
-
-cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
-                                    enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
-}
-
-cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
-                                      enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
-}
-
-cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
-{
-    ENTER(rt);
-    int err;
-    RtVar *v = rt_find_var(rt, symbol, &err);
-    if (!v) return leave(rt, err);
-    if (!devPtr) return leave(rt, cudaErrorInvalidValue);
-    *devPtr = (void *)(uintptr_t)v->addr;
-    return leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
-{
-    ENTER(rt);
-    int err;
-    RtVar *v = rt_find_var(rt, symbol, &err);
-    if (!v) return leave(rt, err);
-    if (!size) return leave(rt, cudaErrorInvalidValue);
-    *size = (size_t)v->size;
-    return leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaMemset(void *devPtr, int value, size_t count)
-{
-    ENTER(rt);
-    if (count == 0) return leave(rt, cudaSuccess);
-    void *h = side(rt, devPtr, count, true, "cudaMemset", "destination");
-    if (!h) return leave(rt, cudaErrorInvalidValue);
-    memset(h, value, count);
-    return leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaMemset(devPtr, value, count);
-}
-
-cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count) { return cudaMemset(devPtr, value, count); }
-
-cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
-{
-    return cudaMemsetAsync(devPtr, value, count, stream);
-}
-
-cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
-{
-    for (size_t r = 0; r < height; r++) {
-        cudaError_t e = cudaMemset((char *)devPtr + r * pitch, value, width);
-        if (e) return e;
-    }
-    return cudaSuccess;
-}
-
-cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
-{
-    ENTER(rt);
-    if (!attributes) return leave(rt, cudaErrorInvalidValue);
-    memset(attributes, 0, sizeof *attributes);
-    if (is_device(rt, ptr)) {
-        attributes->type = cudaMemoryTypeDevice;
-        attributes->devicePointer = (void *)ptr;
-    } else {
-        attributes->type = cudaMemoryTypeUnregistered;
-        attributes->hostPointer = (void *)ptr;
-    }
-    attributes->device = 0;
-    return leave(rt, cudaSuccess);
 }
 
 /* ------------------------------------------------------- streams and events */
@@ -813,12 +521,12 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
 {
     ENTER(rt);
-    if (!pStream) return leave(rt, cudaErrorInvalidValue);
+    if (!pStream) return api_leave(rt, cudaErrorInvalidValue);
     struct CUstream_st *s = calloc(1, sizeof *s);
-    if (!s) return leave(rt, cudaErrorMemoryAllocation);
+    if (!s) return api_leave(rt, cudaErrorMemoryAllocation);
     *s = (struct CUstream_st){ STREAM_MAGIC, flags, priority };
     *pStream = s;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
@@ -831,42 +539,42 @@ cudaError_t cudaStreamCreate(cudaStream_t *pStream) { return cudaStreamCreateWit
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     ENTER(rt);
-    if (!stream || stream->magic != STREAM_MAGIC) return leave(rt, cudaErrorInvalidResourceHandle);
+    if (!stream || stream->magic != STREAM_MAGIC) return api_leave(rt, cudaErrorInvalidResourceHandle);
     stream->magic = 0;
     free(stream);
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     ENTER(rt);
-    return leave(rt, valid_stream(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return api_leave(rt, api_valid_stream(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     ENTER(rt);
-    return leave(rt, valid_stream(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return api_leave(rt, api_valid_stream(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     ENTER(rt);
     (void)flags;
-    bool ok = valid_stream(stream) && event && event->magic == EVENT_MAGIC;
-    return leave(rt, ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    bool ok = api_valid_stream(stream) && event && event->magic == EVENT_MAGIC;
+    return api_leave(rt, ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
     ENTER(rt);
-    if (!event) return leave(rt, cudaErrorInvalidValue);
+    if (!event) return api_leave(rt, cudaErrorInvalidValue);
     struct CUevent_st *e = calloc(1, sizeof *e);
-    if (!e) return leave(rt, cudaErrorMemoryAllocation);
+    if (!e) return api_leave(rt, cudaErrorMemoryAllocation);
     e->magic = EVENT_MAGIC;
     e->e.timing = !(flags & cudaEventDisableTiming);
     *event = e;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
@@ -874,10 +582,10 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlag
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
     ENTER(rt);
-    if (!event || event->magic != EVENT_MAGIC || !valid_stream(stream)) return leave(rt, cudaErrorInvalidResourceHandle);
+    if (!event || event->magic != EVENT_MAGIC || !api_valid_stream(stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     event->e.recorded = true;
     event->e.cycle = rt->clock;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecord(event, stream); }
@@ -891,36 +599,36 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     ENTER(rt);
-    return leave(rt, event && event->magic == EVENT_MAGIC ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return api_leave(rt, event && event->magic == EVENT_MAGIC ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
     ENTER(rt);
-    return leave(rt, event && event->magic == EVENT_MAGIC ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return api_leave(rt, event && event->magic == EVENT_MAGIC ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     ENTER(rt);
-    if (!ms) return leave(rt, cudaErrorInvalidValue);
+    if (!ms) return api_leave(rt, cudaErrorInvalidValue);
     if (!start || !end || start->magic != EVENT_MAGIC || end->magic != EVENT_MAGIC)
-        return leave(rt, cudaErrorInvalidResourceHandle);
-    if (!start->e.timing || !end->e.timing) return leave(rt, cudaErrorInvalidResourceHandle);
-    if (!start->e.recorded || !end->e.recorded) return leave(rt, cudaErrorInvalidResourceHandle);
+        return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (!start->e.timing || !end->e.timing) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (!start->e.recorded || !end->e.recorded) return api_leave(rt, cudaErrorInvalidResourceHandle);
     double d = end->e.cycle >= start->e.cycle ? rt_cycles_to_ms(rt, end->e.cycle - start->e.cycle)
                                               : -rt_cycles_to_ms(rt, start->e.cycle - end->e.cycle);
     *ms = (float)d;
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
     ENTER(rt);
-    if (!event || event->magic != EVENT_MAGIC) return leave(rt, cudaErrorInvalidResourceHandle);
+    if (!event || event->magic != EVENT_MAGIC) return api_leave(rt, cudaErrorInvalidResourceHandle);
     event->magic = 0;
     free(event);
-    return leave(rt, cudaSuccess);
+    return api_leave(rt, cudaSuccess);
 }
 
 /* Per-thread default stream spellings (nvcc --default-stream per-thread):

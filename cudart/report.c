@@ -81,8 +81,8 @@ static void report_kernel_text(FILE *out, const RtKernel *k, const KernelSummary
     }
     duration(total, sizeof total, s->st.time_us);
     duration(mean, sizeof mean, s->st.time_us / k->timed);
-    fprintf(out, "  %10s %10s  %3.0f%%/%3.0f%%  %-9s %7.0f  %s %.0f%%\n", total, mean, 100.0 * s->st.active_occupancy,
-            100.0 * s->st.theoretical_occupancy,
+    fprintf(out, "  %10s %10s  %3.0f%%/%3.0f%%  %-9s %9.0f  %s %.0f%%\n", total, mean,
+            100.0 * s->st.theoretical_occupancy, 100.0 * s->st.active_occupancy,
             s->st.occ.limiter == OCC_SHARED_MEMORY ? "smem" : occupancy_limiter_name(s->st.occ.limiter),
             s->st.dram_bandwidth_gbs, STALL_NAMES[s->top], 100.0 * s->st.stall_share[s->top]);
 }
@@ -92,14 +92,16 @@ static void report_text_all(FILE *out, const Runtime *rt, const KernelSummary *s
     uint64_t launches = 0, kernels = 0;
     for (uint32_t i = 0; i < rt->nkernels; i++)
         if (rt->kernels[i]->launches) launches += rt->kernels[i]->launches, kernels++;
-    fprintf(out, "\n== gpusim exec: %s on %s (%s, sm_%u, %u SMs, %.0f MHz): %llu kernel%s, %llu launch%s, %.4f ms simulated\n",
-            rt->program, rt->cfg.name, rt->cfg.description, rt->cfg.compute_capability, rt->cfg.sm_count,
-            rt->cfg.clock_mhz, (unsigned long long)kernels, kernels == 1 ? "" : "s", (unsigned long long)launches,
-            launches == 1 ? "" : "es", rt_cycles_to_ms(rt, rt->clock));
+    char simulated[32];
+    duration(simulated, sizeof simulated, 1e3 * rt_cycles_to_ms(rt, rt->clock));
+    fprintf(out, "\n== gpusim exec: %s on %s (%s, %u SMs, %.0f MHz): %llu kernel%s, %llu launch%s, %s simulated\n",
+            rt->program, rt->cfg.name, rt->cfg.description, rt->cfg.sm_count, rt->cfg.clock_mhz,
+            (unsigned long long)kernels, kernels == 1 ? "" : "s", (unsigned long long)launches,
+            launches == 1 ? "" : "es", simulated);
     if (!kernels) {
         fprintf(out, "  (no kernel was launched)\n");
     } else {
-        fprintf(out, "  %-24s %-12s %-10s %-7s %4s  %10s %10s  %-9s  %-9s %7s  %s\n", "kernel", "launches", "grid",
+        fprintf(out, "  %-24s %-12s %-10s %-7s %4s  %10s %10s  %-9s  %-9s %9s  %s\n", "kernel", "launches", "grid",
                 "block", "regs", "time", "mean", "occupancy", "limiter", "DRAM GB/s", "top warp state");
         for (uint32_t i = 0; i < rt->nkernels; i++)
             if (rt->kernels[i]->launches) report_kernel_text(out, rt->kernels[i], &sums[i]);

@@ -189,22 +189,37 @@ static void save_ptx(RtModule *m)
     snprintf(m->name, sizeof m->name, "%s", path);
 }
 
-/* Places the module's variables in device memory, holding what their host
-** shadows hold (the initializers nvcc copied there). */
+/* Places the module's variables in device memory with their initial
+** values, and points the module's instructions at them. A module whose PTX
+** was refused still places the variables the program registered (zeroed),
+** so that the program may copy to and from them. */
 static bool place_vars(Runtime *rt, RtModule *m)
 {
-    for (uint32_t i = 0; i < m->nvars; i++) {
-        RtVar *v = &m->vars[i];
-        if (v->addr || v->size == 0) continue;
-        Diag d = { 0 };
-        v->addr = gmem_alloc(rt->gmem, v->size, v->name, &d);
-        if (!v->addr) {
-            snprintf(m->message, sizeof m->message, "%s", d.message);
-            return false;
-        }
-        memcpy(gmem_translate(rt->gmem, v->addr, 1), v->host, (size_t)v->size);
+    Program *p = &m->program;
+    uint32_t *addr = calloc(p->nvars ? p->nvars : 1, sizeof *addr);
+    if (!addr) return false;
+    Diag d = { 0 };
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < p->nvars; i++) {
+        const ProgramVar *pv = &p->vars[i];
+        addr[i] = gmem_alloc(rt->gmem, pv->size, pv->name, &d);
+        ok = addr[i] != 0;
+        if (ok && pv->init) memcpy(gmem_translate(rt->gmem, addr[i], pv->size), pv->init, pv->size);
+        for (uint32_t j = 0; ok && j < m->nvars; j++)
+            if (strcmp(m->vars[j].name, pv->name) == 0) {
+                m->vars[j].addr = addr[i];
+                if (m->vars[j].size > pv->size) m->vars[j].size = pv->size;
+            }
     }
-    return true;
+    if (ok) program_bind_vars(p, addr);
+    free(addr);
+    for (uint32_t j = 0; ok && j < m->nvars; j++) {
+        RtVar *v = &m->vars[j];
+        if (v->addr || v->size == 0) continue;
+        ok = (v->addr = gmem_alloc(rt->gmem, v->size, v->name, &d)) != 0;
+    }
+    if (!ok) snprintf(m->message, sizeof m->message, "%s", d.message);
+    return ok;
 }
 
 static int load_module(Runtime *rt, RtModule *m)

@@ -103,6 +103,38 @@ uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d)
     return (uint32_t)base;
 }
 
+uint32_t gmem_alloc_at(GlobalMem *g, uint32_t addr, uint64_t bytes, const char *name, Diag *d)
+{
+    if (bytes == 0 || addr < GMEM_BASE || (uint64_t)addr + bytes > GMEM_LIMIT) {
+        diag_set(d, NULL, 0, 0, "buffer '%s' of %llu bytes cannot be placed at %#x", name, (unsigned long long)bytes, addr);
+        return 0;
+    }
+    uint32_t at = 0;
+    while (at < g->count && g->regions[at].base < addr) at++;
+    bool clear_below = at == 0 || (uint64_t)g->regions[at - 1].base + g->regions[at - 1].size + GMEM_GAP <= addr;
+    bool clear_above = at == g->count || addr + bytes + GMEM_GAP <= g->regions[at].base;
+    if (!clear_below || !clear_above) {
+        diag_set(d, NULL, 0, 0, "buffer '%s' at %#x overlaps another buffer", name, addr);
+        return 0;
+    }
+    if (!grow_array((void **)&g->regions, &g->cap, g->count + 1, sizeof *g->regions)) {
+        diag_set(d, NULL, 0, 0, "out of host memory");
+        return 0;
+    }
+    uint8_t *host = calloc(1, (size_t)bytes);
+    if (!host) {
+        diag_set(d, NULL, 0, 0, "out of host memory for buffer '%s' (%llu bytes)", name, (unsigned long long)bytes);
+        return 0;
+    }
+    memmove(&g->regions[at + 1], &g->regions[at], (g->count - at) * sizeof *g->regions);
+    g->count++;
+    g->last = 0;
+    g->regions[at] = (Region){ .base = addr, .size = bytes, .host = host };
+    snprintf(g->regions[at].name, sizeof g->regions[at].name, "%s", name ? name : "?");
+    g->bytes += bytes;
+    return addr;
+}
+
 bool gmem_free(GlobalMem *g, uint32_t addr)
 {
     if (g->count == 0) return false;

@@ -26,6 +26,11 @@ void gmem_destroy(GlobalMem *g);
 ** with d filled when the space or the host cannot hold it. */
 uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d);
 
+/* The same at a fixed address (a PTX module's variables, program.h), which
+** must keep GMEM_GAP from every other buffer. Returns addr, or 0 with d
+** filled. */
+uint32_t gmem_alloc_at(GlobalMem *g, uint32_t addr, uint64_t bytes, const char *name, Diag *d);
+
 /* Unmaps the buffer that starts at addr and frees its memory; its
 ** addresses fault from then on, until a later buffer reuses them (the
 ** lowest gap that fits is taken first, as allocators reuse). False when no

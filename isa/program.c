@@ -32,11 +32,46 @@ void program_destroy(Program *p)
         free(p->kernels[i].signature);
         free(p->kernels[i].consts);
     }
+    for (uint32_t i = 0; i < p->nvars; i++) free(p->vars[i].name), free(p->vars[i].init);
+    free(p->vars);
     for (uint32_t i = 0; i < p->nsrc_files; i++) free(p->src_files[i]);
     free(p->src_files);
     free(p->kernels);
     free(p->file);
     memset(p, 0, sizeof *p);
+}
+
+/* The variable whose bytes, or its one-past-the-end address, hold a; -1
+** when none does. */
+static int var_at(const Program *p, uint64_t a)
+{
+    for (uint32_t i = 0; i < p->nvars; i++)
+        if (a >= p->vars[i].addr && a - p->vars[i].addr < p->vars[i].size) return (int)i;
+    for (uint32_t i = 0; i < p->nvars; i++)
+        if (a == (uint64_t)p->vars[i].addr + p->vars[i].size) return (int)i;
+    return -1;
+}
+
+void program_bind_vars(Program *p, const uint32_t *addr)
+{
+    if (!p->nvars) return;
+    for (uint32_t k = 0; k < p->nkernels; k++) {
+        Kernel *K = &p->kernels[k];
+        for (uint32_t pc = 0; pc < K->ncode; pc++) {
+            Instr *in = &K->code[pc];
+            if (!(in->iflags & INSTR_VARREF)) continue;
+            for (uint32_t s = 0; s < in->nsrc; s++) {
+                Operand *o = &in->src[s];
+                if (o->kind != OPND_IMM) continue;
+                int v = var_at(p, o->value);
+                if (v < 0) continue;
+                uint32_t moved = addr[v] + (o->value - p->vars[v].addr);
+                if (o->index < K->nconsts && K->consts[o->index] == o->value) K->consts[o->index] = moved;
+                o->value = moved;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < p->nvars; i++) p->vars[i].addr = addr[i];
 }
 
 const Kernel *program_find_kernel(const Program *p, const char *name)

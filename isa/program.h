@@ -27,6 +27,11 @@
 ** else is global. Global buffers are never placed this high in practice
 ** (they start at GMEM_BASE and would need 4 GiB to reach it). */
 #define ISA_SHARED_WINDOW 0xFF000000u
+/* PTX's module-scope .global and .const variables (__device__, __constant__)
+** are laid out from here when a file is parsed (ProgramVar.addr): who runs
+** the program maps them there (gmem_map) or moves them (program_bind_vars). */
+#define ISA_VAR_WINDOW    0xF0000000u
+#define ISA_VAR_ALIGN     256u
 
 typedef enum {
     SREG_TID_X, SREG_TID_Y, SREG_TID_Z,
@@ -86,7 +91,8 @@ typedef struct {
 
 enum {
     INSTR_ADDR64 = 1u << 0, /* the address base src[0] is a 64-bit register pair */
-    INSTR_SAT    = 1u << 1  /* cvt.sat                                          */
+    INSTR_SAT    = 1u << 1, /* cvt.sat                                          */
+    INSTR_VARREF = 1u << 2  /* an immediate source is a module variable's address */
 };
 
 /* Rounding of a cvt (PTX): to f32 (.rn .rz .rm .rp) or to an integral
@@ -147,12 +153,24 @@ typedef struct {
                                         neither ptxas nor the workload says   */
 } Kernel;
 
+/* A module-scope .global or .const variable of a PTX file. */
+typedef struct {
+    char     *name;
+    bool      constant;  /* .const (__constant__), else .global (__device__) */
+    uint32_t  size, align;
+    uint32_t  addr;      /* where the instructions that name it point       */
+    uint8_t  *init;      /* size bytes of initial value, or NULL (zeros)    */
+    uint32_t  line;      /* of its declaration                              */
+} ProgramVar;
+
 typedef struct {
     char    *file;       /* name used in diagnostics                        */
     Kernel  *kernels;
     uint32_t nkernels;
     char   **src_files;  /* PTX .file table (for .loc), or NULL             */
     uint32_t nsrc_files;
+    ProgramVar *vars;    /* PTX: module-scope variables, in ISA_VAR_WINDOW  */
+    uint32_t nvars;
 } Program;
 
 void program_destroy(Program *p);
@@ -160,6 +178,10 @@ void program_destroy(Program *p);
 /* A new zeroed parameter at k->params[k->nparams] (the caller counts it), or
 ** NULL when out of memory. */
 KernelParam *program_add_param(Kernel *k);
+
+/* Moves the variables to addr[0..nvars): every instruction that names one
+** (INSTR_VARREF), at an offset into it, then points at the new place. */
+void program_bind_vars(Program *p, const uint32_t *addr);
 
 /* Kernel named `name`, or NULL. */
 const Kernel *program_find_kernel(const Program *p, const char *name);

@@ -7,9 +7,10 @@
 ** ';', a kernel is `[.visible|.weak] .entry NAME ( .param ... ) [perf
 ** directives] { ... }`; .version/.target/.address_size 64 head the module;
 ** .file/.loc give source lines; .section bodies (debug info) are skipped.
-** Left out (errors that say so): .func and call, module-scope .global and
-** .const variables (at their first use: unused ones are skipped), .local memory, f16/f64, textures, by-value struct
-** parameters, .address_size 32. */
+** Module-scope .global and .const variables (with their initializers) are
+** laid out in ISA_VAR_WINDOW (program.h, ProgramVar); ld.const is a global
+** load. Left out (errors that say so): .func and call, .local memory,
+** f16/f64, textures, by-value struct parameters, .address_size 32. */
 #include "isa/ptx_int.h"
 
 #include <ctype.h>
@@ -120,16 +121,6 @@ const PtxSym *ptx_sym(const Ptx *P, const Tok *t)
 {
     uint32_t i = names_find(&P->sym_ix, t->s, t->len, sym_name, P);
     return i == NAMES_NONE ? NULL : &P->syms[i];
-}
-
-bool ptx_check_unsupported_var(Ptx *P, const Tok *t)
-{
-    char q[80];
-    for (uint32_t i = 0; i < P->nunsup; i++)
-        if (strlen(P->unsup[i].name) == t->len && memcmp(P->unsup[i].name, t->s, t->len) == 0)
-            return ptx_fail(P, t, "'%s' is a module-scope variable (__device__ / __constant__, declared at line %u): "
-                                  "not supported yet", ptx_quote(t, q, sizeof q), P->unsup[i].line);
-    return true;
 }
 
 /* ------------------------------------------------------------ directives */
@@ -251,31 +242,6 @@ static bool parse_shared_decl(Ptx *P, bool is_extern, bool module_scope)
     if (!names_add(&P->sym_ix, P->nsyms, sym_name, P)) return ptx_fail(P, &nt, "out of memory");
     P->nsyms++;
     return ptx_expect(P, ';', "after the .shared declaration");
-}
-
-/* `.global` / `.const` [.align N] .TYPE name[N] [= {...}];: its name and
-** line kept (ptx_check_unsupported_var refuses a use), the rest skipped. */
-static bool parse_unsupported_var(Ptx *P)
-{
-    char q[80];
-    Tok kw = P->tok;
-    ptx_next(P);
-    while (P->tok.kind == TK_DIR) {
-        if (ptx_is(&P->tok, ".align")) ptx_next(P);
-        ptx_next(P);
-    }
-    Tok nt = P->tok;
-    if (nt.kind != TK_WORD || nt.len > 1024)
-        return ptx_fail(P, &nt, "expected a variable's name after '%s', found '%s'", ptx_quote(&kw, q, sizeof q),
-                        ptx_quote(&nt, q, sizeof q));
-    if (!ptx_grow(P, (void **)&P->unsup, &P->unsup_cap, P->nunsup + 1, sizeof *P->unsup)) return false;
-    PtxSym *v = &P->unsup[P->nunsup];
-    memset(v, 0, sizeof *v);
-    if (!(v->name = dup_tok(&nt))) return ptx_fail(P, &nt, "out of memory");
-    v->line = nt.line;
-    P->nunsup++;
-    while (P->tok.kind != TK_EOF && !ptx_punct(&P->tok, ';')) ptx_next(P); /* [N], an initializer */
-    return ptx_expect(P, ';', "after the variable's declaration");
 }
 
 /* Skips `.section NAME { ... }` (debug sections) and `.pragma "..." ;`. */
@@ -707,7 +673,7 @@ static bool parse_module(Ptx *P)
             return ptx_fail(P, &t, "device functions (.func) are not supported yet: nvcc inlines them at -O3 unless "
                                    "marked __noinline__");
         } else if (ptx_is(&t, ".global") || ptx_is(&t, ".const")) {
-            if (!parse_unsupported_var(P)) return false;
+            if (!ptx_parse_module_var(P)) return false;
         } else if (ptx_is(&t, ".file")) {
             if (!parse_file_dir(P)) return false;
         } else if (ptx_is(&t, ".section")) {
@@ -752,8 +718,6 @@ bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Dia
     if (!ok) diag_set(d, P->file, 0, 0, "out of memory");
     if (ok) ok = parse_module(P);
     for (uint32_t i = 0; i < P->nsyms; i++) free(P->syms[i].name);
-    for (uint32_t i = 0; i < P->nunsup; i++) free(P->unsup[i].name);
-    free(P->unsup);
     for (uint32_t i = 0; i < P->npnames; i++) free(P->pnames[i]);
     free(P->syms);
     free(P->pnames);

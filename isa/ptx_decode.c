@@ -69,6 +69,15 @@ bool ptx_want_src(Ptx *P, const POp *o, bool w64, bool is_float, Operand *out, c
     char q[80];
     memset(out, 0, sizeof *out);
     if (o->kind == PO_REG) return ptx_want_reg(P, o, w64 ? VREG_64 : VREG_32, out, what);
+    if (o->kind == PO_WORD && o->var >= 0) { /* a module variable's address */
+        uint32_t a = P->prog->vars[o->var].addr;
+        out->kind = OPND_IMM;
+        out->value = a;
+        if (w64) out->index = pool(P, a);
+        if (out->index == 0xffff) return ptx_fail(P, &o->tok, "too many 64-bit constants in one kernel");
+        P->varrefs++;
+        return true;
+    }
     if (o->kind == PO_WORD && o->sym) { /* the address of a .shared variable */
         out->kind = OPND_IMM;
         out->value = o->sym->offset;
@@ -122,6 +131,8 @@ bool ptx_emit(Ptx *P, Instr *in, uint32_t g)
         in->llat = info->lower.latency;
     }
     P->guard_v[k->ncode] = g;
+    if (P->varrefs) in->iflags |= INSTR_VARREF;
+    P->varrefs = 0;
     k->code[k->ncode++] = *in;
     return true;
 }

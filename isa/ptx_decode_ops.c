@@ -19,6 +19,13 @@ static bool mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in)
     if (o->param >= 0) return ptx_fail(P, &o->tok, "a parameter is read with ld.param, not as an address of this space");
     memset(&in->src[0], 0, sizeof in->src[0]);
     int64_t disp = o->disp;
+    if (o->var >= 0) {
+        if (space == SPACE_SHARED)
+            return ptx_fail(P, &o->tok, "'%s' is a .global or .const variable, not shared memory",
+                            P->prog->vars[o->var].name);
+        disp += P->prog->vars[o->var].addr;
+        P->varrefs++;
+    }
     if (o->sym) {
         if (space != SPACE_SHARED && space != SPACE_GENERIC)
             return ptx_fail(P, &o->tok, "'%s' is a .shared variable: use ld.shared / st.shared", o->sym->name);
@@ -44,10 +51,13 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     bool store = !strcmp(head, "st");
     char q[80];
     ValueType t = ptx_last_type(m);
-    if (m->f16 || m->f64 || m->space == MODS_LOCAL || m->space == MODS_CONST || !t || m->ntypes != 1) return ptx_unsupported(P, opt);
+    if (m->f16 || m->f64 || m->space == MODS_LOCAL || !t || m->ntypes != 1) return ptx_unsupported(P, opt);
+    if (m->space == MODS_CONST && store) return ptx_unsupported(P, opt);
     if (!ptx_nops(P, opt, n, 2, 2)) return false;
     const POp *addr = &ops[store ? 0 : 1], *val = &ops[store ? 1 : 0];
-    MemSpace space = m->space < 0 ? SPACE_GENERIC : (MemSpace)m->space;
+    /* the constant space lives in global memory here: ld.const is a global
+    ** load (its own cache is not modelled; docs/PTX.md) */
+    MemSpace space = m->space == MODS_CONST ? SPACE_GLOBAL : m->space < 0 ? SPACE_GENERIC : (MemSpace)m->space;
     uint32_t words = ptx_is64(t) ? 2 : 1; /* a 64-bit element is two 32-bit words in a register pair */
     in->type = (uint8_t)(ptx_is64(t) ? TYPE_B32 : t);
     if (space == SPACE_PARAM) {
@@ -344,8 +354,8 @@ bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
             return ptx_fail(P, &ops[1].tok, "'%s' is 64-bit: read it with mov.u64", ptx_quote(&ops[1].tok, q, sizeof q));
         in->src[0] = (Operand){ .kind = OPND_SPECIAL, .index = (uint16_t)ops[1].special };
         in->slots = 1, in->lunit = in->llat = UNIT_ALU; /* S2R */
-    } else if (ops[1].kind == PO_WORD && !ops[1].sym) {
-        return ptx_fail(P, &ops[1].tok, "unknown name '%s'; expected a register, a number, a .shared variable or a special register",
+    } else if (ops[1].kind == PO_WORD && !ops[1].sym && ops[1].var < 0) {
+        return ptx_fail(P, &ops[1].tok, "unknown name '%s'; expected a register, a number, a variable or a special register",
                         ptx_quote(&ops[1].tok, q, sizeof q));
     } else if (!ptx_want_src(P, &ops[1], false, t == TYPE_F32, &in->src[0], "the source")) {
         return false;
@@ -361,9 +371,16 @@ bool ptx_decode_cvta(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     (void)head;
     ValueType t = ptx_last_type(m);
     if (!ptx_nops(P, opt, n, 2, 2)) return false;
-    if (m->space == SPACE_GLOBAL) {
+    if (m->space == SPACE_GLOBAL || m->space == MODS_CONST) {
         if (t != TYPE_U64) return ptx_unsupported(P, opt);
-        return ptx_reg_form(P, opt, OP_CVTA_GLOBAL, ops, n, in) && ptx_emit(P, in, g);
+        if (ops[1].kind == PO_WORD && ops[1].var >= 0) { /* cvta.global d, var: the address itself */
+            in->op = OP_MOV_B64;
+            in->ndst = in->nsrc = 1;
+            return ptx_want_reg(P, &ops[0], VREG_64, &in->dst[0], "the destination") &&
+                   ptx_want_src(P, &ops[1], true, false, &in->src[0], "the source") && ptx_emit(P, in, g);
+        }
+        return ptx_reg_form(P, opt, OP_CVTA_GLOBAL, ops, n, in) &&
+               ptx_emit(P, in, g);
     }
     if (m->space != SPACE_SHARED || (t != TYPE_U64 && t != TYPE_U32)) return ptx_unsupported(P, opt);
     in->op = (uint8_t)(m->to ? OP_CVTA_TO_SHARED : OP_CVTA_SHARED);

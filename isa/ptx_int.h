@@ -4,7 +4,8 @@
 ** instruction read, its decoder picked by head, the plain register rows and
 ** the builders below; isa/ptx_decode_ops.c: the other decoders;
 ** isa/ptx_lower.c: folds and load hoisting; isa/ptx_names.c: demangling;
-** isa/ptx_regalloc.c: register rows). Not for other modules: they include
+** isa/ptx_regalloc.c: register rows; isa/ptx_vars.c: module variables).
+** Not for other modules: they include
 ** isa/ptx.h, and the build keeps this header off their include path. */
 #ifndef GPUSIM_ISA_PTX_INT_H
 #define GPUSIM_ISA_PTX_INT_H
@@ -60,11 +61,11 @@ typedef struct {
     PtxSym     *syms;      /* the module's shared variables, then the kernel's */
     uint32_t    nsyms, syms_cap;
     NameIndex   sym_ix;
-    /* module-scope .global / .const variables (__device__, __constant__):
-    ** not supported yet, refused where an instruction names one, so that a
-    ** file with unused ones (the one-byte tags CUDA's headers declare) loads */
-    PtxSym     *unsup;     /* name, line (size, align, offset unused)       */
-    uint32_t    nunsup, unsup_cap;
+    /* module-scope .global / .const variables (__device__, __constant__)
+    ** go to P->prog->vars; an instruction that names one is marked
+    ** INSTR_VARREF when it is appended (varrefs: names seen since the last) */
+    uint32_t    vars_cap, var_next; /* var_next: next free address in the window */
+    uint32_t    varrefs;
     NameIndex   label_ix;
     NameIndex   kernel_ix; /* kernels by their .entry name, for 'defined twice' */
     char      **pnames;    /* parameter names as written                    */
@@ -98,10 +99,11 @@ bool        ptx_int(Ptx *P, const Tok *t, bool neg, int64_t *out);
 bool        ptx_grow(Ptx *P, void **arr, uint32_t *cap, uint32_t need, size_t elem);
 bool        ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
 const PtxSym *ptx_sym(const Ptx *P, const Tok *t);
-/* Fails (false) when t names a module-scope .global or .const variable,
-** which the front end does not support yet: the error is at t, naming the
-** variable's declaration. True for any other name. */
-bool ptx_check_unsupported_var(Ptx *P, const Tok *t);
+/* `.global` / `.const` ...;: a module variable (isa/ptx_vars.c). */
+bool ptx_parse_module_var(Ptx *P);
+/* The module variable t names (its index in P->prog->vars), or -1. */
+int ptx_var(const Ptx *P, const Tok *t);
+
 int         ptx_param_index(const Ptx *P, const Tok *t);
 uint32_t    ptx_label_find(const Ptx *P, const char *name, size_t len);
 
@@ -132,6 +134,7 @@ typedef struct {
     bool     has_reg;
     int      param;       /* parameter index, or -1                          */
     const PtxSym *sym;
+    int      var;         /* module variable index, or -1 (PO_MEM, PO_WORD)  */
     int64_t  disp;
     /* PO_VEC */
     uint32_t nelem;
@@ -142,6 +145,9 @@ typedef struct {
     double   efval[4];
     Tok      etok[4];
 } POp;
+
+/* A numeric literal (integers, 0f/0d bit patterns, decimal floats) into o. */
+bool ptx_parse_number(Ptx *P, const Tok *t, bool neg, POp *o);
 
 #define MAX_OPS 6
 

@@ -19,7 +19,7 @@
 
 /* A numeric literal: integers, 0fXXXXXXXX (f32 bits), 0dXXXXXXXXXXXXXXXX
 ** (f64 bits), decimal floats. */
-static bool parse_number(Ptx *P, const Tok *t, bool neg, POp *o)
+bool ptx_parse_number(Ptx *P, const Tok *t, bool neg, POp *o)
 {
     o->is_float = false;
     o->ival = 0;
@@ -97,13 +97,15 @@ static bool parse_address(Ptx *P, POp *o, Tok t)
             o->has_reg = true;
         } else if (u.kind == TK_WORD) {
             const PtxSym *s = ptx_sym(P, &u);
-            if (!s && !ptx_check_unsupported_var(P, &u)) return false;
-            int pi = s ? -1 : ptx_param_index(P, &u);
-            if (!s && pi < 0)
-                return ptx_fail(P, &u, "unknown name '%s' in an address; expected a register, a .shared variable or a parameter",
+            int var = s ? -1 : ptx_var(P, &u);
+            int pi = s || var >= 0 ? -1 : ptx_param_index(P, &u);
+            if (!s && var < 0 && pi < 0)
+                return ptx_fail(P, &u, "unknown name '%s' in an address; expected a register, a variable or a parameter",
                                 ptx_quote(&u, q, sizeof q));
-            if (neg || o->sym || o->param >= 0 || o->has_reg) return ptx_fail(P, &u, "one symbol per address, added");
+            if (neg || o->sym || o->var >= 0 || o->param >= 0 || o->has_reg)
+                return ptx_fail(P, &u, "one symbol per address, added");
             o->sym = s;
+            o->var = var;
             o->param = pi;
         } else {
             return ptx_fail(P, &u, "expected a register, symbol or number in the address, found '%s'", ptx_quote(&u, q, sizeof q));
@@ -147,7 +149,7 @@ static bool parse_vector(Ptx *P, POp *o)
             if (!ptx_reg(P, &u, &o->ev[e], &o->ecls[e])) return false;
         } else if (u.kind == TK_NUM) {
             POp n;
-            if (!parse_number(P, &u, neg, &n)) return false;
+            if (!ptx_parse_number(P, &u, neg, &n)) return false;
             o->eimm[e] = true;
             o->efloat[e] = n.is_float;
             o->eival[e] = n.ival;
@@ -170,6 +172,7 @@ bool ptx_parse_operand(Ptx *P, POp *o)
     char q[80];
     memset(o, 0, sizeof *o);
     o->param = -1;
+    o->var = -1;
     Tok t = P->tok;
     o->tok = t;
     if (ptx_punct(&t, '[')) return parse_address(P, o, t);
@@ -186,7 +189,7 @@ bool ptx_parse_operand(Ptx *P, POp *o)
     }
     if (t.kind == TK_NUM) {
         if (notp) return ptx_fail(P, &t, "'!' negates a predicate, not a number");
-        if (!parse_number(P, &t, neg, o)) return false;
+        if (!ptx_parse_number(P, &t, neg, o)) return false;
         ptx_next(P);
         return true;
     }
@@ -225,7 +228,7 @@ bool ptx_parse_operand(Ptx *P, POp *o)
         }
         o->kind = PO_WORD;
         o->sym = ptx_sym(P, &t);
-        if (!o->sym && !ptx_check_unsupported_var(P, &t)) return false;
+        o->var = o->sym ? -1 : ptx_var(P, &t);
         ptx_next(P);
         return true;
     }

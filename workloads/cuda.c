@@ -185,29 +185,44 @@ static uint64_t hash_includes(uint64_t h, const char *src, size_t len, const cha
 }
 
 /* The log's text as a Diag message (cut to fit, with the log's path). */
-static void log_to_diag(Diag *d, const char *file, const char *log, const char *head)
+/* The compiler's log into d; true when all of it fit (the log file may go),
+** false when d points at the log for the rest. */
+static bool log_to_diag(Diag *d, const char *file, const char *log, const char *head)
 {
     char *text = NULL;
     size_t len = 0;
     file_read(log, 1 << 20, &text, &len, NULL, 0);
     while (len && (text[len - 1] == '\n' || text[len - 1] == '\r')) len--;
     size_t room = sizeof d->message - strlen(head) - strlen(log) - 64;
-    if (len <= room) diag_set(d, file, 0, 0, "%s\n%.*s", head, (int)len, text ? text : "");
+    bool whole = len <= room;
+    if (whole) diag_set(d, file, 0, 0, "%s\n%.*s", head, (int)len, text ? text : "");
     else diag_set(d, file, 0, 0, "%s\n%.*s\n... (the whole output: %s)", head, (int)room, text, log);
     free(text);
+    return whole;
 }
 
-bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_t nflags, char **ptx, size_t *len,
-                  char *ptx_path, size_t cap, Diag *d)
+/* What compile_cached makes of a .cu file. */
+typedef enum { BUILD_PTX, BUILD_PROGRAM } BuildKind;
+
+/* Compiles path with nvcc into the cache (out_path: the cached file),
+** unless the cache holds it already under the same key. */
+static bool compile_cached(const char *path, uint32_t sm, BuildKind kind, const char *const *flags, size_t nflags,
+                           char *out_path, size_t cap, Diag *d)
 {
-    *ptx = NULL;
     char nvcc[1024], dir[1024];
     if (!cuda_find_tool("nvcc", nvcc, sizeof nvcc)) {
-        diag_set(d, path, 0, 0,
-                 "compiling a .cu kernel file needs the CUDA toolkit's nvcc (not found on PATH, in $CUDA_HOME/bin or "
-                 "/usr/local/cuda/bin): install the CUDA toolkit, or compile it elsewhere with 'nvcc -O3 -ptx "
-                 "-arch=sm_%u' and name the .ptx file, which needs no toolkit",
-                 sm);
+        if (kind == BUILD_PTX)
+            diag_set(d, path, 0, 0,
+                     "compiling a .cu kernel file needs the CUDA toolkit's nvcc (not found on PATH, in $CUDA_HOME/bin "
+                     "or /usr/local/cuda/bin): install the CUDA toolkit, or compile it elsewhere with 'nvcc -O3 -ptx "
+                     "-arch=sm_%u' and name the .ptx file, which needs no toolkit",
+                     sm);
+        else
+            diag_set(d, path, 0, 0,
+                     "building a .cu program needs the CUDA toolkit's nvcc (not found on PATH, in $CUDA_HOME/bin or "
+                     "/usr/local/cuda/bin): install the CUDA toolkit, or build it elsewhere with 'nvcc -cudart shared "
+                     "-arch=sm_%u' and give gpusim exec the program",
+                     sm);
         return false;
     }
     if (!cuda_cache_dir(dir, sizeof dir, d)) return false;
@@ -215,12 +230,12 @@ bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_
     size_t slen;
     char why[256];
     if (file_read(path, CUDA_MAX_SOURCE, &src, &slen, why, sizeof why) != FILE_READ_OK) {
-        diag_set(d, path, 0, 0, "cannot read kernel file: %s", why);
+        diag_set(d, path, 0, 0, "cannot read %s: %s", kind == BUILD_PTX ? "kernel file" : "the CUDA source", why);
         return false;
     }
     char arch[32];
     snprintf(arch, sizeof arch, "-arch=sm_%u", sm);
-    if (nflags > CUDA_MAX_ARGS - 10) nflags = CUDA_MAX_ARGS - 10;
+    if (nflags > CUDA_MAX_ARGS - 12) nflags = CUDA_MAX_ARGS - 12;
     uint64_t h = HASH_FNV64_OFFSET;
     h = hash_fnv64(h, src, slen);
     Included seen = { .n = 0 };
@@ -228,6 +243,7 @@ bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_
     for (size_t i = 0; i < seen.n; i++) free(seen.path[i]);
     h = hash_fnv64(h, arch, strlen(arch));
     for (size_t i = 0; i < nflags; i++) h = hash_fnv64(h, flags[i], strlen(flags[i]) + 1);
+    if (kind == BUILD_PROGRAM) h = hash_fnv64(h, "-cudart shared", 15);
     h = tool_version(nvcc, dir, h);
     free(src);
     const char *base = strrchr(path, '/');
@@ -235,42 +251,51 @@ bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_
     size_t bl = strlen(base);
     if (bl > 3 && strcmp(base + bl - 3, ".cu") == 0) bl -= 3;
     if (bl > 100) bl = 100;
-    snprintf(ptx_path, cap, "%s/%.*s-%016llx.ptx", dir, (int)bl, base, (unsigned long long)h);
-    if (access(ptx_path, R_OK) != 0) { /* not cached: compile */
-        char tmp[1300], log[1300], prefix[1300];
-        snprintf(prefix, sizeof prefix, "%s.log", ptx_path);
-        if (!fresh_temp(tmp, sizeof tmp, ptx_path) || !fresh_temp(log, sizeof log, prefix)) {
-            unlink(tmp);
-            diag_set(d, ptx_path, 0, 0, "cannot write the cache: %s", strerror(errno));
-            return false;
-        }
-        char *argv[CUDA_MAX_ARGS];
-        size_t a = 0;
-        argv[a++] = nvcc;
-        argv[a++] = (char *)"-O3";
-        argv[a++] = (char *)"-ptx";
-        argv[a++] = (char *)"-lineinfo";
-        argv[a++] = arch;
-        for (size_t i = 0; i < nflags; i++) argv[a++] = (char *)flags[i];
-        argv[a++] = (char *)path;
-        argv[a++] = (char *)"-o";
-        argv[a++] = tmp;
-        argv[a] = NULL;
-        int rc = run_tool(argv, log);
-        if (rc != 0) {
-            unlink(tmp);
-            char head[256];
-            snprintf(head, sizeof head, "nvcc failed (exit %d) compiling it; its messages:", rc);
-            log_to_diag(d, path, log, head);
-            return false;
-        }
-        if (rename(tmp, ptx_path) != 0) {
-            unlink(tmp);
-            diag_set(d, ptx_path, 0, 0, "cannot write the cache: %s", strerror(errno));
-            return false;
-        }
-        unlink(log);
+    snprintf(out_path, cap, "%s/%.*s-%016llx%s", dir, (int)bl, base, (unsigned long long)h,
+             kind == BUILD_PTX ? ".ptx" : ".exe");
+    if (access(out_path, R_OK) == 0) return true; /* cached */
+    char tmp[1300], log[1300], prefix[1300];
+    snprintf(prefix, sizeof prefix, "%s.log", out_path);
+    if (!fresh_temp(tmp, sizeof tmp, out_path) || !fresh_temp(log, sizeof log, prefix)) {
+        unlink(tmp);
+        diag_set(d, out_path, 0, 0, "cannot write the cache: %s", strerror(errno));
+        return false;
     }
+    char *argv[CUDA_MAX_ARGS];
+    size_t a = 0;
+    argv[a++] = nvcc;
+    argv[a++] = (char *)"-O3";
+    argv[a++] = (char *)(kind == BUILD_PTX ? "-ptx" : "-cudart=shared");
+    argv[a++] = (char *)"-lineinfo";
+    argv[a++] = arch;
+    for (size_t i = 0; i < nflags; i++) argv[a++] = (char *)flags[i];
+    argv[a++] = (char *)path;
+    argv[a++] = (char *)"-o";
+    argv[a++] = tmp;
+    argv[a] = NULL;
+    int rc = run_tool(argv, log);
+    if (rc != 0) {
+        unlink(tmp);
+        char head[256];
+        snprintf(head, sizeof head, "nvcc failed (exit %d) compiling it; its messages:", rc);
+        if (log_to_diag(d, path, log, head)) unlink(log);
+        return false;
+    }
+    unlink(log);
+    if (rename(tmp, out_path) != 0) {
+        unlink(tmp);
+        diag_set(d, out_path, 0, 0, "cannot write the cache: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_t nflags, char **ptx, size_t *len,
+                  char *ptx_path, size_t cap, Diag *d)
+{
+    *ptx = NULL;
+    if (!compile_cached(path, sm, BUILD_PTX, flags, nflags, ptx_path, cap, d)) return false;
+    char why[256];
     if (file_read(ptx_path, 64u << 20, ptx, len, why, sizeof why) != FILE_READ_OK) {
         diag_set(d, ptx_path, 0, 0, "cannot read the compiled PTX: %s", why);
         return false;
@@ -278,7 +303,12 @@ bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_
     return true;
 }
 
-/* "Compiling entry function 'NAME' for 'sm_90'" ... "Used N registers". */
+bool cuda_build_program(const char *path, uint32_t sm, const char *const *flags, size_t nflags, char *exe_path,
+                        size_t cap, Diag *d)
+{
+    return compile_cached(path, sm, BUILD_PROGRAM, flags, nflags, exe_path, cap, d);
+}
+
 static void apply_ptxas(Program *p, const char *text, size_t len, uint32_t *set)
 {
     const Kernel *cur = NULL;

@@ -35,6 +35,13 @@ bool cuda_cache_dir(char *buf, size_t cap, Diag *d);
 bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_t nflags, char **ptx, size_t *len,
                   char *ptx_path, size_t cap, Diag *d);
 
+/* Builds the .cu program at path with `nvcc -O3 -cudart=shared -lineinfo
+** -arch=sm_<sm> [flags]` into the cache (same keys as cuda_compile), for
+** gpusim exec; exe_path (cap bytes) names the cached executable. False with
+** d set: no nvcc, or the compiler's own errors. */
+bool cuda_build_program(const char *path, uint32_t sm, const char *const *flags, size_t nflags, char *exe_path,
+                        size_t cap, Diag *d);
+
 /* Sets regs_declared of every kernel of p from `ptxas -v` on the PTX text
 ** (for sm_<sm>, or the module's own .target when ptxas refuses that).
 ** Returns the number of kernels it set (0 when ptxas is not installed or

@@ -114,6 +114,18 @@ bool workload_prepare(const Workload *w, const WlVariant *v, WlRun *r, Diag *d)
         data[i] = gmem_translate(r->gmem, r->addrs[i], (uint32_t)(b->count * 4));
         workload_fill(b, data[i]);
     }
+    for (uint32_t i = 0; i < w->program.nvars; i++) { /* PTX module variables, where the kernels look */
+        const ProgramVar *pv = &w->program.vars[i];
+        if (!gmem_alloc_at(r->gmem, pv->addr, pv->size, pv->name, d)) {
+            char m[sizeof d->message];
+            snprintf(m, sizeof m, "%s", d->message);
+            diag_set(d, w->path, 0, 0, "%s", m);
+            free(data);
+            workload_run_free(r);
+            return false;
+        }
+        if (pv->init) memcpy(gmem_translate(r->gmem, pv->addr, pv->size), pv->init, pv->size);
+    }
     for (uint32_t k = 0; k < v->nlaunches; k++) {
         const WlLaunch *l = &v->launches[k];
         for (uint32_t i = 0; i < l->kernel->nparams; i++) { /* into the param space at each one's offset */

@@ -1,0 +1,285 @@
+/* cudart/api_memory.c -- the CUDA API's memory calls (see cudart/api.c):
+** device allocations in the simulated global space (a freed range is
+** reused), pinned host memory (plain host memory: there is no copy engine),
+** copies and memsets in every direction, pitched 2D copies, and the
+** __device__ / __constant__ variables through the symbol calls. A range
+** that is not inside one allocation fails the call with
+** cudaErrorInvalidValue and a line on stderr saying which. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart/api_int.h"
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    ENTER(rt);
+    if (!devPtr) return api_leave(rt, cudaErrorInvalidValue);
+    *devPtr = NULL;
+    if (size == 0) return api_leave(rt, cudaSuccess);
+    char name[64];
+    snprintf(name, sizeof name, "cudaMalloc #%u (%zu bytes)", ++rt->allocations, size);
+    Diag d = { 0 };
+    uint32_t addr = gmem_alloc(rt->gmem, size, name, &d);
+    if (!addr) {
+        WHY(rt, "cudaMalloc of %zu bytes: %s", size, d.message);
+        return api_leave(rt, cudaErrorMemoryAllocation);
+    }
+    *devPtr = (void *)(uintptr_t)addr;
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    if (!pitch) return api_fail(cudaErrorInvalidValue);
+    size_t p = (width + 511) / 512 * 512;
+    *pitch = p;
+    return cudaMalloc(devPtr, p * height);
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+    ENTER(rt);
+    if (!devPtr) return api_leave(rt, cudaSuccess);
+    if ((uintptr_t)devPtr > UINT32_MAX || !gmem_free(rt->gmem, (uint32_t)(uintptr_t)devPtr)) {
+        WHY(rt, "cudaFree(%p): not the start of a live cudaMalloc allocation", devPtr);
+        return api_leave(rt, cudaErrorInvalidValue);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+/* Pinned host memory is host memory: there is no copy engine to pin for. */
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    ENTER(rt);
+    if (!ptr) return api_leave(rt, cudaErrorInvalidValue);
+    *ptr = size ? malloc(size) : NULL;
+    return api_leave(rt, size && !*ptr ? cudaErrorMemoryAllocation : cudaSuccess);
+}
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+    if (flags & cudaHostAllocMapped) {
+        ENTER(rt);
+        rt_missing(rt, "cudaHostAlloc with cudaHostAllocMapped (device access to host memory)");
+        return api_leave(rt, cudaErrorNotSupported);
+    }
+    return cudaMallocHost(pHost, size);
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+    ENTER(rt);
+    free(ptr);
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    ENTER(rt);
+    if (!free_bytes || !total) return api_leave(rt, cudaErrorInvalidValue);
+    *total = DEVICE_BYTES;
+    *free_bytes = DEVICE_BYTES - gmem_bytes(rt->gmem);
+    return api_leave(rt, cudaSuccess);
+}
+
+/* Host address of [p, p+n) for a copy: device memory when `device`, else p. */
+static void *side(Runtime *rt, const void *p, size_t n, bool device, const char *call, const char *which)
+{
+    if (!device) return (void *)p;
+    void *h = (uintptr_t)p <= UINT32_MAX ? rt_device_ptr(rt, (uintptr_t)p, n) : NULL;
+    if (!h) WHY(rt, "%s: %s range [%p, +%zu) is not inside one device allocation", call, which, p, n);
+    return h;
+}
+
+static bool is_device(Runtime *rt, const void *p)
+{
+    return (uintptr_t)p <= UINT32_MAX && rt_device_ptr(rt, (uintptr_t)p, 1) != NULL;
+}
+
+static cudaError_t copy(Runtime *rt, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, const char *call)
+{
+    if (count == 0) return cudaSuccess;
+    bool ddev, sdev;
+    switch (kind) {
+    case cudaMemcpyHostToHost: ddev = false, sdev = false; break;
+    case cudaMemcpyHostToDevice: ddev = true, sdev = false; break;
+    case cudaMemcpyDeviceToHost: ddev = false, sdev = true; break;
+    case cudaMemcpyDeviceToDevice: ddev = true, sdev = true; break;
+    case cudaMemcpyDefault: ddev = is_device(rt, dst), sdev = is_device(rt, src); break;
+    default: return cudaErrorInvalidMemcpyDirection;
+    }
+    void *d = side(rt, dst, count, ddev, call, "destination");
+    const void *s = side(rt, src, count, sdev, call, "source");
+    if (!d || !s) return cudaErrorInvalidValue;
+    memmove(d, s, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    ENTER(rt);
+    return api_leave(rt, copy(rt, dst, src, count, kind, "cudaMemcpy"));
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    ENTER(rt);
+    if (!api_valid_stream(stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    return api_leave(rt, copy(rt, dst, src, count, kind, "cudaMemcpyAsync"));
+}
+
+cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    return cudaMemcpy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind)
+{
+    ENTER(rt);
+    if (width > dpitch || width > spitch) return api_leave(rt, cudaErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = copy(rt, (char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, "cudaMemcpy2D");
+        if (e) return api_leave(rt, e);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+/* A copy between a variable and `other` (host memory, or device memory for
+** cudaMemcpyDeviceToDevice and cudaMemcpyDefault on a device pointer). */
+static cudaError_t symbol_copy(const void *symbol, void *other, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                               bool to_symbol, const char *call)
+{
+    ENTER(rt);
+    int err;
+    RtVar *v = rt_find_var(rt, symbol, &err);
+    if (!v) {
+        if (err == cudaErrorInvalidSymbol)
+            WHY(rt, "%s: %p is not a registered __device__ or __constant__ variable", call, symbol);
+        return api_leave(rt, err);
+    }
+    if (offset > v->size || count > v->size - offset) {
+        WHY(rt, "%s: %zu bytes at offset %zu overrun %s (%llu bytes)", call, count, offset, v->name,
+            (unsigned long long)v->size);
+        return api_leave(rt, cudaErrorInvalidValue);
+    }
+    bool other_device;
+    if (kind == cudaMemcpyDefault) other_device = is_device(rt, other);
+    else if (kind == cudaMemcpyDeviceToDevice) other_device = true;
+    else if (kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost)) other_device = false;
+    else return api_leave(rt, cudaErrorInvalidMemcpyDirection);
+    if (count == 0) return api_leave(rt, cudaSuccess);
+    void *sym = rt_device_ptr(rt, v->addr + offset, count);
+    void *h = side(rt, other, count, other_device, call, to_symbol ? "source" : "destination");
+    if (!sym || !h) return api_leave(rt, cudaErrorInvalidValue);
+    if (to_symbol) memmove(sym, h, count);
+    else memmove(h, sym, count);
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    return symbol_copy(symbol, (void *)src, count, offset, kind, true, "cudaMemcpyToSymbol");
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    return symbol_copy(symbol, dst, count, offset, kind, false, "cudaMemcpyFromSymbol");
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    ENTER(rt);
+    int err;
+    RtVar *v = rt_find_var(rt, symbol, &err);
+    if (!v) return api_leave(rt, err);
+    if (!devPtr) return api_leave(rt, cudaErrorInvalidValue);
+    *devPtr = (void *)(uintptr_t)v->addr;
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    ENTER(rt);
+    int err;
+    RtVar *v = rt_find_var(rt, symbol, &err);
+    if (!v) return api_leave(rt, err);
+    if (!size) return api_leave(rt, cudaErrorInvalidValue);
+    *size = (size_t)v->size;
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    ENTER(rt);
+    if (count == 0) return api_leave(rt, cudaSuccess);
+    void *h = side(rt, devPtr, count, true, "cudaMemset", "destination");
+    if (!h) return api_leave(rt, cudaErrorInvalidValue);
+    memset(h, value, count);
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(devPtr, value, count);
+}
+
+cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count) { return cudaMemset(devPtr, value, count); }
+
+cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    return cudaMemsetAsync(devPtr, value, count, stream);
+}
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemset((char *)devPtr + r * pitch, value, width);
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+    ENTER(rt);
+    if (!attributes) return api_leave(rt, cudaErrorInvalidValue);
+    memset(attributes, 0, sizeof *attributes);
+    if (is_device(rt, ptr)) {
+        attributes->type = cudaMemoryTypeDevice;
+        attributes->devicePointer = (void *)ptr;
+    } else {
+        attributes->type = cudaMemoryTypeUnregistered;
+        attributes->hostPointer = (void *)ptr;
+    }
+    attributes->device = 0;
+    return api_leave(rt, cudaSuccess);
+}
+
