@@ -278,6 +278,10 @@ int cmd_exec(int argc, char **argv)
     ** RPATH to NVIDIA's runtime cannot win; after any preload already set
     ** (a sanitizer's runtime must come first) */
     ok = ok && prepend_env("LD_LIBRARY_PATH", dir, ':') && append_env("LD_PRELOAD", cudart, ':');
+#ifdef GPUSIM_PRELOAD_FIRST
+    /* this build's runtime is sanitized: the sanitizer's library goes first */
+    ok = ok && prepend_env("LD_PRELOAD", GPUSIM_PRELOAD_FIRST, ':');
+#endif
     if (!ok) return cli_error("exec", "cannot set the program's environment (out of memory)");
     fflush(stdout);
     if (path == built) prog_argv[0] = built;

@@ -8,8 +8,8 @@
 ** The CUDA runtime API has no handle: its state is the process's. So the
 ** Runtime lives in the one process-wide pointer cudart/runtime.c keeps, and
 ** every call takes its lock (programs call CUDA from several threads).
-** Options come from the environment `gpusim exec` sets (cudart/README
-** section of docs/CUDA.md): GPUSIM_GPU, GPUSIM_SET (K=V lines),
+** Options come from the environment `gpusim exec` sets (docs/CUDA.md):
+** GPUSIM_GPU, GPUSIM_SET (K=V lines),
 ** GPUSIM_REPORT, GPUSIM_SOURCE, GPUSIM_THREADS, GPUSIM_KERNELS,
 ** GPUSIM_MAX_LAUNCHES, GPUSIM_PROGRAM.                                    */
 #ifndef GPUSIM_CUDART_RUNTIME_H

@@ -94,3 +94,6 @@ add_test(NAME e2e_jobs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_jobs.sh $<TA
 # (validate/block_life.py; a few seconds, traces of 16384-65536 blocks).
 add_test(NAME block_life COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/block_life.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 set_tests_properties(block_life PROPERTIES LABELS slow TIMEOUT 600)
+# gpusim exec: the CUDA programs of tests/exec/ with our runtime (where nvcc
+# and the runtime are built; the option checks run anyway).
+add_test(NAME e2e_exec COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_exec.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# tests/e2e_exec.sh GPUSIM SOURCE_DIR -- gpusim exec end to end: the CUDA
+# programs of tests/exec/ (each checks its own results and prints PASS),
+# built by gpusim exec itself with nvcc -cudart=shared and run with our
+# runtime; their output, arguments and exit status passing through; the
+# report at exit (text and --report JSON); --kernels, --max-launches,
+# --threads and --source; the refusals (a static runtime, no PTX for the
+# device, bad options). Without nvcc or without our runtime the programs
+# are skipped, saying why; the option checks run anyway.
+[ $# -eq 2 ] || { echo "usage: $0 GPUSIM SOURCE_DIR" >&2; exit 2; }
+GPUSIM=$1
+SRC=$2
+source "$SRC/tests/e2e_lib.sh"
+E2E_PROGRAM=$GPUSIM
+export GPUSIM_CACHE_DIR=$TMP/cache
+X=$SRC/tests/exec
+
+# ---- options, whatever is installed
+expect_rc "exec --help" 0 exec --help
+expect_out "exec --help names --max-launches" "--max-launches N"
+expect_rc "exec without a program" 2 exec
+expect_err "exec without a program says so" "no program to run"
+expect_rc "exec --gpu nope" 2 exec --gpu nope /bin/true
+expect_err "exec --gpu nope names the preset" "nope"
+expect_rc "exec --kernels bad regex" 2 exec --kernels '(' /bin/true
+expect_err "exec --kernels bad regex says so" "not a regular expression"
+expect_rc "exec --trace" 2 exec --trace t.json /bin/true
+expect_err "exec --trace is not supported yet" "not supported by exec yet"
+expect_rc "exec --threads 0" 2 exec --threads 0 /bin/true
+expect_rc "exec of a missing program" 2 exec "$TMP/no-such-program"
+expect_err "exec of a missing program says so" "no such file"
+
+cudart=$(dirname "$GPUSIM")/cudart/libcudart.so.13
+nvcc=$(command -v nvcc || true)
+[ -n "$nvcc" ] || { [ -x "${CUDA_HOME:-/nonexistent}/bin/nvcc" ] && nvcc=$CUDA_HOME/bin/nvcc; }
+[ -n "$nvcc" ] || { [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc; }
+if [ ! -f "$cudart" ]; then
+    expect_rc "exec without our runtime" 2 exec /bin/true
+    expect_err "exec without our runtime says what to install" "libzstd-dev"
+    echo "e2e_exec: our libcudart.so.13 is not built: skipping the CUDA programs"
+    e2e_finish
+    exit
+fi
+if [ -z "$nvcc" ]; then
+    echo "e2e_exec: nvcc not found (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin): skipping the CUDA programs"
+    e2e_finish
+    exit
+fi
+
+# ---- the programs check themselves
+for p in memory errors occupancy divergence; do
+    expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
+    expect_out "exec $p.cu passes its own checks" "^PASS"
+done
+
+# the README's sample is what gpusim prints today
+(cd "$SRC" && "$GPUSIM" exec --gpu h200 tests/exec/divergence.cu 2>"$TMP/readme.err" >/dev/null)
+sed -n '/^## Run your CUDA program/,/^## /p' "$SRC/README.md" | sed -n '/^== gpusim exec:/,/^```/p' | sed '$d' >"$TMP/readme.want"
+if [ -s "$TMP/readme.want" ] && diff <(sed '/^$/d' "$TMP/readme.err") "$TMP/readme.want" >/dev/null; then ok
+else bad "README's gpusim exec sample differs from the output" "$(diff <(sed '/^$/d' "$TMP/readme.err") "$TMP/readme.want" | head -6)"; fi
+
+# divergence: the split-lanes kernel takes about twice as long (events read the simulated clock)
+e2e_run exec --gpu h200 "$X/divergence.cu"
+ratio=$(awk '/^ratio/ {print $3}' "$OUT" | tr -d x)
+if awk -v r="$ratio" 'BEGIN { exit !(r >= 1.5 && r <= 2.5) }'; then ok; else bad "divergence ratio $ratio, want about 2" "$(cat "$OUT")"; fi
+expect_err "the report has a row per kernel" "^  split_lanes +1 +264 +256"
+expect_err "the report explains divergence" "split_lanes\(float\*, int\):.*branch efficiency"
+expect_err "the report's header names the machine" "^== gpusim exec: .*divergence.cu on h200"
+
+# occupancy: the API answers what `gpusim occupancy` answers
+e2e_run exec --gpu h200 "$X/occupancy.cu"
+line=$(grep -m1 '^scale block=256' "$OUT")
+regs=$(sed -E 's/.*regs=([0-9]+).*/\1/' <<<"$line")
+api=$(sed -E 's/.*blocks_per_sm=([0-9]+).*/\1/' <<<"$line")
+want=$("$GPUSIM" occupancy --gpu h200 --block 256 --regs "$regs" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['blocks_per_sm'])")
+if [ -n "$api" ] && [ "$api" = "$want" ]; then ok; else bad "cudaOccupancyMaxActiveBlocksPerMultiprocessor gave '$api', gpusim occupancy $want" "$line"; fi
+line=$(grep -m1 'mirror block=256 smem=102400' "$OUT")
+api=$(sed -E 's/.*blocks_per_sm=([0-9]+).*/\1/' <<<"$line")
+regs=$(sed -E 's/.*regs=([0-9]+).*/\1/' <<<"$line")
+want=$("$GPUSIM" occupancy --gpu h200 --block 256 --regs "$regs" --smem 102400 --json | python3 -c "import json,sys; print(json.load(sys.stdin)['blocks_per_sm'])")
+if [ -n "$api" ] && [ "$api" = "$want" ]; then ok; else bad "with 100 KiB of dynamic shared memory: '$api', gpusim occupancy $want" "$line"; fi
+expect_out "cudaGetDeviceProperties gives the preset's figures" "device sms=132 cc=9.0 threads_per_sm=2048"
+
+# errors: the fault report, and the call gpusim does not implement
+e2e_run exec --gpu h200 "$X/errors.cu"
+expect_err "a fault is reported as a sanitizer would" "out-of-bounds global access of 4 bytes .* after the end of buffer 'cudaMalloc #1"
+expect_err "the fault names the kernel and thread" "by thread \(0,0,0\) of block \(0,0,0\)"
+expect_err "an unimplemented call is listed at exit" "called cudaGraphCreate, which gpusim does not implement \(1 call"
+expect_err "a bad copy says which range" "cudaMemcpy: source range .* is not inside one device allocation"
+
+# the program's arguments, output and exit status are its own
+expect_rc "exec passes the exit status" 3 exec --gpu h100 "$X/args.cu" 1000 3 "two words" x
+expect_out "exec passes the arguments" "^arg 3: two words$"
+expect_out "the kernel's results reach the program" "^sum 499500$"
+expect_rc "exec -- PROGRAM" 0 exec --gpu h100 -- "$X/args.cu" 10 0
+
+# --report: the same as JSON
+expect_rc "exec --report" 0 exec --gpu h200 --report "$TMP/report.json" "$X/divergence.cu"
+if python3 - "$TMP/report.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = {x['name']: x for x in d['kernels']}
+assert d['gpu'] == 'h200', d['gpu']
+assert k['split_warps']['launches'] == 2 and k['split_lanes']['launches'] == 1, k
+assert k['split_lanes']['block'] == [256, 1, 1] and k['split_lanes']['registers'] > 0
+assert k['split_lanes']['time_us'] > k['split_warps']['time_us'] / 2 > 0
+assert 'branch efficiency' in k['split_lanes']['why']
+assert k['split_lanes']['stats']['warp_instructions'] > 0
+assert d['unimplemented_calls'] == []
+EOF
+then ok; else bad "--report JSON" "$(head -c 600 "$TMP/report.json")"; fi
+
+# --max-launches and --kernels: the others run exactly but are not timed
+expect_rc "exec --max-launches 1" 0 exec --gpu h200 --max-launches 1 "$X/divergence.cu"
+expect_out "untimed launches still compute" "^PASS"
+expect_err "--max-launches marks the untimed" "^  split_warps +2 \(1 timed\)"
+expect_rc "exec --kernels" 0 exec --gpu h200 --kernels '^split_lanes$' "$X/divergence.cu"
+expect_err "--kernels leaves the others not timed" "^  split_warps .* not timed"
+
+# --threads: the same report, byte for byte
+"$GPUSIM" exec --gpu h200 "$X/divergence.cu" >"$TMP/t1.out" 2>"$TMP/t1.err"
+"$GPUSIM" exec --gpu h200 --threads 3 "$X/divergence.cu" >"$TMP/t3.out" 2>"$TMP/t3.err"
+if cmp -s "$TMP/t1.err" "$TMP/t3.err" && cmp -s "$TMP/t1.out" "$TMP/t3.out"; then ok; else bad "--threads 3 changed the output" "$(diff "$TMP/t1.err" "$TMP/t3.err" | head -5)"; fi
+
+# --source: each kernel's lines with their counters
+expect_rc "exec --source" 0 exec --gpu h200 --source "$X/divergence.cu"
+expect_err "--source lists the CUDA lines" "divergence.cu"
+expect_err "--source titles each kernel" "split_lanes\(float\*, int\), 1 timed launch"
+
+# refusals
+"$nvcc" -O3 -arch=sm_90 -o "$TMP/static" "$X/args.cu" 2>/dev/null
+expect_rc "a static runtime is refused" 2 exec "$TMP/static" 10 0
+expect_err "the refusal says what to do" "rebuild it with 'nvcc -cudart shared"
+"$nvcc" -O3 -cudart shared -gencode arch=compute_90a,code=compute_90a -o "$TMP/sm90a" "$X/args.cu" 2>/dev/null
+expect_rc "no PTX for the device: the program sees CUDA's error" 1 exec --gpu a100 "$TMP/sm90a" 10 0
+expect_err "the program reports CUDA's message" "cudaGetLastError\(\) failed: no kernel image is available for execution on the device"
+expect_err "no kernel image names the targets" "no kernel image is available for execution on the device: the simulated GPU is sm_80 and the program carries compute_90a \(PTX\)"
+expect_rc "the same program on its own device" 0 exec --gpu h200 "$TMP/sm90a" 10 0
+
+e2e_finish
