@@ -162,6 +162,41 @@ static bool append_env(const char *var, const char *value, char sep)
     return ok;
 }
 
+/* The environment the runtime reads (cudart/runtime.h, docs/CUDA.md), our
+** library first on the library path and preloaded. */
+static bool set_program_env(const char *gpu, char **sets, int nsets, const char *program, bool source,
+                            const char *kernels, const char *report, uint32_t threads, uint32_t max_launches,
+                            const char *cudart)
+{
+    char num[32], dir[4096];
+    const char *slash = strrchr(cudart, '/');
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - cudart), cudart);
+    size_t cap = 1;
+    for (int s = 0; s < nsets; s++) cap += strlen(sets[s]) + 1;
+    char *setlist = malloc(cap);
+    if (!setlist) return false;
+    size_t len = 0;
+    setlist[0] = '\0';
+    for (int s = 0; s < nsets; s++) len += (size_t)snprintf(setlist + len, cap - len, "%s%s", s ? "\n" : "", sets[s]);
+    bool ok = setenv("GPUSIM_GPU", gpu ? gpu : CONFIG_DEFAULT_GPU, 1) == 0 && setenv("GPUSIM_SET", setlist, 1) == 0 &&
+              setenv("GPUSIM_PROGRAM", program, 1) == 0 && setenv("GPUSIM_SOURCE", source ? "1" : "0", 1) == 0 &&
+              setenv("GPUSIM_KERNELS", kernels ? kernels : "", 1) == 0 &&
+              setenv("GPUSIM_REPORT", report ? report : "", 1) == 0;
+    free(setlist);
+    snprintf(num, sizeof num, "%u", threads);
+    ok = ok && setenv("GPUSIM_THREADS", num, 1) == 0;
+    snprintf(num, sizeof num, "%u", max_launches);
+    ok = ok && setenv("GPUSIM_MAX_LAUNCHES", num, 1) == 0;
+    /* ours first on the library path, and preloaded, so that a program's
+    ** RPATH to NVIDIA's runtime cannot win; after any preload already set */
+    ok = ok && prepend_env("LD_LIBRARY_PATH", dir, ':') && append_env("LD_PRELOAD", cudart, ':');
+#ifdef GPUSIM_PRELOAD_FIRST
+    /* this build's runtime is sanitized: the sanitizer's library goes first */
+    ok = ok && prepend_env("LD_PRELOAD", GPUSIM_PRELOAD_FIRST, ':');
+#endif
+    return ok;
+}
+
 #define MAX_SETS  256
 #define MAX_FLAGS 64
 
@@ -259,30 +294,8 @@ int cmd_exec(int argc, char **argv)
                          "%s has NVIDIA's CUDA runtime linked in statically (nvcc's default), which gpusim cannot "
                          "replace: rebuild it with 'nvcc -cudart shared ...', or give gpusim exec the .cu file",
                          path);
-    char num[32], *slash = strrchr(cudart, '/');
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - cudart), cudart);
-    char setlist[16384] = "";
-    size_t len = 0;
-    for (int s = 0; s < nsets && len < sizeof setlist; s++)
-        len += (size_t)snprintf(setlist + len, sizeof setlist - len, "%s%s", s ? "\n" : "", sets[s]);
-    bool ok = setenv("GPUSIM_GPU", gpu ? gpu : CONFIG_DEFAULT_GPU, 1) == 0 && setenv("GPUSIM_SET", setlist, 1) == 0 &&
-              setenv("GPUSIM_PROGRAM", prog_argv[0], 1) == 0 && setenv("GPUSIM_SOURCE", source ? "1" : "0", 1) == 0 &&
-              setenv("GPUSIM_KERNELS", kernels ? kernels : "", 1) == 0 &&
-              setenv("GPUSIM_REPORT", report ? report : "", 1) == 0;
-    snprintf(num, sizeof num, "%u", threads);
-    ok = ok && setenv("GPUSIM_THREADS", num, 1) == 0;
-    snprintf(num, sizeof num, "%u", max_launches);
-    ok = ok && setenv("GPUSIM_MAX_LAUNCHES", num, 1) == 0;
-    /* ours first on the library path, and preloaded, so that a program's
-    ** RPATH to NVIDIA's runtime cannot win; after any preload already set
-    ** (a sanitizer's runtime must come first) */
-    ok = ok && prepend_env("LD_LIBRARY_PATH", dir, ':') && append_env("LD_PRELOAD", cudart, ':');
-#ifdef GPUSIM_PRELOAD_FIRST
-    /* this build's runtime is sanitized: the sanitizer's library goes first */
-    ok = ok && prepend_env("LD_PRELOAD", GPUSIM_PRELOAD_FIRST, ':');
-#endif
-    if (!ok) return cli_error("exec", "cannot set the program's environment (out of memory)");
+    if (!set_program_env(gpu, sets, nsets, prog_argv[0], source, kernels, report, threads, max_launches, cudart))
+        return cli_error("exec", "cannot set the program's environment (out of memory)");
     fflush(stdout);
     if (path == built) prog_argv[0] = built;
     if (strchr(path, '/')) execv(path, prog_argv);

@@ -21,27 +21,20 @@ static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, sizeof v); re
 
 #define ENTRY_MIN_HEADER 64u   /* the fields above                            */
 #define FATBIN_MAX_BYTES (1ull << 34) /* a size beyond this is a corrupt header */
+#define FATBIN_MAX_PTX   (64u << 20)   /* what the PTX front end reads at most   */
 
-bool fatbin_entries(const void *wrapper, FatbinEntry *out, size_t cap, size_t *n, Diag *d)
+bool fatbin_parse(const uint8_t *h, size_t avail, FatbinEntry *out, size_t cap, size_t *n, Diag *d)
 {
     *n = 0;
-    const uint8_t *w = wrapper;
-    if (!w || rd32(w) != FATBIN_WRAPPER_MAGIC) {
-        diag_set(d, NULL, 0, 0, "the registered device code is not a fatbinary wrapper (magic %#x, expected %#x)",
-                 w ? rd32(w) : 0u, FATBIN_WRAPPER_MAGIC);
-        return false;
-    }
-    const uint8_t *h;
-    memcpy(&h, w + 8, sizeof h);
-    if (!h || rd32(h) != FATBIN_MAGIC) {
-        diag_set(d, NULL, 0, 0, "the fatbinary has magic %#x, expected %#x", h ? rd32(h) : 0u, FATBIN_MAGIC);
+    if (!h || avail < 16 || rd32(h) != FATBIN_MAGIC) {
+        diag_set(d, NULL, 0, 0, "the fatbinary has magic %#x, expected %#x", h && avail >= 4 ? rd32(h) : 0u, FATBIN_MAGIC);
         return false;
     }
     uint16_t hbytes = rd16(h + 6);
     uint64_t total = rd64(h + 8);
-    if (hbytes < 16 || total > FATBIN_MAX_BYTES) {
-        diag_set(d, NULL, 0, 0, "the fatbinary's header is corrupt (header %u bytes, %llu bytes of entries)",
-                 hbytes, (unsigned long long)total);
+    if (hbytes < 16 || hbytes > avail || total > avail - hbytes) {
+        diag_set(d, NULL, 0, 0, "the fatbinary's header is corrupt (header %u bytes, %llu bytes of entries, %zu present)",
+                 hbytes, (unsigned long long)total, avail);
         return false;
     }
     const uint8_t *p = h + hbytes, *end = p + total;
@@ -66,6 +59,30 @@ bool fatbin_entries(const void *wrapper, FatbinEntry *out, size_t cap, size_t *n
         p += ehdr + padded;
     }
     return true;
+}
+
+bool fatbin_entries(const void *wrapper, FatbinEntry *out, size_t cap, size_t *n, Diag *d)
+{
+    *n = 0;
+    const uint8_t *w = wrapper;
+    if (!w || rd32(w) != FATBIN_WRAPPER_MAGIC) {
+        diag_set(d, NULL, 0, 0, "the registered device code is not a fatbinary wrapper (magic %#x, expected %#x)",
+                 w ? rd32(w) : 0u, FATBIN_WRAPPER_MAGIC);
+        return false;
+    }
+    const uint8_t *h;
+    memcpy(&h, w + 8, sizeof h);
+    if (!h || rd32(h) != FATBIN_MAGIC) {
+        diag_set(d, NULL, 0, 0, "the fatbinary has magic %#x, expected %#x", h ? rd32(h) : 0u, FATBIN_MAGIC);
+        return false;
+    }
+    /* in a program the fatbinary is as long as its header says */
+    uint64_t total = rd64(h + 8);
+    if (total > FATBIN_MAX_BYTES) {
+        diag_set(d, NULL, 0, 0, "the fatbinary claims %llu bytes", (unsigned long long)total);
+        return false;
+    }
+    return fatbin_parse(h, (size_t)(rd16(h + 6) + total), out, cap, n, d);
 }
 
 /* "sm_80, sm_90a (SASS)" for the message of a device that has none. */
@@ -105,8 +122,9 @@ char *fatbin_pick_ptx(const FatbinEntry *e, size_t n, uint32_t sm, size_t *len, 
                  "--no-compress or with nvcc 13");
         return NULL;
     }
-    if (best->plain_bytes > FATBIN_MAX_BYTES) {
-        diag_set(d, NULL, 0, 0, "the fatbinary's PTX entry claims %llu bytes", (unsigned long long)best->plain_bytes);
+    if (best->plain_bytes > FATBIN_MAX_PTX) {
+        diag_set(d, NULL, 0, 0, "the fatbinary's PTX for compute_%u claims %llu bytes (at most %u)", best->sm,
+                 (unsigned long long)best->plain_bytes, FATBIN_MAX_PTX);
         return NULL;
     }
     char *text = malloc((size_t)best->plain_bytes + 1);

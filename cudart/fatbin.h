@@ -31,6 +31,11 @@ typedef struct {
     uint64_t       plain_bytes;  /* bytes once decompressed (payload_bytes if not) */
 } FatbinEntry;
 
+/* Entries of the fatbinary at h, reading at most `avail` bytes, into out
+** (at most cap; *n the count found, which may exceed cap). False with d
+** set when it is malformed or longer than avail. */
+bool fatbin_parse(const uint8_t *h, size_t avail, FatbinEntry *out, size_t cap, size_t *n, Diag *d);
+
 /* Entries of the fatbinary a registration wrapper points at, in order, into
 ** out (at most cap; *n the count found, which may exceed cap). False with d
 ** set when the wrapper or the fatbinary is malformed. */

@@ -80,6 +80,8 @@ regs=$(sed -E 's/.*regs=([0-9]+).*/\1/' <<<"$line")
 want=$("$GPUSIM" occupancy --gpu h200 --block 256 --regs "$regs" --smem 102400 --json | python3 -c "import json,sys; print(json.load(sys.stdin)['blocks_per_sm'])")
 if [ -n "$api" ] && [ "$api" = "$want" ]; then ok; else bad "with 100 KiB of dynamic shared memory: '$api', gpusim occupancy $want" "$line"; fi
 expect_out "cudaGetDeviceProperties gives the preset's figures" "device sms=132 cc=9.0 threads_per_sm=2048"
+expect_rc "exec --set" 0 exec --gpu h200 --set sm.count=66 --set sm.max_threads=1024 "$X/occupancy.cu"
+expect_out "--set reaches the device" "device sms=66 cc=9.0 threads_per_sm=1024"
 
 # errors: the fault report, and the call gpusim does not implement
 e2e_run exec --gpu h200 "$X/errors.cu"

@@ -97,3 +97,11 @@ set_tests_properties(block_life PROPERTIES LABELS slow TIMEOUT 600)
 # gpusim exec: the CUDA programs of tests/exec/ with our runtime (where nvcc
 # and the runtime are built; the option checks run anyway).
 add_test(NAME e2e_exec COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_exec.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
+# The fatbinary reader of our runtime (cudart/fatbin.c), where it is built.
+if(TARGET gpusim_cudart)
+  add_executable(fatbin_check fatbin_check.c ${CMAKE_SOURCE_DIR}/cudart/fatbin.c)
+  target_include_directories(fatbin_check PRIVATE ${GPUSIM_FLOOR_ROOT_cudart})
+  target_link_libraries(fatbin_check PRIVATE gpusim_base PkgConfig::CHECK PkgConfig::ZSTD)
+  add_test(NAME fatbin_check COMMAND fatbin_check)
+  set_tests_properties(fatbin_check PROPERTIES LABELS unit)
+endif()
