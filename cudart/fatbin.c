@@ -51,9 +51,11 @@ bool fatbin_parse(const uint8_t *h, size_t avail, FatbinEntry *out, size_t cap, 
             return false;
         }
         FatbinEntry e = { .kind = rd16(p), .sm = rd32(p + 28), .flags = rd64(p + 40), .payload = p + ehdr };
+        /* a compressed entry gives both sizes; a stored one is its padded payload */
         uint32_t compressed = rd32(p + 16);
-        e.payload_bytes = compressed && compressed <= padded ? compressed : padded;
-        e.plain_bytes = compressed ? rd64(p + 56) : e.payload_bytes;
+        bool packed = (e.flags & (FATBIN_FLAG_ZSTD | FATBIN_FLAG_LZ4)) != 0;
+        e.payload_bytes = packed && compressed && compressed <= padded ? compressed : padded;
+        e.plain_bytes = packed ? rd64(p + 56) : e.payload_bytes;
         if (*n < cap) out[*n] = e;
         (*n)++;
         p += ehdr + padded;

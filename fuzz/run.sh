@@ -3,7 +3,7 @@
 # in a build directory of their own and fuzz each for SECONDS on a copy of
 # its committed corpus (fuzz/corpus/NAME, plus the shipped kernels for asm;
 # the repository is not modified).
-# HARNESS: asm, config, workload, ptx, npy, sweep (default: all six, one after another).
+# HARNESS: asm, config, workload, ptx, npy, sweep, fatbin (default: all seven, one after another).
 # Exits 1 when any harness found a crash, a leak, a timeout or an OOM; the
 # inputs that caused them are kept in $GPUSIM_FUZZ_ARTIFACTS.
 # Environment:
@@ -16,12 +16,12 @@
 set -u
 secs=${1:-}
 if ! [[ "$secs" =~ ^[0-9]+$ ]] || [ "$secs" -eq 0 ]; then
-    echo "usage: fuzz/run.sh SECONDS [asm|config|workload|ptx|npy|sweep]..." >&2
+    echo "usage: fuzz/run.sh SECONDS [asm|config|workload|ptx|npy|sweep|fatbin]..." >&2
     exit 2
 fi
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(asm config workload ptx npy sweep)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(asm config workload ptx npy sweep fatbin)
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${GPUSIM_FUZZ_BUILD:-$root/build-fuzz}

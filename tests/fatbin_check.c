@@ -165,6 +165,17 @@ START_TEST(test_damage)
     ck_assert(fatbin_parse(g.bytes, g.len, e, 4, &n, &d));
     ck_assert(fatbin_pick_ptx(e, n, 90, &len, &d) == NULL);
     ck_assert(strstr(d.message, "LZ4"));
+    /* a stored entry whose header also gives a compressed size and a small
+    ** decompressed one: read as stored, all of it (the copy overran the
+    ** buffer sized by the decompressed size; found by fuzz_fatbin) */
+    fat_begin(&g);
+    fat_entry(&g, FATBIN_KIND_PTX, 90, 0x11, PTX90, sizeof PTX90);
+    put32(g.bytes + 16 + 16, 8);
+    put64(g.bytes + 16 + 56, 2);
+    ck_assert(fatbin_parse(g.bytes, g.len, e, 4, &n, &d));
+    char *t = fatbin_pick_ptx(e, n, 90, &len, &d);
+    ck_assert_msg(t && strstr(t, "ninety") && len == strlen(PTX90), "%s", d.message);
+    free(t);
     /* an empty fatbinary has no PTX */
     fat_begin(&g);
     ck_assert(fatbin_parse(g.bytes, g.len, e, 4, &n, &d));
