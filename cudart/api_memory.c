@@ -10,6 +10,8 @@
 
 #include "cudart/api_int.h"
 
+static void *side(Runtime *rt, const void *p, size_t n, bool device, const char *call, const char *which);
+
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     ENTER(rt);
@@ -36,10 +38,56 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
     return cudaMalloc(devPtr, p * height);
 }
 
+/* Host code and kernels use one pointer: host pages mapped where the
+** simulated space has room (the data is always where it is used, so there
+** is nothing to migrate and no page fault to time). */
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+    ENTER(rt);
+    if (!devPtr || size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+        return api_leave(rt, cudaErrorInvalidValue);
+    char name[64];
+    snprintf(name, sizeof name, "cudaMallocManaged #%u (%zu bytes)", ++rt->allocations, size);
+    uint32_t addr = rt_alloc_managed(rt, size, name);
+    if (!addr) {
+        WHY(rt, "cudaMallocManaged of %zu bytes: no room in the simulated 32-bit space that the host can map", size);
+        return api_leave(rt, cudaErrorMemoryAllocation);
+    }
+    *devPtr = (void *)(uintptr_t)addr;
+    return api_leave(rt, cudaSuccess);
+}
+
+/* Hints about where managed memory should live: it lives where it is used
+** already, so they change nothing (as on a device without page migration). */
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream)
+{
+    ENTER(rt);
+    (void)location, (void)flags;
+    if (!api_valid_stream(stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    return api_leave(rt, count == 0 || side(rt, devPtr, count, true, "cudaMemPrefetchAsync", "range") ? cudaSuccess
+                                                                                                   : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                      unsigned int flags, cudaStream_t stream)
+{
+    return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+}
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location)
+{
+    ENTER(rt);
+    (void)advice, (void)location;
+    return api_leave(rt, count == 0 || side(rt, devPtr, count, true, "cudaMemAdvise", "range") ? cudaSuccess
+                                                                                           : cudaErrorInvalidValue);
+}
+
 cudaError_t cudaFree(void *devPtr)
 {
     ENTER(rt);
     if (!devPtr) return api_leave(rt, cudaSuccess);
+    if ((uintptr_t)devPtr <= UINT32_MAX && rt_free_managed(rt, (uint32_t)(uintptr_t)devPtr)) return api_leave(rt, cudaSuccess);
     if ((uintptr_t)devPtr > UINT32_MAX || !gmem_free(rt->gmem, (uint32_t)(uintptr_t)devPtr)) {
         WHY(rt, "cudaFree(%p): not the start of a live cudaMalloc allocation", devPtr);
         return api_leave(rt, cudaErrorInvalidValue);
@@ -272,7 +320,13 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
     ENTER(rt);
     if (!attributes) return api_leave(rt, cudaErrorInvalidValue);
     memset(attributes, 0, sizeof *attributes);
-    if (is_device(rt, ptr)) {
+    bool managed = false;
+    for (uint32_t i = 0; i < rt->nmanaged; i++)
+        managed |= (uintptr_t)ptr >= rt->managed[i].addr && (uintptr_t)ptr - rt->managed[i].addr < rt->managed[i].bytes;
+    if (managed) {
+        attributes->type = cudaMemoryTypeManaged;
+        attributes->devicePointer = attributes->hostPointer = (void *)ptr;
+    } else if (is_device(rt, ptr)) {
         attributes->type = cudaMemoryTypeDevice;
         attributes->devicePointer = (void *)ptr;
     } else {

@@ -2,6 +2,7 @@
 ** cudart/runtime.h): options from the environment, modules loaded from
 ** their fatbinary's PTX on first use, launches timed on a GpuSession (or
 ** run functionally when the user times only some), the simulated clock. */
+#define _GNU_SOURCE /* mmap's MAP_FIXED_NOREPLACE, for managed memory */
 #include "cudart/runtime.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "base/grow.h"
@@ -435,6 +437,54 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
     return err;
 }
 
+/* ------------------------------------------------------------------- managed memory */
+
+#define PAGE 4096u
+
+uint32_t rt_alloc_managed(Runtime *rt, uint64_t bytes, const char *name)
+{
+    uint64_t len = (bytes + PAGE - 1) / PAGE * PAGE, from = GMEM_BASE;
+    if (!grow_array((void **)&rt->managed, &rt->managed_cap, rt->nmanaged + 1, sizeof *rt->managed)) return 0;
+    for (int tries = 0; tries < 64; tries++) {
+        uint64_t a = gmem_free_space(rt->gmem, len, from);
+        if (a == UINT64_MAX) return 0;
+        uint64_t paged = (a + PAGE - 1) / PAGE * PAGE;
+        if (paged != a) {
+            from = paged;
+            continue;
+        }
+        void *p = mmap((void *)(uintptr_t)a, (size_t)len, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == MAP_FAILED || p != (void *)(uintptr_t)a) { /* taken by the process: try higher */
+            if (p != MAP_FAILED) munmap(p, (size_t)len);
+            from = a + (16u << 20);
+            continue;
+        }
+        Diag d = { 0 };
+        if (!gmem_adopt(rt->gmem, p, bytes, name, &d)) {
+            munmap(p, (size_t)len);
+            return 0;
+        }
+        rt->managed[rt->nmanaged].addr = (uint32_t)a;
+        rt->managed[rt->nmanaged].bytes = len;
+        rt->nmanaged++;
+        return (uint32_t)a;
+    }
+    return 0;
+}
+
+bool rt_free_managed(Runtime *rt, uint32_t addr)
+{
+    for (uint32_t i = 0; i < rt->nmanaged; i++) {
+        if (rt->managed[i].addr != addr) continue;
+        gmem_free(rt->gmem, addr);
+        munmap((void *)(uintptr_t)addr, (size_t)rt->managed[i].bytes);
+        rt->managed[i] = rt->managed[--rt->nmanaged];
+        return true;
+    }
+    return false;
+}
+
 /* ------------------------------------------------------------------- misc */
 
 void rt_missing(Runtime *rt, const char *name)
@@ -451,6 +501,7 @@ void rt_missing(Runtime *rt, const char *name)
 void rt_reset(Runtime *rt)
 {
     if (!rt->ready) return;
+    while (rt->nmanaged) rt_free_managed(rt, rt->managed[0].addr);
     gmem_destroy(rt->gmem);
     gpu_session_destroy(rt->session);
     rt->gmem = gmem_create();

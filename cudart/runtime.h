@@ -127,6 +127,8 @@ typedef struct {
     uint32_t        threads;
     uint64_t        api_calls;
     uint32_t        allocations;   /* cudaMalloc calls, to name each in faults */
+    struct { uint32_t addr; uint64_t bytes; } *managed; /* cudaMallocManaged's mappings */
+    uint32_t        nmanaged, managed_cap;
     bool            said_no_device;
 } Runtime;
 
@@ -158,6 +160,14 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
 /* Host pointer for [addr, addr+bytes) of device memory, or NULL when that
 ** range is not inside one allocation. */
 void *rt_device_ptr(Runtime *rt, uint64_t addr, uint64_t bytes);
+
+/* Memory that host code and kernels address alike (cudaMallocManaged):
+** host pages mapped at a free address of the simulated space. Returns the
+** address, 0 when no such place can be mapped. */
+uint32_t rt_alloc_managed(Runtime *rt, uint64_t bytes, const char *name);
+
+/* Whether addr starts a managed allocation; if so it is unmapped. */
+bool rt_free_managed(Runtime *rt, uint32_t addr);
 
 /* Counts a call the runtime does not implement (name: a static string). */
 void rt_missing(Runtime *rt, const char *name);

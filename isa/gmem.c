@@ -12,6 +12,7 @@ typedef struct {
     uint32_t base;
     uint64_t size;
     uint8_t *host;
+    bool     adopted;   /* host memory the caller gave (gmem_adopt): not freed here */
     char     name[64];
 } Region;
 
@@ -31,7 +32,8 @@ GlobalMem *gmem_create(void)
 void gmem_destroy(GlobalMem *g)
 {
     if (!g) return;
-    for (uint32_t i = 0; i < g->count; i++) free(g->regions[i].host);
+    for (uint32_t i = 0; i < g->count; i++)
+        if (!g->regions[i].adopted) free(g->regions[i].host);
     free(g->regions);
     free(g);
 }
@@ -103,7 +105,9 @@ uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d)
     return (uint32_t)base;
 }
 
-uint32_t gmem_alloc_at(GlobalMem *g, uint32_t addr, uint64_t bytes, const char *name, Diag *d)
+/* A region at addr of caller-given host memory (NULL: zeroed memory of
+** ours), keeping GMEM_GAP from the others. */
+static uint32_t place_at(GlobalMem *g, uint32_t addr, uint64_t bytes, uint8_t *given, const char *name, Diag *d)
 {
     if (bytes == 0 || addr < GMEM_BASE || (uint64_t)addr + bytes > GMEM_LIMIT) {
         diag_set(d, NULL, 0, 0, "buffer '%s' of %llu bytes cannot be placed at %#x", name, (unsigned long long)bytes, addr);
@@ -121,7 +125,7 @@ uint32_t gmem_alloc_at(GlobalMem *g, uint32_t addr, uint64_t bytes, const char *
         diag_set(d, NULL, 0, 0, "out of host memory");
         return 0;
     }
-    uint8_t *host = calloc(1, (size_t)bytes);
+    uint8_t *host = given ? given : calloc(1, (size_t)bytes);
     if (!host) {
         diag_set(d, NULL, 0, 0, "out of host memory for buffer '%s' (%llu bytes)", name, (unsigned long long)bytes);
         return 0;
@@ -129,10 +133,38 @@ uint32_t gmem_alloc_at(GlobalMem *g, uint32_t addr, uint64_t bytes, const char *
     memmove(&g->regions[at + 1], &g->regions[at], (g->count - at) * sizeof *g->regions);
     g->count++;
     g->last = 0;
-    g->regions[at] = (Region){ .base = addr, .size = bytes, .host = host };
+    g->regions[at] = (Region){ .base = addr, .size = bytes, .host = host, .adopted = given != NULL };
     snprintf(g->regions[at].name, sizeof g->regions[at].name, "%s", name ? name : "?");
     g->bytes += bytes;
     return addr;
+}
+
+uint32_t gmem_alloc_at(GlobalMem *g, uint32_t addr, uint64_t bytes, const char *name, Diag *d)
+{
+    return place_at(g, addr, bytes, NULL, name, d);
+}
+
+uint32_t gmem_adopt(GlobalMem *g, void *host, uint64_t bytes, const char *name, Diag *d)
+{
+    uintptr_t a = (uintptr_t)host;
+    if (a > UINT32_MAX) {
+        diag_set(d, NULL, 0, 0, "buffer '%s' at host address %p lies outside the 32-bit space", name, host);
+        return 0;
+    }
+    return place_at(g, (uint32_t)a, bytes, host, name, d);
+}
+
+uint64_t gmem_free_space(const GlobalMem *g, uint64_t bytes, uint64_t from)
+{
+    uint64_t at = (from + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN;
+    if (at < GMEM_BASE) at = GMEM_BASE;
+    for (uint32_t i = 0; i < g->count; i++) {
+        const Region *r = &g->regions[i];
+        if (at + bytes + GMEM_GAP <= r->base) return at;
+        uint64_t after = (uint64_t)r->base + r->size + GMEM_GAP;
+        if (after > at) at = (after + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN;
+    }
+    return at + bytes <= GMEM_LIMIT ? at : UINT64_MAX;
 }
 
 bool gmem_free(GlobalMem *g, uint32_t addr)
@@ -140,7 +172,7 @@ bool gmem_free(GlobalMem *g, uint32_t addr)
     if (g->count == 0) return false;
     uint32_t i = region_below(g, addr);
     if (g->regions[i].base != addr) return false;
-    free(g->regions[i].host);
+    if (!g->regions[i].adopted) free(g->regions[i].host);
     g->bytes -= g->regions[i].size;
     memmove(&g->regions[i], &g->regions[i + 1], (g->count - i - 1) * sizeof *g->regions);
     g->count--;

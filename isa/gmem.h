@@ -31,7 +31,19 @@ uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d);
 ** filled. */
 uint32_t gmem_alloc_at(GlobalMem *g, uint32_t addr, uint64_t bytes, const char *name, Diag *d);
 
-/* Unmaps the buffer that starts at addr and frees its memory; its
+/* A buffer whose host memory the caller gives, mapped at the address
+** equal to its host address (which must lie in the 32-bit space, GMEM_GAP
+** from every other buffer), so that host code and kernels use one pointer
+** (cudaMallocManaged). gmem never frees it. Returns the address, or 0
+** with d filled. */
+uint32_t gmem_adopt(GlobalMem *g, void *host, uint64_t bytes, const char *name, Diag *d);
+
+/* The lowest aligned address at or above `from` where `bytes` fit with
+** GMEM_GAP on both sides, or UINT64_MAX. */
+uint64_t gmem_free_space(const GlobalMem *g, uint64_t bytes, uint64_t from);
+
+/* Unmaps the buffer that starts at addr and frees its memory (but that of
+** an adopted one, which stays the caller's); its
 ** addresses fault from then on, until a later buffer reuses them (the
 ** lowest gap that fits is taken first, as allocators reuse). False when no
 ** buffer starts at addr. */

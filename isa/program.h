@@ -148,6 +148,9 @@ typedef struct {
     uint32_t     nconsts;
     uint32_t     param_bytes;        /* size of the param space                */
     uint32_t     vregs;              /* virtual registers declared (.reg)      */
+    char *const *src_files;          /* the Program's .file table (for fault
+                                        reports' CUDA lines), or NULL       */
+    uint32_t     nsrc_files;
     uint32_t     regs_estimated;     /* registers per thread estimated from the
                                         rows live at once, for occupancy when
                                         neither ptxas nor the workload says   */

@@ -734,5 +734,9 @@ bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Dia
     names_free(&P->kernel_ix);
     free(P);
     if (!ok) program_destroy(out);
+    for (uint32_t i = 0; ok && i < out->nkernels; i++) { /* the table no longer moves */
+        out->kernels[i].src_files = out->src_files;
+        out->kernels[i].nsrc_files = out->nsrc_files;
+    }
     return ok;
 }

@@ -48,7 +48,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory errors occupancy divergence; do
+for p in memory managed errors occupancy divergence; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -87,6 +87,7 @@ expect_out "--set reaches the device" "device sms=66 cc=9.0 threads_per_sm=1024"
 e2e_run exec --gpu h200 "$X/errors.cu"
 expect_err "a fault is reported as a sanitizer would" "out-of-bounds global access of 4 bytes .* after the end of buffer 'cudaMalloc #1"
 expect_err "the fault names the kernel and thread" "by thread \(0,0,0\) of block \(0,0,0\)"
+expect_err "the fault names the CUDA line" "st.global.u32 .*\(CUDA source .*tests/exec/errors.cu:8\)"
 expect_err "an unimplemented call is listed at exit" "called cudaGraphCreate, which gpusim does not implement \(1 call"
 expect_err "a bad copy says which range" "cudaMemcpy: source range .* is not inside one device allocation"
 
