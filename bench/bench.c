@@ -144,6 +144,10 @@ static int run_case(const Case *c, int repeat, bool small, uint32_t threads)
         fprintf(stderr, "gpusim-bench: %s: %s\n", c->name, why);
         return 2;
     }
+    if (!kernel_runnable(&prog, k, &d)) {
+        diag_print(stderr, &d);
+        return 2;
+    }
     double t[100], cpu[100];
     uint64_t insts = 0;
     for (int r = 0; r < repeat; r++) t[r] = run_once(c, k, &cfg, small, threads, &cpu[r], &insts);

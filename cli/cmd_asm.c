@@ -196,9 +196,22 @@ int cmd_asm(int argc, char **argv)
         free(text);
         return EXIT_BAD_INPUT;
     }
+    /* kernels the PTX front end refused: their errors first, and exit 2 */
+    int rc = EXIT_OK;
+    for (uint32_t i = 0; i < prog.nkernels; i++) {
+        Diag d;
+        if (!kernel_runnable(&prog, &prog.kernels[i], &d)) {
+            diag_print(stderr, &d);
+            rc = EXIT_BAD_INPUT;
+        }
+    }
     for (uint32_t i = 0; i < prog.nkernels; i++) {
         const Kernel *k = &prog.kernels[i];
         if (i) printf("\n");
+        if (k->refused) {
+            printf("// kernel %s: refused (see the error above)\n", k->name);
+            continue;
+        }
         if (k->ptx) {
             print_ptx_kernel(&prog, k, text, len, starts, nlines);
             continue;
@@ -214,5 +227,5 @@ int cmd_asm(int argc, char **argv)
     free(starts);
     program_destroy(&prog);
     free(text);
-    return EXIT_OK;
+    return rc;
 }

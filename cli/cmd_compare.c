@@ -255,6 +255,7 @@ static bool use_twin_ptx(const cJSON *rec, const GpuConfig *cfg, Workload *w, co
         char why[1024] = "no kernel named in the record";
         const Kernel *k = kname ? program_match_kernel(&ptx, kname, why, sizeof why) : NULL;
         if (!k && ptx.nkernels == 1) k = &ptx.kernels[0]; /* one twin kernel for every variant (registers) */
+        if (k && k->refused) snprintf(why, sizeof why, "%s", k->refused), k = NULL;
         if (!k || k->nparams != v->launches[l].kernel->nparams) {
             snprintf(p->note, sizeof p->note, "%s",
                      !k ? why : "the twin's kernel takes other parameters than the .asm kernel");

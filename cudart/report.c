@@ -76,7 +76,7 @@ static void report_kernel_text(FILE *out, const RtKernel *k, const KernelSummary
     const char *name = k->kernel ? k->kernel->name : k->mangled;
     fprintf(out, "  %-24.24s %-12s %-9s%s %-7s %4u", name, launches, grid, k->shapes_vary ? "*" : " ", block, k->regs);
     if (!s->timed) {
-        fprintf(out, "  not timed\n");
+        fprintf(out, k->failed == k->launches ? "  failed\n" : "  not timed\n");
         return;
     }
     duration(total, sizeof total, s->st.time_us);

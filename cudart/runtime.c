@@ -261,7 +261,7 @@ static int load_module(Runtime *rt, RtModule *m)
 
 int rt_load_kernel(Runtime *rt, RtKernel *k)
 {
-    if (k->kernel) return RT_SUCCESS;
+    if (k->kernel) return k->kernel->refused ? RT_INVALID_PTX : RT_SUCCESS;
     int err = load_module(rt, k->module);
     if (err != RT_SUCCESS) return err;
     char msg[256];
@@ -269,6 +269,15 @@ int rt_load_kernel(Runtime *rt, RtKernel *k)
     if (!k->kernel) {
         fprintf(stderr, "gpusim: %s: kernel %s is registered but not in its PTX: %s\n", rt->program, k->mangled, msg);
         return RT_INVALID_DEVICE_FUNCTION;
+    }
+    Diag d = { 0 };
+    if (!kernel_runnable(&k->module->program, k->kernel, &d)) { /* said once: later launches fail alike */
+        char why[DIAG_MESSAGE_MAX + DIAG_FILE_MAX];
+        diag_format(&d, why, sizeof why);
+        fprintf(stderr, "gpusim: %s: kernel %s cannot run on the simulated GPU (its launches fail with "
+                "cudaErrorInvalidPtx):\n  %s\n", rt->program,
+                k->kernel->signature ? k->kernel->signature : k->kernel->name, why);
+        return RT_INVALID_PTX;
     }
     k->regs = kernel_regs_per_thread(k->kernel);
     return RT_SUCCESS;
@@ -405,6 +414,10 @@ static int run_untimed(Runtime *rt, RtKernel *k, const Launch *L)
 int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args,
               uint64_t dynamic_smem)
 {
+    if (k->launches && (memcmp(k->grid, grid, sizeof k->grid) || memcmp(k->block, block, sizeof k->block)))
+        k->shapes_vary = true;
+    memcpy(k->grid, grid, sizeof k->grid);
+    memcpy(k->block, block, sizeof k->block);
     int err = rt_load_kernel(rt, k);
     if (err != RT_SUCCESS) {
         k->launches++, k->failed++;
@@ -427,10 +440,6 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
                  .regs_per_thread = k->regs, .params = params };
     memcpy(L.grid, grid, sizeof L.grid);
     memcpy(L.block, block, sizeof L.block);
-    if (k->launches && (memcmp(k->grid, grid, sizeof k->grid) || memcmp(k->block, block, sizeof k->block)))
-        k->shapes_vary = true;
-    memcpy(k->grid, grid, sizeof k->grid);
-    memcpy(k->block, block, sizeof k->block);
     err = chosen_for_timing(rt, k) ? run_timed(rt, k, &L) : run_untimed(rt, k, &L);
     k->launches++;
     if (err != RT_SUCCESS) k->failed++;

@@ -97,9 +97,7 @@ uint32_t gmem_alloc(GlobalMem *g, uint64_t bytes, const char *name, Diag *d)
     g->count++;
     g->last = 0;
     Region *r = &g->regions[at];
-    r->base = (uint32_t)base;
-    r->size = bytes;
-    r->host = host;
+    *r = (Region){ .base = (uint32_t)base, .size = bytes, .host = host };
     snprintf(r->name, sizeof r->name, "%s", name ? name : "?");
     g->bytes += bytes;
     return (uint32_t)base;

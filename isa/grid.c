@@ -94,6 +94,12 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
         r->status = GRID_BAD_LAUNCH;
         return false;
     }
+    if (k->ncode == 0) { /* a kernel its front end refused (kernel_runnable) */
+        r->status = GRID_BAD_LAUNCH;
+        snprintf(r->message, sizeof r->message, "kernel '%s' has no code to run%s%s", k->name, k->refused ? ": " : "",
+                 k->refused ? k->refused : "");
+        return false;
+    }
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
     uint32_t nwarps = (threads + WARP_SIZE - 1) / WARP_SIZE;
     uint32_t nregs = k->regs_used ? k->regs_used : 1;

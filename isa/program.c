@@ -31,6 +31,7 @@ void program_destroy(Program *p)
         free(p->kernels[i].mangled);
         free(p->kernels[i].signature);
         free(p->kernels[i].consts);
+        free(p->kernels[i].refused);
     }
     for (uint32_t i = 0; i < p->nvars; i++) free(p->vars[i].name), free(p->vars[i].init);
     free(p->vars);
@@ -72,6 +73,13 @@ void program_bind_vars(Program *p, const uint32_t *addr)
         }
     }
     for (uint32_t i = 0; i < p->nvars; i++) p->vars[i].addr = addr[i];
+}
+
+bool kernel_runnable(const Program *p, const Kernel *k, Diag *d)
+{
+    if (!k->refused) return true;
+    diag_set(d, p->file, k->refused_line, k->refused_col, "%s", k->refused);
+    return false;
 }
 
 const Kernel *program_find_kernel(const Program *p, const char *name)

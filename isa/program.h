@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "isa/opcodes.h"
 
 #define ISA_MAX_REGS     255 /* %r0..%r254, as nvcc's per-thread limit          */
@@ -148,6 +149,12 @@ typedef struct {
     uint32_t     nconsts;
     uint32_t     param_bytes;        /* size of the param space                */
     uint32_t     vregs;              /* virtual registers declared (.reg)      */
+    char        *refused;            /* PTX: why the front end cannot run this
+                                        kernel (its first error, at
+                                        refused_line:col of the file); NULL
+                                        when it can. A refused kernel has no
+                                        code: see kernel_runnable          */
+    uint32_t     refused_line, refused_col;
     char *const *src_files;          /* the Program's .file table (for fault
                                         reports' CUDA lines), or NULL       */
     uint32_t     nsrc_files;
@@ -185,6 +192,10 @@ KernelParam *program_add_param(Kernel *k);
 /* Moves the variables to addr[0..nvars): every instruction that names one
 ** (INSTR_VARREF), at an offset into it, then points at the new place. */
 void program_bind_vars(Program *p, const uint32_t *addr);
+
+/* True when k can run; false with d set (file, line, column and the
+** front end's message) when its PTX was refused. */
+bool kernel_runnable(const Program *p, const Kernel *k, Diag *d);
 
 /* Kernel named `name`, or NULL. */
 const Kernel *program_find_kernel(const Program *p, const char *name);

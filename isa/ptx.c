@@ -519,6 +519,40 @@ static void reset_kernel_state(Ptx *P)
     P->loc_line = 0;
 }
 
+static bool parse_body(Ptx *P, Kernel *k);
+
+/* A kernel whose body the front end cannot take stays in the program,
+** refused: its first error kept for whoever would run it (Kernel.refused,
+** kernel_runnable), its code dropped, and the file read on after its
+** closing brace, so that one kernel does not refuse the others. Running
+** out of memory, or out of file inside the body, ends the parse. */
+static bool refuse_kernel(Ptx *P, Kernel *k)
+{
+    if (strstr(P->d->message, "out of memory") || P->tok.kind == TK_EOF) return false;
+    k->refused = strdup(P->d->message);
+    if (!k->refused) return false;
+    k->refused_line = P->d->line;
+    k->refused_col = P->d->col;
+    P->failed = false;
+    P->in_instr = false;
+    P->varrefs = 0;
+    while (P->body_depth) {
+        if (P->tok.kind == TK_EOF)
+            return ptx_fail(P, &P->tok, "end of file inside kernel '%s': expected '}'", k->name);
+        if (ptx_punct(&P->tok, '{')) P->body_depth++;
+        if (ptx_punct(&P->tok, '}')) P->body_depth--;
+        ptx_next(P);
+    }
+    free(k->code);
+    free(k->labels);
+    free(k->shared);
+    free(k->consts);
+    k->code = NULL, k->labels = NULL, k->shared = NULL, k->consts = NULL;
+    k->ncode = k->nlabels = k->nshared = k->nconsts = 0;
+    memset(P->d, 0, sizeof *P->d);
+    return true;
+}
+
 static bool parse_entry(Ptx *P)
 {
     char q[80];
@@ -566,15 +600,23 @@ static bool parse_entry(Ptx *P)
     }
     if (ptx_punct(&P->tok, ';')) return ptx_fail(P, &P->tok, "a kernel declaration without a body ('.entry %s ... ;') cannot run", k->name);
     if (!ptx_expect(P, '{', "to open the kernel's body")) return false;
-    uint32_t depth = 1;
-    while (depth) {
+    P->body_depth = 1;
+    if (parse_body(P, k) && finish_kernel(P)) return true;
+    return refuse_kernel(P, k);
+}
+
+/* The statements of a kernel's body, up to its closing brace. */
+static bool parse_body(Ptx *P, Kernel *k)
+{
+    char q[80];
+    while (P->body_depth) {
         Tok t = P->tok;
         if (t.kind == TK_EOF) return ptx_fail(P, &t, "end of file inside kernel '%s': expected '}'", k->name);
         if (ptx_punct(&t, '{')) {
-            depth++;
+            P->body_depth++;
             ptx_next(P);
         } else if (ptx_punct(&t, '}')) {
-            depth--;
+            P->body_depth--;
             ptx_next(P);
         } else if (t.kind == TK_DIR) {
             if (ptx_is(&t, ".reg")) {
@@ -616,7 +658,7 @@ static bool parse_entry(Ptx *P)
             return ptx_fail(P, &t, "expected an instruction, a label or a directive, found '%s'", ptx_quote(&t, q, sizeof q));
         }
     }
-    return finish_kernel(P);
+    return true;
 }
 
 static bool parse_module(Ptx *P)

@@ -66,6 +66,7 @@ typedef struct {
     ** INSTR_VARREF when it is appended (varrefs: names seen since the last) */
     uint32_t    vars_cap, var_next; /* var_next: next free address in the window */
     uint32_t    varrefs;
+    uint32_t    body_depth; /* braces open in the kernel body being read      */
     NameIndex   label_ix;
     NameIndex   kernel_ix; /* kernels by their .entry name, for 'defined twice' */
     char      **pnames;    /* parameter names as written                    */

@@ -354,6 +354,11 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
         gpu_fail(&g, SIM_BAD_LAUNCH, "%s", msg);
         return false;
     }
+    if (L->kernel->ncode == 0) { /* a kernel its front end refused (kernel_runnable) */
+        gpu_fail(&g, SIM_BAD_LAUNCH, "kernel '%s' has no code to run%s%s", L->kernel->name,
+                 L->kernel->refused ? ": " : "", L->kernel->refused ? L->kernel->refused : "");
+        return false;
+    }
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
     uint32_t regs = L->regs_per_thread ? L->regs_per_thread : kernel_regs_per_thread(L->kernel);
     Diag d;

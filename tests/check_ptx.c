@@ -494,14 +494,52 @@ START_TEST(test_refusal_names_cuda_line)
                              ".visible .entry k()\n{\n.loc 1 12 5\n  trap;\n  ret;\n}\n";
     Program p;
     Diag d;
-    ck_assert(!ptx_parse(src, strlen(src), "cached.ptx", &p, &d));
+    ck_assert(ptx_parse(src, strlen(src), "cached.ptx", &p, &d)); /* the kernel is refused, not the file */
+    ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
     ck_assert_uint_eq(d.line, 8);
     ck_assert_msg(strstr(d.message, "'trap' is not supported yet") && strstr(d.message, "(CUDA source /src/kern.cu:12)"),
                   "%s", d.message);
+    program_destroy(&p);
     static const char *dir = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/kern.cu\"\n"
                              ".visible .entry k()\n{\n.loc 1 12 5\n  ret;\n}\n.bogus\n";
     ck_assert(!ptx_parse(dir, strlen(dir), "cached.ptx", &p, &d));
     ck_assert_msg(!strstr(d.message, "CUDA source"), "%s", d.message);
+}
+END_TEST
+
+/* A kernel the front end cannot take is refused alone: the file loads, the
+** others run, and the refused one keeps its first error (with its CUDA
+** line) for whoever launches it; the file is read on after its body, even
+** when the error was in a nested block. Before, the first unsupported
+** kernel refused the whole file. */
+START_TEST(test_refused_kernel_alone)
+{
+    static const char *src =
+        ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/two.cu\"\n"
+        ".visible .entry bad(.param .u64 bad_param_0)\n{\n  .reg .b32 %r<3>;\n.loc 1 7 3\n"
+        "  { .reg .b32 inner;\n  brkpt;\n  }\n  ret;\n}\n"
+        ".visible .entry good(.param .u64 good_param_0)\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n"
+        "  ld.param.u64 %rd1, [good_param_0];\n  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd1, %rd1, %rd2;\n  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    ck_assert_uint_eq(p.nkernels, 2);
+    Diag d;
+    ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
+    ck_assert_uint_eq(d.line, 10);
+    ck_assert_str_eq(d.file, "t.ptx");
+    ck_assert_msg(strstr(d.message, "brkpt") && strstr(d.message, "(CUDA source /src/two.cu:7)"), "%s", d.message);
+    ck_assert_uint_eq(p.kernels[0].ncode, 0);
+    ck_assert(kernel_runnable(&p, &p.kernels[1], &d));
+    GlobalMem *g = gmem_create();
+    uint32_t out = gmem_alloc(g, 32 * 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[1], g, &L, &r), "%s", r.message);
+    ck_assert_uint_eq(((const uint32_t *)gmem_translate(g, out, 128))[31], 31);
+    gmem_destroy(g);
+    program_destroy(&p);
 }
 END_TEST
 
@@ -594,6 +632,7 @@ static Suite *suite(void)
     TCase *names = tcase_create("Names");
     tcase_add_test(names, test_kernel_names);
     tcase_add_test(names, test_module_variables);
+    tcase_add_test(names, test_refused_kernel_alone);
     tcase_add_test(names, test_mov_pred_immediates);
     tcase_add_test(names, test_refusal_names_cuda_line);
     suite_add_tcase(s, names);

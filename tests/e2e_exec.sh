@@ -91,6 +91,13 @@ expect_err "the fault names the CUDA line" "st.global.u32 .*\(CUDA source .*test
 expect_err "an unimplemented call is listed at exit" "called cudaGraphCreate, which gpusim does not implement \(1 call"
 expect_err "a bad copy says which range" "cudaMemcpy: source range .* is not inside one device allocation"
 
+# a kernel gpusim cannot run fails alone, with CUDA's error and where
+expect_rc "exec partial.cu" 0 exec --gpu h200 "$X/partial.cu"
+expect_out "the other kernels of the file run" "^PASS"
+expect_out "the refused kernel's launch fails as CUDA would" "^talk: cudaErrorInvalidPtx"
+expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\) cannot run on the simulated GPU .*cudaErrorInvalidPtx"
+expect_err "the report marks its launch failed" "^  talk +1 \(0 timed\) .* failed"
+
 # the program's arguments, output and exit status are its own
 expect_rc "exec passes the exit status" 3 exec --gpu h100 "$X/args.cu" 1000 3 "two words" x
 expect_out "exec passes the arguments" "^arg 3: two words$"

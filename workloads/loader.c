@@ -555,6 +555,10 @@ static bool load_launch(Ld *L, const cJSON *it, WlLaunch *l)
         for (uint32_t k = 0; k < w->program.nkernels; k++) len = diag_join(list, sizeof list, len, w->program.kernels[k].name);
         return fail(L, "no kernel '%s' in %s (it has: %s)", f->valuestring, w->kernel_file, list);
     }
+    if (!kernel_runnable(&w->program, l->kernel, L->r.d)) {
+        L->r.failed = true; /* the PTX front end's file:line:col error stands as it is */
+        return false;
+    }
     pop(L);
 
     /* block, dynamic_smem, regs: they decide the occupancy */

@@ -1,0 +1,30 @@
+// partial.cu -- a program one of whose kernels gpusim cannot run yet (it
+// calls printf): the others run, and the launch of that one fails with
+// cudaErrorInvalidPtx and a message naming the kernel and its CUDA line.
+#include "common.cuh"
+
+__global__ void talk(int v) {
+  if (threadIdx.x == 0) printf("value %d\n", v);
+}
+
+__global__ void twice(int* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = 2 * i;
+}
+
+int main() {
+  const int n = 500;
+  int* d;
+  CUDA_CHECK(cudaMalloc(&d, n * sizeof(int)));
+  twice<<<(n + 127) / 128, 128>>>(d, n);
+  CUDA_CHECK_LAST();
+  std::vector<int> h(n);
+  CUDA_CHECK(cudaMemcpy(h.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost));
+  bool ok = h[n - 1] == 2 * (n - 1);
+  talk<<<1, 32>>>(5);
+  cudaError_t e = cudaGetLastError();
+  std::printf("talk: %s\n", cudaGetErrorName(e));
+  CUDA_CHECK(cudaFree(d));
+  std::printf("%s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
