@@ -42,16 +42,21 @@ static char *joined(const char *a, const char *b)
     return s;
 }
 
-void variant_default_budget(const Workload *w, const WlLaunch *l, uint64_t *max_instructions, uint64_t *max_cycles)
+void variant_budget_for(double warps, double elements, uint64_t *max_instructions, uint64_t *max_cycles)
 {
     /* in double: a grid of 2^31 x 2^16 x 2^16 blocks overflows 64 bits */
     const double cap = 0x1p62;
-    double warps = (double)l->grid[0] * l->grid[1] * l->grid[2] * ceil((double)l->block[0] * l->block[1] * l->block[2] / 32);
-    double elements = 0;
-    for (uint32_t i = 0; i < w->nbuffers; i++) elements += (double)w->buffers[i].count;
     double instr = fmin(cap, 0x1p24 + 0x1p16 * warps + 16 * elements);
     *max_instructions = (uint64_t)instr;
     *max_cycles = (uint64_t)fmin(cap, 1024 * instr);
+}
+
+void variant_default_budget(const Workload *w, const WlLaunch *l, uint64_t *max_instructions, uint64_t *max_cycles)
+{
+    double warps = (double)l->grid[0] * l->grid[1] * l->grid[2] * ceil((double)l->block[0] * l->block[1] * l->block[2] / 32);
+    double elements = 0;
+    for (uint32_t i = 0; i < w->nbuffers; i++) elements += (double)w->buffers[i].count;
+    variant_budget_for(warps, elements, max_instructions, max_cycles);
 }
 
 void variant_row_free(RunRow *row)

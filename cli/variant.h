@@ -85,6 +85,10 @@ typedef struct {
 #define VARIANT_BUDGET_RULE "2^24 + 65536 per warp launched + 16 per buffer element"
 void variant_default_budget(const Workload *w, const WlLaunch *l, uint64_t *max_instructions, uint64_t *max_cycles);
 
+/* The same rule from a launch's warps and the 4-byte elements its memory
+** holds (gpusim exec: the program's allocations). */
+void variant_budget_for(double warps, double elements, uint64_t *max_instructions, uint64_t *max_cycles);
+
 /* The --dump file name of buffer b after variant v: "<variant>.<buffer>.npy",
 ** with '/' in the variant's name written %2F. */
 void variant_dump_name(const WlVariant *v, const WlBuffer *b, char *out, size_t cap);

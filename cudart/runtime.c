@@ -16,6 +16,7 @@
 #include "base/grow.h"
 #include "base/hash.h"
 #include "cli/cli.h"
+#include "cli/variant.h"
 #include "cudart/fatbin.h"
 #include "isa/grid.h"
 #include "isa/ptx.h"
@@ -324,17 +325,12 @@ static bool chosen_for_timing(const Runtime *rt, const RtKernel *k)
 }
 
 /* A runaway kernel stops after many times the work a finishing one could
-** do, not after hours: as gpusim run's default budget, by the memory the
-** program holds instead of a workload's buffers. */
+** do: gpusim run's rule, by the memory the program holds. */
 static void budget(const Runtime *rt, const uint32_t grid[3], const uint32_t block[3], uint64_t *instr, uint64_t *cycles)
 {
-    const double cap = 0x1p62;
     double threads = (double)block[0] * block[1] * block[2];
-    double warps = (double)grid[0] * grid[1] * grid[2] * ((threads + 31) / 32);
-    double words = (double)gmem_bytes(rt->gmem) / 4;
-    double n = fmin(cap, 0x1p24 + 0x1p16 * warps + 16 * words);
-    *instr = (uint64_t)n;
-    *cycles = (uint64_t)fmin(cap, 1024 * n);
+    double warps = (double)grid[0] * grid[1] * grid[2] * ceil(threads / 32);
+    variant_budget_for(warps, (double)gmem_bytes(rt->gmem) / 4, instr, cycles);
 }
 
 static int status_error(SimStatus s)
