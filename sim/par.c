@@ -477,6 +477,7 @@ static void boundary_end(Par *P)
             Sm *sm = &g->sms[s];
             uint32_t k = 0;
             while (k < sm->par.nmark && sm->par.marks[k].cycle < horizon) k++;
+            if (k == 0) continue; /* nothing to drop (marks may be NULL) */
             memmove(sm->par.marks, sm->par.marks + k, (sm->par.nmark - k) * sizeof sm->par.marks[0]);
             sm->par.nmark -= k;
         }

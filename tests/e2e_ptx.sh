@@ -60,6 +60,19 @@ printf '{"name":"two","description":"x","kernels":"two.ptx","buffers":[{"name":"
 "$GPUSIM" run "$TMP/two.json" >/dev/null 2>"$TMP/err"
 rc=$?
 if [ "$rc" = 2 ] && grep -q "ambiguous" "$TMP/err"; then ok; else bad "ambiguous kernel name" "exit $rc" "$(head -2 "$TMP/err")"; fi
+# a signed 64-bit parameter takes its whole range (the bounds of .s64 once
+# negated 2^63, undefined behaviour that a sanitizer build stops on)
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 k_param_0, .param .s64 k_param_1)\n{\n .reg .b64 %%rd<4>;\n ld.param.u64 %%rd1, [k_param_0];\n ld.param.s64 %%rd2, [k_param_1];\n cvta.to.global.u64 %%rd3, %%rd1;\n st.global.u64 [%%rd3], %%rd2;\n ret;\n}\n' >"$TMP/s64.ptx"
+for v in -1 5 -9007199254740991; do
+    printf '{"name":"s64","description":"x","kernels":"s64.ptx","buffers":[{"name":"x","type":"s32","count":2,"init":"zeros"}],"variants":[{"name":"v","kernel":"k","grid":1,"block":1,"args":["x",%s],"regs":8}]}\n' "$v" >"$TMP/s64.json"
+    "$GPUSIM" run "$TMP/s64.json" >/dev/null 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" = 0 ]; then ok; else bad "an .s64 parameter takes $v" "exit $rc" "$(head -2 "$TMP/err")"; fi
+done
+sed -i 's/-9007199254740991/-9007199254740993/' "$TMP/s64.json"
+"$GPUSIM" run "$TMP/s64.json" >/dev/null 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q "is past 2^53" "$TMP/err"; then ok; else bad "an integer a JSON number cannot hold exactly is refused as such" "exit $rc" "$(head -2 "$TMP/err")"; fi
 # without nvcc, a .cu workload says what to install
 GPUSIM_NVCC= "$GPUSIM" run workloads/cuda/vecadd.json --param n=1000 >/dev/null 2>"$TMP/err"
 rc=$?

@@ -231,6 +231,13 @@ rc=$?
 if [ "$rc" -eq 2 ] && head -n 1 "$ERR" | grep -qF "$long/w.json:1:" && head -n 1 "$ERR" | grep -qF "$long/missing.asm"; then ok
 else bad "a ${#long}-byte path: exit $rc, want 2 and the whole path twice in the first line" "$(head -c 300 "$ERR")"; fi
 
+# a budget spent at the first instruction, on two threads: the threads stop
+# before any SM has left a mark (the empty list once reached memmove as NULL,
+# which the sanitizer build stops on)
+gp run workloads/vecadd.json --threads 2 --max-instructions 1
+if [ "$rc" -eq 1 ] && grep -q "scalar  *budget" "$OUT"; then ok
+else bad "--threads 2 --max-instructions 1: exit $rc, want 1 and the budget named" "$(head -n 2 "$ERR")"; fi
+
 # fuzz/run.sh: its argument checks and the stale-build-directory guard (CI
 # once failed when a build directory from another checkout was reused).
 fz() {

@@ -69,6 +69,9 @@ json.dump(d, open('$f', 'w'))"
 same fault "$f" --max-cycles 100000
 same fault.h200 "$f" --max-cycles 100000 --gpu h200
 same budget "$f" --variant spin --max-instructions 5000
+# a budget spent at the first instruction: the threads stop before any SM
+# has left a mark (an empty list once reached memmove as NULL)
+same budget1 workloads/vecadd.json --max-instructions 1
 for n in $THREAD_COUNTS; do
     mkdir -p "$TMP/dump$n"
     "$GPUSIM" run "$f" --max-cycles 100000 --threads "$n" --dump "$TMP/dump$n" >/dev/null 2>&1

@@ -483,6 +483,9 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
             return fail(L, "'%s' is a buffer but parameter '%s' of kernel '%s' is .%s", it->valuestring, p->name, k->name,
                         ptype);
         } else if (cJSON_IsNumber(it) && !jsonread_integer(it, &a->i)) {
+            if (p->type != TYPE_F32 && it->valuedouble == floor(it->valuedouble) && fabs(it->valuedouble) < 1e300)
+                return fail(L, "parameter '%s' of kernel '%s' is .%s: %.0f is past 2^53, where a JSON number no longer "
+                            "holds every integer exactly", p->name, k->name, ptype, it->valuedouble);
             if (p->type != TYPE_F32)
                 return fail(L, "parameter '%s' of kernel '%s' is .%s: expected an integer, found %g", p->name, k->name,
                             ptype, it->valuedouble);
@@ -501,8 +504,11 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
                 int64_t lo = p->type == TYPE_S32 ? INT32_MIN : 0, hi = p->type == TYPE_S32 ? INT32_MAX : (int64_t)UINT32_MAX;
                 if (p->size != 4) { /* PTX's other widths */
                     uint32_t bitsz = 8 * p->size;
-                    lo = type_signed(p->type) ? -(int64_t)(1ull << (bitsz - 1)) : 0;
-                    hi = bitsz == 64 ? INT64_MAX : type_signed(p->type) ? (int64_t)(1ull << (bitsz - 1)) - 1 : (int64_t)((1ull << bitsz) - 1);
+                    /* 64 bits: the ends are INT64_MIN/MAX themselves (negating
+                    ** 2^63 as an int64_t overflows) */
+                    int64_t smax = bitsz == 64 ? INT64_MAX : (int64_t)(1ull << (bitsz - 1)) - 1;
+                    lo = type_signed(p->type) ? -smax - 1 : 0;
+                    hi = bitsz == 64 ? INT64_MAX : type_signed(p->type) ? smax : (int64_t)((1ull << bitsz) - 1);
                 }
                 if (a->i < lo || a->i > hi)
                     return fail(L, "%lld does not fit parameter '%s' (.%s, %lld..%lld)", (long long)a->i, p->name, ptype,
