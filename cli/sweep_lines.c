@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "cli/report.h"
@@ -68,6 +69,27 @@ static bool push_line(SweepFile *f, size_t *cap, const SweepLine *l)
     return true;
 }
 
+/* getline, but a line is read to at most SWEEP_MAX_LINE + 1 bytes: a longer
+** one comes back at that length, without its end. */
+static ssize_t read_line(char **buf, size_t *cap, FILE *in)
+{
+    size_t n = 0;
+    int c;
+    while (n <= SWEEP_MAX_LINE && (c = getc(in)) != EOF) {
+        if (n + 2 > *cap) {
+            size_t nc = *cap ? 2 * *cap : 4096;
+            char *nb = realloc(*buf, nc);
+            if (!nb) return -1;
+            *buf = nb;
+            *cap = nc;
+        }
+        (*buf)[n++] = (char)c;
+        if (c == '\n') break;
+    }
+    if (n) (*buf)[n] = '\0';
+    return n ? (ssize_t)n : -1;
+}
+
 bool sweep_file_read(const char *path, bool missing_ok, SweepFile *f, SweepLineFn each, void *user, Diag *d)
 {
     memset(f, 0, sizeof *f);
@@ -77,14 +99,29 @@ bool sweep_file_read(const char *path, bool missing_ok, SweepFile *f, SweepLineF
         diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
         return false;
     }
+    /* Shards are read twice (checked, then merged) and --out is read back
+    ** before it is appended to: a pipe or a device cannot be, and one such as
+    ** /dev/zero never ends a line. */
+    struct stat sb;
+    if (fstat(fileno(in), &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        diag_set(d, path, 0, 0, "not a regular file: a sweep's lines are read back from it (shards to merge them, "
+                 "--out to resume)");
+        fclose(in);
+        return false;
+    }
     char *buf = NULL;
     size_t bufcap = 0, cap = 0;
     uint64_t offset = 0;
     uint32_t lineno = 0;
     bool ok = true;
     ssize_t len;
-    while (ok && (len = getline(&buf, &bufcap, in)) > 0) {
+    while (ok && (len = read_line(&buf, &bufcap, in)) > 0) {
         lineno++;
+        if (len > SWEEP_MAX_LINE) {
+            diag_set(d, path, lineno, 0, "a line longer than %d bytes: not a line of gpusim sweep", SWEEP_MAX_LINE);
+            ok = false;
+            break;
+        }
         if (buf[len - 1] != '\n') { /* the last line, cut short */
             f->torn = true;
             break;

@@ -20,6 +20,10 @@
 
 #include "base/diag.h"
 
+/* The longest line read back: a run's line is a few KiB; a longer one is
+** not a line of gpusim sweep (a device such as /dev/zero never ends one). */
+#define SWEEP_MAX_LINE (1 << 20)
+
 /* What identifies a line, and where it lies in its file. */
 typedef struct {
     char     spec[17];

@@ -175,6 +175,32 @@ START_TEST(test_missing_file)
 }
 END_TEST
 
+/* A device or a file longer than its header says is read only as far as
+** the header takes it: /dev/zero was read to the 4 GiB cap (a hang). */
+START_TEST(test_read_stops_at_header)
+{
+    NpyArray a;
+    Diag d;
+    const char *devices[] = { "/dev/zero", "/dev/urandom" };
+    for (int i = 0; i < 2; i++) {
+        ck_assert(!npy_read(devices[i], UINT64_MAX / 2, &a, &d));
+        ck_assert_msg(strstr(d.message, "not a .npy file"), "%s: %s", devices[i], d.message);
+    }
+    char path[] = "/tmp/check_npy_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    uint8_t buf[256];
+    size_t n = make_file(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }\n", 16 + 5);
+    ck_assert(write(fd, buf, n) == (ssize_t)n);
+    close(fd);
+    ck_assert(!npy_read(path, 1 << 20, &a, &d));
+    ck_assert_msg(strstr(d.message, "bytes after the data"), "%s", d.message);
+    ck_assert(!npy_read(path, 40, &a, &d)); /* the shape needs more than allowed */
+    ck_assert_msg(strstr(d.message, "more than the 40 allowed"), "%s", d.message);
+    unlink(path);
+}
+END_TEST
+
 /* A python3 with NumPy, or NULL: the one on PATH, then Debian's own (where
 ** python3-numpy installs it). */
 static const char *python_with_numpy(void)
@@ -266,6 +292,7 @@ static Suite *npy_suite(void)
     tc = tcase_create("BadInput");
     tcase_add_loop_test(tc, test_bad_files, 0, sizeof bad_files / sizeof bad_files[0]);
     tcase_add_test(tc, test_missing_file);
+    tcase_add_test(tc, test_read_stops_at_header);
     suite_add_tcase(s, tc);
     tc = tcase_create("NumPy");
     tcase_add_test(tc, test_numpy_round_trip);

@@ -353,6 +353,33 @@ START_TEST(test_bad_files)
 }
 END_TEST
 
+/* A line past SWEEP_MAX_LINE is refused at its number, read no further than
+** the cap (a device such as /dev/zero never ends a line); a device or a pipe
+** is refused before reading (shards are read twice). */
+START_TEST(test_endless_line_and_devices)
+{
+    char *text = malloc(SWEEP_MAX_LINE + 2000);
+    ck_assert(text);
+    size_t n = strlen(L(A, 0, 0));
+    memcpy(text, L(A, 0, 0), n);
+    memset(text + n, ' ', SWEEP_MAX_LINE + 1000);
+    text[n + SWEEP_MAX_LINE + 1000] = 0;
+    char *path = write_tmp(text);
+    SweepFile f;
+    Diag d;
+    ck_assert(!sweep_file_read(path, false, &f, NULL, NULL, &d));
+    ck_assert_has(d.message, "a line longer than");
+    ck_assert_uint_eq(d.line, 2);
+    unlink(path);
+    free(path);
+    free(text);
+    ck_assert(!sweep_file_read("/dev/zero", false, &f, NULL, NULL, &d));
+    ck_assert_has(d.message, "not a regular file");
+    ck_assert(!sweep_file_read("/dev/null", true, &f, NULL, NULL, &d));
+    ck_assert_has(d.message, "not a regular file");
+}
+END_TEST
+
 typedef struct {
     const char *files[3];
     const char *says; /* NULL: merges */
@@ -594,6 +621,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(lines, test_read_lines);
     tcase_add_loop_test(lines, test_merge, 0, (int)(sizeof merges / sizeof merges[0]));
     tcase_add_test(lines, test_csv);
+    tcase_add_test(lines, test_endless_line_and_devices);
     suite_add_tcase(s, lines);
 
     TCase *runs = tcase_create("Runs");

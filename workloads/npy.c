@@ -189,10 +189,10 @@ static bool parse_header(Hdr *h, NpyArray *a)
 
 /* ================================================================ reading */
 
-bool npy_parse(const void *bytes, size_t len, const char *file, NpyArray *out, Diag *d)
+/* The magic, version and header dict at the start of bytes (len of them):
+** out gets the type and shape, *data_at where the data starts. */
+static bool parse_prefix(const uint8_t *b, size_t len, const char *file, NpyArray *out, uint64_t *data_at, Diag *d)
 {
-    memset(out, 0, sizeof *out);
-    const uint8_t *b = bytes;
     if (len < NPY_MAGIC_LEN || memcmp(b, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
         return bad(d, file, "not a .npy file (it does not start with \\x93NUMPY)");
     if (len < NPY_MAGIC_LEN + 4) return bad(d, file, "truncated .npy file: %zu bytes, not even a header length", len);
@@ -222,6 +222,17 @@ bool npy_parse(const void *bytes, size_t len, const char *file, NpyArray *out, D
         memset(out, 0, sizeof *out);
         return false;
     }
+    *data_at = start + hlen;
+    return true;
+}
+
+bool npy_parse(const void *bytes, size_t len, const char *file, NpyArray *out, Diag *d)
+{
+    memset(out, 0, sizeof *out);
+    const uint8_t *b = bytes;
+    uint64_t data_at = 0;
+    if (!parse_prefix(b, len, file, out, &data_at, d)) return false;
+    size_t start = (size_t)data_at, hlen = 0;
     uint64_t have = len - start - hlen, need = out->count * 4;
     char st[256];
     shape_text(out, st, sizeof st);
@@ -248,13 +259,56 @@ bool npy_parse(const void *bytes, size_t len, const char *file, NpyArray *out, D
     return true;
 }
 
+/* Reads the magic, the version and the header of path (no more than they
+** take) and gives the file size they imply in *total. */
+static bool npy_read_prefix(const char *path, uint64_t *total, Diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return bad(d, path, "cannot read .npy file: %s", strerror(errno));
+    uint8_t *buf = malloc(12 + NPY_MAX_HEADER);
+    if (!buf) {
+        fclose(f);
+        return bad(d, path, "out of host memory");
+    }
+    size_t len = fread(buf, 1, 10, f);
+    if (len == 10 && memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN) == 0) {
+        uint64_t hlen = buf[6] == 2 ? 0 : (uint32_t)buf[8] | (uint32_t)buf[9] << 8;
+        if (buf[6] == 2) { /* version 2.0: a 4-byte header length */
+            len += fread(buf + len, 1, 2, f);
+            if (len == 12) hlen = get_le32(buf + 8);
+        }
+        size_t want = hlen > NPY_MAX_HEADER ? 0 : (size_t)hlen; /* an absurd length: parse_prefix says so */
+        len += fread(buf + len, 1, want, f);
+    }
+    bool failed = ferror(f);
+    int err = errno;
+    fclose(f);
+    NpyArray a = { 0 };
+    uint64_t data_at = 0;
+    bool ok = !failed && parse_prefix(buf, len, path, &a, &data_at, d);
+    free(buf);
+    if (failed) return bad(d, path, "cannot read .npy file: read error: %s", strerror(err));
+    if (!ok) return false;
+    *total = a.count * 4 > UINT64_MAX - data_at ? UINT64_MAX : data_at + a.count * 4;
+    return true;
+}
+
 bool npy_read(const char *path, uint64_t max_bytes, NpyArray *out, Diag *d)
 {
     memset(out, 0, sizeof *out);
     char *text, why[256];
     size_t len;
-    size_t limit = max_bytes > SIZE_MAX ? SIZE_MAX : (size_t)max_bytes;
-    FileReadStatus st = file_read(path, limit, &text, &len, why, sizeof why);
+    /* The header first, so that the data is read up to the size it gives
+    ** and no further: a device such as /dev/zero is refused at its first
+    ** bytes instead of being read to the cap. */
+    uint64_t total = 0;
+    if (!npy_read_prefix(path, &total, d)) return false;
+    if (total > max_bytes)
+        return bad(d, path, "cannot read .npy file: its shape needs %llu bytes, more than the %llu allowed",
+                   (unsigned long long)total, (unsigned long long)max_bytes);
+    FileReadStatus st = file_read(path, (size_t)total, &text, &len, why, sizeof why);
+    if (st == FILE_READ_TOO_LARGE)
+        return bad(d, path, "bytes after the data: the header gives %llu bytes in all", (unsigned long long)total);
     if (st != FILE_READ_OK) return bad(d, path, "cannot read .npy file: %s", why);
     bool ok = npy_parse(text, len, path, out, d);
     free(text);
