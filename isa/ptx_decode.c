@@ -250,7 +250,8 @@ static const char *const NOT_YET[] = { "call", "trap", "brkpt", "brx", "tex", "t
                                        "prefetch", "prefetchu", "isspacep", "mapa", "getctarank", "istypep",
                                        "match", "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
                                        "alloca", "dp4a", "dp2a", "lop3", "fns", "bmsk", "szext", "cvt.pack",
-                                       "mbarrier", "griddepcontrol", "applypriority", "discard", "createpolicy", NULL };
+                                       "mbarrier", "griddepcontrol", "applypriority", "discard", "createpolicy",
+                                       "barrier.cluster", NULL };
 
 /* Reads one instruction from P's tokens through its ';': its guard (*g: the
 ** guard's virtual register, or UINT32_MAX; in->guard and guard_neg), its

@@ -78,6 +78,13 @@ GPUSIM_NVCC= "$GPUSIM" run workloads/cuda/vecadd.json --param n=1000 >/dev/null 
 rc=$?
 if [ "$rc" = 2 ] && grep -q "install the CUDA toolkit" "$TMP/err" && grep -q "needs no toolkit" "$TMP/err"; then ok
 else bad "without nvcc a .cu workload says what to install" "exit $rc" "$(head -2 "$TMP/err")"; fi
+# GPUSIM_NVCC naming nothing, or a folder, is reported as that variable's fault
+for where in "$TMP/no-such-nvcc" "$TMP"; do
+    GPUSIM_NVCC=$where "$GPUSIM" run workloads/cuda/vecadd.json --param n=1000 >/dev/null 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "GPUSIM_NVCC names '$where', which is not an executable file" "$TMP/err"; then ok
+    else bad "GPUSIM_NVCC=$where is named in the error" "exit $rc" "$(head -2 "$TMP/err")"; fi
+done
 
 # ---- 4. .cu workloads, where nvcc is installed
 nvcc=$(command -v nvcc || true)

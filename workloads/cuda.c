@@ -29,7 +29,8 @@ static const char *find(const char *hay, size_t n, const char *needle, size_t nl
 
 static bool executable(const char *path)
 {
-    return access(path, X_OK) == 0;
+    struct stat sb; /* a folder has its x bit too */
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
 }
 
 bool cuda_find_tool(const char *tool, char *buf, size_t cap)
@@ -211,7 +212,13 @@ static bool compile_cached(const char *path, uint32_t sm, BuildKind kind, const 
 {
     char nvcc[1024], dir[1024];
     if (!cuda_find_tool("nvcc", nvcc, sizeof nvcc)) {
-        if (kind == BUILD_PTX)
+        const char *own = getenv("GPUSIM_NVCC");
+        if (own && *own)
+            diag_set(d, path, 0, 0,
+                     "GPUSIM_NVCC names '%s', which is not an executable file: point it at nvcc, or unset it to look "
+                     "on PATH",
+                     own);
+        else if (kind == BUILD_PTX)
             diag_set(d, path, 0, 0,
                      "compiling a .cu kernel file needs the CUDA toolkit's nvcc (not found on PATH, in $CUDA_HOME/bin "
                      "or /usr/local/cuda/bin): install the CUDA toolkit, or compile it elsewhere with 'nvcc -O3 -ptx "
