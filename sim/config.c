@@ -460,10 +460,12 @@ static bool load_base(Loader *ld, const cJSON *base, uint32_t index, const Chain
     if (depth > MAX_BASE_DEPTH) return load_fail(ld, true, "base: more than %d machine files deep", MAX_BASE_DEPTH);
     Diag bd;
     if (!load_at(base->valuestring, ld->source, me, cfg, &bd)) {
-        if (bd.file[0] && strcmp(bd.file, "base") != 0) { /* the base file's own error, at its place */
+        if (bd.file[0] && strcmp(bd.file, "base") != 0 && bd.line) { /* the base file's own error, at its place */
             *ld->d = bd;
             return false;
         }
+        if (bd.file[0] && strcmp(bd.file, "base") != 0) /* a file that cannot be read: at the key naming it */
+            return load_fail(ld, true, "base: machine file '%s': %s", base->valuestring, bd.message);
         return load_fail(ld, true, "base: %s", bd.message);
     }
     cfg->name[0] = '\0';

@@ -732,8 +732,9 @@ START_TEST(test_base_files)
     ck_assert_uint_eq(d.line, 2); /* at the base key */
     snprintf(path, sizeof path, "%s/badbase.json", dir);
     ck_assert(!config_load(path, &c, &d));
-    ck_assert_has(d.file, "c9.json"); /* the missing file is named */
-    ck_assert_has(d.message, "cannot open");
+    ck_assert_has(d.file, "badbase.json"); /* at the base key, naming the missing file */
+    ck_assert_uint_eq(d.line, 1);
+    ck_assert_has(d.message, "base: machine file 'c9.json': cannot open");
     snprintf(path, sizeof path, "%s/badinner.json", dir);
     ck_assert(!config_load(path, &c, &d));
     ck_assert_has(d.file, "inrange.json"); /* the base's own error, at its place */
