@@ -21,4 +21,9 @@ typedef struct {
 ** "claim failed: ..." line per failure to out. */
 void claimcheck_run(const RunReport *r, bool as_shipped, FILE *out, ClaimTally *t);
 
+/* Whether every metric w's claims name is one the report gives; false with
+** *d the first unknown one, at its place in the workload file (bad input,
+** told before anything runs). */
+bool claimcheck_metrics_known(const Workload *w, Diag *d);
+
 #endif

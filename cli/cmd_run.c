@@ -380,7 +380,7 @@ int cmd_run(int argc, char **argv)
         diag_print(stderr, &d);
         goto out;
     }
-    if (!workload_load(args.file, cfg, args.params, args.nparams, &w, &d)) {
+    if (!workload_load(args.file, cfg, args.params, args.nparams, &w, &d) || !claimcheck_metrics_known(&w, &d)) {
         diag_print(stderr, &d);
         goto out;
     }

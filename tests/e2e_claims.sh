@@ -39,6 +39,12 @@ d['claims'] = [{"says": "so both variants are memory-bound", "variant": "float8"
 json.dump(d, open(sys.argv[1] + '/bad_variant.json', 'w'))
 d['claims'] = [{"says": "so both variants are memory-bound", "variant": "float4", "min": 0, "bound": 1}]
 json.dump(d, open(sys.argv[1] + '/bad_key.json', 'w'))
+d['claims'] = [{"says": "so both variants are memory-bound", "variant": "float4", "metric": "no_such_metric", "min": 0}]
+json.dump(d, open(sys.argv[1] + '/bad_metric.json', 'w'))
+d['claims'] = [{"says": "  ", "variant": "float4", "min": 0}]
+json.dump(d, open(sys.argv[1] + '/blank_says.json', 'w'))
+d['claims'] = [{"says": "so both variants are memory-bound", "variant": "float4", "min": 0, "gpu": "a1000"}]
+json.dump(d, open(sys.argv[1] + '/bad_gpu.json', 'w'))
 PY
 "$GPUSIM" run "$TMP/false_claim.json" >"$TMP/out" 2>&1
 rc=$?
@@ -50,7 +56,9 @@ rc=$?
 "$GPUSIM" run "$TMP/false_claim.json" --param n=2048 >"$TMP/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ! grep -q '^claim' "$TMP/out" && ok || bad "--param checks no claim: exit $rc"
-for f in bad_says bad_variant bad_key; do
+# an unknown metric (exit 1 at the end of the run before), a says of
+# blanks and an unknown GPU (both accepted before) are bad input, at the key
+for f in bad_says bad_variant bad_key bad_metric blank_says bad_gpu; do
     "$GPUSIM" run "$TMP/$f.json" >"$TMP/out" 2>&1
     rc=$?
     [ $rc -eq 2 ] && grep -q 'claims\[0\]' "$TMP/out" && ok || bad "$f: exit $rc" "$(head -3 "$TMP/out")"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/jsonpos.h"
+#include "sim/config.h"
 #include "workloads/loader.h"
 
 static char *dup_str(const char *s)
@@ -75,6 +76,20 @@ static bool load_claim(JsonReader *r, const struct Workload *w, const cJSON *it,
         !string_key(r, it, "clause", &c->clause) || !string_key(r, it, "gpu", &c->gpu) ||
         !bound_key(r, it, "min", -INFINITY, &c->min) || !bound_key(r, it, "max", INFINITY, &c->max))
         return false;
+    if (strspn(c->says, " \t\n") == strlen(c->says)) {
+        jsonread_member(it, "says", &ord);
+        jsonpos_push(&r->at, "says", ord);
+        return jsonread_fail(r, "only blanks: a claim quotes the words of the description it backs");
+    }
+    if (c->gpu) {
+        bool known = false;
+        for (size_t i = 0; i < config_preset_count() && !known; i++) known = strcmp(config_preset_name(i), c->gpu) == 0;
+        if (!known) {
+            jsonread_member(it, "gpu", &ord);
+            jsonpos_push(&r->at, "gpu", ord);
+            return jsonread_fail(r, "unknown GPU '%s': a claim holds for one preset (gpusim gpus lists them)", c->gpu);
+        }
+    }
     if (!strstr(w->description, c->says)) {
         jsonread_member(it, "says", &ord);
         jsonpos_push(&r->at, "says", ord);
@@ -90,6 +105,14 @@ static bool load_claim(JsonReader *r, const struct Workload *w, const cJSON *it,
     if (!bounded) return jsonread_fail(r, "a claim needs min, max (or both), or a clause");
     if (c->min > c->max) return jsonread_fail(r, "min %g is above max %g", c->min, c->max);
     if (!c->metric && !(c->metric = dup_str("cycles"))) return jsonread_fail(r, "out of memory");
+    /* the error for a metric the report does not know, made here where its
+    ** place in the file is known (the record of r is left as it was) */
+    JsonReader at = *r;
+    if (!(c->unknown_metric = calloc(1, sizeof *c->unknown_metric))) return jsonread_fail(r, "out of memory");
+    at.d = c->unknown_metric;
+    at.failed = false;
+    if (jsonread_member(it, "metric", &ord)) jsonpos_push(&at.at, "metric", ord);
+    jsonread_fail(&at, "no numeric metric '%s' (workloads/README.md, \"--json\", lists them)", c->metric);
     c->kind = c->over == UINT32_MAX ? WL_CLAIM_VALUE : WL_CLAIM_RATIO;
     return true;
 }
@@ -121,6 +144,7 @@ void claims_free(WlClaim *c, uint32_t n)
         free(c[i].metric);
         free(c[i].clause);
         free(c[i].gpu);
+        free(c[i].unknown_metric);
     }
     free(c);
 }

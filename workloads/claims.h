@@ -31,6 +31,10 @@ typedef struct {
     double      min, max;  /* bounds, -inf / +inf when not given        */
     char       *clause;    /* WL_CLAIM_CLAUSE: words of the sentence    */
     char       *gpu;       /* the only preset it holds for, or NULL     */
+    Diag       *unknown_metric; /* metric claims: the error, at the metric,
+                                ** that names it unknown; the report knows
+                                ** the metric names (report_metric), so the
+                                ** command checks them before a run      */
 } WlClaim;
 
 /* Forward: the loader's Workload (workloads/loader.h). */
