@@ -357,11 +357,47 @@ START_TEST(test_param_errors)
 }
 END_TEST
 
+/* A chain of parameters is limited to WL_MAX_PARAM_DEPTH however the file
+** orders it: written in order, each was evaluated after the one it names,
+** and a chain of 80,000 loaded while the same chain written backwards was
+** refused. */
+START_TEST(test_param_chain_depth)
+{
+    for (int reversed = 0; reversed < 2; reversed++)
+        for (int n = WL_MAX_PARAM_DEPTH; n <= WL_MAX_PARAM_DEPTH + 1; n++) {
+            char text[8192];
+            size_t len = (size_t)snprintf(text, sizeof text,
+                                          "{\"name\": \"t\", \"description\": \"d\", \"kernels\": " TRANSPOSE_ASM
+                                          ", \"params\": {");
+            for (int k = 0; k < n; k++) {
+                int i = reversed ? n - 1 - k : k;
+                if (i == 0) len += (size_t)snprintf(text + len, sizeof text - len, "%s\"p0\": 64", k ? ", " : "");
+                else len += (size_t)snprintf(text + len, sizeof text - len, "%s\"p%d\": \"p%d + 1\"", k ? ", " : "", i, i - 1);
+            }
+            snprintf(text + len, sizeof text - len,
+                     "}, \"buffers\": [{\"name\": \"in\", \"type\": \"f32\", \"count\": 64},"
+                     " {\"name\": \"out\", \"type\": \"f32\", \"count\": 64}],"
+                     " \"variants\": [{\"name\": \"v\", \"kernel\": \"copy\", \"grid\": 1,"
+                     " \"block\": 64, \"args\": [\"in\", \"out\", 64]}]}");
+            Workload w;
+            Diag d;
+            bool ok = parse(text, NULL, 0, &w, &d);
+            if (n <= WL_MAX_PARAM_DEPTH) {
+                ck_assert_msg(ok, "a chain of %d (reversed %d): %s", n, reversed, d.message);
+                workload_destroy(&w);
+            } else {
+                ck_assert_msg(!ok, "a chain of %d (reversed %d) was accepted", n, reversed);
+                ck_assert_msg(strstr(d.message, "more than 64 deep"), "%s", d.message);
+            }
+        }
+}
+END_TEST
+
 START_TEST(test_many_params)
 {
-    /* 80,000 parameters, each defined through the one before it: a legal
-    ** file, which must load (names are found through a sorted index; a
-    ** list walked per lookup and per duplicate check took half a minute) */
+    /* 80,000 parameters, each defined through the first: a legal file,
+    ** which must load (names are found through a sorted index; a list
+    ** walked per lookup and per duplicate check took half a minute) */
     enum { N = 80000 };
     size_t cap = (size_t)N * 32 + 1024, len = 0;
     char *text = malloc(cap);
@@ -369,7 +405,7 @@ START_TEST(test_many_params)
     len += (size_t)snprintf(text + len, cap - len,
                             "{\"name\": \"t\", \"description\": \"d\", \"kernels\": " TRANSPOSE_ASM
                             ", \"params\": {\"p0\": 7");
-    for (int i = 1; i < N; i++) len += (size_t)snprintf(text + len, cap - len, ", \"p%d\": \"p%d + 1\"", i, i - 1);
+    for (int i = 1; i < N; i++) len += (size_t)snprintf(text + len, cap - len, ", \"p%d\": \"p0 + %d\"", i, i);
     size_t params_end = len;
     len += (size_t)snprintf(text + len, cap - len,
                             "}, \"buffers\": [{\"name\": \"in\", \"type\": \"f32\", \"count\": \"p%d\"},"
@@ -386,10 +422,10 @@ START_TEST(test_many_params)
     ck_assert_uint_eq(w.buffers[0].count, 7 + N - 1);
     ck_assert_uint_eq(w.variants[0].launches[0].args[2].bits, 7 + N - 1);
     workload_destroy(&w);
-    /* an override in the middle moves everything after it */
-    const char *ov[] = { "p40000=0" };
+    /* an override of the first moves everything */
+    const char *ov[] = { "p0=0" };
     ck_assert_msg(parse(text, ov, 1, &w, &d), "%s", d.message);
-    ck_assert_int_eq(w.params[N - 1].value, N - 1 - 40000);
+    ck_assert_int_eq(w.params[N - 1].value, N - 1);
     workload_destroy(&w);
     /* the same name again at the very end is still found, at its key */
     char tail[4096];
@@ -543,6 +579,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, test_param_overrides);
     tcase_add_test(tc, test_shipped_workloads);
     tcase_add_test(tc, test_many_params);
+    tcase_add_test(tc, test_param_chain_depth);
     tcase_add_test(tc, test_launches_and_same_as);
     suite_add_tcase(s, tc);
     tc = tcase_create("BadInput");

@@ -96,6 +96,7 @@ static ExprVarStatus lookup(void *user, const char *name, int64_t *v)
             return EXPR_VAR_FAILED;
         }
         if (p->state[i] == PARAM_TODO && !eval_param(p, i)) return EXPR_VAR_FAILED;
+        if (p->chain[i] > p->refs_chain) p->refs_chain = p->chain[i];
         *v = w->params[i].value;
         return EXPR_VAR_FOUND;
     }
@@ -203,6 +204,8 @@ static bool eval_param(Params *p, uint32_t i)
     }
     p->state[i] = PARAM_BUSY;
     p->stack[p->depth++] = i;
+    uint32_t saved_refs = p->refs_chain;
+    p->refs_chain = 0;
     JsonPath saved = r->at;
     bool saved_launch = p->launch;
     p->launch = false;
@@ -216,6 +219,12 @@ static bool eval_param(Params *p, uint32_t i)
     } else {
         ok = params_int(p, p->item[i], &w->params[i].value);
     }
+    /* a chain counts however it was evaluated: p2 = p1+1 after p1 is done
+    ** is as deep as when p2 asks for p1 first */
+    p->chain[i] = p->refs_chain + 1;
+    p->refs_chain = saved_refs;
+    if (ok && p->chain[i] > WL_MAX_PARAM_DEPTH)
+        ok = jsonread_fail(r, "parameters refer to each other more than %d deep", WL_MAX_PARAM_DEPTH);
     r->at = saved;
     p->launch = saved_launch;
     p->depth--;
@@ -236,6 +245,7 @@ void params_free(Params *p)
     free(p->item);
     free(p->override);
     free(p->state);
+    free(p->chain);
     free(p->by_name);
     memset(p, 0, sizeof *p);
 }
@@ -284,9 +294,10 @@ bool params_load(Params *p, const cJSON *root, const char *const *overrides, siz
     p->item = calloc(n ? n : 1, sizeof *p->item);
     p->override = calloc(n ? n : 1, sizeof *p->override);
     p->state = calloc(n ? n : 1, sizeof *p->state);
+    p->chain = calloc(n ? n : 1, sizeof *p->chain);
     p->by_name = calloc(n ? n : 1, sizeof *p->by_name);
     bool *repeat = calloc(n ? n : 1, sizeof *repeat); /* a name given before */
-    if (!w->params || !p->item || !p->override || !p->state || !p->by_name || !repeat) {
+    if (!w->params || !p->item || !p->override || !p->state || !p->chain || !p->by_name || !repeat) {
         free(repeat);
         return jsonread_fail(r, "out of memory");
     }

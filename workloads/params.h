@@ -34,6 +34,10 @@ typedef struct {
     const cJSON       **item;           /* each parameter's JSON value              */
     const char        **override;       /* "name=value" given with --param, or NULL */
     unsigned char      *state;          /* to do, being evaluated, done             */
+    uint32_t           *chain;          /* done: the longest chain of parameters it
+                                        ** is defined through, itself included     */
+    uint32_t            refs_chain;     /* the longest chain among the parameters
+                                        ** the one being evaluated names so far     */
     struct ParamsName  *by_name;        /* indices sorted by name                   */
     uint32_t            stack[WL_MAX_PARAM_DEPTH]; /* being evaluated, outermost first */
     uint32_t            depth;
