@@ -192,6 +192,11 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
         return ERR("--y %s: not a metric of a run (cycles, time_us, ratio, a stats key of gpusim run --json, "
                    "or stall_NAME)", a->y);
     if (a->series && a->x && !strcmp(a->series, a->x)) return ERR("--series %s is the --x key", a->series);
+    if (a->plot && a->out && (!strcmp(a->plot, a->out) || cli_same_file(a->plot, a->out)))
+        return ERR("--plot %s is the --out file: the picture would replace the sweep's lines", a->plot);
+    for (size_t i = 0; a->plot && i < a->nfiles; i++)
+        if (!strcmp(a->plot, a->files[i]) || cli_same_file(a->plot, a->files[i]))
+            return ERR("--plot %s is one of the files to merge: the picture would replace its lines", a->plot);
     return EXIT_OK;
 }
 

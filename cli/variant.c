@@ -128,8 +128,8 @@ void variant_dump_name(const WlVariant *v, const WlBuffer *b, char *out, size_t 
 {
     size_t n = 0;
     for (const char *p = v->name; *p && n + 4 < cap; p++) {
-        if (*p == '/') {
-            memcpy(out + n, "%2F", 3);
+        if (*p == '/' || *p == '%') { /* '%' too, so that "a/b" and "a%2Fb" stay apart */
+            memcpy(out + n, *p == '/' ? "%2F" : "%25", 3);
             n += 3;
         } else {
             out[n++] = *p;

@@ -90,7 +90,7 @@ void variant_default_budget(const Workload *w, const WlLaunch *l, uint64_t *max_
 void variant_budget_for(double warps, double elements, uint64_t *max_instructions, uint64_t *max_cycles);
 
 /* The --dump file name of buffer b after variant v: "<variant>.<buffer>.npy",
-** with '/' in the variant's name written %2F. */
+** with '/' in the variant's name written %2F and '%' written %25. */
 void variant_dump_name(const WlVariant *v, const WlBuffer *b, char *out, size_t cap);
 
 /* Prepares fresh buffers for v, simulates its launches on c, one GPU for

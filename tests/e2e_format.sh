@@ -77,13 +77,13 @@ gp 2 run "$TMP/names.json" --variant "12.5% "
 
 # ---- --dump and --dump-buffers
 gp 0 run "$TMP/names.json" --dump "$TMP/dump"
-[ "$(cd "$TMP/dump" && ls | tr '\n' ' ')" = "12.5%.a.npy 12.5%.b.npy 12.5%.c.npy 2*SMs+1.a.npy 2*SMs+1.b.npy 2*SMs+1.c.npy with space%2Fslash.a.npy with space%2Fslash.b.npy with space%2Fslash.c.npy " ] &&
+[ "$(cd "$TMP/dump" && ls | tr '\n' ' ')" = "12.5%25.a.npy 12.5%25.b.npy 12.5%25.c.npy 2*SMs+1.a.npy 2*SMs+1.b.npy 2*SMs+1.c.npy with space%2Fslash.a.npy with space%2Fslash.b.npy with space%2Fslash.c.npy " ] &&
     ok || bad "--dump file names" "$(ls "$TMP/dump")"
-head -c 6 "$TMP/dump/12.5%.c.npy" | od -c | head -1 | grep -q '223   N   U   M   P   Y' && ok || bad "--dump: not a .npy file"
+head -c 6 "$TMP/dump/12.5%25.c.npy" | od -c | head -1 | grep -q '223   N   U   M   P   Y' && ok || bad "--dump: not a .npy file"
 if [ -n "$PY" ]; then
     "$PY" -c "
 import numpy as np
-a, b, c = (np.load('$TMP/dump/12.5%.' + x + '.npy') for x in 'abc')
+a, b, c = (np.load('$TMP/dump/12.5%25.' + x + '.npy') for x in 'abc')
 assert c.dtype == '<f4' and c.shape == (64,) and (b == 4).all() and (c == a + b).all(), c
 " && ok || bad "--dump: NumPy reads c = a + b back"
 fi
@@ -95,6 +95,15 @@ gp 2 run workloads/residual_rmsnorm.json --dump-buffers y
 has err "--dump-buffers goes with --dump DIR"
 gp 2 run workloads/residual_rmsnorm.json --dump /dev/null/x
 has err "--dump: cannot make directory '/dev/null/x'"
+# two variants whose names would meet as file names ("a/b" written a%2Fb, and
+# "a%2Fb" itself) keep a file each: one overwrote the other
+python3 -c "
+import json
+d = json.load(open('$TMP/names.json'))
+d['variants'] = [dict(d['variants'][2], name=n) for n in ('a/b', 'a%2Fb')]
+json.dump(d, open('$TMP/meet.json', 'w'))"
+gp 0 run "$TMP/meet.json" --dump "$TMP/meet" --dump-buffers c
+[ "$(cd "$TMP/meet" && ls | tr '\n' ' ')" = "a%252Fb.c.npy a%2Fb.c.npy " ] && ok || bad "--dump: names that met" "$(ls "$TMP/meet")"
 
 # ---- several launches: text, --json, --csv, --trace
 gp 0 run workloads/reduction_two_pass.json --param n=65536 --param blocks=64
