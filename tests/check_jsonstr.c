@@ -15,6 +15,17 @@ static const struct { const char *in, *out; } cases[] = {
     { "line\nfeed\r\ttab", "\"line\\nfeed\\r\\ttab\"" },
     { "\x01\x1f", "\"\\u0001\\u001f\"" },
     { "caf\xc3\xa9 \x7f", "\"caf\xc3\xa9 \x7f\"" }, /* UTF-8 and DEL as they are */
+    { "\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"" },           /* four bytes, U+1F600 */
+    /* bytes that are not UTF-8 become U+FFFD, one each (JSON text is UTF-8):
+    ** a stray continuation, Latin-1, an overlong '/', a surrogate, past
+    ** U+10FFFF, a sequence cut by the end or by ASCII */
+    { "a\x80" "b", "\"a\\ufffdb\"" },
+    { "caf\xe9", "\"caf\\ufffd\"" },
+    { "\xc0\xaf", "\"\\ufffd\\ufffd\"" },
+    { "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },
+    { "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+    { "\xe2\x82", "\"\\ufffd\\ufffd\"" },
+    { "\xe2x", "\"\\ufffdx\"" },
 };
 
 START_TEST(test_escape)

@@ -129,4 +129,31 @@ fi
 rc=$?
 if [ "$rc" = 2 ] && grep -q -- '--source has no CSV form' "$TMP/e"; then ok; else bad "--source --csv: exit $rc" "$(cat "$TMP/e")"; fi
 
+# a PTX file with bytes that are not UTF-8 (a Latin-1 comment): --source
+# --json is still JSON, each such byte written as U+FFFD (it was copied raw)
+python3 - "$TMP" <<'PY'
+import json, sys
+t = sys.argv[1]
+src = open('tests/ptx/vecadd.ptx', 'rb').read().split(b'\n')
+out, done = [], False
+for l in src:
+    if l.strip().startswith((b'.loc', b'.file')): continue
+    out.append(l)
+    if not done and b'ld.param.u32' in l:
+        out.append(b'\tadd.s32 %r1, %r1, 0; // caf\xe9 \xff')
+        done = True
+open(t + '/latin1.ptx', 'wb').write(b'\n'.join(out))
+d = json.load(open('workloads/cuda/vecadd.json'))
+d['kernels'] = 'latin1.ptx'
+for v in d['variants']: v['regs'] = 16
+json.dump(d, open(t + '/latin1.json', 'w'))
+PY
+GPUSIM_PTXAS= "$GPUSIM" run "$TMP/latin1.json" --param n=4096 --source --json >"$TMP/latin1.out" 2>"$TMP/e"
+rc=$?
+if [ "$rc" = 0 ] && python3 -c "
+import json, sys
+d = json.load(open('$TMP/latin1.out', encoding='utf-8'))
+sys.exit(0 if 'caf\ufffd \ufffd' in json.dumps(d, ensure_ascii=False) else 1)"; then ok
+else bad "--source --json of PTX with Latin-1 bytes: exit $rc, or not UTF-8 JSON" "$(head -2 "$TMP/e")"; fi
+
 e2e_finish
