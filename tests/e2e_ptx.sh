@@ -112,6 +112,13 @@ else
     rc=$?
     if [ "$rc" = 2 ] && grep -q "nvcc failed" "$TMP/err" && grep -q "undeclared_thing" "$TMP/err"; then ok
     else bad "a compile error reaches the user with exit 2" "exit $rc" "$(head -3 "$TMP/err")"; fi
+    # a .cu without a __global__ kernel is named as such, at the .cu (it named the cached PTX)
+    printf '__device__ int f(int x) { return x; }\n' >"$TMP/w/k/none.cu"
+    printf '{"name":"none","description":"x","kernels":"k/none.cu","buffers":[{"name":"x","type":"f32","count":1,"init":"zeros"}],"variants":[{"name":"v","kernel":"k","grid":1,"block":1,"regs":8,"args":["x"]}]}\n' >"$TMP/w/none.json"
+    "$GPUSIM" run "$TMP/w/none.json" >/dev/null 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "none.cu: error: no __global__ kernel in this file" "$TMP/err"; then ok
+    else bad "a .cu without a kernel is named at the .cu" "exit $rc" "$(head -2 "$TMP/err")"; fi
     # a header included by a header is in the cache key: editing it
     # recompiles (the cache once keyed the .cu's own includes only, and ran
     # the stale PTX)

@@ -146,7 +146,7 @@ static bool load_kernels(Ld *L, const cJSON *root)
     char *full = jsonread_sibling_path(&L->r, it->valuestring);
     if (!full) return fail(L, "out of memory");
     L->w->kernel_file = full;
-    char err[256];
+    char err[256], cu_file[1200] = ""; /* the .cu file, when the kernels are compiled */
     size_t len;
     char *src;
     KernelFileKind kind = program_file_kind(full, NULL, 0);
@@ -165,6 +165,7 @@ static bool load_kernels(Ld *L, const cJSON *root)
             L->r.failed = true; /* the compiler's messages stand as they are */
             return false;
         }
+        snprintf(cu_file, sizeof cu_file, "%s", full);
         char *pp = dup_string(ptx_path);
         if (!pp) return fail(L, "out of memory");
         free(L->w->kernel_file);
@@ -175,6 +176,8 @@ static bool load_kernels(Ld *L, const cJSON *root)
     }
     if (kind != KFILE_PTX) kind = program_file_kind(full, src, len);
     bool ok = program_parse(kind, src, len, full, &L->w->program, L->r.d);
+    if (!ok && cu_file[0] && L->w->program.nkernels == 0 && strstr(L->r.d->message, "no kernel in file"))
+        diag_set(L->r.d, cu_file, 0, 0, "no __global__ kernel in this file (nvcc's PTX of it has no .entry)");
     /* PTX: registers per thread from ptxas -v where installed (cached) */
     if (ok && kind == KFILE_PTX) cuda_ptxas_regs(&L->w->program, src, len, L->c->compute_capability);
     free(src);
