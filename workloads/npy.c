@@ -232,8 +232,7 @@ bool npy_parse(const void *bytes, size_t len, const char *file, NpyArray *out, D
     const uint8_t *b = bytes;
     uint64_t data_at = 0;
     if (!parse_prefix(b, len, file, out, &data_at, d)) return false;
-    size_t start = (size_t)data_at, hlen = 0;
-    uint64_t have = len - start - hlen, need = out->count * 4;
+    uint64_t have = len - data_at, need = out->count * 4;
     char st[256];
     shape_text(out, st, sizeof st);
     if (have < need) {
@@ -252,7 +251,7 @@ bool npy_parse(const void *bytes, size_t len, const char *file, NpyArray *out, D
             memset(out, 0, sizeof *out);
             return bad(d, file, "out of host memory for %llu bytes", (unsigned long long)need);
         }
-        const uint8_t *src = b + start + hlen;
+        const uint8_t *src = b + data_at;
         uint32_t *dst = out->data;
         for (uint64_t i = 0; i < out->count; i++) dst[i] = get_le32(src + 4 * i);
     }
