@@ -44,6 +44,21 @@ static inline uint32_t bits_of_f32(float f)
     return u;
 }
 
+/* The same for a 64-bit register pair's bits and a double. */
+static inline double bits_f64(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+static inline uint64_t bits_of_f64(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
 /* n / d and n % d for n below 2^32 and a divisor d of 2 .. 2^32 - 1 fixed
 ** ahead, from magic = bits_div_magic(d) = ceil(2^64 / d): exact for every
 ** such n and d (Lemire, Kaser and Kurz, "Faster remainder by direct

@@ -691,7 +691,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         out->width = 8;
         if (!addresses(b, w, in, m, 8, out)) return false;
         if (!map_space(b, info->space, m, 8, out, ptr)) return false;
-        bool sign = in->type == TYPE_S64;
+        ValueType t = (ValueType)in->type;
         const Operand *ob = &in->src[1], *oc = &in->src[2];
         uint32_t *Dlo = w->r[in->dst[0].index], *Dhi = w->r[in->dst[0].index + 1];
         for (int l = 0; l < WARP_SIZE; l++) { /* serialised in lane order */
@@ -708,8 +708,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
                 continue;
             }
             memcpy(&old, ptr[l], 8);
-            uint64_t nv = in->mod == ATOM_CAS ? exec_atom_apply64(ATOM_CAS, sign, old, c, v)
-                                              : exec_atom_apply64((AtomOp)in->mod, sign, old, v, 0);
+            uint64_t nv = in->mod == ATOM_CAS ? exec_atom_apply64(ATOM_CAS, t, old, c, v)
+                                              : exec_atom_apply64((AtomOp)in->mod, t, old, v, 0);
             memcpy(ptr[l], &nv, 8);
             Dlo[l] = (uint32_t)old;
             Dhi[l] = (uint32_t)(old >> 32);

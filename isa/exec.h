@@ -130,6 +130,8 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m);
 /* Internal to the exec module (isa/exec_global.c): an atomic operation's new
 ** value from the old one, the operand v and CAS's compare value. */
 uint32_t exec_atom_apply(AtomOp op, ValueType type, uint32_t old, uint32_t v, uint32_t cmpv);
-uint64_t exec_atom_apply64(AtomOp op, bool sign, uint64_t old, uint64_t v, uint64_t cmpv);
+/* The 64-bit form: type s64 compares signed, f64 adds as binary64 (round
+** to nearest even), others are unsigned bits. */
+uint64_t exec_atom_apply64(AtomOp op, ValueType type, uint64_t old, uint64_t v, uint64_t cmpv);
 
 #endif

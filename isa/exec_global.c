@@ -27,10 +27,20 @@ uint32_t exec_atom_apply(AtomOp op, ValueType type, uint32_t old, uint32_t v, ui
     return old;
 }
 
-uint64_t exec_atom_apply64(AtomOp op, bool sign, uint64_t old, uint64_t v, uint64_t cmpv)
+uint64_t exec_atom_apply64(AtomOp op, ValueType type, uint64_t old, uint64_t v, uint64_t cmpv)
 {
+    bool sign = type == TYPE_S64;
     switch (op) {
-    case ATOM_ADD: return old + v;
+    case ATOM_ADD:
+        if (type == TYPE_F64) {
+            double x, y;
+            memcpy(&x, &old, 8);
+            memcpy(&y, &v, 8);
+            x += y;
+            memcpy(&old, &x, 8);
+            return old;
+        }
+        return old + v;
     case ATOM_MIN: return sign ? ((int64_t)v < (int64_t)old ? v : old) : (v < old ? v : old);
     case ATOM_MAX: return sign ? ((int64_t)v > (int64_t)old ? v : old) : (v > old ? v : old);
     case ATOM_EXCH: return v;
@@ -83,13 +93,13 @@ void exec_global_apply(const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, u
                 if (mask >> l & 1) memcpy(ptr[l] + 4 * e, &data[e][l], 4);
         return;
     case OP_ATOM_GLOBAL_U64: {
-        bool sign = in->type == TYPE_S64;
+        ValueType t = (ValueType)in->type;
         for (int l = 0; l < WARP_SIZE; l++) {
             if (!(mask >> l & 1)) continue;
             uint64_t old, v = (uint64_t)data[1][l] << 32 | data[0][l], c = (uint64_t)data[3][l] << 32 | data[2][l];
             memcpy(&old, ptr[l], 8);
-            uint64_t nv = in->mod == ATOM_CAS ? exec_atom_apply64(ATOM_CAS, sign, old, c, v)
-                                              : exec_atom_apply64((AtomOp)in->mod, sign, old, v, 0);
+            uint64_t nv = in->mod == ATOM_CAS ? exec_atom_apply64(ATOM_CAS, t, old, c, v)
+                                              : exec_atom_apply64((AtomOp)in->mod, t, old, v, 0);
             memcpy(ptr[l], &nv, 8);
             if (r) r[in->dst[0].index][l] = (uint32_t)old, r[in->dst[0].index + 1][l] = (uint32_t)(old >> 32);
         }

@@ -1,14 +1,17 @@
 /* isa/exec_ptx.c -- lane semantics of the PTX-only register rows of
-** isa/opcodes.def (OPF_PTX): 64-bit integers on register pairs, cvt between
-** every integer width and f32 with its rounding modes, bit-field and byte
-** permutes, the extra float and predicate operations, and the votes. Part of
+** isa/opcodes.def (OPF_PTX): 64-bit integers and binary64 floats on
+** register pairs, cvt between every integer width, f32 and f64 with its
+** rounding modes, bit-field and byte permutes, the extra float and
+** predicate operations, and the votes. Part of
 ** the exec module (isa/exec.h, exec_ptx_alu); isa/exec.c keeps the memory,
 ** control and 32-bit rows, whose loops stay as they were.
 ** Semantics: the PTX ISA manual (ISA version 8.x/9.0, "Instruction Set"),
 ** with the same defined results as isa/ISA.md "Edge cases" where PTX leaves
 ** a case undefined (division by zero, oversized shifts). Not modelled:
-** .ftz (subnormals are kept), f16/f64 and .sat on arithmetic (refused by
-** the front end). 64-bit immediates come from the kernel's constant pool. */
+** .ftz (subnormals are kept), f16 and .sat on arithmetic (refused by the
+** front end). Binary64 rows compute in C's double, which is IEEE binary64
+** with round to nearest even; directed rounding (.rz .rm .rp) from the
+** exact error of the rounded result. 64-bit immediates come from the kernel's constant pool. */
 #include "isa/exec.h"
 
 #include <assert.h>
@@ -120,18 +123,48 @@ static float to_f32(long double x, CvtRound r)
     return f;
 }
 
+/* x (exact) rounded to the nearest f64 in direction r, as to_f32. */
+static double to_f64(long double x, CvtRound r)
+{
+    double f = (double)x;
+    if (r == RND_RN || r == RND_NONE || (long double)f == x || isinf(f)) {
+        if (isinf(f) && r != RND_RN && r != RND_NONE) {
+            bool toward_zero = r == RND_RZ || (r == RND_RM && x > 0) || (r == RND_RP && x < 0);
+            if (toward_zero) return x > 0 ? DBL_MAX : -DBL_MAX;
+        }
+        return f;
+    }
+    bool up = r == RND_RP || (r == RND_RZ && x < 0);
+    if (up && (long double)f < x) f = nextafter(f, INFINITY);
+    if (!up && (long double)f > x) f = nextafter(f, -INFINITY);
+    return f;
+}
+
+/* .sat on a float result: clamped to [0, 1], NaN gives 0. */
+static double sat01(double y) { return isnan(y) ? 0.0 : y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y; }
+
 static uint64_t cvt_lane(const Instr *in, uint64_t v)
 {
     ValueType dt = (ValueType)in->type, st = (ValueType)in->stype;
     CvtRound r = (CvtRound)in->sub;
     bool sat = in->iflags & INSTR_SAT;
-    if (st == TYPE_F32) {
-        float x = bits_f32((uint32_t)v);
-        if (dt == TYPE_F32) {
-            float y = x;
-            if (r >= RND_RNI && !isnan(x) && !isinf(x)) y = (float)round_integral(x, r);
-            if (sat) y = isnan(y) ? 0.0f : y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y;
-            return bits_of_f32(y);
+    bool dfloat = dt == TYPE_F32 || dt == TYPE_F64;
+    if (st == TYPE_F32 && dt == TYPE_F32) {
+        float x = bits_f32((uint32_t)v), y = x;
+        if (r >= RND_RNI && !isnan(x) && !isinf(x)) y = (float)round_integral(x, r);
+        if (sat) y = isnan(y) ? 0.0f : y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y;
+        return bits_of_f32(y);
+    }
+    if (st == TYPE_F32 || st == TYPE_F64) {
+        double x = st == TYPE_F32 ? (double)bits_f32((uint32_t)v) : bits_f64(v);
+        if (dfloat) { /* f32 <-> f64, or f64 to an integral f64 */
+            double y = x;
+            if (r >= RND_RNI && !isnan(x) && !isinf(x)) y = (double)round_integral(x, r);
+            if (dt == TYPE_F32) {
+                float f = to_f32(y, r >= RND_RNI || r == RND_NONE ? RND_RN : r);
+                return bits_of_f32(sat ? (float)sat01(f) : f);
+            }
+            return bits_of_f64(sat ? sat01(y) : y); /* from f32: exact */
         }
         /* float to integer: rounded as written, saturating, NaN gives 0 */
         if (isnan(x)) return 0;
@@ -143,9 +176,10 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
     }
     int64_t i = int_of(v, st);
     bool src_unsigned_64 = type_bytes(st) == 8 && !type_signed(st);
-    if (dt == TYPE_F32) {
+    if (dfloat) {
         long double x = src_unsigned_64 ? (long double)v : (long double)i;
-        return bits_of_f32(to_f32(x, r == RND_NONE ? RND_RN : r));
+        CvtRound rr = r == RND_NONE ? RND_RN : r;
+        return dt == TYPE_F32 ? bits_of_f32(to_f32(x, rr)) : bits_of_f64(to_f64(x, rr));
     }
     /* integer to integer: truncate or extend; .sat clamps to the destination */
     if (sat) {
@@ -159,6 +193,84 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
     if (n == 8) return u;
     /* a sub-word result in a 32-bit register is kept extended as its type */
     return (uint64_t)(uint32_t)int_of(u, dt);
+}
+
+/* ------------------------------------------------------------- binary64 */
+
+/* The exact result is s + e, s its rounding to nearest (e exact, from
+** TwoSum or an FMA): s rounded instead in direction r (.rz .rm .rp). */
+static double round_dir(double s, double e, CvtRound r)
+{
+    if (r == RND_RN || r == RND_NONE || isnan(s)) return s;
+    if (isinf(s)) return s; /* overflow: handled by the caller */
+    if (e > 0 && (r == RND_RP || (r == RND_RZ && s < 0))) return nextafter(s, INFINITY);
+    if (e < 0 && (r == RND_RM || (r == RND_RZ && s > 0))) return nextafter(s, -INFINITY);
+    return s;
+}
+
+/* A finite result that overflowed to +-inf in round-to-nearest: directed
+** modes stop at the largest finite value on their side. */
+static double overflow_dir(double s, CvtRound r)
+{
+    bool toward_zero = r == RND_RZ || (r == RND_RM && s > 0) || (r == RND_RP && s < 0);
+    return toward_zero ? (s > 0 ? DBL_MAX : -DBL_MAX) : s;
+}
+
+/* a + b rounded in direction r (TwoSum gives the exact error). */
+static double add_f64(double a, double b, CvtRound r)
+{
+    double s = a + b;
+    if (r == RND_RN || r == RND_NONE) return s;
+    if (isinf(s)) return isinf(a) || isinf(b) ? s : overflow_dir(s, r);
+    if (s == 0) /* exact: -0 when rounding down, unless both are +0 */
+        return r == RND_RM && !(a == 0 && b == 0 && !signbit(a) && !signbit(b)) ? -0.0 : s;
+    double bv = s - a, e = (a - (s - bv)) + (b - bv);
+    return round_dir(s, e, r);
+}
+
+/* a * b rounded in direction r (the FMA gives the exact error, short of
+** results in the subnormal range, which round to nearest). */
+static double mul_f64(double a, double b, CvtRound r)
+{
+    double p = a * b;
+    if (r == RND_RN || r == RND_NONE) return p;
+    if (isinf(p)) return isinf(a) || isinf(b) ? p : overflow_dir(p, r);
+    return round_dir(p, fma(a, b, -p), r);
+}
+
+static inline uint64_t min_f64(uint64_t x, uint64_t y)
+{
+    double a = bits_f64(x), b = bits_f64(y);
+    if (isnan(a)) return y;
+    if (isnan(b)) return x;
+    if (a == b) return x | y; /* equal: only +-0 differ in bits; -0 wins */
+    return a < b ? x : y;
+}
+
+static inline uint64_t max_f64(uint64_t x, uint64_t y)
+{
+    double a = bits_f64(x), b = bits_f64(y);
+    if (isnan(a)) return y;
+    if (isnan(b)) return x;
+    if (a == b) return x & y; /* +0 wins */
+    return a > b ? x : y;
+}
+
+/* Ordered comparisons false on NaN; the unordered ones (and nan) true. */
+static bool cmp_f64(CmpOp c, double a, double b)
+{
+    if (isnan(a) || isnan(b)) return c >= CMP_EQU && c != CMP_NUM;
+    switch (c) {
+    case CMP_EQ: case CMP_EQU: return a == b;
+    case CMP_NE: case CMP_NEU: return a != b;
+    case CMP_LT: case CMP_LTU: return a < b;
+    case CMP_LE: case CMP_LEU: return a <= b;
+    case CMP_GT: case CMP_GTU: return a > b;
+    case CMP_GE: case CMP_GEU: return a >= b;
+    case CMP_NUM: return true;
+    case CMP_NAN: case CMP_COUNT: break;
+    }
+    return false;
 }
 
 /* ------------------------------------------------------- bits and bytes */
@@ -225,7 +337,7 @@ static uint32_t shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp)
     return left ? (uint32_t)((x << n) >> 32) : (uint32_t)(x >> n);
 }
 
-static bool testp(float x, TestpKind k)
+static bool testp(double x, TestpKind k)
 {
     switch (k) {
     case TESTP_FINITE: return isfinite(x);
@@ -236,6 +348,14 @@ static bool testp(float x, TestpKind k)
     case TESTP_SUBNORMAL: return fpclassify(x) == FP_SUBNORMAL;
     }
     return false;
+}
+
+/* testp of an f32: its class as a float (a float subnormal is a normal double). */
+static bool testp_f32(float x, TestpKind k)
+{
+    if (k == TESTP_NORMAL) return isnormal(x);
+    if (k == TESTP_SUBNORMAL) return fpclassify(x) == FP_SUBNORMAL;
+    return testp(x, k);
 }
 
 static uint64_t div_s64(uint64_t x, uint64_t y)
@@ -424,7 +544,33 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
     case OP_COPYSIGN_F32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (bb[l] & 0x7fffffffu) | (a[l] & 0x80000000u); dst32(w, o, d, m); return;
     case OP_TESTP_F32: {
         uint32_t r = 0;
-        for (int l = 0; l < WARP_SIZE; l++) r |= (uint32_t)testp(bits_f32(a[l]), (TestpKind)in->sub) << l;
+        for (int l = 0; l < WARP_SIZE; l++) r |= (uint32_t)testp_f32(bits_f32(a[l]), (TestpKind)in->sub) << l;
+        dstp(w, o, r, m);
+        return;
+    }
+    case OP_ADD_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(add_f64(bits_f64(A[l]), bits_f64(B[l]), (CvtRound)in->sub)); break;
+    case OP_SUB_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(add_f64(bits_f64(A[l]), -bits_f64(B[l]), (CvtRound)in->sub)); break;
+    case OP_MUL_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(mul_f64(bits_f64(A[l]), bits_f64(B[l]), (CvtRound)in->sub)); break;
+    case OP_FMA_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(fma(bits_f64(A[l]), bits_f64(B[l]), bits_f64(C[l]))); break;
+    case OP_DIV_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(bits_f64(A[l]) / bits_f64(B[l])); break;
+    case OP_RCP_F64:
+    case OP_RCP_APPROX_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(1.0 / bits_f64(A[l])); break;
+    case OP_SQRT_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(sqrt(bits_f64(A[l]))); break;
+    case OP_RSQRT_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(1.0 / sqrt(bits_f64(A[l]))); break;
+    case OP_MIN_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = min_f64(A[l], B[l]); break;
+    case OP_MAX_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = max_f64(A[l], B[l]); break;
+    case OP_ABS_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] & ~(1ull << 63); break;
+    case OP_NEG_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] ^ (1ull << 63); break;
+    case OP_COPYSIGN_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = (B[l] & ~(1ull << 63)) | (A[l] & (1ull << 63)); break;
+    case OP_TESTP_F64: {
+        uint32_t r = 0;
+        for (int l = 0; l < WARP_SIZE; l++) r |= (uint32_t)testp(bits_f64(A[l]), (TestpKind)in->sub) << l;
+        dstp(w, o, r, m);
+        return;
+    }
+    case OP_SETP_F64: {
+        uint32_t r = 0;
+        for (int l = 0; l < WARP_SIZE; l++) r |= (uint32_t)cmp_f64((CmpOp)in->mod, bits_f64(A[l]), bits_f64(B[l])) << l;
         dstp(w, o, r, m);
         return;
     }

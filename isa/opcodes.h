@@ -81,6 +81,7 @@ typedef enum {
     UNIT_LSU,  /* global memory and global atomics                 */
     UNIT_MIO,  /* shared memory, shared atomics, shuffles          */
     UNIT_CTRL, /* branch, barrier, exit                            */
+    UNIT_FP64, /* FP64 add/mul/fma/compare/convert (PTX .f64)      */
     UNIT_COUNT
 } OpUnit;
 
@@ -102,8 +103,9 @@ typedef enum {
 typedef enum {
     TYPE_NONE, TYPE_B32, TYPE_U32, TYPE_S32, TYPE_F32,
     /* PTX only: 64-bit integers (a register pair), sub-word integers (in a
-    ** 32-bit register, or in memory) */
+    ** 32-bit register, or in memory), doubles */
     TYPE_B64, TYPE_U64, TYPE_S64, TYPE_B8, TYPE_U8, TYPE_S8, TYPE_B16, TYPE_U16, TYPE_S16,
+    TYPE_F64, /* IEEE binary64, in a register pair */
     TYPE_COUNT
 } ValueType;
 #define TYPE_MINI_COUNT (TYPE_F32 + 1)

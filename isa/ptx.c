@@ -10,7 +10,7 @@
 ** Module-scope .global and .const variables (with their initializers) are
 ** laid out in ISA_VAR_WINDOW (program.h, ProgramVar); ld.const is a global
 ** load. Left out (errors that say so): .func and call, .local memory,
-** f16/f64, textures, by-value struct parameters, .address_size 32. */
+** f16, textures, by-value struct parameters, .address_size 32. */
 #include "isa/ptx_int.h"
 
 #include <ctype.h>
@@ -134,15 +134,15 @@ static bool parse_reg_decl(Ptx *P)
     if (tt.kind != TK_DIR) return ptx_fail(P, &tt, "expected a register type after .reg, found '%s'", ptx_quote(&tt, q, sizeof q));
     uint8_t cls = 0;
     static const char *const t32[] = { ".b32", ".u32", ".s32", ".f32", ".b16", ".u16", ".s16", ".b8", ".u8", ".s8", NULL };
-    static const char *const t64[] = { ".b64", ".u64", ".s64", NULL };
+    static const char *const t64[] = { ".b64", ".u64", ".s64", ".f64", NULL };
     for (int i = 0; t32[i]; i++)
         if (ptx_is(&tt, t32[i])) cls = VREG_32;
     for (int i = 0; t64[i]; i++)
         if (ptx_is(&tt, t64[i])) cls = VREG_64;
     if (ptx_is(&tt, ".pred")) cls = VREG_PRED;
     if (!cls) {
-        if (ptx_is(&tt, ".f64") || ptx_is(&tt, ".f16") || ptx_is(&tt, ".f16x2") || ptx_is(&tt, ".bf16") || ptx_is(&tt, ".b128"))
-            return ptx_fail(P, &tt, "registers of type '%s' are not supported yet (fp32/int32 kernels: .pred .b16 .b32 .f32 .b64 .u64 .s64)",
+        if (ptx_is(&tt, ".f16") || ptx_is(&tt, ".f16x2") || ptx_is(&tt, ".bf16") || ptx_is(&tt, ".b128"))
+            return ptx_fail(P, &tt, "registers of type '%s' are not supported yet (supported: .pred .b8-.b64 .u8-.u64 .s8-.s64 .f32 .f64)",
                             ptx_quote(&tt, q, sizeof q));
         return ptx_fail(P, &tt, "expected a register type (.pred .b16 .b32 .f32 .b64 .u64 .s64 ...), found '%s'",
                         ptx_quote(&tt, q, sizeof q));
@@ -322,9 +322,9 @@ static bool parse_param(Ptx *P, Kernel *k)
     bool ptr = false;
     while (P->tok.kind == TK_DIR) {
         Tok t = P->tok;
-        static const char *const ty[] = { ".u64", ".s64", ".b64", ".u32", ".s32", ".b32", ".f32", ".u16", ".s16", ".b16", ".u8", ".s8", ".b8", NULL };
+        static const char *const ty[] = { ".u64", ".s64", ".b64", ".u32", ".s32", ".b32", ".f32", ".u16", ".s16", ".b16", ".u8", ".s8", ".b8", ".f64", NULL };
         static const ValueType tv[] = { TYPE_U64, TYPE_S64, TYPE_B64, TYPE_U32, TYPE_S32, TYPE_B32, TYPE_F32,
-                                        TYPE_U16, TYPE_S16, TYPE_B16, TYPE_U8,  TYPE_S8,  TYPE_B8 };
+                                        TYPE_U16, TYPE_S16, TYPE_B16, TYPE_U8,  TYPE_S8,  TYPE_B8,  TYPE_F64 };
         int i = 0;
         while (ty[i] && !ptx_is(&t, ty[i])) i++;
         if (ty[i]) {
@@ -338,7 +338,7 @@ static bool parse_param(Ptx *P, Kernel *k)
             int64_t a;
             if (!ptx_int(P, &P->tok, false, &a)) return false;
             align = a > 0 && a <= 4096 ? (uint32_t)a : 1;
-        } else if (ptx_is(&t, ".f64") || ptx_is(&t, ".f16")) {
+        } else if (ptx_is(&t, ".f16")) {
             return ptx_fail(P, &t, "parameters of type '%s' are not supported yet", ptx_quote(&t, q, sizeof q));
         } else {
             return ptx_fail(P, &t, "expected a parameter type (.u64 .u32 .s32 .f32 ...), found '%s'", ptx_quote(&t, q, sizeof q));
@@ -370,7 +370,7 @@ static bool parse_param(Ptx *P, Kernel *k)
     if (!P->pnames[k->nparams]) return ptx_fail(P, &nt, "out of memory");
     P->npnames = k->nparams + 1;
     p->type = type;
-    p->is_ptr = ptr || (size == 8 && type != TYPE_S64);
+    p->is_ptr = ptr || (size == 8 && type != TYPE_S64 && type != TYPE_F64);
     p->offset = off;
     p->size = size;
     k->param_bytes = off + size;

@@ -10,6 +10,8 @@
 ** What is not decoded is an error at the opcode: "'X' is not supported yet". */
 #include "isa/ptx_int.h"
 
+#include "base/bits.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -87,6 +89,14 @@ bool ptx_want_src(Ptx *P, const POp *o, bool w64, bool is_float, Operand *out, c
     if (o->kind != PO_IMM)
         return ptx_fail(P, &o->tok, "expected a register or a number as %s, found '%s'", what, ptx_quote(&o->tok, q, sizeof q));
     out->kind = OPND_IMM;
+    if (is_float && w64) { /* an f64: its bits from the pool */
+        double d = o->is_float ? o->fval : (double)o->ival;
+        uint64_t bits = bits_of_f64(d);
+        out->value = (uint32_t)bits;
+        out->index = pool(P, bits);
+        if (out->index == 0xffff) return ptx_fail(P, &o->tok, "too many 64-bit constants in one kernel");
+        return true;
+    }
     if (is_float) {
         float f = (float)(o->is_float ? o->fval : (double)o->ival);
         memcpy(&out->value, &f, 4);
@@ -141,7 +151,7 @@ bool ptx_emit(Ptx *P, Instr *in, uint32_t g)
 bool ptx_reg_form(Ptx *P, const Tok *opt, Opcode op, const POp *ops, uint32_t n, Instr *in)
 {
     const OpInfo *info = &OP_INFO[op];
-    bool fl = info->type == TYPE_F32 || (ValueType)in->type == TYPE_F32;
+    bool fl = ptx_is_float(info->type) || ptx_is_float((ValueType)in->type);
     in->op = (uint8_t)op;
     uint32_t need = info->format == FMT_DA ? 2 : info->format == FMT_DAB ? 3 : info->format == FMT_DABC ? 4 : 5;
     if (!ptx_nops(P, opt, n, need, need)) return false;
@@ -201,11 +211,35 @@ static const Arith ARITH[] = {
     { "fma", TYPE_F32, OP_FMA_F32 },  { "tanh", TYPE_F32, OP_TANH_F32 }, { NULL, TYPE_NONE, OP_COUNT },
 };
 
+/* The row of an .f64 instruction (add, mul, fma, div, ...), or OP_COUNT. */
+static Opcode f64_row(const char *head, const Mods *m)
+{
+    bool rn = m->rnd == RND_RN, plain = m->rnd == RND_NONE;
+    bool directed = m->rnd == RND_RN || m->rnd == RND_RZ || m->rnd == RND_RM || m->rnd == RND_RP;
+    if (m->lo || m->hi || m->wide) return OP_COUNT;
+    if (!strcmp(head, "add")) return plain || directed ? OP_ADD_F64 : OP_COUNT;
+    if (!strcmp(head, "sub")) return plain || directed ? OP_SUB_F64 : OP_COUNT;
+    if (!strcmp(head, "mul")) return plain || directed ? OP_MUL_F64 : OP_COUNT;
+    if (!strcmp(head, "fma") || !strcmp(head, "mad")) return rn ? OP_FMA_F64 : OP_COUNT;
+    if (!strcmp(head, "div")) return rn ? OP_DIV_F64 : OP_COUNT;
+    if (!strcmp(head, "rcp")) return rn ? OP_RCP_F64 : m->approx ? OP_RCP_APPROX_F64 : OP_COUNT;
+    if (!strcmp(head, "sqrt")) return rn ? OP_SQRT_F64 : OP_COUNT;
+    if (!strcmp(head, "rsqrt")) return m->approx ? OP_RSQRT_F64 : OP_COUNT;
+    if (!plain) return OP_COUNT;
+    static const struct { const char *h; Opcode op; } PLAIN[] = {
+        { "min", OP_MIN_F64 }, { "max", OP_MAX_F64 }, { "abs", OP_ABS_F64 }, { "neg", OP_NEG_F64 }, { "copysign", OP_COPYSIGN_F64 },
+    };
+    for (size_t i = 0; i < sizeof PLAIN / sizeof PLAIN[0]; i++)
+        if (!strcmp(head, PLAIN[i].h)) return PLAIN[i].op;
+    return OP_COUNT;
+}
+
 /* The row of a plain arithmetic instruction, or OP_COUNT. */
 static Opcode arith_row(const char *head, const Mods *m)
 {
     ValueType t = ptx_last_type(m);
     if (m->ntypes != 1) return OP_COUNT;
+    if (t == TYPE_F64) return f64_row(head, m);
     if (!strcmp(head, "mul")) {
         if (t == TYPE_F32) return m->lo || m->hi || m->wide ? OP_COUNT : OP_MUL_F32;
         if (m->wide) return t == TYPE_S32 ? OP_MUL_WIDE_S32 : t == TYPE_U32 ? OP_MUL_WIDE_U32 : OP_COUNT;
@@ -355,9 +389,10 @@ static bool decode_arith(Ptx *P, const Tok *opt, const char *head, const Mods *m
     if (op == OP_COUNT)
         return known_head(head) ? ptx_unsupported(P, opt) : ptx_fail(P, opt, "unknown instruction '%s'", ptx_quote(opt, q, sizeof q));
     if (m->sat || m->nan) return ptx_unsupported(P, opt);
-    in->type = (uint8_t)(OP_INFO[op].type == TYPE_F32 ? TYPE_F32 : TYPE_NONE);
+    in->type = (uint8_t)(ptx_is_float(OP_INFO[op].type) ? OP_INFO[op].type : TYPE_NONE);
     if (!ptx_reg_form(P, opt, op, ops, n, in)) return false;
     in->type = (uint8_t)OP_INFO[op].type;
+    if (op == OP_ADD_F64 || op == OP_SUB_F64 || op == OP_MUL_F64) in->sub = (uint8_t)m->rnd; /* RND_NONE: nearest */
     return ptx_emit(P, in, g);
 }
 
@@ -399,7 +434,7 @@ static bool instruction(Ptx *P)
     Mods m;
     POp ops[MAX_OPS];
     if (!read_instruction(P, &in, &g, &opt, head, sizeof head, &m, ops, &n)) return false;
-    if (m.f16 || m.f64) return ptx_unsupported(P, &opt);
+    if (m.f16) return ptx_unsupported(P, &opt);
     in.type = (uint8_t)ptx_last_type(&m);
     if (is_pred_logic(head, &m)) return decode_pred_logic(P, &opt, head, &m, ops, n, &in, g);
     for (size_t i = 0; i < sizeof DECODERS / sizeof DECODERS[0]; i++)

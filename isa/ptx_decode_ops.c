@@ -51,7 +51,7 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     bool store = !strcmp(head, "st");
     char q[80];
     ValueType t = ptx_last_type(m);
-    if (m->f16 || m->f64 || m->space == MODS_LOCAL || !t || m->ntypes != 1) return ptx_unsupported(P, opt);
+    if (m->f16 || m->space == MODS_LOCAL || !t || m->ntypes != 1) return ptx_unsupported(P, opt);
     if (m->space == MODS_CONST && store) return ptx_unsupported(P, opt);
     if (!ptx_nops(P, opt, n, 2, 2)) return false;
     const POp *addr = &ops[store ? 0 : 1], *val = &ops[store ? 1 : 0];
@@ -104,7 +104,7 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     if ((val->kind == PO_VEC) != (m->vec > 1) || (val->kind == PO_VEC && val->nelem != m->vec))
         return ptx_fail(P, &val->tok, "'%s' moves %u element(s): expected %s", ptx_quote(opt, q, sizeof q), m->vec,
                         m->vec > 1 ? "a vector {..} of that many" : "one register");
-    bool fl = t == TYPE_F32;
+    bool fl = ptx_is_float(t);
     for (uint32_t e = 0; e < nel; e++) {
         POp one;
         memset(&one, 0, sizeof one);
@@ -150,7 +150,7 @@ bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 {
     bool red = head[0] == 'r';
     ValueType t = ptx_last_type(m);
-    if (m->f16 || m->f64 || m->atom < 0 || m->ntypes != 1 || m->vec > 1) return ptx_unsupported(P, opt);
+    if (m->f16 || m->atom < 0 || m->ntypes != 1 || m->vec > 1) return ptx_unsupported(P, opt);
     if (m->space != SPACE_GLOBAL && m->space != SPACE_SHARED) return ptx_unsupported(P, opt); /* generic atomics */
     bool glob = m->space == SPACE_GLOBAL;
     AtomOp op = (AtomOp)m->atom;
@@ -159,6 +159,7 @@ bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     if (t == TYPE_F32) row = glob ? OP_ATOM_GLOBAL_F32 : OP_ATOM_SHARED_F32, allowed = ATOM_BIT(ADD) | ATOM_BIT(EXCH);
     else if (t == TYPE_S32) row = glob ? OP_ATOM_GLOBAL_S32 : OP_ATOM_SHARED_S32, allowed = ATOM_BIT(ADD) | ATOM_BIT(MIN) | ATOM_BIT(MAX);
     else if (ptx_is32(t)) row = glob ? OP_ATOM_GLOBAL_U32 : OP_ATOM_SHARED_U32, allowed = ATOMS_PTX;
+    else if (t == TYPE_F64) row = glob ? OP_ATOM_GLOBAL_U64 : OP_ATOM_SHARED_U64, allowed = ATOM_BIT(ADD); /* the type says how to add */
     else if (ptx_is64(t)) row = glob ? OP_ATOM_GLOBAL_U64 : OP_ATOM_SHARED_U64, allowed = OP_INFO[OP_ATOM_GLOBAL_U64].atoms;
     else return ptx_unsupported(P, opt);
     if (t == TYPE_S64 && op != ATOM_ADD && op != ATOM_MIN && op != ATOM_MAX) return ptx_unsupported(P, opt);
@@ -181,7 +182,7 @@ bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         return false;
     }
     if (!mem_operand(P, o++, glob ? SPACE_GLOBAL : SPACE_SHARED, in)) return false;
-    if (!ptx_want_src(P, o++, w64, t == TYPE_F32, &in->src[1], "the operand")) return false;
+    if (!ptx_want_src(P, o++, w64, ptx_is_float(t), &in->src[1], "the operand")) return false;
     if (op == ATOM_CAS && !ptx_want_src(P, o, w64, false, &in->src[2], "the new value")) return false;
     return ptx_emit(P, in, g);
 }
@@ -190,7 +191,7 @@ bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 bool ptx_decode_cvt(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     (void)head;
-    if (m->f16 || m->f64 || m->ntypes != 2) return ptx_unsupported(P, opt);
+    if (m->f16 || m->ntypes != 2) return ptx_unsupported(P, opt);
     if (!ptx_nops(P, opt, n, 2, 2)) return false;
     ValueType dt = m->types[0], st = m->types[1];
     if (dt == TYPE_B32 || dt == TYPE_B64 || st == TYPE_B32 || st == TYPE_B64 || dt == TYPE_B8 || dt == TYPE_B16 ||
@@ -211,12 +212,12 @@ bool ptx_decode_cvt(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
     if (m->sat) in->iflags |= INSTR_SAT;
     in->ndst = in->nsrc = 1;
     if (!ptx_want_reg(P, &ops[0], ptx_is64(dt) ? VREG_64 : VREG_32, &in->dst[0], "the destination")) return false;
-    if (!ptx_want_src(P, &ops[1], ptx_is64(st), st == TYPE_F32, &in->src[0], "the source")) return false;
-    if (fast == OP_COUNT && in->src[0].kind == OPND_IMM && ptx_is64(st)) { /* the executor reads a pair or the pool */
-    }
+    if (!ptx_want_src(P, &ops[1], ptx_is64(st), ptx_is_float(st), &in->src[0], "the source")) return false;
     /* what ptxas makes of it: a zero-extension or a truncation is free
-    ** (the high word is RZ, or dropped); a sign-extension one SHF; others one */
-    bool ints = dt != TYPE_F32 && st != TYPE_F32;
+    ** (the high word is RZ, or dropped); a sign-extension one SHF; one to
+    ** or from f64 is an I2F.F64 / F2I.F64 / F2F on the FP64 pipe; others one */
+    bool ints = !ptx_is_float(dt) && !ptx_is_float(st);
+    if (dt == TYPE_F64 || st == TYPE_F64) in->slots = 1, in->lunit = in->llat = UNIT_FP64;
     if (ints && !m->sat && ((ptx_is64(dt) && !type_signed(st) && type_bytes(st) == 4) || (type_bytes(dt) == 4 && ptx_is64(st))))
         in->slots = 0, in->lunit = in->llat = UNIT_ALU;
     return ptx_emit(P, in, g);
@@ -228,12 +229,12 @@ bool ptx_decode_setp(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 {
     (void)head;
     ValueType t = ptx_last_type(m);
-    if (m->f16 || m->f64 || m->cmp < 0 || m->ntypes != 1) return ptx_unsupported(P, opt);
+    if (m->f16 || m->cmp < 0 || m->ntypes != 1) return ptx_unsupported(P, opt);
     if (!ptx_nops(P, opt, n, m->boolop >= 0 ? 4 : 3, m->boolop >= 0 ? 4 : 3)) return false;
     int cmp = m->cmp;
     if (cmp >= 14) cmp = CMP_LT + (cmp - 14); /* lo ls hi hs: the unsigned lt le gt ge */
-    if (t != TYPE_F32 && cmp >= CMP_EQU) return ptx_unsupported(P, opt);
-    Opcode row = t == TYPE_F32 ? OP_SETP_F32 : t == TYPE_S32 ? OP_SETP_S32 : (t == TYPE_U32 || t == TYPE_B32) ? OP_SETP_U32
+    if (!ptx_is_float(t) && cmp >= CMP_EQU) return ptx_unsupported(P, opt);
+    Opcode row = t == TYPE_F32 ? OP_SETP_F32 : t == TYPE_F64 ? OP_SETP_F64 : t == TYPE_S32 ? OP_SETP_S32 : (t == TYPE_U32 || t == TYPE_B32) ? OP_SETP_U32
                : t == TYPE_S64 ? OP_SETP_S64 : (t == TYPE_U64 || t == TYPE_B64) ? OP_SETP_U64 : OP_COUNT;
     if (row == OP_COUNT) return ptx_unsupported(P, opt);
     if (type_signed(t) && m->cmp >= 14) return ptx_unsupported(P, opt);
@@ -243,8 +244,8 @@ bool ptx_decode_setp(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     in->ndst = 1;
     in->nsrc = 2;
     bool w64 = ptx_is64(t);
-    if (!ptx_want_src(P, &ops[1], w64, t == TYPE_F32, &in->src[0], "the first source")) return false;
-    if (!ptx_want_src(P, &ops[2], w64, t == TYPE_F32, &in->src[1], "the second source")) return false;
+    if (!ptx_want_src(P, &ops[1], w64, ptx_is_float(t), &in->src[0], "the first source")) return false;
+    if (!ptx_want_src(P, &ops[2], w64, ptx_is_float(t), &in->src[1], "the second source")) return false;
     const POp *d = &ops[0];
     if (d->kind != PO_REG && d->kind != PO_PIPE) return ptx_want_reg(P, d, VREG_PRED, &in->dst[0], "the destination");
     if (d->cls != VREG_PRED) return ptx_want_reg(P, d, VREG_PRED, &in->dst[0], "the destination");
@@ -339,7 +340,7 @@ bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
                 return ptx_fail(P, &ops[1].tok, "'%s' is a 32-bit special register: read it with mov.u32", ptx_quote(&ops[1].tok, q, sizeof q));
             in->src[0] = (Operand){ .kind = OPND_SPECIAL, .index = (uint16_t)ops[1].special };
             in->slots = 1, in->lunit = in->llat = UNIT_ALU; /* S2UR / CS2R */
-        } else if (!ptx_want_src(P, &ops[1], true, false, &in->src[0], "the source")) {
+        } else if (!ptx_want_src(P, &ops[1], true, t == TYPE_F64, &in->src[0], "the source")) {
             return false;
         }
         return ptx_emit(P, in, g);
@@ -405,8 +406,8 @@ bool ptx_decode_selp(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     in->ndst = 1;
     in->nsrc = 3;
     if (!ptx_want_reg(P, &ops[0], w64 ? VREG_64 : VREG_32, &in->dst[0], "the destination")) return false;
-    if (!ptx_want_src(P, &ops[1], w64, t == TYPE_F32, &in->src[0], "the first source") ||
-        !ptx_want_src(P, &ops[2], w64, t == TYPE_F32, &in->src[1], "the second source") ||
+    if (!ptx_want_src(P, &ops[1], w64, ptx_is_float(t), &in->src[0], "the first source") ||
+        !ptx_want_src(P, &ops[2], w64, ptx_is_float(t), &in->src[1], "the second source") ||
         !ptx_want_reg(P, &ops[3], VREG_PRED, &in->src[2], "the selector"))
         return false;
     return ptx_emit(P, in, g);
@@ -542,13 +543,13 @@ bool ptx_decode_testp(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
 {
     (void)head;
     ValueType t = ptx_last_type(m);
-    if (m->testp < 0 || t != TYPE_F32) return ptx_unsupported(P, opt);
+    if (m->testp < 0 || !ptx_is_float(t)) return ptx_unsupported(P, opt);
     if (!ptx_nops(P, opt, n, 2, 2)) return false;
-    in->op = OP_TESTP_F32;
+    in->op = (uint8_t)(t == TYPE_F64 ? OP_TESTP_F64 : OP_TESTP_F32);
     in->sub = (uint8_t)m->testp;
     in->ndst = in->nsrc = 1;
     return ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination") &&
-           ptx_want_src(P, &ops[1], false, true, &in->src[0], "the source") && ptx_emit(P, in, g);
+           ptx_want_src(P, &ops[1], t == TYPE_F64, true, &in->src[0], "the source") && ptx_emit(P, in, g);
 
 }
 

@@ -165,7 +165,7 @@ typedef struct {
     int       space;      /* MemSpace, or MODS_NO_SPACE, MODS_LOCAL, MODS_CONST */
     uint32_t  vec;
     int       cmp, boolop, rnd, shfl, vote, atom, testp, prmt;
-    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, f64, nan;
+    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan;
 } Mods;
 
 /* Parses the operand at P->tok into *o and moves past it. */
@@ -185,7 +185,8 @@ const char *ptx_cls_name(uint8_t c);
 /* Operand o as a register of class `want` into *out (`what` names it). */
 bool ptx_want_reg(Ptx *P, const POp *o, uint8_t want, Operand *out, const char *what);
 /* Operand o as a source (register, immediate, symbol) of 64 bits when w64,
-** a float literal allowed when is_float. */
+** a float literal allowed when is_float (an f64's when both: its bits
+** pooled as a 64-bit constant). */
 bool ptx_want_src(Ptx *P, const POp *o, bool w64, bool is_float, Operand *out, const char *what);
 /* The instruction op has between lo and hi operands. */
 bool ptx_nops(Ptx *P, const Tok *op, uint32_t have, uint32_t lo, uint32_t hi);
@@ -198,7 +199,9 @@ bool ptx_add_ref(Ptx *P, const POp *o, uint32_t instr);
 
 static inline ValueType ptx_last_type(const Mods *m) { return m->ntypes ? m->types[m->ntypes - 1] : TYPE_NONE; }
 static inline bool ptx_is32(ValueType t) { return t == TYPE_B32 || t == TYPE_U32 || t == TYPE_S32 || t == TYPE_F32; }
-static inline bool ptx_is64(ValueType t) { return t == TYPE_B64 || t == TYPE_U64 || t == TYPE_S64; }
+/* 64-bit values: a register pair (integers and f64). */
+static inline bool ptx_is64(ValueType t) { return t == TYPE_B64 || t == TYPE_U64 || t == TYPE_S64 || t == TYPE_F64; }
+static inline bool ptx_is_float(ValueType t) { return t == TYPE_F32 || t == TYPE_F64; }
 static inline bool ptx_issub(ValueType t) { return type_bytes(t) == 1 || type_bytes(t) == 2; }
 
 /* ---- isa/ptx_decode_ops.c: one decoder per instruction head, from the

@@ -219,6 +219,7 @@ static bool setup(Gpu *g)
     g->interval[UNIT_LSU] = c->lsu_interval;
     g->interval[UNIT_MIO] = c->mio_interval;
     g->interval[UNIT_CTRL] = 1;
+    g->interval[UNIT_FP64] = c->fp64_interval;
     g->latency[UNIT_ALU] = c->lat_alu;
     g->latency[UNIT_FMA] = c->lat_fma;
     g->latency[UNIT_SFU] = c->lat_sfu;
@@ -226,6 +227,7 @@ static bool setup(Gpu *g)
     g->latency[UNIT_LSU] = c->lat_l1_hit;
     g->latency[UNIT_MIO] = c->lat_shared;
     g->latency[UNIT_CTRL] = 1;
+    g->latency[UNIT_FP64] = c->lat_fp64;
     /* The driver sizes the shared-memory carveout to what the resident blocks
     ** need and leaves the rest of the unified array to L1 (its discrete
     ** carveout steps are not modelled); l1.size is the floor. */

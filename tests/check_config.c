@@ -140,6 +140,7 @@ START_TEST(test_preset_facts)
     ck_assert_uint_eq(a.sm_max_blocks, 32);
     ck_assert_uint_eq(a.sm_registers, 65536);
     ck_assert_uint_eq(a.fma_interval, 2);
+    ck_assert_uint_eq(a.fp64_interval, 4); /* 32 FP64 results/clk/SM [CG] */
     ck_assert_uint_eq(a.l2_bytes_per_clk, 5120);
 
     GpuConfig h = gpu("h100");
@@ -150,6 +151,8 @@ START_TEST(test_preset_facts)
     ck_assert_uint_eq(h.sm_shared_memory, 233472);
     ck_assert_uint_eq(h.shared_per_block_optin, 227 * 1024);
     ck_assert_uint_eq(h.fma_interval, 1);
+    ck_assert_uint_eq(h.fp64_interval, 2); /* 64 */
+    ck_assert_uint_eq(h.lat_fp64, 8);
 
     GpuConfig h2 = gpu("h200");
     ck_assert_uint_eq(h2.compute_capability, 90);
@@ -169,6 +172,7 @@ START_TEST(test_preset_facts)
     ck_assert_uint_eq(t.shared_reserved, 0);
     ck_assert_double_eq(t.dram_bandwidth_gbs, 320);
     ck_assert_uint_eq(t.l2_size, 4u << 20);
+    ck_assert_uint_eq(t.fp64_interval, 64); /* 2 */
 
     GpuConfig r = gpu("rtx4090");
     ck_assert_uint_eq(r.compute_capability, 89);
@@ -180,6 +184,7 @@ START_TEST(test_preset_facts)
     ck_assert_double_eq(r.dram_bandwidth_gbs, 1008);
     ck_assert_uint_eq(r.l2_size, 72u << 20);
     ck_assert_uint_eq(r.fma_interval, 1);
+    ck_assert_uint_eq(r.fp64_interval, 64); /* 2 */
 
     GpuConfig b = gpu("b200");
     ck_assert_uint_eq(b.compute_capability, 100);

@@ -309,6 +309,74 @@ START_TEST(test_register_reads_ptx_param)
 }
 END_TEST
 
+/* ---- the FP64 pipe: pipe.fp64_interval and lat.fp64 ---- */
+
+/* Cycles of a PTX kernel whose threads each run `links` dependent add.f64
+** (blocks of `threads` on one SM), with --set `extra` (or NULL). */
+static uint64_t f64_chain_cycles(const char *gpu, uint32_t links, uint32_t blocks, uint32_t threads, const char *extra)
+{
+    char src[65536];
+    int n = snprintf(src, sizeof src,
+                     ".version 8.0\n.target sm_90\n.address_size 64\n"
+                     ".visible .entry k()\n{\n  .reg .f64 %%fd<4>;\n  .reg .b32 %%r<2>;\n"
+                     "  mov.u32 %%r0, %%tid.x;\n  cvt.rn.f64.u32 %%fd1, %%r0;\n");
+    for (uint32_t i = 0; i < links; i++)
+        n += snprintf(src + n, sizeof src - (size_t)n, "  add.f64 %%fd1, %%fd1, 0d3FF0000000000000;\n");
+    snprintf(src + n, sizeof src - (size_t)n, "  ret;\n}\n");
+    Program prog;
+    Diag d;
+    ck_assert_msg(ptx_parse(src, strlen(src), "t.ptx", &prog, &d), "t.ptx:%u:%u: %s", d.line, d.col, d.message);
+    GpuConfig cfg;
+    ck_assert_msg(config_load(gpu, &cfg, &d), "%s", d.message);
+    ck_assert(config_set(&cfg, "sm.count=1", &d));
+    if (extra) ck_assert_msg(config_set(&cfg, extra, &d), "%s", d.message);
+    GlobalMem *g = gmem_create();
+    const Kernel *kern = program_find_kernel(&prog, "k");
+    ck_assert_ptr_nonnull(kern);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { 0 };
+    Launch L = { .kernel = kern, .kernel_file = "t.ptx", .gmem = g, .params = params,
+                 .grid = { blocks, 1, 1 }, .block = { threads, 1, 1 } };
+    SimResult r;
+    ck_assert_msg(gpu_simulate(&cfg, &L, NULL, &r), "%s", r.message);
+    gmem_destroy(g);
+    program_destroy(&prog);
+    return r.stats.cycles;
+}
+
+/* One warp: each extra link costs lat.fp64 (8 on the h200, as set). */
+START_TEST(test_fp64_latency)
+{
+    uint64_t a = f64_chain_cycles("h200", 64, 1, 32, NULL), b = f64_chain_cycles("h200", 128, 1, 32, NULL);
+    ck_assert_uint_eq(b - a, 64 * 8);
+    a = f64_chain_cycles("h200", 64, 1, 32, "lat.fp64=20");
+    b = f64_chain_cycles("h200", 128, 1, 32, "lat.fp64=20");
+    ck_assert_uint_eq(b - a, 64 * 20);
+}
+END_TEST
+
+/* Many warps: a scheduler issues an FP64 instruction every
+** pipe.fp64_interval cycles (2 on the h200, 64 on the t4, 4 when set),
+** the read ports out of the way. */
+START_TEST(test_fp64_throughput)
+{
+    static const struct { const char *gpu, *set; uint32_t interval; } cases[] = {
+        { "h200", "sched.register_reads=0", 2 }, { "t4", "sched.register_reads=0", 64 }, { "h200", "pipe.fp64_interval=4", 4 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        GpuConfig cfg;
+        Diag d;
+        ck_assert(config_load(cases[i].gpu, &cfg, &d));
+        uint32_t threads = 1024; /* 32 warps: 8 a scheduler, enough to cover the latency */
+        uint64_t a = f64_chain_cycles(cases[i].gpu, 32, 1, threads, cases[i].set);
+        uint64_t b = f64_chain_cycles(cases[i].gpu, 64, 1, threads, cases[i].set);
+        double per_sched = 32.0 * (threads / 32) / cfg.sm_schedulers / (double)(b - a);
+        ck_assert_msg(fabs(per_sched - 1.0 / cases[i].interval) < 0.02 / cases[i].interval,
+                      "%s %s: %.4f FP64 instructions a cycle per scheduler, expected 1/%u", cases[i].gpu, cases[i].set,
+                      per_sched, cases[i].interval);
+    }
+}
+END_TEST
+
 /* A warp the read ports hold is charged dispatch_stall, and only then. */
 START_TEST(test_register_reads_stall)
 {
@@ -330,6 +398,8 @@ int main(void)
     tcase_add_test(core, test_register_reads_rule);
     tcase_add_test(core, test_register_reads_ptx_param);
     tcase_add_test(core, test_register_reads_stall);
+    tcase_add_test(core, test_fp64_latency);
+    tcase_add_test(core, test_fp64_throughput);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -38,6 +38,7 @@ static const char TEMPLATE[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".visible .entry t(.param .u64 t_param_0)\n{\n"
     "  .reg .pred %%p<8>;\n  .reg .b32 %%r<16>;\n  .reg .b64 %%rd<16>;\n  .reg .f32 %%f<8>;\n  .reg .b16 %%rs<4>;\n"
+    "  .reg .f64 %%fd<8>;\n"
     "  .shared .align 8 .b8 sbuf[64];\n"
     "  mov.u32 %%r0, %%tid.x;\n  cvt.u64.u32 %%rd0, %%r0;\n  mov.u32 %%r9, 0;\n  mov.u64 %%rd9, 0;\n"
     "%s\n"
@@ -130,6 +131,47 @@ static const LaneCase LANES[] = {
     { "  setp.ltu.f32 %p1, 0f7FC00000, 0f3F800000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
     { "  setp.lt.f32 %p1, 0f7FC00000, 0f3F800000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 2, 2 },
     { "  setp.nan.f32 %p1, 0f7FC00000, 0f3F800000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
+    /* binary64: rounding of add/mul in every mode, fma's single rounding,
+    ** conversions, compares with NaN, signed zeros, classes, atomics */
+#define F64R "\n  mov.b64 %rd9, %fd1;"
+    { "  add.f64 %fd1, 0d3FF0000000000000, 0d3C30000000000000;" F64R, 0x3ff0000000000000ull, 0x3ff0000000000000ull },
+    { "  add.rp.f64 %fd1, 0d3FF0000000000000, 0d3C30000000000000;" F64R, 0x3ff0000000000001ull, 0x3ff0000000000001ull },
+    { "  add.rm.f64 %fd1, 0d3FF0000000000000, 0dBC30000000000000;" F64R, 0x3fefffffffffffffull, 0x3fefffffffffffffull },
+    { "  add.rz.f64 %fd1, 0d3FF0000000000000, 0dBC30000000000000;" F64R, 0x3fefffffffffffffull, 0x3fefffffffffffffull },
+    { "  sub.rm.f64 %fd1, 0d4000000000000000, 0d4000000000000000;" F64R, 0x8000000000000000ull, 0x8000000000000000ull },
+    { "  add.rz.f64 %fd1, 0d7FEFFFFFFFFFFFFF, 0d7FEFFFFFFFFFFFFF;" F64R, 0x7fefffffffffffffull, 0x7fefffffffffffffull },
+    { "  mul.rz.f64 %fd1, 0d3FF0000000000001, 0d3FF0000000000001;" F64R, 0x3ff0000000000002ull, 0x3ff0000000000002ull },
+    { "  mul.rp.f64 %fd1, 0d3FF0000000000001, 0d3FF0000000000001;" F64R, 0x3ff0000000000003ull, 0x3ff0000000000003ull },
+    { "  mul.rm.f64 %fd1, 0dBFF0000000000001, 0d3FF0000000000001;" F64R, 0xbff0000000000003ull, 0xbff0000000000003ull },
+    { "  fma.rn.f64 %fd1, 0d3FF0000000000001, 0d3FEFFFFFFFFFFFFF, 0dBFF0000000000000;" F64R, 0x3c9ffffffffffffeull, 0x3c9ffffffffffffeull },
+    { "  div.rn.f64 %fd1, 0d3FF0000000000000, 0d4008000000000000;" F64R, 0x3fd5555555555555ull, 0x3fd5555555555555ull },
+    { "  sqrt.rn.f64 %fd1, 0d4000000000000000;" F64R, 0x3ff6a09e667f3bcdull, 0x3ff6a09e667f3bcdull },
+    { "  rcp.rn.f64 %fd1, 0d4010000000000000;" F64R, 0x3fd0000000000000ull, 0x3fd0000000000000ull },
+    { "  min.f64 %fd1, 0d7FF8000000000000, 0d4000000000000000;" F64R, 0x4000000000000000ull, 0x4000000000000000ull },
+    { "  max.f64 %fd1, 0d8000000000000000, 0d0000000000000000;" F64R, 0, 0 },
+    { "  abs.f64 %fd1, 0dC000000000000000;" F64R, 0x4000000000000000ull, 0x4000000000000000ull },
+    { "  neg.f64 %fd1, 0d0000000000000000;" F64R, 0x8000000000000000ull, 0x8000000000000000ull },
+    { "  copysign.f64 %fd1, 0d8000000000000000, 0d4000000000000000;" F64R, 0xc000000000000000ull, 0xc000000000000000ull },
+    { "  cvt.rn.f64.u32 %fd1, %r0;" F64R, 0, 0x403f000000000000ull },
+    { "  mov.u64 %rd1, -1;\n  cvt.rn.f64.u64 %fd1, %rd1;" F64R, 0x43f0000000000000ull, 0x43f0000000000000ull },
+    { "  mov.u64 %rd1, -1;\n  cvt.rz.f64.u64 %fd1, %rd1;" F64R, 0x43efffffffffffffull, 0x43efffffffffffffull },
+    { "  cvt.f64.f32 %fd1, 0f3DCCCCCD;" F64R, 0x3fb99999a0000000ull, 0x3fb99999a0000000ull },
+    { "  cvt.rn.f32.f64 %f1, 0d3FB999999999999A;\n  mov.b32 %r9, %f1;" W32, 0x3dcccccd, 0x3dcccccd },
+    { "  cvt.rz.f32.f64 %f1, 0d3FB999999999999A;\n  mov.b32 %r9, %f1;" W32, 0x3dcccccc, 0x3dcccccc },
+    { "  cvt.rz.f32.f64 %f1, 0d7FEFFFFFFFFFFFFF;\n  mov.b32 %r9, %f1;" W32, 0x7f7fffff, 0x7f7fffff },
+    { "  cvt.rni.s32.f64 %r9, 0d4004000000000000;" W32, 2, 2 },
+    { "  cvt.rzi.s64.f64 %rd9, 0dC00599999999999A;", (uint64_t)-2ll, (uint64_t)-2ll },
+    { "  cvt.rmi.f64.f64 %fd1, 0dBFF8000000000000;" F64R, 0xc000000000000000ull, 0xc000000000000000ull },
+    { "  cvt.rzi.u32.f64 %r9, 0d7FF8000000000000;" W32, 0, 0 },
+    { "  setp.gtu.f64 %p1, 0d7FF8000000000000, 0d3FF0000000000000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
+    { "  setp.gt.f64 %p1, 0d7FF8000000000000, 0d3FF0000000000000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 2, 2 },
+    { "  cvt.rn.f64.u32 %fd1, %r0;\n  setp.lt.f64 %p1, %fd1, 0d4030000000000000;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 2 },
+    { "  testp.subnormal.f64 %p1, 0d0000000000000001;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
+    { "  testp.normal.f64 %p1, 0d0000000000000001;\n  selp.u32 %r9, 1, 2, %p1;" W32, 2, 2 },
+    { "  mov.f64 %fd2, 0d3FE0000000000000;\n  selp.f64 %fd1, %fd2, 0d4000000000000000, %p0;\n  setp.eq.u32 %p0, %r0, 0;\n"
+      "  selp.f64 %fd1, %fd2, 0d4000000000000000, %p0;" F64R, 0x3fe0000000000000ull, 0x4000000000000000ull },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.f64 [%r1+8], 0d0000000000000000;\n  bar.sync 0;\n  atom.shared.add.f64 %fd2, [%r1+8], 0d3FE0000000000000;\n"
+      "  bar.sync 0;\n  ld.shared.f64 %fd1, [%r1+8];" F64R, 0x4030000000000000ull, 0x4030000000000000ull },
     /* setp combining and the p|q form */
     { "  setp.eq.u32 %p2, %r0, 0;\n  setp.lt.and.s32 %p1, 1, 2, %p2;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 2 },
     { "  setp.lt.u32 %p1|%p2, %r0, 16;\n  selp.u32 %r1, 1, 0, %p1;\n  selp.u32 %r2, 2, 0, %p2;\n  or.b32 %r9, %r1, %r2;" W32, 1, 2 },

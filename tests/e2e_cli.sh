@@ -117,7 +117,7 @@ expect_out "gpus --knobs lists sm.count" '^sm\.count +u32'
 expect_rc "gpus --diff" 0 gpus --diff a100 h100
 expect_out "gpus --diff: a differing knob" '^sm\.count +108 +132$'
 if grep -Eq '^sched\.policy ' "$OUT"; then bad "gpus --diff lists a knob both share"; else ok; fi
-expect_out "gpus --diff: the count" '^17 of [0-9]+ knobs differ$'
+expect_out "gpus --diff: the count" '^18 of [0-9]+ knobs differ$'
 expect_rc "gpus --diff with --set" 0 gpus --diff a100 a100 --set smem.banks=64
 expect_out "gpus --diff with --set: the one knob" '^smem\.banks +32 +64$'
 expect_out "gpus --diff with --set: one differs" '^1 of [0-9]+ knobs differ$'

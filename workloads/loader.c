@@ -485,6 +485,15 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
         } else if (b >= 0) {
             return fail(L, "'%s' is a buffer but parameter '%s' of kernel '%s' is .%s", it->valuestring, p->name, k->name,
                         ptype);
+        } else if (p->type == TYPE_F64) { /* a PTX double: any finite JSON number, or an integer expression */
+            double d;
+            if (cJSON_IsNumber(it)) d = it->valuedouble;
+            else if (params_int(&L->p, it, &a->i)) d = (double)a->i;
+            else return false;
+            if (!isfinite(d)) return fail(L, "parameter '%s' of kernel '%s' is .f64: expected a finite number", p->name, k->name);
+            a->kind = REF_ARG_FLOAT;
+            a->f = fabs(d) > FLT_MAX ? (d > 0 ? INFINITY : -INFINITY) : (float)d; /* C reference functions take floats */
+            memcpy(&a->bits, &d, 8);
         } else if (cJSON_IsNumber(it) && !jsonread_integer(it, &a->i)) {
             if (p->type != TYPE_F32 && it->valuedouble == floor(it->valuedouble) && fabs(it->valuedouble) < 1e300)
                 return fail(L, "parameter '%s' of kernel '%s' is .%s: %.0f is past 2^53, where a JSON number no longer "

@@ -40,6 +40,12 @@ template <>
 __device__ __forceinline__ unsigned bits<int>(int x) { return (unsigned)x; }
 template <>
 __device__ __forceinline__ unsigned bits<float>(float x) { return __float_as_uint(x); }
+template <>
+__device__ __forceinline__ unsigned bits<double>(double x)
+{
+    unsigned long long u = __double_as_longlong(x);
+    return (unsigned)u ^ (unsigned)(u >> 32);
+}
 
 template <class Op, int U>
 __device__ __forceinline__ void lat_body(const Args &a, unsigned iters, unsigned long long *cyc, typename Op::T *out)

@@ -2,7 +2,8 @@
 // each instruction class the model times with lat.alu / lat.fma / lat.sfu /
 // lat.shfl and pipe.{alu,fma,sfu,mio}_interval: FFMA, FADD, FMUL, IMAD,
 // IMAD.HI, IADD3, LOP3, SHF, ISETP+SEL, FSETP+FSEL, I2F, F2I, MUFU (rsqrt,
-// rcp, ex2, sin, cos, sqrt), SHFL. The preset's figures are the programming
+// rcp, ex2, sin, cos, sqrt), SHFL, and DFMA/DADD/DMUL (lat.fp64,
+// pipe.fp64_interval). The preset's figures are the programming
 // guide's and [MB-Jia18]'s, not measured here except FFMA and MUFU.RSQ.
 //
 // Every link is inline PTX with operands from a kernel parameter (the
@@ -27,7 +28,7 @@
 // round trip is idempotent): mufu_rcp adds 1.0 (FADD), i2f_f2i XORs (LOP3);
 // subtract fadd's / lop3's cyc_link. Each row's `what` says what a link is.
 //
-// Device time: 25 ops x (6 one-warp launches of <= 0.3 ms + 3 launches of
+// Device time: 28 ops x (6 one-warp launches of <= 0.3 ms + 3 launches of
 // ~0.3 ms at full occupancy) ~ 0.1 s; ~2 s in all.
 #include "chains.h"
 
@@ -48,6 +49,17 @@ namespace {
 #define U32_OP(Name, init_expr, ...)                                                    \
     struct Name {                                                                       \
         typedef unsigned T;                                                             \
+        static __device__ __forceinline__ T init(unsigned s) { return init_expr; }     \
+        static __device__ __forceinline__ T step(T x, const Args &a, int j)           \
+        {                                                                               \
+            __VA_ARGS__;                                                                \
+            return x;                                                                   \
+        }                                                                               \
+    };
+
+#define F64_OP(Name, init_expr, ...)                                                    \
+    struct Name {                                                                       \
+        typedef double T;                                                               \
         static __device__ __forceinline__ T init(unsigned s) { return init_expr; }     \
         static __device__ __forceinline__ T step(T x, const Args &a, int j)           \
         {                                                                               \
@@ -98,6 +110,12 @@ F32_OP(ShflFadd, 1.0f + s * 1e-3f,
        asm volatile("{\n\t.reg .f32 t;\n\tshfl.sync.bfly.b32 t, %0, 1, 0x1f, 0xffffffff;\n\tadd.f32 %0, %0, t;\n\t"
                     "mul.f32 %0, %0, 0f3F000000;\n\t}"
                     : "+f"(x)))
+// FP64 (pipe.fp64_interval, lat.fp64): operands widened from the float
+// parameters once, outside the loop
+F64_OP(Dfma, 1.0 + s * 1e-3,
+       asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(x) : "d"((double)a.f[J]), "d"((double)a.g[J])))
+F64_OP(Dadd, 1.0 + s * 1e-3, asm volatile("add.f64 %0, %0, %1;" : "+d"(x) : "d"((double)a.g[J])))
+F64_OP(Dmul, 1.0 + s * 1e-3, asm volatile("mul.f64 %0, %0, %1;" : "+d"(x) : "d"((double)a.f[J])))
 #undef J
 
 }  // namespace
@@ -127,6 +145,9 @@ CHAIN(shfl_bfly, ShflBfly, 8)
 CHAIN(shfl_down, ShflDown, 8)
 CHAIN(shfl_idx, ShflIdx, 8)
 CHAIN(shfl_fadd, ShflFadd, 8)
+CHAIN(dfma, Dfma, 8)
+CHAIN(dadd, Dadd, 8)
+CHAIN(dmul, Dmul, 8)
 
 int main()
 {
@@ -171,6 +192,9 @@ int main()
         CHAIN_ENTRY(shfl_down, 8, 4, "shfl.sync.down.b32 x,x,1"),
         CHAIN_ENTRY(shfl_idx, 8, 4, "shfl.sync.idx.b32 x,x,lane+1"),
         CHAIN_ENTRY(shfl_fadd, 8, 4, "shfl.sync.bfly then add.f32 and mul.f32 0.5 (rmsnorm's tree step)"),
+        CHAIN_ENTRY(dfma, 8, 2, "fma.rn.f64 x,x,a,b (DFMA)"),
+        CHAIN_ENTRY(dadd, 8, 2, "add.f64 x,x,b (DADD)"),
+        CHAIN_ENTRY(dmul, 8, 2, "mul.f64 x,x,a (DMUL)"),
     };
     table("chains", "one warp's dependent chain (cycles per link) and full-occupancy rate (thread ops per cycle per SM)",
           chain_columns());
