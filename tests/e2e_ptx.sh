@@ -73,6 +73,21 @@ sed -i 's/-9007199254740991/-9007199254740993/' "$TMP/s64.json"
 "$GPUSIM" run "$TMP/s64.json" >/dev/null 2>"$TMP/err"
 rc=$?
 if [ "$rc" = 2 ] && grep -q "is past 2^53" "$TMP/err"; then ok; else bad "an integer a JSON number cannot hold exactly is refused as such" "exit $rc" "$(head -2 "$TMP/err")"; fi
+# an .f64 parameter takes a JSON number as a double (x[0] = a * 3 rounded
+# to f32: 0.1 * 3 in binary64 is 0.30000000000000004, as f32 0.3)
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 k_param_0, .param .f64 k_param_1)\n{\n .reg .b64 %%rd<4>;\n .reg .f64 %%fd<3>;\n .reg .f32 %%f<2>;\n ld.param.u64 %%rd1, [k_param_0];\n ld.param.f64 %%fd1, [k_param_1];\n mul.f64 %%fd2, %%fd1, 0d4008000000000000;\n cvt.rn.f32.f64 %%f1, %%fd2;\n cvta.to.global.u64 %%rd3, %%rd1;\n st.global.f32 [%%rd3], %%f1;\n ret;\n}\n' >"$TMP/f64.ptx"
+printf '{"name":"f64","description":"x","kernels":"f64.ptx","buffers":[{"name":"x","type":"f32","count":1,"init":"zeros"}],"variants":[{"name":"v","kernel":"k","grid":1,"block":1,"args":["x",0.1],"regs":8}]}\n' >"$TMP/f64.json"
+rm -rf "$TMP/f64dump"
+"$GPUSIM" run "$TMP/f64.json" --dump "$TMP/f64dump" >/dev/null 2>"$TMP/err"
+got=$(python3 -c "import struct, sys
+b = open(sys.argv[1], 'rb').read()
+print(struct.pack('<f', struct.unpack('<f', b[10 + struct.unpack('<H', b[8:10])[0]:][:4])[0]).hex())" "$TMP/f64dump/v.x.npy" 2>/dev/null)
+want=$(python3 -c "import struct; print(struct.pack('<f', 0.1 * 3).hex())")
+if [ -n "$got" ] && [ "$got" = "$want" ]; then ok; else bad "an .f64 parameter reaches the kernel as a double (x[0] bits $got, expected $want)" "$(head -2 "$TMP/err")"; fi
+sed -i 's/"x",0.1\]/"x","a"]/' "$TMP/f64.json"
+"$GPUSIM" run "$TMP/f64.json" >/dev/null 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 2 ]; then ok; else bad "a string given to an .f64 parameter is refused" "exit $rc" "$(head -2 "$TMP/err")"; fi
 # without nvcc, a .cu workload says what to install
 GPUSIM_NVCC= "$GPUSIM" run workloads/cuda/vecadd.json --param n=1000 >/dev/null 2>"$TMP/err"
 rc=$?
