@@ -195,6 +195,42 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
     return (uint64_t)(uint32_t)int_of(u, dt);
 }
 
+/* ---------------------------------------------------- f32, directed */
+
+/* The exact value s + e (e exact: TwoSum's error, or 0) rounded to f32 in
+** direction r (.rz .rm .rp): the nearest float, then one step when it lies
+** on the wrong side. s - f is exact (f is s's nearest float). */
+static float f32_dir(double s, double e, CvtRound r)
+{
+    float f = (float)s;
+    if (isnan(s) || isinf(s)) return f;
+    bool negative = s < 0 || (s == 0 && e < 0);
+    if (isinf(f)) { /* past the range: directed modes may stop at FLT_MAX */
+        bool toward_zero = r == RND_RZ || (r == RND_RM && !negative) || (r == RND_RP && negative);
+        return toward_zero ? (negative ? -FLT_MAX : FLT_MAX) : f;
+    }
+    double d = (s - (double)f) + e; /* its sign is that of x - f */
+    bool up = r == RND_RP || (r == RND_RZ && negative);
+    if (up && d > 0) f = nextafterf(f, INFINITY);
+    if (!up && d < 0) f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+/* p + c with the error TwoSum leaves (exact: p and c are doubles whose
+** sum does not overflow), rounded to f32 in direction r. An exact zero
+** is -0 rounding down unless both terms are +0, and keeps a shared sign. */
+static float sum_f32_dir(double p, double c, CvtRound r)
+{
+    double s = p + c;
+    if (s == 0) {
+        if (p == 0 && c == 0 && signbit(p) == signbit(c)) return signbit(p) ? -0.0f : 0.0f;
+        return r == RND_RM ? -0.0f : 0.0f;
+    }
+    if (isinf(s) || isnan(s)) return (float)s;
+    double bv = s - p, e = (p - (s - bv)) + (c - bv);
+    return f32_dir(s, e, r);
+}
+
 /* ------------------------------------------------------------- binary64 */
 
 /* The exact result is s + e, s its rounding to nearest (e exact, from
@@ -548,6 +584,24 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dstp(w, o, r, m);
         return;
     }
+    case OP_ADD_DIR_F32:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(sum_f32_dir(bits_f32(a[l]), bits_f32(bb[l]), (CvtRound)in->sub));
+        dst32(w, o, d, m);
+        return;
+    case OP_SUB_DIR_F32:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(sum_f32_dir(bits_f32(a[l]), -(double)bits_f32(bb[l]), (CvtRound)in->sub));
+        dst32(w, o, d, m);
+        return;
+    case OP_MUL_DIR_F32: /* the product of two floats is exact in a double */
+        for (int l = 0; l < WARP_SIZE; l++)
+            d[l] = bits_of_f32(f32_dir((double)bits_f32(a[l]) * bits_f32(bb[l]), 0.0, (CvtRound)in->sub));
+        dst32(w, o, d, m);
+        return;
+    case OP_FMA_DIR_F32:
+        for (int l = 0; l < WARP_SIZE; l++)
+            d[l] = bits_of_f32(sum_f32_dir((double)bits_f32(a[l]) * bits_f32(bb[l]), bits_f32(c[l]), (CvtRound)in->sub));
+        dst32(w, o, d, m);
+        return;
     case OP_ADD_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(add_f64(bits_f64(A[l]), bits_f64(B[l]), (CvtRound)in->sub)); break;
     case OP_SUB_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(add_f64(bits_f64(A[l]), -bits_f64(B[l]), (CvtRound)in->sub)); break;
     case OP_MUL_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(mul_f64(bits_f64(A[l]), bits_f64(B[l]), (CvtRound)in->sub)); break;

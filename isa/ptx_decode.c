@@ -240,6 +240,15 @@ static Opcode arith_row(const char *head, const Mods *m)
     ValueType t = ptx_last_type(m);
     if (m->ntypes != 1) return OP_COUNT;
     if (t == TYPE_F64) return f64_row(head, m);
+    /* add, sub, mul and fma on f32 also take the directed modes */
+    if (t == TYPE_F32 && (m->rnd == RND_RZ || m->rnd == RND_RM || m->rnd == RND_RP)) {
+        static const struct { const char *h; Opcode op; } DIR[] = {
+            { "add", OP_ADD_DIR_F32 }, { "sub", OP_SUB_DIR_F32 }, { "mul", OP_MUL_DIR_F32 }, { "fma", OP_FMA_DIR_F32 }, { "mad", OP_FMA_DIR_F32 },
+        };
+        for (size_t i = 0; i < sizeof DIR / sizeof DIR[0]; i++)
+            if (!strcmp(head, DIR[i].h)) return DIR[i].op;
+        return OP_COUNT;
+    }
     if (!strcmp(head, "mul")) {
         if (t == TYPE_F32) return m->lo || m->hi || m->wide ? OP_COUNT : OP_MUL_F32;
         if (m->wide) return t == TYPE_S32 ? OP_MUL_WIDE_S32 : t == TYPE_U32 ? OP_MUL_WIDE_U32 : OP_COUNT;
@@ -264,7 +273,7 @@ static Opcode arith_row(const char *head, const Mods *m)
     };
     for (size_t i = 0; i < sizeof SFU / sizeof SFU[0]; i++)
         if (!strcmp(head, SFU[i].h)) return t == TYPE_F32 && m->approx ? SFU[i].op : OP_COUNT;
-    /* float arithmetic takes .rn (the default) and .ftz (not modelled) only */
+    /* float arithmetic takes .rn (the default) and .ftz (not modelled) */
     if (t == TYPE_F32 && (m->rnd != RND_NONE && m->rnd != RND_RN)) return OP_COUNT;
     if (!strcmp(head, "fma") && m->rnd != RND_RN) return OP_COUNT;
     for (const Arith *a = ARITH; a->head; a++)
@@ -392,7 +401,9 @@ static bool decode_arith(Ptx *P, const Tok *opt, const char *head, const Mods *m
     in->type = (uint8_t)(ptx_is_float(OP_INFO[op].type) ? OP_INFO[op].type : TYPE_NONE);
     if (!ptx_reg_form(P, opt, op, ops, n, in)) return false;
     in->type = (uint8_t)OP_INFO[op].type;
-    if (op == OP_ADD_F64 || op == OP_SUB_F64 || op == OP_MUL_F64) in->sub = (uint8_t)m->rnd; /* RND_NONE: nearest */
+    if (op == OP_ADD_F64 || op == OP_SUB_F64 || op == OP_MUL_F64 || op == OP_ADD_DIR_F32 || op == OP_SUB_DIR_F32 ||
+        op == OP_MUL_DIR_F32 || op == OP_FMA_DIR_F32)
+        in->sub = (uint8_t)m->rnd; /* the rounding mode (RND_NONE: nearest) */
     return ptx_emit(P, in, g);
 }
 
