@@ -340,7 +340,8 @@ const char *exec_fault_name(FaultKind k)
     case FAULT_UNIFORM_DIVERGED: return "bra.uni taken by only some lanes";
     case FAULT_STACK_OVERFLOW: return "divergence nested too deeply";
     case FAULT_ADDR64: return "64-bit address beyond the simulated 32-bit space";
-    case FAULT_GENERIC_MIXED: return "generic access mixing shared and global lanes";
+    case FAULT_GENERIC_MIXED: return "generic access mixing shared, local and global lanes";
+    case FAULT_LOCAL_OOB: return "out-of-bounds local access";
     }
     return "?";
 }
@@ -445,26 +446,31 @@ static bool map_shared(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
     return true;
 }
 
-/* A generic access goes to shared memory when every active lane's address
-** is in the shared window (rewritten to shared offsets), to global memory
-** when none is; a mix is a fault (not modelled). */
+/* A generic access goes to shared (or local) memory when every active
+** lane's address is in the shared (local) window, rewritten to offsets
+** there, to global memory when none is; a mix is a fault (not modelled). */
 static bool resolve_generic(ExecOut *out, uint32_t m)
 {
-    uint32_t in_window = 0;
-    for (int l = 0; l < WARP_SIZE; l++)
-        if ((m >> l & 1) && out->addr[l] >= ISA_SHARED_WINDOW) in_window |= 1u << l;
-    if (in_window && in_window != m) {
-        uint32_t l = (uint32_t)__builtin_ctz(m & ~in_window);
+    uint32_t shared = 0, local = 0;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(m >> l & 1)) continue;
+        if (out->addr[l] >= ISA_SHARED_WINDOW) shared |= 1u << l;
+        else if (out->addr[l] >= ISA_LOCAL_WINDOW) local |= 1u << l;
+    }
+    uint32_t windowed = shared ? shared : local;
+    if ((shared && local) || (windowed && windowed != m)) {
+        uint32_t l = (uint32_t)__builtin_ctz(shared && local ? local : m & ~windowed);
         return fault(out, FAULT_GENERIC_MIXED, l, out->addr[l], out->width);
     }
-    out->space = in_window ? SPACE_SHARED : SPACE_GLOBAL;
-    if (in_window)
-        for (int l = 0; l < WARP_SIZE; l++) out->addr[l] -= ISA_SHARED_WINDOW;
+    out->space = shared ? SPACE_SHARED : local ? SPACE_LOCAL : SPACE_GLOBAL;
+    uint32_t base = shared ? ISA_SHARED_WINDOW : ISA_LOCAL_WINDOW;
+    if (windowed)
+        for (int l = 0; l < WARP_SIZE; l++) out->addr[l] -= base;
     return true;
 }
 
 /* Host pointers of the access in the memory that the opcode's row names. */
-static bool map_space(const ExecBlock *b, MemSpace space, uint32_t m, uint32_t width, ExecOut *out,
+static bool map_space(const ExecBlock *b, const WarpExec *w, MemSpace space, uint32_t m, uint32_t width, ExecOut *out,
                       uint8_t *ptr[WARP_SIZE])
 {
     if (space == SPACE_GENERIC) {
@@ -472,7 +478,9 @@ static bool map_space(const ExecBlock *b, MemSpace space, uint32_t m, uint32_t w
         space = (MemSpace)out->space;
     }
     out->space = (uint8_t)space;
-    return space == SPACE_GLOBAL ? map_global(b, m, width, out, ptr) : map_shared(b, m, width, out, ptr);
+    return space == SPACE_GLOBAL ? map_global(b, m, width, out, ptr)
+           : space == SPACE_LOCAL ? exec_map_local(b, w, m, width, out, ptr)
+                                  : map_shared(b, m, width, out, ptr);
 }
 
 static bool push(WarpExec *w, ExecOut *out, uint32_t pc, uint32_t reconv, uint32_t mask)
@@ -648,7 +656,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         if (out->deferred) break;
         for (uint32_t e = 0; e < in->vec; e++) {
             uint32_t *D = w->r[in->dst[e].index];
@@ -668,7 +676,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         uint32_t tv[WARP_SIZE];
         for (uint32_t e = 0; e < in->vec; e++) {
             const uint32_t *S = row(w, &in->src[1 + e], tv);
@@ -690,7 +698,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = 8;
         if (!addresses(b, w, in, m, 8, out)) return false;
-        if (!map_space(b, info->space, m, 8, out, ptr)) return false;
+        if (!map_space(b, w, info->space, m, 8, out, ptr)) return false;
         ValueType t = (ValueType)in->type;
         const Operand *ob = &in->src[1], *oc = &in->src[2];
         uint32_t *Dlo = w->r[in->dst[0].index], *Dhi = w->r[in->dst[0].index + 1];
@@ -718,12 +726,13 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     }
     case OP_LD_GLOBAL:
     case OP_LD_SHARED:
-    case OP_LD_GENERIC: {
+    case OP_LD_GENERIC:
+    case OP_LD_LOCAL: {
         uint32_t width = 4u * in->vec;
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         if (out->deferred) break;
         if (m == UINT32_MAX && lanes_consecutive(ptr, width)) { /* the coalesced case: rows copied whole */
             for (uint32_t e = 0; e < in->vec; e++) {
@@ -743,12 +752,13 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     }
     case OP_ST_GLOBAL:
     case OP_ST_SHARED:
-    case OP_ST_GENERIC: {
+    case OP_ST_GENERIC:
+    case OP_ST_LOCAL: {
         uint32_t width = 4u * in->vec;
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         uint32_t tv[WARP_SIZE];
         const bool whole = !out->deferred && m == UINT32_MAX && lanes_consecutive(ptr, width); /* no two lanes meet */
         for (uint32_t e = 0; e < in->vec; e++) {
@@ -776,7 +786,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = 4;
         if (!addresses(b, w, in, m, 4, out)) return false;
-        if (!map_space(b, info->space, m, 4, out, ptr)) return false;
+        if (!map_space(b, w, info->space, m, 4, out, ptr)) return false;
         const uint32_t *B = row(w, &in->src[1], tb);
         const uint32_t *C = in->mod == ATOM_CAS ? row(w, &in->src[2], tc) : tb;
         uint32_t *D = w->r[in->dst[0].index];

@@ -43,6 +43,9 @@ typedef struct {
     GlobalMem      *gmem;
     uint8_t        *smem;            /* the block's shared memory             */
     uint32_t        smem_size;       /* static + dynamic bytes                */
+    uint8_t        *lmem;            /* its threads' local memory: thread t's
+                                        kernel->local_bytes at t * local_bytes
+                                        (NULL when the kernel has none)      */
     const uint32_t *params;          /* the param space as 32-bit words: a
                                         parameter at byte offset o starts in
                                         word o / 4 (mini ISA: one word each) */
@@ -63,8 +66,9 @@ typedef enum {
     FAULT_STACK_OVERFLOW,   /* divergence nested deeper than SIMT_MAX_DEPTH  */
     FAULT_ADDR64,           /* a 64-bit address beyond the 32-bit simulated
                                space (nonzero high word): never truncated    */
-    FAULT_GENERIC_MIXED     /* a generic access whose lanes are partly in the
+    FAULT_GENERIC_MIXED,    /* a generic access whose lanes are partly in the
                                shared window and partly global (not modelled) */
+    FAULT_LOCAL_OOB         /* local access beyond the thread's .local bytes  */
 } FaultKind;
 
 typedef struct {
@@ -81,7 +85,9 @@ typedef struct {
     uint8_t   space;       /* memory instructions: the MemSpace accessed (a
                               generic access resolved to shared or global)   */
     uint64_t  addr[WARP_SIZE]; /* memory instructions: byte address per lane
-                              (global address, or offset in shared memory)   */
+                              (global address, or offset in shared memory;
+                              local memory: where the hardware's interleaved
+                              layout puts it, exec_local_address)           */
     bool      at_barrier;  /* bar.sync: hold the warp until the block arrives  */
     bool      barrier_partial; /* ... reached with some live lanes elsewhere   */
     bool      diverged;    /* a branch split the warp                          */
@@ -119,6 +125,14 @@ void exec_global_apply(const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, u
 /* pc the warp will execute next (top of its stack); requires depth > 0. */
 static inline uint32_t exec_pc(const WarpExec *w) { return w->stack[w->depth - 1].pc; }
 
+/* The address the timing model sees for byte `offset` of lane `lane`'s
+** local memory in an access of `width` bytes, warp `hw_warp` of SM `smid`:
+** as the hardware lays local memory out, a word offset of the 32 lanes of a
+** warp is one contiguous run (so a warp's spill of one register is one
+** coalesced 128-byte access), in a window of its own (ISA_LOCAL_TIMING). */
+uint64_t exec_local_address(uint32_t smid, uint32_t hw_warp, uint32_t local_bytes, uint32_t offset, uint32_t lane,
+                            uint32_t width);
+
 /* One-line name of a fault kind ("out-of-bounds global access", ...). */
 const char *exec_fault_name(FaultKind k);
 
@@ -133,5 +147,12 @@ uint32_t exec_atom_apply(AtomOp op, ValueType type, uint32_t old, uint32_t v, ui
 /* The 64-bit form: type s64 compares signed, f64 adds as binary64 (round
 ** to nearest even), others are unsigned bits. */
 uint64_t exec_atom_apply64(AtomOp op, ValueType type, uint64_t old, uint64_t v, uint64_t cmpv);
+
+/* Internal to the exec module (isa/exec_local.c): the host pointers of a
+** local access (lane l of warp w: its thread's bytes at out->addr[l]), its
+** addresses rewritten for the timing model (exec_local_address); false and
+** out->fault on an access past the kernel's local_bytes. */
+bool exec_map_local(const ExecBlock *b, const WarpExec *w, uint32_t m, uint32_t width, ExecOut *out,
+                    uint8_t *ptr[WARP_SIZE]);
 
 #endif

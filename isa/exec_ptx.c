@@ -332,6 +332,14 @@ static uint32_t bfi(uint32_t a, uint32_t b, uint32_t pos, uint32_t len)
     return d;
 }
 
+static uint64_t bfi64(uint64_t a, uint64_t b, uint32_t pos, uint32_t len)
+{
+    pos &= 0xff, len &= 0xff;
+    uint64_t d = b;
+    for (uint32_t i = 0; i < len && pos + i <= 63; i++) d = (d & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+    return d;
+}
+
 static uint32_t brev(uint32_t a)
 {
     uint32_t d = 0;
@@ -527,13 +535,17 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
     }
     case OP_CVTA_GLOBAL: dst64(w, o, A, m); return;
     case OP_CVTA_SHARED:
-    case OP_CVTA_TO_SHARED: {
+    case OP_CVTA_TO_SHARED:
+    case OP_CVTA_LOCAL:
+    case OP_CVTA_TO_LOCAL: {
+        bool to_generic = in->op == OP_CVTA_SHARED || in->op == OP_CVTA_LOCAL;
+        uint32_t window = in->op == OP_CVTA_SHARED || in->op == OP_CVTA_TO_SHARED ? ISA_SHARED_WINDOW : ISA_LOCAL_WINDOW;
         bool w64 = type_bytes((ValueType)in->type) == 8;
         if (w64) src64(b, w, &in->src[0], A);
         else
             for (int l = 0; l < WARP_SIZE; l++) A[l] = a[l];
         for (int l = 0; l < WARP_SIZE; l++)
-            D[l] = in->op == OP_CVTA_SHARED ? (uint32_t)A[l] + (uint64_t)ISA_SHARED_WINDOW : (uint64_t)(uint32_t)(A[l] - ISA_SHARED_WINDOW);
+            D[l] = to_generic ? (uint32_t)A[l] + (uint64_t)window : (uint64_t)(uint32_t)(A[l] - window);
         if (w64) break;
         for (int l = 0; l < WARP_SIZE; l++) d[l] = (uint32_t)D[l];
         dst32(w, o, d, m);
@@ -547,6 +559,12 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         for (int l = 0; l < WARP_SIZE; l++) d[l] = bfi(a[l], bb[l], c[l], e[l]);
         dst32(w, o, d, m);
         return;
+    }
+    case OP_BFI_B64: {
+        uint32_t e[WARP_SIZE];
+        src32(w, &in->src[3], e);
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = bfi64(A[l], B[l], c[l], e[l]);
+        break;
     }
     case OP_BREV_B32: for (int l = 0; l < WARP_SIZE; l++) d[l] = brev(a[l]); dst32(w, o, d, m); return;
     case OP_PRMT_B32:

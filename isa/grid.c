@@ -61,6 +61,7 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
     case FAULT_MISALIGNED:
     case FAULT_ADDR64:
     case FAULT_GENERIC_MIXED:
+    case FAULT_LOCAL_OOB:
         snprintf(what, sizeof what, "%s of %u bytes at address 0x%llx%s", exec_fault_name(f->kind), f->size,
                  (unsigned long long)f->addr, where);
         break;
@@ -107,14 +108,16 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
     WarpExec *warps = calloc(nwarps, sizeof *warps);
     uint32_t (*regs)[WARP_SIZE] = calloc((size_t)nwarps * nregs, sizeof *regs);
     uint8_t *smem = malloc(smem_size ? smem_size : 1);
+    size_t lmem_size = (size_t)threads * k->local_bytes;
+    uint8_t *lmem = lmem_size ? malloc(lmem_size) : NULL;
     uint8_t *waiting = calloc(nwarps, 1);
     ExecOut *out = malloc(sizeof *out);
-    bool ok = warps && regs && smem && waiting && out;
+    bool ok = warps && regs && smem && waiting && out && (lmem || !lmem_size);
     if (!ok) {
         r->status = GRID_BAD_LAUNCH;
         snprintf(r->message, sizeof r->message, "out of host memory for a block of %u threads", threads);
     }
-    ExecBlock b = { .kernel = k, .gmem = gmem, .smem = smem, .smem_size = smem_size, .params = L->params,
+    ExecBlock b = { .kernel = k, .gmem = gmem, .smem = smem, .smem_size = smem_size, .lmem = lmem, .params = L->params,
                     .nsmid = L->nsm ? L->nsm : 1 };
     memcpy(b.ntid, L->block, sizeof b.ntid);
     memcpy(b.nctaid, L->grid, sizeof b.nctaid);
@@ -123,6 +126,7 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
     for (uint32_t bx = 0; ok && bx < L->grid[0]; bx++) {
         b.ctaid[0] = bx, b.ctaid[1] = by, b.ctaid[2] = bz;
         memset(smem, 0, smem_size);
+        if (lmem) memset(lmem, 0, lmem_size);
         for (uint32_t wi = 0; wi < nwarps; wi++)
             exec_warp_init(&warps[wi], regs + (size_t)wi * nregs, nregs, wi, threads, wi);
         memset(waiting, 0, nwarps);
@@ -185,6 +189,7 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
     free(warps);
     free(regs);
     free(smem);
+    free(lmem);
     free(waiting);
     free(out);
     return ok;

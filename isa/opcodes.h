@@ -92,8 +92,10 @@ typedef enum {
     SPACE_GLOBAL, /* the launch's buffers (isa/gmem.h)                  */
     SPACE_SHARED, /* the block's shared memory                          */
     SPACE_PARAM,  /* the kernel parameters (ld.param)                   */
-    SPACE_GENERIC /* PTX's generic space: shared inside the shared window,
-                     global elsewhere (resolved per lane at execution)  */
+    SPACE_GENERIC,/* PTX's generic space: shared inside the shared window,
+                     local inside the local one, global elsewhere
+                     (resolved per warp at execution)                   */
+    SPACE_LOCAL   /* PTX's .local: each thread's own memory (its depot) */
 } MemSpace;
 
 /* The type an operation works in: signedness of min/max/compare/atomics,

@@ -32,6 +32,14 @@
 ** are laid out from here when a file is parsed (ProgramVar.addr): who runs
 ** the program maps them there (gmem_map) or moves them (program_bind_vars). */
 #define ISA_VAR_WINDOW    0xF0000000u
+/* PTX's generic space: a thread's local memory (.local: per-thread arrays,
+** spills) appears at this base; a local address is an offset in it. */
+#define ISA_LOCAL_WINDOW  0xFE000000u
+#define ISA_MAX_LOCAL     (512u * 1024) /* bytes of .local per thread (PTX's limit) */
+/* Where the timing model sees local memory (exec_local_address): a range of
+** its own below the variables' window, which global buffers never reach. */
+#define ISA_LOCAL_TIMING      0xC0000000u
+#define ISA_LOCAL_TIMING_SIZE 0x30000000u
 #define ISA_VAR_ALIGN     256u
 
 typedef enum {
@@ -148,6 +156,7 @@ typedef struct {
     uint64_t    *consts;             /* 64-bit immediates (Operand.index)      */
     uint32_t     nconsts;
     uint32_t     param_bytes;        /* size of the param space                */
+    uint32_t     local_bytes;        /* .local bytes per thread (the depot)    */
     uint32_t     vregs;              /* virtual registers declared (.reg)      */
     char        *refused;            /* PTX: why the front end cannot run this
                                         kernel (its first error, at

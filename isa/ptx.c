@@ -9,7 +9,8 @@
 ** .file/.loc give source lines; .section bodies (debug info) are skipped.
 ** Module-scope .global and .const variables (with their initializers) are
 ** laid out in ISA_VAR_WINDOW (program.h, ProgramVar); ld.const is a global
-** load. Left out (errors that say so): .func and call, .local memory,
+** load. Kernel-scope .local arrays (nvcc's depot) are each thread's own
+** (Kernel.local_bytes). Left out (errors that say so): .func and call,
 ** f16, textures, by-value struct parameters, .address_size 32. */
 #include "isa/ptx_int.h"
 
@@ -181,10 +182,12 @@ static bool parse_reg_decl(Ptx *P)
     return ptx_expect(P, ';', "after the .reg declaration");
 }
 
-/* [.extern] .shared [.align A] .TYPE name[N] | name[] | name ; */
-static bool parse_shared_decl(Ptx *P, bool is_extern, bool module_scope)
+/* [.extern] .shared [.align A] .TYPE name[N] | name[] | name ; and the
+** same with .local (a kernel's per-thread array: nvcc's __local_depot). */
+static bool parse_shared_decl(Ptx *P, bool is_extern, bool module_scope, bool local)
 {
     char q[80];
+    const char *space = local ? "local" : "shared";
     ptx_next(P);
     uint32_t align = 1, esize = 0;
     while (P->tok.kind == TK_DIR) {
@@ -202,15 +205,15 @@ static bool parse_shared_decl(Ptx *P, bool is_extern, bool module_scope)
             static const uint32_t sz[] = { 1, 1, 1, 2, 2, 2, 4, 4, 4, 4, 8, 8, 8, 8 };
             int i = 0;
             while (ty[i] && !ptx_is(&dt, ty[i])) i++;
-            if (!ty[i]) return ptx_fail(P, &dt, "expected a type in the .shared declaration, found '%s'", ptx_quote(&dt, q, sizeof q));
+            if (!ty[i]) return ptx_fail(P, &dt, "expected a type in the .%s declaration, found '%s'", space, ptx_quote(&dt, q, sizeof q));
             esize = sz[i];
         }
         ptx_next(P);
     }
     Tok nt = P->tok;
     if (nt.kind != TK_WORD || !esize)
-        return ptx_fail(P, &nt, "expected '.TYPE name' in the .shared declaration, found '%s'", ptx_quote(&nt, q, sizeof q));
-    if (nt.len > 1024) return ptx_fail(P, &nt, "shared variable name too long");
+        return ptx_fail(P, &nt, "expected '.TYPE name' in the .%s declaration, found '%s'", space, ptx_quote(&nt, q, sizeof q));
+    if (nt.len > 1024) return ptx_fail(P, &nt, "%s variable name too long", space);
     ptx_next(P);
     uint64_t count = 1;
     bool dynamic = false;
@@ -221,14 +224,21 @@ static bool parse_shared_decl(Ptx *P, bool is_extern, bool module_scope)
         } else {
             int64_t c;
             if (!ptx_int(P, &P->tok, false, &c)) return false;
-            if (c < 1 || c > (1 << 24)) return ptx_fail(P, &P->tok, "shared array of %lld elements out of range", (long long)c);
+            if (c < 1 || c > (1 << 24)) return ptx_fail(P, &P->tok, "%s array of %lld elements out of range", space, (long long)c);
             count = (uint64_t)c;
             ptx_next(P);
         }
         if (!ptx_expect(P, ']', "after the array size")) return false;
     }
+    if (dynamic && local) return ptx_fail(P, &nt, "a .local array needs a size");
     if (dynamic && !is_extern) return ptx_fail(P, &nt, "a shared array without a size must be declared .extern");
-    if (ptx_sym(P, &nt)) return ptx_fail(P, &nt, "shared variable '%s' declared twice", ptx_quote(&nt, q, sizeof q));
+    if (ptx_sym(P, &nt)) return ptx_fail(P, &nt, "%s variable '%s' declared twice", space, ptx_quote(&nt, q, sizeof q));
+    uint64_t local_total = count * esize + align;
+    for (uint32_t i = 0; local && i < P->nsyms; i++)
+        if (P->syms[i].local) local_total += P->syms[i].size + P->syms[i].align;
+    if (local && local_total > ISA_MAX_LOCAL)
+        return ptx_fail(P, &nt, ".local arrays of %llu bytes: a thread has at most %u bytes of local memory",
+                        (unsigned long long)local_total, ISA_MAX_LOCAL);
     if (!ptx_grow(P, (void **)&P->syms, &P->syms_cap, P->nsyms + 1, sizeof *P->syms)) return false;
     PtxSym *sym = &P->syms[P->nsyms];
     memset(sym, 0, sizeof *sym);
@@ -237,11 +247,13 @@ static bool parse_shared_decl(Ptx *P, bool is_extern, bool module_scope)
     sym->align = align;
     sym->size = dynamic ? 0 : (uint32_t)(count * esize);
     sym->module_scope = module_scope;
+    sym->local = local;
     sym->line = nt.line;
     if (sym->size > (1u << 24)) return ptx_fail(P, &nt, "shared variable larger than 16 MiB");
+
     if (!names_add(&P->sym_ix, P->nsyms, sym_name, P)) return ptx_fail(P, &nt, "out of memory");
     P->nsyms++;
-    return ptx_expect(P, ';', "after the .shared declaration");
+    return ptx_expect(P, ';', local ? "after the .local declaration" : "after the .shared declaration");
 }
 
 /* Skips `.section NAME { ... }` (debug sections) and `.pragma "..." ;`. */
@@ -408,12 +420,19 @@ uint32_t ptx_label_find(const Ptx *P, const char *name, size_t len)
 }
 
 /* Lays out the kernel's shared memory: the module's and its own sized
-** variables in declaration order at their alignment, the extern array last. */
+** variables in declaration order at their alignment, the extern array last;
+** and its local arrays the same way in the thread's local memory. */
 static void layout_shared(Ptx *P, Kernel *k)
 {
-    uint32_t off = 0, dyn_align = 16;
+    uint32_t off = 0, dyn_align = 16, local = 0;
     for (uint32_t i = 0; i < P->nsyms; i++) {
         PtxSym *s = &P->syms[i];
+        if (s->local) {
+            local = (local + s->align - 1) / s->align * s->align;
+            s->offset = local;
+            local += s->size;
+            continue;
+        }
         if (!s->size) {
             if (s->align > dyn_align) dyn_align = s->align;
             continue;
@@ -424,8 +443,9 @@ static void layout_shared(Ptx *P, Kernel *k)
     }
     k->static_smem = off;
     k->dynamic_smem_offset = (off + dyn_align - 1) / dyn_align * dyn_align;
+    k->local_bytes = local;
     for (uint32_t i = 0; i < P->nsyms; i++)
-        if (!P->syms[i].size) P->syms[i].offset = k->dynamic_smem_offset;
+        if (!P->syms[i].size && !P->syms[i].local) P->syms[i].offset = k->dynamic_smem_offset;
 }
 
 static bool finish_kernel(Ptx *P)
@@ -455,6 +475,7 @@ static bool finish_kernel(Ptx *P)
     if (!k->shared) return ptx_fail(P, &P->tok, "out of memory");
     for (uint32_t i = 0; i < P->nsyms; i++) {
         const PtxSym *s = &P->syms[i];
+        if (s->local) continue;
         SharedSymbol *o = &k->shared[n++];
         const char *nm = s->name;
         size_t len = strlen(nm);
@@ -622,11 +643,11 @@ static bool parse_body(Ptx *P, Kernel *k)
             if (ptx_is(&t, ".reg")) {
                 if (!parse_reg_decl(P)) return false;
             } else if (ptx_is(&t, ".shared")) {
-                if (!parse_shared_decl(P, false, false)) return false;
+                if (!parse_shared_decl(P, false, false, false)) return false;
             } else if (ptx_is(&t, ".extern")) {
                 ptx_next(P);
                 if (!ptx_is(&P->tok, ".shared")) return ptx_fail(P, &P->tok, "only .extern .shared is supported inside a kernel");
-                if (!parse_shared_decl(P, true, false)) return false;
+                if (!parse_shared_decl(P, true, false, false)) return false;
             } else if (ptx_is(&t, ".loc")) {
                 if (!parse_loc(P)) return false;
             } else if (ptx_is(&t, ".pragma")) {
@@ -634,7 +655,7 @@ static bool parse_body(Ptx *P, Kernel *k)
                 while (P->tok.kind == TK_STR || ptx_punct(&P->tok, ',')) ptx_next(P);
                 if (!ptx_expect(P, ';', "after .pragma")) return false;
             } else if (ptx_is(&t, ".local")) {
-                return ptx_fail(P, &t, "local memory (.local: per-thread arrays, spills) is not supported yet");
+                if (!parse_shared_decl(P, false, false, true)) return false;
             } else if (ptx_is(&t, ".param")) {
                 return ptx_fail(P, &t, "a .param declared in a body (for a call) is not supported yet: calls are not");
             } else {
@@ -702,7 +723,7 @@ static bool parse_module(Ptx *P)
         } else if (ptx_is(&t, ".extern")) {
             ptx_next(P);
             if (ptx_is(&P->tok, ".shared")) {
-                if (!parse_shared_decl(P, true, true)) return false;
+                if (!parse_shared_decl(P, true, true, false)) return false;
             } else if (ptx_is(&P->tok, ".func")) { /* a declaration (printf's vprintf ...): skipped; a call is refused */
                 while (P->tok.kind != TK_EOF && !ptx_punct(&P->tok, ';')) ptx_next(P);
                 ptx_next(P);
@@ -710,7 +731,7 @@ static bool parse_module(Ptx *P)
                 return ptx_fail(P, &P->tok, "'.extern %s' is not supported yet", ptx_quote(&P->tok, q, sizeof q));
             }
         } else if (ptx_is(&t, ".shared")) {
-            if (!parse_shared_decl(P, false, true)) return false;
+            if (!parse_shared_decl(P, false, true, false)) return false;
         } else if (ptx_is(&t, ".func")) {
             return ptx_fail(P, &t, "device functions (.func) are not supported yet: nvcc inlines them at -O3 unless "
                                    "marked __noinline__");

@@ -207,7 +207,7 @@ static const Arith ARITH[] = {
     { "shr", TYPE_B64, OP_SHR_U64 },  { "shr", TYPE_S64, OP_SHR_S64 },  { "popc", TYPE_B32, OP_POPC_B32 },
     { "popc", TYPE_B64, OP_POPC_B64 }, { "clz", TYPE_B32, OP_CLZ_B32 },  { "clz", TYPE_B64, OP_CLZ_B64 },
     { "brev", TYPE_B32, OP_BREV_B32 }, { "bfe", TYPE_U32, OP_BFE_U32 },  { "bfe", TYPE_S32, OP_BFE_S32 },
-    { "bfi", TYPE_B32, OP_BFI_B32 },  { "sad", TYPE_U32, OP_SAD_U32 },  { "copysign", TYPE_F32, OP_COPYSIGN_F32 },
+    { "bfi", TYPE_B32, OP_BFI_B32 },  { "bfi", TYPE_B64, OP_BFI_B64 },  { "sad", TYPE_U32, OP_SAD_U32 },  { "copysign", TYPE_F32, OP_COPYSIGN_F32 },
     { "fma", TYPE_F32, OP_FMA_F32 },  { "tanh", TYPE_F32, OP_TANH_F32 }, { NULL, TYPE_NONE, OP_COUNT },
 };
 

@@ -26,7 +26,11 @@ static bool mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in)
         disp += P->prog->vars[o->var].addr;
         P->varrefs++;
     }
-    if (o->sym) {
+    if (o->sym && o->sym->local) {
+        if (space != SPACE_LOCAL && space != SPACE_GENERIC)
+            return ptx_fail(P, &o->tok, "'%s' is a .local variable: use ld.local / st.local", o->sym->name);
+        disp += o->sym->offset + (space == SPACE_GENERIC ? (int64_t)ISA_LOCAL_WINDOW : 0);
+    } else if (o->sym) {
         if (space != SPACE_SHARED && space != SPACE_GENERIC)
             return ptx_fail(P, &o->tok, "'%s' is a .shared variable: use ld.shared / st.shared", o->sym->name);
         disp += o->sym->offset + (space == SPACE_GENERIC ? (int64_t)ISA_SHARED_WINDOW : 0);
@@ -51,13 +55,14 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     bool store = !strcmp(head, "st");
     char q[80];
     ValueType t = ptx_last_type(m);
-    if (m->f16 || m->space == MODS_LOCAL || !t || m->ntypes != 1) return ptx_unsupported(P, opt);
+    if (m->f16 || !t || m->ntypes != 1) return ptx_unsupported(P, opt);
     if (m->space == MODS_CONST && store) return ptx_unsupported(P, opt);
     if (!ptx_nops(P, opt, n, 2, 2)) return false;
     const POp *addr = &ops[store ? 0 : 1], *val = &ops[store ? 1 : 0];
     /* the constant space lives in global memory here: ld.const is a global
     ** load (its own cache is not modelled; docs/PTX.md) */
-    MemSpace space = m->space == MODS_CONST ? SPACE_GLOBAL : m->space < 0 ? SPACE_GENERIC : (MemSpace)m->space;
+    MemSpace space = m->space == MODS_CONST ? SPACE_GLOBAL : m->space == MODS_LOCAL ? SPACE_LOCAL
+                   : m->space < 0 ? SPACE_GENERIC : (MemSpace)m->space;
     uint32_t words = ptx_is64(t) ? 2 : 1; /* a 64-bit element is two 32-bit words in a register pair */
     in->type = (uint8_t)(ptx_is64(t) ? TYPE_B32 : t);
     if (space == SPACE_PARAM) {
@@ -91,11 +96,12 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         return ptx_emit(P, in, g);
     }
     if (m->vec * words > 4) return ptx_unsupported(P, opt);
-    if (ptx_issub(t) && space == SPACE_GENERIC) return ptx_unsupported(P, opt);
+    if (ptx_issub(t) && (space == SPACE_GENERIC || space == SPACE_LOCAL)) return ptx_unsupported(P, opt);
     in->op = (uint8_t)(ptx_issub(t) ? (space == SPACE_GLOBAL ? (store ? OP_ST_GLOBAL_SUB : OP_LD_GLOBAL_SUB)
                                                            : (store ? OP_ST_SHARED_SUB : OP_LD_SHARED_SUB))
                        : space == SPACE_GLOBAL ? (store ? OP_ST_GLOBAL : OP_LD_GLOBAL)
                        : space == SPACE_SHARED ? (store ? OP_ST_SHARED : OP_LD_SHARED)
+                       : space == SPACE_LOCAL  ? (store ? OP_ST_LOCAL : OP_LD_LOCAL)
                                                : (store ? OP_ST_GENERIC : OP_LD_GENERIC));
     in->vec = (uint8_t)(m->vec * words);
     if (!mem_operand(P, addr, space, in)) return false;
@@ -124,6 +130,10 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
             one = *val;
         }
         Operand *slot = store ? &in->src[1 + e * words] : &in->dst[e * words];
+        if (store && words == 1 && one.kind == PO_REG && one.cls == VREG_64) { /* a wider register: its low word */
+            *slot = (Operand){ .kind = OPND_REG, .index = (uint16_t)one.v };
+            continue;
+        }
         if (store) {
             if (!ptx_want_src(P, &one, words == 2, fl, slot, "the value to store")) return false;
             if (words == 2 && slot->kind == OPND_IMM) { /* a 64-bit constant: its two words */
@@ -383,8 +393,9 @@ bool ptx_decode_cvta(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         return ptx_reg_form(P, opt, OP_CVTA_GLOBAL, ops, n, in) &&
                ptx_emit(P, in, g);
     }
-    if (m->space != SPACE_SHARED || (t != TYPE_U64 && t != TYPE_U32)) return ptx_unsupported(P, opt);
-    in->op = (uint8_t)(m->to ? OP_CVTA_TO_SHARED : OP_CVTA_SHARED);
+    bool local = m->space == MODS_LOCAL;
+    if ((m->space != SPACE_SHARED && !local) || (t != TYPE_U64 && t != TYPE_U32)) return ptx_unsupported(P, opt);
+    in->op = (uint8_t)(local ? (m->to ? OP_CVTA_TO_LOCAL : OP_CVTA_LOCAL) : m->to ? OP_CVTA_TO_SHARED : OP_CVTA_SHARED);
     in->ndst = in->nsrc = 1;
     if (!ptx_want_reg(P, &ops[0], t == TYPE_U64 ? VREG_64 : VREG_32, &in->dst[0], "the destination")) return false;
     if (!ptx_want_src(P, &ops[1], t == TYPE_U64, false, &in->src[0], "the source")) return false;

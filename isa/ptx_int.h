@@ -34,6 +34,7 @@ typedef struct {
     uint32_t align, size, offset; /* size 0: the extern (dynamic) array */
     uint32_t line;
     bool     module_scope;
+    bool     local;   /* a .local array (each thread's own), not .shared */
 } PtxSym;
 
 typedef struct {

@@ -169,10 +169,10 @@ bool ptx_parse_module_var(Ptx *P)
     uint32_t at = (P->var_next ? P->var_next : ISA_VAR_WINDOW);
     uint32_t a = align > ISA_VAR_ALIGN ? align : ISA_VAR_ALIGN;
     at = (at + a - 1) / a * a;
-    if ((uint64_t)at + size > ISA_SHARED_WINDOW - ISA_VAR_ALIGN) {
+    if ((uint64_t)at + size > ISA_LOCAL_WINDOW - ISA_VAR_ALIGN) {
         free(init);
         return ptx_fail(P, &nt, "the module's variables exceed the %u MiB they may take",
-                        (ISA_SHARED_WINDOW - ISA_VAR_WINDOW) >> 20);
+                        (ISA_LOCAL_WINDOW - ISA_VAR_WINDOW) >> 20);
     }
     if (!ptx_grow(P, (void **)&pr->vars, &P->vars_cap, pr->nvars + 1, sizeof *pr->vars)) {
         free(init);

@@ -37,6 +37,7 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
     bs->eb.ctaid[1] = (uint32_t)(id / gd[0] % gd[1]);
     bs->eb.ctaid[2] = (uint32_t)(id / ((uint64_t)gd[0] * gd[1]));
     memset(bs->eb.smem, 0, g->smem_size);
+    if (bs->eb.lmem) memset(bs->eb.lmem, 0, (size_t)g->block_threads * g->k->local_bytes); /* as each run leaves it: zero */
     if (g->L->racecheck) {
         if (!bs->rc && !(bs->rc = racecheck_create(g->smem_size, 0))) {
             gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory for --racecheck");

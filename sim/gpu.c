@@ -141,11 +141,13 @@ static bool setup_sms(Gpu *g)
            sz_order = (size_t)nsched * (per_sched * (sizeof(HeapItem) + sizeof(uint16_t) + 1) + ewords * 8),
            sz_regs = (size_t)g->warp_slots * g->nregs * WARP_SIZE * sizeof(uint32_t),
            sz_ready = (size_t)g->warp_slots * sb_entries(g->nregs) * sizeof(uint64_t),
-           sz_wait = (size_t)g->warp_slots * sb_entries(g->nregs), sz_smem = (size_t)g->bps * g->smem_size;
-    size_t per_sm = sz_warps + sz_blocks + sz_sched + sz_order + sz_regs + sz_ready + sz_wait + sz_smem + 64;
+           sz_wait = (size_t)g->warp_slots * sb_entries(g->nregs), sz_smem = (size_t)g->bps * g->smem_size,
+           sz_lmem = (size_t)g->bps * g->block_threads * g->k->local_bytes;
+    size_t per_sm = sz_warps + sz_blocks + sz_sched + sz_order + sz_regs + sz_ready + sz_wait + sz_smem + sz_lmem + 64;
     size_t total = (size_t)nsm * (sz_sm + per_sm);
     if (total > ((size_t)8 << 30)) {
-        gpu_fail(g, SIM_BAD_LAUNCH, "this launch needs %zu MiB of host memory for resident warps; refusing", total >> 20);
+        gpu_fail(g, SIM_BAD_LAUNCH, "this launch needs %zu MiB of host memory for resident warps (and their local memory); refusing",
+                 total >> 20);
         return false;
     }
     g->pool = calloc(1, total + 64); /* calloc: pages no launch touches stay the system's */
@@ -175,6 +177,8 @@ static bool setup_sms(Gpu *g)
         p += sz_wait;
         uint8_t *smem = p;
         p += sz_smem;
+        uint8_t *lmem = p;
+        p += sz_lmem;
         p += (8 - ((uintptr_t)p & 7)) & 7;
         for (uint32_t w = 0; w < g->warp_slots; w++) {
             sm->warps[w].ex.r = regs + (size_t)w * g->nregs;
@@ -197,6 +201,7 @@ static bool setup_sms(Gpu *g)
             eb->gmem = L->gmem;
             eb->smem = smem + (size_t)b * g->smem_size;
             eb->smem_size = g->smem_size;
+            eb->lmem = g->k->local_bytes ? lmem + (size_t)b * g->block_threads * g->k->local_bytes : NULL;
             eb->params = L->params;
             memcpy(eb->ntid, L->block, sizeof eb->ntid);
             memcpy(eb->nctaid, L->grid, sizeof eb->nctaid);

@@ -176,7 +176,7 @@ START_TEST(test_table_memory_space)
 {
     for (int op = 0; op < OP_COUNT; op++) {
         const OpInfo *r = &OP_INFO[op];
-        bool addressed = r->space == SPACE_GLOBAL || r->space == SPACE_SHARED || r->space == SPACE_GENERIC;
+        bool addressed = r->space == SPACE_GLOBAL || r->space == SPACE_SHARED || r->space == SPACE_GENERIC || r->space == SPACE_LOCAL;
         uint32_t access = r->flags & (OPF_LOAD | OPF_STORE | OPF_ATOM);
         ck_assert_msg(addressed == (access != 0), "%s: space %d, but load/store/atomic flags 0x%x", r->mnemonic,
                       r->space, access);

@@ -154,6 +154,17 @@ static const LaneCase LANES[] = {
     { "  mul.rp.f32 %f1, 0f00000001, 0f3F000000;\n  mov.b32 %r9, %f1;" W32, 0x1u, 0x1u },
     { "  mul.rz.f32 %f1, 0f00000001, 0f3F000000;\n  mov.b32 %r9, %f1;" W32, 0x0u, 0x0u },
     { "  fma.rm.f32 %f1, 0f3F800000, 0f00000000, 0f80000000;\n  mov.b32 %r9, %f1;" W32, 0x80000000u, 0x80000000u },
+    /* local memory: each thread's own depot, through ld/st.local and the
+    ** generic window; a 64-bit register stored as its low word; bfi.b64 */
+    { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  shl.b32 %r1, %r0, 1;\n  st.local.u32 [%rd1+8], %r1;\n"
+      "  bar.sync 0;\n  ld.local.u32 %r9, [%rd1+8];" W32, 0, 62 },
+    { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  cvta.local.u64 %rd2, %rd1;\n  st.u32 [%rd2+4], %r0;\n"
+      "  cvta.to.local.u64 %rd3, %rd2;\n  ld.local.u32 %r9, [%rd3+4];" W32, 0, 31 },
+    { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  st.local.u32 [%rd1+60], %rd0;\n  ld.local.u32 %r9, [dep+60];" W32, 0, 31 },
+    { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  st.local.v2.u32 [%rd1+16], {%r0, 7};\n  ld.local.u64 %rd9, [%rd1+16];",
+      7ull << 32, 7ull << 32 | 31 },
+    { "  mov.u64 %rd1, 255;\n  bfi.b64 %rd9, %rd1, 0, 60, 8;", 0xf000000000000000ull, 0xf000000000000000ull },
+    { "  mov.u64 %rd1, -1;\n  bfi.b64 %rd9, 0, %rd1, 4, 32;", 0xfffffff00000000full, 0xfffffff00000000full },
     /* binary64: rounding of add/mul in every mode, fma's single rounding,
     ** conversions, compares with NaN, signed zeros, classes, atomics */
 #define F64R "\n  mov.b64 %rd9, %fd1;"
@@ -271,6 +282,37 @@ START_TEST(test_addr64_fault)
                       strstr(r.message, "0x100010000"), "%s", r.message);
     gmem_destroy(g);
     program_destroy(&p);
+}
+END_TEST
+
+/* A local access past the thread's depot faults with its own kind, at the
+** offset the kernel used; so does a generic access mixing windows. */
+START_TEST(test_local_faults)
+{
+    static const struct { const char *body, *msg; } cases[] = {
+        { "  .local .align 4 .b8 dep[16];\n  mov.u64 %rd1, dep;\n  ld.local.u32 %r9, [%rd1+16];" W32,
+          "out-of-bounds local access of 4 bytes at address 0x10" },
+        { "  .local .align 4 .b8 dep[16];\n  mov.u64 %rd1, dep;\n  cvta.local.u64 %rd2, %rd1;\n  mov.u64 %rd3, sbuf;\n"
+          "  cvta.shared.u64 %rd4, %rd3;\n  setp.eq.u32 %p1, %r0, 3;\n  selp.b64 %rd5, %rd2, %rd4, %p1;\n  ld.u32 %r9, [%rd5];" W32,
+          "generic access mixing shared, local and global lanes" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[4096];
+        snprintf(src, sizeof src, TEMPLATE, cases[i].body);
+        Program p;
+        parse_ok(src, &p);
+        GlobalMem *g = gmem_create();
+        Diag d;
+        uint32_t out = gmem_alloc(g, 256, "out", &d);
+        uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+        GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+        GridResult r;
+        ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+        ck_assert_int_eq(r.status, GRID_FAULT);
+        ck_assert_msg(strstr(r.message, cases[i].msg), "%s", r.message);
+        gmem_destroy(g);
+        program_destroy(&p);
+    }
 }
 END_TEST
 
@@ -685,6 +727,7 @@ static Suite *suite(void)
     TCase *lanes = tcase_create("Lanes");
     tcase_add_loop_test(lanes, test_lanes, 0, (int)(sizeof LANES / sizeof LANES[0]));
     tcase_add_test(lanes, test_addr64_fault);
+    tcase_add_test(lanes, test_local_faults);
     suite_add_tcase(s, lanes);
     TCase *twins = tcase_create("Twins");
     tcase_add_test(twins, test_twins_read);
