@@ -114,10 +114,13 @@ typedef struct {
     char      name[ISA_MAX_NAME];
     ValueType type;     /* .u32 .s32 .f32 or .ptr (stored as TYPE_B32); PTX:
                            .u64 .s64 .b64 (a pointer, or a 64-bit integer),
-                           .b32 and the sub-word types                        */
+                           .b32 and the sub-word types, .f64; a byte array's
+                           element type                                      */
     bool      is_ptr;
+    bool      is_array; /* PTX `.param .align A .b8 name[N]`: a struct passed
+                           by value, N bytes read with ld.param at offsets  */
     uint32_t  offset;   /* bytes into the param space (mini ISA: 4 * index)  */
-    uint32_t  size;     /* bytes: 4, 8 (PTX .u64 ...), 1 or 2                */
+    uint32_t  size;     /* bytes: 4, 8 (PTX .u64 ...), 1 or 2; an array's N  */
 } KernelParam;
 
 typedef struct {

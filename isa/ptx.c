@@ -361,10 +361,23 @@ static bool parse_param(Ptx *P, Kernel *k)
     if (!size) return ptx_fail(P, &pt, "expected a type in the .param declaration");
     if (nt.kind != TK_WORD) return ptx_fail(P, &nt, "expected a parameter name, found '%s'", ptx_quote(&nt, q, sizeof q));
     ptx_next(P);
-    if (ptx_punct(&P->tok, '['))
-        return ptx_fail(P, &nt, "array parameters (a struct passed by value) are not supported yet; pass a pointer");
+    bool array = false;
+    if (ptx_punct(&P->tok, '[')) { /* a struct passed by value: bytes at its alignment */
+        ptx_next(P);
+        int64_t n;
+        if (!ptx_int(P, &P->tok, false, &n)) return false;
+        if (n < 1 || n > 4 * ISA_MAX_PARAM_WORDS)
+            return ptx_fail(P, &P->tok, "parameter array of %lld elements: expected 1 to %d bytes in all", (long long)n,
+                            4 * ISA_MAX_PARAM_WORDS);
+        ptx_next(P);
+        if (!ptx_expect(P, ']', "after the parameter array's size")) return false;
+        if (!align) align = size;
+        size *= (uint32_t)n;
+        array = true;
+        ptr = false;
+    }
     if (k->nparams == ISA_MAX_PARAMS) return ptx_fail(P, &nt, "too many parameters (at most %d)", ISA_MAX_PARAMS);
-    if (align < size) align = size;
+    if (align < size && !array) align = size;
     uint32_t off = (k->param_bytes + align - 1) / align * align;
     if (off + size > 4 * ISA_MAX_PARAM_WORDS) return ptx_fail(P, &nt, "parameters larger than %d bytes", 4 * ISA_MAX_PARAM_WORDS);
     KernelParam *p = program_add_param(k);
@@ -382,7 +395,8 @@ static bool parse_param(Ptx *P, Kernel *k)
     if (!P->pnames[k->nparams]) return ptx_fail(P, &nt, "out of memory");
     P->npnames = k->nparams + 1;
     p->type = type;
-    p->is_ptr = ptr || (size == 8 && type != TYPE_S64 && type != TYPE_F64);
+    p->is_ptr = !array && (ptr || (size == 8 && type != TYPE_S64 && type != TYPE_F64));
+    p->is_array = array;
     p->offset = off;
     p->size = size;
     k->param_bytes = off + size;

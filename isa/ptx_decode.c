@@ -234,8 +234,7 @@ static Opcode f64_row(const char *head, const Mods *m)
     return OP_COUNT;
 }
 
-/* The row of a plain arithmetic instruction, or OP_COUNT. */
-static Opcode arith_row(const char *head, const Mods *m)
+Opcode ptx_arith_row(const char *head, const Mods *m)
 {
     ValueType t = ptx_last_type(m);
     if (m->ntypes != 1) return OP_COUNT;
@@ -280,9 +279,9 @@ static Opcode arith_row(const char *head, const Mods *m)
         if (!strcmp(a->head, head) && a->t == t) return a->op;
     if ((!strcmp(head, "and") || !strcmp(head, "or") || !strcmp(head, "xor") || !strcmp(head, "not")) &&
         (t == TYPE_U32 || t == TYPE_S32))
-        return arith_row(head, &(Mods){ .types = { TYPE_B32 }, .ntypes = 1 });
+        return ptx_arith_row(head, &(Mods){ .types = { TYPE_B32 }, .ntypes = 1 });
     if ((!strcmp(head, "popc") || !strcmp(head, "clz") || !strcmp(head, "shl")) && (t == TYPE_U32 || t == TYPE_S32))
-        return arith_row(head, &(Mods){ .types = { TYPE_B32 }, .ntypes = 1 });
+        return ptx_arith_row(head, &(Mods){ .types = { TYPE_B32 }, .ntypes = 1 });
     return OP_COUNT;
 }
 
@@ -394,7 +393,8 @@ static bool decode_arith(Ptx *P, const Tok *opt, const char *head, const Mods *m
                          uint32_t g)
 {
     char q[80];
-    Opcode op = arith_row(head, m);
+    if (m->ntypes == 1 && ptx_is16(ptx_last_type(m))) return ptx_decode_int16(P, opt, head, m, ops, n, in, g);
+    Opcode op = ptx_arith_row(head, m);
     if (op == OP_COUNT)
         return known_head(head) ? ptx_unsupported(P, opt) : ptx_fail(P, opt, "unknown instruction '%s'", ptx_quote(opt, q, sizeof q));
     if (m->sat || m->nan) return ptx_unsupported(P, opt);

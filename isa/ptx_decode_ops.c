@@ -49,6 +49,68 @@ static bool mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in)
     return true;
 }
 
+/* ld.param: a parameter (or part of one: a struct's field) into registers;
+** free (ptxas reads it as a constant-bank operand). */
+static bool decode_ld_param(Ptx *P, const Tok *opt, const Mods *m, ValueType t, uint32_t words, const POp *addr, const POp *val,
+                            Instr *in, uint32_t g)
+{
+    char q[80];
+    if (addr->kind != PO_MEM || addr->param < 0 || addr->has_reg)
+        return ptx_fail(P, &addr->tok, "expected [parameter] after ld.param, found '%s'", ptx_quote(&addr->tok, q, sizeof q));
+    if (m->vec > 1 && m->vec * words > 4) return ptx_unsupported(P, opt);
+    const KernelParam *kp = &P->k->params[addr->param];
+    int64_t off = (int64_t)kp->offset + addr->disp;
+    if (off < 0 || off + type_bytes(t) * m->vec > P->k->param_bytes)
+        return ptx_fail(P, &addr->tok, "read of %u bytes at offset %lld is outside the parameters (%u bytes)",
+                        type_bytes(t) * m->vec, (long long)off, P->k->param_bytes);
+    uint8_t want = words == 2 ? VREG_64 : VREG_32;
+    if (ptx_issub(t) && m->vec > 1) { /* a vector of bytes or half-words: one read each (free) */
+        if (val->kind != PO_VEC || val->nelem != m->vec)
+            return ptx_fail(P, &val->tok, "'%s' reads %u elements: expected a vector {..} of that many",
+                            ptx_quote(opt, q, sizeof q), m->vec);
+        for (uint32_t e = 0; e < m->vec; e++) {
+            if (val->eimm[e]) return ptx_fail(P, &val->etok[e], "expected a register in the vector");
+            Instr one = *in;
+            POp r = { .kind = PO_REG, .tok = val->etok[e], .v = val->ev[e], .cls = val->ecls[e] };
+            one.op = OP_LD_PARAM_SUB;
+            one.offset = (int32_t)(off + (int64_t)e * type_bytes(t));
+            one.ndst = one.nsrc = 1;
+            one.src[0] = (Operand){ .kind = OPND_IMM, .value = (uint32_t)((off + (int64_t)e * type_bytes(t)) / 4) };
+            if (!ptx_want_reg(P, &r, VREG_32, &one.dst[0], "the destination") || !ptx_emit(P, &one, g)) return false;
+        }
+        return true;
+    }
+    if (ptx_issub(t)) {
+        in->op = OP_LD_PARAM_SUB;
+        in->offset = (int32_t)off;
+    } else {
+        if (off % 4) return ptx_fail(P, &addr->tok, "parameter read at offset %lld is not 4-byte aligned", (long long)off);
+        in->op = OP_LD_PARAM;
+        in->vec = (uint8_t)(words * m->vec);
+    }
+    in->ndst = in->op == OP_LD_PARAM ? in->vec : 1;
+    in->nsrc = 1;
+    in->src[0].kind = OPND_IMM;
+    in->src[0].value = (uint32_t)(off / 4);
+    if ((val->kind == PO_VEC) != (m->vec > 1) || (val->kind == PO_VEC && val->nelem != m->vec))
+        return ptx_fail(P, &val->tok, "'%s' reads %u element(s): expected %s", ptx_quote(opt, q, sizeof q), m->vec,
+                        m->vec > 1 ? "a vector {..} of that many" : "one register");
+    for (uint32_t e = 0; e < m->vec; e++) {
+        POp one = *val;
+        if (val->kind == PO_VEC) {
+            if (val->eimm[e]) return ptx_fail(P, &val->etok[e], "expected a register in the vector");
+            one = (POp){ .kind = PO_REG, .tok = val->etok[e], .v = val->ev[e], .cls = val->ecls[e] };
+        }
+        Operand *slot = &in->dst[e * words];
+        if (!ptx_want_reg(P, &one, want, slot, "the destination")) return false;
+        if (words == 2) {
+            slot[1] = slot[0];
+            slot[1].neg = 1; /* the high word */
+        }
+    }
+    return ptx_emit(P, in, g);
+}
+
 /* ld / st / ldu of every space. */
 bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
@@ -65,36 +127,7 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
                    : m->space < 0 ? SPACE_GENERIC : (MemSpace)m->space;
     uint32_t words = ptx_is64(t) ? 2 : 1; /* a 64-bit element is two 32-bit words in a register pair */
     in->type = (uint8_t)(ptx_is64(t) ? TYPE_B32 : t);
-    if (space == SPACE_PARAM) {
-        if (store) return ptx_unsupported(P, opt);
-        if (addr->kind != PO_MEM || addr->param < 0 || addr->has_reg)
-            return ptx_fail(P, &addr->tok, "expected [parameter] after ld.param, found '%s'", ptx_quote(&addr->tok, q, sizeof q));
-        if (m->vec > 1) return ptx_unsupported(P, opt);
-        const KernelParam *kp = &P->k->params[addr->param];
-        int64_t off = (int64_t)kp->offset + addr->disp;
-        if (off < 0 || off + type_bytes(t) > P->k->param_bytes)
-            return ptx_fail(P, &addr->tok, "read of %u bytes at offset %lld is outside the parameters (%u bytes)", type_bytes(t),
-                            (long long)off, P->k->param_bytes);
-        uint8_t want = words == 2 ? VREG_64 : VREG_32;
-        if (ptx_issub(t)) {
-            in->op = OP_LD_PARAM_SUB;
-            in->offset = (int32_t)off;
-        } else {
-            if (off % 4) return ptx_fail(P, &addr->tok, "parameter read at offset %lld is not 4-byte aligned", (long long)off);
-            in->op = OP_LD_PARAM;
-            in->vec = (uint8_t)words;
-        }
-        in->ndst = in->op == OP_LD_PARAM ? (uint8_t)words : 1;
-        in->nsrc = 1;
-        in->src[0].kind = OPND_IMM;
-        in->src[0].value = (uint32_t)(off / 4);
-        if (!ptx_want_reg(P, val, want, &in->dst[0], "the destination")) return false;
-        if (words == 2) {
-            in->dst[1] = in->dst[0];
-            in->dst[1].neg = 1; /* the high word */
-        }
-        return ptx_emit(P, in, g);
-    }
+    if (space == SPACE_PARAM) return !store ? decode_ld_param(P, opt, m, t, words, addr, val, in, g) : ptx_unsupported(P, opt);
     if (m->vec * words > 4) return ptx_unsupported(P, opt);
     if (ptx_issub(t) && (space == SPACE_GENERIC || space == SPACE_LOCAL)) return ptx_unsupported(P, opt);
     in->op = (uint8_t)(ptx_issub(t) ? (space == SPACE_GLOBAL ? (store ? OP_ST_GLOBAL_SUB : OP_LD_GLOBAL_SUB)
@@ -244,6 +277,12 @@ bool ptx_decode_setp(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     int cmp = m->cmp;
     if (cmp >= 14) cmp = CMP_LT + (cmp - 14); /* lo ls hi hs: the unsigned lt le gt ge */
     if (!ptx_is_float(t) && cmp >= CMP_EQU) return ptx_unsupported(P, opt);
+    POp xs[4] = { ops[0], ops[1], ops[2], n > 3 ? ops[3] : ops[2] };
+    if (ptx_is16(t)) { /* the 16-bit values, extended as the type: a 32-bit compare */
+        if (!ptx_extend16(P, in, &ops[1], t, &xs[1], g) || !ptx_extend16(P, in, &ops[2], t, &xs[2], g)) return false;
+        ops = xs;
+        t = t == TYPE_S16 ? TYPE_S32 : TYPE_U32;
+    }
     Opcode row = t == TYPE_F32 ? OP_SETP_F32 : t == TYPE_F64 ? OP_SETP_F64 : t == TYPE_S32 ? OP_SETP_S32 : (t == TYPE_U32 || t == TYPE_B32) ? OP_SETP_U32
                : t == TYPE_S64 ? OP_SETP_S64 : (t == TYPE_U64 || t == TYPE_B64) ? OP_SETP_U64 : OP_COUNT;
     if (row == OP_COUNT) return ptx_unsupported(P, opt);
@@ -411,7 +450,7 @@ bool ptx_decode_selp(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     ValueType t = ptx_last_type(m);
     if (!ptx_nops(P, opt, n, 4, 4)) return false;
     bool w64 = ptx_is64(t);
-    if (!w64 && !ptx_is32(t)) return ptx_unsupported(P, opt);
+    if (!w64 && !ptx_is32(t) && !ptx_is16(t)) return ptx_unsupported(P, opt);
     in->op = (uint8_t)(w64 ? OP_SELP_B64 : OP_SELP);
     in->type = (uint8_t)(w64 ? TYPE_B64 : t == TYPE_F32 ? TYPE_F32 : TYPE_B32);
     in->ndst = 1;

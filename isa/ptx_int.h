@@ -229,4 +229,14 @@ PTX_DECODER(ptx_decode_prmt);
 PTX_DECODER(ptx_decode_shf);
 PTX_DECODER(ptx_decode_slct);
 
+/* isa/ptx_decode16.c: 16-bit integer arithmetic on the 32-bit rows. */
+bool ptx_is16(ValueType t); /* .s16 .u16 .b16 */
+PTX_DECODER(ptx_decode_int16);
+/* Operand o of a 16-bit operation read as type t into *out: a register
+** extended into a fresh one (a free cvt placed and guarded as `like`, guard
+** g), an immediate cut to 16 bits and extended; others as they are. */
+bool ptx_extend16(Ptx *P, const Instr *like, const POp *o, ValueType t, POp *out, uint32_t g);
+/* isa/ptx_decode.c: the row of a plain arithmetic instruction, or OP_COUNT. */
+Opcode ptx_arith_row(const char *head, const Mods *m);
+
 #endif

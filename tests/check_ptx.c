@@ -154,6 +154,22 @@ static const LaneCase LANES[] = {
     { "  mul.rp.f32 %f1, 0f00000001, 0f3F000000;\n  mov.b32 %r9, %f1;" W32, 0x1u, 0x1u },
     { "  mul.rz.f32 %f1, 0f00000001, 0f3F000000;\n  mov.b32 %r9, %f1;" W32, 0x0u, 0x0u },
     { "  fma.rm.f32 %f1, 0f3F800000, 0f00000000, 0f80000000;\n  mov.b32 %r9, %f1;" W32, 0x80000000u, 0x80000000u },
+    /* 16-bit integers: values read as their type whatever extension the
+    ** register holds, results wrapped at 16 bits */
+    { "  mov.u16 %rs1, 0xffff;\n  setp.lt.s16 %p1, %rs1, 0;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
+    { "  mov.u16 %rs1, 0xffff;\n  setp.lt.u16 %p1, %rs1, 0;\n  selp.u32 %r9, 1, 2, %p1;" W32, 2, 2 },
+    { "  mov.u16 %rs1, 0xffff;\n  setp.eq.s16 %p1, %rs1, 0xffff;\n  selp.u32 %r9, 1, 2, %p1;" W32, 1, 1 },
+    { "  mov.u16 %rs1, 32767;\n  add.s16 %rs2, %rs1, 1;\n  cvt.s32.s16 %r9, %rs2;" W32, 0xffff8000u, 0xffff8000u },
+    { "  mov.u16 %rs1, 0x8000;\n  shr.s16 %rs2, %rs1, 15;\n  cvt.u32.u16 %r9, %rs2;" W32, 0xffff, 0xffff },
+    { "  mov.u16 %rs1, 0x8000;\n  shr.u16 %rs2, %rs1, 15;\n  cvt.u32.u16 %r9, %rs2;" W32, 1, 1 },
+    { "  mov.u16 %rs1, 0xffff;\n  min.u16 %rs2, %rs1, 5;\n  cvt.u32.u16 %r9, %rs2;" W32, 5, 5 },
+    { "  mov.u16 %rs1, 0xffff;\n  max.s16 %rs2, %rs1, 5;\n  cvt.u32.u16 %r9, %rs2;" W32, 5, 5 },
+    { "  mov.u16 %rs1, 0xffff;\n  mul.wide.s16 %r9, %rs1, 3;" W32, 0xfffffffdu, 0xfffffffdu },
+    { "  mov.u16 %rs1, 300;\n  mul.lo.u16 %rs2, %rs1, %rs1;\n  cvt.u32.u16 %r9, %rs2;" W32, 90000 - 65536, 90000 - 65536 },
+    { "  mov.u16 %rs1, 0x8000;\n  abs.s16 %rs2, %rs1;\n  cvt.s32.s16 %r9, %rs2;" W32, 0xffff8000u, 0xffff8000u },
+    { "  mov.u16 %rs1, 0x8000;\n  div.s16 %rs2, %rs1, -1;\n  cvt.s32.s16 %r9, %rs2;" W32, 0xffff8000u, 0xffff8000u },
+    { "  cvt.u16.u32 %rs1, %r0;\n  setp.gt.u16 %p1, %rs1, 15;\n  selp.b16 %rs2, 7, 9, %p1;\n  cvt.u32.u16 %r9, %rs2;" W32, 9, 7 },
+    { "  mov.u16 %rs1, 0x00f0;\n  not.b16 %rs2, %rs1;\n  cvt.u32.u16 %r9, %rs2;" W32, 0xff0f, 0xff0f },
     /* local memory: each thread's own depot, through ld/st.local and the
     ** generic window; a 64-bit register stored as its low word; bfi.b64 */
     { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  shl.b32 %r1, %r0, 1;\n  st.local.u32 [%rd1+8], %r1;\n"

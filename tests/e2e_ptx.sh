@@ -88,6 +88,16 @@ sed -i 's/"x",0.1\]/"x","a"]/' "$TMP/f64.json"
 "$GPUSIM" run "$TMP/f64.json" >/dev/null 2>"$TMP/err"
 rc=$?
 if [ "$rc" = 2 ]; then ok; else bad "a string given to an .f64 parameter is refused" "exit $rc" "$(head -2 "$TMP/err")"; fi
+# a struct passed by value loads (its fields read at offsets), but a
+# workload cannot give one: refused by the parameter's name
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 k_param_0, .param .align 8 .b8 k_param_1[16])\n{\n .reg .b64 %%rd<4>;\n .reg .b32 %%r<3>;\n ld.param.u64 %%rd1, [k_param_0];\n ld.param.v2.u32 {%%r1, %%r2}, [k_param_1+8];\n cvta.to.global.u64 %%rd3, %%rd1;\n st.global.u32 [%%rd3], %%r2;\n ret;\n}\n' >"$TMP/st.ptx"
+"$GPUSIM" asm "$TMP/st.ptx" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 0 ] && grep -q "param_1 .* offset 8, 16 bytes" "$TMP/out"; then ok; else bad "a struct parameter is laid out at its alignment" "exit $rc" "$(grep param_1 "$TMP/out")" "$(head -2 "$TMP/err")"; fi
+printf '{"name":"st","description":"x","kernels":"st.ptx","buffers":[{"name":"x","type":"u32","count":1,"init":"zeros"}],"variants":[{"name":"v","kernel":"k","grid":1,"block":1,"args":["x",1],"regs":8}]}\n' >"$TMP/st.json"
+"$GPUSIM" run "$TMP/st.json" >/dev/null 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q "param_1' of kernel 'k' is a struct passed by value (16 bytes)" "$TMP/err"; then ok; else bad "a workload giving a struct parameter is refused by name" "exit $rc" "$(head -2 "$TMP/err")"; fi
 # without nvcc, a .cu workload says what to install
 GPUSIM_NVCC= "$GPUSIM" run workloads/cuda/vecadd.json --param n=1000 >/dev/null 2>"$TMP/err"
 rc=$?

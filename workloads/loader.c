@@ -472,6 +472,9 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
         /* a mini-ISA .ptr takes a buffer; a PTX .u64 a buffer's address or an
         ** integer (a size_t, a null pointer: 0) */
         bool ptx_integer = k->ptx && p->size == 8 && b < 0;
+        if (p->is_array)
+            return fail(L, "parameter '%s' of kernel '%s' is a struct passed by value (%u bytes): a workload cannot give one "
+                        "yet (gpusim exec runs the program that launches it)", p->name, k->name, p->size);
         if ((p->is_ptr && !ptx_integer) || (p->size == 8 && b >= 0)) {
             if (b < 0) {
                 if (cJSON_IsString(it))
