@@ -332,6 +332,30 @@ static uint32_t bfi(uint32_t a, uint32_t b, uint32_t pos, uint32_t len)
     return d;
 }
 
+/* bfind: the position of the most significant bit that differs from the
+** sign (signed) or is 1 (unsigned), of an n-bit value; none: 0xffffffff;
+** shiftamt: n - 1 - that position. */
+static uint32_t bfind(uint64_t a, uint32_t n, bool sign, bool shiftamt)
+{
+    if (n == 32) a &= 0xffffffffu;
+    if (sign && (a >> (n - 1) & 1)) a = ~a & (n == 32 ? 0xffffffffu : UINT64_MAX);
+    if (!a) return UINT32_MAX;
+    uint32_t pos = 63u - (uint32_t)__builtin_clzll(a);
+    return shiftamt ? n - 1 - pos : pos;
+}
+
+/* dp4a: c + the four byte products, bytes signed or unsigned by type. */
+static uint32_t dp4a(uint32_t a, uint32_t b, uint32_t c, bool a_signed, bool b_signed)
+{
+    int64_t sum = (int32_t)c;
+    for (int i = 0; i < 4; i++) {
+        int32_t x = a_signed ? (int8_t)(a >> (8 * i)) : (uint8_t)(a >> (8 * i));
+        int32_t y = b_signed ? (int8_t)(b >> (8 * i)) : (uint8_t)(b >> (8 * i));
+        sum += (int64_t)x * y;
+    }
+    return (uint32_t)sum;
+}
+
 static uint64_t bfi64(uint64_t a, uint64_t b, uint32_t pos, uint32_t len)
 {
     pos &= 0xff, len &= 0xff;
@@ -557,6 +581,62 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         uint32_t e[WARP_SIZE];
         src32(w, &in->src[3], e);
         for (int l = 0; l < WARP_SIZE; l++) d[l] = bfi(a[l], bb[l], c[l], e[l]);
+        dst32(w, o, d, m);
+        return;
+    }
+    case OP_BFIND_U32:
+    case OP_BFIND_S32:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bfind(a[l], 32, in->op == OP_BFIND_S32, in->sub != 0);
+        dst32(w, o, d, m);
+        return;
+    case OP_BFIND_U64:
+    case OP_BFIND_S64:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bfind(A[l], 64, in->op == OP_BFIND_S64, in->sub != 0);
+        dst32(w, o, d, m);
+        return;
+    case OP_DP4A:
+        for (int l = 0; l < WARP_SIZE; l++)
+            d[l] = dp4a(a[l], bb[l], c[l], in->type == TYPE_S32, in->stype == TYPE_S32);
+        dst32(w, o, d, m);
+        return;
+    case OP_MUL_HI_U64: for (int l = 0; l < WARP_SIZE; l++) D[l] = (uint64_t)((unsigned __int128)A[l] * B[l] >> 64); break;
+    case OP_MUL_HI_S64:
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = (uint64_t)((__int128)(int64_t)A[l] * (int64_t)B[l] >> 64);
+        break;
+    case OP_SAD_S32:
+        for (int l = 0; l < WARP_SIZE; l++) {
+            int64_t x = (int32_t)a[l], y = (int32_t)bb[l];
+            d[l] = (uint32_t)((uint64_t)(x > y ? x - y : y - x) + c[l]);
+        }
+        dst32(w, o, d, m);
+        return;
+    case OP_MATCH_ANY_B32:
+    case OP_MATCH_ANY_B64: { /* lanes outside the member mask b (or inactive) take no part */
+        bool w64 = in->op == OP_MATCH_ANY_B64;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint32_t part = m & bb[l], same = 0;
+            for (int k = 0; k < WARP_SIZE; k++)
+                if ((part >> k & 1) && (w64 ? A[k] == A[l] : a[k] == a[l])) same |= 1u << k;
+            d[l] = same;
+        }
+        dst32(w, o, d, m);
+        return;
+    }
+    case OP_REDUX_OP: {
+        bool sgn = in->type == TYPE_S32;
+        uint32_t r = 0;
+        bool first = true;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            if (!(m >> l & 1)) continue;
+            uint32_t v = a[l];
+            if (first) r = v, first = false;
+            else if (in->mod == ATOM_MIN) r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r);
+            else if (in->mod == ATOM_MAX) r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r);
+            else if (in->mod == ATOM_AND) r &= v;
+            else if (in->mod == ATOM_OR) r |= v;
+            else r ^= v;
+        }
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = r;
         dst32(w, o, d, m);
         return;
     }

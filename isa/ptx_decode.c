@@ -207,7 +207,9 @@ static const Arith ARITH[] = {
     { "shr", TYPE_B64, OP_SHR_U64 },  { "shr", TYPE_S64, OP_SHR_S64 },  { "popc", TYPE_B32, OP_POPC_B32 },
     { "popc", TYPE_B64, OP_POPC_B64 }, { "clz", TYPE_B32, OP_CLZ_B32 },  { "clz", TYPE_B64, OP_CLZ_B64 },
     { "brev", TYPE_B32, OP_BREV_B32 }, { "bfe", TYPE_U32, OP_BFE_U32 },  { "bfe", TYPE_S32, OP_BFE_S32 },
-    { "bfi", TYPE_B32, OP_BFI_B32 },  { "bfi", TYPE_B64, OP_BFI_B64 },  { "sad", TYPE_U32, OP_SAD_U32 },  { "copysign", TYPE_F32, OP_COPYSIGN_F32 },
+    { "bfi", TYPE_B32, OP_BFI_B32 },  { "bfi", TYPE_B64, OP_BFI_B64 },  { "sad", TYPE_U32, OP_SAD_U32 },
+    { "sad", TYPE_S32, OP_SAD_S32 },  { "bfind", TYPE_U32, OP_BFIND_U32 }, { "bfind", TYPE_S32, OP_BFIND_S32 },
+    { "bfind", TYPE_U64, OP_BFIND_U64 }, { "bfind", TYPE_S64, OP_BFIND_S64 },  { "copysign", TYPE_F32, OP_COPYSIGN_F32 },
     { "fma", TYPE_F32, OP_FMA_F32 },  { "tanh", TYPE_F32, OP_TANH_F32 }, { NULL, TYPE_NONE, OP_COUNT },
 };
 
@@ -252,7 +254,8 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
         if (t == TYPE_F32) return m->lo || m->hi || m->wide ? OP_COUNT : OP_MUL_F32;
         if (m->wide) return t == TYPE_S32 ? OP_MUL_WIDE_S32 : t == TYPE_U32 ? OP_MUL_WIDE_U32 : OP_COUNT;
         if (m->lo) return t == TYPE_S32 ? OP_MUL_LO_S32 : t == TYPE_U32 ? OP_MUL_LO_U32 : ptx_is64(t) ? OP_MUL_LO_S64 : OP_COUNT;
-        if (m->hi) return t == TYPE_S32 ? OP_MUL_HI_S32 : t == TYPE_U32 ? OP_MUL_HI_U32 : OP_COUNT;
+        if (m->hi) return t == TYPE_S32 ? OP_MUL_HI_S32 : t == TYPE_U32 ? OP_MUL_HI_U32 : t == TYPE_S64 ? OP_MUL_HI_S64
+                        : t == TYPE_U64 || t == TYPE_B64 ? OP_MUL_HI_U64 : OP_COUNT;
         return OP_COUNT;
     }
     if (!strcmp(head, "mad")) {
@@ -290,10 +293,12 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
 static const char *const NOT_YET[] = { "call", "trap", "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
                                        "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "cp", "nanosleep",
                                        "prefetch", "prefetchu", "isspacep", "mapa", "getctarank", "istypep",
-                                       "match", "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
-                                       "alloca", "dp4a", "dp2a", "lop3", "fns", "bmsk", "szext", "cvt.pack",
+                                       "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
+                                       "alloca", "dp2a", "lop3", "fns", "bmsk", "szext", "cvt.pack",
                                        "mbarrier", "griddepcontrol", "applypriority", "discard", "createpolicy",
-                                       "barrier.cluster", NULL };
+                                       "barrier.cluster", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
+                                       "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
+                                       "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4", NULL };
 
 /* Reads one instruction from P's tokens through its ';': its guard (*g: the
 ** guard's virtual register, or UINT32_MAX; in->guard and guard_neg), its
@@ -404,6 +409,8 @@ static bool decode_arith(Ptx *P, const Tok *opt, const char *head, const Mods *m
     if (op == OP_ADD_F64 || op == OP_SUB_F64 || op == OP_MUL_F64 || op == OP_ADD_DIR_F32 || op == OP_SUB_DIR_F32 ||
         op == OP_MUL_DIR_F32 || op == OP_FMA_DIR_F32)
         in->sub = (uint8_t)m->rnd; /* the rounding mode (RND_NONE: nearest) */
+    if (op == OP_BFIND_U32 || op == OP_BFIND_S32 || op == OP_BFIND_U64 || op == OP_BFIND_S64) in->sub = m->shiftamt;
+    else if (m->shiftamt) return ptx_unsupported(P, opt);
     return ptx_emit(P, in, g);
 }
 
@@ -423,7 +430,7 @@ static const struct {
     { "membar", ptx_decode_membar },  { "fence", ptx_decode_membar },     { "shfl", ptx_decode_shfl },
     { "vote", ptx_decode_vote },      { "activemask", ptx_decode_activemask }, { "redux", ptx_decode_redux },
     { "testp", ptx_decode_testp },    { "prmt", ptx_decode_prmt },        { "shf", ptx_decode_shf },
-    { "slct", ptx_decode_slct },
+    { "slct", ptx_decode_slct },      { "match", ptx_decode_match },      { "dp4a", ptx_decode_dp4a },
 };
 
 static bool instruction(Ptx *P);

@@ -578,9 +578,14 @@ bool ptx_decode_redux(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
 {
     (void)head;
     ValueType t = ptx_last_type(m);
-    if (!m->sync || m->atom != ATOM_ADD || (t != TYPE_U32 && t != TYPE_S32)) return ptx_unsupported(P, opt);
+    bool bitwise = m->atom == ATOM_AND || m->atom == ATOM_OR || m->atom == ATOM_XOR;
+    bool arith = m->atom == ATOM_ADD || m->atom == ATOM_MIN || m->atom == ATOM_MAX;
+    if (!m->sync || (!bitwise && !arith) || (arith && t != TYPE_U32 && t != TYPE_S32) || (bitwise && t != TYPE_B32))
+        return ptx_unsupported(P, opt);
     if (!ptx_nops(P, opt, n, 3, 3)) return false;
-    in->op = OP_REDUX_ADD;
+    in->op = (uint8_t)(m->atom == ATOM_ADD ? OP_REDUX_ADD : OP_REDUX_OP);
+    in->mod = (uint8_t)m->atom;
+    in->type = (uint8_t)t;
     in->ndst = in->nsrc = 1;
     return ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination") &&
            ptx_want_src(P, &ops[1], false, false, &in->src[0], "the source") && ptx_emit(P, in, g);
@@ -651,3 +656,27 @@ bool ptx_decode_membar(Ptx *P, const Tok *opt, const char *head, const Mods *m, 
     return ptx_emit(P, in, g);
 }
 
+
+/* match.any.sync.b32/.b64 d, a, membermask (match.all is not taken yet). */
+bool ptx_decode_match(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    ValueType t = ptx_last_type(m);
+    if (!m->any || !m->sync || m->ntypes != 1 || (t != TYPE_B32 && t != TYPE_B64) || ops[0].kind == PO_PIPE)
+        return ptx_unsupported(P, opt);
+    return ptx_nops(P, opt, n, 3, 3) && ptx_reg_form(P, opt, t == TYPE_B64 ? OP_MATCH_ANY_B64 : OP_MATCH_ANY_B32, ops, n, in) &&
+           ptx_emit(P, in, g);
+}
+
+/* dp4a.atype.btype d, a, b, c (.u32 or .s32 each). */
+bool ptx_decode_dp4a(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    if (m->ntypes != 2) return ptx_unsupported(P, opt);
+    for (int i = 0; i < 2; i++)
+        if (m->types[i] != TYPE_U32 && m->types[i] != TYPE_S32) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 4, 4) || !ptx_reg_form(P, opt, OP_DP4A, ops, n, in)) return false;
+    in->type = (uint8_t)m->types[0];
+    in->stype = (uint8_t)m->types[1];
+    return ptx_emit(P, in, g);
+}

@@ -166,7 +166,7 @@ typedef struct {
     int       space;      /* MemSpace, or MODS_NO_SPACE, MODS_LOCAL, MODS_CONST */
     uint32_t  vec;
     int       cmp, boolop, rnd, shfl, vote, atom, testp, prmt;
-    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan;
+    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any;
 } Mods;
 
 /* Parses the operand at P->tok into *o and moves past it. */
@@ -228,6 +228,8 @@ PTX_DECODER(ptx_decode_testp);
 PTX_DECODER(ptx_decode_prmt);
 PTX_DECODER(ptx_decode_shf);
 PTX_DECODER(ptx_decode_slct);
+PTX_DECODER(ptx_decode_match);      /* match.any.sync               */
+PTX_DECODER(ptx_decode_dp4a);
 
 /* isa/ptx_decode16.c: 16-bit integer arithmetic on the 32-bit rows. */
 bool ptx_is16(ValueType t); /* .s16 .u16 .b16 */

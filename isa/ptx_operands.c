@@ -355,6 +355,8 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (n == 4 && memcmp(w, "wrap", 4) == 0) m->wrap = true;
         else if (n == 5 && memcmp(w, "clamp", 5) == 0) m->clamp = true;
         else if (n == 3 && memcmp(w, "NaN", 3) == 0) m->nan = true;
+        else if (n == 8 && memcmp(w, "shiftamt", 8) == 0) m->shiftamt = true;
+        else if (n == 3 && memcmp(w, "any", 3) == 0 && strcmp(head, "match") == 0) m->any = true;
         else if (name_in(IGNORED, 21, w, n) >= 0 || memchr(w, ':', n)) { /* ordering, scope, cache hints */
             if (n == 2 && memcmp(w, "nc", 2) == 0) m->nc = true;
         } else if ((n == 2 && memcmp(w, "gl", 2) == 0) && strcmp(head, "membar") == 0) {

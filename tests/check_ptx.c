@@ -170,6 +170,27 @@ static const LaneCase LANES[] = {
     { "  mov.u16 %rs1, 0x8000;\n  div.s16 %rs2, %rs1, -1;\n  cvt.s32.s16 %r9, %rs2;" W32, 0xffff8000u, 0xffff8000u },
     { "  cvt.u16.u32 %rs1, %r0;\n  setp.gt.u16 %p1, %rs1, 15;\n  selp.b16 %rs2, 7, 9, %p1;\n  cvt.u32.u16 %r9, %rs2;" W32, 9, 7 },
     { "  mov.u16 %rs1, 0x00f0;\n  not.b16 %rs2, %rs1;\n  cvt.u32.u16 %r9, %rs2;" W32, 0xff0f, 0xff0f },
+    /* bit search, byte dot products, 64-bit high products, matches, reductions */
+    { "  bfind.u32 %r9, 0x00010000;" W32, 16, 16 },
+    { "  bfind.shiftamt.u32 %r9, 0x00010000;" W32, 15, 15 },
+    { "  bfind.u32 %r9, 0;" W32, 0xffffffff, 0xffffffff },
+    { "  bfind.s32 %r9, -2;" W32, 0, 0 },
+    { "  bfind.s32 %r9, -1;" W32, 0xffffffff, 0xffffffff },
+    { "  mov.u64 %rd1, 0x0000010000000000;\n  bfind.u64 %r9, %rd1;" W32, 40, 40 },
+    { "  mov.u64 %rd1, 0x0000010000000000;\n  bfind.shiftamt.u64 %r9, %rd1;" W32, 23, 23 },
+    { "  dp4a.s32.s32 %r9, 0x80ff0203, 0x01020304, 5;" W32, (uint32_t)(12 + 6 - 2 - 128 + 5), (uint32_t)(12 + 6 - 2 - 128 + 5) },
+    { "  dp4a.u32.u32 %r9, 0x80ff0203, 0x01020304, 5;" W32, 5 + 128 + 510 + 6 + 12, 5 + 128 + 510 + 6 + 12 },
+    { "  mov.u64 %rd1, -1;\n  mul.hi.u64 %rd9, %rd1, %rd1;", 0xfffffffffffffffeull, 0xfffffffffffffffeull },
+    { "  mov.u64 %rd1, -1;\n  mul.hi.s64 %rd9, %rd1, %rd1;", 0, 0 },
+    { "  mov.u64 %rd1, 0x8000000000000000;\n  mul.hi.s64 %rd9, %rd1, 2;", UINT64_MAX, UINT64_MAX },
+    { "  sad.s32 %r9, -5, 3, 100;" W32, 108, 108 },
+    { "  and.b32 %r1, %r0, 3;\n  match.any.sync.b32 %r9, %r1, -1;" W32, 0x11111111, 0x88888888 },
+    { "  and.b32 %r1, %r0, 1;\n  cvt.u64.u32 %rd1, %r1;\n  match.any.sync.b64 %r9, %rd1, 0x0000ffff;" W32, 0x5555, 0xaaaa },
+    { "  sub.s32 %r1, 10, %r0;\n  redux.sync.min.s32 %r9, %r1, -1;" W32, (uint32_t)-21, (uint32_t)-21 },
+    { "  sub.s32 %r1, 10, %r0;\n  redux.sync.max.u32 %r9, %r1, -1;" W32, 0xffffffff, 0xffffffff }, /* lane 11's -1 */
+    { "  redux.sync.or.b32 %r9, %r0, -1;" W32, 31, 31 },
+    { "  redux.sync.xor.b32 %r9, %r0, -1;" W32, 0, 0 },
+    { "  or.b32 %r1, %r0, 64;\n  redux.sync.and.b32 %r9, %r1, -1;" W32, 64, 64 },
     /* local memory: each thread's own depot, through ld/st.local and the
     ** generic window; a 64-bit register stored as its low word; bfi.b64 */
     { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  shl.b32 %r1, %r0, 1;\n  st.local.u32 [%rd1+8], %r1;\n"
