@@ -650,7 +650,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     }
 
     case OP_LD_GLOBAL_SUB:
-    case OP_LD_SHARED_SUB: {
+    case OP_LD_SHARED_SUB:
+    case OP_LD_LOCAL_SUB: {
         uint32_t n = type_bytes((ValueType)in->type), width = n * in->vec;
         bool sign = type_signed((ValueType)in->type);
         uint8_t *ptr[WARP_SIZE];
@@ -671,7 +672,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
     }
     case OP_ST_GLOBAL_SUB:
-    case OP_ST_SHARED_SUB: {
+    case OP_ST_SHARED_SUB:
+    case OP_ST_LOCAL_SUB: {
         uint32_t n = type_bytes((ValueType)in->type), width = n * in->vec;
         uint8_t *ptr[WARP_SIZE];
         out->width = width;

@@ -129,9 +129,10 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     in->type = (uint8_t)(ptx_is64(t) ? TYPE_B32 : t);
     if (space == SPACE_PARAM) return !store ? decode_ld_param(P, opt, m, t, words, addr, val, in, g) : ptx_unsupported(P, opt);
     if (m->vec * words > 4) return ptx_unsupported(P, opt);
-    if (ptx_issub(t) && (space == SPACE_GENERIC || space == SPACE_LOCAL)) return ptx_unsupported(P, opt);
-    in->op = (uint8_t)(ptx_issub(t) ? (space == SPACE_GLOBAL ? (store ? OP_ST_GLOBAL_SUB : OP_LD_GLOBAL_SUB)
-                                                           : (store ? OP_ST_SHARED_SUB : OP_LD_SHARED_SUB))
+    if (ptx_issub(t) && space == SPACE_GENERIC) return ptx_unsupported(P, opt);
+    in->op = (uint8_t)(ptx_issub(t) ? (space == SPACE_GLOBAL  ? (store ? OP_ST_GLOBAL_SUB : OP_LD_GLOBAL_SUB)
+                                       : space == SPACE_LOCAL ? (store ? OP_ST_LOCAL_SUB : OP_LD_LOCAL_SUB)
+                                                              : (store ? OP_ST_SHARED_SUB : OP_LD_SHARED_SUB))
                        : space == SPACE_GLOBAL ? (store ? OP_ST_GLOBAL : OP_LD_GLOBAL)
                        : space == SPACE_SHARED ? (store ? OP_ST_SHARED : OP_LD_SHARED)
                        : space == SPACE_LOCAL  ? (store ? OP_ST_LOCAL : OP_LD_LOCAL)
@@ -144,6 +145,7 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         return ptx_fail(P, &val->tok, "'%s' moves %u element(s): expected %s", ptx_quote(opt, q, sizeof q), m->vec,
                         m->vec > 1 ? "a vector {..} of that many" : "one register");
     bool fl = ptx_is_float(t);
+    int32_t widen = -1; /* a 64-bit register a narrower load fills */
     for (uint32_t e = 0; e < nel; e++) {
         POp one;
         memset(&one, 0, sizeof one);
@@ -175,6 +177,9 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
                 slot[1] = (Operand){ .kind = OPND_IMM, .value = (uint32_t)(c >> 32) };
                 continue;
             }
+        } else if (words == 1 && nel == 1 && one.kind == PO_REG && one.cls == VREG_64 && !ptx_is_float(t)) {
+            *slot = (Operand){ .kind = OPND_REG, .index = (uint16_t)one.v }; /* into the low word, extended below */
+            widen = (int32_t)one.v;
         } else if (!ptx_want_reg(P, &one, words == 2 ? VREG_64 : VREG_32, slot, "the destination")) {
             return false;
         }
@@ -185,7 +190,24 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     }
     in->ndst = store ? 0 : (uint8_t)(nel * words);
     in->nsrc = store ? (uint8_t)(1 + nel * words) : 1;
-    return ptx_emit(P, in, g);
+    if (!ptx_emit(P, in, g)) return false;
+    if (widen < 0) return true;
+    /* a narrower load into a 64-bit register: zero- or sign-extended to it,
+    ** as PTX defines (a free cvt: ptxas loads into the low register and
+    ** sets the high one, or folds it into the user) */
+    Instr c = *in;
+    memset(c.dst, 0, sizeof c.dst);
+    memset(c.src, 0, sizeof c.src);
+    c.op = OP_CVT;
+    c.type = (uint8_t)(type_signed(t) ? TYPE_S64 : TYPE_U64);
+    c.stype = (uint8_t)(type_signed(t) ? (ptx_issub(t) ? TYPE_S32 : t) : TYPE_U32);
+    c.sub = RND_NONE;
+    c.iflags = 0, c.offset = 0, c.vec = 1;
+    c.ndst = c.nsrc = 1;
+    c.dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)widen };
+    c.src[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)widen };
+    c.slots = 0, c.lunit = c.llat = UNIT_ALU;
+    return ptx_emit(P, &c, g);
 }
 
 /* atom / red on global or shared memory. */

@@ -200,6 +200,14 @@ static const LaneCase LANES[] = {
     { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  st.local.u32 [%rd1+60], %rd0;\n  ld.local.u32 %r9, [dep+60];" W32, 0, 31 },
     { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  st.local.v2.u32 [%rd1+16], {%r0, 7};\n  ld.local.u64 %rd9, [%rd1+16];",
       7ull << 32, 7ull << 32 | 31 },
+    { "  .local .align 4 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  st.local.u32 [%rd1], 0;\n  cvt.u16.u32 %rs1, %r0;\n"
+      "  st.local.u8 [%rd1+1], %rs1;\n  st.local.b16 [%rd1+2], 0xffff;\n  ld.local.u32 %r1, [%rd1];\n  ld.local.s8 %r2, [%rd1+3];\n"
+      "  add.s32 %r9, %r1, %r2;" W32, 0xffff0000u - 1, 0xffff1f00u - 1 },
+    /* a narrower load into a 64-bit register: extended as its type */
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], -5;\n  bar.sync 0;\n  ld.shared.s32 %rd9, [%r1];", (uint64_t)-5ll, (uint64_t)-5ll },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], -5;\n  bar.sync 0;\n  ld.shared.u32 %rd9, [%r1];", 0xfffffffbull, 0xfffffffbull },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], -5;\n  bar.sync 0;\n  ld.shared.s8 %rd9, [%r1];", (uint64_t)-5ll, (uint64_t)-5ll },
+    { "  mov.u32 %r1, sbuf;\n  st.shared.u32 [%r1], -5;\n  bar.sync 0;\n  ld.shared.u16 %rd9, [%r1];", 0xfffbull, 0xfffbull },
     { "  mov.u64 %rd1, 255;\n  bfi.b64 %rd9, %rd1, 0, 60, 8;", 0xf000000000000000ull, 0xf000000000000000ull },
     { "  mov.u64 %rd1, -1;\n  bfi.b64 %rd9, 0, %rd1, 4, 32;", 0xfffffff00000000full, 0xfffffff00000000full },
     /* binary64: rounding of add/mul in every mode, fma's single rounding,
