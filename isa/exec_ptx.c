@@ -140,6 +140,50 @@ static double to_f64(long double x, CvtRound r)
     return f;
 }
 
+/* The 16-bit floats (binary16: 10 fraction bits, exponents -14..15;
+** bfloat16: 7, -126..127) as a value, and a value rounded to one in
+** direction r, overflowing to infinity or the largest finite value as the
+** mode says; a NaN becomes the canonical 0x7fff. */
+static double small_value(uint32_t bits, ValueType t)
+{
+    if (t == TYPE_BF16) return (double)bits_f32(bits << 16);
+    uint32_t ex = bits >> 10 & 0x1f, fr = bits & 0x3ff;
+    double a = ex == 0 ? ldexp(fr, -24) : ex == 31 ? (fr ? NAN : INFINITY) : ldexp(1024 + fr, (int)ex - 25);
+    return bits >> 15 & 1 ? -a : a;
+}
+
+static uint32_t small_bits(long double x, CvtRound r, ValueType t)
+{
+    int mant = t == TYPE_F16 ? 10 : 7, emax = t == TYPE_F16 ? 15 : 127, emin = 1 - emax;
+    uint32_t sign = signbit(x) ? 0x8000u : 0, inf = (uint32_t)(2 * emax + 1) << mant;
+    uint32_t max_finite = ((uint32_t)(2 * emax) << mant) | ((1u << mant) - 1);
+    if (isnan(x)) return 0x7fff;
+    long double a = fabsl(x);
+    if (a == 0) return sign;
+    if (isinf(a)) return sign | inf;
+    int e;
+    frexpl(a, &e);
+    int qe = (e - 1 < emin ? emin : e - 1) - mant; /* the quantum at a's binade */
+    long double n = ldexpl(a, -qe), whole = floorl(n), frac = n - whole;
+    bool neg = sign != 0, up;
+    switch (r) {
+    case RND_RZ: up = false; break;
+    case RND_RM: up = neg && frac > 0; break;
+    case RND_RP: up = !neg && frac > 0; break;
+    default: up = frac > 0.5L || (frac == 0.5L && fmodl(whole, 2.0L) != 0); break;
+    }
+    long double v = ldexpl(whole + (up ? 1 : 0), qe);
+    if (v > ldexpl(2.0L - ldexpl(1.0L, -mant), emax)) {
+        bool to_max = r == RND_RZ || (r == RND_RM && !neg) || (r == RND_RP && neg);
+        return sign | (to_max ? max_finite : inf);
+    }
+    if (v < ldexpl(1.0L, emin)) return sign | (uint32_t)ldexpl(v, mant - emin); /* subnormal */
+    frexpl(v, &e);
+    return sign | (uint32_t)(e - 1 + emax) << mant | (uint32_t)ldexpl(ldexpl(v, 1 - e) - 1.0L, mant);
+}
+
+static bool is_fp(ValueType t) { return t == TYPE_F32 || t == TYPE_F64 || t == TYPE_F16 || t == TYPE_BF16; }
+
 /* .sat on a float result: clamped to [0, 1], NaN gives 0. */
 static double sat01(double y) { return isnan(y) ? 0.0 : y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y; }
 
@@ -148,18 +192,19 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
     ValueType dt = (ValueType)in->type, st = (ValueType)in->stype;
     CvtRound r = (CvtRound)in->sub;
     bool sat = in->iflags & INSTR_SAT;
-    bool dfloat = dt == TYPE_F32 || dt == TYPE_F64;
+    bool dfloat = is_fp(dt);
     if (st == TYPE_F32 && dt == TYPE_F32) {
         float x = bits_f32((uint32_t)v), y = x;
         if (r >= RND_RNI && !isnan(x) && !isinf(x)) y = (float)round_integral(x, r);
         if (sat) y = isnan(y) ? 0.0f : y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y;
         return bits_of_f32(y);
     }
-    if (st == TYPE_F32 || st == TYPE_F64) {
-        double x = st == TYPE_F32 ? (double)bits_f32((uint32_t)v) : bits_f64(v);
-        if (dfloat) { /* f32 <-> f64, or f64 to an integral f64 */
+    if (is_fp(st)) {
+        double x = st == TYPE_F32 ? (double)bits_f32((uint32_t)v) : st == TYPE_F64 ? bits_f64(v) : small_value((uint32_t)v, st);
+        if (dfloat) { /* between the float widths, or to an integral value */
             double y = x;
             if (r >= RND_RNI && !isnan(x) && !isinf(x)) y = (double)round_integral(x, r);
+            if (dt == TYPE_F16 || dt == TYPE_BF16) return small_bits(sat ? sat01(y) : y, r >= RND_RNI || r == RND_NONE ? RND_RN : r, dt);
             if (dt == TYPE_F32) {
                 float f = to_f32(y, r >= RND_RNI || r == RND_NONE ? RND_RN : r);
                 return bits_of_f32(sat ? (float)sat01(f) : f);
@@ -179,6 +224,7 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
     if (dfloat) {
         long double x = src_unsigned_64 ? (long double)v : (long double)i;
         CvtRound rr = r == RND_NONE ? RND_RN : r;
+        if (dt == TYPE_F16 || dt == TYPE_BF16) return small_bits(x, rr, dt);
         return dt == TYPE_F32 ? bits_of_f32(to_f32(x, rr)) : bits_of_f64(to_f64(x, rr));
     }
     /* integer to integer: truncate or extend; .sat clamps to the destination */

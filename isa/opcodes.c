@@ -20,13 +20,13 @@ const char *const CMP_NAMES[CMP_COUNT] = { "eq",  "ne",  "lt",  "le",  "gt",  "g
 const char *const SHFL_NAMES[SHFL_COUNT] = { "idx", "up", "down", "bfly" };
 const char *const ATOM_NAMES[ATOM_COUNT] = { "add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec" };
 const char *const TYPE_NAMES[TYPE_COUNT] = { "",   "b32", "u32", "s32", "f32", "b64", "u64", "s64",
-                                             "b8", "u8",  "s8",  "b16", "u16", "s16", "f64" };
+                                             "b8", "u8",  "s8",  "b16", "u16", "s16", "f64", "f16", "bf16" };
 
 uint32_t type_bytes(ValueType t)
 {
     switch (t) {
     case TYPE_B8: case TYPE_U8: case TYPE_S8: return 1;
-    case TYPE_B16: case TYPE_U16: case TYPE_S16: return 2;
+    case TYPE_B16: case TYPE_U16: case TYPE_S16: case TYPE_F16: case TYPE_BF16: return 2;
     case TYPE_B32: case TYPE_U32: case TYPE_S32: case TYPE_F32: return 4;
     case TYPE_B64: case TYPE_U64: case TYPE_S64: case TYPE_F64: return 8;
     case TYPE_NONE: case TYPE_COUNT: break;

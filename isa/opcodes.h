@@ -108,6 +108,7 @@ typedef enum {
     ** 32-bit register, or in memory), doubles */
     TYPE_B64, TYPE_U64, TYPE_S64, TYPE_B8, TYPE_U8, TYPE_S8, TYPE_B16, TYPE_U16, TYPE_S16,
     TYPE_F64, /* IEEE binary64, in a register pair */
+    TYPE_F16, TYPE_BF16, /* IEEE binary16 and bfloat16: the bits of a 16-bit value */
     TYPE_COUNT
 } ValueType;
 #define TYPE_MINI_COUNT (TYPE_F32 + 1)

@@ -134,7 +134,8 @@ static bool parse_reg_decl(Ptx *P)
     Tok tt = P->tok;
     if (tt.kind != TK_DIR) return ptx_fail(P, &tt, "expected a register type after .reg, found '%s'", ptx_quote(&tt, q, sizeof q));
     uint8_t cls = 0;
-    static const char *const t32[] = { ".b32", ".u32", ".s32", ".f32", ".b16", ".u16", ".s16", ".b8", ".u8", ".s8", NULL };
+    static const char *const t32[] = { ".b32", ".u32", ".s32", ".f32", ".b16", ".u16", ".s16", ".b8", ".u8", ".s8",
+                                       ".f16", ".bf16", NULL };
     static const char *const t64[] = { ".b64", ".u64", ".s64", ".f64", NULL };
     for (int i = 0; t32[i]; i++)
         if (ptx_is(&tt, t32[i])) cls = VREG_32;
@@ -142,8 +143,8 @@ static bool parse_reg_decl(Ptx *P)
         if (ptx_is(&tt, t64[i])) cls = VREG_64;
     if (ptx_is(&tt, ".pred")) cls = VREG_PRED;
     if (!cls) {
-        if (ptx_is(&tt, ".f16") || ptx_is(&tt, ".f16x2") || ptx_is(&tt, ".bf16") || ptx_is(&tt, ".b128"))
-            return ptx_fail(P, &tt, "registers of type '%s' are not supported yet (supported: .pred .b8-.b64 .u8-.u64 .s8-.s64 .f32 .f64)",
+        if (ptx_is(&tt, ".f16x2") || ptx_is(&tt, ".bf16x2") || ptx_is(&tt, ".b128"))
+            return ptx_fail(P, &tt, "registers of type '%s' are not supported yet (supported: .pred .b8-.b64 .u8-.u64 .s8-.s64 .f16 .bf16 .f32 .f64)",
                             ptx_quote(&tt, q, sizeof q));
         return ptx_fail(P, &tt, "expected a register type (.pred .b16 .b32 .f32 .b64 .u64 .s64 ...), found '%s'",
                         ptx_quote(&tt, q, sizeof q));

@@ -293,9 +293,11 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
     if (hl >= hcap) return ptx_fail(P, t, "unknown instruction '%s'", ptx_quote(t, q, sizeof q));
     memcpy(head, s, hl);
     head[hl] = 0;
-    static const char *const TY[] = { "b32", "u32", "s32", "f32", "b64", "u64", "s64", "b8", "u8", "s8", "b16", "u16", "s16", "f64" };
+    static const char *const TY[] = { "b32", "u32", "s32", "f32", "b64", "u64", "s64", "b8", "u8", "s8", "b16", "u16", "s16", "f64",
+                                      "f16", "bf16" };
     static const ValueType TV[] = { TYPE_B32, TYPE_U32, TYPE_S32, TYPE_F32, TYPE_B64, TYPE_U64, TYPE_S64,
-                                    TYPE_B8,  TYPE_U8,  TYPE_S8,  TYPE_B16, TYPE_U16, TYPE_S16, TYPE_F64 };
+                                    TYPE_B8,  TYPE_U8,  TYPE_S8,  TYPE_B16, TYPE_U16, TYPE_S16, TYPE_F64,
+                                    TYPE_F16, TYPE_BF16 };
     static const char *const CMPS[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", "lo", "ls", "hi", "hs" };
     static const char *const RNDS[] = { "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi" };
     static const char *const TESTS[] = { "finite", "infinite", "number", "notanumber", "normal", "subnormal" };
@@ -312,11 +314,10 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         int i;
         bool ok = true;
         const char *kind = "state spaces";
-        if ((i = name_in(TY, 14, w, n)) >= 0) {
+        if ((i = name_in(TY, 16, w, n)) >= 0) {
             if (m->ntypes == 3) return ptx_fail(P, t, "too many types in '%s'", ptx_quote(t, q, sizeof q));
             m->types[m->ntypes++] = TV[i];
-        } else if (n == 3 && (memcmp(w, "f16", 3) == 0)) m->f16 = true;
-        else if ((n == 5 && memcmp(w, "f16x2", 5) == 0) || (n == 4 && memcmp(w, "bf16", 4) == 0)) m->f16 = true;
+        } else if ((n == 5 && memcmp(w, "f16x2", 5) == 0) || (n == 6 && memcmp(w, "bf16x2", 6) == 0)) m->f16 = true;
         else if (n == 4 && memcmp(w, "pred", 4) == 0) m->types[m->ntypes < 3 ? m->ntypes++ : 2] = TYPE_NONE;
         else if (n == 6 && memcmp(w, "global", 6) == 0) ok = set_once(&m->space, SPACE_GLOBAL);
         else if ((n == 6 && memcmp(w, "shared", 6) == 0) || (n == 11 && memcmp(w, "shared::cta", 11) == 0))

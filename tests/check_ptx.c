@@ -191,6 +191,24 @@ static const LaneCase LANES[] = {
     { "  redux.sync.or.b32 %r9, %r0, -1;" W32, 31, 31 },
     { "  redux.sync.xor.b32 %r9, %r0, -1;" W32, 0, 0 },
     { "  or.b32 %r1, %r0, 64;\n  redux.sync.and.b32 %r9, %r1, -1;" W32, 64, 64 },
+    /* 16-bit floats: conversions in every rounding mode */
+    { "  cvt.rn.f16.f32 %rs1, 0f3F800000;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x3c00, 0x3c00 },
+    { "  cvt.rn.f16.f32 %rs1, 0f3F801000;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x3c00, 0x3c00 },  /* 1 + 2^-11: tie to even */
+    { "  cvt.rn.f16.f32 %rs1, 0f3F803000;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x3c02, 0x3c02 },  /* 1 + 3*2^-11: tie up */
+    { "  cvt.rp.f16.f32 %rs1, 0f3F800001;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x3c01, 0x3c01 },
+    { "  cvt.rm.f16.f32 %rs1, 0fBF800001;\n  cvt.u32.u16 %r9, %rs1;" W32, 0xbc01, 0xbc01 },
+    { "  cvt.rn.f16.f32 %rs1, 0f477FF000;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x7c00, 0x7c00 },  /* 65520: overflows */
+    { "  cvt.rz.f16.f32 %rs1, 0f477FF000;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x7bff, 0x7bff },
+    { "  cvt.rn.f16.f32 %rs1, 0f33800000;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x0001, 0x0001 },  /* 2^-24: the smallest */
+    { "  cvt.rn.f16.f32 %rs1, 0f33000000;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x0000, 0x0000 },  /* 2^-25: tie to 0 */
+    { "  cvt.rn.f16.f32 %rs1, 0f7FC00000;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x7fff, 0x7fff },
+    { "  cvt.rn.bf16.f32 %rs1, 0f3F808000;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x3f80, 0x3f80 },  /* tie to even */
+    { "  cvt.rp.bf16.f32 %rs1, 0f3F800001;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x3f81, 0x3f81 },
+    { "  mov.u16 %rs1, 0x3555;\n  cvt.f32.f16 %f1, %rs1;\n  mov.b32 %r9, %f1;" W32, 0x3eaaa000, 0x3eaaa000 },
+    { "  mov.u16 %rs1, 0x0001;\n  cvt.f32.f16 %f1, %rs1;\n  mov.b32 %r9, %f1;" W32, 0x33800000, 0x33800000 },
+    { "  mov.u16 %rs1, 0xc049;\n  cvt.f32.bf16 %f1, %rs1;\n  mov.b32 %r9, %f1;" W32, 0xc0490000, 0xc0490000 },
+    { "  cvt.rn.f16.u32 %rs1, %r0;\n  cvt.rzi.s32.f16 %r9, %rs1;" W32, 0, 31 },
+    { "  cvt.rn.f16.f64 %rs1, 0d3FF0020000000001;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x3c01, 0x3c01 },
     /* local memory: each thread's own depot, through ld/st.local and the
     ** generic window; a 64-bit register stored as its low word; bfi.b64 */
     { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  shl.b32 %r1, %r0, 1;\n  st.local.u32 [%rd1+8], %r1;\n"
