@@ -213,6 +213,7 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         L.racecheck = opt->racecheck;
         L.pc_counters = row->launch_pcs ? row->launch_pcs[k] : NULL;
         L.threads = opt->threads;
+        L.printf_out = stderr; /* device printf: stdout is the report's */
         char lab[WL_MAX_VARIANT_NAME + 256];
         snprintf(lab, sizeof lab, v->nlaunches > 1 ? "%s, launch %u/%u" : "%s", label, k + 1, v->nlaunches);
         Progress prog = { lab, -1 };

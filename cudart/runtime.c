@@ -385,7 +385,8 @@ static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
 
 static int run_untimed(Runtime *rt, RtKernel *k, const Launch *L)
 {
-    GridLaunch g = { .dynamic_smem = L->dynamic_smem, .params = L->params, .nsm = rt->cfg.sm_count };
+    GridLaunch g = { .dynamic_smem = L->dynamic_smem, .params = L->params, .nsm = rt->cfg.sm_count,
+                     .printf_out = L->printf_out };
     memcpy(g.grid, L->grid, sizeof g.grid);
     memcpy(g.block, L->block, sizeof g.block);
     uint64_t cycles;
@@ -433,7 +434,7 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
         memcpy((uint8_t *)params + p->offset, args[i], p->size);
     }
     Launch L = { .kernel = kk, .kernel_file = k->module->name, .gmem = rt->gmem, .dynamic_smem = (uint32_t)dynamic_smem,
-                 .regs_per_thread = k->regs, .params = params };
+                 .regs_per_thread = k->regs, .params = params, .printf_out = stdout }; /* device printf: the program's stdout */
     memcpy(L.grid, grid, sizeof L.grid);
     memcpy(L.block, block, sizeof L.block);
     err = chosen_for_timing(rt, k) ? run_timed(rt, k, &L) : run_untimed(rt, k, &L);

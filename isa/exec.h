@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/bits.h"
 #include "isa/gmem.h"
@@ -37,6 +38,25 @@ typedef struct {
     uint32_t  pred[ISA_MAX_PREDS];   /* one bit per lane                      */
 } WarpExec;
 
+/* Device printf's output (isa/exec_printf.c): one sink per SM (or per
+** functional run), each text kept with the cycle, SM and order it was
+** printed at. */
+typedef struct ExecPrint ExecPrint;
+typedef struct {
+    uint64_t   clock;
+    uint32_t   sm, seq;
+    size_t     off, len;   /* its bytes in sink->text                    */
+    ExecPrint *sink;
+} ExecPrintRec;
+struct ExecPrint {
+    char         *text;
+    size_t        len, cap, limit;  /* limit: bytes kept (the printf buffer) */
+    ExecPrintRec *recs;
+    size_t        nrecs, recs_cap;
+    uint64_t      dropped;          /* printf calls past the limit          */
+};
+#define EXEC_PRINT_LIMIT ((size_t)1 << 20) /* CUDA's default printf FIFO: 1 MiB */
+
 /* What one block shares: the kernel, memories and launch coordinates. */
 typedef struct {
     const Kernel   *kernel;
@@ -55,6 +75,8 @@ typedef struct {
     bool            defer_global;    /* global accesses are checked and their
                                         operands captured, not done: the caller
                                         applies them (exec_global_apply)      */
+    ExecPrint      *print;           /* where device printf writes (NULL: its
+                                        text is dropped)                      */
 } ExecBlock;
 
 typedef enum {
@@ -133,6 +155,14 @@ static inline uint32_t exec_pc(const WarpExec *w) { return w->stack[w->depth - 1
 uint64_t exec_local_address(uint32_t smid, uint32_t hw_warp, uint32_t local_bytes, uint32_t offset, uint32_t lane,
                             uint32_t width);
 
+/* A sink of `limit` bytes, and its release. */
+void exec_print_init(ExecPrint *p, size_t limit);
+void exec_print_free(ExecPrint *p);
+/* Writes the text of n sinks to out (NULL: nowhere) in the order it was
+** printed (cycle, then SM, then order on the SM), a line saying how many
+** printf calls were dropped if any, and empties them. The number of texts. */
+uint64_t exec_print_flush(ExecPrint *sinks, uint32_t n, FILE *out);
+
 /* One-line name of a fault kind ("out-of-bounds global access", ...). */
 const char *exec_fault_name(FaultKind k);
 
@@ -147,6 +177,11 @@ uint32_t exec_atom_apply(AtomOp op, ValueType type, uint32_t old, uint32_t v, ui
 /* The 64-bit form: type s64 compares signed, f64 adds as binary64 (round
 ** to nearest even), others are unsigned bits. */
 uint64_t exec_atom_apply64(AtomOp op, ValueType type, uint64_t old, uint64_t v, uint64_t cmpv);
+
+/* Internal to the exec module (isa/exec_printf.c): lane `lane`'s printf of
+** the format at generic address fmt with the argument buffer at args, into
+** b->print; the characters it printed, or -1 when the format cannot be read. */
+int32_t exec_printf(const ExecBlock *b, const WarpExec *w, uint32_t lane, uint64_t fmt, uint64_t args);
 
 /* Internal to the exec module (isa/exec_local.c): the host pointers of a
 ** local access (lane l of warp w: its thread's bytes at out->addr[l]), its

@@ -686,6 +686,10 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dst32(w, o, d, m);
         return;
     }
+    case OP_PRINTF: /* lane order, as the hardware's printf buffer fills in practice */
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = (m >> l & 1) ? (uint32_t)exec_printf(b, w, (uint32_t)l, A[l], B[l]) : 0;
+        dst32(w, o, d, m);
+        return;
     case OP_BFI_B64: {
         uint32_t e[WARP_SIZE];
         src32(w, &in->src[3], e);

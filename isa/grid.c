@@ -117,8 +117,10 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
         r->status = GRID_BAD_LAUNCH;
         snprintf(r->message, sizeof r->message, "out of host memory for a block of %u threads", threads);
     }
+    ExecPrint print;
+    exec_print_init(&print, EXEC_PRINT_LIMIT);
     ExecBlock b = { .kernel = k, .gmem = gmem, .smem = smem, .smem_size = smem_size, .lmem = lmem, .params = L->params,
-                    .nsmid = L->nsm ? L->nsm : 1 };
+                    .nsmid = L->nsm ? L->nsm : 1, .print = &print };
     memcpy(b.ntid, L->block, sizeof b.ntid);
     memcpy(b.nctaid, L->grid, sizeof b.nctaid);
     for (uint32_t bz = 0; ok && bz < L->grid[2]; bz++)
@@ -188,6 +190,8 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
     }
     free(warps);
     free(regs);
+    exec_print_flush(&print, 1, L->printf_out);
+    exec_print_free(&print);
     free(smem);
     free(lmem);
     free(waiting);

@@ -19,6 +19,7 @@ typedef struct {
     const uint32_t *params;                  /* kernel->nparams values           */
     uint32_t        nsm;                     /* value of %nsmid                  */
     uint64_t        max_warp_instructions;   /* 0: no limit                      */
+    FILE           *printf_out;              /* device printf's text (NULL: none) */
 } GridLaunch;
 
 typedef enum { GRID_OK, GRID_FAULT, GRID_DEADLOCK, GRID_BUDGET, GRID_BAD_LAUNCH } GridStatus;

@@ -86,6 +86,17 @@ static uint32_t vreg_of(Ptx *P, uint32_t range, uint32_t index)
     return P->nv++;
 }
 
+bool ptx_callparam_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
+{
+    uint32_t r = names_find(&P->range_ix, t->s, t->len, range_name, P);
+    if (r == NAMES_NONE || P->ranges[r].count) return false;
+    uint32_t id = vreg_of(P, r, 0);
+    if (id >= UINT32_MAX - 1 || !ptx_is_callparam(P, id)) return false;
+    *v = id;
+    *cls = P->ranges[r].cls;
+    return true;
+}
+
 /* The register named by token t: its virtual register and class. */
 bool ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
 {
@@ -127,10 +138,18 @@ const PtxSym *ptx_sym(const Ptx *P, const Tok *t)
 /* ------------------------------------------------------------ directives */
 
 /* .reg .TYPE %name<N>[, %other ...]; */
-static bool parse_reg_decl(Ptx *P)
+/* .reg .TYPE names;  and a call's `.param .bN name;` (call_param: a
+** register the call sequence's st.param / ld.param move through). A name
+** declared again in another block of braces is the same register (nvcc
+** declares temp_param_reg and param0 in every call sequence). */
+static bool parse_reg_decl(Ptx *P, bool call_param)
 {
     ptx_next(P);
     char q[80];
+    if (call_param && !ptx_is(&P->tok, ".b32") && !ptx_is(&P->tok, ".b64") && !ptx_is(&P->tok, ".u32") &&
+        !ptx_is(&P->tok, ".u64") && !ptx_is(&P->tok, ".s32") && !ptx_is(&P->tok, ".f32") && !ptx_is(&P->tok, ".f64"))
+        return ptx_fail(P, &P->tok, "a call parameter '%s' is not supported yet (calls take 32- and 64-bit scalars)",
+                        ptx_quote(&P->tok, q, sizeof q));
     Tok tt = P->tok;
     if (tt.kind != TK_DIR) return ptx_fail(P, &tt, "expected a register type after .reg, found '%s'", ptx_quote(&tt, q, sizeof q));
     uint8_t cls = 0;
@@ -167,16 +186,31 @@ static bool parse_reg_decl(Ptx *P)
             ptx_next(P);
             if (!ptx_expect(P, '>', "after the register count")) return false;
         }
-        if (names_find(&P->range_ix, nt.s, nt.len, range_name, P) != NAMES_NONE)
+        uint32_t again = names_find(&P->range_ix, nt.s, nt.len, range_name, P), ri = again;
+        if (again != NAMES_NONE && !(P->ranges[again].depth && P->body_depth > 1 && P->ranges[again].cls == cls &&
+                                     P->ranges[again].count == count))
             return ptx_fail(P, &nt, "register '%s' declared twice", ptx_quote(&nt, q, sizeof q));
-        if (!ptx_grow(P, (void **)&P->ranges, &P->ranges_cap, P->nranges + 1, sizeof *P->ranges)) return false;
-        PtxRange *r = &P->ranges[P->nranges];
-        ptx_text(&nt, r->name, sizeof r->name);
-        r->count = count;
-        r->cls = cls;
-        if (!names_add(&P->range_ix, P->nranges, range_name, P)) return ptx_fail(P, &nt, "out of memory");
-        P->nranges++;
-        P->k->vregs += count ? count : 1;
+        if (again == NAMES_NONE) {
+            if (!ptx_grow(P, (void **)&P->ranges, &P->ranges_cap, P->nranges + 1, sizeof *P->ranges)) return false;
+            PtxRange *r = &P->ranges[P->nranges];
+            ptx_text(&nt, r->name, sizeof r->name);
+            r->count = count;
+            r->cls = cls;
+            r->depth = P->body_depth > 1 ? P->body_depth - 1 : 0;
+            if (!names_add(&P->range_ix, P->nranges, range_name, P)) return ptx_fail(P, &nt, "out of memory");
+            ri = P->nranges++;
+            P->k->vregs += count ? count : 1;
+        }
+        if (call_param) {
+            if (count) return ptx_fail(P, &nt, "a call parameter is one register, not a range");
+            uint32_t v = vreg_of(P, ri, 0);
+            if (v >= UINT32_MAX - 1) return ptx_fail(P, &nt, "too many registers in one kernel");
+            if (!ptx_is_callparam(P, v)) {
+                if (!ptx_grow(P, (void **)&P->callparams, &P->callparams_cap, P->ncallparams + 1, sizeof *P->callparams))
+                    return false;
+                P->callparams[P->ncallparams++] = v;
+            }
+        }
         if (!ptx_punct(&P->tok, ',')) break;
         ptx_next(P);
     }
@@ -544,6 +578,7 @@ static void reset_kernel_state(Ptx *P)
     names_clear(&P->range_ix);
     names_clear(&P->label_ix);
     P->nranges = 0;
+    P->ncallparams = 0;
     P->nv = 0;
     P->vmap_n = 0;
     if (P->vmap_val) memset(P->vmap_val, 0xff, (size_t)P->vmap_cap * sizeof *P->vmap_val);
@@ -656,7 +691,7 @@ static bool parse_body(Ptx *P, Kernel *k)
             ptx_next(P);
         } else if (t.kind == TK_DIR) {
             if (ptx_is(&t, ".reg")) {
-                if (!parse_reg_decl(P)) return false;
+                if (!parse_reg_decl(P, false)) return false;
             } else if (ptx_is(&t, ".shared")) {
                 if (!parse_shared_decl(P, false, false, false)) return false;
             } else if (ptx_is(&t, ".extern")) {
@@ -672,7 +707,8 @@ static bool parse_body(Ptx *P, Kernel *k)
             } else if (ptx_is(&t, ".local")) {
                 if (!parse_shared_decl(P, false, false, true)) return false;
             } else if (ptx_is(&t, ".param")) {
-                return ptx_fail(P, &t, "a .param declared in a body (for a call) is not supported yet: calls are not");
+                if (P->body_depth < 2) return ptx_fail(P, &t, "a .param in a kernel body belongs in a call's braces");
+                if (!parse_reg_decl(P, true)) return false;
             } else {
                 return ptx_fail(P, &t, "unknown or unsupported directive '%s' in a kernel body", ptx_quote(&t, q, sizeof q));
             }
@@ -803,6 +839,7 @@ bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Dia
     free(P->refs);
     free(P->guard_v);
     free(P->vclass);
+    free(P->callparams);
     free(P->vmap_key);
     free(P->vmap_val);
     free(P->uses);

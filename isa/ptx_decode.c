@@ -290,7 +290,7 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
 
 /* Instructions (by their first words) that PTX has and the front end does
 ** not take yet: refused by name before their operands are read. */
-static const char *const NOT_YET[] = { "call", "trap", "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
+static const char *const NOT_YET[] = { "trap", "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
                                        "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "cp", "nanosleep",
                                        "prefetch", "prefetchu", "isspacep", "mapa", "getctarank", "istypep",
                                        "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
@@ -299,6 +299,51 @@ static const char *const NOT_YET[] = { "call", "trap", "brkpt", "brx", "tex", "t
                                        "barrier.cluster", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
                                        "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
                                        "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4", NULL };
+
+bool ptx_is_callparam(const Ptx *P, uint32_t v)
+{
+    for (uint32_t i = 0; i < P->ncallparams; i++)
+        if (P->callparams[i] == v) return true;
+    return false;
+}
+
+/* The operands of `call[.uni] [(ret),] func[, (args, ...)];` into ops: the
+** return register or PO_NONE, the function's name (PO_WORD), the arguments. */
+static bool read_call(Ptx *P, const Tok *opt, POp *ops, uint32_t *nops_out)
+{
+    char q[80];
+    uint32_t n = 0;
+    memset(&ops[0], 0, sizeof ops[0]);
+    ops[0].kind = PO_NONE;
+    n++;
+    if (ptx_punct(&P->tok, '(')) {
+        ptx_next(P);
+        if (!ptx_parse_operand(P, &ops[0])) return false;
+        if (!ptx_expect(P, ')', "after the call's return value") || !ptx_expect(P, ',', "after the call's return value"))
+            return false;
+    }
+    if (P->tok.kind != TK_WORD) return ptx_fail(P, &P->tok, "expected the function a call names, found '%s'", ptx_quote(&P->tok, q, sizeof q));
+    memset(&ops[1], 0, sizeof ops[1]);
+    ops[1].kind = PO_WORD;
+    ops[1].tok = P->tok;
+    n++;
+    ptx_next(P);
+    if (ptx_punct(&P->tok, ',')) {
+        ptx_next(P);
+        if (!ptx_expect(P, '(', "before the call's arguments")) return false;
+        while (!ptx_punct(&P->tok, ')')) {
+            if (n == MAX_OPS) return ptx_fail(P, &P->tok, "too many arguments in '%s'", ptx_quote(opt, q, sizeof q));
+            if (!ptx_parse_operand(P, &ops[n++])) return false;
+            if (ptx_punct(&P->tok, ',')) ptx_next(P);
+            else if (!ptx_punct(&P->tok, ')')) return ptx_fail(P, &P->tok, "expected ',' or ')' in the call's arguments, found '%s'",
+                                                              ptx_quote(&P->tok, q, sizeof q));
+        }
+        ptx_next(P); /* ')' */
+    }
+    if (!ptx_expect(P, ';', "after the call")) return false;
+    *nops_out = n;
+    return true;
+}
 
 /* Reads one instruction from P's tokens through its ';': its guard (*g: the
 ** guard's virtual register, or UINT32_MAX; in->guard and guard_neg), its
@@ -337,6 +382,7 @@ static bool read_instruction(Ptx *P, Instr *in, uint32_t *g, Tok *opt, char *hea
     }
     if (!ptx_parse_mods(P, opt, head, head_cap, m)) return false;
     ptx_next(P);
+    if (!strcmp(head, "call")) return read_call(P, opt, ops, nops_out);
     uint32_t n = 0;
     while (!ptx_punct(&P->tok, ';')) {
         if (P->tok.kind == TK_EOF) return ptx_fail(P, &P->tok, "end of file in '%s': expected ';'", ptx_quote(opt, q, sizeof q));
@@ -430,7 +476,7 @@ static const struct {
     { "membar", ptx_decode_membar },  { "fence", ptx_decode_membar },     { "shfl", ptx_decode_shfl },
     { "vote", ptx_decode_vote },      { "activemask", ptx_decode_activemask }, { "redux", ptx_decode_redux },
     { "testp", ptx_decode_testp },    { "prmt", ptx_decode_prmt },        { "shf", ptx_decode_shf },
-    { "slct", ptx_decode_slct },      { "match", ptx_decode_match },      { "dp4a", ptx_decode_dp4a },
+    { "slct", ptx_decode_slct },      { "call", ptx_decode_call },      { "match", ptx_decode_match },      { "dp4a", ptx_decode_dp4a },
 };
 
 static bool instruction(Ptx *P);

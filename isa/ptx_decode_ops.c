@@ -51,10 +51,28 @@ static bool mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in)
 
 /* ld.param: a parameter (or part of one: a struct's field) into registers;
 ** free (ptxas reads it as a constant-bank operand). */
+/* st.param / ld.param of a call's parameter (a register in this front end):
+** a move into or out of it, free. */
+static bool callparam_move(Ptx *P, const Tok *opt, const Mods *m, bool store, uint32_t words, const POp *addr, const POp *val,
+                           Instr *in, uint32_t g)
+{
+    if (addr->disp || m->vec > 1) return ptx_unsupported(P, opt);
+    POp reg = { .kind = PO_REG, .tok = addr->tok, .v = addr->v, .cls = addr->cls };
+    uint8_t want = words == 2 ? VREG_64 : VREG_32;
+    in->op = (uint8_t)(words == 2 ? OP_MOV_B64 : OP_MOV);
+    in->type = (uint8_t)(words == 2 ? TYPE_B64 : TYPE_B32);
+    in->ndst = in->nsrc = 1;
+    const POp *d = store ? &reg : val, *s = store ? val : &reg;
+    return ptx_want_reg(P, d, want, &in->dst[0], "the destination") &&
+           ptx_want_src(P, s, words == 2, ptx_is_float(ptx_last_type(m)), &in->src[0], "the source") && ptx_emit(P, in, g);
+}
+
 static bool decode_ld_param(Ptx *P, const Tok *opt, const Mods *m, ValueType t, uint32_t words, const POp *addr, const POp *val,
                             Instr *in, uint32_t g)
 {
     char q[80];
+    if (addr->kind == PO_MEM && addr->has_reg && addr->param < 0 && ptx_is_callparam(P, addr->v))
+        return callparam_move(P, opt, m, false, words, addr, val, in, g);
     if (addr->kind != PO_MEM || addr->param < 0 || addr->has_reg)
         return ptx_fail(P, &addr->tok, "expected [parameter] after ld.param, found '%s'", ptx_quote(&addr->tok, q, sizeof q));
     if (m->vec > 1 && m->vec * words > 4) return ptx_unsupported(P, opt);
@@ -127,6 +145,8 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
                    : m->space < 0 ? SPACE_GENERIC : (MemSpace)m->space;
     uint32_t words = ptx_is64(t) ? 2 : 1; /* a 64-bit element is two 32-bit words in a register pair */
     in->type = (uint8_t)(ptx_is64(t) ? TYPE_B32 : t);
+    if (space == SPACE_PARAM && store && addr->kind == PO_MEM && addr->has_reg && ptx_is_callparam(P, addr->v))
+        return callparam_move(P, opt, m, true, words, addr, val, in, g);
     if (space == SPACE_PARAM) return !store ? decode_ld_param(P, opt, m, t, words, addr, val, in, g) : ptx_unsupported(P, opt);
     if (m->vec * words > 4) return ptx_unsupported(P, opt);
     if (ptx_issub(t) && space == SPACE_GENERIC) return ptx_unsupported(P, opt);
@@ -701,4 +721,32 @@ bool ptx_decode_dp4a(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     in->type = (uint8_t)m->types[0];
     in->stype = (uint8_t)m->types[1];
     return ptx_emit(P, in, g);
+}
+
+
+/* call: only vprintf (device printf) is taken; a call of a device function
+** of the file is refused by name (ptxas inlines most; nvcc keeps a .func
+** for a __noinline__ or recursive one). */
+bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head, (void)m;
+    char name[64];
+    ptx_text(&ops[1].tok, name, sizeof name);
+    if (strcmp(name, "vprintf"))
+        return ptx_fail(P, &ops[1].tok, "a call of the device function '%s' is not supported yet by the PTX front end "
+                        "(only printf's vprintf is): mark it __forceinline__", name);
+    if (n != 4) return ptx_fail(P, opt, "vprintf takes a format and an argument buffer, found %u arguments", n - 2);
+    in->op = OP_PRINTF;
+    in->ndst = 1;
+    in->nsrc = 2;
+    if (ops[0].kind == PO_NONE) { /* its result unused: a register that nothing reads */
+        if (!ptx_grow(P, (void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return false;
+        if (P->nv >= 0xffff) return ptx_fail(P, opt, "too many registers in one kernel");
+        P->vclass[P->nv] = VREG_32;
+        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)P->nv++ };
+    } else if (!ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the return value")) {
+        return false;
+    }
+    return ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the format") &&
+           ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the argument buffer") && ptx_emit(P, in, g);
 }

@@ -27,6 +27,7 @@ typedef struct {
     char     name[64];
     uint32_t count;   /* %name<count>; 0: a single register named name */
     uint8_t  cls;     /* VREG_*                                        */
+    uint32_t depth;   /* braces open where it was declared (0: the body) */
 } PtxRange;
 
 typedef struct {
@@ -68,6 +69,10 @@ typedef struct {
     uint32_t    vars_cap, var_next; /* var_next: next free address in the window */
     uint32_t    varrefs;
     uint32_t    body_depth; /* braces open in the kernel body being read      */
+    /* a call's .param declarations (in its braces): registers that st.param
+    ** fills and ld.param reads, by virtual register */
+    uint32_t   *callparams;
+    uint32_t    ncallparams, callparams_cap;
     NameIndex   label_ix;
     NameIndex   kernel_ix; /* kernels by their .entry name, for 'defined twice' */
     char      **pnames;    /* parameter names as written                    */
@@ -100,6 +105,8 @@ bool        ptx_expect(Ptx *P, char c, const char *context);
 bool        ptx_int(Ptx *P, const Tok *t, bool neg, int64_t *out);
 bool        ptx_grow(Ptx *P, void **arr, uint32_t *cap, uint32_t need, size_t elem);
 bool        ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
+/* Whether word t names a call's .param (a register here): its register. */
+bool        ptx_callparam_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
 const PtxSym *ptx_sym(const Ptx *P, const Tok *t);
 /* `.global` / `.const` ...;: a module variable (isa/ptx_vars.c). */
 bool ptx_parse_module_var(Ptx *P);
@@ -111,6 +118,8 @@ uint32_t    ptx_label_find(const Ptx *P, const char *name, size_t len);
 
 /* isa/ptx_decode.c */
 bool ptx_instruction(Ptx *P);     /* one statement at P->tok, through its ';' */
+/* Whether virtual register v is a call's .param (a body-scope declaration). */
+bool ptx_is_callparam(const Ptx *P, uint32_t v);
 /* isa/ptx_lower.c */
 void ptx_lower_peepholes(Ptx *P); /* the kernel's lowering beyond the table   */
 /* isa/ptx_names.c */
@@ -230,6 +239,7 @@ PTX_DECODER(ptx_decode_shf);
 PTX_DECODER(ptx_decode_slct);
 PTX_DECODER(ptx_decode_match);      /* match.any.sync               */
 PTX_DECODER(ptx_decode_dp4a);
+PTX_DECODER(ptx_decode_call);       /* call: vprintf only           */
 
 /* isa/ptx_decode16.c: 16-bit integer arithmetic on the 32-bit rows. */
 bool ptx_is16(ValueType t); /* .s16 .u16 .b16 */

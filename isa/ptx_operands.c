@@ -117,14 +117,18 @@ static bool parse_address(Ptx *P, POp *o, Tok t)
             const PtxSym *s = ptx_sym(P, &u);
             int var = s ? -1 : ptx_var(P, &u);
             int pi = s || var >= 0 ? -1 : ptx_param_index(P, &u);
-            if (!s && var < 0 && pi < 0)
-                return ptx_fail(P, &u, "unknown name '%s' in an address; expected a register, a variable or a parameter",
-                                ptx_quote(&u, q, sizeof q));
-            if (neg || o->sym || o->var >= 0 || o->param >= 0 || o->has_reg)
-                return ptx_fail(P, &u, "one symbol per address, added");
-            o->sym = s;
-            o->var = var;
-            o->param = pi;
+            if (!s && var < 0 && pi < 0 && first && !neg && ptx_callparam_reg(P, &u, &o->v, &o->cls)) {
+                o->has_reg = true; /* [param0+0]: a call's parameter */
+            } else {
+                if (!s && var < 0 && pi < 0)
+                    return ptx_fail(P, &u, "unknown name '%s' in an address; expected a register, a variable or a parameter",
+                                    ptx_quote(&u, q, sizeof q));
+                if (neg || o->sym || o->var >= 0 || o->param >= 0 || o->has_reg)
+                    return ptx_fail(P, &u, "one symbol per address, added");
+                o->sym = s;
+                o->var = var;
+                o->param = pi;
+            }
         } else {
             return ptx_fail(P, &u, "expected a register, symbol or number in the address, found '%s'", ptx_quote(&u, q, sizeof q));
         }
@@ -244,6 +248,11 @@ bool ptx_parse_operand(Ptx *P, POp *o)
         if (ptx_is(&t, "WARP_SZ")) {
             o->kind = PO_IMM;
             o->ival = 32;
+            ptx_next(P);
+            return true;
+        }
+        if (ptx_callparam_reg(P, &t, &o->v, &o->cls)) { /* a call's argument or result */
+            o->kind = PO_REG;
             ptx_next(P);
             return true;
         }

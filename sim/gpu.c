@@ -155,6 +155,12 @@ static bool setup_sms(Gpu *g)
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory (%zu MiB) for resident warps", total >> 20);
         return false;
     }
+    g->prints = calloc(nsm, sizeof *g->prints);
+    if (!g->prints) {
+        gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory for printf buffers");
+        return false;
+    }
+    for (uint32_t s = 0; s < nsm; s++) exec_print_init(&g->prints[s], EXEC_PRINT_LIMIT);
     uint8_t *p = (uint8_t *)g->pool + ((64 - ((uintptr_t)g->pool & 63)) & 63);
     g->sms = (Sm *)p;
     p += (size_t)nsm * sz_sm;
@@ -202,6 +208,7 @@ static bool setup_sms(Gpu *g)
             eb->smem = smem + (size_t)b * g->smem_size;
             eb->smem_size = g->smem_size;
             eb->lmem = g->k->local_bytes ? lmem + (size_t)b * g->block_threads * g->k->local_bytes : NULL;
+            eb->print = &g->prints[s];
             eb->params = L->params;
             memcpy(eb->ntid, L->block, sizeof eb->ntid);
             memcpy(eb->nctaid, L->grid, sizeof eb->nctaid);
@@ -407,6 +414,11 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
     free(g.needs);
     for (uint32_t s2 = 0; g.sms && s2 < g.nsm; s2++)
         for (uint32_t b = 0; b < g.bps; b++) racecheck_destroy(g.sms[s2].blocks[b].rc);
+    if (g.prints) {
+        exec_print_flush(g.prints, g.nsm, L->printf_out);
+        for (uint32_t s2 = 0; s2 < g.nsm; s2++) exec_print_free(&g.prints[s2]);
+        free(g.prints);
+    }
     free(g.pool);
     free(out);
     free(g.free_out);

@@ -10,6 +10,7 @@
 #define GPUSIM_SIM_GPU_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "base/diag.h"
@@ -47,6 +48,9 @@ typedef struct {
     ** SMs among them, with results bit-identical to one thread's. At most
     ** one per SM the launch uses; a trace sink or pc_counters run on one. */
     uint32_t        threads;
+    /* Where device printf's text goes at the launch's end, in the order it
+    ** was printed (cycle, SM; NULL: nowhere). */
+    FILE           *printf_out;
 } Launch;
 
 /* The most host threads one launch runs on (Launch.threads). */

@@ -48,10 +48,18 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half; do
+for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half printf; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
+
+# device printf: the program's stdout has every line (sorted: CUDA orders
+# no threads), and the same bytes on 1 and 3 host threads
+"$GPUSIM" exec --gpu h200 "$X/printf.cu" 2>/dev/null >"$TMP/printf1.out"
+"$GPUSIM" exec --gpu h200 --threads 3 "$X/printf.cu" 2>/dev/null >"$TMP/printf3.out"
+if diff <(grep -v '^PASS$' "$TMP/printf1.out" | sort) "$X/printf.expected" >/dev/null; then ok
+else bad "device printf prints what tests/exec/printf.expected says" "$(diff <(grep -v '^PASS$' "$TMP/printf1.out" | sort) "$X/printf.expected" | head -4)"; fi
+if cmp -s "$TMP/printf1.out" "$TMP/printf3.out"; then ok; else bad "device printf's order is the same on 1 and 3 host threads"; fi
 
 # the README's sample is what gpusim prints today
 (cd "$SRC" && "$GPUSIM" exec --gpu h200 tests/exec/divergence.cu 2>"$TMP/readme.err" >/dev/null)
@@ -95,7 +103,7 @@ expect_err "a bad copy says which range" "cudaMemcpy: source range .* is not ins
 expect_rc "exec partial.cu" 0 exec --gpu h200 "$X/partial.cu"
 expect_out "the other kernels of the file run" "^PASS"
 expect_out "the refused kernel's launch fails as CUDA would" "^talk: cudaErrorInvalidPtx"
-expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\) cannot run on the simulated GPU .*cudaErrorInvalidPtx"
+expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\*, int\) cannot run on the simulated GPU .*cudaErrorInvalidPtx"
 expect_err "the report marks its launch failed" "^  talk +1 \(0 timed\) .* failed"
 
 # the program's arguments, output and exit status are its own

@@ -1,10 +1,11 @@
 // partial.cu -- a program one of whose kernels gpusim cannot run yet (it
-// calls printf): the others run, and the launch of that one fails with
+// sleeps with __nanosleep): the others run, and the launch of that one fails with
 // cudaErrorInvalidPtx and a message naming the kernel and its CUDA line.
 #include "common.cuh"
 
-__global__ void talk(int v) {
-  if (threadIdx.x == 0) printf("value %d\n", v);
+__global__ void talk(int* out, int v) {
+  __nanosleep(100);
+  if (threadIdx.x == 0) out[0] = v;
 }
 
 __global__ void twice(int* x, int n) {
@@ -21,7 +22,7 @@ int main() {
   std::vector<int> h(n);
   CUDA_CHECK(cudaMemcpy(h.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost));
   bool ok = h[n - 1] == 2 * (n - 1);
-  talk<<<1, 32>>>(5);
+  talk<<<1, 32>>>(d, 5);
   cudaError_t e = cudaGetLastError();
   std::printf("talk: %s\n", cudaGetErrorName(e));
   CUDA_CHECK(cudaFree(d));
