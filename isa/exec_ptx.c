@@ -690,6 +690,23 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         for (int l = 0; l < WARP_SIZE; l++) d[l] = (m >> l & 1) ? (uint32_t)exec_printf(b, w, (uint32_t)l, A[l], B[l]) : 0;
         dst32(w, o, d, m);
         return;
+    case OP_MAD_HI_U32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (uint32_t)((uint64_t)a[l] * bb[l] >> 32) + c[l]; dst32(w, o, d, m); return;
+    case OP_MAD_HI_S32:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = (uint32_t)((uint64_t)((int64_t)(int32_t)a[l] * (int32_t)bb[l]) >> 32) + c[l];
+        dst32(w, o, d, m);
+        return;
+    case OP_LOP3_B32: { /* the sum of the minterms the table selects */
+        uint32_t e[WARP_SIZE];
+        src32(w, &in->src[3], e);
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint32_t r = 0;
+            for (int k = 0; k < 8; k++)
+                if (e[l] >> k & 1) r |= (k & 4 ? a[l] : ~a[l]) & (k & 2 ? bb[l] : ~bb[l]) & (k & 1 ? c[l] : ~c[l]);
+            d[l] = r;
+        }
+        dst32(w, o, d, m);
+        return;
+    }
     case OP_BFI_B64: {
         uint32_t e[WARP_SIZE];
         src32(w, &in->src[3], e);

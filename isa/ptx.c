@@ -86,12 +86,12 @@ static uint32_t vreg_of(Ptx *P, uint32_t range, uint32_t index)
     return P->nv++;
 }
 
-bool ptx_callparam_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
+bool ptx_named_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
 {
     uint32_t r = names_find(&P->range_ix, t->s, t->len, range_name, P);
     if (r == NAMES_NONE || P->ranges[r].count) return false;
     uint32_t id = vreg_of(P, r, 0);
-    if (id >= UINT32_MAX - 1 || !ptx_is_callparam(P, id)) return false;
+    if (id >= UINT32_MAX - 1) return false;
     *v = id;
     *cls = P->ranges[r].cls;
     return true;

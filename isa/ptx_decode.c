@@ -207,7 +207,7 @@ static const Arith ARITH[] = {
     { "shr", TYPE_B64, OP_SHR_U64 },  { "shr", TYPE_S64, OP_SHR_S64 },  { "popc", TYPE_B32, OP_POPC_B32 },
     { "popc", TYPE_B64, OP_POPC_B64 }, { "clz", TYPE_B32, OP_CLZ_B32 },  { "clz", TYPE_B64, OP_CLZ_B64 },
     { "brev", TYPE_B32, OP_BREV_B32 }, { "bfe", TYPE_U32, OP_BFE_U32 },  { "bfe", TYPE_S32, OP_BFE_S32 },
-    { "bfi", TYPE_B32, OP_BFI_B32 },  { "bfi", TYPE_B64, OP_BFI_B64 },  { "sad", TYPE_U32, OP_SAD_U32 },
+    { "bfi", TYPE_B32, OP_BFI_B32 },  { "bfi", TYPE_B64, OP_BFI_B64 },  { "lop3", TYPE_B32, OP_LOP3_B32 },  { "sad", TYPE_U32, OP_SAD_U32 },
     { "sad", TYPE_S32, OP_SAD_S32 },  { "bfind", TYPE_U32, OP_BFIND_U32 }, { "bfind", TYPE_S32, OP_BFIND_S32 },
     { "bfind", TYPE_U64, OP_BFIND_U64 }, { "bfind", TYPE_S64, OP_BFIND_S64 },  { "copysign", TYPE_F32, OP_COPYSIGN_F32 },
     { "fma", TYPE_F32, OP_FMA_F32 },  { "tanh", TYPE_F32, OP_TANH_F32 }, { NULL, TYPE_NONE, OP_COUNT },
@@ -262,6 +262,7 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
         if (t == TYPE_F32) return m->lo || m->hi || m->wide ? OP_COUNT : OP_FMA_F32;
         if (m->wide) return t == TYPE_S32 ? OP_MAD_WIDE_S32 : t == TYPE_U32 ? OP_MAD_WIDE_U32 : OP_COUNT;
         if (m->lo) return t == TYPE_S32 ? OP_MAD_LO_S32 : t == TYPE_U32 ? OP_MAD_LO_U32 : ptx_is64(t) ? OP_MAD_LO_S64 : OP_COUNT;
+        if (m->hi) return t == TYPE_S32 ? OP_MAD_HI_S32 : t == TYPE_U32 ? OP_MAD_HI_U32 : OP_COUNT;
         return OP_COUNT;
     }
     if (!strcmp(head, "mul24") && m->lo) return t == TYPE_U32 ? OP_MUL24_LO_U32 : t == TYPE_S32 ? OP_MUL24_LO_S32 : OP_COUNT;
@@ -294,7 +295,7 @@ static const char *const NOT_YET[] = { "trap", "brkpt", "brx", "tex", "tld4", "t
                                        "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "cp", "nanosleep",
                                        "prefetch", "prefetchu", "isspacep", "mapa", "getctarank", "istypep",
                                        "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
-                                       "alloca", "dp2a", "lop3", "fns", "bmsk", "szext", "cvt.pack",
+                                       "alloca", "dp2a", "fns", "bmsk", "szext", "cvt.pack",
                                        "mbarrier", "griddepcontrol", "applypriority", "discard", "createpolicy",
                                        "barrier.cluster", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
                                        "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",

@@ -105,8 +105,9 @@ bool        ptx_expect(Ptx *P, char c, const char *context);
 bool        ptx_int(Ptx *P, const Tok *t, bool neg, int64_t *out);
 bool        ptx_grow(Ptx *P, void **arr, uint32_t *cap, uint32_t need, size_t elem);
 bool        ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
-/* Whether word t names a call's .param (a register here): its register. */
-bool        ptx_callparam_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
+/* Whether word t (no '%') names a single declared register: inline asm's
+** scoped `.reg .pred p;`, a call's `.param` (a register here). */
+bool        ptx_named_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
 const PtxSym *ptx_sym(const Ptx *P, const Tok *t);
 /* `.global` / `.const` ...;: a module variable (isa/ptx_vars.c). */
 bool ptx_parse_module_var(Ptx *P);

@@ -117,8 +117,8 @@ static bool parse_address(Ptx *P, POp *o, Tok t)
             const PtxSym *s = ptx_sym(P, &u);
             int var = s ? -1 : ptx_var(P, &u);
             int pi = s || var >= 0 ? -1 : ptx_param_index(P, &u);
-            if (!s && var < 0 && pi < 0 && first && !neg && ptx_callparam_reg(P, &u, &o->v, &o->cls)) {
-                o->has_reg = true; /* [param0+0]: a call's parameter */
+            if (!s && var < 0 && pi < 0 && first && !neg && ptx_named_reg(P, &u, &o->v, &o->cls)) {
+                o->has_reg = true; /* [param0+0], [ptr]: a named register */
             } else {
                 if (!s && var < 0 && pi < 0)
                     return ptx_fail(P, &u, "unknown name '%s' in an address; expected a register, a variable or a parameter",
@@ -251,7 +251,7 @@ bool ptx_parse_operand(Ptx *P, POp *o)
             ptx_next(P);
             return true;
         }
-        if (ptx_callparam_reg(P, &t, &o->v, &o->cls)) { /* a call's argument or result */
+        if (ptx_named_reg(P, &t, &o->v, &o->cls)) { /* inline asm's scoped register, a call's argument */
             o->kind = PO_REG;
             ptx_next(P);
             return true;
@@ -366,6 +366,8 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (n == 5 && memcmp(w, "clamp", 5) == 0) m->clamp = true;
         else if (n == 3 && memcmp(w, "NaN", 3) == 0) m->nan = true;
         else if (n == 8 && memcmp(w, "shiftamt", 8) == 0) m->shiftamt = true;
+        else if (n == 4 && memcmp(w, "warp", 4) == 0 && strcmp(head, "bar") == 0) { /* bar.warp.sync: its decoder reads it */
+        }
         else if (n == 3 && memcmp(w, "any", 3) == 0 && strcmp(head, "match") == 0) m->any = true;
         else if (name_in(IGNORED, 21, w, n) >= 0 || memchr(w, ':', n)) { /* ordering, scope, cache hints */
             if (n == 2 && memcmp(w, "nc", 2) == 0) m->nc = true;

@@ -209,6 +209,14 @@ static const LaneCase LANES[] = {
     { "  mov.u16 %rs1, 0xc049;\n  cvt.f32.bf16 %f1, %rs1;\n  mov.b32 %r9, %f1;" W32, 0xc0490000, 0xc0490000 },
     { "  cvt.rn.f16.u32 %rs1, %r0;\n  cvt.rzi.s32.f16 %r9, %rs1;" W32, 0, 31 },
     { "  cvt.rn.f16.f64 %rs1, 0d3FF0020000000001;\n  cvt.u32.u16 %r9, %rs1;" W32, 0x3c01, 0x3c01 },
+    /* lop3 truth tables, mad.hi, __syncwarp, inline asm's scoped registers */
+    { "  lop3.b32 %r9, 0xF0F0F0F0, 0xCCCCCCCC, 0xAAAAAAAA, 0x96;" W32, 0x96969696, 0x96969696 },
+    { "  lop3.b32 %r9, %r0, 12, 10, 0xE8;" W32, 8, 14 },  /* majority(a, b, c) */
+    { "  mov.u32 %r1, -1;\n  mad.hi.u32 %r9, %r1, %r1, 5;" W32, 0xfffffffe + 5, 0xfffffffe + 5 },
+    { "  mad.hi.s32 %r9, -1, 7, 100;" W32, 99, 99 },
+    { "  bar.warp.sync -1;\n  mov.u32 %r9, %r0;" W32, 0, 31 },
+    { "  {\n  .reg .pred p;\n  .reg .b32 t;\n  setp.lt.u32 p, %r0, 16;\n  selp.b32 t, 3, 4, p;\n  mov.u32 %r9, t;\n  }\n"
+      "  {\n  .reg .pred p;\n  setp.eq.u32 p, %r9, 4;\n  @p add.u32 %r9, %r9, 10;\n  }" W32, 3, 14 },
     /* local memory: each thread's own depot, through ld/st.local and the
     ** generic window; a 64-bit register stored as its low word; bfi.b64 */
     { "  .local .align 8 .b8 dep[64];\n  mov.u64 %rd1, dep;\n  shl.b32 %r1, %r0, 1;\n  st.local.u32 [%rd1+8], %r1;\n"
