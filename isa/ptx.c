@@ -10,8 +10,11 @@
 ** Module-scope .global and .const variables (with their initializers) are
 ** laid out in ISA_VAR_WINDOW (program.h, ProgramVar); ld.const is a global
 ** load. Kernel-scope .local arrays (nvcc's depot) are each thread's own
-** (Kernel.local_bytes). Left out (errors that say so): .func and call,
-** f16, textures, by-value struct parameters, .address_size 32. */
+** (Kernel.local_bytes); a struct passed by value is a .param byte array;
+** a call's .param declarations (in its braces) are registers, and the one
+** call taken is vprintf's (isa/ptx_decode.c). Left out (errors that say
+** so): .func definitions and calls of them, f16 arithmetic, textures,
+** .address_size 32. */
 #include "isa/ptx_int.h"
 
 #include <ctype.h>
@@ -137,8 +140,7 @@ const PtxSym *ptx_sym(const Ptx *P, const Tok *t)
 
 /* ------------------------------------------------------------ directives */
 
-/* .reg .TYPE %name<N>[, %other ...]; */
-/* .reg .TYPE names;  and a call's `.param .bN name;` (call_param: a
+/* .reg .TYPE %name<N>[, %other ...];  and a call's `.param .bN name;` (call_param: a
 ** register the call sequence's st.param / ld.param move through). A name
 ** declared again in another block of braces is the same register (nvcc
 ** declares temp_param_reg and param0 in every call sequence). */
