@@ -354,8 +354,23 @@ static bool parse_loc(Ptx *P)
     if (!ptx_int(P, &P->tok, false, &l)) return false;
     P->loc_file = f > 0 && f <= 65535 ? (uint16_t)f : 0;
     P->loc_line = l > 0 && l <= UINT32_MAX ? (uint32_t)l : 0;
-    /* the rest of the .loc line (column, inlined_at ...) is not used */
-    while (P->tok.kind != TK_EOF && P->tok.line == line) ptx_next(P);
+    P->loc_inl_file = 0, P->loc_inl_line = 0;
+    /* the rest of the line: the column, and `inlined_at F L C`, which names
+    ** the user's line when the code came from a header (messages say both) */
+    while (P->tok.kind != TK_EOF && P->tok.line == line) {
+        if (ptx_is(&P->tok, "inlined_at")) {
+            ptx_next(P);
+            int64_t inf, inl;
+            if (P->tok.kind == TK_NUM && ptx_int(P, &P->tok, false, &inf)) {
+                ptx_next(P);
+                if (P->tok.kind == TK_NUM && ptx_int(P, &P->tok, false, &inl) && inf > 0 && inf <= 65535 && inl > 0 &&
+                    inl <= UINT32_MAX)
+                    P->loc_inl_file = (uint16_t)inf, P->loc_inl_line = (uint32_t)inl;
+            }
+            continue;
+        }
+        ptx_next(P);
+    }
     return true;
 }
 
@@ -811,6 +826,39 @@ static bool parse_module(Ptx *P)
     return true;
 }
 
+/* nvcc writes the .file table after the kernels: its entries are read
+** first, so that an error inside a kernel can name the CUDA line (a line
+** whose first word is .file, then a number and a quoted name; the real
+** parse reads them again, with its checks). */
+static void prescan_files(Program *pr, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol) eol = end;
+        const char *s = p;
+        while (s < eol && (*s == ' ' || *s == '\t')) s++;
+        if (eol - s > 6 && !memcmp(s, ".file", 5) && (s[5] == ' ' || s[5] == '\t')) {
+            char *num_end;
+            long n = strtol(s + 5, &num_end, 10);
+            const char *q = num_end < eol ? memchr(num_end, '"', (size_t)(eol - num_end)) : NULL;
+            const char *q2 = q ? memchr(q + 1, '"', (size_t)(eol - q - 1)) : NULL;
+            if (n >= 1 && n <= 65535 && q2) {
+                if ((uint32_t)n > pr->nsrc_files) {
+                    char **nf = realloc(pr->src_files, (size_t)n * sizeof *nf);
+                    if (!nf) return;
+                    for (uint32_t i = pr->nsrc_files; i < (uint32_t)n; i++) nf[i] = NULL;
+                    pr->src_files = nf;
+                    pr->nsrc_files = (uint32_t)n;
+                }
+                free(pr->src_files[n - 1]);
+                pr->src_files[n - 1] = strndup(q + 1, (size_t)(q2 - q - 1));
+            }
+        }
+        p = eol + 1;
+    }
+}
+
 bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Diag *d)
 {
     memset(out, 0, sizeof *out);
@@ -832,6 +880,7 @@ bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Dia
     out->file = strdup(P->file);
     bool ok = out->file != NULL;
     if (!ok) diag_set(d, P->file, 0, 0, "out of memory");
+    if (ok) prescan_files(out, text, len);
     if (ok) ok = parse_module(P);
     for (uint32_t i = 0; i < P->nsyms; i++) free(P->syms[i].name);
     for (uint32_t i = 0; i < P->npnames; i++) free(P->pnames[i]);

@@ -91,6 +91,8 @@ typedef struct {
     ** name the CUDA source line too) */
     uint16_t    loc_file;
     uint32_t    loc_line;
+    uint16_t    loc_inl_file;  /* .loc's `inlined_at F L`: the call it was inlined into */
+    uint32_t    loc_inl_line;
     bool        in_instr;
 } Ptx;
 

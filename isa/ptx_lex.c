@@ -24,8 +24,12 @@ bool ptx_fail(Ptx *P, const Tok *t, const char *fmt, ...)
     const Program *pr = P->prog;
     if (P->in_instr && P->loc_line && pr && P->loc_file && P->loc_file <= pr->nsrc_files && pr->src_files[P->loc_file - 1]) {
         size_t n = strlen(P->d->message);
-        snprintf(P->d->message + n, sizeof P->d->message - n, " (CUDA source %s:%u)", pr->src_files[P->loc_file - 1],
-                 P->loc_line);
+        if (P->loc_inl_line && P->loc_inl_file <= pr->nsrc_files && pr->src_files[P->loc_inl_file - 1])
+            snprintf(P->d->message + n, sizeof P->d->message - n, " (CUDA source %s:%u, inlined at %s:%u)",
+                     pr->src_files[P->loc_file - 1], P->loc_line, pr->src_files[P->loc_inl_file - 1], P->loc_inl_line);
+        else
+            snprintf(P->d->message + n, sizeof P->d->message - n, " (CUDA source %s:%u)", pr->src_files[P->loc_file - 1],
+                     P->loc_line);
     }
     return false;
 }

@@ -743,6 +743,15 @@ START_TEST(test_refusal_names_cuda_line)
                              ".visible .entry k()\n{\n.loc 1 12 5\n  ret;\n}\n.bogus\n";
     ck_assert(!ptx_parse(dir, strlen(dir), "cached.ptx", &p, &d));
     ck_assert_msg(!strstr(d.message, "CUDA source"), "%s", d.message);
+    /* as nvcc writes it: the .file table after the kernels, and code inlined
+    ** from a header naming the user's line it was inlined at */
+    static const char *late = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k()\n{\n.loc 2 169 5, function_name $L__info_string0, inlined_at 1 7 3\n"
+                              "  trap;\n  ret;\n}\n\t.file\t1 \"/src/kern.cu\"\n\t.file\t2 \"/cuda/include/sm_70_rt.hpp\"\n";
+    ck_assert(ptx_parse(late, strlen(late), "cached.ptx", &p, &d));
+    ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
+    ck_assert_msg(strstr(d.message, "(CUDA source /cuda/include/sm_70_rt.hpp:169, inlined at /src/kern.cu:7)"), "%s", d.message);
+    program_destroy(&p);
 }
 END_TEST
 

@@ -104,6 +104,7 @@ expect_rc "exec partial.cu" 0 exec --gpu h200 "$X/partial.cu"
 expect_out "the other kernels of the file run" "^PASS"
 expect_out "the refused kernel's launch fails as CUDA would" "^talk: cudaErrorInvalidPtx"
 expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\*, int\) cannot run on the simulated GPU .*cudaErrorInvalidPtx"
+expect_err "the refusal names the CUDA line, through the header it came from" "inlined at .*partial.cu:7\)"
 expect_err "the report marks its launch failed" "^  talk +1 \(0 timed\) .* failed"
 
 # the program's arguments, output and exit status are its own
