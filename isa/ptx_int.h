@@ -119,6 +119,10 @@ int ptx_var(const Ptx *P, const Tok *t);
 int         ptx_param_index(const Ptx *P, const Tok *t);
 uint32_t    ptx_label_find(const Ptx *P, const char *name, size_t len);
 
+/* isa/ptx_loc.c: `.file N "name"` into P->prog->src_files; and the same
+** for every .file line of a whole text, read ahead of the parse. */
+bool ptx_parse_file_dir(Ptx *P);
+void ptx_prescan_files(Program *pr, const char *text, size_t len);
 /* isa/ptx_decode.c */
 bool ptx_instruction(Ptx *P);     /* one statement at P->tok, through its ';' */
 /* Whether virtual register v is a call's .param (a body-scope declaration). */
