@@ -117,6 +117,15 @@ bool ptx_want_src(Ptx *P, const POp *o, bool w64, bool is_float, Operand *out, c
     return true;
 }
 
+bool ptx_fresh_reg(Ptx *P, const Tok *at, uint8_t cls, uint32_t *v)
+{
+    if (!ptx_grow(P, (void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return false;
+    if (P->nv >= 0xffff) return ptx_fail(P, at, "too many registers in one kernel");
+    P->vclass[P->nv] = cls;
+    *v = P->nv++;
+    return true;
+}
+
 bool ptx_nops(Ptx *P, const Tok *op, uint32_t have, uint32_t lo, uint32_t hi)
 {
     char q[80];
@@ -217,11 +226,11 @@ static const Arith ARITH[] = {
 static Opcode f64_row(const char *head, const Mods *m)
 {
     bool rn = m->rnd == RND_RN, plain = m->rnd == RND_NONE;
-    bool directed = m->rnd == RND_RN || m->rnd == RND_RZ || m->rnd == RND_RM || m->rnd == RND_RP;
+    bool rounded = m->rnd == RND_RN || m->rnd == RND_RZ || m->rnd == RND_RM || m->rnd == RND_RP; /* any of the four */
     if (m->lo || m->hi || m->wide) return OP_COUNT;
-    if (!strcmp(head, "add")) return plain || directed ? OP_ADD_F64 : OP_COUNT;
-    if (!strcmp(head, "sub")) return plain || directed ? OP_SUB_F64 : OP_COUNT;
-    if (!strcmp(head, "mul")) return plain || directed ? OP_MUL_F64 : OP_COUNT;
+    if (!strcmp(head, "add")) return plain || rounded ? OP_ADD_F64 : OP_COUNT;
+    if (!strcmp(head, "sub")) return plain || rounded ? OP_SUB_F64 : OP_COUNT;
+    if (!strcmp(head, "mul")) return plain || rounded ? OP_MUL_F64 : OP_COUNT;
     if (!strcmp(head, "fma") || !strcmp(head, "mad")) return rn ? OP_FMA_F64 : OP_COUNT;
     if (!strcmp(head, "div")) return rn ? OP_DIV_F64 : OP_COUNT;
     if (!strcmp(head, "rcp")) return rn ? OP_RCP_F64 : m->approx ? OP_RCP_APPROX_F64 : OP_COUNT;

@@ -18,19 +18,7 @@
 
 bool ptx_is16(ValueType t) { return t == TYPE_S16 || t == TYPE_U16 || t == TYPE_B16; }
 
-/* A fresh 32-bit virtual register. */
-static bool fresh32(Ptx *P, const Tok *at, uint32_t *v)
-{
-    if (!ptx_grow(P, (void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return false;
-    if (P->nv >= 0xffff) return ptx_fail(P, at, "too many registers in one kernel");
-    P->vclass[P->nv] = VREG_32;
-    *v = P->nv++;
-    return true;
-}
-
-/* Emits d = cvt.to.from s (an integer extension, free) at the place and
-** under the guard of instruction `like` (guard g). */
-static bool extend(Ptx *P, const Instr *like, uint32_t d, uint32_t s, ValueType to, ValueType from, uint32_t g)
+bool ptx_emit_extend(Ptx *P, const Instr *like, uint32_t d, uint32_t s, ValueType to, ValueType from, uint32_t g)
 {
     Instr c;
     memset(&c, 0, sizeof c);
@@ -63,8 +51,8 @@ bool ptx_extend16(Ptx *P, const Instr *like, const POp *o, ValueType t, POp *out
     }
     if (o->kind != PO_REG || o->cls != VREG_32) return true; /* the row's own checks say what is wrong */
     uint32_t v = 0;
-    if (!fresh32(P, &o->tok, &v)) return false;
-    if (!extend(P, like, v, o->v, type_signed(t) ? TYPE_S32 : TYPE_U32, t, g)) return false;
+    if (!ptx_fresh_reg(P, &o->tok, VREG_32, &v)) return false;
+    if (!ptx_emit_extend(P, like, v, o->v, type_signed(t) ? TYPE_S32 : TYPE_U32, t, g)) return false;
     out->v = v;
     return true;
 }
@@ -108,5 +96,5 @@ bool ptx_decode_int16(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
     if (!ptx_emit(P, in, g)) return false;
     /* a wrapped result (and abs's, which wraps at -32768) back to 16 bits */
     if (wide || (read && strcmp(head, "abs"))) return true;
-    return extend(P, in, ops[0].v, ops[0].v, rt, sgn ? TYPE_S32 : TYPE_U32, g);
+    return ptx_emit_extend(P, in, ops[0].v, ops[0].v, rt, sgn ? TYPE_S32 : TYPE_U32, g);
 }

@@ -215,19 +215,8 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     /* a narrower load into a 64-bit register: zero- or sign-extended to it,
     ** as PTX defines (a free cvt: ptxas loads into the low register and
     ** sets the high one, or folds it into the user) */
-    Instr c = *in;
-    memset(c.dst, 0, sizeof c.dst);
-    memset(c.src, 0, sizeof c.src);
-    c.op = OP_CVT;
-    c.type = (uint8_t)(type_signed(t) ? TYPE_S64 : TYPE_U64);
-    c.stype = (uint8_t)(type_signed(t) ? (ptx_issub(t) ? TYPE_S32 : t) : TYPE_U32);
-    c.sub = RND_NONE;
-    c.iflags = 0, c.offset = 0, c.vec = 1;
-    c.ndst = c.nsrc = 1;
-    c.dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)widen };
-    c.src[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)widen };
-    c.slots = 0, c.lunit = c.llat = UNIT_ALU;
-    return ptx_emit(P, &c, g);
+    return ptx_emit_extend(P, in, (uint32_t)widen, (uint32_t)widen, type_signed(t) ? TYPE_S64 : TYPE_U64,
+                           type_signed(t) ? TYPE_S32 : TYPE_U32, g);
 }
 
 /* atom / red on global or shared memory. */
@@ -259,10 +248,9 @@ bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     in->nsrc = (uint8_t)(op == ATOM_CAS ? 3 : 2);
     const POp *o = ops;
     if (red) { /* a reduction returns nothing: a dead register takes the old value */
-        if (!ptx_grow(P, (void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return false;
-        if (P->nv >= 0xffff) return ptx_fail(P, opt, "too many registers in one kernel");
-        P->vclass[P->nv] = w64 ? VREG_64 : VREG_32;
-        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)P->nv++ };
+        uint32_t v = 0;
+        if (!ptx_fresh_reg(P, opt, w64 ? VREG_64 : VREG_32, &v)) return false;
+        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
     } else if (!ptx_want_reg(P, o++, w64 ? VREG_64 : VREG_32, &in->dst[0], "the destination")) {
         return false;
     }
@@ -348,10 +336,8 @@ bool ptx_decode_setp(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         return ptx_emit(P, in, g);
     }
     /* the compare into a fresh predicate, then p = t BOOL c, q = !t BOOL c */
-    if (!ptx_grow(P, (void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return false;
-    if (P->nv >= 0xffff) return ptx_fail(P, opt, "too many registers in one kernel");
-    P->vclass[P->nv] = VREG_PRED;
-    uint32_t tv = P->nv++;
+    uint32_t tv = 0;
+    if (!ptx_fresh_reg(P, opt, VREG_PRED, &tv)) return false;
     in->dst[0] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)tv };
     if (!ptx_emit(P, in, g)) return false;
     static const Opcode BOOL_ROW[] = { OP_AND_PRED, OP_OR_PRED, OP_XOR_PRED };
@@ -740,10 +726,9 @@ bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     in->ndst = 1;
     in->nsrc = 2;
     if (ops[0].kind == PO_NONE) { /* its result unused: a register that nothing reads */
-        if (!ptx_grow(P, (void **)&P->vclass, &P->vclass_cap, P->nv + 1, 1)) return false;
-        if (P->nv >= 0xffff) return ptx_fail(P, opt, "too many registers in one kernel");
-        P->vclass[P->nv] = VREG_32;
-        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)P->nv++ };
+        uint32_t v = 0;
+        if (!ptx_fresh_reg(P, opt, VREG_32, &v)) return false;
+        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
     } else if (!ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the return value")) {
         return false;
     }

@@ -205,6 +205,9 @@ bool ptx_want_reg(Ptx *P, const POp *o, uint8_t want, Operand *out, const char *
 ** a float literal allowed when is_float (an f64's when both: its bits
 ** pooled as a 64-bit constant). */
 bool ptx_want_src(Ptx *P, const POp *o, bool w64, bool is_float, Operand *out, const char *what);
+/* A fresh virtual register of class cls into *v: a temporary, or a result
+** that nothing reads (red's old value, an unused return value). */
+bool ptx_fresh_reg(Ptx *P, const Tok *at, uint8_t cls, uint32_t *v);
 /* The instruction op has between lo and hi operands. */
 bool ptx_nops(Ptx *P, const Tok *op, uint32_t have, uint32_t lo, uint32_t hi);
 /* Appends *in to the kernel, guarded by virtual predicate g (UINT32_MAX: none). */
@@ -255,6 +258,9 @@ PTX_DECODER(ptx_decode_int16);
 ** extended into a fresh one (a free cvt placed and guarded as `like`, guard
 ** g), an immediate cut to 16 bits and extended; others as they are. */
 bool ptx_extend16(Ptx *P, const Instr *like, const POp *o, ValueType t, POp *out, uint32_t g);
+/* Emits d = cvt.to.from s, an integer extension (free: 0 slots), at the
+** place and under the guard of instruction `like` (guard g). */
+bool ptx_emit_extend(Ptx *P, const Instr *like, uint32_t d, uint32_t s, ValueType to, ValueType from, uint32_t g);
 /* isa/ptx_decode.c: the row of a plain arithmetic instruction, or OP_COUNT. */
 Opcode ptx_arith_row(const char *head, const Mods *m);
 
