@@ -29,7 +29,9 @@
 #define RULE_TAIL          0.8   /* wave efficiency below this, with > 1 wave and
                                     blocks not streamed (neither launch- nor
                                     DRAM-bound: those do not run in waves)        */
-#define RULE_BOUND         0.6   /* share of peak DRAM bandwidth / FP32 throughput */
+#define RULE_BOUND         0.6   /* a unit at this share of its peak binds the kernel
+                                    (Nsight Compute's threshold for latency issues) */
+#define RULE_ALSO          0.5   /* other units at this share are named after it  */
 #define RULE_INSTR_RATIO   1.3   /* warp instructions vs the first variant        */
 static double per(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
@@ -95,10 +97,14 @@ static void explain_global(Causes *cs, const GlobalCounts *g, const char *what)
     double spr = g->sectors_per_request, ideal = g->ideal_sectors_per_request;
     if (spr > ideal * RULE_UNCOALESCED) {
         cs->memory = true;
+        /* at most one sector beyond the ideal a request: contiguous lanes
+        ** whose span straddles a sector boundary, not scattered ones */
+        bool misaligned = spr <= ideal + 1.0;
         cause(cs, 1.0 - ideal / spr,
-              "global %s touch %.1f sectors per request where %.0f would do: uncoalesced, %.0f%% of the bytes moved "
-              "are used",
-              what, spr, ideal, 100.0 * ideal / spr);
+              "global %s touch %.1f sectors per request where %.0f would do: %s, %.0f%% of the bytes moved are used",
+              what, spr, ideal,
+              misaligned ? "misaligned, not scattered (at most one sector more a request)" : "uncoalesced",
+              100.0 * ideal / spr);
     }
 }
 
@@ -179,15 +185,6 @@ static void find_causes(const RunReport *r, const RunRow *row, Causes *cs)
                   "(divergence)",
                   100.0 * st->branch_efficiency);
     }
-    if (st->launch_queue_share >= RULE_LAUNCH && st->occ.blocks_per_sm) {
-        uint32_t wpb = st->occ.warps_per_sm / st->occ.blocks_per_sm;
-        uint32_t each = wpb * c->warp_launch_interval > c->block_launch_interval ? wpb * c->warp_launch_interval
-                                                                                 : c->block_launch_interval;
-        cause(cs, st->launch_queue_share,
-              "SMs had a block waiting for their block launcher %.0f%% of the time (it starts one block of %u "
-              "warp%s per %u cycles): launch-bound",
-              100.0 * st->launch_queue_share, wpb, wpb == 1 ? "" : "s", each);
-    }
     uint64_t slots = (uint64_t)c->sm_count * st->occ.blocks_per_sm;
     if (st->theoretical_occupancy > 0 && st->theoretical_occupancy <= RULE_LOW_OCC)
         /* a limit, not a loss by itself: half the weight of the slots it leaves empty */
@@ -228,6 +225,83 @@ static void find_causes(const RunReport *r, const RunRow *row, Causes *cs)
     }
 }
 
+/* ------------------------------------------------------ the binding limit */
+
+/* The binding limit: the busiest unit when it is at RULE_BOUND of its peak
+** or more; else the block launcher when blocks wait for it (they arrive
+** slower than they finish); else latency. */
+typedef enum { BOUND_UNIT, BOUND_LAUNCH, BOUND_LATENCY } BoundKind;
+
+static BoundKind bound_kind(const KernelStats *st)
+{
+    if (st->throughput[st->busiest] >= RULE_BOUND) return BOUND_UNIT;
+    if (st->launch_queue_share >= RULE_LAUNCH && st->occ.blocks_per_sm) return BOUND_LAUNCH;
+    return BOUND_LATENCY;
+}
+
+const char *explain_bound_name(const KernelStats *st)
+{
+    switch (bound_kind(st)) {
+    case BOUND_UNIT: return LIMIT_NAMES[st->busiest];
+    case BOUND_LAUNCH: return "launch";
+    default: return "latency";
+    }
+}
+
+/* A unit's peak in its own units, for the sentence. */
+static void peak_text(const GpuConfig *c, Limit k, char *buf, size_t cap)
+{
+    double per_sm = c->sm_schedulers;
+    switch (k) {
+    case LIMIT_DRAM: snprintf(buf, cap, "%.0f GB/s", c->dram_bandwidth_gbs); return;
+    case LIMIT_L2: snprintf(buf, cap, "%.0f GB/s", c->l2_bytes_per_clk * c->clock_mhz * 1e-3); return;
+    case LIMIT_L1: snprintf(buf, cap, "%u sectors a cycle per SM", c->l1_sectors_per_cycle); return;
+    case LIMIT_SHARED: snprintf(buf, cap, "a wavefront a cycle per SM"); return;
+    case LIMIT_ISSUE: break;
+    case LIMIT_FMA: per_sm /= c->fma_interval; break;
+    case LIMIT_ALU: per_sm /= c->alu_interval; break;
+    case LIMIT_XU: per_sm /= c->sfu_interval; break;
+    case LIMIT_FP64: per_sm /= c->fp64_interval; break;
+    case LIMITS: break;
+    }
+    snprintf(buf, cap, "%g warp instruction%s a cycle per SM", per_sm, per_sm == 1 ? "" : "s");
+}
+
+static bool memory_limit(Limit k) { return k == LIMIT_DRAM || k == LIMIT_L2 || k == LIMIT_L1 || k == LIMIT_SHARED; }
+
+/* The first clauses: the one limit that binds, in Nsight Compute's terms,
+** then the other units under load ("also"). */
+static void bound_clauses(const GpuConfig *c, const KernelStats *st, Sentence *s)
+{
+    Limit top = st->busiest;
+    double busiest = 100.0 * st->throughput[top];
+    char peak[64];
+    peak_text(c, top, peak, sizeof peak);
+    switch (bound_kind(st)) {
+    case BOUND_UNIT:
+        clause(s, "%s at %.0f%% of its peak (%s): %s-bound", LIMIT_WHAT[top], busiest, peak,
+               memory_limit(top) ? "memory" : "compute");
+        break;
+    case BOUND_LAUNCH: {
+        uint32_t wpb = st->occ.warps_per_sm / st->occ.blocks_per_sm;
+        uint32_t each = wpb * c->warp_launch_interval > c->block_launch_interval ? wpb * c->warp_launch_interval
+                                                                                 : c->block_launch_interval;
+        clause(s,
+               "launch-bound: blocks arrive slower than they finish (SMs had a block waiting for their block "
+               "launcher %.0f%% of the time; it starts one block of %u warp%s per %u cycles), and no unit is near "
+               "its peak (the busiest, %s, at %.0f%%)",
+               100.0 * st->launch_queue_share, wpb, wpb == 1 ? "" : "s", each, LIMIT_WHAT[top], busiest);
+        return;
+    }
+    case BOUND_LATENCY:
+        clause(s, "latency-bound: no unit near its peak (the busiest, %s, at %.0f%%)", LIMIT_WHAT[top], busiest);
+        return;
+    }
+    for (int k = 0; k < LIMITS; k++)
+        if (k != (int)top && st->throughput[k] >= RULE_ALSO)
+            clause(s, "also %s at %.0f%%", LIMIT_WHAT[k], 100.0 * st->throughput[k]);
+}
+
 void explain_row(const RunReport *r, uint32_t i, char *buf, size_t cap)
 {
     const RunRow *row = &r->rows[i];
@@ -249,14 +323,9 @@ void explain_row(const RunReport *r, uint32_t i, char *buf, size_t cap)
             cs.c[b] = cs.c[b - 1];
             cs.c[b - 1] = t;
         }
+    bound_clauses(r->c, st, &s); /* what binds it first, then the causes */
     for (int k = 0; k < cs.n; k++) clause(&s, "%s", cs.c[k].text);
-    /* then what the kernel is bound by, and where its warps wait */
-    if (st->peak_dram_gbs > 0 && st->dram_bandwidth_gbs >= RULE_BOUND * st->peak_dram_gbs)
-        clause(&s, "DRAM at %.0f%% of its %.0f GB/s peak: memory-bound", 100.0 * st->dram_bandwidth_gbs / st->peak_dram_gbs,
-               st->peak_dram_gbs);
-    else if (st->peak_gflops > 0 && st->achieved_gflops >= RULE_BOUND * st->peak_gflops)
-        clause(&s, "FP32 at %.0f%% of its %.0f GFLOP/s peak: compute-bound", 100.0 * st->achieved_gflops / st->peak_gflops,
-               st->peak_gflops);
+    /* then where its warps wait */
     uint64_t total = st->stall_cycles;
     int top = -1;
     for (int k = 0; k < STALL_REASONS; k++)

@@ -15,4 +15,9 @@
 ** into buf (cap bytes, always terminated). */
 void explain_row(const RunReport *r, uint32_t i, char *buf, size_t cap);
 
+/* What binds the launch, as --json's "bound" names it: a unit of
+** LIMIT_NAMES at or near its peak, else "launch" (blocks arrive slower than
+** they finish) or "latency". */
+const char *explain_bound_name(const KernelStats *st);
+
 #endif

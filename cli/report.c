@@ -464,7 +464,17 @@ typedef struct {
     U("dram__bytes_write.sum", st->dram_write_bytes)                                                    \
     U("dram__bytes.sum", st->dram_bytes)                                                                \
     D("dram__bytes.sum.per_second", 1e9 * st->dram_bandwidth_gbs)                                       \
-    D("dram__throughput.avg.pct_of_peak_sustained_elapsed", pct(peak_dram))                             \
+    /* each unit's share of its peak, and the one that binds (cli/explain.c) */                        \
+    D(LIMIT_NCU[LIMIT_DRAM], pct(st->throughput[LIMIT_DRAM]))                                           \
+    D(LIMIT_NCU[LIMIT_L2], pct(st->throughput[LIMIT_L2]))                                               \
+    D(LIMIT_NCU[LIMIT_L1], pct(st->throughput[LIMIT_L1]))                                               \
+    D(LIMIT_NCU[LIMIT_SHARED], pct(st->throughput[LIMIT_SHARED]))                                       \
+    D(LIMIT_NCU[LIMIT_ISSUE], pct(st->throughput[LIMIT_ISSUE]))                                         \
+    D(LIMIT_NCU[LIMIT_FMA], pct(st->throughput[LIMIT_FMA]))                                             \
+    D(LIMIT_NCU[LIMIT_ALU], pct(st->throughput[LIMIT_ALU]))                                             \
+    D(LIMIT_NCU[LIMIT_XU], pct(st->throughput[LIMIT_XU]))                                               \
+    D(LIMIT_NCU[LIMIT_FP64], pct(st->throughput[LIMIT_FP64]))                                           \
+    S("bound", explain_bound_name(st))                                                                  \
     /* gpusim's own: the roofline point (FP32, the one precision the                                    \
     ** mini ISA computes in), the SMs' block launchers */                                               \
     U("fp32_flop", st->flops)                                                                           \
@@ -488,7 +498,6 @@ static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
 {
     const GlobalCounts *ld = &st->global[ACCESS_LOAD], *sto = &st->global[ACCESS_STORE];
     const SharedCounts *sld = &st->shared[ACCESS_LOAD], *sst = &st->shared[ACCESS_STORE];
-    double peak_dram = st->peak_dram_gbs > 0 ? st->dram_bandwidth_gbs / st->peak_dram_gbs : 0;
     double of_bound = st->roofline_gflops > 0 ? st->achieved_gflops / st->roofline_gflops : 0;
 #define FIELD_U64(name, value) { name, F_U64, value, 0, NULL },
 #define FIELD_DBL(name, value) { name, F_DBL, 0, value, NULL },

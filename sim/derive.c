@@ -4,6 +4,7 @@
 #include "sim/derive.h"
 
 static double per(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+static double share(double used, double peak) { return peak > 0 ? used / peak : 0.0; }
 
 void derive_stats(const GpuConfig *c, KernelStats *st)
 {
@@ -55,6 +56,24 @@ void derive_stats(const GpuConfig *c, KernelStats *st)
     st->arithmetic_intensity = st->dram_bytes ? (double)st->flops / (double)st->dram_bytes : 0;
     double mem_bound = st->arithmetic_intensity * st->peak_dram_gbs;
     st->roofline_gflops = st->dram_bytes == 0 || mem_bound > st->peak_gflops ? st->peak_gflops : mem_bound;
+
+    /* each unit's share of its peak over the elapsed cycles of every SM
+    ** (Nsight Compute's pct_of_peak_sustained_elapsed) */
+    double sm_cycles = (double)st->cycles * c->sm_count, slots = sm_cycles * c->sm_schedulers;
+    uint64_t sectors = 0;
+    for (int k = 0; k < ACCESS_KINDS; k++) sectors += st->global[k].sectors;
+    st->throughput[LIMIT_DRAM] = share(st->dram_bandwidth_gbs, st->peak_dram_gbs);
+    st->throughput[LIMIT_L2] = share(32.0 * (double)st->l2_sector_accesses, (double)st->cycles * c->l2_bytes_per_clk);
+    st->throughput[LIMIT_L1] = share((double)sectors, sm_cycles * c->l1_sectors_per_cycle);
+    st->throughput[LIMIT_SHARED] = share((double)st->shared_wavefronts, sm_cycles); /* one a cycle per SM */
+    st->throughput[LIMIT_ISSUE] = share((double)st->warp_instructions, slots);
+    st->throughput[LIMIT_FMA] = share((double)st->pipe_cycles[UNIT_FMA], slots);
+    st->throughput[LIMIT_ALU] = share((double)st->pipe_cycles[UNIT_ALU], slots);
+    st->throughput[LIMIT_XU] = share((double)st->pipe_cycles[UNIT_SFU], slots);
+    st->throughput[LIMIT_FP64] = share((double)st->pipe_cycles[UNIT_FP64], slots);
+    st->busiest = LIMIT_DRAM;
+    for (int k = 1; k < LIMITS; k++)
+        if (st->throughput[k] > st->throughput[st->busiest]) st->busiest = (Limit)k;
 
     st->stall_cycles = 0;
     for (int k = 0; k < STALL_REASONS; k++) st->stall_cycles += st->stall[k];

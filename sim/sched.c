@@ -550,6 +550,7 @@ ISSUE_STEP uint64_t time_on_pipe(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot
     } else {
         if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
         q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
+        g->st->pipe_cycles[unit] += (uint64_t)g->interval[unit] * slots;
         ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
     }
     const uint8_t reads = g->needs[in - g->k->code].reads;

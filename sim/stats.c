@@ -14,6 +14,24 @@ const char *const STALL_HELP[STALL_COUNT] = {
 #undef STALL_DOC
 };
 
+const char *const LIMIT_NAMES[LIMITS] = {
+#define LIMIT_NAME(id, name, what, ncu) name,
+    LIMIT_LIST(LIMIT_NAME)
+#undef LIMIT_NAME
+};
+
+const char *const LIMIT_WHAT[LIMITS] = {
+#define LIMIT_DOC(id, name, what, ncu) what,
+    LIMIT_LIST(LIMIT_DOC)
+#undef LIMIT_DOC
+};
+
+const char *const LIMIT_NCU[LIMITS] = {
+#define LIMIT_METRIC(id, name, what, ncu) ncu,
+    LIMIT_LIST(LIMIT_METRIC)
+#undef LIMIT_METRIC
+};
+
 const char *const ACCESS_NAMES[ACCESS_KINDS] = { "loads", "stores", "atomics" };
 
 /* The bodies of the adders: `to` and `from` of the same struct type. */
@@ -28,6 +46,7 @@ void stats_add(KernelStats *to, const KernelStats *from)
 {
     KERNEL_COUNTS(ADD_SUM, ADD_MAX)
     for (int k = 0; k < STALL_REASONS; k++) to->stall[k] += from->stall[k];
+    for (int u = 0; u < UNIT_COUNT; u++) to->pipe_cycles[u] += from->pipe_cycles[u];
     for (int k = 0; k < ACCESS_KINDS; k++) {
         global_add(&to->global[k], &from->global[k]);
         shared_add(&to->shared[k], &from->shared[k]);

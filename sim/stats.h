@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "isa/opcodes.h"
 #include "sim/occupancy.h"
 
 /* Warp stall reasons, sampled per warp per cycle, with Nsight Compute's
@@ -108,6 +109,35 @@ extern const char *const ACCESS_NAMES[ACCESS_KINDS]; /* "loads", "stores", "atom
     X(l2_atomic_wait_cycles)   /* global atomics: cycles waiting for earlier lanes on their   \
                                   L2 line (same-line serialisation)                        */
 
+/* The units whose throughput a launch is held against its peak, each with
+** the Nsight Compute metric that measures the same share: what one of them
+** at or near its peak binds (cli/explain.c names the busiest). Every share
+** is of the unit's peak over the launch's elapsed cycles on every SM. The
+** FMA pipe runs FP32 and integer multiplies, the ALU integer and logic
+** work, the XU the special functions (rcp, sqrt, ex2, sin, ...).
+** X(id, name, what, ncu metric) */
+#define LIMIT_LIST(X)                                                                                      \
+    X(DRAM,   "dram",   "DRAM",                           "dram__throughput.avg.pct_of_peak_sustained_elapsed") \
+    X(L2,     "l2",     "L2",                             "lts__t_bytes.avg.pct_of_peak_sustained_elapsed")     \
+    X(L1,     "l1",     "L1",                             "l1tex__t_sectors.avg.pct_of_peak_sustained_elapsed") \
+    X(SHARED, "shared", "shared memory",                  "l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed") \
+    X(ISSUE,  "issue",  "issue slots",                    "sm__inst_issued.avg.pct_of_peak_sustained_elapsed")  \
+    X(FMA,    "fma",    "FMA pipe",                    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed") \
+    X(ALU,    "alu",    "ALU pipe",                       "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_elapsed") \
+    X(XU,     "xu",     "XU pipe",                        "sm__pipe_xu_cycles_active.avg.pct_of_peak_sustained_elapsed")  \
+    X(FP64,   "fp64",   "FP64 pipe",                      "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_elapsed")
+
+typedef enum {
+#define LIMIT_ENUM(id, name, what, ncu) LIMIT_##id,
+    LIMIT_LIST(LIMIT_ENUM)
+#undef LIMIT_ENUM
+    LIMITS
+} Limit;
+
+extern const char *const LIMIT_NAMES[LIMITS]; /* "dram", "l2", ...            */
+extern const char *const LIMIT_WHAT[LIMITS];  /* "DRAM", "L2", ...            */
+extern const char *const LIMIT_NCU[LIMITS];   /* the ncu metric of the share  */
+
 #define STATS_U64_FIELD(name) uint64_t name;
 #define STATS_U32_FIELD(name) uint32_t name;
 
@@ -136,6 +166,9 @@ typedef struct {
     /* the LSU and the shared-memory pipe at issue (sched.c), by AccessKind */
     GlobalCounts global[ACCESS_KINDS];
     SharedCounts shared[ACCESS_KINDS];
+    uint64_t pipe_cycles[UNIT_COUNT]; /* summed over schedulers: cycles each
+                                         unit was reserved by an issue (its
+                                         interval x slots; sched.c)      */
 
     /* ---- derived (derive_stats) ------------------------------------------ */
     double   time_us;                 /* cycles at the preset clock            */
@@ -167,6 +200,8 @@ typedef struct {
     double   achieved_gflops;
     uint64_t stall_cycles;            /* warp-cycles in all stall reasons      */
     double   stall_share[STALL_REASONS]; /* each reason's share of stall_cycles */
+    double   throughput[LIMITS];      /* each unit's share of its peak, elapsed */
+    Limit    busiest;                 /* the largest of them                    */
 } KernelStats;
 
 /* Adds every raw counter of `from` to `to` (sums; the largest for the

@@ -160,6 +160,48 @@ START_TEST(test_memory_and_roofline)
 }
 END_TEST
 
+/* Each unit's share of its peak over the elapsed cycles of every SM, and
+** the busiest of them. */
+START_TEST(test_throughputs)
+{
+    GpuConfig c = machine();
+    KernelStats st;
+    memset(&st, 0, sizeof st);
+    st.cycles = 1000;
+    double sm_cycles = 1000.0 * c.sm_count, slots = sm_cycles * c.sm_schedulers;
+    st.l2_sector_accesses = (uint64_t)(c.l2_bytes_per_clk * 1000 / 32 / 2); /* half the L2's bytes */
+    st.global[ACCESS_LOAD].sectors = (uint64_t)(sm_cycles * c.l1_sectors_per_cycle / 4);
+    st.global[ACCESS_STORE].sectors = st.global[ACCESS_LOAD].sectors; /* loads and stores: half of L1 */
+    st.shared[ACCESS_LOAD].requests = st.shared[ACCESS_LOAD].wavefronts = (uint64_t)(sm_cycles / 10);
+    st.warp_instructions = (uint64_t)(slots * 0.3);
+    st.pipe_cycles[UNIT_FMA] = (uint64_t)(slots * 0.9);
+    st.pipe_cycles[UNIT_ALU] = (uint64_t)(slots * 0.2);
+    st.pipe_cycles[UNIT_SFU] = (uint64_t)(slots * 0.05);
+    st.pipe_cycles[UNIT_FP64] = (uint64_t)(slots * 0.01);
+    st.dram_read_bytes = (uint64_t)(c.dram_bandwidth_gbs * 1e9 * st.cycles / (c.clock_mhz * 1e6) * 0.7);
+    derive_stats(&c, &st);
+    ck_assert_msg(fabs(st.throughput[LIMIT_L2] - 0.5) < 1e-3, "L2 %g", st.throughput[LIMIT_L2]);
+    ck_assert_msg(fabs(st.throughput[LIMIT_L1] - 0.5) < 1e-6, "L1 %g", st.throughput[LIMIT_L1]);
+    near(st.throughput[LIMIT_SHARED], 0.1, "shared");
+    near(st.throughput[LIMIT_ISSUE], 0.3, "issue");
+    near(st.throughput[LIMIT_FMA], 0.9, "FMA pipe");
+    near(st.throughput[LIMIT_ALU], 0.2, "ALU pipe");
+    near(st.throughput[LIMIT_XU], 0.05, "XU pipe");
+    near(st.throughput[LIMIT_FP64], 0.01, "FP64 pipe");
+    ck_assert_msg(fabs(st.throughput[LIMIT_DRAM] - 0.7) < 1e-6, "DRAM %g", st.throughput[LIMIT_DRAM]);
+    ck_assert_int_eq(st.busiest, LIMIT_FMA);
+    /* DRAM past the FMA pipe: it is the busiest */
+    st.dram_read_bytes = (uint64_t)(c.dram_bandwidth_gbs * 1e9 * st.cycles / (c.clock_mhz * 1e6) * 0.95);
+    derive_stats(&c, &st);
+    ck_assert_int_eq(st.busiest, LIMIT_DRAM);
+    /* no cycles: every share 0, not a division by zero */
+    memset(&st, 0, sizeof st);
+    st.warp_instructions = 5;
+    derive_stats(&c, &st);
+    for (int k = 0; k < LIMITS; k++) ck_assert_msg(st.throughput[k] == 0, "%s %g", LIMIT_NAMES[k], st.throughput[k]);
+}
+END_TEST
+
 START_TEST(test_stall_shares)
 {
     GpuConfig c = machine();
@@ -272,6 +314,7 @@ static Suite *derive_suite(void)
     tcase_add_loop_test(core, test_waves_and_tail, 0, (int)(sizeof wave_cases / sizeof wave_cases[0]));
     tcase_add_test(core, test_memory_and_roofline);
     tcase_add_test(core, test_stall_shares);
+    tcase_add_test(core, test_throughputs);
     tcase_add_test(core, test_sum_of_launches);
     suite_add_tcase(s, core);
 

@@ -112,6 +112,44 @@ START_TEST(test_not_finished)
 }
 END_TEST
 
+/* The sentence starts with the one limit that binds: a unit at 60% of its
+** peak or more (others at 50% follow as "also"), else the block launcher
+** when blocks waited for it, else latency; --json's "bound" agrees. */
+START_TEST(test_binding_limit)
+{
+    RunReport r = fx->r;
+    RunRow rows[8];
+    memcpy(rows, fx->rows, sizeof rows);
+    r.rows = rows;
+    KernelStats *st = &rows[1].st;
+    char s[2048];
+    for (int k = 0; k < LIMITS; k++) st->throughput[k] = 0.1;
+    st->throughput[LIMIT_L2] = 0.8, st->throughput[LIMIT_ISSUE] = 0.55, st->busiest = LIMIT_L2;
+    st->launch_queue_share = 0.9;
+    explain_row(&r, 1, s, sizeof s);
+    ck_assert_msg(!strncmp(s, "L2 at 80% of its peak (", 23), "%s", s);
+    ck_assert_msg(strstr(s, "): memory-bound; also issue slots at 55%; ") != NULL, "%s", s);
+    ck_assert_msg(strstr(s, "launch") == NULL, "a unit at its peak, yet the launcher named: %s", s);
+    ck_assert_str_eq(explain_bound_name(st), "l2");
+
+    st->throughput[LIMIT_L2] = 0.1, st->throughput[LIMIT_FMA] = 0.65, st->busiest = LIMIT_FMA;
+    explain_row(&r, 1, s, sizeof s);
+    ck_assert_msg(!strncmp(s, "FMA pipe at 65% of its peak (", 29) && strstr(s, "compute-bound"), "%s", s);
+    ck_assert_str_eq(explain_bound_name(st), "fma");
+
+    st->throughput[LIMIT_FMA] = 0.4, st->busiest = LIMIT_ISSUE;
+    explain_row(&r, 1, s, sizeof s);
+    ck_assert_msg(!strncmp(s, "launch-bound: blocks arrive slower than they finish", 51), "%s", s);
+    ck_assert_msg(strstr(s, "(the busiest, issue slots, at 55%)") != NULL, "%s", s);
+    ck_assert_str_eq(explain_bound_name(st), "launch");
+
+    st->launch_queue_share = 0.1;
+    explain_row(&r, 1, s, sizeof s);
+    ck_assert_msg(!strncmp(s, "latency-bound: no unit near its peak (the busiest, issue slots, at 55%)", 70), "%s", s);
+    ck_assert_str_eq(explain_bound_name(st), "latency");
+}
+END_TEST
+
 START_TEST(test_json)
 {
     char *t = printed(report_json, &fx->r);
@@ -172,6 +210,7 @@ int main(void)
     tcase_add_test(core, test_text);
     tcase_add_loop_test(core, test_sentences, 0, (int)(sizeof causes / sizeof causes[0]));
     tcase_add_test(core, test_not_finished);
+    tcase_add_test(core, test_binding_limit);
     tcase_add_test(core, test_json);
     tcase_add_test(core, test_csv);
     tcase_add_test(core, test_metric);
