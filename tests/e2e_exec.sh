@@ -61,12 +61,6 @@ if diff <(grep -v '^PASS$' "$TMP/printf1.out" | sort) "$X/printf.expected" >/dev
 else bad "device printf prints what tests/exec/printf.expected says" "$(diff <(grep -v '^PASS$' "$TMP/printf1.out" | sort) "$X/printf.expected" | head -4)"; fi
 if cmp -s "$TMP/printf1.out" "$TMP/printf3.out"; then ok; else bad "device printf's order is the same on 1 and 3 host threads"; fi
 
-# the README's sample is what gpusim prints today
-(cd "$SRC" && "$GPUSIM" exec --gpu h200 tests/exec/divergence.cu 2>"$TMP/readme.err" >/dev/null)
-sed -n '/^## Run your CUDA program/,/^## /p' "$SRC/README.md" | sed -n '/^== gpusim exec:/,/^```/p' | sed '$d' >"$TMP/readme.want"
-if [ -s "$TMP/readme.want" ] && diff <(sed '/^$/d' "$TMP/readme.err") "$TMP/readme.want" >/dev/null; then ok
-else bad "README's gpusim exec sample differs from the output" "$(diff <(sed '/^$/d' "$TMP/readme.err") "$TMP/readme.want" | head -6)"; fi
-
 # divergence: the split-lanes kernel takes about twice as long (events read the simulated clock)
 e2e_run exec --gpu h200 "$X/divergence.cu"
 ratio=$(awk '/^ratio/ {print $3}' "$OUT" | tr -d x)

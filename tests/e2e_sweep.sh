@@ -196,7 +196,7 @@ grep -q "the last line is cut short" "$TMP/torn.err" && ok || bad "merge of a to
 sw self sweep --merge "$TMP/part0.jsonl" --out "$TMP/part0.jsonl"
 expect self 2
 
-# GNU parallel (Debian package parallel), as README shows it
+# GNU parallel (Debian package parallel), as docs/SWEEPS.md shows it
 if command -v parallel >/dev/null 2>&1; then
     (cd "$TMP" && parallel --will-cite -j 2 "$GPUSIM" sweep "$OLDPWD/$T" --set sm.count=2,4 --param n=32,64 \
         --shard {}/4 --out gp{}.jsonl ::: 0 1 2 3) 2>"$TMP/parallel.err"

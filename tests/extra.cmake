@@ -53,6 +53,17 @@ else()
   add_test(NAME labs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/labs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 endif()
 set_tests_properties(labs PROPERTIES TIMEOUT 600)
+# The user's guides the same way: every output sample of README.md,
+# docs/SWEEPS.md and workloads/README.md is what its command prints, every
+# number in their prose is what a run or a committed record gives
+# (tests/labs.py; update with labs.sh ... --update FILES).
+set(GPUSIM_GUIDES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/SWEEPS.md ${CMAKE_SOURCE_DIR}/workloads/README.md)
+if(TARGET gpusim-viz)
+  add_test(NAME guides COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/labs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR} $<TARGET_FILE:gpusim-viz> ${GPUSIM_GUIDES})
+else()
+  add_test(NAME guides COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/labs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR} ${GPUSIM_GUIDES})
+endif()
+set_tests_properties(guides PROPERTIES LABELS e2e TIMEOUT 600)
 # validate/counters.py: ncu's counters beside compare --json's sim_stats.
 add_test(NAME e2e_counters COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e_counters.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR})
 

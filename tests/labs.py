@@ -5,7 +5,9 @@ A lab (docs/labs/README.md, "How a lab is tested") is Markdown with three
 kinds of live parts, all read from the file itself:
 
   commands   lines of ```sh blocks that start with ./build/gpusim or
-             ./build/viz/gpusim-viz and end with a name, `# [div]`. Every one
+             ./build/viz/gpusim-viz (or end a chain with `&& ./build/gpusim
+             ...`) and end with a name, `# [div]`. `gpusim exec` is skipped
+             without nvcc or the build's CUDA runtime. Every one
              runs (from the source tree). `gpusim run` and `gpusim occupancy`
              run with --json added (and once more as printed, when an output
              block or a says() needs the text); gpusim-viz --snapshot writes
@@ -14,9 +16,15 @@ kinds of live parts, all read from the file itself:
   checks     lines `- Check: `EXPR`` (one or more code spans): each EXPR is a
              Python expression over the named commands (helpers below) that
              must be true. They state the lab's claim with its tolerance.
-  numbers    <!--=FMT:EXPR-->VALUE<!--/--> : VALUE is EXPR formatted with
-             FMT (a Python format spec: .2f, d, .0%). The check fails when
-             VALUE and the run differ by more than the rounding of VALUE.
+  numbers    <!--=NAME-->VALUE<!--/--> : VALUE is the number NAME, defined in a
+             block, usually under its paragraph, that Markdown does not show:
+                 <!-- numbers
+                 NAME = FMT: EXPR
+                 -->
+             EXPR formatted with FMT (a Python format spec: .2f, d, .0%).
+             (<!--=FMT:EXPR-->VALUE<!--/--> inline works too.) The check
+             fails when VALUE and the run differ by more than the rounding
+             of VALUE.
   outputs    a line <!--out:NAME--> just before a ```text block: the block
              holds what command NAME prints, host timings left out;
              <!--out:NAME part=table,why grep=REGEX--> keeps only those
@@ -38,7 +46,12 @@ for a snapshot S: S.panel(name) (the key=value pairs of its line, numbers
 as numbers), S.warps() (one dict per warp line), S.masks() (the active masks of the
 warps that show one, as hex text); any command C: C.text, C.data (its output
 read as JSON); hw.ms(workload, variant), hw.ratio(workload, a, b)
-(validate/results/h200.json and h200_labs.json, median milliseconds); min, max, abs, round,
+(validate/results/h200.json and h200_labs.json, median milliseconds);
+rec.compare(path).median (and .max, .within10, .within20, .pairs, .mape: the
+summary of a committed `gpusim compare` output), rec.bench(path, case) (a
+committed bench/compare.sh result's host instructions per warp instruction),
+rec.rate(path, case) (its million warp instructions per CPU second);
+min, max, abs, round,
 sum, len, all, any.
 """
 import argparse
@@ -48,13 +61,31 @@ import math
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
+SCRATCH = 'labs-out/'  # where a lab's commands write their pictures (docs/labs/img/ with --pictures)
 CMD_RE = re.compile(r'^(\./build/gpusim|\./build/viz/gpusim-viz)\s+(.*?)\s+#\s*\[(\w+)\](?:\s+exit=(\d+))?\s*$')
-NUM_RE = re.compile(r'<!--=([^:>]*):(.*?)-->(.*?)<!--/-->')
+NUM_RE = re.compile(r'<!--=([^:>]*):(.*?)-->(.*?)<!--/-->|<!--=(\w+)-->(.*?)<!--/-->')
+DEFS_RE = re.compile(r'^<!-- numbers\s*$(.*?)^-->', re.M | re.S)
+DEF_RE = re.compile(r'^\s*(\w+)\s*=\s*([^:\s]*)\s*:\s*(.+?)\s*$')
+
+
+def definitions(text):
+    """The named numbers of a document: name -> (FMT, EXPR), from its
+    <!-- numbers ... --> blocks, one `name = FMT: EXPR` a line."""
+    defs = {}
+    for block in DEFS_RE.findall(text):
+        for l in block.strip('\n').split('\n'):
+            m = DEF_RE.match(l)
+            if l.strip() and not m:
+                raise LabError('a numbers block line is not `name = FMT: EXPR`: %s' % l.strip())
+            if m:
+                defs[m.group(1)] = (m.group(2), m.group(3))
+    return defs
 OUT_RE = re.compile(r'^<!--out:(\w+)(?:\s+part=([\w,]+))?(?:\s+grep=(.*?))?-->\s*$')
 CHECK_RE = re.compile(r'^\s*(?:[->]\s*)?Check:\s*(.*)$')
 SPAN_RE = re.compile(r'`([^`]+)`')
@@ -84,6 +115,8 @@ class Command:
             shlex.quote(a) for a in self.argv)
 
     def exe(self):
+        if self.tool == 'gpusim' and self.argv[:1] == ['exec'] and not self.ctx.cuda:
+            raise Skip('no CUDA toolkit (nvcc) or no gpusim CUDA runtime in this build')
         if self.tool == 'gpusim':
             return self.ctx.gpusim
         if not self.ctx.viz:
@@ -98,6 +131,12 @@ class Command:
         self.moved = {}
         for i, a in enumerate(argv[:-1]):
             pic = a in ('--snapshot', '--roofline', '--plot')
+            if pic and self.ctx.pictures and argv[i + 1].startswith(SCRATCH):
+                # the labs' pictures: the reader's scratch folder, the docs' own here
+                drawn = os.path.join(self.ctx.source, 'docs/labs/img', argv[i + 1][len(SCRATCH):])
+                self.moved[drawn] = argv[i + 1]
+                argv[i + 1] = drawn
+                continue
             if (pic and not self.ctx.pictures) or a in ('--out', '--trace', '--dump'):
                 tmp = os.path.join(self.ctx.tmp, '%s%s_%s' % (self.name, a.replace('-', '_'), os.path.basename(argv[i + 1])))
                 self.moved[tmp] = argv[i + 1]
@@ -208,6 +247,7 @@ class SweepCmd(Command):
         for r in self.rows:
             vals = dict(r.get('param') or {})
             vals.update(r.get('set') or {})
+            vals['gpu'] = r.get('gpu')
             if r['variant'] == variant and all(vals.get(k) == v for k, v in at.items()):
                 return r
         raise KeyError('no run of %s at %s' % (variant, at))
@@ -286,6 +326,41 @@ class Hardware:
         return self.ms(workload, a) / self.ms(workload, b)
 
 
+class Records:
+    """Figures of committed records, for documents that quote them:
+    compare(path) the summary of a `gpusim compare` output (the expected
+    files CI holds to the run: median, max, within10, within20, pairs,
+    mape), bench(path, case) a `bench/compare.sh` result's callgrind host
+    instructions per warp instruction of the new tree."""
+    def __init__(self, source):
+        self.source = source
+
+    def compare(self, path):
+        text = open(os.path.join(self.source, path), encoding='utf-8').read()
+        m = re.search(r'summary: (\d+) ratio pairs.*?median \|ratio error\| ([\d.]+)%, max ([\d.]+)%.*?'
+                      r'within 10%: (\d+) of \d+, within 20%: (\d+) of \d+.*?\(MAPE\): ([\d.]+)%', text, re.S)
+        if not m:
+            raise LabError('%s: no compare summary' % path)
+        k = ('pairs', 'median', 'max', 'within10', 'within20', 'mape')
+        return type('Summary', (), dict(zip(k, [float(x) for x in m.groups()])))
+
+    def rate(self, path, case):
+        """The new tree's median M warp instructions per CPU second."""
+        text = open(os.path.join(self.source, path), encoding='utf-8').read()
+        m = re.search(r'^' + re.escape(case) + r'\s+([\d.]+)\s+([\d.]+)\s', text, re.M)
+        if not m:
+            raise LabError('%s: no rate of %s' % (path, case))
+        return float(m.group(2))
+
+    def bench(self, path, case):
+        text = open(os.path.join(self.source, path), encoding='utf-8').read()
+        text = text[text.index('callgrind'):]
+        m = re.search(r'^' + re.escape(case) + r'\s+(\d+)\s+(\d+)\s', text, re.M)
+        if not m:
+            raise LabError('%s: no callgrind figure of %s' % (path, case))
+        return int(m.group(2))
+
+
 class Ctx:
     pass
 
@@ -294,15 +369,25 @@ def parse(path, ctx):
     """The lab file's commands (name -> Command), in order."""
     cmds = {}
     fence = None
+    held, held_no = '', 0  # a command continued over lines with a trailing backslash
     for no, line in enumerate(open(path, encoding='utf-8'), 1):
         s = line.rstrip('\n')
+        if fence == 'sh' and (held or s.endswith('\\')):
+            if s.endswith('\\'):
+                held, held_no = held + s[:-1].rstrip() + ' ', held_no or no
+                continue
+            s, no, held, held_no = held + s.strip(), held_no, '', 0
         if s.startswith('```'):
             fence = None if fence is not None else s[3:].strip()
             continue
         if fence != 'sh':
             continue
         if not s.startswith('./build/'):
-            continue
+            # the last step of a chain (`... && ./build/gpusim run X  # [name]`)
+            k = s.find('&& ./build/')
+            if k < 0 or not re.search(r'#\s*\[\w+\]', s):
+                continue
+            s = s[k + 3:]
         m = CMD_RE.match(s)
         where = '%s:%d' % (os.path.relpath(path, ctx.source), no)
         if not m:
@@ -318,7 +403,7 @@ def parse(path, ctx):
 
 
 def env_for(cmds, ctx):
-    env = {'hw': ctx.hw, 'math': math, 'min': min, 'max': max, 'abs': abs, 'round': round, 'sum': sum,
+    env = {'hw': ctx.hw, 'rec': ctx.records, 'math': math, 'min': min, 'max': max, 'abs': abs, 'round': round, 'sum': sum,
            'len': len, 'all': all, 'any': any, 'sorted': sorted}
     env.update(cmds)
     return env
@@ -377,7 +462,11 @@ def lab_file(path, ctx, update, report):
             if isinstance(err, LabError):
                 raise err
     env = env_for(cmds, ctx)
-    lines = open(path, encoding='utf-8').read().split('\n')
+    try:
+        defs = definitions(src)
+    except LabError as e:
+        raise LabError('%s: %s' % (rel, e))
+    lines = src.split('\n')
     out = []
     i = 0
     while i < len(lines):
@@ -406,7 +495,13 @@ def lab_file(path, ctx, update, report):
                     report.fail('%s: claim does not hold: `%s`' % (where, expr))
 
         def number(mm):
-            fmt, expr, md = mm.group(1), mm.group(2), mm.group(3)
+            if mm.group(4):  # a named number: its definition is in a numbers block
+                if mm.group(4) not in defs:
+                    report.fail('%s: the number %s has no definition in a <!-- numbers --> block' % (where, mm.group(4)))
+                    return mm.group(0)
+                (fmt, expr), md = defs[mm.group(4)], mm.group(5)
+            else:
+                fmt, expr, md = mm.group(1), mm.group(2), mm.group(3)
             try:
                 value = eval(expr, env)
             except Skip as e:
@@ -417,7 +512,8 @@ def lab_file(path, ctx, update, report):
                 return mm.group(0)
             new = format(value, fmt)
             if update:
-                return '<!--=%s:%s-->%s<!--/-->' % (fmt, expr, new)
+                head = mm.group(0)[:mm.group(0).index('-->') + 3]
+                return '%s%s<!--/-->' % (head, new)
             if close(md, value, fmt):
                 report.ok()
             else:
@@ -509,6 +605,11 @@ def main():
     ctx.jobs = max(1, a.jobs)
     ctx.times = []
     ctx.notes = set()
+    ctx.records = Records(ctx.source)
+    nvcc = shutil.which('nvcc') or next((p for p in (os.path.join(os.environ.get('CUDA_HOME', '/nonexistent'), 'bin/nvcc'),
+                                                     '/usr/local/cuda/bin/nvcc') if os.access(p, os.X_OK)), None)
+    runtime = os.path.join(os.path.dirname(ctx.gpusim), 'cudart', 'libcudart.so.13')
+    ctx.cuda = bool(nvcc) and os.path.exists(runtime)
     ctx.hw = Hardware([os.path.join(ctx.source, 'validate/results', f) for f in ('h200.json', 'h200_labs.json')])
     files = a.files or sorted(os.path.join(ctx.source, 'docs/labs', f) for f in os.listdir(os.path.join(ctx.source, 'docs/labs'))
                               if re.match(r'^\d.*\.md$', f))
@@ -527,9 +628,10 @@ def main():
         print('note: ' + note)
     print('%d passed, %d failed, %d skipped' % (report.passed, report.failed, report.skipped))
     if report.failed and not a.update:
-        print('A lab no longer matches the simulator. If the model changed on purpose and every claim '
-              '(Check:) still holds, rewrite the numbers with  bash tests/labs.sh build/gpusim . build/viz/gpusim-viz --update  '
-              'and review the diff of docs/labs/.')
+        named = ' '.join(os.path.relpath(os.path.abspath(f), ctx.source) for f in a.files)
+        print('A document no longer matches the simulator. If the model changed on purpose and every claim '
+              '(Check:) still holds, rewrite the numbers with  bash tests/labs.sh build/gpusim . build/viz/gpusim-viz '
+              '--update %s  and review the diff of %s.' % (named, named or 'docs/labs/'))
     return 1 if report.failed else 0
 
 
