@@ -77,14 +77,13 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
         snprintf(what, sizeof what, "%s", exec_fault_name(f->kind));
         break;
     }
-    char cuda[256] = ""; /* the CUDA line nvcc's .loc gives the instruction */
-    if (in->src_file && k->src_files && in->src_file <= k->nsrc_files && k->src_files[in->src_file - 1])
-        snprintf(cuda, sizeof cuda, " (CUDA source %s:%u)", k->src_files[in->src_file - 1], in->src_line);
+    char cuda[256]; /* the CUDA line nvcc's .loc gives the instruction leads, then the PTX line */
+    bool from_cu = kernel_cuda_line(k, f->pc, cuda, sizeof cuda);
     snprintf(buf, cap,
-             "%s:%u:%u: %s\n"
-             "    in kernel '%s' at pc %u: %s%s\n"
+             "%s%s%s:%u:%u: %s\n"
+             "    in kernel '%s' at pc %u: %s\n"
              "    by thread (%u,%u,%u) of block (%u,%u,%u) (warp %u, lane %u)",
-             file ? file : "?", in->line, in->col, what, k->name, f->pc, text, cuda, lin % ntid[0],
+             cuda, from_cu ? "\n    " : "", file ? file : "?", in->line, in->col, what, k->name, f->pc, text, lin % ntid[0],
              lin / ntid[0] % ntid[1], lin / (ntid[0] * ntid[1]), ctaid[0], ctaid[1], ctaid[2], warp_in_block, f->lane);
 }
 

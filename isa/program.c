@@ -1,8 +1,11 @@
 /* isa/program.c -- ownership and small queries of an assembled Program. */
 #include "isa/program.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/file.h"
 
 const char *const SREG_NAMES[SREG_COUNT] = {
     "tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
@@ -32,6 +35,7 @@ void program_destroy(Program *p)
         free(p->kernels[i].signature);
         free(p->kernels[i].consts);
         free(p->kernels[i].refused);
+        free(p->kernels[i].refused_file);
     }
     for (uint32_t i = 0; i < p->nvars; i++) free(p->vars[i].name), free(p->vars[i].init);
     free(p->vars);
@@ -78,7 +82,7 @@ void program_bind_vars(Program *p, const uint32_t *addr)
 bool kernel_runnable(const Program *p, const Kernel *k, Diag *d)
 {
     if (!k->refused) return true;
-    diag_set(d, p->file, k->refused_line, k->refused_col, "%s", k->refused);
+    diag_set(d, k->refused_file ? k->refused_file : p->file, k->refused_line, k->refused_col, "%s", k->refused);
     return false;
 }
 
@@ -107,4 +111,65 @@ const char *kernel_label_at(const Kernel *k, uint32_t pc)
         else hi = mid;
     }
     return lo < k->nlabels && k->labels[lo].pc == pc ? k->labels[lo].name : NULL;
+}
+
+bool kernel_cuda_line(const Kernel *k, uint32_t pc, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (pc >= k->ncode) return false;
+    const Instr *in = &k->code[pc];
+    if (!in->src_file || !k->src_files || in->src_file > k->nsrc_files || !k->src_files[in->src_file - 1]) return false;
+    const char *path = k->src_files[in->src_file - 1];
+    int n = snprintf(buf, cap, "%s:%u", path, in->src_line);
+    char *text = NULL, why[128];
+    size_t len = 0;
+    if (n < 0 || (size_t)n >= cap || file_read(path, 1 << 24, &text, &len, why, sizeof why) != FILE_READ_OK) {
+        free(text);
+        return true;
+    }
+    const char *line = text, *end = text + len;
+    for (uint32_t l = 1; l < in->src_line && line < end; l++) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        line = nl ? nl + 1 : end;
+    }
+    const char *eol = memchr(line, '\n', (size_t)(end - line));
+    if (!eol) eol = end;
+    while (line < eol && (*line == ' ' || *line == '\t')) line++;
+    while (eol > line && (eol[-1] == ' ' || eol[-1] == '\t' || eol[-1] == '\r')) eol--;
+    if (line < eol) {
+        int shown = eol - line > 100 ? 100 : (int)(eol - line);
+        snprintf(buf + n, cap - (size_t)n, ": %.*s%s", shown, line, eol - line > 100 ? " ..." : "");
+    }
+    free(text);
+    return true;
+}
+
+const char *kernel_label(const Kernel *k) { return k->signature ? k->signature : k->name; }
+
+const char *kernel_param_label(const Kernel *k, uint32_t i, char *buf, size_t cap)
+{
+    const char *open = k->signature ? strchr(k->signature, '(') : NULL;
+    if (open) {
+        /* the list's top-level commas (templates and function pointer types
+        ** nest theirs in <> and ()): how many types, and where type i is */
+        const char *from = open + 1, *start = NULL;
+        int len = 0, depth = 0;
+        uint32_t count = 0;
+        for (const char *at = from; *at; at++) {
+            if (*at == '(' || *at == '<') depth++;
+            else if ((*at == ')' || *at == '>') && depth > 0) depth--;
+            else if ((*at == ',' || *at == ')') && depth == 0) {
+                if (count == i) start = from, len = (int)(at - from);
+                count += at > from;
+                if (*at == ')') break;
+                for (from = at + 1; *from == ' '; from++) {}
+            }
+        }
+        if (start && len > 0 && count == k->nparams) { /* else the list means something else: by name */
+            snprintf(buf, cap, "parameter %u (%.*s)", i + 1, len, start);
+            return buf;
+        }
+    }
+    snprintf(buf, cap, "parameter '%s'", k->params[i].name);
+    return buf;
 }

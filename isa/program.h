@@ -163,9 +163,12 @@ typedef struct {
     uint32_t     vregs;              /* virtual registers declared (.reg)      */
     char        *refused;            /* PTX: why the front end cannot run this
                                         kernel (its first error, at
-                                        refused_line:col of the file); NULL
+                                        refused_line:col of refused_file,
+                                        the CUDA file its .loc names, or of
+                                        the PTX when that is NULL); NULL
                                         when it can. A refused kernel has no
                                         code: see kernel_runnable          */
+    char        *refused_file;
     uint32_t     refused_line, refused_col;
     char *const *src_files;          /* the Program's .file table (for fault
                                         reports' CUDA lines), or NULL       */
@@ -219,5 +222,22 @@ uint32_t kernel_regs_per_thread(const Kernel *k);
 
 /* Label at pc, or NULL (for printing). */
 const char *kernel_label_at(const Kernel *k, uint32_t pc);
+
+/* The CUDA line nvcc's .loc gives the instruction at pc, as a message
+** leads with it: "saxpy.cu:4: y[i] = a * x[i] + y[i];" (the line's text,
+** trimmed and cut at 100 characters, when the file can be read; else
+** "saxpy.cu:4"). False, and buf "", when the instruction has none (the
+** mini ISA, PTX without -lineinfo). */
+bool kernel_cuda_line(const Kernel *k, uint32_t pc, char *buf, size_t cap);
+
+/* A kernel as a user knows it: a PTX kernel from a .cu by its demangled
+** signature ("saxpy(float const*, float*, float, unsigned int)"), else by
+** name. */
+const char *kernel_label(const Kernel *k);
+
+/* Parameter i as a message names it: with a signature whose list has one
+** type per parameter, "parameter 2 (float*)"; else PTX's or the mini
+** ISA's name, "parameter 'param_1'". Returns buf. */
+const char *kernel_param_label(const Kernel *k, uint32_t i, char *buf, size_t cap);
 
 #endif

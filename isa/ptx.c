@@ -587,6 +587,7 @@ static bool refuse_kernel(Ptx *P, Kernel *k)
     if (!k->refused) return false;
     k->refused_line = P->d->line;
     k->refused_col = P->d->col;
+    if (strcmp(P->d->file, P->file) != 0 && !(k->refused_file = strdup(P->d->file))) return false; /* at the .cu */
     P->failed = false;
     P->in_instr = false;
     P->varrefs = 0;

@@ -20,16 +20,25 @@ bool ptx_fail(Ptx *P, const Tok *t, const char *fmt, ...)
     diag_setv(P->d, P->file, t->line, t->col, fmt, ap);
     va_end(ap);
     P->failed = true;
-    /* an instruction of nvcc's output: the CUDA source line it came from */
+    /* an instruction of nvcc's output: the error is at the CUDA line it came
+    ** from (for code inlined from a header, the user's line it was inlined
+    ** at), the PTX position after the message */
     const Program *pr = P->prog;
     if (P->in_instr && P->loc_line && pr && P->loc_file && P->loc_file <= pr->nsrc_files && pr->src_files[P->loc_file - 1]) {
-        size_t n = strlen(P->d->message);
-        if (P->loc_inl_line && P->loc_inl_file <= pr->nsrc_files && pr->src_files[P->loc_inl_file - 1])
-            snprintf(P->d->message + n, sizeof P->d->message - n, " (CUDA source %s:%u, inlined at %s:%u)",
-                     pr->src_files[P->loc_file - 1], P->loc_line, pr->src_files[P->loc_inl_file - 1], P->loc_inl_line);
+        const char *src = pr->src_files[P->loc_file - 1];
+        bool inlined = P->loc_inl_line && P->loc_inl_file && P->loc_inl_file <= pr->nsrc_files &&
+                       pr->src_files[P->loc_inl_file - 1];
+        char where[DIAG_FILE_MAX + 400];
+        if (inlined)
+            snprintf(where, sizeof where, " (in %s:%u, inlined here; PTX %s:%u:%u)", src, P->loc_line, P->file, t->line,
+                     t->col);
         else
-            snprintf(P->d->message + n, sizeof P->d->message - n, " (CUDA source %s:%u)", pr->src_files[P->loc_file - 1],
-                     P->loc_line);
+            snprintf(where, sizeof where, " (PTX %s:%u:%u)", P->file, t->line, t->col);
+        size_t n = strlen(P->d->message);
+        snprintf(P->d->message + n, sizeof P->d->message - n, "%s", where);
+        snprintf(P->d->file, sizeof P->d->file, "%s", inlined ? pr->src_files[P->loc_inl_file - 1] : src);
+        P->d->line = inlined ? P->loc_inl_line : P->loc_line;
+        P->d->col = 0;
     }
     return false;
 }

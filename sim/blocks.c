@@ -158,11 +158,12 @@ void blocks_deadlock(Gpu *g, Sm *sm, uint32_t b, uint32_t bar_pc, uint32_t slot,
                              const char *why)
 {
     const ExecBlock *eb = &sm->blocks[b].eb;
-    char text[128];
+    char text[128], cuda[256];
     disasm_instr(g->k, &g->k->code[bar_pc], text, sizeof text);
-    gpu_fail(g, SIM_DEADLOCK, "%s:%u: barrier deadlock at '%s' in kernel '%s', block (%u,%u,%u): %s",
-         g->L->kernel_file ? g->L->kernel_file : "?", g->k->code[bar_pc].line, text, g->k->name, eb->ctaid[0],
-         eb->ctaid[1], eb->ctaid[2], why);
+    bool from_cu = kernel_cuda_line(g->k, bar_pc, cuda, sizeof cuda); /* a .cu's line leads */
+    gpu_fail(g, SIM_DEADLOCK, "%s%s%s:%u: barrier deadlock at '%s' in kernel '%s', block (%u,%u,%u): %s", cuda,
+         from_cu ? "\n    " : "", g->L->kernel_file ? g->L->kernel_file : "?", g->k->code[bar_pc].line, text,
+         g->k->name, eb->ctaid[0], eb->ctaid[1], eb->ctaid[2], why);
     char *msg = g->r->message;
     size_t cap = sizeof g->r->message, len = strlen(msg);
     for (uint32_t i = 0; i < g->warp_slots && len < cap; i++) {

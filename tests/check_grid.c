@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "isa/asm.h"
+#include "isa/ptx.h"
 
 #define TRANSPOSE_ASM  TESTS_DIR "/../workloads/kernels/transpose.asm"
 #define DIVERGENCE_ASM TESTS_DIR "/../workloads/kernels/divergence.asm"
@@ -427,6 +429,69 @@ START_TEST(test_deadlock_divergent_barrier)
 }
 END_TEST
 
+/* What a message about a .cu kernel leads with (a fault here): the CUDA line and its
+** text (trimmed), or the file and line alone when the file cannot be
+** read, nothing without a .loc; and the parameters by the signature. */
+START_TEST(test_cuda_line_and_signature)
+{
+    char path[] = "/tmp/check_ptx_cuXXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    static const char cu[] = "// first\n\t  out[i] = in[i] * 2;   \n";
+    ck_assert_int_eq(write(fd, cu, sizeof cu - 1), (ssize_t)(sizeof cu - 1));
+    close(fd);
+    char src[1024];
+    snprintf(src, sizeof src,
+             ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"%s\"\n.file 2 \"/no/such/file.cu\"\n"
+             ".visible .entry _Z1kPKfPfi(.param .u64 a, .param .u64 b, .param .u32 c)\n{\n"
+             ".loc 1 2 5\n  st.global.u32 [0], 1;\n.loc 2 9 1\n  ret;\n}\n",
+             path);
+    Program p;
+    Diag d;
+    ck_assert_msg(ptx_parse(src, strlen(src), "t.ptx", &p, &d), "%s", d.message);
+    const Kernel *k = &p.kernels[0];
+    char buf[256], want[300];
+    ck_assert(kernel_cuda_line(k, 0, buf, sizeof buf));
+    snprintf(want, sizeof want, "%s:2: out[i] = in[i] * 2;", path);
+    ck_assert_str_eq(buf, want);
+    ck_assert(kernel_cuda_line(k, 1, buf, sizeof buf));
+    ck_assert_str_eq(buf, "/no/such/file.cu:9");
+    /* a fault of the kernel leads with it, then the PTX line */
+    GlobalMem *g = gmem_create();
+    uint32_t args[4] = { 0, 0, 0, 0 };
+    GridLaunch L = launch(1, 1, 1, 32, 1, 1, args);
+    GridResult r;
+    ck_assert(!grid_run_functional(k, g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_FAULT);
+    snprintf(want, sizeof want, "%s:2: out[i] = in[i] * 2;\n    ", path);
+    ck_assert_msg(!strncmp(r.message, want, strlen(want)) && strstr(r.message, ":9:3: out-of-bounds global access"), "%s",
+                  r.message);
+    gmem_destroy(g);
+    ck_assert(!kernel_cuda_line(k, 99, buf, sizeof buf));
+    ck_assert_str_eq(buf, "");
+    if (ptx_can_demangle()) {
+        ck_assert_str_eq(kernel_label(k), "k(float const*, float*, int)");
+        ck_assert_str_eq(kernel_param_label(k, 0, buf, sizeof buf), "parameter 1 (float const*)");
+        ck_assert_str_eq(kernel_param_label(k, 2, buf, sizeof buf), "parameter 3 (int)");
+    }
+    program_destroy(&p);
+    unlink(path);
+    /* a signature whose list does not have one type per parameter, or none:
+    ** the parameters by name; template arguments' commas do not count */
+    Kernel t = { 0 };
+    KernelParam params[2] = { { .name = "p0" }, { .name = "p1" } };
+    snprintf(t.name, sizeof t.name, "t");
+    t.params = params, t.nparams = 2;
+    ck_assert_str_eq(kernel_param_label(&t, 1, buf, sizeof buf), "parameter 'p1'");
+    t.signature = "t(pair<int, float>, int*)";
+    ck_assert_str_eq(kernel_param_label(&t, 0, buf, sizeof buf), "parameter 1 (pair<int, float>)");
+    ck_assert_str_eq(kernel_param_label(&t, 1, buf, sizeof buf), "parameter 2 (int*)");
+    t.signature = "t(int)";
+    ck_assert_str_eq(kernel_param_label(&t, 0, buf, sizeof buf), "parameter 'p0'");
+    ck_assert_str_eq(kernel_label(&t), "t(int)");
+}
+END_TEST
+
 START_TEST(test_fault_report)
 {
     /* out[i] = i for i <= n: thread n writes one word past the buffer. */
@@ -628,6 +693,7 @@ static Suite *grid_suite(void)
     tcase_add_test(bad, test_deadlock_exited_warps);
     tcase_add_test(bad, test_deadlock_divergent_barrier);
     tcase_add_test(bad, test_fault_report);
+    tcase_add_test(bad, test_cuda_line_and_signature);
     tcase_add_test(bad, test_fault_report_not_memory);
     tcase_add_test(bad, test_budget_endless_loop);
     tcase_add_test(bad, test_budget_exact);

@@ -663,9 +663,10 @@ START_TEST(test_mov_pred_immediates)
 }
 END_TEST
 
-/* An instruction refused in nvcc's output names the CUDA source line its
-** .loc gives (a .cu user's error named only the cached PTX's line); an
-** error outside an instruction does not. */
+/* An instruction refused in nvcc's output is reported at the CUDA source
+** line its .loc gives, the PTX position after the message (a .cu user's
+** error named only the cached PTX's line); an error outside an
+** instruction stays at the PTX. */
 START_TEST(test_refusal_names_cuda_line)
 {
     static const char *src = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/kern.cu\"\n"
@@ -674,14 +675,17 @@ START_TEST(test_refusal_names_cuda_line)
     Diag d;
     ck_assert(ptx_parse(src, strlen(src), "cached.ptx", &p, &d)); /* the kernel is refused, not the file */
     ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
-    ck_assert_uint_eq(d.line, 8);
-    ck_assert_msg(strstr(d.message, "'trap' is not supported yet") && strstr(d.message, "(CUDA source /src/kern.cu:12)"),
+    ck_assert_str_eq(d.file, "/src/kern.cu");
+    ck_assert_uint_eq(d.line, 12);
+    ck_assert_uint_eq(d.col, 0);
+    ck_assert_msg(strstr(d.message, "'trap' is not supported yet") && strstr(d.message, " (PTX cached.ptx:8:3)"),
                   "%s", d.message);
     program_destroy(&p);
     static const char *dir = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/kern.cu\"\n"
                              ".visible .entry k()\n{\n.loc 1 12 5\n  ret;\n}\n.bogus\n";
     ck_assert(!ptx_parse(dir, strlen(dir), "cached.ptx", &p, &d));
-    ck_assert_msg(!strstr(d.message, "CUDA source"), "%s", d.message);
+    ck_assert_msg(!strstr(d.message, "(PTX "), "%s", d.message);
+    ck_assert_str_eq(d.file, "cached.ptx");
     /* as nvcc writes it: the .file table after the kernels, and code inlined
     ** from a header naming the user's line it was inlined at */
     static const char *late = ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -689,7 +693,9 @@ START_TEST(test_refusal_names_cuda_line)
                               "  trap;\n  ret;\n}\n\t.file\t1 \"/src/kern.cu\"\n\t.file\t2 \"/cuda/include/sm_70_rt.hpp\"\n";
     ck_assert(ptx_parse(late, strlen(late), "cached.ptx", &p, &d));
     ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
-    ck_assert_msg(strstr(d.message, "(CUDA source /cuda/include/sm_70_rt.hpp:169, inlined at /src/kern.cu:7)"), "%s", d.message);
+    ck_assert_str_eq(d.file, "/src/kern.cu"); /* the user's line, not the header's */
+    ck_assert_uint_eq(d.line, 7);
+    ck_assert_msg(strstr(d.message, " (in /cuda/include/sm_70_rt.hpp:169, inlined here; PTX cached.ptx:7:3)"), "%s", d.message);
     program_destroy(&p);
 }
 END_TEST
@@ -713,9 +719,9 @@ START_TEST(test_refused_kernel_alone)
     ck_assert_uint_eq(p.nkernels, 2);
     Diag d;
     ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
-    ck_assert_uint_eq(d.line, 10);
-    ck_assert_str_eq(d.file, "t.ptx");
-    ck_assert_msg(strstr(d.message, "brkpt") && strstr(d.message, "(CUDA source /src/two.cu:7)"), "%s", d.message);
+    ck_assert_uint_eq(d.line, 7);
+    ck_assert_str_eq(d.file, "/src/two.cu");
+    ck_assert_msg(strstr(d.message, "brkpt") && strstr(d.message, "(PTX t.ptx:10:3)"), "%s", d.message);
     ck_assert_uint_eq(p.kernels[0].ncode, 0);
     ck_assert(kernel_runnable(&p, &p.kernels[1], &d));
     GlobalMem *g = gmem_create();

@@ -137,6 +137,61 @@ else
     rc=$?
     if [ "$rc" = 2 ] && grep -q "nvcc failed" "$TMP/err" && grep -q "undeclared_thing" "$TMP/err"; then ok
     else bad "a compile error reaches the user with exit 2" "exit $rc" "$(head -3 "$TMP/err")"; fi
+    # ... and leaves nothing in the cache (it once left *.ptx.log.XXXXXX)
+    left=$(ls "$GPUSIM_CACHE_DIR" | grep -E '^bad-|\.log|\.tmp' || true)
+    if [ -z "$left" ]; then ok; else bad "a failed compile leaves files in the cache" "$left"; fi
+    # a .cu kernel's fault, race and deadlock lead with the .cu line and its
+    # text, then the cached PTX line; a wrong argument names the parameter by
+    # the kernel's signature
+    cat >"$TMP/w/k/faults.cu" <<'CU'
+__global__ void oob(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i + n];
+}
+
+__global__ void racy(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = threadIdx.x;
+    out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
+
+__global__ void stuck(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = 1.0f;
+    if (threadIdx.x < 40) __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}
+CU
+    faults='{"name":"faults","description":"x","params":{"n":64},"kernels":"k/faults.cu","buffers":[{"name":"in","type":"f32","count":"n"},{"name":"out","type":"f32","count":"n"}],"variants":[
+      {"name":"oob","kernel":"oob","grid":1,"block":64,"args":["in","out","n"]},
+      {"name":"racy","kernel":"racy","grid":1,"block":64,"args":["out"]},
+      {"name":"stuck","kernel":"stuck","grid":1,"block":64,"args":["out"]}ARGS]}'
+    printf '%s\n' "${faults/ARGS/}" >"$TMP/w/faults.json"
+    "$GPUSIM" run "$TMP/w/faults.json" --racecheck >"$TMP/out" 2>&1
+    rc=$?
+    for want in "^  oob: .*/faults.cu:4: out\[i\] = in\[i \+ n\];\$" \
+                "^    .*\.ptx:[0-9]+:[0-9]+: out-of-bounds global access" \
+                "^  racy: .*/faults.cu:11: out\[threadIdx.x\] = s\[\(threadIdx.x \+ 1\) % 64\];\$" \
+                "^    pc [0-9]+ line [0-9]+: st.shared.f32 .*\(.*/faults.cu:10: s\[threadIdx.x\] = threadIdx.x;\)\$" \
+                "^  stuck: .*/faults.cu:18: if \(threadIdx.x < 40\) __syncthreads\(\);\$" \
+                "^    .*\.ptx:[0-9]+: barrier deadlock at 'bar.sync 0'"; do
+        if [ "$rc" = 1 ] && grep -Eq "$want" "$TMP/out"; then ok; else bad "a .cu kernel's problem: no line /$want/" "exit $rc" "$(grep -A3 '^problems' "$TMP/out" | head -8)"; fi
+    done
+    extra=',{"name":"two","kernel":"oob","grid":1,"block":64,"args":["in","out"]}'
+    printf '%s\n' "${faults/ARGS/$extra}" >"$TMP/w/faults.json"
+    "$GPUSIM" run "$TMP/w/faults.json" >/dev/null 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "error: variants\[3\].args: kernel oob(float const\*, float\*, int) takes 3 parameters, got 2 arguments" "$TMP/err"; then ok
+    else bad "the argument count names the kernel's signature" "exit $rc" "$(head -2 "$TMP/err")"; fi
+    extra=',{"name":"three","kernel":"oob","grid":1,"block":64,"args":["in","out","in"]}'
+    printf '%s\n' "${faults/ARGS/$extra}" >"$TMP/w/faults.json"
+    "$GPUSIM" run "$TMP/w/faults.json" >/dev/null 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "'in' is a buffer but parameter 3 (int) of kernel 'oob(float const\*, float\*, int)'" "$TMP/err"; then ok
+    else bad "a wrong argument names the parameter by the signature" "exit $rc" "$(head -2 "$TMP/err")"; fi
     # a .cu without a __global__ kernel is named as such, at the .cu (it named the cached PTX)
     printf '__device__ int f(int x) { return x; }\n' >"$TMP/w/k/none.cu"
     printf '{"name":"none","description":"x","kernels":"k/none.cu","buffers":[{"name":"x","type":"f32","count":1,"init":"zeros"}],"variants":[{"name":"v","kernel":"k","grid":1,"block":1,"regs":8,"args":["x"]}]}\n' >"$TMP/w/none.json"

@@ -457,6 +457,9 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
         char list[512] = "";
         size_t len = 0;
         for (uint32_t i = 0; i < k->nparams; i++) len = diag_join(list, sizeof list, len, k->params[i].name);
+        if (k->signature)
+            return fail(L, "kernel %s takes %u parameter%s, got %u argument%s", k->signature, k->nparams,
+                        k->nparams == 1 ? "" : "s", n, n == 1 ? "" : "s");
         return fail(L, "kernel '%s' takes %u parameters (%s), got %u arguments", k->name, k->nparams, list, n);
     }
     v->args = calloc(n ? n : 1, sizeof *v->args);
@@ -465,6 +468,8 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
     for (const cJSON *it = arr->child; it; it = it->next, i++) {
         push_index(L, i);
         const KernelParam *p = &k->params[i];
+        char plabel[256];
+        const char *pname = kernel_param_label(k, i, plabel, sizeof plabel), *kname = kernel_label(k);
         const char *ptype = p->is_ptr ? "ptr" : p->type == TYPE_F32 ? "f32" : p->type == TYPE_S32 ? "s32" : "u32";
         if (k->ptx) ptype = TYPE_NAMES[p->type];
         WlArg *a = &v->args[i];
@@ -473,36 +478,36 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
         ** integer (a size_t, a null pointer: 0) */
         bool ptx_integer = k->ptx && p->size == 8 && b < 0;
         if (p->is_array)
-            return fail(L, "parameter '%s' of kernel '%s' is a struct passed by value (%u bytes): a workload cannot give one "
-                        "yet (gpusim exec runs the program that launches it)", p->name, k->name, p->size);
+            return fail(L, "%s of kernel '%s' is a struct passed by value (%u bytes): a workload cannot give one "
+                        "yet (gpusim exec runs the program that launches it)", pname, kname, p->size);
         if ((p->is_ptr && !ptx_integer) || (p->size == 8 && b >= 0)) {
             if (b < 0) {
                 if (cJSON_IsString(it))
-                    return fail(L, "parameter '%s' of kernel '%s' is .ptr: expected a buffer name, found '%s' (no such buffer)",
-                                p->name, k->name, it->valuestring);
-                return fail(L, "parameter '%s' of kernel '%s' is .ptr: expected a buffer name, found %s", p->name, k->name,
+                    return fail(L, "%s of kernel '%s' is .ptr: expected a buffer name, found '%s' (no such buffer)",
+                                pname, kname, it->valuestring);
+                return fail(L, "%s of kernel '%s' is .ptr: expected a buffer name, found %s", pname, kname,
                             jsonread_type(it));
             }
             a->kind = REF_ARG_BUFFER;
             a->buffer = (uint32_t)b;
         } else if (b >= 0) {
-            return fail(L, "'%s' is a buffer but parameter '%s' of kernel '%s' is .%s", it->valuestring, p->name, k->name,
+            return fail(L, "'%s' is a buffer but %s of kernel '%s' is .%s", it->valuestring, pname, kname,
                         ptype);
         } else if (p->type == TYPE_F64) { /* a PTX double: any finite JSON number, or an integer expression */
             double d;
             if (cJSON_IsNumber(it)) d = it->valuedouble;
             else if (params_int(&L->p, it, &a->i)) d = (double)a->i;
             else return false;
-            if (!isfinite(d)) return fail(L, "parameter '%s' of kernel '%s' is .f64: expected a finite number", p->name, k->name);
+            if (!isfinite(d)) return fail(L, "%s of kernel '%s' is .f64: expected a finite number", pname, kname);
             a->kind = REF_ARG_FLOAT;
             a->f = fabs(d) > FLT_MAX ? (d > 0 ? INFINITY : -INFINITY) : (float)d; /* C reference functions take floats */
             memcpy(&a->bits, &d, 8);
         } else if (cJSON_IsNumber(it) && !jsonread_integer(it, &a->i)) {
             if (p->type != TYPE_F32 && it->valuedouble == floor(it->valuedouble) && fabs(it->valuedouble) < 1e300)
-                return fail(L, "parameter '%s' of kernel '%s' is .%s: %.0f is past 2^53, where a JSON number no longer "
-                            "holds every integer exactly", p->name, k->name, ptype, it->valuedouble);
+                return fail(L, "%s of kernel '%s' is .%s: %.0f is past 2^53, where a JSON number no longer "
+                            "holds every integer exactly", pname, kname, ptype, it->valuedouble);
             if (p->type != TYPE_F32)
-                return fail(L, "parameter '%s' of kernel '%s' is .%s: expected an integer, found %g", p->name, k->name,
+                return fail(L, "%s of kernel '%s' is .%s: expected an integer, found %g", pname, kname,
                             ptype, it->valuedouble);
             if (!isfinite(it->valuedouble) || fabs(it->valuedouble) > FLT_MAX)
                 return fail(L, "%g does not fit a 32-bit float", it->valuedouble);
@@ -526,7 +531,7 @@ static bool load_args(Ld *L, const cJSON *arr, WlLaunch *v)
                     hi = bitsz == 64 ? INT64_MAX : type_signed(p->type) ? smax : (int64_t)((1ull << bitsz) - 1);
                 }
                 if (a->i < lo || a->i > hi)
-                    return fail(L, "%lld does not fit parameter '%s' (.%s, %lld..%lld)", (long long)a->i, p->name, ptype,
+                    return fail(L, "%lld does not fit %s (.%s, %lld..%lld)", (long long)a->i, pname, ptype,
                                 (long long)lo, (long long)hi);
                 a->kind = REF_ARG_INT;
                 a->bits = (uint64_t)a->i;
