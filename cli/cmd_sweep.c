@@ -15,9 +15,11 @@
 ** or the picture could not be drawn; 2 bad input (nothing ran), a run's
 ** point was bad input, or a write error.                                */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -556,11 +558,14 @@ typedef struct {
     uint64_t   *points;      /* this shard's points with a run to do  */
     uint64_t    npoints, mine, need;
     Sink        sink;
+    int         lock_fd;     /* --out, held locked while the sweep runs, or -1 */
+    bool        created;     /* ... and made by this sweep                     */
 } Sweep;
 
 static void sweep_free(Sweep *S)
 {
     if (S->sink.out) close_out(&S->sink);
+    if (S->lock_fd >= 0) close(S->lock_fd); /* the lock goes with it */
     if (S->sink.cols.set_keys || S->sink.cols.param_keys) sweep_csv_columns_free(&S->sink.cols);
     sweep_plot_destroy(S->sink.plot);
     free(S->have);
@@ -723,6 +728,31 @@ static bool sweep_points(Sweep *S)
     return true;
 }
 
+/* --out, locked before it is read for resuming: two sweeps on one file
+** would each run what the other runs and write it twice. A device or a
+** pipe is nobody's to share: not locked. */
+static bool sweep_lock_output(Sweep *S)
+{
+    const char *out = S->a.out;
+    struct stat st;
+    bool existed = stat(out, &st) == 0;
+    if (existed && !S_ISREG(st.st_mode)) return true;
+    int fd = open(out, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd < 0) {
+        ERR("cannot write %s: %s", out, strerror(errno));
+        return false;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ERR("%s is being written by another gpusim sweep (it holds the file's lock): wait for that one to finish "
+            "(this command then resumes where it stopped), or give another --out", out);
+        close(fd);
+        return false;
+    }
+    S->lock_fd = fd;
+    S->created = !existed;
+    return true;
+}
+
 /* The output, opened for appending (its torn last line dropped), or
 ** stdout; the CSV header. */
 static bool sweep_open_output(Sweep *S)
@@ -768,6 +798,7 @@ int cmd_sweep(int argc, char **argv)
 {
     Sweep *S = calloc(1, sizeof *S);
     if (!S) return ERR("out of host memory"), EXIT_BAD_INPUT;
+    S->lock_fd = -1;
     sweep_spec_init(&S->spec);
     int rc = parse_args(argc, argv, &S->a);
     const SweepArgs *a = &S->a;
@@ -778,8 +809,10 @@ int cmd_sweep(int argc, char **argv)
     } else if (!sweep_load(S) || !sweep_job(S) || !out_not_an_input(S) ||
                !(S->have = calloc((size_t)(S->spec.npoints * S->nvariants / 8 + 1), 1)) ||
                (a->plot && !(S->sink.plot = sweep_plot_create(a->x, a->y, a->series))) ||
-               (a->out && !sweep_resume(S)) || !sweep_points(S) || !sweep_open_output(S)) {
+               (a->out && (!sweep_lock_output(S) || !sweep_resume(S))) || !sweep_points(S) || !sweep_open_output(S)) {
         rc = EXIT_BAD_INPUT; /* reported, but for out of host memory */
+        struct stat st;
+        if (S->created && stat(a->out, &st) == 0 && st.st_size == 0) unlink(a->out); /* touch no file */
     } else { /* everything checked: the runs */
         Sink *s = &S->sink;
         char whyrun[256] = "";

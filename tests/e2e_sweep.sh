@@ -142,6 +142,19 @@ expect again 0
 same "a finished sweep run again changes nothing" "$TMP/full.out" "$out"
 grep -q "running the other 0" "$TMP/again.err" && ok || bad "a finished sweep ran runs again" "$(cat "$TMP/again.err")"
 
+# ---- two sweeps on one --out: the second is refused (exit 2), the file as it
+# was; they once both ran the missing runs and wrote them twice
+cp "$out" "$TMP/locked.before"
+python3 -c '
+import fcntl, subprocess, sys
+with open(sys.argv[1], "a") as f:  # a sweep holding --out
+    fcntl.flock(f, fcntl.LOCK_EX)
+    sys.exit(subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=open(sys.argv[1] + ".err", "w")).returncode)
+' "$out" "$GPUSIM" "${S[@]}" --out "$out"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "^gpusim sweep: error: .*resume.jsonl is being written by another gpusim sweep" "$out.err" &&
+    cmp -s "$out" "$TMP/locked.before"; then ok; else bad "a second sweep on a locked --out: exit $rc" "$(head -n 2 "$out.err")"; fi
+
 # ---- bad input: exit 2, the --out file untouched (another sweep's file, bad lists, shard 5/4, ...)
 cp "$out" "$TMP/before.jsonl"
 for args in "--set sm.count=2,8 --param n=32,64" "--set sm.count=" "--set sm.count=2 --set sm.count=4" \
