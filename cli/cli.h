@@ -58,6 +58,12 @@ bool cli_same_file(const char *a, const char *b);
 ** false: the caller exits 2. Every command calls it before it returns. */
 bool cli_flush_stdout(const char *cmd);
 
+/* Seconds on the monotonic clock (for elapsed times and progress lines). */
+double cli_now_seconds(void);
+
+/* s seconds as a progress line shows them: "0:42", "1:02:05". */
+void cli_clock_text(double s, char *buf, size_t cap);
+
 /* The machine a command runs on: config_load(gpu, or CONFIG_DEFAULT_GPU when
 ** gpu is NULL), then config_set for each of sets[0..nsets) in order (each
 ** "key=value", as given to --set), then config_validate. On success fills

@@ -70,6 +70,8 @@ static void usage(FILE *out)
             "                                 the tables are the same for every N\n"
             "  --threads N                    each launch on N host threads (as gpusim run)\n\n"
             "Workload files are looked up relative to the current directory, then to the source tree.\n"
+            "Progress: a line on stderr per record, in record order; on a terminal with the time elapsed\n"
+            "and the time left at the pace so far.\n"
             "Exit status: 0 ok, 1 a target missed or a record could not be simulated, 2 bad input.\n",
             jobs_default());
 }
@@ -391,6 +393,7 @@ typedef struct {
     Pair              *pairs;
     uint32_t           npairs, failed;
     bool               tty;
+    double             started; /* cli_now_seconds() when the first began */
 } RecordJobs;
 
 static void record_run(void *user, uint32_t i)
@@ -406,8 +409,18 @@ static void record_done(void *user, uint32_t i)
     RecordJobs *j = user;
     const Pair *p = &j->pairs[i];
     if (!p->ok) j->failed++;
-    if (!j->args->json && !j->args->no_simulation)
+    if (j->args->json || j->args->no_simulation) return;
+    if (!j->tty) { /* the same lines for every --jobs, for scripts */
         fprintf(stderr, "simulated %u/%u %s/%s\n", i + 1, j->npairs, p->workload, p->variant);
+        return;
+    }
+    /* on a terminal, how long the rest will take at the pace so far */
+    char elapsed[32], left[32];
+    double t = cli_now_seconds() - j->started;
+    cli_clock_text(t, elapsed, sizeof elapsed);
+    cli_clock_text(t / (i + 1) * (j->npairs - i - 1), left, sizeof left);
+    fprintf(stderr, "simulated %u/%u %s/%s  (%s elapsed, ~%s left)\n", i + 1, j->npairs, p->workload, p->variant,
+            elapsed, left);
 }
 
 /* "sim_stats": the simulated run's stats as `gpusim run --json` names them
@@ -658,7 +671,7 @@ int cmd_compare(int argc, char **argv)
     if (!pairs) goto out;
     uint32_t npairs = pick_records(&args, variants, pairs);
     /* each record on its own workload and buffers: --jobs at a time */
-    RecordJobs rj = { &args, cfg, pairs, npairs, 0, isatty(STDERR_FILENO) };
+    RecordJobs rj = { &args, cfg, pairs, npairs, 0, isatty(STDERR_FILENO), cli_now_seconds() };
     JobSet set = { .ntasks = npairs, .threads = args.jobs, .run = record_run, .done = record_done, .user = &rj };
     jobs_run(&set);
     Summary sum;

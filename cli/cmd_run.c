@@ -181,13 +181,6 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     return EXIT_OK;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ------------------------------------------------------------ selection */
 
 /* --dump DIR: made if missing; --dump-buffers names buffers of w. */
@@ -410,13 +403,13 @@ int cmd_run(int argc, char **argv)
         if (!chrome) goto out;
         trace_chrome_sink(chrome, &trace_sink);
     }
-    double t0 = now_seconds();
+    double t0 = cli_now_seconds();
     RunJobs jobs;
     if (!run_jobs(&args, cfg, &w, selected, store, dump, chrome ? &trace_sink : NULL, chrome, ran, &jobs)) goto out;
     uint64_t instructions = jobs.instructions;
     for (uint32_t i = 0; i < w.nvariants; i++)
         if (selected[i]) rows[nrows++] = ran[i];
-    double wall = now_seconds() - t0;
+    double wall = cli_now_seconds() - t0;
     const RunRow *base = NULL;
     for (uint32_t i = 0; i < nrows; i++) {
         if (!rows[i].ran) continue;

@@ -215,13 +215,6 @@ typedef struct {
     uint64_t       passed, failed, bad;
 } Sink;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* One line out: whole, flushed (so a killed sweep keeps every line written),
 ** and synced to the disk at most once a second. */
 static bool put_line(Sink *s, const char *line, size_t len)
@@ -239,7 +232,7 @@ static bool put_line(Sink *s, const char *line, size_t len)
         s->write_error = true;
         return false;
     }
-    double t = now_seconds();
+    double t = cli_now_seconds();
     if (t - s->synced >= 1.0) {
         fsync(fileno(s->out)); /* best effort: a pipe cannot be synced */
         s->synced = t;
@@ -762,7 +755,7 @@ static bool sweep_open_output(Sweep *S)
     s->csv = a->csv;
     s->name = a->out ? a->out : "stdout";
     s->out = stdout;
-    s->synced = now_seconds();
+    s->synced = cli_now_seconds();
     if (a->out) {
         if (S->done.torn) {
             if (truncate(a->out, (off_t)S->done.whole_bytes) != 0) {

@@ -325,20 +325,6 @@ static void *worker(void *arg)
     }
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void clock_text(double s, char *buf, size_t cap)
-{
-    long t = (long)(s + 0.5);
-    if (t >= 3600) snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else snprintf(buf, cap, "%ld:%02ld", t / 60, t % 60);
-}
-
 /* "sweep [#####.......] 12/24 points (48/96 runs)  0:42 elapsed, ~0:40 left":
 ** points of this invocation (all variants of a point make one), runs, times. */
 static void draw_progress(uint64_t done, uint64_t total, uint32_t variants, double elapsed)
@@ -348,8 +334,8 @@ static void draw_progress(uint64_t done, uint64_t total, uint32_t variants, doub
     int fill = total ? (int)(BAR * done / total) : BAR;
     for (int i = 0; i < BAR; i++) bar[i] = i < fill ? '#' : '.';
     bar[BAR] = '\0';
-    clock_text(elapsed, el, sizeof el);
-    if (done) clock_text(elapsed / (double)done * (double)(total - done), left, sizeof left);
+    cli_clock_text(elapsed, el, sizeof el);
+    if (done) cli_clock_text(elapsed / (double)done * (double)(total - done), left, sizeof left);
     else snprintf(left, sizeof left, "?");
     fprintf(stderr, "\rsweep [%s] %llu/%llu points (%llu/%llu runs)  %s elapsed, ~%s left\033[K", bar,
             (unsigned long long)(done / variants), (unsigned long long)((total + variants - 1) / variants),
@@ -401,7 +387,7 @@ bool sweep_run(const SweepJob *job, const uint64_t *points, uint64_t npoints, co
             break;
         }
     }
-    double t0 = now_seconds(), drawn = -1;
+    double t0 = cli_now_seconds(), drawn = -1;
     for (uint64_t pos = 0; ok && started && pos < npoints; pos++) {
         pthread_mutex_lock(&p.mu);
         while (!p.ready[pos % p.window]) {
@@ -414,7 +400,7 @@ bool sweep_run(const SweepJob *job, const uint64_t *points, uint64_t npoints, co
             until.tv_nsec += 250000000;
             if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
             pthread_cond_timedwait(&p.done, &p.mu, &until);
-            double t = now_seconds();
+            double t = cli_now_seconds();
             if (t - drawn >= 0.25) {
                 draw_progress(out, total, nv, t - t0);
                 drawn = t;
@@ -436,8 +422,8 @@ bool sweep_run(const SweepJob *job, const uint64_t *points, uint64_t npoints, co
             ok = emit(user, run, r.line[k], r.len[k], r.outcome[k]); /* false: the emitter says why */
         }
         done_free(&r, nv);
-        if (progress && (now_seconds() - drawn >= 0.25 || pos + 1 == npoints)) {
-            drawn = now_seconds();
+        if (progress && (cli_now_seconds() - drawn >= 0.25 || pos + 1 == npoints)) {
+            drawn = cli_now_seconds();
             draw_progress(out, total, nv, drawn - t0);
         }
     }

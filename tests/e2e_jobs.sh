@@ -88,6 +88,14 @@ row='^waves  *one_extra '
 [ "$quick" = --quick ] && last='simulated 2/2 ilp/ilp4' row='^ilp  *ilp4 '
 grep -q "$row" "$TMP/cmp.3.out" && grep -q "$last" "$TMP/cmp.3.err" && ok ||
     bad "compare: a record's row or its progress line in record order is missing" "$(tail -2 "$TMP/cmp.3.err")"
+# on a terminal each progress line says how long the rest will take
+if command -v script >/dev/null 2>&1; then
+    script -qc "'$GPUSIM' compare validate/results/h200.json --only ilp --jobs 2 >/dev/null" /dev/null </dev/null |
+        tr '\r' '\n' >"$TMP/cmp.tty"
+    if grep -Eq '^simulated 1/2 ilp/ilp1  \([0-9]+:[0-9]{2} elapsed, ~[0-9]+:[0-9]{2} left\)' "$TMP/cmp.tty" &&
+        grep -Eq '^simulated 2/2 ilp/ilp4  \([0-9]+:[0-9]{2} elapsed, ~0:00 left\)' "$TMP/cmp.tty"; then ok
+    else bad "compare on a terminal: no time left on its progress lines" "$(grep simulated "$TMP/cmp.tty" | head -2)"; fi
+fi
 
 # compare --from-ptx: records of one twin compile it (nvcc, ptxas) from
 # several threads at once into an empty cache; the same tables, and nothing
