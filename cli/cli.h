@@ -58,6 +58,11 @@ bool cli_same_file(const char *a, const char *b);
 ** false: the caller exits 2. Every command calls it before it returns. */
 bool cli_flush_stdout(const char *cmd);
 
+/* Whether a launch's --threads are fitted to the cores the host has free
+** (Launch.threads_fit_host): yes, unless GPUSIM_THREADS_EXACT is set to a
+** number other than 0 (the tests, which must run the threads they ask for). */
+bool cli_threads_fit_host(void);
+
 /* Seconds on the monotonic clock (for elapsed times and progress lines). */
 double cli_now_seconds(void);
 

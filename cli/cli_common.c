@@ -178,3 +178,9 @@ void cli_clock_text(double s, char *buf, size_t cap)
     if (t >= 3600) snprintf(buf, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
     else snprintf(buf, cap, "%ld:%02ld", t / 60, t % 60);
 }
+
+bool cli_threads_fit_host(void)
+{
+    const char *e = getenv("GPUSIM_THREADS_EXACT");
+    return !e || !*e || strcmp(e, "0") == 0;
+}

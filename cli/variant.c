@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "sim/derive.h"
 #include "workloads/npy.h"
 #include "workloads/run.h"
@@ -213,6 +214,7 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         L.racecheck = opt->racecheck;
         L.pc_counters = row->launch_pcs ? row->launch_pcs[k] : NULL;
         L.threads = opt->threads;
+        L.threads_fit_host = cli_threads_fit_host();
         L.printf_out = stderr; /* device printf: stdout is the report's */
         char lab[WL_MAX_VARIANT_NAME + 256];
         snprintf(lab, sizeof lab, v->nlaunches > 1 ? "%s, launch %u/%u" : "%s", label, k + 1, v->nlaunches);

@@ -85,6 +85,7 @@ static void make_runtime(void)
     rt->report_path = getenv("GPUSIM_REPORT");
     rt->source = env_u32("GPUSIM_SOURCE", 0) != 0;
     rt->threads = env_u32("GPUSIM_THREADS", 1);
+    rt->threads_exact = env_u32("GPUSIM_THREADS_EXACT", 0) != 0;
     rt->max_launches = env_u32("GPUSIM_MAX_LAUNCHES", 0);
     const char *re = getenv("GPUSIM_KERNELS");
     if (re && *re) {
@@ -361,6 +362,7 @@ static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
     }
     L->pc_counters = k->pcs;
     L->threads = k->pcs ? 1 : rt->threads;
+    L->threads_fit_host = !rt->threads_exact;
     L->keep_dirty = true;
     L->max_warp_instructions = 0;
     budget(rt, L->grid, L->block, &L->max_warp_instructions, &L->max_cycles);

@@ -125,6 +125,7 @@ typedef struct {
     regex_t         kernels_regex;
     uint32_t        max_launches; /* timed per kernel; 0: all                  */
     uint32_t        threads;
+    bool            threads_exact; /* GPUSIM_THREADS_EXACT: not fitted to the host */
     uint64_t        api_calls;
     uint32_t        allocations;   /* cudaMalloc calls, to name each in faults */
     struct { uint32_t addr; uint64_t bytes; } *managed; /* cudaMallocManaged's mappings */

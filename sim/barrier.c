@@ -10,6 +10,24 @@
 ** waiter whose partner is held up gives its core back soon. */
 #define BARRIER_SPIN_NS 200000
 
+/* The spin adapts to the host (barrier.h): a spin that ends in a sleep
+** halves the budget (below BARRIER_SPIN_MIN_NS: none), one that ends in
+** the release adds an eighth of the full spin back; with no budget, one
+** wait in BARRIER_PROBE_EVERY spins BARRIER_PROBE_NS to see whether
+** spinning pays again. */
+#define BARRIER_SPIN_MIN_NS 2000
+#define BARRIER_PROBE_EVERY 64
+#define BARRIER_PROBE_NS    (BARRIER_SPIN_NS / 8)
+
+static void spin_paid(Barrier *b, bool paid)
+{
+    uint64_t was = atomic_load_explicit(&b->spin_ns, memory_order_relaxed), now;
+    if (paid) now = was + BARRIER_SPIN_NS / 8 > BARRIER_SPIN_NS ? BARRIER_SPIN_NS : was + BARRIER_SPIN_NS / 8;
+    else now = was / 2 < BARRIER_SPIN_MIN_NS ? 0 : was / 2;
+    /* a racing waiter's update may win: either is a fair estimate */
+    atomic_store_explicit(&b->spin_ns, now, memory_order_relaxed);
+}
+
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -32,6 +50,8 @@ bool barrier_init(Barrier *b, uint32_t n)
     atomic_init(&b->generation, 0);
     b->n = n;
     b->sleepers = 0;
+    atomic_init(&b->spin_ns, BARRIER_SPIN_NS);
+    atomic_init(&b->waits, 0);
     /* more threads than cores: a spinning waiter would hold the core the
     ** thread it waits for needs, so waiters sleep at once */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -56,17 +76,26 @@ void barrier_wait(Barrier *b)
         pthread_mutex_unlock(&b->lock);
         return;
     }
-    if (b->spin) {
+    uint64_t budget = atomic_load_explicit(&b->spin_ns, memory_order_relaxed);
+    /* a spin that stopped paying is tried now and then, briefly: the load
+    ** that made it fail may have gone */
+    if (b->spin && !budget && atomic_fetch_add_explicit(&b->waits, 1, memory_order_relaxed) % BARRIER_PROBE_EVERY == 0)
+        budget = BARRIER_PROBE_NS;
+    if (b->spin && budget) {
         uint64_t until = 0;
         for (uint32_t i = 1;; i++) {
-            if (atomic_load_explicit(&b->generation, memory_order_acquire) != gen) return;
+            if (atomic_load_explicit(&b->generation, memory_order_acquire) != gen) {
+                spin_paid(b, true);
+                return;
+            }
             cpu_relax();
             if (i % 64 == 0) { /* the clock now and then: a pause lasts 10 to 150 cycles by processor */
                 uint64_t t = now_ns();
-                if (!until) until = t + BARRIER_SPIN_NS;
+                if (!until) until = t + budget;
                 else if (t >= until) break;
             }
         }
+        spin_paid(b, false);
     }
     pthread_mutex_lock(&b->lock);
     b->sleepers++;

@@ -6,7 +6,11 @@
 ** 13% of the samples in the kernel's scheduler). Here a waiter first spins
 ** on a generation counter, for up to 0.2 ms (barrier.c, BARRIER_SPIN_NS),
 ** then sleeps on a condition variable; with more threads than cores it
-** sleeps at once, so that the thread it waits for gets a core. */
+** sleeps at once, so that the thread it waits for gets a core. The spin
+** adapts: where spins end in sleeps (another process holds a core, so the
+** thread waited for is not running) it shrinks to nothing, and a spinning
+** waiter no longer takes the core from the thread it waits for (2 threads
+** with the other core busy ran 2.6x slower than one). */
 #ifndef GPUSIM_SIM_BARRIER_H
 #define GPUSIM_SIM_BARRIER_H
 
@@ -21,6 +25,8 @@ typedef struct {
     uint32_t        n;                   /* threads that meet at it               */
     uint32_t        sleepers;            /* under lock: waiters past their spins  */
     bool            spin;                /* no more threads than cores: spin first */
+    atomic_uint_fast64_t spin_ns;        /* how long a waiter spins now (adapts)  */
+    atomic_uint     waits;               /* waits while spin_ns is 0 (probes)     */
     pthread_mutex_t lock;
     pthread_cond_t  opened;
 } Barrier;

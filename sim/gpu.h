@@ -48,6 +48,11 @@ typedef struct {
     ** SMs among them, with results bit-identical to one thread's. At most
     ** one per SM the launch uses; a trace sink or pc_counters run on one. */
     uint32_t        threads;
+    /* Take no more of those threads than the host has cores free at the
+    ** launch's start (base/host.h): a thread without a core of its own
+    ** only waits for the others (the command line's default; false: the
+    ** threads asked for, as the tests run them). */
+    bool            threads_fit_host;
     /* Where device printf's text goes at the launch's end, in the order it
     ** was printed (cycle, SM; NULL: nowhere). */
     FILE           *printf_out;

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/host.h"
 #include "sim/barrier.h"
 
 typedef struct Par Par;
@@ -537,6 +538,10 @@ uint32_t par_threads(const Gpu *g)
     /* what runs on one thread only: a trace sink sees events as they happen,
     ** and per-instruction counters are one shared table */
     if (g->trace || g->pcs) n = 1;
+    if (n > 1 && g->L->threads_fit_host) {
+        uint32_t free_cores = host_free_cores();
+        if (n > free_cores) n = free_cores; /* the results are the same for every n */
+    }
     return n ? n : 1;
 }
 

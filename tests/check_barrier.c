@@ -1,14 +1,18 @@
 /* tests/check_barrier.c -- the launch threads' barrier (sim/barrier.h): no
 ** thread passes before all have arrived, what each wrote before is seen by
 ** all after, round after round; a waiter that has gone to sleep is woken;
-** more threads than cores; one thread alone. (CI runs it under
-** ThreadSanitizer too.) */
+** more threads than cores; one thread alone; a spin that stops paying
+** and starts again. And the host's free cores, which a launch's threads
+** are fitted to. (CI runs it under ThreadSanitizer too.) */
 #define _DEFAULT_SOURCE /* usleep */
 #include "sim/barrier.h"
 
 #include <check.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "base/host.h"
 
 #define MAX_THREADS 8
 #define ROUNDS      2000
@@ -35,6 +39,8 @@ static void *work(void *arg)
     return NULL;
 }
 
+static uint64_t last_spin_ns; /* the barrier's spin when run() ended */
+
 static uint32_t run(uint32_t n, uint32_t rounds, uint32_t late_every)
 {
     alarm(30); /* a waiter never woken hangs: end the test's process instead */
@@ -53,6 +59,7 @@ static uint32_t run(uint32_t n, uint32_t rounds, uint32_t late_every)
         ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
         errors += w[i].errors;
     }
+    last_spin_ns = atomic_load(&bar.spin_ns);
     barrier_destroy(&bar);
     return errors;
 }
@@ -74,12 +81,56 @@ START_TEST(test_a_late_thread_wakes_the_sleepers)
 }
 END_TEST
 
+/* A late arrival every round makes half the spins end in sleeps: the spin
+** shrinks; then on-time rounds. In step throughout. */
+START_TEST(test_spin_adapts)
+{
+    ck_assert_uint_eq(run(2, 60, 1), 0);
+    ck_assert_uint_lt(last_spin_ns, 200000); /* half its spins ended in sleeps: shorter */
+    Barrier bar;
+    ck_assert(barrier_init(&bar, 1));
+    ck_assert_uint_eq(atomic_load(&bar.spin_ns), 200000); /* starts at the full spin */
+    barrier_destroy(&bar);
+    ck_assert_uint_eq(run(2, ROUNDS, 0), 0);
+}
+END_TEST
+
+static atomic_bool spinning;
+
+static void *spin(void *arg)
+{
+    (void)arg;
+    while (atomic_load(&spinning)) {}
+    return NULL;
+}
+
+/* At least 1, at most the online cores; a thread of ours that spins takes
+** one (it is runnable whenever the count is read). */
+START_TEST(test_host_free_cores)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t cores = online > 0 ? (uint32_t)online : 1, free_cores = host_free_cores();
+    ck_assert_uint_ge(free_cores, 1);
+    ck_assert_uint_le(free_cores, cores);
+    atomic_store(&spinning, true);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, spin, NULL), 0);
+    usleep(1000);
+    free_cores = host_free_cores();
+    atomic_store(&spinning, false);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert_uint_le(free_cores, cores > 1 ? cores - 1 : 1);
+}
+END_TEST
+
 static Suite *barrier_suite(void)
 {
     Suite *s = suite_create("barrier");
     TCase *core = tcase_create("Core");
     tcase_add_loop_test(core, test_rounds_in_step, 0, sizeof THREADS / sizeof THREADS[0]);
     tcase_add_loop_test(core, test_a_late_thread_wakes_the_sleepers, 1, sizeof THREADS / sizeof THREADS[0]);
+    tcase_add_test(core, test_spin_adapts);
+    tcase_add_test(core, test_host_free_cores);
     suite_add_tcase(s, core);
     return s;
 }

@@ -4,6 +4,9 @@
 # detail line indented), and e2e_finish: the closing "N passed, M failed"
 # line, with the status to exit with. The expect_* checks run the program
 # under test, $E2E_PROGRAM (set it after sourcing), through e2e_run.
+# --threads N runs N threads here even on a busy host (by default a launch
+# takes no more than the cores free): the tests exercise what they ask for
+export GPUSIM_THREADS_EXACT=1
 TMP=$(mktemp -d) || exit 2
 trap 'rm -rf "$TMP"' EXIT
 passed=0
