@@ -158,6 +158,30 @@ expect_out "texts: the drawn text is printed" "^text: shared: .*wavefronts"
 expect_no_out "texts: no key or click hints" "^text: .*(click|space: play|h: help|paused)"
 if awk '/^sizes:/ { split($2, a, /[=x]/); split($3, b, /[=.]+/); exit !(a[2] >= 6 && a[3] >= 5 && b[2] >= 13) }' "$OUT"
 then ok; else bad "1024x768: lane cells under 6x5 px or text under 13 px" "$(grep '^sizes:' "$OUT")"; fi
+# the sizes of a classroom projector, with an SM full of warps (2 blocks of
+# 32): every warp's label drawn, lane cells at least 6 px wide, the census of
+# this cycle whole, and warps not started yet told from masked-off lanes
+for size in 1024x768 1280x800 1366x768; do
+    expect_rc "projector $size" 0 workloads/transpose.json --variant tiled --param n=512 --snapshot "$TMP/p.png" \
+        --size "$size" --at-cycle 300 --print-text
+    labels=$(grep -cE '^text: sm: w[0-9]+$' "$OUT")
+    if [ "$labels" = 64 ]; then ok; else bad "$size: $labels of 64 warp labels drawn"; fi
+    if awk '/^sizes:/ { split($2, a, /[=x]/); exit !(a[2] >= 6) }' "$OUT"; then ok
+    else bad "$size: lane cells under 6 px wide" "$(grep '^sizes:' "$OUT")"; fi
+    census=$(grep -E '^text: sm: [0-9]+ [a-z_]+$' "$OUT" | sed 's/^text: sm: //' | sort)
+    states=$(grep -E '^warp [0-9]+:' "$OUT" | sed -E 's/.*state=([a-z_]+).*/\1/' | sort | uniq -c | awk '{ print $1 " " $2 }' | sort)
+    if [ -n "$census" ] && [ "$census" = "$states" ]; then ok
+    else bad "$size: the census drawn is not the warps' states" "$census" "--" "$states"; fi
+    expect_out "$size: warps not started yet are told apart" "^warp [0-9]+: block=[0-9]+ state=[a-z_]+ lanes=not_started$"
+done
+# a window opens to fit the display (a 1600x960 one went off a 1280x800
+# projector); SDL's dummy display is 1024x768
+if SDL_VIDEODRIVER=dummy timeout 5 "$VIZ" $T --variant tiled >/dev/null 2>"$TMP/win.err"; [ -s "$TMP/win.err" ]; then
+    grep -q '^gpusim-viz: a 1003x691 window, to fit the 1024x768 display (--size WxH to choose)$' "$TMP/win.err" && ok ||
+        bad "the window does not fit the display" "$(head -2 "$TMP/win.err")"
+else
+    echo "e2e_viz: SDL has no dummy video driver here: the window's fit is not checked"
+fi
 # panels with nothing to show give their room: vecadd has no shared access
 expect_rc "vecadd, no shared access" 0 workloads/vecadd.json --param n=65536 --snapshot "$TMP/va.png" --print-text
 expect_no_out "vecadd: no shared panel drawn" "^text: shared:"

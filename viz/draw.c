@@ -152,6 +152,10 @@ typedef struct {
     int      x0, y0, colw, rowh, rows, sub; /* sub: columns per scheduler */
     uint32_t nsched, per_sched, slots;
     int      footer_y;
+    bool     legend;   /* room for the colour legend under the census: where
+                          it would leave the rows too short for their labels,
+                          the census (which has the colours of the states
+                          there are) stands for it */
 } SmGrid;
 
 static void sm_grid(const VizLayout *L, const VizRec *rec, SmGrid *g)
@@ -170,14 +174,19 @@ static void sm_grid(const VizLayout *L, const VizRec *rec, SmGrid *g)
     double body = FONT_SPEC[F_BODY].px * s, small = FONT_SPEC[F_SMALL].px * s;
     if (body < VDRAW_MIN_FONT_PX) body = VDRAW_MIN_FONT_PX;
     if (small < VDRAW_MIN_FONT_PX) small = VDRAW_MIN_FONT_PX;
-    g->footer_y = r->y + r->h - (int)(2.4 * body + 3 * (1.2 * small + 2 * s) + 12 * s);
-    int h = g->footer_y - y - (int)(4 * s);
-    int minrow = (int)(17 * s) > 4 ? (int)(17 * s) : 4;
-    int maxrows = h / minrow > 0 ? h / minrow : 1;
-    g->sub = (int)((g->per_sched + (uint32_t)maxrows - 1) / (uint32_t)maxrows);
-    if (g->sub < 1) g->sub = 1;
-    g->rows = (int)((g->per_sched + (uint32_t)g->sub - 1) / (uint32_t)g->sub);
-    if (g->rows < 1) g->rows = 1;
+    int h = 0;
+    for (int legend = 1; legend >= 0; legend--) {
+        g->legend = legend;
+        g->footer_y = r->y + r->h - (int)(2.4 * body + (legend ? 3 * (1.2 * small + 2 * s) : 0) + 12 * s);
+        h = g->footer_y - y - (int)(4 * s);
+        int minrow = (int)(17 * s) > 4 ? (int)(17 * s) : 4;
+        int maxrows = h / minrow > 0 ? h / minrow : 1;
+        g->sub = (int)((g->per_sched + (uint32_t)maxrows - 1) / (uint32_t)maxrows);
+        if (g->sub < 1) g->sub = 1;
+        g->rows = (int)((g->per_sched + (uint32_t)g->sub - 1) / (uint32_t)g->sub);
+        if (g->rows < 1) g->rows = 1;
+        if (h / g->rows >= (int)(1.25 * small + 0.5)) break; /* a row holds its label */
+    }
     g->rowh = h / g->rows;
     if (g->rowh > (int)(34 * s)) g->rowh = (int)(34 * s);
     g->colw = w / (int)(g->nsched * (uint32_t)g->sub);
@@ -336,13 +345,14 @@ static void lane_cells(VizDraw *d, int x, int y, int w, int h, const VrecWarpNow
         canvas_fill(d, x, y + h / 3, cw * per_row - g, h - 2 * (h / 3) > 1 ? h - 2 * (h / 3) : 1, vdraw_state_rgb(VREC_EXITED));
         return;
     }
+    if (!wn->has_issue) { /* not started: no mask yet, so no cells (dark ones would read as masked off) */
+        canvas_fill(d, x, y + h / 2, cw * per_row - g, 1, C_EDGE);
+        return;
+    }
     for (int l = 0; l < 32; l++) {
-        uint32_t rgb = 0x26262e;
-        if (wn->has_issue) {
-            if (wn->exec >> l & 1) rgb = 0xeeeeee;
-            else if (wn->active >> l & 1) rgb = 0x8a8a96;
-            else rgb = C_CELL_OFF;
-        }
+        uint32_t rgb = C_CELL_OFF;
+        if (wn->exec >> l & 1) rgb = 0xeeeeee;
+        else if (wn->active >> l & 1) rgb = 0x8a8a96;
         canvas_fill(d, x + l % per_row * cw, y + l / per_row * rh, cw - g, rh - gv, rgb);
     }
 }
@@ -362,7 +372,7 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
         canvas_text(d, F_SMALL, g.x0 + (int)q * g.sub * g.colw + canvas_s(d, 4), y + canvas_s(d, 2), AL_LEFT, C_DIM, "scheduler %u", q);
     for (uint32_t q = 1; q < g.nsched; q++)
         canvas_fill(d, g.x0 + (int)q * g.sub * g.colw - canvas_s(d, 3), y, 1, g.footer_y - y, C_EDGE);
-    int lw = canvas_text_w(d, F_SMALL, "w00") + canvas_s(d, 6);
+    int lw = canvas_text_w(d, F_SMALL, "w00") + canvas_s(d, 4);
     for (uint32_t w = 0; w < g.slots; w++) {
         SDL_Rect rr = sm_row_rect(&g, w);
         VrecWarpNow wn;
@@ -377,10 +387,20 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
         if (!small)
             canvas_text(d, F_SMALL, rr.x + canvas_s(d, 4), rr.y + (rr.h - canvas_font_h(d, F_SMALL)) / 2, AL_LEFT,
                         wn.issuing ? C_TEXT : C_DIM, "w%u", w);
-        int sx = rr.x + (small ? canvas_s(d, 2) : lw), sw = canvas_s(d, 26);
+        /* the margins, then the state swatch (to 10), narrow before the
+        ** lanes get under 7 px a cell in rows of 16 */
+        int sx = rr.x + (small ? canvas_s(d, 2) : lw), sw = canvas_s(d, 26), gap = canvas_s(d, 8), margin = canvas_s(d, 14);
+        int short_by = 16 * 7 - (rr.w - (sx - rr.x) - sw - gap - margin);
+        if (short_by > 0) {
+            int m = margin - 4 < short_by ? margin - 4 : short_by;
+            margin -= m, short_by -= m;
+            int gv = gap - 3 < short_by ? gap - 3 : short_by;
+            gap -= gv, short_by -= gv;
+        }
+        if (short_by > 0) sw = sw - short_by > canvas_s(d, 10) ? sw - short_by : canvas_s(d, 10);
         canvas_fill(d, sx, rr.y + pad, sw, rr.h - 2 * pad, vdraw_state_rgb(wn.state));
         if (wn.issuing) canvas_frame(d, sx, rr.y + pad, sw, rr.h - 2 * pad, 2, C_SELECT);
-        int cx = sx + sw + canvas_s(d, 8), cw = rr.w - (cx - rr.x) - canvas_s(d, 14);
+        int cx = sx + sw + gap, cw = rr.w - (cx - rr.x) - margin;
         if (wn.state != VREC_EMPTY) lane_cells(d, cx, rr.y + pad, cw, rr.h - 2 * pad, &wn);
     }
     /* footer: the followed warp, or a census of this cycle */
@@ -427,20 +447,38 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
             font = F_SMALL;
         }
         int x = fx + canvas_text(d, font, fx, fy, AL_LEFT, C_TEXT, "this cycle:");
+        bool wrapped = false;
         for (unsigned s = 0; s < VREC_NSTATES; s++) {
             if (!counts[s] || s == VREC_EMPTY) continue;
+            int need = canvas_s(d, 32) + canvas_text_w(d, font, item[s]);
+            if (x + need > r->x + r->w - canvas_s(d, 8)) { /* never clipped: on to a second line */
+                x = fx;
+                fy += canvas_font_h(d, font);
+                wrapped = true;
+            }
             x += canvas_s(d, 12);
             canvas_fill(d, x, fy + canvas_s(d, 3), canvas_s(d, 16), canvas_s(d, 16), vdraw_state_rgb(s));
             x += canvas_s(d, 20);
             x += canvas_text(d, font, x, fy, AL_LEFT, C_TEXT, "%s", item[s]);
         }
         fy += canvas_font_h(d, F_BODY);
-        canvas_text(d, F_BODY, fx, fy, AL_LEFT, C_DIM, "lanes: white = active, grey = guard false, dark = masked off%s",
-                    v->headless ? "" : " · click a warp to follow it");
+        if (!wrapped) /* the second line went to the census */
+            canvas_text(d, F_BODY, fx, fy, AL_LEFT, C_DIM,
+                        "lanes: white = active, grey = guard false, dark = masked off, a line = not started%s",
+                        v->headless ? "" : " · click a warp to follow it");
     }
     fy += canvas_font_h(d, F_BODY) + canvas_s(d, 4);
-    /* legend: state colours, in flowing rows */
-    int x = fx;
+    if (!g.legend) return;
+    /* legend: state colours, in flowing rows; left out whole when its rows
+    ** would pass the panel's foot (the census names the states there are) */
+    int x = fx, rows = 1, row_h = canvas_font_h(d, F_SMALL) + canvas_s(d, 2);
+    for (unsigned s = 0; s < VREC_NSTATES; s++) {
+        int need = canvas_s(d, 22) + canvas_text_w(d, F_SMALL, vdraw_state_label(s)) + canvas_s(d, 14);
+        if (x + need > r->x + r->w - canvas_s(d, 8)) x = fx, rows++;
+        x += need;
+    }
+    if (fy + rows * row_h > r->y + r->h - canvas_s(d, 2)) return;
+    x = fx;
     for (unsigned s = 0; s < VREC_NSTATES; s++) {
         const char *lab = vdraw_state_label(s);
         int need = canvas_s(d, 22) + canvas_text_w(d, F_SMALL, lab) + canvas_s(d, 14);

@@ -43,6 +43,7 @@ typedef struct {
     const char **params;
     int          nsets, nparams;
     int          width, height;
+    bool         size_given;     /* --size: the window as asked, display or not */
     int          panel;          /* -1: whole view                         */
     uint32_t     sm;
     int32_t      warp;
@@ -193,6 +194,7 @@ static int parse_args(int argc, char **argv, Args *a)
                     return bad("--size expects WxH between 320x200 and 8192x8192, got '%s'", val);
                 a->width = (int)w;
                 a->height = (int)h;
+                a->size_given = true;
             } else {
                 if (!cli_number_u64(val, false, &u)) return bad("expected a non-negative integer, got '%s'", val);
                 if ((!strcmp(name, "--sm") || !strcmp(name, "--warp")) && u > 1u << 20)
@@ -387,6 +389,7 @@ static void print_state(const App *app, FILE *out)
         fprintf(out, "warp %u: block=%lld state=%s", w, (long long)wn.block_id, vdraw_state_label(wn.state));
         if (wn.state == VREC_EXITED) fprintf(out, " lanes=exited"); /* drawn as such, not its last mask */
         else if (wn.has_issue) fprintf(out, " pc=%u active=%08x exec=%08x", wn.pc, wn.active, wn.exec);
+        else fprintf(out, " lanes=not_started"); /* a line, not dark (masked-off) cells */
         fprintf(out, "\n");
     }
 }
@@ -658,7 +661,22 @@ static int window(App *app)
     }
     char title[160];
     snprintf(title, sizeof title, "gpusim-viz: %s", app->w.name);
-    app->win = SDL_CreateWindow(title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, app->a.width, app->a.height,
+    /* the default window fits the display (a projector's 1280x800 took a
+    ** 1600x960 window partly off-screen): each side at most the usable
+    ** area's, less room for the window's frame (the layout takes any shape) */
+    SDL_Rect usable;
+    if (!app->a.size_given && SDL_GetDisplayUsableBounds(0, &usable) == 0 && usable.w > 0 && usable.h > 0) {
+        int w = usable.w * 98 / 100, h = usable.h * 90 / 100;
+        w = w < 320 ? 320 : w < app->a.width ? w : app->a.width;
+        h = h < 200 ? 200 : h < app->a.height ? h : app->a.height;
+        if (w != app->a.width || h != app->a.height) {
+            fprintf(stderr, "gpusim-viz: a %dx%d window, to fit the %dx%d display (--size WxH to choose)\n", w, h,
+                    usable.w, usable.h);
+            app->a.width = w;
+            app->a.height = h;
+        }
+    }
+    app->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, app->a.width, app->a.height,
                                 SDL_WINDOW_RESIZABLE);
     if (!app->win || !make_canvas(app)) {
         fprintf(stderr, "gpusim-viz: error: cannot open a window: %s\n", SDL_GetError());
