@@ -43,7 +43,7 @@ static void usage(FILE *out)
             "                    [--out FILE] [--csv] [--plot FILE --x KEY --y METRIC [--series KEY]]\n"
             "                    [--max-cycles N] [--max-instructions N] [--racecheck] [--threads N]\n"
             "       gpusim sweep --merge FILE.jsonl... [--out FILE] [--csv] [--plot FILE --x KEY --y METRIC\n"
-            "                    [--series KEY]]\n\n"
+            "                    [--series KEY] [--variant NAME]...]\n\n"
             "Simulates every point of the cartesian product of the lists, once per variant of the\n"
             "workload (all of them, or those --variant names), and writes one JSON object per run\n"
             "(its parameters, the machine's hash, gpusim's version, every stat of `gpusim run --json`)\n"
@@ -65,11 +65,12 @@ static void usage(FILE *out)
             "                        is resumed: its runs are kept and only the others run\n"
             "  --csv                 CSV instead of JSON lines: one column per swept key (not resumable)\n"
             "  --plot FILE           a line chart (.png, .svg or .pdf) of METRIC against KEY, one series\n"
-            "                        per combination of the other keys and variants (or per value of\n"
-            "  --x KEY --y METRIC    --series KEY); METRIC is cycles, time_us, ratio, a stats key or\n"
-            "  --series KEY          stall_NAME. Needs PLplot in the build\n"
+            "                        per combination of the other keys and variants (or per variant and\n"
+            "  --x KEY --y METRIC    value of --series KEY); METRIC is cycles, time_us, ratio, a stats\n"
+            "  --series KEY          key or stall_NAME. Needs PLplot in the build\n"
             "  --merge FILE...       check that shards' files are one sweep, complete, each run once,\n"
-            "                        and write them as one, in sweep order\n"
+            "                        and write them as one, in sweep order; with --plot, --variant picks\n"
+            "                        the variants the chart draws\n"
             "  --max-cycles N, --max-instructions N, --racecheck, --threads N   as for gpusim run (each\n"
             "                        run's launches on N threads: --jobs x --threads threads in all)\n\n"
             "Exit status: 0 every run passed, 1 a check failed, a run did not finish or the picture\n"
@@ -125,7 +126,7 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
         if (flag && !v) return ERR("%s needs a value", flag);
         if (flag) {
             bool merge_ok = !strcmp(flag, "--out") || !strcmp(flag, "--plot") || !strcmp(flag, "--x") ||
-                            !strcmp(flag, "--y") || !strcmp(flag, "--series");
+                            !strcmp(flag, "--y") || !strcmp(flag, "--series") || !strcmp(flag, "--variant");
             other |= !merge_ok;
             uint64_t n;
             if (!strcmp(flag, "--gpu")) {
@@ -180,7 +181,9 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
     if (a->merge) {
         if (a->file) a->files[a->nfiles++] = a->file; /* a file given before --merge */
         a->file = NULL;
-        if (other) return ERR("--merge takes the files and --out, --csv, --plot, --x, --y, --series only");
+        if (other) return ERR("--merge takes the files and --out, --csv, --plot, --x, --y, --series, --variant only");
+        if (a->nvariants && !a->plot)
+            return ERR("--variant with --merge picks the variants --plot draws (every run is merged): give --plot");
         if (!a->nfiles) return ERR("--merge needs the files of the shards: gpusim sweep --merge A.jsonl B.jsonl ...");
     } else if (!a->file) {
         fprintf(stderr, "gpusim sweep: error: no workload file given\n");
@@ -274,7 +277,7 @@ static int finish_plot(SweepPlot *plot, const char *path, int rc)
 }
 
 /* The plot's keys against the sweep's: --x a numeric key, --series a key. */
-static bool plot_keys_ok(const SweepArgs *a, const SweepSpec *s, uint32_t nvariants)
+static bool plot_keys_ok(const SweepArgs *a, const SweepSpec *s)
 {
     if (!a->plot) return true;
     const SweepAxis *x = sweep_spec_axis(s, a->x);
@@ -292,15 +295,10 @@ static bool plot_keys_ok(const SweepArgs *a, const SweepSpec *s, uint32_t nvaria
     }
     for (uint32_t k = 0; a->series && k < s->naxes; k++)
         if (s->axes[k].nvalues > 1 && s->axes[k].key != x->key && strcmp(s->axes[k].key, a->series) != 0) {
-            ERR("--series %s: the sweep also varies %s; with --series every other key but --x takes one value "
-                "(or leave --series out for a series per combination)", a->series, s->axes[k].key);
+            ERR("--series %s: the sweep also varies %s; with --series every other key but --x and the variant "
+                "takes one value (or leave --series out for a series per combination)", a->series, s->axes[k].key);
             return false;
         }
-    if (a->series && nvariants > 1 && strcmp(a->series, "variant") != 0) {
-        ERR("--series %s: the sweep runs %u variants; pick one with --variant (or leave --series out)", a->series,
-            nvariants);
-        return false;
-    }
     char why[512];
     if (!plot_available(why, sizeof why)) fprintf(stderr, "gpusim sweep: --plot: %s; the runs are written all the same\n", why);
     return true;
@@ -333,6 +331,7 @@ static int cmd_merge(const SweepArgs *a)
     Diag d;
     if (!files || !in) goto out;
     if (a->plot && !(seen.plot = sweep_plot_create(a->x, a->y, a->series))) goto out;
+    if (a->plot && a->nvariants && !sweep_plot_only_variants(seen.plot, a->variants, a->nvariants)) goto out;
     for (size_t i = 0; i < a->nfiles; i++) {
         if (a->out && (strcmp(a->out, a->files[i]) == 0 || cli_same_file(a->out, a->files[i]))) {
             ERR("--out %s is one of the files to merge", a->out);
@@ -342,6 +341,10 @@ static int cmd_merge(const SweepArgs *a)
             diag_print(stderr, &d);
             goto out;
         }
+    }
+    if (seen.plot && sweep_plot_missing_variant(seen.plot)) { /* bad input: before anything is written */
+        ERR("--variant %s: no run of the files is of that variant", sweep_plot_missing_variant(seen.plot));
+        goto out;
     }
     uint64_t nruns = 0;
     if (!sweep_merge_order(files, a->files, a->nfiles, &order, &nruns, &d)) {
@@ -610,7 +613,7 @@ static bool sweep_load(Sweep *S)
     for (uint32_t i = 0; picked && i < w->nvariants; i++)
         if (selected[i] && !(S->variants[S->nvariants++] = strdup(w->variants[i].name))) picked = false;
     free(selected);
-    return picked && plot_keys_ok(a, &S->spec, S->nvariants);
+    return picked && plot_keys_ok(a, &S->spec);
 }
 
 /* The job, and its spec hash: the axes, and what else decides the results

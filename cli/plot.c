@@ -15,6 +15,12 @@
 
 /* ------------------------------------------------------------ choices */
 
+PlotLook plot_series_look(size_t s)
+{
+    return (PlotLook){ (int)(s % PLOT_COLORS), (int)((s + s / PLOT_COLORS) % PLOT_MARKERS),
+                       (int)(s / (PLOT_COLORS * PLOT_MARKERS) % PLOT_STYLES) };
+}
+
 bool plot_path_ok(const char *path)
 {
     size_t n = path ? strlen(path) : 0;
@@ -136,6 +142,9 @@ struct SweepPlot {
     bool    x_not_number;
     char    workload[128];
     bool    oom;
+    const char *const *only;  /* the variants drawn (NULL: all)               */
+    size_t  nonly;
+    bool   *only_seen;        /* ... and whether a run of each was seen       */
 };
 
 SweepPlot *sweep_plot_create(const char *x, const char *y, const char *series)
@@ -152,9 +161,25 @@ SweepPlot *sweep_plot_create(const char *x, const char *y, const char *series)
     return p;
 }
 
+bool sweep_plot_only_variants(SweepPlot *p, const char *const *names, size_t n)
+{
+    p->only = names;
+    p->nonly = n;
+    p->only_seen = calloc(n ? n : 1, sizeof *p->only_seen);
+    return p->only_seen != NULL;
+}
+
+const char *sweep_plot_missing_variant(const SweepPlot *p)
+{
+    for (size_t k = 0; k < p->nonly; k++)
+        if (!p->only_seen[k]) return p->only[k];
+    return NULL;
+}
+
 void sweep_plot_destroy(SweepPlot *p)
 {
     if (!p) return;
+    free(p->only_seen);
     for (size_t i = 0; i < p->n; i++) free(p->d[i].sig);
     free(p->d);
     free(p->x);
@@ -216,6 +241,13 @@ void sweep_plot_add(void *plot, const cJSON *line)
     SweepPlot *p = plot;
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(line, "workload");
     if (cJSON_IsString(w) && !p->workload[0]) snprintf(p->workload, sizeof p->workload, "%s", w->valuestring);
+    if (p->only) { /* --variant: only those */
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, "variant");
+        size_t k = 0;
+        while (k < p->nonly && !(cJSON_IsString(v) && !strcmp(v->valuestring, p->only[k]))) k++;
+        if (k == p->nonly) return;
+        p->only_seen[k] = true;
+    }
     double x, y;
     if (!key_number(line, p->x, &x)) {
         p->x_not_number = true;
@@ -343,7 +375,7 @@ static bool varying_keys(SweepPlot *p, Parts *first, bool varies[64], int *serie
         return false;
     }
     for (size_t k = 0; k < first->n; k++)
-        if (varies[k] && (int)k != *series_part) {
+        if (varies[k] && (int)k != *series_part && strncmp(first->part[k], "variant=", 8) != 0) { /* variants: series apart */
             diag_set(d, "--series", 0, 0,
                      "the sweep also varies %.*s: with --series %s every other key but --x %s takes one value "
                      "(or leave --series out for a series per combination)",
@@ -364,6 +396,10 @@ bool sweep_plot_write(SweepPlot *p, const char *path, Diag *d)
         diag_set(d, "--x", 0, 0, "%s is not a number in the runs (--x takes a swept --set knob or --param)", p->x);
         return false;
     }
+    if (sweep_plot_missing_variant(p)) {
+        diag_set(d, "--variant", 0, 0, "no run of the files is of variant '%s'", sweep_plot_missing_variant(p));
+        return false;
+    }
     if (p->n == 0) {
         diag_set(d, "--plot", 0, 0, "no run has %s to plot (%zu did not finish)", p->y, p->left_out);
         return false;
@@ -378,10 +414,14 @@ bool sweep_plot_write(SweepPlot *p, const char *path, Diag *d)
         parts_of(p->d[i].sig, &o);
         char key[512] = "";
         for (size_t k = 0; k < o.n; k++) {
-            if (!(p->series ? (int)k == series_part : varies[k])) continue;
+            bool variant = !strncmp(o.part[k], "variant=", 8);
+            if (!(p->series ? (int)k == series_part || (variant && varies[k]) : varies[k])) continue;
             size_t len = strlen(key);
             char shown[200];
-            show_part(shown, sizeof shown, o.part[k]);
+            if (p->series && (int)k == series_part && strcmp(p->series, "variant") != 0) /* its key is in the subtitle */
+                snprintf(shown, sizeof shown, "%s", o.part[k] + key_len(o.part[k]) + 1);
+            else
+                show_part(shown, sizeof shown, o.part[k]);
             snprintf(key + len, sizeof key - len, "%s%s", len ? ", " : "", shown);
         }
         free(o.copy);
@@ -439,6 +479,8 @@ bool sweep_plot_write(SweepPlot *p, const char *path, Diag *d)
         }
         snprintf(f.title, sizeof f.title, "%s of %s on %s", p->y, p->workload[0] ? p->workload : "?", gpu);
         size_t len = (size_t)snprintf(f.subtitle, sizeof f.subtitle, "%s", fixed);
+        if (p->series && strcmp(p->series, "variant") != 0 && len < sizeof f.subtitle) /* the legend's values are its */
+            len += (size_t)snprintf(f.subtitle + len, sizeof f.subtitle - len, "%sseries by %s", len ? "; " : "", p->series);
         if (p->left_out && len < sizeof f.subtitle)
             snprintf(f.subtitle + len, sizeof f.subtitle - len, "%s%zu run%s without %s left out", len ? "; " : "",
                      p->left_out, p->left_out == 1 ? "" : "s", p->y);

@@ -56,6 +56,19 @@ bool plot_available(char *why, size_t cap);
 
 /* ------------------------------------------------------------ choices */
 
+/* Series s's look: colour (of PLOT_COLORS), marker (of PLOT_MARKERS) and
+** line style (of PLOT_STYLES). The colour cycles fastest, the marker shifts
+** by one each time the colours come round, the style each time the
+** colour-marker pairs do: no two series of a chart look alike up to
+** 10 x 5 x 8 of them (a sweep of 12 series repeated after 10). */
+#define PLOT_COLORS  10
+#define PLOT_MARKERS 5
+#define PLOT_STYLES  8
+typedef struct {
+    int color, marker, style;
+} PlotLook;
+PlotLook plot_series_look(size_t s);
+
 /* True when path ends in .png, .svg or .pdf (any case). */
 bool plot_path_ok(const char *path);
 
@@ -78,10 +91,18 @@ typedef struct SweepPlot SweepPlot;
 
 /* A chart of y against x; series NULL: one series per combination of the
 ** other keys and the variant that vary, else one per value of that key
-** (the other keys must then each hold one value: sweep_plot_write refuses
-** otherwise). NULL when out of memory. */
+** and variant (the other keys must then each hold one value:
+** sweep_plot_write refuses otherwise). NULL when out of memory. */
 SweepPlot *sweep_plot_create(const char *x, const char *y, const char *series);
 void sweep_plot_destroy(SweepPlot *p);
+
+/* Draws only the runs of these variants (names[0..n), kept by pointer; the
+** others are left out). False when out of memory. sweep_plot_write says
+** which of them no run has. */
+bool sweep_plot_only_variants(SweepPlot *p, const char *const *names, size_t n);
+
+/* The first of those variants no run added so far has, or NULL. */
+const char *sweep_plot_missing_variant(const SweepPlot *p);
 
 /* Adds one line of a sweep (a parsed JSON object; a SweepLineFn). Runs
 ** that did not finish, or without the metric, are left out (and counted). */

@@ -7,7 +7,8 @@
 ** exits from inside the library, and a failure is a message, not the end of
 ** a sweep whose data is already written. The child draws to a temporary
 ** file next to the target; the parent renames it when the child succeeds.
-** Colours: the Tableau 10 palette, markers of five shapes, white paper.   */
+** Colours: the Tableau 10 palette, markers of five shapes and eight line
+** styles in pairs that do not repeat within a chart, white paper.         */
 #include "cli/plot.h"
 
 #include <errno.h>
@@ -33,6 +34,12 @@ static const int PALETTE[][3] = {
 
 static const char *const MARKERS[] = { "●", "■", "▲", "◆", "▼" };
 #define NMARKERS ((int)(sizeof MARKERS / sizeof MARKERS[0]))
+
+_Static_assert(NSERIES_COLORS == PLOT_COLORS && NMARKERS == PLOT_MARKERS, "plot_series_look's counts");
+
+static PLINT series_color(size_t s) { return COL_SERIES + (PLINT)plot_series_look(s).color; }
+static const char *series_marker(size_t s) { return MARKERS[plot_series_look(s).marker]; }
+static PLINT series_style(size_t s) { return (PLINT)plot_series_look(s).style + 1; }
 
 static const char *device_of(const char *path)
 {
@@ -115,20 +122,122 @@ static void axes(bool xlog, bool ylog)
     plbox(xlog ? "bcnstl" : "bcnsto", 0, 0, ylog ? "bcnstvl" : "bcnstvo", 0, 0);
 }
 
+/* How wide text is at the current character size, in mm: PLplot has no
+** public measure, so its characters are counted at 0.85 of the character
+** height each, the widest average of the sans faces the cairo drivers pick
+** (DejaVu Sans, ~0.55): an upper bound, so that what fits is not clipped. */
+static double text_mm(const char *text)
+{
+    PLFLT def, ht;
+    plgchr(&def, &ht);
+    size_t chars = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) chars += (*c & 0xC0) != 0x80;
+    return (double)chars * ht * 0.85;
+}
+
+/* The page's width in mm (text_mm's unit). */
+static double page_width_mm(void)
+{
+    PLFLT x0, x1, y0, y1;
+    plgspa(&x0, &x1, &y0, &y1);
+    return x1 - x0;
+}
+
+/* A line of text at up to `size` that keeps within the page: smaller when
+** it must (to 0.7), else cut at the last ", " that lets the first part fit,
+** the two parts on two lines, each as large as fits (to 0.6). */
+static void fitted_top(const char *text, double disp, double size)
+{
+    double room = 0.94 * page_width_mm();
+    for (double sz = size; sz >= 0.7 - 1e-9; sz -= 0.05) {
+        plschr(0, sz);
+        if (text_mm(text) <= room) {
+            plmtex("t", disp, 0.5, 0.5, text);
+            return;
+        }
+    }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    plschr(0, 0.8);
+    char *cut = NULL;
+    for (char *c = strstr(buf, ", "); c; c = strstr(c + 1, ", ")) {
+        *c = '\0';
+        bool fits = text_mm(buf) <= room;
+        *c = ',';
+        if (!fits) break;
+        cut = c;
+    }
+    const char *second = "";
+    if (cut) *cut = '\0', second = cut + 2;
+    double sz = 0.8;
+    while (sz > 0.6 && (text_mm(buf) > room || text_mm(second) > room)) plschr(0, sz -= 0.05);
+    plmtex("t", disp + 1.25, 0.5, 0.5, buf);
+    if (*second) plmtex("t", disp, 0.5, 0.5, second);
+}
+
 static void titles(const char *title, const char *subtitle, const char *xlabel, const char *ylabel)
 {
     plcol0(COL_FG);
     plschr(0, 1.15);
     plmtex("t", 2.6, 0.5, 0.5, title);
-    plschr(0, 0.85);
-    if (subtitle && subtitle[0]) plmtex("t", 1.1, 0.5, 0.5, subtitle);
+    if (subtitle && subtitle[0]) fitted_top(subtitle, 1.1, 0.85);
     plschr(0, 1.0);
     plmtex("b", 3.2, 0.5, 0.5, xlabel);
     plmtex("l", 5.2, 0.5, 0.5, ylabel);
     plschr(0, 0.95);
 }
 
-static void legend(size_t n, const char *const *text)
+/* Where a chart's legend goes: beside the plot while its entries are few
+** and short, else under it in as many columns as the page holds (rows
+** first); each entry cut with "..." only when one alone is wider than the
+** page. `room` is the share of the page it takes (width beside, height
+** under). Measured at the legend's own size (text_mm), so that it is never
+** clipped. */
+typedef struct {
+    bool   below;
+    PLINT  cols, rows;
+    double room;
+    double under_mm; /* below: what the x axis's numbers and label take under the plot */
+} LegendPlace;
+
+#define LEGEND_CHR 0.85 /* the legend's character size, and its text's scale */
+#define LEGEND_TEXT 0.9
+
+static LegendPlace legend_place(size_t n, char **text)
+{
+    PLFLT x0, x1, y0, y1, def, ht;
+    plgspa(&x0, &x1, &y0, &y1);
+    double pw = x1 - x0, ph = y1 - y0;
+    plschr(0, LEGEND_CHR * LEGEND_TEXT);
+    plgchr(&def, &ht);
+    double longest = 0, page_text = 0.80 * pw - 9 * ht;
+    for (size_t i = 0; i < n; i++) {
+        while (text_mm(text[i]) > page_text && strlen(text[i]) > 4) /* one entry wider than the page */
+            strcpy(text[i] + strlen(text[i]) - 4, "...");
+        double l = text_mm(text[i]);
+        if (l > longest) longest = l;
+    }
+    plschr(0, 1.0); /* the x axis label's size (titles) */
+    PLFLT axis_ht;
+    plgchr(&def, &axis_ht);
+    plschr(0, 0.95);
+    double entry = longest + 9 * ht; /* the symbol and line, the gaps */
+    LegendPlace p = { false, 1, (PLINT)n, 0, 4.6 * axis_ht };
+    if (n <= 12 && entry <= 0.27 * pw) {
+        p.room = (longest + 6.5 * ht) / pw + 0.02; /* the symbol's 0.06 of the plot, the text, the gap */
+        return p;
+    }
+    p.below = true;
+    p.cols = (PLINT)(0.80 * pw / entry);
+    if (p.cols < 1) p.cols = 1;
+    if ((size_t)p.cols > n) p.cols = (PLINT)n;
+    p.rows = (PLINT)((n + (size_t)p.cols - 1) / (size_t)p.cols);
+    p.room = (p.rows * 2.0 * ht + p.under_mm + ht) / ph - 0.10; /* the 0.12 under the plot holds the axis already */
+    if (p.room < 0.02) p.room = 0.02;
+    return p;
+}
+
+static void legend(size_t n, const char *const *text, const LegendPlace *place)
 {
     if (n == 0) return;
     PLINT *opt = calloc(n, sizeof *opt), *colors = calloc(n, sizeof *colors), *styles = calloc(n, sizeof *styles);
@@ -138,20 +247,26 @@ static void legend(size_t n, const char *const *text)
     if (opt && colors && styles && numbers && ink && widths && scales && symbols) {
         for (size_t i = 0; i < n; i++) {
             opt[i] = PL_LEGEND_SYMBOL | PL_LEGEND_LINE;
-            colors[i] = COL_SERIES + (PLINT)(i % NSERIES_COLORS);
-            styles[i] = 1;
+            colors[i] = series_color(i);
+            styles[i] = series_style(i);
             numbers[i] = 1;
             ink[i] = COL_FG;
             widths[i] = 2.0;
             scales[i] = 1.0;
-            symbols[i] = MARKERS[i % NMARKERS];
+            symbols[i] = series_marker(i);
         }
         PLFLT w, h;
-        plschr(0, 0.85);
-        pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, PL_POSITION_OUTSIDE | PL_POSITION_RIGHT, 0.02,
-                 0.0, 0.06, COL_BG, COL_GRID, 1, 0, 1, (PLINT)n, opt, 0.8, 0.9, 2.0, 0.0, ink,
-                 (const char *const *)text, NULL, NULL, NULL, NULL, colors, styles, widths, colors, scales, numbers,
-                 (const char *const *)symbols);
+        plschr(0, LEGEND_CHR);
+        if (place->below) /* at the foot of the page, centred on it, under the x axis's label */
+            pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX | PL_LEGEND_ROW_MAJOR,
+                     PL_POSITION_SUBPAGE | PL_POSITION_INSIDE | PL_POSITION_BOTTOM, 0.0, 0.02, 0.04, COL_BG, COL_GRID, 1, place->rows,
+                     place->cols, (PLINT)n, opt, 0.8, LEGEND_TEXT, 2.0, 0.0, ink, (const char *const *)text, NULL, NULL,
+                     NULL, NULL, colors, styles, widths, colors, scales, numbers, (const char *const *)symbols);
+        else
+            pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, PL_POSITION_OUTSIDE | PL_POSITION_RIGHT, 0.02,
+                     0.0, 0.06, COL_BG, COL_GRID, 1, 0, 1, (PLINT)n, opt, 0.8, LEGEND_TEXT, 2.0, 0.0, ink,
+                     (const char *const *)text, NULL, NULL, NULL, NULL, colors, styles, widths, colors, scales, numbers,
+                     (const char *const *)symbols);
         plschr(0, 0.95);
     }
     free(opt);
@@ -169,11 +284,11 @@ static const char *draw_lines(const PlotFigure *f, const char *dev, const char *
     size_t total = 0;
     for (size_t s = 0; s < f->nseries; s++) total += f->series[s].n;
     double *xs = malloc((total ? total : 1) * sizeof *xs), *ys = malloc((total ? total : 1) * sizeof *ys);
-    const char **labels = calloc(f->nseries ? f->nseries : 1, sizeof *labels);
+    char **labels = calloc(f->nseries ? f->nseries : 1, sizeof *labels);
     if (!xs || !ys || !labels) return "out of memory";
     size_t k = 0;
     for (size_t s = 0; s < f->nseries; s++) {
-        labels[s] = f->series[s].label;
+        if (!(labels[s] = strdup(f->series[s].label))) return "out of memory"; /* the child exits: no leak to mind */
         for (size_t i = 0; i < f->series[s].n; i++, k++) {
             xs[k] = f->series[s].x[i];
             ys[k] = f->series[s].y[i];
@@ -189,7 +304,10 @@ static const char *draw_lines(const PlotFigure *f, const char *dev, const char *
     }
     page(dev, file);
     bool keyed = f->nseries > 1 || labels[0][0];
-    plvpor(0.115, keyed ? 0.70 : 0.95, 0.12, 0.86);
+    LegendPlace place = { false, 1, 1, 0, 0 };
+    if (keyed) place = legend_place(f->nseries, labels);
+    if (place.below) plvpor(0.115, 0.95, 0.12 + place.room, 0.86);
+    else plvpor(0.115, 0.95 - place.room, 0.12, 0.86);
     plwind(x0, x1, y0, y1);
     axes(f->xlog, f->ylog);
     titles(f->title, f->subtitle, f->xlabel, f->ylabel);
@@ -200,13 +318,15 @@ static const char *draw_lines(const PlotFigure *f, const char *dev, const char *
             xs[i] = f->xlog ? log10(ps->x[i]) : ps->x[i];
             ys[i] = f->ylog ? log10(ps->y[i]) : ps->y[i];
         }
-        plcol0(COL_SERIES + (PLINT)(s % NSERIES_COLORS));
+        plcol0(series_color(s));
         plwidth(2.0);
+        pllsty(series_style(s));
         if (ps->n > 1) plline((PLINT)ps->n, xs, ys);
-        plstring((PLINT)ps->n, xs, ys, MARKERS[s % NMARKERS]);
+        pllsty(1);
+        plstring((PLINT)ps->n, xs, ys, series_marker(s));
     }
     plcol0(COL_FG);
-    if (keyed) legend(f->nseries, labels);
+    if (keyed) legend(f->nseries, (const char *const *)labels, &place);
     plend();
     free(xs);
     free(ys);
@@ -260,9 +380,9 @@ static const char *draw_roofline(const RooflineFigure *f, const char *dev, const
     plptex(cx[1], cy[1] - 0.05 * (y1 - y0), 1, 0, 0.0, text);
     for (size_t i = 0; i < f->n; i++) { /* each variant, named beside its mark */
         double px = log10(f->intensity[i]), py = log10(f->gflops[i]);
-        plcol0(COL_SERIES + (PLINT)(i % NSERIES_COLORS));
+        plcol0(series_color(i));
         plschr(0, 1.3);
-        plstring(1, &px, &py, MARKERS[i % NMARKERS]);
+        plstring(1, &px, &py, series_marker(i));
         plschr(0, 0.85);
         plptex(px + 0.04 * (x1 - x0), py, 1, 0, 0.0, f->labels[i]);
     }

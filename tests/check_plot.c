@@ -71,7 +71,7 @@ static SweepPlot *grid(const char *x, const char *series)
 static const struct {
     const char *x, *series, *says;
 } refusals[] = {
-    { "sm.count", "n", "the sweep also varies variant: with --series n" },
+    { "sm.count", "variant", "the sweep also varies n: with --series variant" },
     { "sm.count", "nope", "nope is not a key of the sweep" },
     { "gpu", NULL, "gpu is not a number in the runs" },
     { "nope", NULL, "nope is not a number in the runs" },
@@ -85,6 +85,53 @@ START_TEST(test_series_refused)
     ck_assert_has(d.message, refusals[_i].says);
     ck_assert_int_ne(access("/tmp/never.png", F_OK), 0);
     sweep_plot_destroy(p);
+}
+END_TEST
+
+/* No two series of a chart look alike, colour x marker x line style, up
+** to 400 of them; the first 10 differ in colour. */
+START_TEST(test_series_looks)
+{
+    enum { N = PLOT_COLORS * PLOT_MARKERS * PLOT_STYLES };
+    static bool seen[PLOT_COLORS][PLOT_MARKERS][PLOT_STYLES];
+    for (size_t s = 0; s < N; s++) {
+        PlotLook l = plot_series_look(s);
+        ck_assert(l.color >= 0 && l.color < PLOT_COLORS && l.marker >= 0 && l.marker < PLOT_MARKERS && l.style >= 0 &&
+                  l.style < PLOT_STYLES);
+        ck_assert_msg(!seen[l.color][l.marker][l.style], "series %zu looks like an earlier one", s);
+        seen[l.color][l.marker][l.style] = true;
+        if (s < PLOT_COLORS) ck_assert_int_eq(l.color, (int)s);
+    }
+    /* 12 series: the 11th and 12th share a colour with the 1st and 2nd, not a marker */
+    ck_assert_int_ne(plot_series_look(10).marker, plot_series_look(0).marker);
+    ck_assert_int_ne(plot_series_look(11).marker, plot_series_look(1).marker);
+}
+END_TEST
+
+/* --series with several variants: a series per variant and value; and
+** --variant (on --merge --plot): only those variants, one no run has named. */
+START_TEST(test_series_by_variant_and_only)
+{
+    char why[512];
+    bool draws = plot_available(why, sizeof why);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/check_plot_v_%ld.png", (long)getpid());
+    Diag d;
+    SweepPlot *p = grid("sm.count", "n");
+    ck_assert_msg(sweep_plot_write(p, path, &d) == draws, "%s", d.message);
+    sweep_plot_destroy(p);
+    static const char *const only[] = { "tiled" };
+    p = sweep_plot_create("sm.count", "cycles", "n");
+    ck_assert(sweep_plot_only_variants(p, only, 1));
+    ck_assert_str_eq(sweep_plot_missing_variant(p), "tiled");
+    add_line(p, 0, 0, 54, 64, 100); /* naive: left out */
+    ck_assert_str_eq(sweep_plot_missing_variant(p), "tiled");
+    add_line(p, 0, 1, 54, 64, 100);
+    add_line(p, 1, 1, 108, 64, 60);
+    ck_assert_ptr_null(sweep_plot_missing_variant(p));
+    ck_assert_msg(sweep_plot_write(p, path, &d) == draws, "%s", d.message);
+    sweep_plot_destroy(p);
+    unlink(path);
 }
 END_TEST
 
@@ -141,6 +188,8 @@ static Suite *plot_suite(void)
     TCase *bad = tcase_create("BadInput");
     tcase_add_loop_test(bad, test_series_refused, 0, (int)(sizeof refusals / sizeof refusals[0]));
     tcase_add_test(bad, test_nothing_to_plot);
+    tcase_add_test(core, test_series_looks);
+    tcase_add_test(core, test_series_by_variant_and_only);
     suite_add_tcase(s, bad);
     return s;
 }

@@ -302,6 +302,20 @@ assert len(list(root.iter())) > 50
     sw mplot sweep --merge "$TMP"/part?.jsonl --plot "$TMP/m.png" --x sm.count --y cycles
     expect mplot 0
     magic "--merge --plot PNG" "$TMP/m.png" $'\x89PNG'
+    # --variant picks the variants a merged chart draws; one no run has, or
+    # --variant without --plot, is bad input with nothing written
+    sw mvar sweep --merge "$TMP"/part?.jsonl --plot "$TMP/mv.png" --x sm.count --y cycles --variant naive --variant copy
+    expect mvar 0
+    magic "--merge --plot --variant PNG" "$TMP/mv.png" $'\x89PNG'
+    sw mvarbad sweep --merge "$TMP"/part?.jsonl --plot "$TMP/mvb.png" --x sm.count --y cycles --variant nope --out "$TMP/mvb.jsonl"
+    if [ "$rc" -eq 2 ] && grep -q "error: --variant nope: no run of the files is of that variant" "$TMP/mvarbad.err" &&
+        [ ! -e "$TMP/mvb.png" ] && [ ! -e "$TMP/mvb.jsonl" ]; then ok; else bad "--merge --variant nope: exit $rc" "$(head -2 "$TMP/mvarbad.err")"; fi
+    sw mvarnoplot sweep --merge "$TMP"/part?.jsonl --variant naive
+    if [ "$rc" -eq 2 ] && grep -q "variants --plot draws" "$TMP/mvarnoplot.err"; then ok; else bad "--merge --variant without --plot: exit $rc"; fi
+    # --series with several variants: a series per variant and value
+    sw servar "${S[@]}" --plot "$TMP/sv.png" --x sm.count --y cycles --series n --out "$TMP/sv.jsonl"
+    expect servar 0
+    magic "--series n over 4 variants" "$TMP/sv.png" $'\x89PNG'
     # a resumed sweep draws the runs it kept as well as the new ones
     rm -f "$TMP/p2.png"
     sw plotagain "${S[@]}" --plot "$TMP/p2.png" --x sm.count --y cycles --out "$TMP/plot.jsonl"
