@@ -54,10 +54,11 @@ else()
 endif()
 set_tests_properties(labs PROPERTIES TIMEOUT 600)
 # The user's guides the same way: every output sample of README.md,
-# docs/SWEEPS.md and workloads/README.md is what its command prints, every
+# docs/SWEEPS.md, workloads/README.md and docs/VISUALIZER.md is what its command prints, every
 # number in their prose is what a run or a committed record gives
 # (tests/labs.py; update with labs.sh ... --update FILES).
-set(GPUSIM_GUIDES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/SWEEPS.md ${CMAKE_SOURCE_DIR}/workloads/README.md)
+set(GPUSIM_GUIDES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/SWEEPS.md ${CMAKE_SOURCE_DIR}/workloads/README.md
+    ${CMAKE_SOURCE_DIR}/docs/VISUALIZER.md)
 if(TARGET gpusim-viz)
   add_test(NAME guides COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/labs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR} $<TARGET_FILE:gpusim-viz> ${GPUSIM_GUIDES})
 else()
