@@ -1,8 +1,9 @@
 /* cli/explain.c -- the why-sentence of each variant (explain_row in
 ** cli/explain.h): general rules over its KernelStats, their thresholds here
-** in one place, each finding a clause weighed by the share of the resource
-** it wastes and told heaviest first, then what the kernel is bound by and
-** where its warps wait. The second half of the report module, apart so
+** in one place: first the one limit that binds (the busiest unit near its
+** peak, else the block launcher or latency), then each finding a clause
+** weighed by the share of the resource it wastes and told heaviest first,
+** then where its warps wait. The second half of the report module, apart so
 ** that the rules read as one table of their own. */
 #include "cli/explain.h"
 

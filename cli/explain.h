@@ -1,7 +1,7 @@
 /* cli/explain.h -- the sentence under each variant of a report: why it
-** costs what it does, from general rules over its KernelStats (bank
-** conflicts, sectors per request, divergence, the occupancy limiter, the
-** tail wave, the top stall reason), their thresholds in cli/explain.c, and
+** costs what it does, from general rules over its KernelStats (the limit
+** that binds, bank conflicts, sectors per request, divergence, the
+** occupancy limiter, the tail wave, the top stall reason), their thresholds in cli/explain.c, and
 ** never from per-workload text. */
 #ifndef GPUSIM_CLI_EXPLAIN_H
 #define GPUSIM_CLI_EXPLAIN_H
