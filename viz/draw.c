@@ -357,6 +357,36 @@ static void lane_cells(VizDraw *d, int x, int y, int w, int h, const VrecWarpNow
     }
 }
 
+/* One warp slot's row of the SM panel: its label, its state's swatch and
+** its lanes; `followed` frames it. */
+static void warp_row(VizDraw *d, SDL_Rect rr, uint32_t w, const VrecWarpNow *wn, bool followed, int lw)
+{
+    int pad = rr.h > canvas_s(d, 12) ? canvas_s(d, 2) : 0;
+    if (followed) {
+        canvas_fill(d, rr.x, rr.y, rr.w - canvas_s(d, 6), rr.h, 0x44445e);
+        canvas_frame(d, rr.x, rr.y, rr.w - canvas_s(d, 6), rr.h, 2, C_SELECT);
+    }
+    bool small = rr.h < canvas_font_h(d, F_SMALL);
+    if (!small)
+        canvas_text(d, F_SMALL, rr.x + canvas_s(d, 4), rr.y + (rr.h - canvas_font_h(d, F_SMALL)) / 2, AL_LEFT,
+                    wn->issuing ? C_TEXT : C_DIM, "w%u", w);
+    /* the margins, then the state swatch (to 10), narrow before the
+    ** lanes get under 7 px a cell in rows of 16 */
+    int sx = rr.x + (small ? canvas_s(d, 2) : lw), sw = canvas_s(d, 26), gap = canvas_s(d, 8), margin = canvas_s(d, 14);
+    int short_by = 16 * 7 - (rr.w - (sx - rr.x) - sw - gap - margin);
+    if (short_by > 0) {
+        int m = margin - 4 < short_by ? margin - 4 : short_by;
+        margin -= m, short_by -= m;
+        int gv = gap - 3 < short_by ? gap - 3 : short_by;
+        gap -= gv, short_by -= gv;
+    }
+    if (short_by > 0) sw = sw - short_by > canvas_s(d, 10) ? sw - short_by : canvas_s(d, 10);
+    canvas_fill(d, sx, rr.y + pad, sw, rr.h - 2 * pad, vdraw_state_rgb(wn->state));
+    if (wn->issuing) canvas_frame(d, sx, rr.y + pad, sw, rr.h - 2 * pad, 2, C_SELECT);
+    int cx = sx + sw + gap, cw = rr.w - (cx - rr.x) - margin;
+    if (wn->state != VREC_EMPTY) lane_cells(d, cx, rr.y + pad, cw, rr.h - 2 * pad, wn);
+}
+
 static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const VizView *v)
 {
     const SDL_Rect *r = &L->panel[VP_SM];
@@ -374,34 +404,10 @@ static void draw_sm(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
         canvas_fill(d, g.x0 + (int)q * g.sub * g.colw - canvas_s(d, 3), y, 1, g.footer_y - y, C_EDGE);
     int lw = canvas_text_w(d, F_SMALL, "w00") + canvas_s(d, 4);
     for (uint32_t w = 0; w < g.slots; w++) {
-        SDL_Rect rr = sm_row_rect(&g, w);
         VrecWarpNow wn;
         vrec_warp_at(sc->rec, w, v->cycle, &wn);
         counts[wn.state < VREC_NSTATES ? wn.state : VREC_EMPTY]++;
-        int pad = rr.h > canvas_s(d, 12) ? canvas_s(d, 2) : 0;
-        if ((int32_t)w == v->warp) {
-            canvas_fill(d, rr.x, rr.y, rr.w - canvas_s(d, 6), rr.h, 0x44445e);
-            canvas_frame(d, rr.x, rr.y, rr.w - canvas_s(d, 6), rr.h, 2, C_SELECT);
-        }
-        bool small = rr.h < canvas_font_h(d, F_SMALL);
-        if (!small)
-            canvas_text(d, F_SMALL, rr.x + canvas_s(d, 4), rr.y + (rr.h - canvas_font_h(d, F_SMALL)) / 2, AL_LEFT,
-                        wn.issuing ? C_TEXT : C_DIM, "w%u", w);
-        /* the margins, then the state swatch (to 10), narrow before the
-        ** lanes get under 7 px a cell in rows of 16 */
-        int sx = rr.x + (small ? canvas_s(d, 2) : lw), sw = canvas_s(d, 26), gap = canvas_s(d, 8), margin = canvas_s(d, 14);
-        int short_by = 16 * 7 - (rr.w - (sx - rr.x) - sw - gap - margin);
-        if (short_by > 0) {
-            int m = margin - 4 < short_by ? margin - 4 : short_by;
-            margin -= m, short_by -= m;
-            int gv = gap - 3 < short_by ? gap - 3 : short_by;
-            gap -= gv, short_by -= gv;
-        }
-        if (short_by > 0) sw = sw - short_by > canvas_s(d, 10) ? sw - short_by : canvas_s(d, 10);
-        canvas_fill(d, sx, rr.y + pad, sw, rr.h - 2 * pad, vdraw_state_rgb(wn.state));
-        if (wn.issuing) canvas_frame(d, sx, rr.y + pad, sw, rr.h - 2 * pad, 2, C_SELECT);
-        int cx = sx + sw + gap, cw = rr.w - (cx - rr.x) - margin;
-        if (wn.state != VREC_EMPTY) lane_cells(d, cx, rr.y + pad, cw, rr.h - 2 * pad, &wn);
+        warp_row(d, sm_row_rect(&g, w), w, &wn, (int32_t)w == v->warp, lw);
     }
     /* footer: the followed warp, or a census of this cycle */
     int fy = g.footer_y, fx = r->x + canvas_s(d, 12);
