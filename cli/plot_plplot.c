@@ -288,7 +288,7 @@ static const char *draw_lines(const PlotFigure *f, const char *dev, const char *
     if (!xs || !ys || !labels) return "out of memory";
     size_t k = 0;
     for (size_t s = 0; s < f->nseries; s++) {
-        if (!(labels[s] = strdup(f->series[s].label))) return "out of memory"; /* the child exits: no leak to mind */
+        if (!(labels[s] = strdup(f->series[s].label))) return "out of memory"; /* the child then exits */
         for (size_t i = 0; i < f->series[s].n; i++, k++) {
             xs[k] = f->series[s].x[i];
             ys[k] = f->series[s].y[i];
@@ -330,6 +330,7 @@ static const char *draw_lines(const PlotFigure *f, const char *dev, const char *
     plend();
     free(xs);
     free(ys);
+    for (size_t s = 0; s < f->nseries; s++) free(labels[s]);
     free(labels);
     return NULL;
 }
