@@ -331,7 +331,8 @@ class Records:
     compare(path) the summary of a `gpusim compare` output (the expected
     files CI holds to the run: median, max, within10, within20, pairs,
     mape), bench(path, case) a `bench/compare.sh` result's callgrind host
-    instructions per warp instruction of the new tree."""
+    instructions per warp instruction of the new tree, rate(path, case)
+    its million warp instructions per CPU second."""
     def __init__(self, source):
         self.source = source
 
@@ -344,21 +345,24 @@ class Records:
         k = ('pairs', 'median', 'max', 'within10', 'within20', 'mape')
         return type('Summary', (), dict(zip(k, [float(x) for x in m.groups()])))
 
-    def rate(self, path, case):
-        """The new tree's median M warp instructions per CPU second."""
+    def _second_column(self, path, case, table, what):
+        """The second number of case's row in a bench/compare.sh result:
+        table 0 the rates (M warp instructions per CPU second), 1 the
+        callgrind one (host instructions per warp instruction); the new
+        tree's figure."""
         text = open(os.path.join(self.source, path), encoding='utf-8').read()
+        if table:
+            text = text[text.index('callgrind'):]
         m = re.search(r'^' + re.escape(case) + r'\s+([\d.]+)\s+([\d.]+)\s', text, re.M)
         if not m:
-            raise LabError('%s: no rate of %s' % (path, case))
+            raise LabError('%s: no %s of %s' % (path, what, case))
         return float(m.group(2))
 
+    def rate(self, path, case):
+        return self._second_column(path, case, 0, 'rate')
+
     def bench(self, path, case):
-        text = open(os.path.join(self.source, path), encoding='utf-8').read()
-        text = text[text.index('callgrind'):]
-        m = re.search(r'^' + re.escape(case) + r'\s+(\d+)\s+(\d+)\s', text, re.M)
-        if not m:
-            raise LabError('%s: no callgrind figure of %s' % (path, case))
-        return int(m.group(2))
+        return int(self._second_column(path, case, 1, 'callgrind figure'))
 
 
 class Ctx:
