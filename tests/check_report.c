@@ -166,6 +166,13 @@ START_TEST(test_json)
         ck_assert_int_eq(cJSON_GetArraySize(stalls), STALL_REASONS);
     }
     ck_assert_ptr_null(report_stat_name(report_stat_count()));
+    /* every unit's throughput is a stats key, under its ncu name (the table
+    ** of cli/report.c lists them one by one) */
+    for (int k = 0; k < LIMITS; k++) {
+        size_t i = 0;
+        while (i < report_stat_count() && strcmp(report_stat_name(i), LIMIT_NCU[k]) != 0) i++;
+        ck_assert_msg(i < report_stat_count(), "no stats key %s", LIMIT_NCU[k]);
+    }
     cJSON_Delete(root);
     free(t);
 }
