@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cudart/api_int.h"
+#include "isa/grid.h"
 #include "sim/occupancy.h"
 
 /* Registration and launch entry points nvcc's host code calls; NVIDIA
@@ -67,9 +68,14 @@ cudaError_t api_leave(Runtime *rt, int err)
     return (cudaError_t)err;
 }
 
-bool api_valid_stream(cudaStream_t s)
+bool api_valid_stream(const Runtime *rt, cudaStream_t s)
 {
-    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread || s->magic == STREAM_MAGIC;
+    return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread || rt_handle_live(rt, s, RT_HANDLE_STREAM);
+}
+
+bool api_valid_event(const Runtime *rt, cudaEvent_t e)
+{
+    return rt_handle_live(rt, e, RT_HANDLE_EVENT);
 }
 
 /* ------------------------------------------------------------ registration */
@@ -150,7 +156,7 @@ static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, 
         WHY(rt, "a launch names %p, which is not a registered kernel", func);
         return api_leave(rt, cudaErrorInvalidDeviceFunction);
     }
-    if (!api_valid_stream(stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     uint32_t g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
     int err = rt_launch(rt, k, g, b, args, smem);
     if (err == cudaErrorIllegalAddress || err == cudaErrorLaunchFailure || err == cudaErrorLaunchTimeout ||
@@ -239,7 +245,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     attr->numRegs = (int)k->regs;
     attr->ptxVersion = (int)rt->cfg.compute_capability;
     attr->binaryVersion = (int)rt->cfg.compute_capability;
-    attr->maxDynamicSharedSizeBytes = (int)(rt->cfg.shared_per_block - k->kernel->static_smem);
+    attr->maxDynamicSharedSizeBytes = (int)rt_dynamic_smem_max(rt, k);
     /* the largest block whose registers fit one SM */
     uint32_t max = rt->cfg.max_threads_per_block;
     OccResult occ;
@@ -251,10 +257,20 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
     ENTER(rt);
-    if (!rt_find_kernel(rt, func)) return api_leave(rt, cudaErrorInvalidDeviceFunction);
+    RtKernel *k = rt_find_kernel(rt, func);
+    if (!k) return api_leave(rt, cudaErrorInvalidDeviceFunction);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-        /* the simulator lets every launch opt in (occupancy.h); the limit holds */
-        if (value < 0 || (uint32_t)value > rt->cfg.shared_per_block_optin) return api_leave(rt, cudaErrorInvalidValue);
+        int err = rt_load_kernel(rt, k);
+        if (err) return api_leave(rt, err);
+        uint32_t fixed = k->kernel->static_smem, optin = rt->cfg.shared_per_block_optin;
+        if (value < 0 || fixed > optin || (uint32_t)value > optin - fixed) {
+            WHY(rt, "cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %d): at most %u bytes "
+                    "(the opt-in limit %u less %u of static shared memory)",
+                k->kernel->name, value, fixed > optin ? 0 : optin - fixed, optin, fixed);
+            return api_leave(rt, cudaErrorInvalidValue);
+        }
+        k->dynamic_smem_set = true;
+        k->dynamic_smem_max = (uint32_t)value;
         return api_leave(rt, cudaSuccess);
     }
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) /* a hint CUDA may ignore; the model takes the largest */
@@ -387,10 +403,10 @@ static void fill_props(const Runtime *rt, struct cudaDeviceProp *p)
     p->warpSize = 32;
     p->memPitch = INT32_MAX;
     p->maxThreadsPerBlock = (int)c->max_threads_per_block;
-    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
-    p->maxThreadsDim[2] = 64;
-    p->maxGridSize[0] = INT32_MAX;
-    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = GRID_MAX_BLOCK_DIM_XY;
+    p->maxThreadsDim[2] = GRID_MAX_BLOCK_DIM_Z;
+    p->maxGridSize[0] = GRID_MAX_GRID_DIM_X;
+    p->maxGridSize[1] = p->maxGridSize[2] = GRID_MAX_GRID_DIM_YZ;
     p->totalConstMem = 65536;
     p->major = (int)(c->compute_capability / 10);
     p->minor = (int)(c->compute_capability % 10);
@@ -466,6 +482,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrEccEnabled: *value = 0; break;
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *value = 0; break;
     default:
+        if ((int)attr <= 0 || attr >= cudaDevAttrMax) return api_leave(rt, cudaErrorInvalidValue); /* not one */
         rt_missing(rt, "cudaDeviceGetAttribute (an attribute the simulated machine has no figure for)");
         return api_leave(rt, cudaErrorNotSupported);
     }
@@ -523,8 +540,11 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
     ENTER(rt);
     if (!pStream) return api_leave(rt, cudaErrorInvalidValue);
     struct CUstream_st *s = calloc(1, sizeof *s);
-    if (!s) return api_leave(rt, cudaErrorMemoryAllocation);
-    *s = (struct CUstream_st){ STREAM_MAGIC, flags, priority };
+    if (!s || !rt_handle_add(rt, s, RT_HANDLE_STREAM)) {
+        free(s);
+        return api_leave(rt, cudaErrorMemoryAllocation);
+    }
+    *s = (struct CUstream_st){ flags, priority };
     *pStream = s;
     return api_leave(rt, cudaSuccess);
 }
@@ -539,8 +559,7 @@ cudaError_t cudaStreamCreate(cudaStream_t *pStream) { return cudaStreamCreateWit
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     ENTER(rt);
-    if (!stream || stream->magic != STREAM_MAGIC) return api_leave(rt, cudaErrorInvalidResourceHandle);
-    stream->magic = 0;
+    if (!rt_handle_remove(rt, stream, RT_HANDLE_STREAM)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     free(stream);
     return api_leave(rt, cudaSuccess);
 }
@@ -548,20 +567,20 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     ENTER(rt);
-    return api_leave(rt, api_valid_stream(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return api_leave(rt, api_valid_stream(rt, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     ENTER(rt);
-    return api_leave(rt, api_valid_stream(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return api_leave(rt, api_valid_stream(rt, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     ENTER(rt);
     (void)flags;
-    bool ok = api_valid_stream(stream) && event && event->magic == EVENT_MAGIC;
+    bool ok = api_valid_stream(rt, stream) && api_valid_event(rt, event);
     return api_leave(rt, ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
@@ -570,8 +589,10 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
     ENTER(rt);
     if (!event) return api_leave(rt, cudaErrorInvalidValue);
     struct CUevent_st *e = calloc(1, sizeof *e);
-    if (!e) return api_leave(rt, cudaErrorMemoryAllocation);
-    e->magic = EVENT_MAGIC;
+    if (!e || !rt_handle_add(rt, e, RT_HANDLE_EVENT)) {
+        free(e);
+        return api_leave(rt, cudaErrorMemoryAllocation);
+    }
     e->e.timing = !(flags & cudaEventDisableTiming);
     *event = e;
     return api_leave(rt, cudaSuccess);
@@ -582,7 +603,7 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlag
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
     ENTER(rt);
-    if (!event || event->magic != EVENT_MAGIC || !api_valid_stream(stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (!api_valid_event(rt, event) || !api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     event->e.recorded = true;
     event->e.cycle = rt->clock;
     return api_leave(rt, cudaSuccess);
@@ -599,20 +620,20 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     ENTER(rt);
-    return api_leave(rt, event && event->magic == EVENT_MAGIC ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return api_leave(rt, api_valid_event(rt, event) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
     ENTER(rt);
-    return api_leave(rt, event && event->magic == EVENT_MAGIC ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return api_leave(rt, api_valid_event(rt, event) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     ENTER(rt);
     if (!ms) return api_leave(rt, cudaErrorInvalidValue);
-    if (!start || !end || start->magic != EVENT_MAGIC || end->magic != EVENT_MAGIC)
+    if (!api_valid_event(rt, start) || !api_valid_event(rt, end))
         return api_leave(rt, cudaErrorInvalidResourceHandle);
     if (!start->e.timing || !end->e.timing) return api_leave(rt, cudaErrorInvalidResourceHandle);
     if (!start->e.recorded || !end->e.recorded) return api_leave(rt, cudaErrorInvalidResourceHandle);
@@ -625,8 +646,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
     ENTER(rt);
-    if (!event || event->magic != EVENT_MAGIC) return api_leave(rt, cudaErrorInvalidResourceHandle);
-    event->magic = 0;
+    if (!rt_handle_remove(rt, event, RT_HANDLE_EVENT)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     free(event);
     return api_leave(rt, cudaSuccess);
 }

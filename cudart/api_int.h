@@ -10,11 +10,10 @@
 
 #include "cudart/runtime.h"
 
-/* Streams and events are ours; CUDA only names their structs. */
-#define STREAM_MAGIC 0x5354524du
-#define EVENT_MAGIC  0x4556544eu
-struct CUstream_st { uint32_t magic; unsigned flags; int priority; };
-struct CUevent_st { uint32_t magic; RtEvent e; };
+/* Streams and events are ours; CUDA only names their structs. The runtime's
+** handle registry knows which are live (rt_handle_live). */
+struct CUstream_st { unsigned flags; int priority; };
+struct CUevent_st { RtEvent e; };
 
 /* The simulated device's address space, all of it available to cudaMalloc. */
 #define DEVICE_BYTES ((size_t)(GMEM_LIMIT - GMEM_BASE))
@@ -30,7 +29,10 @@ cudaError_t api_leave(Runtime *rt, int err);
 cudaError_t api_fail(cudaError_t err);
 
 /* The default stream's names, or a live stream of ours. */
-bool api_valid_stream(cudaStream_t s);
+bool api_valid_stream(const Runtime *rt, cudaStream_t s);
+
+/* A live event of ours. */
+bool api_valid_event(const Runtime *rt, cudaEvent_t e);
 
 /* Every call but the error queries begins so: no device, or a sticky fault. */
 #define ENTER(rt)                                           \

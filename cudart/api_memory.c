@@ -12,6 +12,13 @@
 
 static void *side(Runtime *rt, const void *p, size_t n, bool device, const char *call, const char *which);
 
+/* The Async forms run at once, but their stream must be one, as in CUDA. */
+static cudaError_t stream_ok(cudaStream_t stream)
+{
+    ENTER(rt);
+    return api_leave(rt, api_valid_stream(rt, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     ENTER(rt);
@@ -64,7 +71,7 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMe
 {
     ENTER(rt);
     (void)location, (void)flags;
-    if (!api_valid_stream(stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     return api_leave(rt, count == 0 || side(rt, devPtr, count, true, "cudaMemPrefetchAsync", "range") ? cudaSuccess
                                                                                                    : cudaErrorInvalidValue);
 }
@@ -100,8 +107,15 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
     ENTER(rt);
     if (!ptr) return api_leave(rt, cudaErrorInvalidValue);
-    *ptr = size ? malloc(size) : NULL;
-    return api_leave(rt, size && !*ptr ? cudaErrorMemoryAllocation : cudaSuccess);
+    *ptr = NULL;
+    if (size == 0) return api_leave(rt, cudaSuccess);
+    void *p = malloc(size);
+    if (!p || !rt_handle_add(rt, p, RT_HANDLE_PINNED)) {
+        free(p);
+        return api_leave(rt, cudaErrorMemoryAllocation);
+    }
+    *ptr = p;
+    return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
@@ -117,6 +131,11 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 cudaError_t cudaFreeHost(void *ptr)
 {
     ENTER(rt);
+    if (!ptr) return api_leave(rt, cudaSuccess);
+    if (!rt_handle_remove(rt, ptr, RT_HANDLE_PINNED)) {
+        WHY(rt, "cudaFreeHost(%p): not memory that cudaMallocHost or cudaHostAlloc gave, or freed already", ptr);
+        return api_leave(rt, cudaErrorInvalidValue);
+    }
     free(ptr);
     return api_leave(rt, cudaSuccess);
 }
@@ -133,7 +152,10 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 /* Host address of [p, p+n) for a copy: device memory when `device`, else p. */
 static void *side(Runtime *rt, const void *p, size_t n, bool device, const char *call, const char *which)
 {
-    if (!device) return (void *)p;
+    if (!device) {
+        if (!p) WHY(rt, "%s: the %s is a NULL host pointer", call, which);
+        return (void *)p;
+    }
     void *h = (uintptr_t)p <= UINT32_MAX ? rt_device_ptr(rt, (uintptr_t)p, n) : NULL;
     if (!h) WHY(rt, "%s: %s range [%p, +%zu) is not inside one device allocation", call, which, p, n);
     return h;
@@ -172,7 +194,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     ENTER(rt);
-    if (!api_valid_stream(stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     return api_leave(rt, copy(rt, dst, src, count, kind, "cudaMemcpyAsync"));
 }
 
@@ -201,8 +223,8 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                               enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    cudaError_t e = stream_ok(stream);
+    return e ? e : cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
 /* A copy between a variable and `other` (host memory, or device memory for
@@ -250,15 +272,15 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+    cudaError_t e = stream_ok(stream);
+    return e ? e : cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+    cudaError_t e = stream_ok(stream);
+    return e ? e : cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
@@ -295,8 +317,8 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemset(devPtr, value, count);
+    cudaError_t e = stream_ok(stream);
+    return e ? e : cudaMemset(devPtr, value, count);
 }
 
 cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count) { return cudaMemset(devPtr, value, count); }

@@ -410,6 +410,13 @@ static int run_untimed(Runtime *rt, RtKernel *k, const Launch *L)
     return status_error(s);
 }
 
+uint32_t rt_dynamic_smem_max(const Runtime *rt, const RtKernel *k)
+{
+    if (k->dynamic_smem_set) return k->dynamic_smem_max;
+    uint32_t fixed = k->kernel->static_smem;
+    return rt->cfg.shared_per_block > fixed ? rt->cfg.shared_per_block - fixed : 0;
+}
+
 int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args,
               uint64_t dynamic_smem)
 {
@@ -423,10 +430,17 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
         return err;
     }
     char msg[256];
-    if (!grid_check_launch(grid, block, msg, sizeof msg) || dynamic_smem > UINT32_MAX) {
-        fprintf(stderr, "gpusim: %s: kernel %s: invalid launch: %s\n", rt->program, k->kernel->name,
-                dynamic_smem > UINT32_MAX ? "dynamic shared memory above 4 GiB" : msg);
+    if (!grid_check_launch(grid, block, msg, sizeof msg)) {
+        fprintf(stderr, "gpusim: %s: kernel %s: invalid launch: %s\n", rt->program, k->kernel->name, msg);
         return RT_INVALID_CONFIGURATION;
+    }
+    if (dynamic_smem > rt_dynamic_smem_max(rt, k)) {
+        fprintf(stderr,
+                "gpusim: %s: kernel %s: invalid launch: %llu bytes of dynamic shared memory; at most %u%s\n",
+                rt->program, k->kernel->name, (unsigned long long)dynamic_smem, rt_dynamic_smem_max(rt, k),
+                k->dynamic_smem_set ? " (its cudaFuncAttributeMaxDynamicSharedMemorySize)"
+                                    : " without cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize)");
+        return RT_INVALID_VALUE;
     }
     const Kernel *kk = k->kernel;
     uint32_t params[ISA_MAX_PARAM_WORDS] = { 0 };
@@ -493,6 +507,35 @@ bool rt_free_managed(Runtime *rt, uint32_t addr)
     return false;
 }
 
+/* ------------------------------------------------------------------- handles */
+
+bool rt_handle_add(Runtime *rt, void *ptr, RtHandleKind kind)
+{
+    if (!grow_array((void **)&rt->handles, &rt->handles_cap, rt->nhandles + 1, sizeof *rt->handles)) return false;
+    rt->handles[rt->nhandles++] = (RtHandle){ ptr, kind };
+    return true;
+}
+
+static int32_t handle_index(const Runtime *rt, const void *ptr, RtHandleKind kind)
+{
+    for (uint32_t i = rt->nhandles; i-- > 0;) /* the newest first: they go soonest */
+        if (rt->handles[i].ptr == ptr && rt->handles[i].kind == kind) return (int32_t)i;
+    return -1;
+}
+
+bool rt_handle_live(const Runtime *rt, const void *ptr, RtHandleKind kind)
+{
+    return ptr && handle_index(rt, ptr, kind) >= 0;
+}
+
+bool rt_handle_remove(Runtime *rt, const void *ptr, RtHandleKind kind)
+{
+    int32_t i = ptr ? handle_index(rt, ptr, kind) : -1;
+    if (i < 0) return false;
+    rt->handles[i] = rt->handles[--rt->nhandles];
+    return true;
+}
+
 /* ------------------------------------------------------------------- misc */
 
 void rt_missing(Runtime *rt, const char *name)
@@ -510,6 +553,8 @@ void rt_reset(Runtime *rt)
 {
     if (!rt->ready) return;
     while (rt->nmanaged) rt_free_managed(rt, rt->managed[0].addr);
+    for (uint32_t i = 0; i < rt->nhandles; i++) free(rt->handles[i].ptr); /* streams, events, pinned memory */
+    rt->nhandles = 0;
     gmem_destroy(rt->gmem);
     gpu_session_destroy(rt->session);
     rt->gmem = gmem_create();

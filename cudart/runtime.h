@@ -69,6 +69,10 @@ typedef struct {
     RtModule    *module;
     const Kernel *kernel;      /* NULL until the module is loaded             */
     uint32_t     regs;         /* per thread (ptxas), 0 until loaded          */
+    /* cudaFuncAttributeMaxDynamicSharedMemorySize as the program set it;
+    ** unset, a launch may have sm.shared_per_block less the static bytes */
+    bool         dynamic_smem_set;
+    uint32_t     dynamic_smem_max;
     /* what the report prints */
     uint32_t     launches, timed, failed;
     uint32_t     grid[3], block[3]; /* of the last launch                      */
@@ -97,6 +101,15 @@ typedef struct {
     bool     recorded, timing;
     uint64_t cycle;            /* the simulated clock when recorded           */
 } RtEvent;
+
+/* What the program holds a pointer to: our streams and events, and pinned
+** host memory. Calls look a handle up here before they touch it, so a
+** destroyed, freed or made-up one is an error, not a read of freed memory. */
+typedef enum { RT_HANDLE_STREAM, RT_HANDLE_EVENT, RT_HANDLE_PINNED } RtHandleKind;
+typedef struct {
+    void        *ptr;
+    RtHandleKind kind;
+} RtHandle;
 
 typedef struct {
     const char *name;          /* a call gpusim does not implement            */
@@ -130,6 +143,8 @@ typedef struct {
     uint32_t        allocations;   /* cudaMalloc calls, to name each in faults */
     struct { uint32_t addr; uint64_t bytes; } *managed; /* cudaMallocManaged's mappings */
     uint32_t        nmanaged, managed_cap;
+    RtHandle       *handles;   /* live streams, events, pinned memory         */
+    uint32_t        nhandles, handles_cap;
     bool            said_no_device;
 } Runtime;
 
@@ -154,6 +169,9 @@ int rt_load_kernel(Runtime *rt, RtKernel *k);
 ** (NULL: none; *err RT_INVALID_SYMBOL or the module's load error). */
 RtVar *rt_find_var(Runtime *rt, const void *host, int *err);
 
+/* The most dynamic shared memory a launch of loaded kernel k may ask for. */
+uint32_t rt_dynamic_smem_max(const Runtime *rt, const RtKernel *k);
+
 /* Runs one launch: args[i] points at parameter i's value. Returns RT_*. */
 int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args,
               uint64_t dynamic_smem);
@@ -170,6 +188,12 @@ uint32_t rt_alloc_managed(Runtime *rt, uint64_t bytes, const char *name);
 /* Whether addr starts a managed allocation; if so it is unmapped. */
 bool rt_free_managed(Runtime *rt, uint32_t addr);
 
+/* The handle registry: add (false when out of memory), whether ptr is a
+** live handle of that kind, and remove (false when it was not one). */
+bool rt_handle_add(Runtime *rt, void *ptr, RtHandleKind kind);
+bool rt_handle_live(const Runtime *rt, const void *ptr, RtHandleKind kind);
+bool rt_handle_remove(Runtime *rt, const void *ptr, RtHandleKind kind);
+
 /* Counts a call the runtime does not implement (name: a static string). */
 void rt_missing(Runtime *rt, const char *name);
 
@@ -178,7 +202,8 @@ void rt_missing(Runtime *rt, const char *name);
 ** cudaErrorNotSupported's number. */
 int rt_api_missing(const char *name);
 
-/* Ends the device: memory, session and modules' loaded state (cudaDeviceReset). */
+/* Ends the device: memory, session, streams, events, pinned memory and
+** modules' loaded state (cudaDeviceReset). */
 void rt_reset(Runtime *rt);
 
 /* Simulated milliseconds of a cycle count. */

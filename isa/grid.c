@@ -16,9 +16,23 @@ bool grid_check_launch(const uint32_t grid[3], const uint32_t block[3], char *ms
                  grid[0], grid[1], grid[2], block[0], block[1], block[2]);
         return false;
     }
-    if (threads > 1024) {
-        snprintf(msg, cap, "block of %llu threads; at most 1024 threads per block", (unsigned long long)threads);
+    if (threads > GRID_MAX_BLOCK_THREADS) {
+        snprintf(msg, cap, "block of %llu threads; at most %u threads per block", (unsigned long long)threads,
+                 GRID_MAX_BLOCK_THREADS);
         return false;
+    }
+    const uint32_t block_max[3] = { GRID_MAX_BLOCK_DIM_XY, GRID_MAX_BLOCK_DIM_XY, GRID_MAX_BLOCK_DIM_Z };
+    const uint32_t grid_max[3] = { GRID_MAX_GRID_DIM_X, GRID_MAX_GRID_DIM_YZ, GRID_MAX_GRID_DIM_YZ };
+    for (int i = 0; i < 3; i++) {
+        const char *axis = i == 0 ? "x" : i == 1 ? "y" : "z";
+        if (block[i] > block_max[i]) {
+            snprintf(msg, cap, "block %s of %u; at most %u", axis, block[i], block_max[i]);
+            return false;
+        }
+        if (grid[i] > grid_max[i]) {
+            snprintf(msg, cap, "grid %s of %u; at most %u", axis, grid[i], grid_max[i]);
+            return false;
+        }
     }
     if (blocks > UINT32_MAX) {
         snprintf(msg, cap, "grid of %llu blocks; at most 2^32-1", (unsigned long long)blocks);

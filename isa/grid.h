@@ -42,8 +42,16 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
                          const uint32_t ctaid[3], const uint32_t ntid[3], uint32_t warp_in_block,
                          char *buf, size_t cap);
 
-/* Checks a launch shape: nonzero dims, block <= 1024 threads, block and
-** grid sizes that fit 32 bits. Fills msg on failure. */
+/* The launch limits of every GPU since compute capability 3.0 (CUDA's
+** maxThreadsDim and maxGridSize). */
+#define GRID_MAX_BLOCK_THREADS 1024u
+#define GRID_MAX_BLOCK_DIM_XY  1024u
+#define GRID_MAX_BLOCK_DIM_Z   64u
+#define GRID_MAX_GRID_DIM_X    2147483647u
+#define GRID_MAX_GRID_DIM_YZ   65535u
+
+/* Checks a launch shape against those limits: nonzero dims, at most 1024
+** threads a block, each dimension within its limit. Fills msg on failure. */
 bool grid_check_launch(const uint32_t grid[3], const uint32_t block[3], char *msg, size_t cap);
 
 #endif

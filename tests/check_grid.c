@@ -620,7 +620,11 @@ static const struct {
     { { 1, 1, 1 }, { 32, 32, 2 }, "block of 2048 threads; at most 1024 threads per block" },
     { { 0, 1, 1 }, { 32, 1, 1 }, "grid and block dimensions must be at least 1 (grid 0x1x1, block 32x1x1)" },
     { { 1, 1, 1 }, { 32, 0, 1 }, "grid and block dimensions must be at least 1 (grid 1x1x1, block 32x0x1)" },
-    { { 65536, 65536, 2 }, { 32, 1, 1 }, "grid of 8589934592 blocks; at most 2^32-1" },
+    { { 1, 1, 1 }, { 1, 1, 65 }, "block z of 65; at most 64" },
+    { { 1, 65536, 1 }, { 32, 1, 1 }, "grid y of 65536; at most 65535" },
+    { { 1, 1, 70000 }, { 32, 1, 1 }, "grid z of 70000; at most 65535" },
+    { { 2147483648u, 1, 1 }, { 32, 1, 1 }, "grid x of 2147483648; at most 2147483647" },
+    { { 2147483647u, 3, 1 }, { 32, 1, 1 }, "grid of 6442450941 blocks; at most 2^32-1" },
 };
 
 /* gmem_free unmaps a buffer (its addresses fault) and the lowest gap that

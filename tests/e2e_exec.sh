@@ -5,7 +5,8 @@
 # runtime; their output, arguments and exit status passing through; the
 # report at exit (text and --report JSON); --kernels, --max-launches,
 # --threads and --source; the refusals (a static runtime, no PTX for the
-# device, bad options). Without nvcc or without our runtime the programs
+# device, bad options); the runtime's error table (docs/CUDA.md against
+# tests/exec/strict.cu, row by row). Without nvcc or without our runtime the programs
 # are skipped, saying why; the option checks run anyway.
 [ $# -eq 2 ] || { echo "usage: $0 GPUSIM SOURCE_DIR" >&2; exit 2; }
 GPUSIM=$1
@@ -92,6 +93,25 @@ expect_err "the fault names the kernel and thread" "by thread \(0,0,0\) of block
 expect_err "the fault leads with the CUDA line and its text" "tests/exec/errors.cu:8: __global__ void store\(int\* p, int i, int v\) \{ p\[i\] = v; \}$"
 expect_err "an unimplemented call is listed at exit" "called cudaGraphCreate, which gpusim does not implement \(1 call"
 expect_err "a bad copy says which range" "cudaMemcpy: source range .* is not inside one device allocation"
+
+# the runtime's error table: docs/CUDA.md and tests/exec/strict.cu hold each
+# other, row by row (every row of each is in the other, with one error)
+expect_rc "exec strict.cu" 0 exec --gpu h200 "$X/strict.cu"
+expect_out "every bad call returns what the table says" "^PASS"
+if python3 - "$SRC/docs/CUDA.md" "$OUT" <<'EOF'
+import re, sys
+table = dict(re.findall(r'^\| `([a-z0-9-]+)` \| .* \| `(cuda\w+)` \|$', open(sys.argv[1]).read(), re.M))
+ran = dict(re.findall(r'^row ([a-z0-9-]+): ok (cuda\w+)$', open(sys.argv[2]).read(), re.M))
+assert len(table) >= 60, f'the table has {len(table)} rows'
+assert table == ran, sorted(set(table.items()) ^ set(ran.items()))
+EOF
+then ok; else bad "docs/CUDA.md's error table and tests/exec/strict.cu differ" "$(grep -v ': ok ' "$OUT" | head -5)"; fi
+expect_err "a bad call says what was wrong" "cudaFreeHost\(0x[0-9a-f]+\): not memory that cudaMallocHost or cudaHostAlloc gave"
+expect_err "a launch's shared memory past its attribute says so" "65540 bytes of dynamic shared memory; at most 65536 \(its cudaFuncAttributeMaxDynamicSharedMemorySize\)"
+
+# a program that never synchronizes still has its kernels simulated and reported
+expect_rc "exec nosync.cu" 0 exec --gpu h200 "$X/nosync.cu"
+expect_err "the unsynchronized launch is in the report" "^  fill +1 +16 +256 "
 
 # a kernel gpusim cannot run fails alone, with CUDA's error and where
 expect_rc "exec partial.cu" 0 exec --gpu h200 "$X/partial.cu"
