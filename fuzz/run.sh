@@ -3,7 +3,8 @@
 # in a build directory of their own and fuzz each for SECONDS on a copy of
 # its committed corpus (fuzz/corpus/NAME, plus the shipped kernels for asm;
 # the repository is not modified).
-# HARNESS: asm, config, workload, ptx, npy, sweep, fatbin (default: all seven, one after another).
+# HARNESS: asm, config, workload, ptx, npy, sweep, fatbin, cudart (default: all,
+# one after another; cudart only where the CUDA toolkit's headers are).
 # Exits 1 when any harness found a crash, a leak, a timeout or an OOM; the
 # inputs that caused them are kept in $GPUSIM_FUZZ_ARTIFACTS.
 # Environment:
@@ -16,12 +17,13 @@
 set -u
 secs=${1:-}
 if ! [[ "$secs" =~ ^[0-9]+$ ]] || [ "$secs" -eq 0 ]; then
-    echo "usage: fuzz/run.sh SECONDS [asm|config|workload|ptx|npy|sweep|fatbin]..." >&2
+    echo "usage: fuzz/run.sh SECONDS [asm|config|workload|ptx|npy|sweep|fatbin|cudart]..." >&2
     exit 2
 fi
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(asm config workload ptx npy sweep fatbin)
+all_named=0
+if [ ${#harnesses[@]} -eq 0 ]; then harnesses=(asm config workload ptx npy sweep fatbin cudart); all_named=1; fi
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${GPUSIM_FUZZ_BUILD:-$root/build-fuzz}
@@ -41,6 +43,14 @@ fi
 
 if [ -z "${GPUSIM_FUZZ_NO_BUILD:-}" ]; then
     CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S "$root" -B "$build" -DGPUSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=Release >/dev/null || exit 1
+fi
+# fuzz_cudart needs the CUDA toolkit's headers, as our runtime does: without
+# them it is left out of "all", saying so
+if [ $all_named = 1 ] && grep -q '^CUDART_API_INCLUDE:PATH=.*NOTFOUND' "$cache" 2>/dev/null; then
+    echo "fuzz_cudart: skipped (no cuda_runtime_api.h: our runtime is not built either)"
+    unset 'harnesses[7]'
+fi
+if [ -z "${GPUSIM_FUZZ_NO_BUILD:-}" ]; then
     targets=()
     for h in "${harnesses[@]}"; do targets+=(--target "fuzz_$h"); done
     cmake --build "$build" "${targets[@]}" -j "${JOBS:-2}" >/dev/null || exit 1

@@ -1,0 +1,382 @@
+/* fuzz/fuzz_cudart.c -- libFuzzer harness for our CUDA runtime's API (cudart/):
+** the input is a program, a sequence of calls an ill-behaved host program
+** could make (allocations, frees of any pointer, copies and sets of any
+** range and kind, pinned memory, streams and events used before and after
+** they are destroyed, device queries, the last error, device resets), and
+** a model of CUDA's rules runs beside it. Oracle, beyond "no crash, no
+** leak, no read of freed memory":
+**   - each call returns what the model says (success, or the error the
+**     rules of docs/CUDA.md's error table give);
+**   - device memory holds what the model's shadow copy holds (every copy
+**     back to the host is compared);
+**   - cudaMemGetInfo's free bytes are the device less the live allocations;
+**   - cudaGetLastError and cudaPeekAtLastError give the last failed call's
+**     error, cleared by the one and kept by the other.
+** Launches are not in it (a kernel needs a module and ptxas); tests/exec/
+** strict.cu covers their errors. Every input begins with cudaDeviceReset,
+** so inputs do not see each other. Seeds: fuzz/corpus/cudart.        */
+#include <cuda_runtime_api.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEV_SLOTS    8
+#define HOST_BYTES   4096
+#define PIN_SLOTS    4
+#define STREAM_SLOTS 4
+#define EVENT_SLOTS  4
+
+typedef struct {
+    void    *ptr;
+    size_t   bytes;
+    bool     live;
+    uint8_t *shadow;       /* what the device memory holds */
+} DevSlot;
+
+typedef struct {
+    DevSlot      dev[DEV_SLOTS];
+    void        *pinned[PIN_SLOTS];
+    bool         pinned_live[PIN_SLOTS];
+    cudaStream_t stream[STREAM_SLOTS];
+    bool         stream_live[STREAM_SLOTS];
+    cudaEvent_t  event[EVENT_SLOTS];
+    bool         event_live[EVENT_SLOTS], event_recorded[EVENT_SLOTS], event_timing[EVENT_SLOTS];
+    cudaError_t  last;     /* the model's last error                      */
+    uint8_t      host[HOST_BYTES];
+    uint8_t      back[HOST_BYTES];
+} Model;
+
+typedef struct {
+    const uint8_t *p;
+    size_t         n;
+} Input;
+
+static unsigned take(Input *in)
+{
+    if (!in->n) return 0;
+    in->n--;
+    return *in->p++;
+}
+
+static unsigned take16(Input *in) { return take(in) | take(in) << 8; }
+
+static void fail(const char *what, int got, int want)
+{
+    fprintf(stderr, "fuzz_cudart: %s returned %d, the model says %d\n", what, got, want);
+    abort();
+}
+
+/* A call's result against the model; a failure becomes the last error. */
+static void expect(Model *m, const char *what, cudaError_t got, cudaError_t want)
+{
+    if (got != want) fail(what, got, want);
+    if (want != cudaSuccess) m->last = want;
+}
+
+static uint64_t live_bytes(const Model *m)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < DEV_SLOTS; i++)
+        if (m->dev[i].live) sum += m->dev[i].bytes;
+    return sum;
+}
+
+/* Whether [p, p+n) lies inside one live allocation; its slot and offset. */
+static bool in_allocation(const Model *m, const void *p, size_t n, int *slot, size_t *off)
+{
+    for (int i = 0; i < DEV_SLOTS; i++) {
+        const DevSlot *s = &m->dev[i];
+        if (!s->live || (const uint8_t *)p < (const uint8_t *)s->ptr) continue;
+        size_t o = (size_t)((const uint8_t *)p - (const uint8_t *)s->ptr);
+        if (o < s->bytes && n <= s->bytes - o) {
+            *slot = i, *off = o;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A device address near a slot's allocation (or its old one): inside, at its
+** end, past it, or a host address. */
+static uint8_t *device_address(Model *m, Input *in)
+{
+    unsigned pick = take(in);
+    DevSlot *s = &m->dev[pick % DEV_SLOTS];
+    if (pick >= 240) return m->host + (pick & 15); /* a host pointer */
+    if (!s->ptr) return NULL;
+    return (uint8_t *)s->ptr + take16(in) % (s->bytes + 64);
+}
+
+static void op_malloc(Model *m, Input *in)
+{
+    DevSlot *s = &m->dev[take(in) % DEV_SLOTS];
+    if (s->live) return; /* keep it: the model tracks one allocation a slot */
+    size_t bytes = take16(in) % 2048;
+    void *p = (void *)1;
+    expect(m, "cudaMalloc", cudaMalloc(&p, bytes), cudaSuccess);
+    if (bytes == 0) {
+        if (p) fail("cudaMalloc of 0 bytes set a pointer", 1, 0);
+        return;
+    }
+    free(s->shadow);
+    s->shadow = calloc(bytes, 1);
+    if (!s->shadow) abort();
+    cudaError_t e = cudaMemset(p, 0, bytes); /* the model's shadow starts at 0 */
+    if (e) fail("cudaMemset of a new allocation", e, 0);
+    *s = (DevSlot){ p, bytes, true, s->shadow };
+}
+
+static void op_free(Model *m, Input *in)
+{
+    void *p = device_address(m, in);
+    int slot;
+    size_t off;
+    bool ok = !p || (in_allocation(m, p, 1, &slot, &off) && off == 0);
+    expect(m, "cudaFree", cudaFree(p), ok ? cudaSuccess : cudaErrorInvalidValue);
+    if (p && ok) m->dev[slot].live = false;
+}
+
+static void op_copy(Model *m, Input *in)
+{
+    unsigned how = take(in);
+    size_t n = take16(in) % (HOST_BYTES / 2);
+    size_t hoff = take16(in) % (HOST_BYTES / 2);
+    uint8_t *dst, *src;
+    int ds = -1, ss = -1;
+    size_t doff = 0, soff = 0;
+    enum cudaMemcpyKind kind;
+    switch (how % 4) {
+    case 0: /* host to device, from bytes of the input */
+        kind = cudaMemcpyHostToDevice;
+        dst = device_address(m, in), src = m->host + hoff;
+        for (size_t i = 0; i < n; i++) m->host[hoff + i] = (uint8_t)take(in);
+        break;
+    case 1:
+        kind = cudaMemcpyDeviceToHost;
+        dst = m->back + hoff, src = device_address(m, in);
+        break;
+    case 2:
+        kind = cudaMemcpyDeviceToDevice;
+        dst = device_address(m, in), src = device_address(m, in);
+        break;
+    default: /* a kind that is none */
+        kind = (enum cudaMemcpyKind)(5 + how / 4 % 8);
+        dst = device_address(m, in), src = m->host;
+        break;
+    }
+    bool dev_dst = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool dev_src = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    cudaError_t want = cudaSuccess;
+    if (kind > cudaMemcpyDefault) want = n ? cudaErrorInvalidMemcpyDirection : cudaSuccess;
+    else if (n && ((dev_dst && !in_allocation(m, dst, n, &ds, &doff)) || (dev_src && !in_allocation(m, src, n, &ss, &soff))))
+        want = cudaErrorInvalidValue;
+    else if (n && (!dst || !src))
+        want = cudaErrorInvalidValue;
+    expect(m, "cudaMemcpy", cudaMemcpy(dst, src, n, kind), want);
+    if (want != cudaSuccess || n == 0) return;
+    if (kind == cudaMemcpyHostToDevice) memcpy(m->dev[ds].shadow + doff, src, n);
+    if (kind == cudaMemcpyDeviceToDevice) memmove(m->dev[ds].shadow + doff, m->dev[ss].shadow + soff, n);
+    if (kind == cudaMemcpyDeviceToHost && memcmp(dst, m->dev[ss].shadow + soff, n) != 0) {
+        fprintf(stderr, "fuzz_cudart: device memory differs from what was written to it\n");
+        abort();
+    }
+}
+
+static void op_memset(Model *m, Input *in)
+{
+    uint8_t *p = device_address(m, in);
+    size_t n = take16(in) % 2048;
+    int value = (int)take(in);
+    int slot;
+    size_t off;
+    bool ok = n == 0 || in_allocation(m, p, n, &slot, &off);
+    expect(m, "cudaMemset", cudaMemset(p, value, n), ok ? cudaSuccess : cudaErrorInvalidValue);
+    if (ok && n) memset(m->dev[slot].shadow + off, value, n);
+}
+
+/* A new handle may have the address of a destroyed one another slot still
+** holds; that slot forgets it (NULL), so that one address is one slot's. */
+static void forget_aliases(void **slots, unsigned n, unsigned fresh)
+{
+    for (unsigned k = 0; k < n; k++)
+        if (k != fresh && slots[k] == slots[fresh]) slots[k] = NULL;
+}
+
+static void op_pinned(Model *m, Input *in)
+{
+    unsigned what = take(in), i = what / 4 % PIN_SLOTS;
+    if (what % 4 == 0 && !m->pinned_live[i]) {
+        expect(m, "cudaMallocHost", cudaMallocHost(&m->pinned[i], 1 + take(in)), cudaSuccess);
+        m->pinned_live[i] = true;
+        forget_aliases(m->pinned, PIN_SLOTS, i);
+    } else if (what % 4 == 1) {
+        /* a pinned pointer, live or freed, or one that never was pinned */
+        void *p = what & 128 ? (void *)m->host : m->pinned[i];
+        bool ok = p == NULL || (p == m->pinned[i] && m->pinned_live[i]);
+        expect(m, "cudaFreeHost", cudaFreeHost(p), ok ? cudaSuccess : cudaErrorInvalidValue);
+        if (ok && p) m->pinned_live[i] = false;
+    }
+}
+
+/* A stream: the default one, a slot's (live or destroyed), or garbage. */
+static cudaStream_t pick_stream(Model *m, Input *in, bool *valid)
+{
+    unsigned s = take(in);
+    if (s % 8 == 0) return *valid = true, (cudaStream_t)0;
+    if (s % 8 == 1) return *valid = false, (cudaStream_t)(void *)m->host;
+    unsigned i = s % STREAM_SLOTS;
+    *valid = !m->stream[i] || m->stream_live[i]; /* NULL: the default stream */
+    return m->stream[i];
+}
+
+static void op_stream(Model *m, Input *in)
+{
+    unsigned what = take(in), i = what / 4 % STREAM_SLOTS;
+    bool valid;
+    switch (what % 4) {
+    case 0:
+        if (m->stream_live[i]) return;
+        expect(m, "cudaStreamCreate", cudaStreamCreate(&m->stream[i]), cudaSuccess);
+        m->stream_live[i] = true;
+        forget_aliases((void **)m->stream, STREAM_SLOTS, i);
+        return;
+    case 1: {
+        cudaStream_t s = m->stream[i];
+        bool ok = s && m->stream_live[i];
+        expect(m, "cudaStreamDestroy", cudaStreamDestroy(s), ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
+        for (int j = 0; j < STREAM_SLOTS; j++)
+            if (ok && m->stream[j] == s) m->stream_live[j] = false;
+        return;
+    }
+    case 2: {
+        cudaStream_t s = pick_stream(m, in, &valid);
+        expect(m, "cudaStreamSynchronize", cudaStreamSynchronize(s), valid ? cudaSuccess : cudaErrorInvalidResourceHandle);
+        return;
+    }
+    default: {
+        cudaStream_t s = pick_stream(m, in, &valid);
+        size_t n = take(in);
+        int slot;
+        size_t off;
+        uint8_t *p = device_address(m, in);
+        cudaError_t want = !valid ? cudaErrorInvalidResourceHandle
+                           : n == 0 || in_allocation(m, p, n, &slot, &off) ? cudaSuccess
+                                                                           : cudaErrorInvalidValue;
+        expect(m, "cudaMemsetAsync", cudaMemsetAsync(p, 7, n, s), want);
+        if (want == cudaSuccess && n) memset(m->dev[slot].shadow + off, 7, n);
+    }
+    }
+}
+
+static void op_event(Model *m, Input *in)
+{
+    unsigned what = take(in), i = what / 8 % EVENT_SLOTS, j = take(in) % EVENT_SLOTS;
+    cudaEvent_t e = m->event[i];
+    bool live = e && m->event_live[i];
+    switch (what % 4) {
+    case 0:
+        if (m->event_live[i]) return;
+        m->event_timing[i] = !(what & 128);
+        expect(m, "cudaEventCreateWithFlags",
+               cudaEventCreateWithFlags(&m->event[i], m->event_timing[i] ? cudaEventDefault : cudaEventDisableTiming),
+               cudaSuccess);
+        m->event_live[i] = true, m->event_recorded[i] = false;
+        forget_aliases((void **)m->event, EVENT_SLOTS, i);
+        return;
+    case 1: {
+        bool valid;
+        cudaStream_t s = pick_stream(m, in, &valid);
+        bool ok = live && valid;
+        expect(m, "cudaEventRecord", cudaEventRecord(e, s), ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
+        if (ok) m->event_recorded[i] = true;
+        return;
+    }
+    case 2: {
+        float ms;
+        bool ok = live && m->event_live[j] && m->event[j] && m->event_timing[i] && m->event_timing[j] &&
+                  m->event_recorded[i] && m->event_recorded[j];
+        expect(m, "cudaEventElapsedTime", cudaEventElapsedTime(&ms, e, m->event[j]),
+               ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
+        return;
+    }
+    default:
+        expect(m, "cudaEventDestroy", cudaEventDestroy(e), live ? cudaSuccess : cudaErrorInvalidResourceHandle);
+        if (live) m->event_live[i] = false;
+    }
+}
+
+static void op_query(Model *m, Input *in)
+{
+    unsigned what = take(in);
+    int device = (int)(take(in) % 3) - 1, value;
+    struct cudaDeviceProp prop;
+    size_t free_bytes, total;
+    cudaError_t got, want;
+    switch (what % 5) {
+    case 0:
+        expect(m, "cudaGetDeviceProperties", cudaGetDeviceProperties(&prop, device),
+               device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+        return;
+    case 1:
+        got = cudaDeviceGetAttribute(&value, (enum cudaDeviceAttr)take(in), device);
+        if (device != 0) want = cudaErrorInvalidDevice;
+        else want = got == cudaErrorNotSupported || got == cudaErrorInvalidValue ? got : cudaSuccess;
+        expect(m, "cudaDeviceGetAttribute", got, want);
+        return;
+    case 2:
+        expect(m, "cudaMemGetInfo", cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
+        if (total - free_bytes != live_bytes(m)) fail("cudaMemGetInfo's used bytes", (int)(total - free_bytes), (int)live_bytes(m));
+        return;
+    case 3:
+        expect(m, "cudaPeekAtLastError", cudaPeekAtLastError(), m->last);
+        return;
+    default:
+        got = cudaGetLastError();
+        if (got != m->last) fail("cudaGetLastError", got, m->last);
+        m->last = cudaSuccess;
+    }
+}
+
+/* cudaDeviceReset: every allocation, stream, event and pinned buffer goes. */
+static void reset(Model *m)
+{
+    cudaError_t e = cudaDeviceReset();
+    if (e) fail("cudaDeviceReset", e, 0);
+    for (int i = 0; i < DEV_SLOTS; i++) m->dev[i].live = false;
+    memset(m->pinned_live, 0, sizeof m->pinned_live);
+    memset(m->stream_live, 0, sizeof m->stream_live);
+    memset(m->event_live, 0, sizeof m->event_live);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static Model m;
+    reset(&m);
+    cudaGetLastError();
+    m.last = cudaSuccess;
+    for (int i = 0; i < DEV_SLOTS; i++) m.dev[i].ptr = NULL;
+    memset(m.pinned, 0, sizeof m.pinned);
+    memset(m.stream, 0, sizeof m.stream);
+    memset(m.event, 0, sizeof m.event);
+    Input in = { data, size };
+    for (int calls = 0; in.n && calls < 256; calls++) {
+        switch (take(&in) % 9) {
+        case 0: op_malloc(&m, &in); break;
+        case 1: op_free(&m, &in); break;
+        case 2: case 3: op_copy(&m, &in); break;
+        case 4: op_memset(&m, &in); break;
+        case 5: op_pinned(&m, &in); break;
+        case 6: op_stream(&m, &in); break;
+        case 7: op_event(&m, &in); break;
+        default:
+            if (take(&in) == 255) {
+                reset(&m);
+                break;
+            }
+            op_query(&m, &in);
+        }
+    }
+    return 0;
+}
