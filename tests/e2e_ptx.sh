@@ -227,5 +227,18 @@ print(struct.unpack('<f', b[10 + struct.unpack('<H', b[8:10])[0]:][:4])[0])" "$1
         got=$(first_x "$TMP/flags/v.x.npy" 2>/dev/null)
         if [ "$got" = 3.5 ]; then ok; else bad "nvcc_flags $flags: the path is the workload file's (x[0]: $got)" "$(head -3 "$TMP/err")"; fi
     done
+    # every file nvcc read is in the cache key (nvcc's own dependency list),
+    # so a header found through -I, with quotes or angle brackets, counts
+    # too: the cache once followed quoted includes next to the file only
+    for form in '"val.h"' '<val.h>'; do
+        printf '#include %s\n__global__ void k(float *x) { x[0] = VALUE; }\n' "$form" >"$TMP/w/k/flags.cu"
+        for v in 4.5 5.5; do
+            printf '#define VALUE %sf\n' "$v" >"$TMP/w/inc/val.h"
+            rm -rf "$TMP/flags"
+            "$GPUSIM" run "$TMP/w/flags.json" --dump "$TMP/flags" >/dev/null 2>"$TMP/err"
+            got=$(first_x "$TMP/flags/v.x.npy" 2>/dev/null)
+            if [ "$got" = "$v" ]; then ok; else bad "an edit of a header found through -I ($form) is compiled (val.h: $v, x[0]: $got)" "$(head -3 "$TMP/err")"; fi
+        done
+    done
 fi
 e2e_finish

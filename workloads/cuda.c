@@ -1,10 +1,12 @@
 /* workloads/cuda.c -- nvcc and ptxas where installed (see cuda.h). The
 ** tools run as child processes (fork + execv, no shell), their output into
 ** a log file next to the cache entry. Hash: 64-bit FNV-1a. */
+#define _XOPEN_SOURCE 700 /* realpath: the files of a manifest by their real paths */
 #include "workloads/cuda.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,54 +137,87 @@ static uint64_t tool_version(const char *tool, const char *dir, uint64_t h)
     return h;
 }
 
-/* The files a compile has hashed so far (each once: a header included
-** from several places, or in a cycle, counts once). */
-#define MAX_INCLUDES 256
-typedef struct {
-    char  *path[MAX_INCLUDES];
-    size_t n;
-} Included;
+/* ---- what nvcc read: a manifest beside each cache entry
+** A cache entry's name keys what gpusim knows before compiling (the source,
+** where it is, the flags, the working directory, nvcc's version). Every
+** file nvcc read besides (headers through quotes, angle brackets or -I, the
+** toolkit's own) is known only after: nvcc lists them (-MD -MF), and the
+** entry's manifest, "HASH PATH" a line, records each with its content hash.
+** The entry is used only when every file of its manifest still hashes the
+** same, as ccache's direct mode does. */
 
-static bool included_once(Included *seen, const char *path)
+#define MANIFEST_MAX (4u << 20)
+#define DEP_FILE_MAX (64u << 20) /* a header larger than this is no header */
+
+static bool hash_file(const char *path, uint64_t *h)
 {
-    for (size_t i = 0; i < seen->n; i++)
-        if (strcmp(seen->path[i], path) == 0) return false;
-    if (seen->n == MAX_INCLUDES || !(seen->path[seen->n] = strdup(path))) return false;
-    seen->n++;
+    char *text;
+    size_t len;
+    if (file_read(path, DEP_FILE_MAX, &text, &len, NULL, 0) != FILE_READ_OK) return false;
+    *h = hash_fnv64(HASH_FNV64_OFFSET, text, len);
+    free(text);
     return true;
 }
 
-/* Adds the bytes of the files `src` (at path) includes with quotes, found
-** next to the file that names them, and of the files those include, in
-** turn: an edit of any header a .cu reaches through quoted includes makes
-** another cache key. (Angle-bracket includes are the toolkit's: its
-** version is in the key.) */
-static uint64_t hash_includes(uint64_t h, const char *src, size_t len, const char *path, Included *seen)
+/* Whether every file the manifest names hashes as it did. */
+static bool manifest_fresh(const char *manifest)
 {
-    const char *slash = strrchr(path, '/');
-    size_t dl = slash ? (size_t)(slash - path + 1) : 0;
-    for (const char *p = src; p && p < src + len;) {
-        const char *nl = memchr(p, '\n', (size_t)(src + len - p));
-        const char *e = nl ? nl : src + len, *q = p;
-        while (q < e && (*q == ' ' || *q == '\t')) q++;
-        if (e - q > 10 && memcmp(q, "#include", 8) == 0) {
-            const char *a = memchr(q, '"', (size_t)(e - q));
-            const char *b = a ? memchr(a + 1, '"', (size_t)(e - a - 1)) : NULL;
-            if (a && b && b - a < 512) {
-                char inc[1100];
-                snprintf(inc, sizeof inc, "%.*s%.*s", (int)dl, path, (int)(b - a - 1), a + 1);
-                char *text;
-                size_t n;
-                if (included_once(seen, inc) && file_read(inc, CUDA_MAX_SOURCE, &text, &n, NULL, 0) == FILE_READ_OK) {
-                    h = hash_fnv64(h, text, n);
-                    h = hash_includes(h, text, n, inc, seen);
-                    free(text);
-                }
-            }
-        }
-        p = nl ? nl + 1 : NULL;
+    char *text;
+    size_t len;
+    if (file_read(manifest, MANIFEST_MAX, &text, &len, NULL, 0) != FILE_READ_OK) return false;
+    bool fresh = len > 0;
+    for (char *line = text; fresh && line < text + len;) {
+        char *nl = memchr(line, '\n', (size_t)(text + len - line));
+        if (!nl) break; /* written whole or not at all: a cut line is not ours */
+        *nl = 0;
+        char *path;
+        unsigned long long want = strtoull(line, &path, 16);
+        uint64_t got;
+        fresh = *path == ' ' && hash_file(path + 1, &got) && got == want;
+        line = nl + 1;
     }
-    return h;
+    free(text);
+    return fresh;
+}
+
+/* The next path of a make rule's prerequisites (nvcc -MF): whitespace and
+** backslash-newlines separate them, "\ " is a space within one. */
+static bool next_dep(const char **p, const char *end, char *out, size_t cap)
+{
+    while (*p < end && (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r' ||
+                        (**p == '\\' && *p + 1 < end && ((*p)[1] == '\n' || (*p)[1] == '\r'))))
+        (*p)++;
+    size_t n = 0;
+    while (*p < end && **p != ' ' && **p != '\t' && **p != '\n' && **p != '\r') {
+        if (**p == '\\' && *p + 1 < end && (*p)[1] == ' ') (*p)++;
+        if (n + 1 < cap) out[n++] = **p;
+        (*p)++;
+    }
+    out[n] = 0;
+    return n > 0;
+}
+
+/* Writes the manifest of the files depfile lists (after its target's
+** colon), each by its real path; false when one cannot be read. */
+static bool manifest_write(const char *depfile, const char *manifest)
+{
+    char *text;
+    size_t len;
+    if (file_read(depfile, MANIFEST_MAX, &text, &len, NULL, 0) != FILE_READ_OK) return false;
+    const char *p = strstr(text, ": "), *end = text + len;
+    char tmp[1300];
+    FILE *f = p && fresh_temp(tmp, sizeof tmp, manifest) ? fopen(tmp, "w") : NULL;
+    bool ok = f != NULL;
+    char dep[4096], real[PATH_MAX];
+    for (p = p ? p + 1 : end; ok && next_dep(&p, end, dep, sizeof dep);) {
+        uint64_t h;
+        ok = realpath(dep, real) && hash_file(real, &h) && fprintf(f, "%016llx %s\n", (unsigned long long)h, real) > 0;
+    }
+    free(text);
+    if (f && fclose(f) != 0) ok = false;
+    if (ok && rename(tmp, manifest) == 0) return true;
+    if (f) unlink(tmp);
+    return false;
 }
 
 /* The log's text as a Diag message (cut to fit, with the log's path). */
@@ -242,12 +277,14 @@ static bool compile_cached(const char *path, uint32_t sm, BuildKind kind, const 
     }
     char arch[32];
     snprintf(arch, sizeof arch, "-arch=sm_%u", sm);
-    if (nflags > CUDA_MAX_ARGS - 12) nflags = CUDA_MAX_ARGS - 12;
+    if (nflags > CUDA_MAX_ARGS - 14) nflags = CUDA_MAX_ARGS - 14;
     uint64_t h = HASH_FNV64_OFFSET;
     h = hash_fnv64(h, src, slen);
-    Included seen = { .n = 0 };
-    h = hash_includes(h, src, slen, path, &seen);
-    for (size_t i = 0; i < seen.n; i++) free(seen.path[i]);
+    /* where it is and where nvcc runs: quoted includes and relative -I
+    ** paths resolve from them */
+    char where[PATH_MAX];
+    if (realpath(path, where)) h = hash_fnv64(h, where, strlen(where) + 1);
+    if (getcwd(where, sizeof where)) h = hash_fnv64(h, where, strlen(where) + 1);
     h = hash_fnv64(h, arch, strlen(arch));
     for (size_t i = 0; i < nflags; i++) h = hash_fnv64(h, flags[i], strlen(flags[i]) + 1);
     if (kind == BUILD_PROGRAM) h = hash_fnv64(h, "-cudart shared", 15);
@@ -260,11 +297,16 @@ static bool compile_cached(const char *path, uint32_t sm, BuildKind kind, const 
     if (bl > 100) bl = 100;
     snprintf(out_path, cap, "%s/%.*s-%016llx%s", dir, (int)bl, base, (unsigned long long)h,
              kind == BUILD_PTX ? ".ptx" : ".exe");
-    if (access(out_path, R_OK) == 0) return true; /* cached */
-    char tmp[1300], log[1300], prefix[1300];
+    char manifest[1300];
+    snprintf(manifest, sizeof manifest, "%s.deps", out_path);
+    if (access(out_path, R_OK) == 0 && manifest_fresh(manifest)) return true; /* cached */
+    char tmp[1300], log[1300], deps[1300], prefix[1300];
     snprintf(prefix, sizeof prefix, "%s.log", out_path);
-    if (!fresh_temp(tmp, sizeof tmp, out_path) || !fresh_temp(log, sizeof log, prefix)) {
+    bool made = fresh_temp(tmp, sizeof tmp, out_path) && fresh_temp(log, sizeof log, prefix);
+    snprintf(prefix, sizeof prefix, "%s.d", out_path);
+    if (!made || !fresh_temp(deps, sizeof deps, prefix)) {
         unlink(tmp);
+        unlink(log);
         diag_set(d, out_path, 0, 0, "cannot write the cache: %s", strerror(errno));
         return false;
     }
@@ -274,6 +316,9 @@ static bool compile_cached(const char *path, uint32_t sm, BuildKind kind, const 
     argv[a++] = (char *)"-O3";
     argv[a++] = (char *)(kind == BUILD_PTX ? "-ptx" : "-cudart=shared");
     argv[a++] = (char *)"-lineinfo";
+    argv[a++] = (char *)"-MD";
+    argv[a++] = (char *)"-MF";
+    argv[a++] = deps;
     argv[a++] = arch;
     for (size_t i = 0; i < nflags; i++) argv[a++] = (char *)flags[i];
     argv[a++] = (char *)path;
@@ -283,17 +328,23 @@ static bool compile_cached(const char *path, uint32_t sm, BuildKind kind, const 
     int rc = run_tool(argv, log);
     if (rc != 0) {
         unlink(tmp);
+        unlink(deps);
         char head[256];
         snprintf(head, sizeof head, "nvcc failed (exit %d) compiling it; its messages:", rc);
         if (log_to_diag(d, path, log, head)) unlink(log);
         return false;
     }
     unlink(log);
+    /* the entry first, its manifest after: a reader between the two finds
+    ** the old manifest, which no longer matches, and compiles again */
     if (rename(tmp, out_path) != 0) {
         unlink(tmp);
+        unlink(deps);
         diag_set(d, out_path, 0, 0, "cannot write the cache: %s", strerror(errno));
         return false;
     }
+    if (!manifest_write(deps, manifest)) unlink(manifest); /* this run has its output; the next compiles again */
+    unlink(deps);
     return true;
 }
 

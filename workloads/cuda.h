@@ -4,8 +4,10 @@
 ** gives each kernel, both cached by content in $GPUSIM_CACHE_DIR, else
 ** $XDG_CACHE_HOME/gpusim, else ~/.cache/gpusim (cache files are written
 ** under a temporary name and renamed, so none is ever half written).
-** Keys: the .cu bytes and those of the files it includes with quotes (one
-** level, next to it), the command line, and the tool's --version output.
+** Keys: the .cu bytes, its real path and the working directory, the
+** command line, and the tool's --version output; then every file nvcc read
+** (its -MD list, kept beside the entry with each file's hash) must hash as
+** it did, or the entry is compiled again.
 ** nvcc and ptxas are $GPUSIM_NVCC and $GPUSIM_PTXAS when set (an empty or
 ** wrong path: not installed), else found on PATH, in $CUDA_HOME/bin, or in
 ** /usr/local/cuda/bin. The compiler's messages come back unchanged in the
