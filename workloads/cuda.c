@@ -159,8 +159,7 @@ static bool hash_file(const char *path, uint64_t *h)
     return true;
 }
 
-/* Whether every file the manifest names hashes as it did. */
-static bool manifest_fresh(const char *manifest)
+bool cuda_manifest_fresh(const char *manifest)
 {
     char *text;
     size_t len;
@@ -168,7 +167,10 @@ static bool manifest_fresh(const char *manifest)
     bool fresh = len > 0;
     for (char *line = text; fresh && line < text + len;) {
         char *nl = memchr(line, '\n', (size_t)(text + len - line));
-        if (!nl) break; /* written whole or not at all: a cut line is not ours */
+        if (!nl) { /* ours are written whole: a cut line is someone else's */
+            fresh = false;
+            break;
+        }
         *nl = 0;
         char *path;
         unsigned long long want = strtoull(line, &path, 16);
@@ -197,9 +199,7 @@ static bool next_dep(const char **p, const char *end, char *out, size_t cap)
     return n > 0;
 }
 
-/* Writes the manifest of the files depfile lists (after its target's
-** colon), each by its real path; false when one cannot be read. */
-static bool manifest_write(const char *depfile, const char *manifest)
+bool cuda_manifest_write(const char *depfile, const char *manifest)
 {
     char *text;
     size_t len;
@@ -299,7 +299,7 @@ static bool compile_cached(const char *path, uint32_t sm, BuildKind kind, const 
              kind == BUILD_PTX ? ".ptx" : ".exe");
     char manifest[1300];
     snprintf(manifest, sizeof manifest, "%s.deps", out_path);
-    if (access(out_path, R_OK) == 0 && manifest_fresh(manifest)) return true; /* cached */
+    if (access(out_path, R_OK) == 0 && cuda_manifest_fresh(manifest)) return true; /* cached */
     char tmp[1300], log[1300], deps[1300], prefix[1300];
     snprintf(prefix, sizeof prefix, "%s.log", out_path);
     bool made = fresh_temp(tmp, sizeof tmp, out_path) && fresh_temp(log, sizeof log, prefix);
@@ -343,7 +343,7 @@ static bool compile_cached(const char *path, uint32_t sm, BuildKind kind, const 
         diag_set(d, out_path, 0, 0, "cannot write the cache: %s", strerror(errno));
         return false;
     }
-    if (!manifest_write(deps, manifest)) unlink(manifest); /* this run has its output; the next compiles again */
+    if (!cuda_manifest_write(deps, manifest)) unlink(manifest); /* this run has its output; the next compiles again */
     unlink(deps);
     return true;
 }

@@ -44,6 +44,16 @@ bool cuda_compile(const char *path, uint32_t sm, const char *const *flags, size_
 bool cuda_build_program(const char *path, uint32_t sm, const char *const *flags, size_t nflags, char *exe_path,
                         size_t cap, Diag *d);
 
+/* A cache entry's manifest (what cuda_compile keeps beside it): writes the
+** manifest of the files a make rule (nvcc -MD's depfile) lists after its
+** target's colon, each by its real path with its content hash; false when
+** one cannot be read or the manifest cannot be written. */
+bool cuda_manifest_write(const char *depfile, const char *manifest);
+
+/* Whether every file of the manifest still hashes as it did (false for a
+** manifest that is missing, empty or cut). */
+bool cuda_manifest_fresh(const char *manifest);
+
 /* Sets regs_declared of every kernel of p from `ptxas -v` on the PTX text
 ** (for sm_<sm>, or the module's own .target when ptxas refuses that).
 ** Returns the number of kernels it set (0 when ptxas is not installed or
