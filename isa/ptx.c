@@ -12,8 +12,9 @@
 ** load. Kernel-scope .local arrays (nvcc's depot) are each thread's own
 ** (Kernel.local_bytes); a struct passed by value is a .param byte array;
 ** a call's .param declarations (in its braces) are registers, and the one
-** call taken is vprintf's (isa/ptx_decode.c). Left out (errors that say
-** so): .func definitions and calls of them, f16 arithmetic, textures,
+** calls taken are vprintf's (isa/ptx_decode.c) and those of the module's
+** device functions (.func), inlined (isa/ptx_func.c). Left out (errors
+** that say so): recursion and indirect calls, f16 arithmetic, textures,
 ** .address_size 32. */
 #include "isa/ptx_int.h"
 
@@ -91,9 +92,10 @@ static uint32_t vreg_of(Ptx *P, uint32_t range, uint32_t index)
 
 bool ptx_named_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
 {
+    if (P->inline_depth && ptx_func_alias(P, t, v, cls)) return true; /* an inlined function's parameter */
     uint32_t r = names_find(&P->range_ix, t->s, t->len, range_name, P);
     if (r == NAMES_NONE || P->ranges[r].count) return false;
-    uint32_t id = vreg_of(P, r, 0);
+    uint32_t id = vreg_of(P, r, P->ranges[r].gen);
     if (id >= UINT32_MAX - 1) return false;
     *v = id;
     *cls = P->ranges[r].cls;
@@ -124,6 +126,7 @@ bool ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
     }
     if (r == NAMES_NONE)
         return ptx_fail(P, t, "undeclared register '%s'; declare it with .reg", ptx_quote(t, q, sizeof q));
+    if (!P->ranges[r].count) index = P->ranges[r].gen;
     uint32_t id = vreg_of(P, r, index);
     if (id == UINT32_MAX) return ptx_fail(P, t, "out of memory");
     if (id == UINT32_MAX - 1) return ptx_fail(P, t, "too many registers in one kernel (at most 65535 used)");
@@ -189,14 +192,19 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
             if (!ptx_expect(P, '>', "after the register count")) return false;
         }
         uint32_t again = names_find(&P->range_ix, nt.s, nt.len, range_name, P), ri = again;
-        if (again != NAMES_NONE && !(P->ranges[again].depth && P->body_depth > 1 && P->ranges[again].cls == cls &&
-                                     P->ranges[again].count == count))
+        PtxRange *was = again != NAMES_NONE ? &P->ranges[again] : NULL;
+        if (was && !(was->depth && P->body_depth > 1 && was->count == count && (was->cls == cls || !count)))
             return ptx_fail(P, &nt, "register '%s' declared twice", ptx_quote(&nt, q, sizeof q));
+        if (was && was->cls != cls) { /* another block's `param0` of another type: another register */
+            was->cls = cls;
+            was->gen++;
+        }
         if (again == NAMES_NONE) {
             if (!ptx_grow(P, (void **)&P->ranges, &P->ranges_cap, P->nranges + 1, sizeof *P->ranges)) return false;
             PtxRange *r = &P->ranges[P->nranges];
             ptx_text(&nt, r->name, sizeof r->name);
             r->count = count;
+            r->gen = 0;
             r->cls = cls;
             r->depth = P->body_depth > 1 ? P->body_depth - 1 : 0;
             if (!names_add(&P->range_ix, P->nranges, range_name, P)) return ptx_fail(P, &nt, "out of memory");
@@ -205,7 +213,7 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
         }
         if (call_param) {
             if (count) return ptx_fail(P, &nt, "a call parameter is one register, not a range");
-            uint32_t v = vreg_of(P, ri, 0);
+            uint32_t v = vreg_of(P, ri, P->ranges[ri].gen);
             if (v >= UINT32_MAX - 1) return ptx_fail(P, &nt, "too many registers in one kernel");
             if (!ptx_is_callparam(P, v)) {
                 if (!ptx_grow(P, (void **)&P->callparams, &P->callparams_cap, P->ncallparams + 1, sizeof *P->callparams))
@@ -425,6 +433,7 @@ static bool parse_param(Ptx *P, Kernel *k)
 /* Finds parameter token t of the current kernel; its index or -1. */
 int ptx_param_index(const Ptx *P, const Tok *t)
 {
+    if (P->inline_depth) return -1; /* an inlined function sees its own parameters only */
     for (uint32_t i = 0; i < P->k->nparams; i++)
         if (strlen(P->pnames[i]) == t->len && memcmp(P->pnames[i], t->s, t->len) == 0) return (int)i;
     return -1;
@@ -562,6 +571,8 @@ static void reset_kernel_state(Ptx *P)
     names_clear(&P->label_ix);
     P->nranges = 0;
     P->ncallparams = 0;
+    P->inline_calls = P->inline_depth = P->naliases = P->alias_base = 0;
+    P->call.active = false;
     P->nv = 0;
     P->vmap_n = 0;
     if (P->vmap_val) memset(P->vmap_val, 0xff, (size_t)P->vmap_cap * sizeof *P->vmap_val);
@@ -573,7 +584,6 @@ static void reset_kernel_state(Ptx *P)
     P->loc_line = 0;
 }
 
-static bool parse_body(Ptx *P, Kernel *k);
 
 /* A kernel whose body the front end cannot take stays in the program,
 ** refused: its first error kept for whoever would run it (Kernel.refused,
@@ -656,12 +666,11 @@ static bool parse_entry(Ptx *P)
     if (ptx_punct(&P->tok, ';')) return ptx_fail(P, &P->tok, "a kernel declaration without a body ('.entry %s ... ;') cannot run", k->name);
     if (!ptx_expect(P, '{', "to open the kernel's body")) return false;
     P->body_depth = 1;
-    if (parse_body(P, k) && finish_kernel(P)) return true;
+    if (ptx_parse_body(P, k) && finish_kernel(P)) return true;
     return refuse_kernel(P, k);
 }
 
-/* The statements of a kernel's body, up to its closing brace. */
-static bool parse_body(Ptx *P, Kernel *k)
+bool ptx_parse_body(Ptx *P, Kernel *k)
 {
     char q[80];
     while (P->body_depth) {
@@ -690,6 +699,8 @@ static bool parse_body(Ptx *P, Kernel *k)
                 if (!ptx_expect(P, ';', "after .pragma")) return false;
             } else if (ptx_is(&t, ".local")) {
                 if (!parse_shared_decl(P, false, false, true)) return false;
+            } else if (ptx_is(&t, ".callprototype")) {
+                return ptx_fail(P, &t, "indirect calls (function pointers, virtual functions) are not supported yet");
             } else if (ptx_is(&t, ".param")) {
                 if (P->body_depth < 2) return ptx_fail(P, &t, "a .param in a kernel body belongs in a call's braces");
                 if (!parse_reg_decl(P, true)) return false;
@@ -698,8 +709,9 @@ static bool parse_body(Ptx *P, Kernel *k)
             }
         } else if (t.kind == TK_WORD) {
             /* a label is a word followed by ':' */
-            const char *after = t.s + t.len;
-            if (after < P->lx.end && *after == ':' && P->lx.p == after) {
+            const char *after = t.s + t.len, *colon = after;
+            while (colon < P->lx.end && (*colon == ' ' || *colon == '\t')) colon++; /* `prototype_0 : ...` */
+            if (colon < P->lx.end && *colon == ':' && P->lx.p == after) {
                 if (!label_def(P, &t)) return false;
                 ptx_next(P); /* ':' */
                 ptx_next(P);
@@ -722,6 +734,7 @@ static bool parse_module(Ptx *P)
     char q[80];
     bool seen_version = false, seen_target = false;
     ptx_next(P);
+    ptx_func_prescan(P);
     while (P->tok.kind != TK_EOF) {
         Tok t = P->tok;
         if (t.kind != TK_DIR)
@@ -767,9 +780,8 @@ static bool parse_module(Ptx *P)
             }
         } else if (ptx_is(&t, ".shared")) {
             if (!parse_shared_decl(P, false, true, false)) return false;
-        } else if (ptx_is(&t, ".func")) {
-            return ptx_fail(P, &t, "device functions (.func) are not supported yet: nvcc inlines them at -O3 unless "
-                                   "marked __noinline__");
+        } else if (ptx_is(&t, ".func")) { /* read ahead (ptx_func_prescan); inlined where it is called */
+            if (!ptx_func_skip(P)) return false;
         } else if (ptx_is(&t, ".global") || ptx_is(&t, ".const")) {
             if (!ptx_parse_module_var(P)) return false;
         } else if (ptx_is(&t, ".file")) {
@@ -825,6 +837,7 @@ bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Dia
     free(P->guard_v);
     free(P->vclass);
     free(P->callparams);
+    ptx_funcs_free(P);
     free(P->vmap_key);
     free(P->vmap_val);
     free(P->uses);

@@ -496,6 +496,7 @@ bool ptx_instruction(Ptx *P)
     P->in_instr = true;
     bool ok = instruction(P);
     P->in_instr = false;
+    if (ok && P->call.active) ok = ptx_func_inline(P); /* a device function's call: its body here */
     return ok;
 }
 

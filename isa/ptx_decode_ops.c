@@ -501,6 +501,12 @@ bool ptx_decode_flow(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         if (!ptx_nops(P, opt, n, 1, 1)) return false;
         in->op = (uint8_t)(m->uni ? OP_BRA_UNI : OP_BRA);
         if (!ptx_add_ref(P, &ops[0], k->ncode)) return false;
+    } else if (P->inline_depth && !strcmp(head, "ret")) { /* from an inlined function: to its end */
+        if (!ptx_nops(P, opt, n, 0, 0)) return false;
+        if (g == UINT32_MAX && P->body_depth == 1 && ptx_punct(&P->tok, '}')) return true; /* at its end already */
+        POp to = { .kind = PO_WORD, .tok = { TK_WORD, PTX_RET_LABEL, (uint32_t)strlen(PTX_RET_LABEL), opt->line, opt->col } };
+        in->op = OP_BRA;
+        if (!ptx_add_ref(P, &to, k->ncode)) return false;
     } else {
         if (!ptx_nops(P, opt, n, 0, 0)) return false;
         in->op = OP_EXIT; /* ret from a kernel ends the thread */
@@ -710,17 +716,15 @@ bool ptx_decode_dp4a(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 }
 
 
-/* call: only vprintf (device printf) is taken; a call of a device function
-** of the file is refused by name (ptxas inlines most; nvcc keeps a .func
-** for a __noinline__ or recursive one). */
+/* call: vprintf (device printf), and the module's device functions, which
+** are inlined (isa/ptx_func.c; nvcc keeps a .func for a __noinline__ or
+** recursive one). */
 bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     (void)head, (void)m;
     char name[64];
     ptx_text(&ops[1].tok, name, sizeof name);
-    if (strcmp(name, "vprintf"))
-        return ptx_fail(P, &ops[1].tok, "a call of the device function '%s' is not supported yet by the PTX front end "
-                        "(only printf's vprintf is): mark it __forceinline__", name);
+    if (strcmp(name, "vprintf")) return ptx_func_call(P, opt, ops, n, g, in->guard_neg);
     if (n != 4) return ptx_fail(P, opt, "vprintf takes a format and an argument buffer, found %u arguments", n - 2);
     in->op = OP_PRINTF;
     in->ndst = 1;

@@ -4,6 +4,7 @@
 ** instruction read, its decoder picked by head, the plain register rows and
 ** the builders below; isa/ptx_decode_ops.c: the other decoders;
 ** isa/ptx_lower.c: folds and load hoisting; isa/ptx_names.c: demangling;
+** isa/ptx_func.c: device functions, inlined at their calls;
 ** isa/ptx_regalloc.c: register rows; isa/ptx_vars.c: module variables).
 ** Not for other modules: they include
 ** isa/ptx.h, and the build keeps this header off their include path. */
@@ -28,6 +29,8 @@ typedef struct {
     uint32_t count;   /* %name<count>; 0: a single register named name */
     uint8_t  cls;     /* VREG_*                                        */
     uint32_t depth;   /* braces open where it was declared (0: the body) */
+    uint32_t gen;     /* a single register declared again in another block
+                      ** with another type is another register: its index */
 } PtxRange;
 
 typedef struct {
@@ -43,6 +46,44 @@ typedef struct {
     char     name[ISA_MAX_NAME];
     uint32_t line, col;
 } PtxRef;
+
+/* A place in the input: the lexer's state there, to come back to. */
+typedef struct {
+    Lex      lx;
+    Tok      tok;
+    bool     in_comment;
+    uint32_t comment_line, comment_col;
+} PtxMark;
+
+/* A device function's parameter or return value: a 32- or 64-bit scalar
+** (array: a struct by value, which calls do not take yet). */
+typedef struct {
+    char   *name;
+    uint8_t cls;
+    bool    array;
+} PtxFuncParam;
+
+#define PTX_FUNC_MAX_PARAMS 32
+#define PTX_INLINE_MAX_DEPTH 16    /* device functions calling device functions */
+#define PTX_INLINE_MAX_CALLS 4096  /* calls inlined into one kernel          */
+
+/* A .func of the module (isa/ptx_func.c), read ahead of the kernels. */
+typedef struct {
+    char        *name;
+    uint32_t     line;
+    bool         has_body, has_ret;
+    PtxFuncParam ret;
+    PtxFuncParam params[PTX_FUNC_MAX_PARAMS];
+    uint32_t     nparams;
+    PtxMark      body;     /* just inside its '{'                          */
+} PtxFunc;
+
+/* Inside an inlined body: a parameter or return value's name, and the
+** call's .param register it stands for. */
+typedef struct {
+    const char *name;
+    uint32_t    v;
+} PtxAlias;
 
 typedef struct {
     Lex         lx;        /* the current line                              */
@@ -94,6 +135,20 @@ typedef struct {
     uint16_t    loc_inl_file;  /* .loc's `inlined_at F L`: the call it was inlined into */
     uint32_t    loc_inl_line;
     bool        in_instr;
+    /* device functions, and the calls of them being inlined */
+    PtxFunc    *funcs;
+    uint32_t    nfuncs, funcs_cap;
+    uint32_t    inline_stack[PTX_INLINE_MAX_DEPTH]; /* the functions inlined, outermost first */
+    uint32_t    inline_depth, inline_calls;
+    PtxAlias   *aliases;   /* the open frames' parameters                   */
+    uint32_t    naliases, aliases_cap, alias_base; /* base: the innermost frame's first */
+    struct {               /* a call decoded, to inline once its ';' is read */
+        bool     active;
+        uint32_t func, ret_v, guard;
+        bool     guard_neg;
+        uint32_t args[PTX_FUNC_MAX_PARAMS];
+        Tok      at;
+    } call;
 } Ptx;
 
 /* isa/ptx.c */
@@ -118,6 +173,9 @@ int ptx_var(const Ptx *P, const Tok *t);
 
 int         ptx_param_index(const Ptx *P, const Tok *t);
 uint32_t    ptx_label_find(const Ptx *P, const char *name, size_t len);
+
+/* The statements of a body up to its closing brace (P->body_depth open). */
+bool ptx_parse_body(Ptx *P, Kernel *k);
 
 /* isa/ptx_loc.c: `.file N "name"` into P->prog->src_files; and the same
 ** for every .file line of a whole text, read ahead of the parse. */
@@ -263,5 +321,25 @@ bool ptx_extend16(Ptx *P, const Instr *like, const POp *o, ValueType t, POp *out
 bool ptx_emit_extend(Ptx *P, const Instr *like, uint32_t d, uint32_t s, ValueType to, ValueType from, uint32_t g);
 /* isa/ptx_decode.c: the row of a plain arithmetic instruction, or OP_COUNT. */
 Opcode ptx_arith_row(const char *head, const Mods *m);
+
+/* isa/ptx_func.c: device functions. */
+void ptx_mark(const Ptx *P, PtxMark *m);
+void ptx_seek(Ptx *P, const PtxMark *m);
+/* Reads every .func header of the input ahead of the parse (P at its
+** first token; left there). Errors are left for the parse to meet. */
+void ptx_func_prescan(Ptx *P);
+/* A .func at the top level (P->tok), read again and passed over. */
+bool ptx_func_skip(Ptx *P);
+/* The call of a device function in ops (read_call's form) under guard g:
+** checked, and left in P->call for ptx_func_inline. */
+bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t g, bool guard_neg);
+/* Inlines P->call's function at the current instruction. */
+bool ptx_func_inline(Ptx *P);
+/* The register an inlined body's parameter name t stands for. */
+bool ptx_func_alias(const Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
+/* The label an inlined body's `ret` branches to. */
+extern const char PTX_RET_LABEL[];
+void ptx_funcs_free(Ptx *P);
+
 
 #endif

@@ -1,6 +1,7 @@
-/* tests/check_exec_ptx.c -- the exec module on what nvcc writes for
-** device printf: a PTX kernel with vprintf call sequences (isa/ptx.c reads
-** it) run functionally, its text captured (isa/exec_printf.c). */
+/* tests/check_exec_ptx.c -- the exec module on what nvcc writes for calls:
+** device printf (a PTX kernel with vprintf call sequences, its text
+** captured: isa/exec_printf.c) and device functions (.func, inlined at
+** each call: isa/ptx_func.c), run functionally; calls that cannot be. */
 #include "isa/exec.h"
 
 #include <check.h>
@@ -80,12 +81,107 @@ START_TEST(test_printf)
 }
 END_TEST
 
+/* Device functions (.func), inlined at each call: one declared before the
+** kernel and defined after it, calling another; a guarded call (the lanes
+** whose guard is false skip the body); returns from both branches of a
+** divergent branch; the same function inlined twice into one kernel, each
+** with its own registers and labels. */
+#define PTX_HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
+#define CALL1(fn, arg, dst)                                                                               \
+    "  { .reg .b32 temp_param_reg;\n  .param .b32 param0;\n  st.param.b32 [param0+0], " arg ";\n" \
+    "  .param .b32 retval0;\n  call.uni (retval0), " fn ", (param0);\n  ld.param.b32 " dst ", [retval0+0];\n  }\n"
+static const char CLAMPNEG[] =
+    ".func (.param .b32 func_retval0) clampneg(.param .b32 clampneg_param_0)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<3>;\n  ld.param.u32 %r1, [clampneg_param_0];\n"
+    "  setp.lt.s32 %p1, %r1, 0;\n  @%p1 bra $L__neg;\n  st.param.b32 [func_retval0+0], %r1;\n  ret;\n"
+    "$L__neg:\n  mov.u32 %r2, 0;\n  st.param.b32 [func_retval0+0], %r2;\n  ret;\n}\n";
+
+START_TEST(test_device_functions)
+{
+    static char src[4096];
+    snprintf(src, sizeof src,
+             PTX_HEAD ".func (.param .b32 func_retval0) twice(.param .b32 twice_param_0);\n%s"
+             ".func count(.param .b64 count_param_0)\n{\n  .reg .b32 %%r<2>;\n  .reg .b64 %%rd<2>;\n"
+             "  ld.param.u64 %%rd1, [count_param_0];\n  atom.global.add.u32 %%r1, [%%rd1], 1;\n  ret;\n}\n"
+             ".visible .entry t(.param .u64 t_param_0)\n{\n"
+             "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n"
+             "  mov.u32 %%r1, %%tid.x;\n  sub.s32 %%r2, %%r1, 4;\n  mov.u32 %%r4, 1000;\n  setp.lt.u32 %%p1, %%r1, 8;\n"
+             "  { .reg .b32 temp_param_reg;\n  .param .b32 param0;\n  st.param.b32 [param0+0], %%r2;\n"
+             "  .param .b32 retval0;\n  @%%p1 call.uni (retval0), twice, (param0);\n"
+             "  @%%p1 ld.param.b32 %%r4, [retval0+0];\n  }\n"
+             "  ld.param.u64 %%rd1, [t_param_0];\n  add.s64 %%rd2, %%rd1, 128;\n"
+             "  { .param .b64 param0;\n  st.param.b64 [param0+0], %%rd2;\n  @%%p1 call.uni count, (param0);\n  }\n"
+             "  sub.s32 %%r5, %%r1, 20;\n" CALL1("clampneg", "%%r5", "%%r6")
+             "  add.s32 %%r7, %%r4, %%r6;\n  ld.param.u64 %%rd1, [t_param_0];\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+             "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r7;\n  ret;\n}\n"
+             ".func (.param .b32 func_retval0) twice(.param .b32 twice_param_0)\n{\n"
+             "  .reg .b32 %%r<4>;\n  ld.param.u32 %%r1, [twice_param_0];\n" CALL1("clampneg", "%%r1", "%%r2")
+             "  add.s32 %%r3, %%r2, %%r2;\n  st.param.b32 [func_retval0+0], %%r3;\n  ret;\n}\n",
+             CLAMPNEG);
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 33 * 4, "out", &d);
+    memset(gmem_translate(g, out, 33 * 4), 0, 33 * 4);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const int32_t *res = gmem_translate(g, out, 33 * 4);
+    ck_assert_int_eq(res[32], 8); /* the guarded call ran on the 8 lanes whose guard held */
+    for (int i = 0; i < 32; i++) {
+        int32_t want = (i < 8 ? (i < 4 ? 0 : 2 * (i - 4)) : 1000) + (i >= 20 ? i - 20 : 0);
+        ck_assert_msg(res[i] == want, "lane %d: %d, expected %d", i, res[i], want);
+    }
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+/* What a call cannot be: each refuses its kernel, at the call, saying why. */
+static const struct {
+    const char *funcs, *call, *message;
+} BAD_CALLS[] = {
+    { ".func (.param .b32 func_retval0) f(.param .b32 f_param_0)\n{\n  .reg .b32 %r<3>;\n"
+      "  ld.param.u32 %r1, [f_param_0];\n" CALL1("f", "%r1", "%r2") "  st.param.b32 [func_retval0+0], %r2;\n  ret;\n}\n",
+      CALL1("f", "%r1", "%r2"), "device function 'f' calls itself (recursion)" },
+    { ".func (.param .b32 func_retval0) f(.param .b32 f_param_0);\n", CALL1("f", "%r1", "%r2"),
+      "device function 'f' is declared in this file but not defined here" },
+    { "", CALL1("nowhere", "%r1", "%r2"), "a call of 'nowhere', which is no device function of this file" },
+    { ".func (.param .b32 func_retval0) f(.param .b32 f_param_0, .param .b32 f_param_1)\n{\n  ret;\n}\n",
+      CALL1("f", "%r1", "%r2"), "the call of 'f' passes 1 arguments; it takes 2" },
+    { ".func (.param .b32 func_retval0) f(.param .b64 f_param_0)\n{\n  ret;\n}\n", CALL1("f", "%r1", "%r2"),
+      "argument 1 of the call of 'f' is 32-bit, the function's is 64-bit" },
+    { "", "  prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n",
+      "indirect calls (function pointers, virtual functions) are not supported yet" },
+};
+
+START_TEST(test_bad_calls)
+{
+    char src[2048];
+    snprintf(src, sizeof src,
+             PTX_HEAD "%s.visible .entry t(.param .u64 t_param_0)\n{\n  .reg .b32 %%r<3>;\n  mov.u32 %%r1, 1;\n%s  ret;\n}\n",
+             BAD_CALLS[_i].funcs, BAD_CALLS[_i].call);
+    Program p;
+    parse_ok(src, &p);
+    Diag d;
+    ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
+    ck_assert_msg(strstr(d.message, BAD_CALLS[_i].message), "%s\n%s", d.message, src);
+    program_destroy(&p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("exec_ptx");
     TCase *tc = tcase_create("printf");
     tcase_add_test(tc, test_printf);
     suite_add_tcase(s, tc);
+    TCase *fn = tcase_create("functions");
+    tcase_add_test(fn, test_device_functions);
+    tcase_add_loop_test(fn, test_bad_calls, 0, (int)(sizeof BAD_CALLS / sizeof BAD_CALLS[0]));
+    suite_add_tcase(s, fn);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);
