@@ -106,7 +106,7 @@ if [ "$quick" != --quick ] && { command -v nvcc >/dev/null || [ -x /usr/local/cu
             --jobs $n >"$TMP/ptx.$n.out" 2>"$TMP/ptx.$n.err"
         echo $? >"$TMP/ptx.$n.rc"
     done
-    stray=$(ls "$TMP/cache.4" | grep -Ev '^[A-Za-z_0-9]+-[0-9a-f]{16}\.(ptx|txt)$')
+    stray=$(ls "$TMP/cache.4" | grep -Ev '^[A-Za-z_0-9]+-[0-9a-f]{16}\.(ptx|txt|ptx\.deps)$')
     if [ "$(cat "$TMP/ptx.4.rc")" != 0 ] || ! cmp -s "$TMP/ptx.1.out" "$TMP/ptx.4.out"; then
         bad "compare --from-ptx: --jobs 4 on an empty cache differs from --jobs 1 (exit $(cat "$TMP/ptx.4.rc"))" \
             "$(diff "$TMP/ptx.1.out" "$TMP/ptx.4.out" | head -4)" "$(head -2 "$TMP/ptx.4.err")"

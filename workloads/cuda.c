@@ -300,13 +300,13 @@ static bool compile_cached(const char *path, uint32_t sm, BuildKind kind, const 
     char manifest[1300];
     snprintf(manifest, sizeof manifest, "%s.deps", out_path);
     if (access(out_path, R_OK) == 0 && cuda_manifest_fresh(manifest)) return true; /* cached */
-    char tmp[1300], log[1300], deps[1300], prefix[1300];
+    char tmp[1300] = "", log[1300] = "", deps[1300] = "", prefix[1300];
     snprintf(prefix, sizeof prefix, "%s.log", out_path);
     bool made = fresh_temp(tmp, sizeof tmp, out_path) && fresh_temp(log, sizeof log, prefix);
     snprintf(prefix, sizeof prefix, "%s.d", out_path);
     if (!made || !fresh_temp(deps, sizeof deps, prefix)) {
-        unlink(tmp);
-        unlink(log);
+        if (*tmp) unlink(tmp);
+        if (*log) unlink(log);
         diag_set(d, out_path, 0, 0, "cannot write the cache: %s", strerror(errno));
         return false;
     }
