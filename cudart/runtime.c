@@ -388,7 +388,7 @@ static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
 static int run_untimed(Runtime *rt, RtKernel *k, const Launch *L)
 {
     GridLaunch g = { .dynamic_smem = L->dynamic_smem, .params = L->params, .nsm = rt->cfg.sm_count,
-                     .printf_out = L->printf_out };
+                     .printf_out = L->printf_out, .kernel_file = L->kernel_file };
     memcpy(g.grid, L->grid, sizeof g.grid);
     memcpy(g.block, L->block, sizeof g.block);
     uint64_t cycles;

@@ -176,7 +176,7 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
                 }
                 if (!exec_step(&b, w, out)) {
                     r->status = GRID_FAULT;
-                    grid_describe_fault(k, NULL, gmem, &out->fault, b.ctaid, b.ntid, wi, r->message,
+                    grid_describe_fault(k, L->kernel_file, gmem, &out->fault, b.ctaid, b.ntid, wi, r->message,
                                         sizeof r->message);
                     ok = false;
                     break;

@@ -20,6 +20,7 @@ typedef struct {
     uint32_t        nsm;                     /* value of %nsmid                  */
     uint64_t        max_warp_instructions;   /* 0: no limit                      */
     FILE           *printf_out;              /* device printf's text (NULL: none) */
+    const char     *kernel_file;             /* names the kernel's source in faults (NULL: "?") */
 } GridLaunch;
 
 typedef enum { GRID_OK, GRID_FAULT, GRID_DEADLOCK, GRID_BUDGET, GRID_BAD_LAUNCH } GridStatus;

@@ -93,6 +93,9 @@ expect_err "the fault names the kernel and thread" "by thread \(0,0,0\) of block
 expect_err "the fault leads with the CUDA line and its text" "tests/exec/errors.cu:8: __global__ void store\(int\* p, int i, int v\) \{ p\[i\] = v; \}$"
 expect_err "an unimplemented call is listed at exit" "called cudaGraphCreate, which gpusim does not implement \(1 call"
 expect_err "a bad copy says which range" "cudaMemcpy: source range .* is not inside one device allocation"
+# an untimed launch's fault names the saved PTX's line too (it named '?')
+e2e_run exec --gpu h200 --kernels '^none$' "$X/errors.cu"
+expect_err "an untimed launch's fault names the PTX file" "^    [^ ]*\.ptx:[0-9]+:[0-9]+: out-of-bounds global access"
 
 # the runtime's error table: docs/CUDA.md and tests/exec/strict.cu hold each
 # other, row by row (every row of each is in the other, with one error)
