@@ -1,7 +1,7 @@
 /* cudart/report.c -- what gpusim exec prints when the program ends: one
 ** row per kernel as nsys/ncu summaries give them (launches, shape,
 ** registers, simulated time, occupancy and its limiter, DRAM bandwidth,
-** the top warp state) and the sentence gpusim run writes under a variant
+** what binds it (explain_bound_name), the top warp state) and the sentence gpusim run writes under a variant
 ** (cli/explain.h), on stderr; the same as JSON to GPUSIM_REPORT; the
 ** per-line view of each kernel with GPUSIM_SOURCE; then every call the
 ** program made that gpusim does not implement. Columns: docs/CUDA.md. */
@@ -81,10 +81,10 @@ static void report_kernel_text(FILE *out, const RtKernel *k, const KernelSummary
     }
     duration(total, sizeof total, s->st.time_us);
     duration(mean, sizeof mean, s->st.time_us / k->timed);
-    fprintf(out, "  %10s %10s  %3.0f%%/%3.0f%%  %-9s %9.0f  %s %.0f%%\n", total, mean,
+    fprintf(out, "  %10s %10s  %3.0f%%/%3.0f%%  %-9s %9.0f  %-7s  %s %.0f%%\n", total, mean,
             100.0 * s->st.theoretical_occupancy, 100.0 * s->st.active_occupancy,
             s->st.occ.limiter == OCC_SHARED_MEMORY ? "smem" : occupancy_limiter_name(s->st.occ.limiter),
-            s->st.dram_bandwidth_gbs, STALL_NAMES[s->top], 100.0 * s->st.stall_share[s->top]);
+            s->st.dram_bandwidth_gbs, explain_bound_name(&s->st), STALL_NAMES[s->top], 100.0 * s->st.stall_share[s->top]);
 }
 
 static void report_text_all(FILE *out, const Runtime *rt, const KernelSummary *sums)
@@ -101,8 +101,8 @@ static void report_text_all(FILE *out, const Runtime *rt, const KernelSummary *s
     if (!kernels) {
         fprintf(out, "  (no kernel was launched)\n");
     } else {
-        fprintf(out, "  %-24s %-12s %-10s %-7s %4s  %10s %10s  %-9s  %-9s %9s  %s\n", "kernel", "launches", "grid",
-                "block", "regs", "time", "mean", "occupancy", "limiter", "DRAM GB/s", "top warp state");
+        fprintf(out, "  %-24s %-12s %-10s %-7s %4s  %10s %10s  %-9s  %-9s %9s  %-7s  %s\n", "kernel", "launches",
+                "grid", "block", "regs", "time", "mean", "occupancy", "limiter", "DRAM GB/s", "bound", "top warp state");
         for (uint32_t i = 0; i < rt->nkernels; i++)
             if (rt->kernels[i]->launches) report_kernel_text(out, rt->kernels[i], &sums[i]);
         for (uint32_t i = 0; i < rt->nkernels; i++) {
@@ -181,6 +181,8 @@ static void report_json_all(FILE *out, const Runtime *rt, const KernelSummary *s
         jsonstr_number(out, s->st.time_us / k->timed);
         fputs(", \"limiter\": ", out);
         jsonstr_write(out, occupancy_limiter_name(s->st.occ.limiter));
+        fputs(", \"bound\": ", out);
+        jsonstr_write(out, explain_bound_name(&s->st));
         fputs(", \"top_warp_state\": ", out);
         jsonstr_write(out, STALL_NAMES[s->top]);
         fputs(", \"why\": ", out);
