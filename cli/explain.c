@@ -92,7 +92,10 @@ __attribute__((format(printf, 3, 4))) static void cause(Causes *cs, double weigh
     va_end(ap);
 }
 
-static void explain_global(Causes *cs, const GlobalCounts *g, const char *what)
+/* Global or local (`space`) requests of one kind: local memory is laid out
+** so that a warp's lanes at one offset of their arrays are coalesced, so
+** scattered local requests mean lanes indexing their arrays differently. */
+static void explain_global(Causes *cs, const GlobalCounts *g, const char *space, const char *what)
 {
     if (!g->requests || !g->ideal_sectors) return;
     double spr = g->sectors_per_request, ideal = g->ideal_sectors_per_request;
@@ -102,9 +105,11 @@ static void explain_global(Causes *cs, const GlobalCounts *g, const char *what)
         ** whose span straddles a sector boundary, not scattered ones */
         bool misaligned = spr <= ideal + 1.0;
         cause(cs, 1.0 - ideal / spr,
-              "global %s touch %.1f sectors per request where %.0f would do: %s, %.0f%% of the bytes moved are used",
-              what, spr, ideal,
-              misaligned ? "misaligned, not scattered (at most one sector more a request)" : "uncoalesced",
+              "%s %s touch %.1f sectors per request where %.0f would do: %s, %.0f%% of the bytes moved are used",
+              space, what, spr, ideal,
+              misaligned                  ? "misaligned, not scattered (at most one sector more a request)"
+              : !strcmp(space, "local")   ? "uncoalesced (the lanes index their per-thread arrays differently)"
+                                          : "uncoalesced",
               100.0 * ideal / spr);
     }
 }
@@ -146,7 +151,8 @@ static void find_causes(const RunReport *r, const RunRow *row, Causes *cs)
 {
     const KernelStats *st = &row->st;
     const GpuConfig *c = r->c;
-    for (int k = 0; k < ACCESS_KINDS; k++) explain_global(cs, &st->global[k], ACCESS_NAMES[k]);
+    for (int k = 0; k < ACCESS_KINDS; k++) explain_global(cs, &st->global[k], "global", ACCESS_NAMES[k]);
+    for (int k = 0; k < ACCESS_KINDS; k++) explain_global(cs, &st->local[k], "local", ACCESS_NAMES[k]);
     for (int k = 0; k < ACCESS_KINDS; k++) explain_shared(cs, &st->shared[k], ACCESS_NAMES[k]);
     /* lanes on one word (shared) or one L2 line (global) applied one after
     ** another: weighed by the share of an atomic's time spent behind the others */

@@ -426,6 +426,10 @@ typedef struct {
     U("gld_sectors", ld->sectors)                                                                       \
     U("gst_requests", sto->requests)                                                                    \
     U("gst_sectors", sto->sectors)                                                                      \
+    U("lld_requests", lld->requests)                                                                    \
+    U("lld_sectors", lld->sectors)                                                                      \
+    U("lst_requests", lst->requests)                                                                    \
+    U("lst_sectors", lst->sectors)                                                                      \
     U("shared_requests", st->shared_requests)                                                           \
     U("shared_wavefronts", st->shared_wavefronts)                                                       \
     U("shared_bank_conflicts", st->shared_bank_conflicts)                                               \
@@ -451,6 +455,10 @@ typedef struct {
     U("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", sto->requests)                                 \
     U("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", sto->sectors)                                   \
     D("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", sto->sectors_per_request) \
+    U("l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", lld->requests)                                  \
+    U("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", lld->sectors)                                    \
+    U("l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", lst->requests)                                  \
+    U("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", lst->sectors)                                    \
     U("smsp__inst_executed_op_shared_ld.sum", sld->requests)                                            \
     U("smsp__inst_executed_op_shared_st.sum", sst->requests)                                            \
     U("smsp__inst_executed_op_shared_atom.sum", st->shared[ACCESS_ATOMIC].requests)                     \
@@ -497,6 +505,7 @@ static double pct(double share) { return 100.0 * share; }
 static void stat_fields(const KernelStats *st, Field f[NSTAT_FIELDS])
 {
     const GlobalCounts *ld = &st->global[ACCESS_LOAD], *sto = &st->global[ACCESS_STORE];
+    const GlobalCounts *lld = &st->local[ACCESS_LOAD], *lst = &st->local[ACCESS_STORE];
     const SharedCounts *sld = &st->shared[ACCESS_LOAD], *sst = &st->shared[ACCESS_STORE];
     double of_bound = st->roofline_gflops > 0 ? st->achieved_gflops / st->roofline_gflops : 0;
 #define FIELD_U64(name, value) { name, F_U64, value, 0, NULL },

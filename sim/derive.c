@@ -6,6 +6,12 @@
 static double per(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 static double share(double used, double peak) { return peak > 0 ? used / peak : 0.0; }
 
+static void derive_requests(GlobalCounts *g)
+{
+    g->sectors_per_request = per(g->sectors, g->requests);
+    g->ideal_sectors_per_request = per(g->ideal_sectors, g->requests);
+}
+
 void derive_stats(const GpuConfig *c, KernelStats *st)
 {
     st->time_us = (double)st->cycles / c->clock_mhz;
@@ -31,9 +37,8 @@ void derive_stats(const GpuConfig *c, KernelStats *st)
     st->shared_requests = 0;
     st->shared_wavefronts = 0;
     for (int k = 0; k < ACCESS_KINDS; k++) {
-        GlobalCounts *g = &st->global[k];
-        g->sectors_per_request = per(g->sectors, g->requests);
-        g->ideal_sectors_per_request = per(g->ideal_sectors, g->requests);
+        derive_requests(&st->global[k]);
+        derive_requests(&st->local[k]);
         SharedCounts *s = &st->shared[k];
         s->wavefronts_per_request = per(s->wavefronts, s->requests);
         st->shared_requests += s->requests;
@@ -61,7 +66,7 @@ void derive_stats(const GpuConfig *c, KernelStats *st)
     ** (Nsight Compute's pct_of_peak_sustained_elapsed) */
     double sm_cycles = (double)st->cycles * c->sm_count, slots = sm_cycles * c->sm_schedulers;
     uint64_t sectors = 0;
-    for (int k = 0; k < ACCESS_KINDS; k++) sectors += st->global[k].sectors;
+    for (int k = 0; k < ACCESS_KINDS; k++) sectors += st->global[k].sectors + st->local[k].sectors;
     st->throughput[LIMIT_DRAM] = share(st->dram_bandwidth_gbs, st->peak_dram_gbs);
     st->throughput[LIMIT_L2] = share(32.0 * (double)st->l2_sector_accesses, (double)st->cycles * c->l2_bytes_per_clk);
     st->throughput[LIMIT_L1] = share((double)sectors, sm_cycles * c->l1_sectors_per_cycle);

@@ -390,7 +390,7 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     uint32_t busy = (cr.sectors + spc - 1) / spc;
     if (cr.nlines > busy) busy = cr.nlines;
     sm->lsu_free = start + busy;
-    GlobalCounts *n = &st->global[kind];
+    GlobalCounts *n = out->space == SPACE_LOCAL ? &st->local[kind] : &st->global[kind]; /* one path, two counts */
     n->requests++;
     n->sectors += cr.sectors;
     n->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;

@@ -49,6 +49,7 @@ void stats_add(KernelStats *to, const KernelStats *from)
     for (int u = 0; u < UNIT_COUNT; u++) to->pipe_cycles[u] += from->pipe_cycles[u];
     for (int k = 0; k < ACCESS_KINDS; k++) {
         global_add(&to->global[k], &from->global[k]);
+        global_add(&to->local[k], &from->local[k]);
         shared_add(&to->shared[k], &from->shared[k]);
     }
 }

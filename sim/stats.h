@@ -165,6 +165,7 @@ typedef struct {
     uint64_t stall[STALL_REASONS];    /* warp-cycles in each stall reason      */
     /* the LSU and the shared-memory pipe at issue (sched.c), by AccessKind */
     GlobalCounts global[ACCESS_KINDS];
+    GlobalCounts local[ACCESS_KINDS]; /* .local: per-thread arrays, spills (no atomics) */
     SharedCounts shared[ACCESS_KINDS];
     uint64_t pipe_cycles[UNIT_COUNT]; /* summed over schedulers: cycles each
                                          unit was reserved by an issue (its

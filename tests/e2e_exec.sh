@@ -146,6 +146,21 @@ assert d['unimplemented_calls'] == []
 EOF
 then ok; else bad "--report JSON" "$(head -c 600 "$TMP/report.json")"; fi
 
+# local memory is counted apart from global, as Nsight Compute does: the
+# table kernel's scattered local array is named as such, its global loads
+# are coalesced (they were one count, which blamed global loads)
+expect_rc "exec --report local.cu" 0 exec --gpu h200 --report "$TMP/local.json" "$X/local.cu"
+if python3 - "$TMP/local.json" <<'EOF'
+import json, sys
+k = {x['name']: x for x in json.load(open(sys.argv[1]))['kernels']}['table']
+st = k['stats']
+assert st['lld_requests'] > 0 and st['lst_requests'] > 0, st
+assert st['gld_sectors'] <= 4 * st['gld_requests'], st
+assert st['l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum'] == st['lld_sectors'], st
+assert 'local loads touch' in k['why'] and 'global loads touch' not in k['why'], k['why']
+EOF
+then ok; else bad "local memory's own counters" "$(head -c 400 "$TMP/local.json")"; fi
+
 # --max-launches and --kernels: the others run exactly but are not timed
 expect_rc "exec --max-launches 1" 0 exec --gpu h200 --max-launches 1 "$X/divergence.cu"
 expect_out "untimed launches still compute" "^PASS"
