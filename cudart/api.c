@@ -27,6 +27,9 @@ void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
                             int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
 void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size,
                        int constant, int global);
+void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName,
+                              int ext, size_t size, int constant, int global);
+char __cudaInitModule(void **handle);
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream);
 cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream);
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func);
@@ -115,6 +118,33 @@ void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const 
     rt_lock(rt);
     rt_register_var(rt, (RtModule *)handle, hostVar, deviceName, size, constant != 0);
     rt_unlock(rt);
+}
+
+/* A __managed__ variable: the host reads and writes it through *hostVarPtrAddress,
+** which loading the module sets (after __cudaInitModule, which the host code
+** calls before its first access). */
+void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName,
+                              int ext, size_t size, int constant, int global)
+{
+    (void)deviceAddress, (void)ext, (void)constant, (void)global;
+    Runtime *rt = rt_get();
+    if (!rt) return;
+    rt_lock(rt);
+    rt_register_managed_var(rt, (RtModule *)handle, hostVarPtrAddress, deviceName, size);
+    rt_unlock(rt);
+}
+
+char __cudaInitModule(void **handle)
+{
+    cudaError_t e;
+    Runtime *rt = api_enter(&e);
+    if (!rt) return 0;
+    int err = handle ? rt_load_module(rt, (RtModule *)handle) : RT_INVALID_VALUE;
+    if (err)
+        WHY(rt, "the device code holding the program's __managed__ variables could not be loaded (%s): the host "
+                "cannot reach them", cudaGetErrorName((cudaError_t)err));
+    api_leave(rt, err);
+    return err == RT_SUCCESS;
 }
 
 /* ------------------------------------------------------------------ launch */

@@ -156,8 +156,16 @@ void rt_register_var(Runtime *rt, RtModule *m, const void *host, const char *nam
     v->host = host;
     v->size = size;
     v->constant = constant;
+    v->managed_slot = NULL;
     v->addr = 0;
     m->nvars++;
+}
+
+void rt_register_managed_var(Runtime *rt, RtModule *m, void **slot, const char *name, uint64_t size)
+{
+    uint32_t before = m ? m->nvars : 0;
+    rt_register_var(rt, m, slot, name, size, false);
+    if (m && m->nvars > before) m->vars[before].managed_slot = slot;
 }
 
 RtKernel *rt_find_kernel(Runtime *rt, const void *host_fun)
@@ -206,7 +214,16 @@ static bool place_vars(Runtime *rt, RtModule *m)
     bool ok = true;
     for (uint32_t i = 0; ok && i < p->nvars; i++) {
         const ProgramVar *pv = &p->vars[i];
-        addr[i] = gmem_alloc(rt->gmem, pv->size, pv->name, &d);
+        RtVar *managed = NULL;
+        for (uint32_t j = 0; j < m->nvars; j++)
+            if (m->vars[j].managed_slot && strcmp(m->vars[j].name, pv->name) == 0) managed = &m->vars[j];
+        if (managed) { /* host memory at its simulated address, as cudaMallocManaged's */
+            addr[i] = rt_alloc_managed(rt, pv->size, pv->name);
+            if (!addr[i]) diag_set(&d, NULL, 0, 0, "no room for __managed__ variable '%s' in the simulated 32-bit space that the host can map", pv->name);
+            else *managed->managed_slot = (void *)(uintptr_t)addr[i];
+        } else {
+            addr[i] = gmem_alloc(rt->gmem, pv->size, pv->name, &d);
+        }
         ok = addr[i] != 0;
         if (ok && pv->init) memcpy(gmem_translate(rt->gmem, addr[i], pv->size), pv->init, pv->size);
         for (uint32_t j = 0; ok && j < m->nvars; j++)
@@ -261,6 +278,11 @@ static int load_module(Runtime *rt, RtModule *m)
     return err;
 }
 
+int rt_load_module(Runtime *rt, RtModule *m)
+{
+    return load_module(rt, m);
+}
+
 int rt_load_kernel(Runtime *rt, RtKernel *k)
 {
     if (k->kernel) return k->kernel->refused ? RT_INVALID_PTX : RT_SUCCESS;
@@ -290,7 +312,8 @@ RtVar *rt_find_var(Runtime *rt, const void *host, int *err)
     for (uint32_t i = 0; i < rt->nmodules; i++) {
         RtModule *m = rt->modules[i];
         for (uint32_t j = 0; j < m->nvars; j++) {
-            if (m->vars[j].host != host) continue;
+            const RtVar *v = &m->vars[j]; /* a __managed__ one is named by its address too: host code reaches it so */
+            if (v->host != host && !(v->managed_slot && v->addr && (uintptr_t)host == v->addr)) continue;
             if (!m->vars[j].addr) {
                 int e = load_module(rt, m);
                 /* a module whose PTX the simulator refuses still holds its

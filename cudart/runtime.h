@@ -59,6 +59,9 @@ typedef struct {
     char       *name;      /* its PTX name                                    */
     uint64_t    size;
     bool        constant;
+    void      **managed_slot; /* __managed__: the host's pointer to it, which
+                                 loading sets (the variable is host memory at
+                                 its simulated address, as cudaMallocManaged's) */
     uint32_t    addr;      /* in the simulated global space, once loaded      */
 } RtVar;
 
@@ -157,6 +160,12 @@ void rt_unlock(Runtime *rt);
 RtModule *rt_register_module(Runtime *rt, const void *wrapper);
 void rt_register_function(Runtime *rt, RtModule *m, const void *host_fun, const char *mangled);
 void rt_register_var(Runtime *rt, RtModule *m, const void *host, const char *name, uint64_t size, bool constant);
+/* A __managed__ variable: slot is the host's pointer to it (set on loading). */
+void rt_register_managed_var(Runtime *rt, RtModule *m, void **slot, const char *name, uint64_t size);
+
+/* Loads module m if it is not yet (__cudaInitModule: before the host
+** touches a __managed__ variable): RT_SUCCESS or the error. */
+int rt_load_module(Runtime *rt, RtModule *m);
 
 /* The kernel the program names by its stub (NULL: not registered). */
 RtKernel *rt_find_kernel(Runtime *rt, const void *host_fun);

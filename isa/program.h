@@ -182,6 +182,7 @@ typedef struct {
 typedef struct {
     char     *name;
     bool      constant;  /* .const (__constant__), else .global (__device__) */
+    bool      managed;   /* .attribute(.managed): __managed__, host-visible  */
     uint32_t  size, align;
     uint32_t  addr;      /* where the instructions that name it point       */
     uint8_t  *init;      /* size bytes of initial value, or NULL (zeros)    */

@@ -100,7 +100,7 @@ bool ptx_parse_module_var(Ptx *P)
     Tok kw = P->tok;
     bool constant = ptx_is(&kw, ".const");
     uint32_t align = 0, elem = 0, vec = 1;
-    bool is_float = false;
+    bool is_float = false, managed = false;
     ptx_next(P);
     while (P->tok.kind == TK_DIR) {
         Tok d = P->tok;
@@ -115,6 +115,15 @@ bool ptx_parse_module_var(Ptx *P)
             vec = ptx_is(&d, ".v2") ? 2 : 4;
         } else if (ptx_is(&d, ".visible") || ptx_is(&d, ".weak")) {
             /* linkage: one module here */
+        } else if (ptx_is(&d, ".attribute")) { /* .attribute(.managed): __managed__ */
+            ptx_next(P);
+            if (!ptx_expect(P, '(', "after .attribute")) return false;
+            if (!ptx_is(&P->tok, ".managed"))
+                return ptx_fail(P, &P->tok, "the variable attribute '%s' is not supported (only .managed is)",
+                                ptx_quote(&P->tok, q, sizeof q));
+            managed = true;
+            ptx_next(P);
+            if (!ptx_punct(&P->tok, ')')) return ptx_fail(P, &P->tok, "expected ')' after .attribute(.managed");
         } else if (!(elem = var_type_bytes(&d, &is_float))) {
             return ptx_fail(P, &d, "unsupported '%s' in a %s variable's declaration", ptx_quote(&d, q, sizeof q),
                             constant ? ".const" : ".global");
@@ -179,8 +188,8 @@ bool ptx_parse_module_var(Ptx *P)
         return false;
     }
     ProgramVar *v = &pr->vars[pr->nvars];
-    *v = (ProgramVar){ .name = strndup(nt.s, nt.len), .constant = constant, .size = (uint32_t)size, .align = align ? align : elem,
-                       .addr = at, .init = init, .line = nt.line };
+    *v = (ProgramVar){ .name = strndup(nt.s, nt.len), .constant = constant, .managed = managed, .size = (uint32_t)size,
+                       .align = align ? align : elem, .addr = at, .init = init, .line = nt.line };
     if (!v->name) {
         free(init);
         return ptx_fail(P, &nt, "out of memory");
