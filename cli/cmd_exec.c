@@ -26,7 +26,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpusim exec [--gpu NAME|FILE] [--set key=value]... [--report FILE.json]\n"
-            "                   [--source] [--threads N] [--kernels REGEX] [--max-launches N]\n"
+            "                   [--source] [--trace FILE] [--threads N] [--kernels REGEX] [--max-launches N]\n"
             "                   [--nvcc-flag FLAG]... [--] PROGRAM|FILE.cu [ARGS...]\n\n"
             "Runs a CUDA program as it is, its kernels on a simulated GPU: the host code runs\n"
             "natively with gpusim's CUDA runtime in place of NVIDIA's; every launch runs on the\n"
@@ -41,6 +41,8 @@ static void usage(FILE *out)
             "  --set key=value      change a knob of the machine (repeatable)\n"
             "  --report FILE.json   also write the report as JSON\n"
             "  --source             print each timed kernel's per-line view (as gpusim run --source)\n"
+            "  --trace FILE         write a Chrome trace (Perfetto) of every timed launch, one after\n"
+            "                       another, as gpusim run --trace does\n"
             "  --threads N          host threads per launch (results are the same for every N)\n"
             "  --kernels REGEX      time only the kernels whose name matches (POSIX extended);\n"
             "                       the others run functionally, results exact, marked not timed\n"
@@ -162,12 +164,42 @@ static bool append_env(const char *var, const char *value, char sep)
     return ok;
 }
 
+#define MAX_SETS  256
+#define MAX_FLAGS 64
+
+/* What the command line asks of the runtime. */
+typedef struct {
+    const char *gpu, *report, *kernels, *trace;
+    char       *sets[MAX_SETS];
+    int         nsets;
+    bool        source;
+    uint32_t    threads, max_launches;
+} ExecOptions;
+
+/* --trace FILE: not an input of the run, and a file that can be written
+** (the runtime writes it; an error there would come only at the end). */
+static bool trace_writable(const char *trace, const char *given, const char *program)
+{
+    if (cli_same_file(trace, given) || cli_same_file(trace, program)) {
+        cli_error("exec", "--trace %s is the program (%s): refusing to overwrite it", trace, given);
+        return false;
+    }
+    FILE *f = fopen(trace, "w");
+    if (!f) {
+        cli_error("exec", "cannot write trace file '%s': %s", trace, strerror(errno));
+        return false;
+    }
+    fclose(f);
+    return true;
+}
+
 /* The environment the runtime reads (cudart/runtime.h, docs/CUDA.md), our
 ** library first on the library path and preloaded. */
-static bool set_program_env(const char *gpu, char **sets, int nsets, const char *program, bool source,
-                            const char *kernels, const char *report, uint32_t threads, uint32_t max_launches,
-                            const char *cudart)
+static bool set_program_env(const ExecOptions *o, const char *program, const char *cudart)
 {
+    const char *gpu = o->gpu, *kernels = o->kernels, *report = o->report;
+    char *const *sets = o->sets;
+    int nsets = o->nsets;
     char num[32], dir[4096];
     const char *slash = strrchr(cudart, '/');
     snprintf(dir, sizeof dir, "%.*s", (int)(slash - cudart), cudart);
@@ -179,13 +211,15 @@ static bool set_program_env(const char *gpu, char **sets, int nsets, const char 
     setlist[0] = '\0';
     for (int s = 0; s < nsets; s++) len += (size_t)snprintf(setlist + len, cap - len, "%s%s", s ? "\n" : "", sets[s]);
     bool ok = setenv("GPUSIM_GPU", gpu ? gpu : CONFIG_DEFAULT_GPU, 1) == 0 && setenv("GPUSIM_SET", setlist, 1) == 0 &&
-              setenv("GPUSIM_PROGRAM", program, 1) == 0 && setenv("GPUSIM_SOURCE", source ? "1" : "0", 1) == 0 &&
+              setenv("GPUSIM_PROGRAM", program, 1) == 0 &&
               setenv("GPUSIM_KERNELS", kernels ? kernels : "", 1) == 0 &&
-              setenv("GPUSIM_REPORT", report ? report : "", 1) == 0;
+              setenv("GPUSIM_REPORT", report ? report : "", 1) == 0 &&
+              setenv("GPUSIM_TRACE", o->trace ? o->trace : "", 1) == 0 &&
+              setenv("GPUSIM_SOURCE", o->source ? "1" : "0", 1) == 0;
     free(setlist);
-    snprintf(num, sizeof num, "%u", threads);
+    snprintf(num, sizeof num, "%u", o->threads);
     ok = ok && setenv("GPUSIM_THREADS", num, 1) == 0;
-    snprintf(num, sizeof num, "%u", max_launches);
+    snprintf(num, sizeof num, "%u", o->max_launches);
     ok = ok && setenv("GPUSIM_MAX_LAUNCHES", num, 1) == 0;
     /* ours first on the library path, and preloaded, so that a program's
     ** RPATH to NVIDIA's runtime cannot win; after any preload already set */
@@ -197,18 +231,12 @@ static bool set_program_env(const char *gpu, char **sets, int nsets, const char 
     return ok;
 }
 
-#define MAX_SETS  256
-#define MAX_FLAGS 64
-
 int cmd_exec(int argc, char **argv)
 {
-    const char *gpu = NULL, *report = NULL, *kernels = NULL, *value;
-    char *sets[MAX_SETS];
+    ExecOptions o = { .threads = 1 };
+    const char *value;
     const char *flags[MAX_FLAGS];
-    int nsets = 0;
     size_t nflags = 0;
-    uint32_t threads = 1, max_launches = 0;
-    bool source = false;
     Diag d = { 0 };
     int i = 1;
     for (; i < argc; i++) {
@@ -222,28 +250,27 @@ int cmd_exec(int argc, char **argv)
         }
         if (argv[i][0] != '-') break;
         if (cli_option(argc, argv, &i, "--gpu", &value)) {
-            gpu = value;
+            o.gpu = value;
         } else if (cli_option(argc, argv, &i, "--set", &value)) {
-            if (nsets == MAX_SETS) return cli_error("exec", "more than %d --set options", MAX_SETS);
-            sets[nsets++] = (char *)value;
+            if (o.nsets == MAX_SETS) return cli_error("exec", "more than %d --set options", MAX_SETS);
+            o.sets[o.nsets++] = (char *)value;
         } else if (cli_option(argc, argv, &i, "--report", &value)) {
-            report = value;
+            o.report = value;
+        } else if (cli_option(argc, argv, &i, "--trace", &value)) {
+            o.trace = value;
         } else if (cli_option(argc, argv, &i, "--kernels", &value)) {
-            kernels = value;
+            o.kernels = value;
         } else if (cli_option(argc, argv, &i, "--nvcc-flag", &value)) {
             if (nflags == MAX_FLAGS) return cli_error("exec", "more than %d --nvcc-flag options", MAX_FLAGS);
             flags[nflags++] = value;
         } else if (cli_option(argc, argv, &i, "--threads", &value)) {
-            if (!cli_parse_u32(value, "--threads", &threads, 1, GPU_MAX_THREADS, &d))
+            if (!cli_parse_u32(value, "--threads", &o.threads, 1, GPU_MAX_THREADS, &d))
                 return cli_error("exec", "%s", d.message);
         } else if (cli_option(argc, argv, &i, "--max-launches", &value)) {
-            if (!cli_parse_u32(value, "--max-launches", &max_launches, 1, UINT32_MAX, &d))
+            if (!cli_parse_u32(value, "--max-launches", &o.max_launches, 1, UINT32_MAX, &d))
                 return cli_error("exec", "%s", d.message);
         } else if (strcmp(argv[i], "--source") == 0) {
-            source = true;
-        } else if (strcmp(argv[i], "--trace") == 0) {
-            return cli_error("exec", "--trace is not supported by exec yet: trace one kernel with gpusim run and a "
-                                     "workload file");
+            o.source = true;
         } else {
             fprintf(stderr, "gpusim exec: error: unknown option '%s'\n", argv[i]);
             usage(stderr);
@@ -256,17 +283,17 @@ int cmd_exec(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     GpuConfig cfg;
-    if (!cli_load_gpu(gpu, sets, nsets, &cfg, &d)) {
+    if (!cli_load_gpu(o.gpu, o.sets, o.nsets, &cfg, &d)) {
         diag_print(stderr, &d);
         return EXIT_BAD_INPUT;
     }
-    if (kernels) {
+    if (o.kernels) {
         regex_t re;
-        int err = regcomp(&re, kernels, REG_EXTENDED | REG_NOSUB);
+        int err = regcomp(&re, o.kernels, REG_EXTENDED | REG_NOSUB);
         if (err) {
             char msg[256];
             regerror(err, &re, msg, sizeof msg);
-            return cli_error("exec", "--kernels '%s' is not a regular expression: %s", kernels, msg);
+            return cli_error("exec", "--kernels '%s' is not a regular expression: %s", o.kernels, msg);
         }
         regfree(&re);
     }
@@ -294,7 +321,8 @@ int cmd_exec(int argc, char **argv)
                          "%s has NVIDIA's CUDA runtime linked in statically (nvcc's default), which gpusim cannot "
                          "replace: rebuild it with 'nvcc -cudart shared ...', or give gpusim exec the .cu file",
                          path);
-    if (!set_program_env(gpu, sets, nsets, prog_argv[0], source, kernels, report, threads, max_launches, cudart))
+    if (o.trace && !trace_writable(o.trace, prog_argv[0], path)) return EXIT_BAD_INPUT;
+    if (!set_program_env(&o, prog_argv[0], cudart))
         return cli_error("exec", "cannot set the program's environment (out of memory)");
     fflush(stdout);
     if (path == built) prog_argv[0] = built;

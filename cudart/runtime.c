@@ -29,12 +29,40 @@
 static Runtime       *the_runtime;
 static pthread_once_t the_runtime_once = PTHREAD_ONCE_INIT;
 
+/* The Chrome trace of the timed launches (GPUSIM_TRACE), open for the
+** process; said and left off when the file cannot be written. */
+static void open_trace(Runtime *rt)
+{
+    rt->trace_file = fopen(rt->trace_path, "w");
+    if (rt->trace_file) rt->trace = trace_chrome_open(rt->trace_file, rt->cfg.clock_mhz);
+    if (!rt->trace) {
+        fprintf(stderr, "gpusim: cannot write the trace file '%s': %s; no trace\n", rt->trace_path,
+                rt->trace_file ? "out of memory" : strerror(errno));
+        if (rt->trace_file) fclose(rt->trace_file);
+        rt->trace_file = NULL;
+        return;
+    }
+    trace_chrome_sink(rt->trace, &rt->trace_sink);
+}
+
+static void close_trace(Runtime *rt)
+{
+    if (!rt->trace) return;
+    bool ok = trace_chrome_close(rt->trace);
+    rt->trace = NULL;
+    if (!ok || ferror(rt->trace_file) | fclose(rt->trace_file))
+        fprintf(stderr, "gpusim: writing the trace file '%s' failed: %s\n", rt->trace_path,
+                ok ? strerror(errno) : "out of host memory");
+    rt->trace_file = NULL;
+}
+
 static void at_exit(void)
 {
     Runtime *rt = the_runtime;
     if (!rt) return;
     rt_lock(rt);
     rt_report(rt);
+    close_trace(rt);
     rt_unlock(rt);
 }
 
@@ -83,6 +111,8 @@ static void make_runtime(void)
     load_machine(rt);
     rt->program = getenv("GPUSIM_PROGRAM") ? getenv("GPUSIM_PROGRAM") : "the program";
     rt->report_path = getenv("GPUSIM_REPORT");
+    rt->trace_path = getenv("GPUSIM_TRACE");
+    if (rt->trace_path && !*rt->trace_path) rt->trace_path = NULL;
     rt->source = env_u32("GPUSIM_SOURCE", 0) != 0;
     rt->threads = env_u32("GPUSIM_THREADS", 1);
     rt->threads_exact = env_u32("GPUSIM_THREADS_EXACT", 0) != 0;
@@ -99,6 +129,7 @@ static void make_runtime(void)
             rt->have_regex = true;
         }
     }
+    if (rt->ready && rt->trace_path) open_trace(rt);
     if (rt->ready) {
         rt->gmem = gmem_create();
         rt->session = gpu_session_create(&rt->cfg);
@@ -384,14 +415,19 @@ static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
         if (!k->pcs) return RT_MEMORY_ALLOCATION;
     }
     L->pc_counters = k->pcs;
-    L->threads = k->pcs ? 1 : rt->threads;
+    L->threads = k->pcs || rt->trace ? 1 : rt->threads; /* a trace and the per-line view are one thread's */
+    if (rt->trace) {
+        char label[ISA_MAX_NAME + 32];
+        snprintf(label, sizeof label, "%s #%u", k->kernel->name, k->launches + 1);
+        trace_chrome_label(rt->trace, label);
+    }
     L->threads_fit_host = !rt->threads_exact;
     L->keep_dirty = true;
     L->max_warp_instructions = 0;
     budget(rt, L->grid, L->block, &L->max_warp_instructions, &L->max_cycles);
     SimResult *r = calloc(1, sizeof *r);
     if (!r) return RT_MEMORY_ALLOCATION;
-    bool ok = gpu_session_simulate(rt->session, L, NULL, r);
+    bool ok = gpu_session_simulate(rt->session, L, rt->trace ? &rt->trace_sink : NULL, r);
     int err = status_error(r->status);
     if (ok) {
         derive_stats(&rt->cfg, &r->stats);

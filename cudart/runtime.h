@@ -10,7 +10,7 @@
 ** every call takes its lock (programs call CUDA from several threads).
 ** Options come from the environment `gpusim exec` sets (docs/CUDA.md):
 ** GPUSIM_GPU, GPUSIM_SET (K=V lines),
-** GPUSIM_REPORT, GPUSIM_SOURCE, GPUSIM_THREADS, GPUSIM_KERNELS,
+** GPUSIM_REPORT, GPUSIM_TRACE, GPUSIM_SOURCE, GPUSIM_THREADS, GPUSIM_KERNELS,
 ** GPUSIM_MAX_LAUNCHES, GPUSIM_PROGRAM.                                    */
 #ifndef GPUSIM_CUDART_RUNTIME_H
 #define GPUSIM_CUDART_RUNTIME_H
@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "cli/trace_chrome.h"
 #include "isa/gmem.h"
 #include "isa/load.h"
 #include "isa/program.h"
@@ -137,6 +138,10 @@ typedef struct {
     /* options */
     const char     *program;   /* argv[0] as gpusim exec saw it              */
     const char     *report_path;
+    const char     *trace_path;  /* GPUSIM_TRACE: the timed launches' Chrome trace */
+    FILE           *trace_file;
+    ChromeTrace    *trace;
+    TraceSink       trace_sink;
     bool            source, have_regex;
     regex_t         kernels_regex;
     uint32_t        max_launches; /* timed per kernel; 0: all                  */

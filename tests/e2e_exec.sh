@@ -4,7 +4,7 @@
 # built by gpusim exec itself with nvcc -cudart=shared and run with our
 # runtime; their output, arguments and exit status passing through; the
 # report at exit (text and --report JSON); --kernels, --max-launches,
-# --threads and --source; the refusals (a static runtime, no PTX for the
+# --threads, --source and --trace; the refusals (a static runtime, no PTX for the
 # device, bad options); the runtime's error table (docs/CUDA.md against
 # tests/exec/strict.cu, row by row). Without nvcc or without our runtime the programs
 # are skipped, saying why; the option checks run anyway.
@@ -25,8 +25,6 @@ expect_rc "exec --gpu nope" 2 exec --gpu nope /bin/true
 expect_err "exec --gpu nope names the preset" "nope"
 expect_rc "exec --kernels bad regex" 2 exec --kernels '(' /bin/true
 expect_err "exec --kernels bad regex says so" "not a regular expression"
-expect_rc "exec --trace" 2 exec --trace t.json /bin/true
-expect_err "exec --trace is not supported yet" "not supported by exec yet"
 expect_rc "exec --threads 0" 2 exec --threads 0 /bin/true
 expect_rc "exec of a missing program" 2 exec "$TMP/no-such-program"
 expect_err "exec of a missing program says so" "no such file"
@@ -172,6 +170,22 @@ expect_err "--kernels leaves the others not timed" "^  split_warps .* not timed"
 "$GPUSIM" exec --gpu h200 "$X/divergence.cu" >"$TMP/t1.out" 2>"$TMP/t1.err"
 "$GPUSIM" exec --gpu h200 --threads 3 "$X/divergence.cu" >"$TMP/t3.out" 2>"$TMP/t3.err"
 if cmp -s "$TMP/t1.err" "$TMP/t3.err" && cmp -s "$TMP/t1.out" "$TMP/t3.out"; then ok; else bad "--threads 3 changed the output" "$(diff "$TMP/t1.err" "$TMP/t3.err" | head -5)"; fi
+
+# --trace: a Chrome trace of the timed launches, one span each, by kernel and launch
+expect_rc "exec --trace" 0 exec --gpu h200 --trace "$TMP/exec-trace.json" "$X/divergence.cu"
+if python3 - "$TMP/exec-trace.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+events = d['traceEvents'] if isinstance(d, dict) else d
+names = {e.get('name') for e in events}
+assert {'split_warps #1', 'split_warps #2', 'split_lanes #1'} <= names, sorted(n for n in names if n and '#' in n)
+assert any(e.get('ph') == 'X' and e.get('cat') == 'warp' for e in events)
+EOF
+then ok; else bad "exec --trace: the launches' spans" "$(head -c 300 "$TMP/exec-trace.json")"; fi
+expect_rc "exec --trace onto the program" 2 exec --trace "$X/divergence.cu" "$X/divergence.cu"
+expect_err "exec --trace onto the program says so" "is the program"
+expect_rc "exec --trace into a missing folder" 2 exec --trace "$TMP/no/such/dir/t.json" "$X/divergence.cu"
+expect_err "exec --trace into a missing folder says so" "cannot write trace file"
 
 # --source: each kernel's lines with their counters
 expect_rc "exec --source" 0 exec --gpu h200 --source "$X/divergence.cu"
