@@ -2,13 +2,14 @@
 ** isa/opcodes.def (OPF_PTX): 64-bit integers and binary64 floats on
 ** register pairs, cvt between every integer width, f32 and f64 with its
 ** rounding modes, bit-field and byte permutes, the extra float and
-** predicate operations, and the votes. Part of
+** predicate operations, half-precision arithmetic (.f16 .bf16 and their
+** x2 pairs), and the votes. Part of
 ** the exec module (isa/exec.h, exec_ptx_alu); isa/exec.c keeps the memory,
 ** control and 32-bit rows, whose loops stay as they were.
 ** Semantics: the PTX ISA manual (ISA version 8.x/9.0, "Instruction Set"),
 ** with the same defined results as isa/ISA.md "Edge cases" where PTX leaves
 ** a case undefined (division by zero, oversized shifts). Not modelled:
-** .ftz (subnormals are kept), f16 and .sat on arithmetic (refused by the
+** .ftz (subnormals are kept), .sat on f32/f64 arithmetic (refused by the
 ** front end). Binary64 rows compute in C's double, which is IEEE binary64
 ** with round to nearest even; directed rounding (.rz .rm .rp) from the
 ** exact error of the rounded result. 64-bit immediates come from the kernel's constant pool. */
@@ -184,8 +185,42 @@ static uint32_t small_bits(long double x, CvtRound r, ValueType t)
 
 static bool is_fp(ValueType t) { return t == TYPE_F32 || t == TYPE_F64 || t == TYPE_F16 || t == TYPE_BF16; }
 
-/* .sat on a float result: clamped to [0, 1], NaN gives 0. */
-static double sat01(double y) { return isnan(y) ? 0.0 : y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y; }
+/* .sat on a float result: clamped to [+0, 1], NaN and -0 give +0. */
+static double sat01(double y) { return isnan(y) ? 0.0 : y <= 0.0 ? 0.0 : y > 1.0 ? 1.0 : y; }
+
+/* One 16-bit element of a half-precision row (HalfOp in.mod, type in.type):
+** the exact result of the 16-bit values, rounded once to nearest even
+** (a product, a sum and f16's fma are exact in long double first). */
+static uint32_t half_elem(const Instr *in, uint32_t a, uint32_t b, uint32_t c)
+{
+    ValueType t = (ValueType)in->type;
+    long double x = small_value(a, t), y = small_value(b, t), r;
+    switch ((HalfOp)in->mod) {
+    case HALF_NEG: return a ^ 0x8000u;
+    case HALF_ABS: return a & 0x7fffu;
+    case HALF_MIN:
+    case HALF_MAX: { /* a NaN yields the other; -0 < +0 */
+        bool max = in->mod == HALF_MAX;
+        if (isnan(x)) return isnan(y) ? 0x7fffu : b;
+        if (isnan(y) || (x == y ? (a >> 15 != 0) != max : (x < y) != max)) return a;
+        return b;
+    }
+    case HALF_ADD: r = x + y; break;
+    case HALF_SUB: r = x - y; break;
+    case HALF_MUL: r = x * y; break;
+    case HALF_FMA: r = x * y + (long double)small_value(c, t); break;
+    default: r = NAN; break;
+    }
+    return small_bits(in->iflags & INSTR_SAT ? sat01((double)r) : r, RND_RN, t);
+}
+
+/* A half-precision row on a lane's 32-bit values: one element in the low
+** half (the high half zero), or two (in.sub 2: the .f16x2/.bf16x2 forms). */
+static uint32_t half_lane(const Instr *in, uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t lo = half_elem(in, a & 0xffffu, b & 0xffffu, c & 0xffffu);
+    return in->sub == 2 ? lo | half_elem(in, a >> 16, b >> 16, c >> 16) << 16 : lo;
+}
 
 static uint64_t cvt_lane(const Instr *in, uint64_t v)
 {
@@ -640,6 +675,21 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         for (int l = 0; l < WARP_SIZE; l++) d[l] = bfind(A[l], 64, in->op == OP_BFIND_S64, in->sub != 0);
         dst32(w, o, d, m);
         return;
+    case OP_HALF_ARITH:
+    case OP_HALF_FMA:
+    case OP_HALF_UNARY:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = half_lane(in, a[l], in->nsrc > 1 ? bb[l] : 0, in->nsrc > 2 ? c[l] : 0);
+        dst32(w, o, d, m);
+        return;
+    case OP_SETP_F16:
+    case OP_SETP_BF16: {
+        uint32_t r = 0;
+        for (int l = 0; l < WARP_SIZE; l++)
+            r |= (uint32_t)cmp_f64((CmpOp)in->mod, small_value(a[l] & 0xffffu, (ValueType)in->type),
+                                   small_value(bb[l] & 0xffffu, (ValueType)in->type)) << l;
+        dstp(w, o, r, m);
+        return;
+    }
     case OP_DP4A:
         for (int l = 0; l < WARP_SIZE; l++)
             d[l] = dp4a(a[l], bb[l], c[l], in->type == TYPE_S32, in->stype == TYPE_S32);

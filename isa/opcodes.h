@@ -21,6 +21,8 @@ typedef enum {
 } CmpOp;
 #define CMP_MINI_COUNT (CMP_GE + 1)
 typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_COUNT } ShflMode;
+/* The operation of a half-precision row (OP_HALF_*: Instr.mod). */
+typedef enum { HALF_ADD, HALF_SUB, HALF_MUL, HALF_MIN, HALF_MAX, HALF_FMA, HALF_NEG, HALF_ABS, HALF_OPS } HalfOp;
 /* Atomic operations: the mini ISA's five, then PTX's bitwise and wrapping
 ** increment/decrement. */
 typedef enum {

@@ -1,6 +1,6 @@
-/* isa/ptx_decode16.c -- 16-bit integer arithmetic and compares (.s16 .u16
+/* isa/ptx_decode16.c -- 16-bit arithmetic: integers and compares (.s16 .u16
 ** .b16: what `short`, `bool` and `char` code compiles to), decoded onto the
-** 32-bit rows. A 16-bit value lives in a 32-bit register row, extended as
+** 32-bit rows; half precision (.f16 .bf16, below) onto its own rows. A 16-bit value lives in a 32-bit register row, extended as
 ** the type that last wrote it (isa/exec_ptx.c's cvt keeps that rule), so:
 **   - add, sub, mul.lo, mad.lo, neg, not, and, or, xor, shl wrap: the 32-bit
 **     row, then its result re-extended from its low 16 bits as the type;
@@ -97,4 +97,59 @@ bool ptx_decode_int16(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
     /* a wrapped result (and abs's, which wraps at -32768) back to 16 bits */
     if (wide || (read && strcmp(head, "abs"))) return true;
     return ptx_emit_extend(P, in, ops[0].v, ops[0].v, rt, sgn ? TYPE_S32 : TYPE_U32, g);
+}
+
+/* ---- half precision: .f16 .bf16 and the packed .f16x2 .bf16x2, whose
+** values are the bits of 16-bit floats in 32-bit register rows (a scalar in
+** the low half, a pair in both). add sub mul min max fma neg abs and setp,
+** computed as the PTX ISA manual's "Half Precision Floating-Point
+** Instructions" say: rounded once to nearest even; .ftz is taken and
+** subnormals kept (docs/PTX.md, as for f32); .sat clamps to [0, 1]. Timed
+** as ptxas's HADD2/HMUL2/HFMA2/HMNMX2 (1 FMA-pipe slot; neg and abs are
+** folded into operand modifiers) and HSETP2 (1 ALU), per the Programming
+** Guide's throughput table (16-bit float arithmetic at the FP32 rate on
+** sm_80 and sm_90); sim/presets/SOURCES.md, "PTX lowering". */
+
+static const char *const HALF_HEADS[HALF_OPS] = { [HALF_ADD] = "add", [HALF_SUB] = "sub", [HALF_MUL] = "mul",
+                                                  [HALF_MIN] = "min", [HALF_MAX] = "max", [HALF_FMA] = "fma",
+                                                  [HALF_NEG] = "neg", [HALF_ABS] = "abs" };
+
+bool ptx_is_half_arith(const char *head, const Mods *m)
+{
+    ValueType t = ptx_last_type(m);
+    if (m->ntypes != 1 || (t != TYPE_F16 && t != TYPE_BF16)) return false;
+    if (!strcmp(head, "setp")) return true;
+    for (int i = 0; i < HALF_OPS; i++)
+        if (!strcmp(head, HALF_HEADS[i])) return true;
+    return false;
+}
+
+bool ptx_decode_half(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in,
+                     uint32_t g)
+{
+    int op = 0;
+    while (op < HALF_OPS && strcmp(head, HALF_HEADS[op])) op++;
+    bool setp = !strcmp(head, "setp"), sat_ok = op == HALF_ADD || op == HALF_SUB || op == HALF_MUL || op == HALF_FMA;
+    /* a pair of predicates (setp's x2 form), .and/.or, other roundings, NaN-propagating min/max: not yet */
+    if ((setp && (m->f16 || m->boolop >= 0 || m->cmp < 0 || (n && ops[0].kind == PO_PIPE))) || (m->sat && !sat_ok) ||
+        m->nan || (m->rnd != RND_NONE && m->rnd != RND_RN))
+        return ptx_unsupported(P, opt);
+    if (setp) {
+        if (!ptx_nops(P, opt, n, 3, 3)) return false;
+        in->op = ptx_last_type(m) == TYPE_F16 ? OP_SETP_F16 : OP_SETP_BF16;
+        in->ndst = 1;
+        in->nsrc = 2;
+        if (!ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination") ||
+            !ptx_want_src(P, &ops[1], false, false, &in->src[0], "the first source") ||
+            !ptx_want_src(P, &ops[2], false, false, &in->src[1], "the second source"))
+            return false;
+    } else {
+        Opcode row = op == HALF_FMA ? OP_HALF_FMA : op == HALF_NEG || op == HALF_ABS ? OP_HALF_UNARY : OP_HALF_ARITH;
+        if (!ptx_reg_form(P, opt, row, ops, n, in)) return false;
+    }
+    in->type = (uint8_t)ptx_last_type(m);
+    in->mod = (uint8_t)(setp ? m->cmp : op);
+    in->sub = m->f16 ? 2 : 1; /* elements a lane */
+    if (m->sat) in->iflags |= INSTR_SAT;
+    return ptx_emit(P, in, g);
 }

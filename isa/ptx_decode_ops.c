@@ -366,6 +366,41 @@ bool ptx_decode_setp(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 }
 
 /* mov: registers, immediates, symbols, special registers; 64-bit packs and unpacks; predicates. */
+/* mov.b32 between a 32-bit register and two 16-bit halves (half2 code):
+** d = {lo, hi} packs them, a PRMT (1 ALU); {lo, hi} = a unpacks it, free
+** (ptxas reads the halves where they are, with .H0/.H1 operand selectors). */
+static bool mov_halves(Ptx *P, const POp *ops, Instr *in, uint32_t g)
+{
+    const POp *v = &ops[ops[1].kind == PO_VEC ? 1 : 0];
+    if (v->nelem != 2) return ptx_fail(P, &v->tok, "expected {lo, hi}: two 16-bit halves of the 32-bit value");
+    POp e[2];
+    for (int k = 0; k < 2; k++)
+        e[k] = (POp){ .kind = v->eimm[k] ? PO_IMM : PO_REG, .tok = v->etok[k], .v = v->ev[k], .cls = v->ecls[k], .ival = v->eival[k] };
+    in->type = TYPE_B32;
+    if (v == &ops[1]) {
+        in->op = OP_PRMT_B32;
+        in->ndst = 1;
+        in->nsrc = 3;
+        in->sub = PRMT_DEFAULT;
+        in->src[2] = (Operand){ .kind = OPND_IMM, .value = 0x5410 }; /* bytes 0-1 of lo, then of hi */
+        return ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination") &&
+               ptx_want_src(P, &e[0], false, false, &in->src[0], "the low half") &&
+               ptx_want_src(P, &e[1], false, false, &in->src[1], "the high half") && ptx_emit(P, in, g);
+    }
+    if (e[0].kind != PO_REG || e[1].kind != PO_REG) return ptx_fail(P, &v->tok, "expected {lo, hi} registers");
+    Instr hi = *in;
+    in->op = OP_AND_B32, hi.op = OP_SHR_U32;
+    in->ndst = in->nsrc = hi.ndst = hi.nsrc = 2;
+    in->ndst = hi.ndst = 1;
+    in->src[1] = (Operand){ .kind = OPND_IMM, .value = 0xffff };
+    hi.src[1] = (Operand){ .kind = OPND_IMM, .value = 16 };
+    in->slots = hi.slots = 0, in->lunit = hi.lunit = in->llat = hi.llat = UNIT_ALU;
+    return ptx_want_reg(P, &e[0], VREG_32, &in->dst[0], "the low half") &&
+           ptx_want_src(P, &ops[1], false, false, &in->src[0], "the source") &&
+           ptx_want_reg(P, &e[1], VREG_32, &hi.dst[0], "the high half") &&
+           ptx_want_src(P, &ops[1], false, false, &hi.src[0], "the source") && ptx_emit(P, &hi, g) && ptx_emit(P, in, g);
+}
+
 bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     (void)head;
@@ -422,6 +457,7 @@ bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
         }
         return ptx_emit(P, in, g);
     }
+    if (ptx_is32(t) && (ops[0].kind == PO_VEC || ops[1].kind == PO_VEC)) return mov_halves(P, ops, in, g);
     if (!ptx_is32(t) && !ptx_issub(t)) return ptx_unsupported(P, opt);
     in->op = OP_MOV;
     in->type = (uint8_t)(t == TYPE_F32 ? TYPE_F32 : TYPE_B32);

@@ -312,6 +312,10 @@ PTX_DECODER(ptx_decode_call);       /* call: vprintf only           */
 /* isa/ptx_decode16.c: 16-bit integer arithmetic on the 32-bit rows. */
 bool ptx_is16(ValueType t); /* .s16 .u16 .b16 */
 PTX_DECODER(ptx_decode_int16);
+/* Whether head with modifiers m is half-precision arithmetic (.f16 .bf16,
+** and the x2 pairs: Mods.f16), and its decoder onto the OP_HALF_* rows. */
+bool ptx_is_half_arith(const char *head, const Mods *m);
+PTX_DECODER(ptx_decode_half);
 /* Operand o of a 16-bit operation read as type t into *out: a register
 ** extended into a fresh one (a free cvt placed and guarded as `like`, guard
 ** g), an immediate cut to 16 bits and extended; others as they are. */

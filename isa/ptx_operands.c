@@ -326,7 +326,11 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         if ((i = name_in(TY, 16, w, n)) >= 0) {
             if (m->ntypes == 3) return ptx_fail(P, t, "too many types in '%s'", ptx_quote(t, q, sizeof q));
             m->types[m->ntypes++] = TV[i];
-        } else if ((n == 5 && memcmp(w, "f16x2", 5) == 0) || (n == 6 && memcmp(w, "bf16x2", 6) == 0)) m->f16 = true;
+        } else if ((n == 5 && memcmp(w, "f16x2", 5) == 0) || (n == 6 && memcmp(w, "bf16x2", 6) == 0)) {
+            if (m->ntypes == 3) return ptx_fail(P, t, "too many types in '%s'", ptx_quote(t, q, sizeof q));
+            m->types[m->ntypes++] = n == 5 ? TYPE_F16 : TYPE_BF16; /* the element type; f16: a pair of them */
+            m->f16 = true;
+        }
         else if (n == 4 && memcmp(w, "pred", 4) == 0) m->types[m->ntypes < 3 ? m->ntypes++ : 2] = TYPE_NONE;
         else if (n == 6 && memcmp(w, "global", 6) == 0) ok = set_once(&m->space, SPACE_GLOBAL);
         else if ((n == 6 && memcmp(w, "shared", 6) == 0) || (n == 11 && memcmp(w, "shared::cta", 11) == 0))
