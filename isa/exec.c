@@ -651,6 +651,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
 
     case OP_LD_GLOBAL_SUB:
     case OP_LD_SHARED_SUB:
+    case OP_LD_GENERIC_SUB:
     case OP_LD_LOCAL_SUB: {
         uint32_t n = type_bytes((ValueType)in->type), width = n * in->vec;
         bool sign = type_signed((ValueType)in->type);
@@ -673,6 +674,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     }
     case OP_ST_GLOBAL_SUB:
     case OP_ST_SHARED_SUB:
+    case OP_ST_GENERIC_SUB:
     case OP_ST_LOCAL_SUB: {
         uint32_t n = type_bytes((ValueType)in->type), width = n * in->vec;
         uint8_t *ptr[WARP_SIZE];

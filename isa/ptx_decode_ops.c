@@ -149,9 +149,9 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         return callparam_move(P, opt, m, true, words, addr, val, in, g);
     if (space == SPACE_PARAM) return !store ? decode_ld_param(P, opt, m, t, words, addr, val, in, g) : ptx_unsupported(P, opt);
     if (m->vec * words > 4) return ptx_unsupported(P, opt);
-    if (ptx_issub(t) && space == SPACE_GENERIC) return ptx_unsupported(P, opt);
-    in->op = (uint8_t)(ptx_issub(t) ? (space == SPACE_GLOBAL  ? (store ? OP_ST_GLOBAL_SUB : OP_LD_GLOBAL_SUB)
-                                       : space == SPACE_LOCAL ? (store ? OP_ST_LOCAL_SUB : OP_LD_LOCAL_SUB)
+    in->op = (uint8_t)(ptx_issub(t) ? (space == SPACE_GLOBAL    ? (store ? OP_ST_GLOBAL_SUB : OP_LD_GLOBAL_SUB)
+                                       : space == SPACE_LOCAL   ? (store ? OP_ST_LOCAL_SUB : OP_LD_LOCAL_SUB)
+                                       : space == SPACE_GENERIC ? (store ? OP_ST_GENERIC_SUB : OP_LD_GENERIC_SUB)
                                                               : (store ? OP_ST_SHARED_SUB : OP_LD_SHARED_SUB))
                        : space == SPACE_GLOBAL ? (store ? OP_ST_GLOBAL : OP_LD_GLOBAL)
                        : space == SPACE_SHARED ? (store ? OP_ST_SHARED : OP_LD_SHARED)

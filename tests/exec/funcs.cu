@@ -2,8 +2,9 @@
 // returned, a void function with a side effect, a function that calls
 // another, early returns in divergent branches, a local array inside a
 // function, one function called from two places and from two kernels, 64-bit
-// arguments and returns. gpusim inlines each call; the results are checked
-// against the host.
+// arguments and returns, a pointer whose space the function cannot know (its
+// byte and half-word accesses are generic: global for one call, shared for
+// another). gpusim inlines each call; the results are checked against the host.
 #include "common.cuh"
 
 __device__ __noinline__ float scale(float x, int k) {
@@ -34,6 +35,25 @@ __device__ __noinline__ float sum_table(int seed) {
 __device__ __noinline__ float twice(float x, int k) { return scale(x, k) + scale(x, k + 1); }  // a call in a call
 
 __device__ __noinline__ long long widen(long long a, int b) { return a * b + (1LL << 40); }
+
+__device__ __noinline__ int count_byte(const unsigned char* s, int n, unsigned char c, unsigned short* last) {
+  int k = 0;
+  for (int i = 0; i < n; ++i) k += s[i] == c;  // ld.u8 through a generic address
+  *last = (unsigned short)(s[n - 1] * 3);      // st.u16 through one
+  return k;
+}
+
+__global__ void bytes(const unsigned char* text, int n, int* counts, unsigned short* lasts) {
+  __shared__ unsigned char tile[64];
+  __shared__ unsigned short last_shared[2];
+  if (threadIdx.x < 64) tile[threadIdx.x] = text[(blockIdx.x * 64 + threadIdx.x) % n];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    counts[2 * blockIdx.x] = count_byte(text, n, (unsigned char)('a' + blockIdx.x), &lasts[2 * blockIdx.x]);
+    counts[2 * blockIdx.x + 1] = count_byte(tile, 64, (unsigned char)('a' + blockIdx.x), &last_shared[0]);
+    lasts[2 * blockIdx.x + 1] = last_shared[0];
+  }
+}
 
 __global__ void calls(const float* in, float* out, int* counter, int* steps, float* tables, long long* wide, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -101,6 +121,35 @@ int main() {
     }
   }
   if (counter != n / 2) std::fprintf(stderr, "counter %d, expected %d\n", counter, n / 2), ++bad;
+
+  const int tn = 300, blocks = 4;
+  std::vector<unsigned char> text(tn);
+  for (int i = 0; i < tn; ++i) text[i] = (unsigned char)('a' + (i * 7 + i / 5) % 6);
+  unsigned char* d_text;
+  int* d_counts;
+  unsigned short* d_lasts;
+  CUDA_CHECK(cudaMalloc(&d_text, tn));
+  CUDA_CHECK(cudaMalloc(&d_counts, 2 * blocks * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&d_lasts, 2 * blocks * sizeof(unsigned short)));
+  CUDA_CHECK(cudaMemcpy(d_text, text.data(), tn, cudaMemcpyHostToDevice));
+  bytes<<<blocks, 64>>>(d_text, tn, d_counts, d_lasts);
+  CUDA_CHECK_LAST();
+  int counts[2 * blocks];
+  unsigned short lasts[2 * blocks];
+  CUDA_CHECK(cudaMemcpy(counts, d_counts, sizeof counts, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(lasts, d_lasts, sizeof lasts, cudaMemcpyDeviceToHost));
+  for (int b = 0; b < blocks; ++b) {
+    unsigned char c = (unsigned char)('a' + b);
+    int whole = 0, tile = 0;
+    for (int i = 0; i < tn; ++i) whole += text[i] == c;
+    for (int i = 0; i < 64; ++i) tile += text[(b * 64 + i) % tn] == c;
+    unsigned short last_whole = (unsigned short)(text[tn - 1] * 3), last_tile = (unsigned short)(text[(b * 64 + 63) % tn] * 3);
+    if (counts[2 * b] != whole || counts[2 * b + 1] != tile || lasts[2 * b] != last_whole || lasts[2 * b + 1] != last_tile) {
+      std::fprintf(stderr, "block %d: counts %d/%d %d/%d, lasts %u/%u %u/%u\n", b, counts[2 * b], whole,
+                   counts[2 * b + 1], tile, lasts[2 * b], last_whole, lasts[2 * b + 1], last_tile);
+      ++bad;
+    }
+  }
   std::printf("%s\n", bad ? "FAIL" : "PASS");
   return bad ? 1 : 0;
 }
