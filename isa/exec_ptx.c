@@ -718,6 +718,18 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dst32(w, o, d, m);
         return;
     }
+    case OP_MATCH_ALL_B32:
+    case OP_MATCH_ALL_B64: { /* the member lanes' mask when they all agree, else 0 */
+        bool w64 = in->op == OP_MATCH_ALL_B64;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint32_t part = m & bb[l], same = 0;
+            for (int k = 0; k < WARP_SIZE; k++)
+                if ((part >> k & 1) && (w64 ? A[k] == A[l] : a[k] == a[l])) same |= 1u << k;
+            d[l] = same == part ? part : 0;
+        }
+        dst32(w, o, d, m);
+        return;
+    }
     case OP_REDUX_OP: {
         bool sgn = in->type == TYPE_S32;
         uint32_t r = 0;

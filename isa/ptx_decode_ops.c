@@ -732,10 +732,26 @@ bool ptx_decode_match(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
 {
     (void)head;
     ValueType t = ptx_last_type(m);
-    if (!m->any || !m->sync || m->ntypes != 1 || (t != TYPE_B32 && t != TYPE_B64) || ops[0].kind == PO_PIPE)
+    bool all = opt->len > 9 && !memcmp(opt->s, "match.all", 9);
+    if (!(m->any || all) || !m->sync || m->ntypes != 1 || (t != TYPE_B32 && t != TYPE_B64) ||
+        (ops[0].kind == PO_PIPE && !all))
         return ptx_unsupported(P, opt);
-    return ptx_nops(P, opt, n, 3, 3) && ptx_reg_form(P, opt, t == TYPE_B64 ? OP_MATCH_ANY_B64 : OP_MATCH_ANY_B32, ops, n, in) &&
-           ptx_emit(P, in, g);
+    Opcode row = all ? (t == TYPE_B64 ? OP_MATCH_ALL_B64 : OP_MATCH_ALL_B32) : t == TYPE_B64 ? OP_MATCH_ANY_B64 : OP_MATCH_ANY_B32;
+    POp d = ops[0], xs[3] = { ops[0], ops[1], ops[2] };
+    if (d.kind == PO_PIPE) xs[0] = (POp){ .kind = PO_REG, .tok = d.tok, .v = d.v, .cls = d.cls };
+    if (!ptx_nops(P, opt, n, 3, 3) || !ptx_reg_form(P, opt, row, xs, n, in) || !ptx_emit(P, in, g)) return false;
+    if (d.kind != PO_PIPE) return true;
+    /* the predicate MATCH.ALL writes beside d: set where d is not 0 (free) */
+    Instr p = *in;
+    p.op = OP_SETP_U32;
+    p.type = TYPE_U32;
+    p.mod = CMP_NE;
+    p.nsrc = 2;
+    p.src[0] = in->dst[0];
+    p.src[1] = (Operand){ .kind = OPND_IMM, .value = 0 };
+    p.slots = 0;
+    POp q = { .kind = PO_REG, .tok = d.tok, .v = d.v2, .cls = d.cls2 };
+    return ptx_want_reg(P, &q, VREG_PRED, &p.dst[0], "the predicate") && ptx_emit(P, &p, g);
 }
 
 /* dp4a.atype.btype d, a, b, c (.u32 or .s32 each). */

@@ -2,13 +2,13 @@
 // Programming Guide as programs call them: bit search (__ffs, __ffsll,
 // __clz, __clzll, __popc, __brev), byte dot products (__dp4a), 64-bit high
 // products (__umul64hi, __mul64hi), __sad/__usad, __byte_perm, funnel
-// shifts, warp matches (__match_any_sync), reductions (__reduce_*_sync),
+// shifts, warp matches (__match_any_sync, __match_all_sync), reductions (__reduce_*_sync),
 // votes and shuffles, and 64-bit atomics. Each value is checked against a
 // host model of the same operation (for the warp ones, of the whole warp).
 #include <cstdint>
 #include "common.cuh"
 
-constexpr int kOut = 24;
+constexpr int kOut = 26;
 
 __global__ void intrinsics(const int* x, long long* out, unsigned long long* atom) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -39,6 +39,9 @@ __global__ void intrinsics(const int* x, long long* out, unsigned long long* ato
   o[21] = __popcll((unsigned long long)(unsigned)v * 0x100000001ull);
   o[22] = __sad(v, v >> 1, 0u);
   o[23] = max(v, -5) + min(v, 9) + abs(v % 100);
+  int agree = 0, agree_wide = 0;
+  o[24] = __match_all_sync(0xffffffffu, v & 3, &agree) + ((long long)agree << 32);
+  o[25] = __match_all_sync(0xffffffffu, (unsigned long long)(i / 32) << 40, &agree_wide) + ((long long)agree_wide << 32);
   atomicMax((long long*)atom, (long long)v);
   atomicMin((long long*)atom + 1, (long long)v);
   atomicAdd(atom + 2, (unsigned long long)(unsigned)v);
@@ -138,6 +141,8 @@ int main() {
     long long d2 = (long long)v - (long long)(v >> 1);
     want[22] = (unsigned)(d2 < 0 ? -d2 : d2);
     want[23] = (v > -5 ? v : -5) + (v < 9 ? v : 9) + (v % 100 < 0 ? -(v % 100) : v % 100);
+    want[24] = m14 == 0xffffffffu ? 0xffffffffll + (1ll << 32) : 0;  /* every lane's v & 3 alike, or not */
+    want[25] = 0xffffffffll + (1ll << 32);                            /* i / 32: one value a warp */
     for (int k = 0; k < kOut; ++k)
       if (out[(size_t)i * kOut + k] != want[k]) {
         std::fprintf(stderr, "thread %d (x %d) value %d: got %lld, expected %lld\n", i, v, k, out[(size_t)i * kOut + k],
