@@ -11,7 +11,8 @@
 #    Where nvcc is installed: the CUDA workloads (workloads/cuda/*.json)
 #    compile, run and pass their checks at small sizes on the a100 and h200
 #    presets, a compile error reaches the user with exit 2, and a second
-#    cache holds each compiled file once. Without nvcc these say why they
+#    cache holds each compiled file once; docs/YOUR_KERNEL.md's walkthrough
+#    runs as written and its claims hold. Without nvcc these say why they
 #    skip.
 set -u
 if [ $# -ne 2 ]; then
@@ -118,6 +119,28 @@ nvcc=$(command -v nvcc || true)
 if [ -z "$nvcc" ]; then
     echo "e2e_ptx: nvcc not found (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin): skipping the .cu workloads"
 else
+    # docs/YOUR_KERNEL.md's walkthrough, as a reader types it (its files in
+    # $TMP, not ~): both variants pass, and what the prose says of them holds
+    python3 - docs/YOUR_KERNEL.md "$TMP/mykernel" "$GPUSIM" >"$TMP/walk.sh" <<'EOF'
+import re, sys
+text = open(sys.argv[1]).read()
+for block in re.findall(r'```sh\n(.*?)```', text, re.S):
+    print(block.replace('~/mykernel', sys.argv[2]).replace('./build/gpusim', sys.argv[3]))
+EOF
+    PATH=$PATH:$(dirname "$nvcc") bash -e "$TMP/walk.sh" >"$TMP/walk.out" 2>&1
+    rc=$?
+    if [ "$rc" = 0 ] && grep -Eq '^per_thread +pass ' "$TMP/walk.out" && grep -Eq '^grid_stride +pass ' "$TMP/walk.out"; then ok
+    else bad "docs/YOUR_KERNEL.md's walkthrough: exit $rc, both variants passing" "$(tail -5 "$TMP/walk.out")"; fi
+    "$GPUSIM" run "$TMP/mykernel/saxpy.json" --json >"$TMP/walk.json" 2>/dev/null
+    if python3 - "$TMP/walk.json" <<'EOF'
+import json, sys
+v = {x['name']: x['stats'] for x in json.load(open(sys.argv[1]))['variants']}
+p, g = v['per_thread'], v['grid_stride']
+assert p['bound'] == 'dram' and g['bound'] == 'dram', (p['bound'], g['bound'])           # both memory-bound
+assert g['achieved_occupancy'] < p['achieved_occupancy'], 'fewer warps resident'
+assert g['warp_instructions'] < p['warp_instructions'], 'fewer warp instructions'
+EOF
+    then ok; else bad "docs/YOUR_KERNEL.md's claims of the two variants"; fi
     declare -A small=([vecadd]="--param n=5003" [transpose]="--param n=96" [divergence]="--param n=2048 --param iters=3"
                       [reduction]="--param n=70000")
     for w in vecadd transpose divergence reduction; do
