@@ -323,21 +323,85 @@ static void table_print(FILE *out, const RunReport *r, const Table *t)
     if (!first) wrap(out, same_line, 0, 2, REPORT_COLS);
 }
 
-/* "why:", each variant's sentence (cli/explain.h); then its problems. */
+/* A why-sentence's clauses ("; " between them), at most MAX_CLAUSES. */
+#define MAX_CLAUSES 24
+#define SENTENCE    2048
+typedef struct {
+    char        text[SENTENCE];
+    const char *clause[MAX_CLAUSES];
+    int         n;
+} Clauses;
+
+static void split_clauses(Clauses *c)
+{
+    c->n = 0;
+    for (char *p = c->text; p && c->n < MAX_CLAUSES;) {
+        c->clause[c->n++] = p;
+        char *semi = strstr(p, "; ");
+        if (semi) *semi = '\0';
+        p = semi ? semi + 2 : NULL;
+    }
+}
+
+static bool has_clause(const Clauses *c, const char *text)
+{
+    for (int k = 1; k < c->n; k++) /* the first, the limit that binds, is each variant's own */
+        if (!strcmp(c->clause[k], text)) return true;
+    return false;
+}
+
+/* Whether text is one of the clauses of f marked common. */
+static bool in_common(const Clauses *f, const bool common[MAX_CLAUSES], const char *text)
+{
+    for (int k = 1; k < f->n; k++)
+        if (common[k] && !strcmp(f->clause[k], text)) return true;
+    return false;
+}
+
+/* "why:", each variant's sentence (cli/explain.h); a clause that every
+** variant's sentence has (beyond the limit that binds and its "also"s) is
+** said once, as "every variant:", instead of on each line; then the
+** problems. */
 static void text_why(FILE *out, const RunReport *r)
 {
     fputs("\nwhy:\n", out);
     size_t nw = 0;
     for (uint32_t i = 0; i < r->nrows; i++)
         if (width_of(r->rows[i].v->name) > nw) nw = width_of(r->rows[i].v->name);
-    char sentence[2048];
+    Clauses *cs = calloc(r->nrows ? r->nrows : 1, sizeof *cs);
+    if (!cs) return;
+    uint32_t ran = 0, first = 0;
     for (uint32_t i = 0; i < r->nrows; i++) {
-        explain_row(r, i, sentence, sizeof sentence);
+        explain_row(r, i, cs[i].text, sizeof cs[i].text);
+        split_clauses(&cs[i]);
+        if (r->rows[i].ran && !ran++) first = i;
+    }
+    bool common[MAX_CLAUSES] = { false };
+    char shared[SENTENCE] = "";
+    for (int k = 1; ran > 1 && k < cs[first].n; k++) {
+        common[k] = strncmp(cs[first].clause[k], "also ", 5) != 0; /* the binding limit's own: stays with it */
+        for (uint32_t i = 0; i < r->nrows && common[k]; i++)
+            if (r->rows[i].ran && !has_clause(&cs[i], cs[first].clause[k])) common[k] = false;
+        if (common[k])
+            snprintf(shared + strlen(shared), sizeof shared - strlen(shared), "%s%s", *shared ? "; " : "",
+                     cs[first].clause[k]);
+    }
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        char sentence[SENTENCE] = "";
+        for (int k = 0; k < cs[i].n; k++)
+            if (k == 0 || !r->rows[i].ran || !in_common(&cs[first], common, cs[i].clause[k]))
+                snprintf(sentence + strlen(sentence), sizeof sentence - strlen(sentence), "%s%s", k ? "; " : "",
+                         cs[i].clause[k]);
         fprintf(out, "  %s:", r->rows[i].v->name);
         for (size_t k = width_of(r->rows[i].v->name); k < nw; k++) fputc(' ', out);
         fputc(' ', out);
         wrap(out, sentence, nw + 4, nw + 4, REPORT_COLS);
     }
+    if (*shared) {
+        fputs("  every variant: ", out);
+        wrap(out, shared, 17, 17, REPORT_COLS);
+    }
+    free(cs);
     bool errors = false;
     for (uint32_t i = 0; i < r->nrows; i++)
         if (r->rows[i].error) {

@@ -37,8 +37,8 @@ snapshots to their named paths (docs/labs/make_pictures.sh).
 Helpers in expressions: for a `gpusim run` command R: R.cycles(v), R.us(v),
 R.stat(v, key) (a --json stats key), R.stall(v, state), R.ratio(a, b)
 (cycles of a / cycles of b), R.var(v) (the variant's JSON object), R.says(v,
-text) (the text report's why-sentence of v contains text, whitespace
-folded), R.text; for `gpusim occupancy` O: O.get(key), O.limit(resource); for `gpusim
+text) (the text report's why-sentence of v, or its "every variant" line,
+contains text, whitespace folded), R.text; for `gpusim occupancy` O: O.get(key), O.limit(resource); for `gpusim
 sweep` W: W.rows (its JSON lines), W.row(variant, key=value...) (the run at
 the point whose swept values include those), W.cycles(variant, ...),
 W.stat(variant, key, ...);
@@ -211,7 +211,10 @@ class RunCmd(Command):
     def says(self, v, words):
         text = self.text.split('\nwhy:\n', 1)[-1]
         m = re.search(r'^  ' + re.escape(v) + r':\s+(.*?)(?=^  \S|\Z)', text, re.S | re.M)
-        return m is not None and fold(words) in fold(m.group(1))
+        # the clauses every variant shares are said once, under the others
+        common = re.search(r'^  every variant:\s+(.*?)(?=^  \S|^\S|\Z)', text, re.S | re.M)
+        return m is not None and (fold(words) in fold(m.group(1)) or
+                                  (common is not None and fold(words) in fold(common.group(1))))
 
 
 class OccCmd(Command):
