@@ -197,6 +197,21 @@ for f in fuzz/corpus/config/cfg_*.json; do
     if cmp -s "$f" "tests/cli_corpus/$(basename "$f")"; then ok; else bad "fuzz seed $f differs from tests/cli_corpus/$(basename "$f")"; fi
 done
 
+# workloads/README.md's sample error lines are gpusim's words: each is a
+# line the bad-input corpora pin
+if python3 - workloads/README.md <<'EOF'
+import glob, re, sys
+doc = open(sys.argv[1]).read()
+block = re.split(r'inside\s+an\s+expression\s+string\s+at\s+the\s+offending\s+character:', doc)[1].split('```')[1]
+pinned = ''.join(open(f).read() for f in glob.glob('tests/*_corpus/**/*', recursive=True)
+                 if f.endswith(('.expected', '.case')))
+samples = [line for line in block.splitlines() if 'error: ' in line]
+assert len(samples) >= 5, samples
+for s in samples:
+    assert s in pinned, s
+EOF
+then ok; else bad "workloads/README.md's sample errors are not the loader's words (tests/*_corpus)"; fi
+
 # workloads/README.md's --json example is the command's output as printed
 # (but for the host-time line "sim").
 doc=$(awk '/^```json$/{getline; if ($0 == "{") {grab=1; print; next}} grab && /^```$/{exit} grab' workloads/README.md | grep -v '^  "sim": ')
