@@ -681,6 +681,19 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         for (int l = 0; l < WARP_SIZE; l++) d[l] = half_lane(in, a[l], in->nsrc > 1 ? bb[l] : 0, in->nsrc > 2 ? c[l] : 0);
         dst32(w, o, d, m);
         return;
+    case OP_SET_HALF: /* stype: the destination's form; type: the compared halves' */
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint32_t r = 0;
+            for (uint32_t h = 0; h < in->sub; h++) {
+                bool t = cmp_f64((CmpOp)in->mod, small_value(a[l] >> 16 * h & 0xffffu, (ValueType)in->type),
+                                 small_value(bb[l] >> 16 * h & 0xffffu, (ValueType)in->type));
+                uint32_t one = in->stype == TYPE_U32 ? 0xffffu : in->stype == TYPE_BF16 ? 0x3f80u : 0x3c00u;
+                r |= (t ? one : 0u) << 16 * h;
+            }
+            d[l] = r;
+        }
+        dst32(w, o, d, m);
+        return;
     case OP_SETP_F16:
     case OP_SETP_BF16: {
         uint32_t r = 0;
@@ -707,25 +720,16 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dst32(w, o, d, m);
         return;
     case OP_MATCH_ANY_B32:
-    case OP_MATCH_ANY_B64: { /* lanes outside the member mask b (or inactive) take no part */
-        bool w64 = in->op == OP_MATCH_ANY_B64;
-        for (int l = 0; l < WARP_SIZE; l++) {
-            uint32_t part = m & bb[l], same = 0;
-            for (int k = 0; k < WARP_SIZE; k++)
-                if ((part >> k & 1) && (w64 ? A[k] == A[l] : a[k] == a[l])) same |= 1u << k;
-            d[l] = same;
-        }
-        dst32(w, o, d, m);
-        return;
-    }
+    case OP_MATCH_ANY_B64:
     case OP_MATCH_ALL_B32:
-    case OP_MATCH_ALL_B64: { /* the member lanes' mask when they all agree, else 0 */
-        bool w64 = in->op == OP_MATCH_ALL_B64;
+    case OP_MATCH_ALL_B64: { /* lanes outside the member mask b (or inactive) take no part */
+        bool w64 = in->op == OP_MATCH_ANY_B64 || in->op == OP_MATCH_ALL_B64;
+        bool all = in->op == OP_MATCH_ALL_B32 || in->op == OP_MATCH_ALL_B64;
         for (int l = 0; l < WARP_SIZE; l++) {
             uint32_t part = m & bb[l], same = 0;
             for (int k = 0; k < WARP_SIZE; k++)
                 if ((part >> k & 1) && (w64 ? A[k] == A[l] : a[k] == a[l])) same |= 1u << k;
-            d[l] = same == part ? part : 0;
+            d[l] = !all ? same : same == part ? part : 0; /* match.all: every member agrees, or 0 */
         }
         dst32(w, o, d, m);
         return;

@@ -103,12 +103,64 @@ bool ptx_decode_int16(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
 ** values are the bits of 16-bit floats in 32-bit register rows (a scalar in
 ** the low half, a pair in both). add sub mul min max fma neg abs and setp,
 ** computed as the PTX ISA manual's "Half Precision Floating-Point
-** Instructions" say: rounded once to nearest even; .ftz is taken and
+** Instructions" say (setp's x2 form writes a predicate per half): rounded once to nearest even; .ftz is taken and
 ** subnormals kept (docs/PTX.md, as for f32); .sat clamps to [0, 1]. Timed
 ** as ptxas's HADD2/HMUL2/HFMA2/HMNMX2 (1 FMA-pipe slot; neg and abs are
 ** folded into operand modifiers) and HSETP2 (1 ALU), per the Programming
 ** Guide's throughput table (16-bit float arithmetic at the FP32 rate on
 ** sm_80 and sm_90); sim/presets/SOURCES.md, "PTX lowering". */
+
+/* setp on halves: `p, a, b` on the low halves, or the pair form
+** `setp.CMP.f16x2 p|q, a, b` (one HSETP2: p of the low halves, q of the
+** high ones, read through free shifts). */
+static bool setp_half(Ptx *P, const Tok *opt, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    if (!ptx_nops(P, opt, n, 3, 3)) return false;
+    in->op = ptx_last_type(m) == TYPE_F16 ? OP_SETP_F16 : OP_SETP_BF16;
+    in->type = (uint8_t)ptx_last_type(m);
+    in->mod = (uint8_t)m->cmp;
+    in->ndst = 1;
+    in->nsrc = 2;
+    POp p = ops[0];
+    if (m->f16) p = (POp){ .kind = PO_REG, .tok = ops[0].tok, .v = ops[0].v, .cls = ops[0].cls };
+    if (!ptx_want_reg(P, &p, VREG_PRED, &in->dst[0], "the destination") ||
+        !ptx_want_src(P, &ops[1], false, false, &in->src[0], "the first source") ||
+        !ptx_want_src(P, &ops[2], false, false, &in->src[1], "the second source") || !ptx_emit(P, in, g))
+        return false;
+    if (!m->f16) return true;
+    Instr hi = *in;
+    hi.slots = 0; /* the same HSETP2 */
+    for (int k = 0; k < 2; k++) { /* each source's high half, by a free shift */
+        uint32_t v;
+        if (!ptx_fresh_reg(P, opt, VREG_32, &v)) return false;
+        Instr sh = *in;
+        sh.op = OP_SHR_U32;
+        sh.type = TYPE_U32;
+        sh.mod = 0;
+        sh.slots = 0, sh.lunit = sh.llat = UNIT_ALU;
+        sh.dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
+        sh.src[0] = in->src[k];
+        sh.src[1] = (Operand){ .kind = OPND_IMM, .value = 16 };
+        if (!ptx_emit(P, &sh, g)) return false;
+        hi.src[k] = sh.dst[0];
+    }
+    POp q = { .kind = PO_REG, .tok = ops[0].tok, .v = ops[0].v2, .cls = ops[0].cls2 };
+    return ptx_want_reg(P, &q, VREG_PRED, &hi.dst[0], "the second predicate") && ptx_emit(P, &hi, g);
+}
+
+/* set.CMP.DTYPE.STYPE d, a, b on halves: the source's halves compared,
+** each half of d 1.0 or 0.0 (an f16/bf16 destination) or all ones or
+** zeros (.u32: __heq2_mask's form). The pair when the source is x2. */
+static bool set_half(Ptx *P, const Tok *opt, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    if (m->cmp < 0 || m->boolop >= 0) return ptx_unsupported(P, opt);
+    if (!ptx_reg_form(P, opt, OP_SET_HALF, ops, n, in)) return false;
+    in->type = (uint8_t)ptx_last_type(m);
+    in->stype = (uint8_t)m->types[0];
+    in->mod = (uint8_t)m->cmp;
+    in->sub = m->f16 ? 2 : 1;
+    return ptx_emit(P, in, g);
+}
 
 static const char *const HALF_HEADS[HALF_OPS] = { [HALF_ADD] = "add", [HALF_SUB] = "sub", [HALF_MUL] = "mul",
                                                   [HALF_MIN] = "min", [HALF_MAX] = "max", [HALF_FMA] = "fma",
@@ -117,6 +169,9 @@ static const char *const HALF_HEADS[HALF_OPS] = { [HALF_ADD] = "add", [HALF_SUB]
 bool ptx_is_half_arith(const char *head, const Mods *m)
 {
     ValueType t = ptx_last_type(m);
+    if (!strcmp(head, "set")) /* set.CMP.DTYPE.STYPE: the halves compared are the source's */
+        return m->ntypes == 2 && (t == TYPE_F16 || t == TYPE_BF16) &&
+               (m->types[0] == TYPE_U32 || m->types[0] == TYPE_F16 || m->types[0] == TYPE_BF16);
     if (m->ntypes != 1 || (t != TYPE_F16 && t != TYPE_BF16)) return false;
     if (!strcmp(head, "setp")) return true;
     for (int i = 0; i < HALF_OPS; i++)
@@ -131,24 +186,15 @@ bool ptx_decode_half(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     while (op < HALF_OPS && strcmp(head, HALF_HEADS[op])) op++;
     bool setp = !strcmp(head, "setp"), sat_ok = op == HALF_ADD || op == HALF_SUB || op == HALF_MUL || op == HALF_FMA;
     /* a pair of predicates (setp's x2 form), .and/.or, other roundings, NaN-propagating min/max: not yet */
-    if ((setp && (m->f16 || m->boolop >= 0 || m->cmp < 0 || (n && ops[0].kind == PO_PIPE))) || (m->sat && !sat_ok) ||
-        m->nan || (m->rnd != RND_NONE && m->rnd != RND_RN))
+    if ((setp && (m->boolop >= 0 || m->cmp < 0 || (n && (ops[0].kind == PO_PIPE) != m->f16))) ||
+        (m->sat && !sat_ok) || m->nan || (m->rnd != RND_NONE && m->rnd != RND_RN))
         return ptx_unsupported(P, opt);
-    if (setp) {
-        if (!ptx_nops(P, opt, n, 3, 3)) return false;
-        in->op = ptx_last_type(m) == TYPE_F16 ? OP_SETP_F16 : OP_SETP_BF16;
-        in->ndst = 1;
-        in->nsrc = 2;
-        if (!ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination") ||
-            !ptx_want_src(P, &ops[1], false, false, &in->src[0], "the first source") ||
-            !ptx_want_src(P, &ops[2], false, false, &in->src[1], "the second source"))
-            return false;
-    } else {
-        Opcode row = op == HALF_FMA ? OP_HALF_FMA : op == HALF_NEG || op == HALF_ABS ? OP_HALF_UNARY : OP_HALF_ARITH;
-        if (!ptx_reg_form(P, opt, row, ops, n, in)) return false;
-    }
+    if (setp) return setp_half(P, opt, m, ops, n, in, g);
+    if (!strcmp(head, "set")) return set_half(P, opt, m, ops, n, in, g);
+    Opcode row = op == HALF_FMA ? OP_HALF_FMA : op == HALF_NEG || op == HALF_ABS ? OP_HALF_UNARY : OP_HALF_ARITH;
+    if (!ptx_reg_form(P, opt, row, ops, n, in)) return false;
     in->type = (uint8_t)ptx_last_type(m);
-    in->mod = (uint8_t)(setp ? m->cmp : op);
+    in->mod = (uint8_t)op;
     in->sub = m->f16 ? 2 : 1; /* elements a lane */
     if (m->sat) in->iflags |= INSTR_SAT;
     return ptx_emit(P, in, g);

@@ -189,6 +189,20 @@ static bool parse_vector(Ptx *P, POp *o)
     return ptx_expect(P, '}', "to close the vector");
 }
 
+/* After a register operand: `|p`, a second destination that is a
+** predicate (setp's d|p, shfl's and match's), named with '%' or not. */
+static bool pipe_tail(Ptx *P, POp *o)
+{
+    if (!ptx_punct(&P->tok, '|')) return true;
+    ptx_next(P);
+    Tok u = P->tok;
+    bool ok = u.kind == TK_WORD && (u.s[0] == '%' ? ptx_reg(P, &u, &o->v2, &o->cls2) : ptx_named_reg(P, &u, &o->v2, &o->cls2));
+    if (!ok || o->cls2 != VREG_PRED) return P->failed ? false : ptx_fail(P, &u, "expected a predicate after '|'");
+    o->kind = PO_PIPE;
+    ptx_next(P);
+    return true;
+}
+
 bool ptx_parse_operand(Ptx *P, POp *o)
 {
     char q[80];
@@ -233,15 +247,7 @@ bool ptx_parse_operand(Ptx *P, POp *o)
         o->neg = notp;
         if (notp && o->cls != VREG_PRED) return ptx_fail(P, &t, "'!' negates a predicate; '%s' is not one", ptx_quote(&t, q, sizeof q));
         ptx_next(P);
-        if (ptx_punct(&P->tok, '|')) { /* d|p */
-            ptx_next(P);
-            Tok u = P->tok;
-            if (u.kind != TK_WORD || !ptx_reg(P, &u, &o->v2, &o->cls2) || o->cls2 != VREG_PRED)
-                return P->failed ? false : ptx_fail(P, &u, "expected a predicate after '|'");
-            o->kind = PO_PIPE;
-            ptx_next(P);
-        }
-        return true;
+        return pipe_tail(P, o);
     }
     if (t.kind == TK_WORD) {
         if (neg || notp) return ptx_fail(P, &t, "unexpected sign before '%s'", ptx_quote(&t, q, sizeof q));
@@ -253,8 +259,9 @@ bool ptx_parse_operand(Ptx *P, POp *o)
         }
         if (ptx_named_reg(P, &t, &o->v, &o->cls)) { /* inline asm's scoped register, a call's argument */
             o->kind = PO_REG;
+            o->tok = t;
             ptx_next(P);
-            return true;
+            return pipe_tail(P, o);
         }
         o->kind = PO_WORD;
         o->sym = ptx_sym(P, &t);
@@ -314,7 +321,7 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
     static const char *const VOTES[VOTE_MODES] = { [VOTE_ALL] = "all", [VOTE_ANY] = "any", [VOTE_UNI] = "uni",
                                                    [VOTE_BALLOT] = "ballot" };
     bool is_atom = strcmp(head, "atom") == 0 || strcmp(head, "red") == 0 || strcmp(head, "redux") == 0;
-    bool is_setp = strcmp(head, "setp") == 0;
+    bool is_setp = strcmp(head, "setp") == 0 || strcmp(head, "set") == 0; /* set: the comparisons too */
     for (const char *p = dot; p && p < e;) {
         const char *pe = p + 1;
         while (pe < e && *pe != '.') pe++;
