@@ -29,11 +29,11 @@
 /* --------------------------------------------------------- name tables */
 
 static const char *range_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->ranges[id].name; }
-static const char *sym_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->syms[id].name; }
+const char *ptx_sym_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->syms[id].name; }
 static const char *plabel_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->k->labels[id].name; }
 static const char *kernel_mangled(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->prog->kernels[id].mangled; }
 
-static char *dup_tok(const Tok *t)
+char *ptx_dup_tok(const Tok *t)
 {
     char *s = malloc(t->len + 1);
     if (s) {
@@ -137,11 +137,23 @@ bool ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
 
 const PtxSym *ptx_sym(const Ptx *P, const Tok *t)
 {
-    uint32_t i = names_find(&P->sym_ix, t->s, t->len, sym_name, P);
+    uint32_t i = names_find(&P->sym_ix, t->s, t->len, ptx_sym_name, P);
     return i == NAMES_NONE ? NULL : &P->syms[i];
 }
 
 /* ------------------------------------------------------------ directives */
+
+uint8_t ptx_type_class(const Tok *t)
+{
+    static const char *const t32[] = { ".b32", ".u32", ".s32", ".f32", ".b16", ".u16", ".s16", ".b8", ".u8", ".s8",
+                                       ".f16", ".bf16", NULL };
+    static const char *const t64[] = { ".b64", ".u64", ".s64", ".f64", NULL };
+    for (int i = 0; t32[i]; i++)
+        if (ptx_is(t, t32[i])) return VREG_32;
+    for (int i = 0; t64[i]; i++)
+        if (ptx_is(t, t64[i])) return VREG_64;
+    return ptx_is(t, ".pred") ? VREG_PRED : 0;
+}
 
 /* .reg .TYPE %name<N>[, %other ...];  and a call's `.param .bN name;` (call_param: a
 ** register the call sequence's st.param / ld.param move through). A name
@@ -157,15 +169,7 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
                         ptx_quote(&P->tok, q, sizeof q));
     Tok tt = P->tok;
     if (tt.kind != TK_DIR) return ptx_fail(P, &tt, "expected a register type after .reg, found '%s'", ptx_quote(&tt, q, sizeof q));
-    uint8_t cls = 0;
-    static const char *const t32[] = { ".b32", ".u32", ".s32", ".f32", ".b16", ".u16", ".s16", ".b8", ".u8", ".s8",
-                                       ".f16", ".bf16", NULL };
-    static const char *const t64[] = { ".b64", ".u64", ".s64", ".f64", NULL };
-    for (int i = 0; t32[i]; i++)
-        if (ptx_is(&tt, t32[i])) cls = VREG_32;
-    for (int i = 0; t64[i]; i++)
-        if (ptx_is(&tt, t64[i])) cls = VREG_64;
-    if (ptx_is(&tt, ".pred")) cls = VREG_PRED;
+    uint8_t cls = ptx_type_class(&tt);
     if (!cls) {
         if (ptx_is(&tt, ".f16x2") || ptx_is(&tt, ".bf16x2") || ptx_is(&tt, ".b128"))
             return ptx_fail(P, &tt, "registers of type '%s' are not supported yet (supported: .pred .b8-.b64 .u8-.u64 .s8-.s64 .f16 .bf16 .f32 .f64)",
@@ -287,7 +291,7 @@ static bool parse_shared_decl(Ptx *P, bool is_extern, bool module_scope, bool lo
     if (!ptx_grow(P, (void **)&P->syms, &P->syms_cap, P->nsyms + 1, sizeof *P->syms)) return false;
     PtxSym *sym = &P->syms[P->nsyms];
     memset(sym, 0, sizeof *sym);
-    sym->name = dup_tok(&nt);
+    sym->name = ptx_dup_tok(&nt);
     if (!sym->name) return ptx_fail(P, &nt, "out of memory");
     sym->align = align;
     sym->size = dynamic ? 0 : (uint32_t)(count * esize);
@@ -296,7 +300,7 @@ static bool parse_shared_decl(Ptx *P, bool is_extern, bool module_scope, bool lo
     sym->line = nt.line;
     if (sym->size > (1u << 24)) return ptx_fail(P, &nt, "shared variable larger than 16 MiB");
 
-    if (!names_add(&P->sym_ix, P->nsyms, sym_name, P)) return ptx_fail(P, &nt, "out of memory");
+    if (!names_add(&P->sym_ix, P->nsyms, ptx_sym_name, P)) return ptx_fail(P, &nt, "out of memory");
     P->nsyms++;
     return ptx_expect(P, ';', local ? "after the .local declaration" : "after the .shared declaration");
 }
@@ -417,7 +421,7 @@ static bool parse_param(Ptx *P, Kernel *k)
     memcpy(p->name, nm, nl);
     p->name[nl] = 0;
     if (!ptx_grow(P, (void **)&P->pnames, &P->pnames_cap, k->nparams + 1, sizeof *P->pnames)) return false;
-    P->pnames[k->nparams] = dup_tok(&nt);
+    P->pnames[k->nparams] = ptx_dup_tok(&nt);
     if (!P->pnames[k->nparams]) return ptx_fail(P, &nt, "out of memory");
     P->npnames = k->nparams + 1;
     p->type = type;
@@ -543,7 +547,7 @@ static bool finish_kernel(Ptx *P)
 ** .signature. */
 static bool name_kernel(Ptx *P, Kernel *k, const Tok *nt)
 {
-    k->mangled = dup_tok(nt);
+    k->mangled = ptx_dup_tok(nt);
     if (!k->mangled) return ptx_fail(P, nt, "out of memory");
     k->signature = ptx_demangle(k->mangled);
     char bare[ISA_MAX_NAME];
@@ -566,7 +570,7 @@ static void reset_kernel_state(Ptx *P)
     }
     P->nsyms = keep;
     names_clear(&P->sym_ix);
-    for (uint32_t i = 0; i < P->nsyms; i++) names_add(&P->sym_ix, i, sym_name, P); /* fits: it held more */
+    for (uint32_t i = 0; i < P->nsyms; i++) names_add(&P->sym_ix, i, ptx_sym_name, P); /* fits: it held more */
     names_clear(&P->range_ix);
     names_clear(&P->label_ix);
     P->nranges = 0;

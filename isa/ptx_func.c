@@ -15,8 +15,6 @@
 
 const char PTX_RET_LABEL[] = "@ret"; /* '@' starts no PTX name */
 
-static const char *sym_name(const void *ctx, uint32_t id) { return ((const Ptx *)ctx)->syms[id].name; }
-
 void ptx_mark(const Ptx *P, PtxMark *m)
 {
     *m = (PtxMark){ P->lx, P->tok, P->in_comment, P->comment_line, P->comment_col };
@@ -33,10 +31,8 @@ void ptx_seek(Ptx *P, const PtxMark *m)
 
 static char *dup_name(Ptx *P, const Tok *t)
 {
-    char *s = malloc(t->len + 1);
-    if (!s) return ptx_fail(P, t, "out of memory"), NULL;
-    memcpy(s, t->s, t->len);
-    s[t->len] = 0;
+    char *s = ptx_dup_tok(t);
+    if (!s) ptx_fail(P, t, "out of memory");
     return s;
 }
 
@@ -47,13 +43,9 @@ static bool func_param(Ptx *P, PtxFuncParam *fp)
     if (!ptx_is(&P->tok, ".param"))
         return ptx_fail(P, &P->tok, "expected '.param' in a device function's parameters, found '%s'", ptx_quote(&P->tok, q, sizeof q));
     ptx_next(P);
-    static const char *const t32[] = { ".b32", ".u32", ".s32", ".f32", ".b16", ".u16", ".s16", ".b8", ".u8", ".s8", NULL };
-    static const char *const t64[] = { ".b64", ".u64", ".s64", ".f64", NULL };
     while (P->tok.kind == TK_DIR) {
-        for (int i = 0; t32[i]; i++)
-            if (ptx_is(&P->tok, t32[i])) fp->cls = VREG_32;
-        for (int i = 0; t64[i]; i++)
-            if (ptx_is(&P->tok, t64[i])) fp->cls = VREG_64;
+        uint8_t cls = ptx_type_class(&P->tok);
+        if (cls == VREG_32 || cls == VREG_64) fp->cls = cls;
         if (ptx_is(&P->tok, ".align")) ptx_next(P); /* its number */
         ptx_next(P);
     }
@@ -293,7 +285,7 @@ static bool open_frame(Ptx *P, Frame *fr)
     fr->loc_file = P->loc_file, fr->loc_line = P->loc_line;
     fr->loc_inl_file = P->loc_inl_file, fr->loc_inl_line = P->loc_inl_line;
     for (uint32_t i = 0; i < P->nsyms; i++) /* the module's shared variables, seen everywhere */
-        if (P->syms[i].module_scope && !names_add(&P->sym_ix, i, sym_name, P)) return ptx_fail(P, &P->tok, "out of memory");
+        if (P->syms[i].module_scope && !names_add(&P->sym_ix, i, ptx_sym_name, P)) return ptx_fail(P, &P->tok, "out of memory");
     return true;
 }
 

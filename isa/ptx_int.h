@@ -161,6 +161,11 @@ bool        ptx_punct(const Tok *t, char c);
 bool        ptx_expect(Ptx *P, char c, const char *context);
 bool        ptx_int(Ptx *P, const Tok *t, bool neg, int64_t *out);
 bool        ptx_grow(Ptx *P, void **arr, uint32_t *cap, uint32_t need, size_t elem);
+char       *ptx_dup_tok(const Tok *t);                  /* malloc'd, NUL-terminated; NULL when out of memory */
+const char *ptx_sym_name(const void *ctx, uint32_t id);  /* names_* callback of P->sym_ix */
+/* VREG_32 for the 8- to 32-bit types (.f16 .bf16 included), VREG_64 for the
+** 64-bit ones, VREG_PRED for .pred; 0 for anything else. */
+uint8_t     ptx_type_class(const Tok *t);
 bool        ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
 /* Whether word t (no '%') names a single declared register: inline asm's
 ** scoped `.reg .pred p;`, a call's `.param` (a register here). */
