@@ -321,6 +321,8 @@ int cmd_exec(int argc, char **argv)
                          "%s has NVIDIA's CUDA runtime linked in statically (nvcc's default), which gpusim cannot "
                          "replace: rebuild it with 'nvcc -cudart shared ...', or give gpusim exec the .cu file",
                          path);
+    if (o.trace && o.report && (!strcmp(o.trace, o.report) || cli_same_file(o.trace, o.report)))
+        return cli_error("exec", "--trace and --report name one file (%s): give each its own", o.trace);
     if (o.trace && !trace_writable(o.trace, prog_argv[0], path)) return EXIT_BAD_INPUT;
     if (!set_program_env(&o, prog_argv[0], cudart))
         return cli_error("exec", "cannot set the program's environment (out of memory)");

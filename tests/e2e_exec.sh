@@ -184,6 +184,8 @@ EOF
 then ok; else bad "exec --trace: the launches' spans" "$(head -c 300 "$TMP/exec-trace.json")"; fi
 expect_rc "exec --trace onto the program" 2 exec --trace "$X/divergence.cu" "$X/divergence.cu"
 expect_err "exec --trace onto the program says so" "is the program"
+expect_rc "exec --trace and --report on one file" 2 exec --trace "$TMP/one.json" --report "$TMP/one.json" "$X/divergence.cu"
+expect_err "exec --trace and --report on one file says so" "name one file"
 expect_rc "exec --trace into a missing folder" 2 exec --trace "$TMP/no/such/dir/t.json" "$X/divergence.cu"
 expect_err "exec --trace into a missing folder says so" "cannot write trace file"
 
