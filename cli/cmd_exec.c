@@ -197,23 +197,20 @@ static bool trace_writable(const char *trace, const char *given, const char *pro
 ** library first on the library path and preloaded. */
 static bool set_program_env(const ExecOptions *o, const char *program, const char *cudart)
 {
-    const char *gpu = o->gpu, *kernels = o->kernels, *report = o->report;
-    char *const *sets = o->sets;
-    int nsets = o->nsets;
     char num[32], dir[4096];
     const char *slash = strrchr(cudart, '/');
     snprintf(dir, sizeof dir, "%.*s", (int)(slash - cudart), cudart);
     size_t cap = 1;
-    for (int s = 0; s < nsets; s++) cap += strlen(sets[s]) + 1;
+    for (int s = 0; s < o->nsets; s++) cap += strlen(o->sets[s]) + 1;
     char *setlist = malloc(cap);
     if (!setlist) return false;
     size_t len = 0;
     setlist[0] = '\0';
-    for (int s = 0; s < nsets; s++) len += (size_t)snprintf(setlist + len, cap - len, "%s%s", s ? "\n" : "", sets[s]);
-    bool ok = setenv("GPUSIM_GPU", gpu ? gpu : CONFIG_DEFAULT_GPU, 1) == 0 && setenv("GPUSIM_SET", setlist, 1) == 0 &&
+    for (int s = 0; s < o->nsets; s++) len += (size_t)snprintf(setlist + len, cap - len, "%s%s", s ? "\n" : "", o->sets[s]);
+    bool ok = setenv("GPUSIM_GPU", o->gpu ? o->gpu : CONFIG_DEFAULT_GPU, 1) == 0 && setenv("GPUSIM_SET", setlist, 1) == 0 &&
               setenv("GPUSIM_PROGRAM", program, 1) == 0 &&
-              setenv("GPUSIM_KERNELS", kernels ? kernels : "", 1) == 0 &&
-              setenv("GPUSIM_REPORT", report ? report : "", 1) == 0 &&
+              setenv("GPUSIM_KERNELS", o->kernels ? o->kernels : "", 1) == 0 &&
+              setenv("GPUSIM_REPORT", o->report ? o->report : "", 1) == 0 &&
               setenv("GPUSIM_TRACE", o->trace ? o->trace : "", 1) == 0 &&
               setenv("GPUSIM_SOURCE", o->source ? "1" : "0", 1) == 0;
     free(setlist);

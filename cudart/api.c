@@ -600,11 +600,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
     return api_leave(rt, api_valid_stream(rt, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
-cudaError_t cudaStreamQuery(cudaStream_t stream)
-{
-    ENTER(rt);
-    return api_leave(rt, api_valid_stream(rt, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
-}
+/* Work is done when it is issued: a query is a synchronization. */
+cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {

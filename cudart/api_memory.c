@@ -12,13 +12,6 @@
 
 static void *side(Runtime *rt, const void *p, size_t n, bool device, const char *call, const char *which);
 
-/* The Async forms run at once, but their stream must be one, as in CUDA. */
-static cudaError_t stream_ok(cudaStream_t stream)
-{
-    ENTER(rt);
-    return api_leave(rt, api_valid_stream(rt, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
-}
-
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     ENTER(rt);
@@ -223,7 +216,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                               enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    cudaError_t e = stream_ok(stream);
+    cudaError_t e = cudaStreamQuery(stream); /* the Async forms run at once; their stream must be one */
     return e ? e : cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -272,14 +265,14 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    cudaError_t e = stream_ok(stream);
+    cudaError_t e = cudaStreamQuery(stream); /* the Async forms run at once; their stream must be one */
     return e ? e : cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    cudaError_t e = stream_ok(stream);
+    cudaError_t e = cudaStreamQuery(stream); /* the Async forms run at once; their stream must be one */
     return e ? e : cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
@@ -317,7 +310,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-    cudaError_t e = stream_ok(stream);
+    cudaError_t e = cudaStreamQuery(stream); /* the Async forms run at once; their stream must be one */
     return e ? e : cudaMemset(devPtr, value, count);
 }
 

@@ -390,8 +390,8 @@ static bool mov_halves(Ptx *P, const POp *ops, Instr *in, uint32_t g)
     if (e[0].kind != PO_REG || e[1].kind != PO_REG) return ptx_fail(P, &v->tok, "expected {lo, hi} registers");
     Instr hi = *in;
     in->op = OP_AND_B32, hi.op = OP_SHR_U32;
-    in->ndst = in->nsrc = hi.ndst = hi.nsrc = 2;
     in->ndst = hi.ndst = 1;
+    in->nsrc = hi.nsrc = 2;
     in->src[1] = (Operand){ .kind = OPND_IMM, .value = 0xffff };
     hi.src[1] = (Operand){ .kind = OPND_IMM, .value = 16 };
     in->slots = hi.slots = 0, in->lunit = hi.lunit = in->llat = hi.llat = UNIT_ALU;
@@ -732,7 +732,7 @@ bool ptx_decode_match(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
 {
     (void)head;
     ValueType t = ptx_last_type(m);
-    bool all = opt->len > 9 && !memcmp(opt->s, "match.all", 9);
+    bool all = m->all;
     if (!(m->any || all) || !m->sync || m->ntypes != 1 || (t != TYPE_B32 && t != TYPE_B64) ||
         (ops[0].kind == PO_PIPE && !all))
         return ptx_unsupported(P, opt);

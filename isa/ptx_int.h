@@ -245,7 +245,7 @@ typedef struct {
     int       space;      /* MemSpace, or MODS_NO_SPACE, MODS_LOCAL, MODS_CONST */
     uint32_t  vec;
     int       cmp, boolop, rnd, shfl, vote, atom, testp, prmt;
-    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any;
+    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any, all;
 } Mods;
 
 /* Parses the operand at P->tok into *o and moves past it. */

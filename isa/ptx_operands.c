@@ -380,8 +380,7 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (n == 4 && memcmp(w, "warp", 4) == 0 && strcmp(head, "bar") == 0) { /* bar.warp.sync: its decoder reads it */
         }
         else if (n == 3 && memcmp(w, "any", 3) == 0 && strcmp(head, "match") == 0) m->any = true;
-        else if (n == 3 && memcmp(w, "all", 3) == 0 && strcmp(head, "match") == 0) { /* match.all: its decoder reads it */
-        }
+        else if (n == 3 && memcmp(w, "all", 3) == 0 && strcmp(head, "match") == 0) m->all = true;
         else if (name_in(IGNORED, 21, w, n) >= 0 || memchr(w, ':', n)) { /* ordering, scope, cache hints */
             if (n == 2 && memcmp(w, "nc", 2) == 0) m->nc = true;
         } else if ((n == 2 && memcmp(w, "gl", 2) == 0) && strcmp(head, "membar") == 0) {
