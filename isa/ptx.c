@@ -163,10 +163,15 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
 {
     ptx_next(P);
     char q[80];
-    if (call_param && !ptx_is(&P->tok, ".b32") && !ptx_is(&P->tok, ".b64") && !ptx_is(&P->tok, ".u32") &&
+    if (call_param && ptx_is(&P->tok, ".align")) { /* a struct's: the fields keep their own alignment */
+        ptx_next(P);
+        ptx_next(P);
+    }
+    bool bytes_type = ptx_is(&P->tok, ".b8");
+    if (call_param && !bytes_type && !ptx_is(&P->tok, ".b32") && !ptx_is(&P->tok, ".b64") && !ptx_is(&P->tok, ".u32") &&
         !ptx_is(&P->tok, ".u64") && !ptx_is(&P->tok, ".s32") && !ptx_is(&P->tok, ".f32") && !ptx_is(&P->tok, ".f64"))
-        return ptx_fail(P, &P->tok, "a call parameter '%s' is not supported yet (calls take 32- and 64-bit scalars)",
-                        ptx_quote(&P->tok, q, sizeof q));
+        return ptx_fail(P, &P->tok, "a call parameter '%s' is not supported yet (calls take 32- and 64-bit scalars and "
+                        "structs, .b8 name[N])", ptx_quote(&P->tok, q, sizeof q));
     Tok tt = P->tok;
     if (tt.kind != TK_DIR) return ptx_fail(P, &tt, "expected a register type after .reg, found '%s'", ptx_quote(&tt, q, sizeof q));
     uint8_t cls = ptx_type_class(&tt);
@@ -215,6 +220,19 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
             ri = P->nranges++;
             P->k->vregs += count ? count : 1;
         }
+        int64_t agg_bytes = 0; /* a struct by value: name[bytes] */
+        if (call_param && ptx_punct(&P->tok, '[')) {
+            ptx_next(P);
+            Tok bt = P->tok;
+            if (!bytes_type) return ptx_fail(P, &nt, "a call parameter that is an array must be .b8 (a struct by value, .b8 name[N])");
+            if (!ptx_int(P, &bt, false, &agg_bytes)) return false;
+            if (agg_bytes <= 0 || agg_bytes > 65536)
+                return ptx_fail(P, &bt, "a struct parameter's size %lld is out of range (1 .. 65536 bytes)", (long long)agg_bytes);
+            ptx_next(P);
+            if (!ptx_expect(P, ']', "after the struct parameter's size")) return false;
+        } else if (call_param && bytes_type) {
+            return ptx_fail(P, &nt, "a .b8 call parameter is a struct: expected '%s[N]'", ptx_quote(&nt, q, sizeof q));
+        }
         if (call_param) {
             if (count) return ptx_fail(P, &nt, "a call parameter is one register, not a range");
             uint32_t v = vreg_of(P, ri, P->ranges[ri].gen);
@@ -224,6 +242,7 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
                     return false;
                 P->callparams[P->ncallparams++] = v;
             }
+            if (!ptx_func_agg_open(P, v, (uint32_t)agg_bytes)) return false;
         }
         if (!ptx_punct(&P->tok, ',')) break;
         ptx_next(P);
@@ -574,7 +593,7 @@ static void reset_kernel_state(Ptx *P)
     names_clear(&P->range_ix);
     names_clear(&P->label_ix);
     P->nranges = 0;
-    P->ncallparams = 0;
+    P->ncallparams = P->naggs = P->nfields = 0;
     P->inline_calls = P->inline_depth = P->naliases = P->alias_base = 0;
     P->call.active = false;
     P->nv = 0;
@@ -841,6 +860,8 @@ bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Dia
     free(P->guard_v);
     free(P->vclass);
     free(P->callparams);
+    free(P->aggs);
+    free(P->fields);
     ptx_funcs_free(P);
     free(P->vmap_key);
     free(P->vmap_val);

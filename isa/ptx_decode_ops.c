@@ -56,6 +56,7 @@ static bool mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in)
 static bool callparam_move(Ptx *P, const Tok *opt, const Mods *m, bool store, uint32_t words, const POp *addr, const POp *val,
                            Instr *in, uint32_t g)
 {
+    if (ptx_func_is_agg(P, addr->v)) return ptx_func_agg_move(P, opt, m, store, addr, val, in, g);
     if (addr->disp || m->vec > 1) return ptx_unsupported(P, opt);
     POp reg = { .kind = PO_REG, .tok = addr->tok, .v = addr->v, .cls = addr->cls };
     uint8_t want = words == 2 ? VREG_64 : VREG_32;

@@ -55,7 +55,14 @@ static bool func_param(Ptx *P, PtxFuncParam *fp)
     ptx_next(P);
     if (ptx_punct(&P->tok, '[')) { /* a struct by value: bytes */
         fp->array = true;
-        while (P->tok.kind != TK_EOF && !ptx_punct(&P->tok, ']')) ptx_next(P);
+        ptx_next(P);
+        int64_t bytes;
+        Tok bt = P->tok;
+        if (!ptx_int(P, &bt, false, &bytes)) return false;
+        if (bytes <= 0 || bytes > 65536)
+            return ptx_fail(P, &bt, "a struct parameter's size %lld is out of range (1 .. 65536 bytes)", (long long)bytes);
+        fp->bytes = (uint32_t)bytes;
+        ptx_next(P);
         if (!ptx_expect(P, ']', "after the parameter's size")) return false;
     }
     return true;
@@ -166,16 +173,121 @@ void ptx_funcs_free(Ptx *P)
     free(P->aliases);
 }
 
-/* A call's operand as the .param register it must be. */
-static bool call_param(Ptx *P, const POp *o, uint8_t cls, const char *fn, const char *what, uint32_t *v)
+/* ------------------------------------------------ structs passed by value */
+
+static PtxAgg *agg_of(const Ptx *P, uint32_t v)
+{
+    for (uint32_t i = 0; i < P->naggs; i++)
+        if (P->aggs[i].v == v) return &P->aggs[i];
+    return NULL;
+}
+
+bool ptx_func_is_agg(const Ptx *P, uint32_t v)
+{
+    return agg_of(P, v) != NULL;
+}
+
+bool ptx_func_agg_open(Ptx *P, uint32_t v, uint32_t bytes)
+{
+    PtxAgg *a = agg_of(P, v);
+    if (!bytes && a) *a = P->aggs[--P->naggs]; /* a scalar now (another call's `retval0`) */
+    if (!bytes) a = NULL;
+    else if (!a) {
+        if (!ptx_grow(P, (void **)&P->aggs, &P->aggs_cap, P->naggs + 1, sizeof *P->aggs)) return false;
+        a = &P->aggs[P->naggs++];
+        a->v = v;
+    }
+    if (a) a->bytes = bytes;
+    uint32_t keep = 0; /* a new call's struct: the last call's fields are gone */
+    for (uint32_t i = 0; i < P->nfields; i++)
+        if (P->fields[i].agg != v) P->fields[keep++] = P->fields[i];
+    P->nfields = keep;
+    return true;
+}
+
+/* The register of struct a's field [off, off + bytes): the one st.param
+** made there (made now if none was: an unset field reads as whatever its
+** register holds). A field that overlaps another without being it (a
+** double read as two words) is refused. */
+static bool agg_field(Ptx *P, const PtxAgg *a, const Tok *at, bool store, uint32_t off, uint32_t bytes, uint32_t *v)
+{
+    for (uint32_t i = 0; i < P->nfields; i++) {
+        const PtxField *f = &P->fields[i];
+        if (f->agg != a->v || f->off + f->bytes <= off || off + bytes <= f->off) continue;
+        if (f->off == off && f->bytes == bytes) {
+            *v = f->v;
+            return true;
+        }
+        return ptx_fail(P, at, "%s %u bytes at offset %u of a struct parameter whose field there is %u bytes at "
+                               "offset %u: not supported (a field is read and written whole, as it was first written)",
+                        store ? "st.param writes" : "ld.param reads", bytes, off, f->bytes, f->off);
+    }
+    if (!ptx_fresh_reg(P, at, bytes == 8 ? VREG_64 : VREG_32, v)) return false;
+    if (!ptx_grow(P, (void **)&P->fields, &P->fields_cap, P->nfields + 1, sizeof *P->fields)) return false;
+    P->fields[P->nfields++] = (PtxField){ a->v, *v, off, bytes };
+    return true;
+}
+
+bool ptx_func_agg_move(Ptx *P, const Tok *opt, const Mods *m, bool store, const POp *addr, const POp *val, Instr *in,
+                       uint32_t g)
+{
+    char q[80];
+    const PtxAgg *a = agg_of(P, addr->v);
+    ValueType t = ptx_last_type(m);
+    uint32_t size = type_bytes(t), n = m->vec > 1 ? m->vec : 1;
+    if ((val->kind == PO_VEC) != (n > 1) || (val->kind == PO_VEC && val->nelem != n))
+        return ptx_fail(P, &val->tok, "'%s' moves %u element(s): expected %s", ptx_quote(opt, q, sizeof q), n,
+                        n > 1 ? "a vector {..} of that many" : "one register");
+    for (uint32_t e = 0; e < n; e++) {
+        POp one = *val;
+        if (val->kind == PO_VEC)
+            one = (POp){ .kind = val->eimm[e] ? PO_IMM : PO_REG, .tok = val->etok[e], .v = val->ev[e], .cls = val->ecls[e],
+                         .ival = val->eival[e] };
+        int64_t off = addr->disp + (int64_t)e * size;
+        if (off < 0 || off + size > a->bytes)
+            return ptx_fail(P, &addr->tok, "%u bytes at offset %lld are outside the struct parameter (%u bytes)", size,
+                            (long long)off, a->bytes);
+        uint32_t fv;
+        if (!agg_field(P, a, &addr->tok, store, (uint32_t)off, size, &fv)) return false;
+        POp field = { .kind = PO_REG, .tok = addr->tok, .v = fv, .cls = size == 8 ? VREG_64 : VREG_32 };
+        Instr x = *in;
+        x.ndst = x.nsrc = 1;
+        x.op = (uint8_t)(size == 8 ? OP_MOV_B64 : OP_MOV);
+        x.type = (uint8_t)(size == 8 ? TYPE_B64 : TYPE_B32);
+        if (!store && size < 4) { /* a byte or half-word read: extended as ld.param.u8 / .s8 does, free */
+            x.op = (uint8_t)(t == TYPE_S8 || t == TYPE_S16 ? OP_BFE_S32 : OP_BFE_U32);
+            x.type = (uint8_t)OP_INFO[x.op].type;
+            x.nsrc = 3;
+            x.src[1] = (Operand){ .kind = OPND_IMM, .value = 0 };
+            x.src[2] = (Operand){ .kind = OPND_IMM, .value = size * 8 };
+            x.slots = 0, x.lunit = x.llat = UNIT_ALU;
+        }
+        const POp *d = store ? &field : &one, *s = store ? &one : &field;
+        if (!ptx_want_reg(P, d, size == 8 ? VREG_64 : VREG_32, &x.dst[0], "the destination") ||
+            !ptx_want_src(P, s, size == 8, ptx_is_float(t), &x.src[0], "the source") || !ptx_emit(P, &x, g))
+            return false;
+    }
+    return true;
+}
+
+/* A call's operand as the .param register it must be: a scalar of the
+** function's width, or a struct of its size. */
+static bool call_param(Ptx *P, const POp *o, const PtxFuncParam *fp, const char *fn, const char *what, uint32_t *v)
 {
     char q[80];
     if (o->kind != PO_REG || !ptx_is_callparam(P, o->v))
         return ptx_fail(P, &o->tok, "%s of the call of '%s' is '%s': expected a .param declared in the call's braces",
                         what, fn, ptx_quote(&o->tok, q, sizeof q));
-    if (o->cls != cls)
+    const PtxAgg *a = agg_of(P, o->v);
+    if (fp->array != (a != NULL))
+        return ptx_fail(P, &o->tok, "%s of the call of '%s' is %s, the function's is %s", what, fn,
+                        a ? "a struct" : "a scalar", fp->array ? "a struct" : "a scalar");
+    if (a && a->bytes != fp->bytes)
+        return ptx_fail(P, &o->tok, "%s of the call of '%s' is a struct of %u bytes, the function's of %u", what, fn,
+                        a->bytes, fp->bytes);
+    if (!a && o->cls != fp->cls)
         return ptx_fail(P, &o->tok, "%s of the call of '%s' is %s-bit, the function's is %s-bit", what, fn,
-                        o->cls == VREG_64 ? "64" : "32", cls == VREG_64 ? "64" : "32");
+                        o->cls == VREG_64 ? "64" : "32", fp->cls == VREG_64 ? "64" : "32");
     *v = o->v;
     return true;
 }
@@ -204,16 +316,17 @@ bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t 
         return ptx_fail(P, opt, "the call of '%s' passes %u arguments; it takes %u", name, n - 2, f->nparams);
     P->call.active = false;
     for (uint32_t i = 0; i < f->nparams; i++) {
-        if (f->params[i].array)
-            return ptx_fail(P, &ops[2 + i].tok, "'%s' takes a struct by value (parameter %u): not supported yet in calls", name, i + 1);
         snprintf(q, sizeof q, "argument %u", i + 1);
-        if (!call_param(P, &ops[2 + i], f->params[i].cls, name, q, &P->call.args[i])) return false;
+        if (!call_param(P, &ops[2 + i], &f->params[i], name, q, &P->call.args[i])) return false;
     }
-    if (f->has_ret && f->ret.array) return ptx_fail(P, opt, "'%s' returns a struct by value: not supported yet in calls", name);
     if (f->has_ret && ops[0].kind == PO_NONE) { /* its value unused */
-        if (!ptx_fresh_reg(P, opt, f->ret.cls, &P->call.ret_v)) return false;
+        if (!ptx_fresh_reg(P, opt, f->ret.array ? VREG_32 : f->ret.cls, &P->call.ret_v)) return false;
+        if (!ptx_grow(P, (void **)&P->callparams, &P->callparams_cap, P->ncallparams + 1, sizeof *P->callparams))
+            return false;
+        P->callparams[P->ncallparams++] = P->call.ret_v; /* the body's st.param writes it */
+        if (f->ret.array && !ptx_func_agg_open(P, P->call.ret_v, f->ret.bytes)) return false;
     } else if (f->has_ret) {
-        if (!call_param(P, &ops[0], f->ret.cls, name, "the return value", &P->call.ret_v)) return false;
+        if (!call_param(P, &ops[0], &f->ret, name, "the return value", &P->call.ret_v)) return false;
     } else if (ops[0].kind != PO_NONE) {
         return ptx_fail(P, &ops[0].tok, "'%s' returns nothing, but the call takes a return value", name);
     }

@@ -58,9 +58,10 @@ typedef struct {
 /* A device function's parameter or return value: a 32- or 64-bit scalar
 ** (array: a struct by value, which calls do not take yet). */
 typedef struct {
-    char   *name;
-    uint8_t cls;
-    bool    array;
+    char    *name;
+    uint8_t  cls;
+    bool     array;  /* a struct by value: `.param .b8 name[bytes]`        */
+    uint32_t bytes;
 } PtxFuncParam;
 
 #define PTX_FUNC_MAX_PARAMS 32
@@ -84,6 +85,19 @@ typedef struct {
     const char *name;
     uint32_t    v;
 } PtxAlias;
+
+/* A call's struct passed or returned by value (`.param .b8 name[bytes]`
+** in the call's braces): its name is a register that holds nothing, and
+** each field that st.param writes at an offset is a register of its own,
+** which ld.param reads at the same offset and width (isa/ptx_func.c). */
+typedef struct {
+    uint32_t v, bytes;
+} PtxAgg;
+
+typedef struct {
+    uint32_t agg, v;   /* the struct's name register; the field's register */
+    uint32_t off, bytes;
+} PtxField;
 
 typedef struct {
     Lex         lx;        /* the current line                              */
@@ -114,6 +128,10 @@ typedef struct {
     ** fills and ld.param reads, by virtual register */
     uint32_t   *callparams;
     uint32_t    ncallparams, callparams_cap;
+    PtxAgg     *aggs;      /* those of them that are structs, and their fields */
+    uint32_t    naggs, aggs_cap;
+    PtxField   *fields;
+    uint32_t    nfields, fields_cap;
     NameIndex   label_ix;
     NameIndex   kernel_ix; /* kernels by their .entry name, for 'defined twice' */
     char      **pnames;    /* parameter names as written                    */
@@ -346,6 +364,14 @@ bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t 
 bool ptx_func_inline(Ptx *P);
 /* The register an inlined body's parameter name t stands for. */
 bool ptx_func_alias(const Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls);
+/* A call's parameter declared: a struct of `bytes` (again: its fields
+** start anew), or a scalar (bytes 0). */
+bool ptx_func_agg_open(Ptx *P, uint32_t v, uint32_t bytes);
+bool ptx_func_is_agg(const Ptx *P, uint32_t v);
+/* st.param / ld.param of a struct parameter's field(s) at addr: moves into
+** or out of the fields' registers, free. */
+bool ptx_func_agg_move(Ptx *P, const Tok *opt, const Mods *m, bool store, const POp *addr, const POp *val, Instr *in,
+                       uint32_t g);
 /* The label an inlined body's `ret` branches to. */
 extern const char PTX_RET_LABEL[];
 void ptx_funcs_free(Ptx *P);

@@ -139,6 +139,56 @@ START_TEST(test_device_functions)
 }
 END_TEST
 
+/* Structs by value (`.param .b8 p[N]`): a 16-byte struct of a 64-bit, a
+** 32-bit and two byte fields (one signed: sign-extended when read), returned
+** as an 8-byte struct read as a vector; then `param0` declared again for a
+** call with another layout (an 8-byte field where the first had two words),
+** which must see the new call's values. */
+START_TEST(test_struct_params)
+{
+    static const char src[] =
+        PTX_HEAD
+        ".func (.param .align 4 .b8 func_retval0[8]) mix(.param .align 8 .b8 mix_param_0[16])\n{\n"
+        "  .reg .b16 %rs<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+        "  ld.param.u64 %rd1, [mix_param_0];\n  ld.param.u32 %r1, [mix_param_0+8];\n"
+        "  ld.param.s8 %rs1, [mix_param_0+12];\n  ld.param.u8 %rs2, [mix_param_0+13];\n"
+        "  cvt.u32.u64 %r2, %rd1;\n  add.s32 %r3, %r2, %r1;\n  cvt.s32.s16 %r4, %rs1;\n  cvt.u32.u16 %r5, %rs2;\n"
+        "  st.param.v2.b32 [func_retval0+0], {%r3, %r4};\n  ret;\n}\n"
+        ".func (.param .b32 func_retval0) wide(.param .align 8 .b8 wide_param_0[16])\n{\n"
+        "  .reg .b32 %r<2>;\n  .reg .b64 %rd<3>;\n  ld.param.u64 %rd1, [wide_param_0+8];\n"
+        "  cvt.u32.u64 %r1, %rd1;\n  st.param.b32 [func_retval0+0], %r1;\n  ret;\n}\n"
+        ".visible .entry t(.param .u64 t_param_0)\n{\n"
+        "  .reg .b16 %rs<3>;\n  .reg .b32 %r<9>;\n  .reg .b64 %rd<5>;\n"
+        "  mov.u32 %r1, %tid.x;\n  cvt.u64.u32 %rd1, %r1;\n  shl.b64 %rd1, %rd1, 32;\n  add.s64 %rd1, %rd1, 100;\n"
+        "  neg.s32 %r2, %r1;\n  cvt.u16.u32 %rs1, %r2;\n  mov.u16 %rs2, 200;\n"
+        "  { .param .align 8 .b8 param0[16];\n  st.param.b64 [param0+0], %rd1;\n  st.param.b32 [param0+8], %r1;\n"
+        "  st.param.v2.b8 [param0+12], {%rs1, %rs2};\n  .param .align 4 .b8 retval0[8];\n"
+        "  call.uni (retval0), mix, (param0);\n  ld.param.v2.b32 {%r3, %r4}, [retval0+0];\n  }\n"
+        "  { .param .align 8 .b8 param0[16];\n  st.param.v2.b32 [param0+0], {%r1, %r1};\n"
+        "  add.s64 %rd2, %rd1, 7;\n  st.param.b64 [param0+8], %rd2;\n  .param .b32 retval0;\n"
+        "  call.uni (retval0), wide, (param0);\n  ld.param.b32 %r5, [retval0+0];\n  }\n"
+        "  ld.param.u64 %rd3, [t_param_0];\n  mul.wide.u32 %rd4, %r1, 12;\n  add.s64 %rd3, %rd3, %rd4;\n"
+        "  st.global.u32 [%rd3], %r3;\n  st.global.u32 [%rd3+4], %r4;\n  st.global.u32 [%rd3+8], %r5;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 32 * 12, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const int32_t *res = gmem_translate(g, out, 32 * 12);
+    for (int i = 0; i < 32; i++) {
+        ck_assert_msg(res[3 * i] == 100 + i, "lane %d: low word + int %d", i, res[3 * i]);
+        ck_assert_msg(res[3 * i + 1] == (int8_t)-i, "lane %d: signed byte %d", i, res[3 * i + 1]);
+        ck_assert_msg(res[3 * i + 2] == 107, "lane %d: the second call's field %d", i, res[3 * i + 2]);
+    }
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* What a call cannot be: each refuses its kernel, at the call, saying why. */
 static const struct {
     const char *funcs, *call, *message;
@@ -153,6 +203,14 @@ static const struct {
       CALL1("f", "%r1", "%r2"), "the call of 'f' passes 1 arguments; it takes 2" },
     { ".func (.param .b32 func_retval0) f(.param .b64 f_param_0)\n{\n  ret;\n}\n", CALL1("f", "%r1", "%r2"),
       "argument 1 of the call of 'f' is 32-bit, the function's is 64-bit" },
+    { ".func (.param .b32 func_retval0) f(.param .align 4 .b8 f_param_0[8])\n{\n  ret;\n}\n", CALL1("f", "%r1", "%r2"),
+      "argument 1 of the call of 'f' is a scalar, the function's is a struct" },
+    { ".func (.param .b32 func_retval0) f(.param .b32 f_param_0)\n{\n  ret;\n}\n",
+      "  { .param .align 4 .b8 param0[8];\n  .param .b32 retval0;\n  call.uni (retval0), f, (param0);\n  }\n",
+      "argument 1 of the call of 'f' is a struct, the function's is a scalar" },
+    { ".func (.param .b32 func_retval0) f(.param .align 4 .b8 f_param_0[8])\n{\n  ret;\n}\n",
+      "  { .param .align 4 .b8 param0[12];\n  .param .b32 retval0;\n  call.uni (retval0), f, (param0);\n  }\n",
+      "argument 1 of the call of 'f' is a struct of 12 bytes, the function's of 8" },
     { "", "  prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n",
       "indirect calls (function pointers, virtual functions) are not supported yet" },
 };
@@ -180,6 +238,7 @@ int main(void)
     suite_add_tcase(s, tc);
     TCase *fn = tcase_create("functions");
     tcase_add_test(fn, test_device_functions);
+    tcase_add_test(fn, test_struct_params);
     tcase_add_loop_test(fn, test_bad_calls, 0, (int)(sizeof BAD_CALLS / sizeof BAD_CALLS[0]));
     suite_add_tcase(s, fn);
     SRunner *r = srunner_create(s);
