@@ -874,6 +874,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
     case OP_MEMBAR:
     case OP_BAR_WARP:
+    case OP_PREFETCH:
         break;
     case OP_COUNT:
         break;

@@ -624,6 +624,8 @@ static bool refuse_kernel(Ptx *P, Kernel *k)
     P->failed = false;
     P->in_instr = false;
     P->varrefs = 0;
+    if (P->vector_open) P->body_depth++; /* its '{' was read as an operand's, its '}' comes */
+    P->vector_open = false;
     while (P->body_depth) {
         if (P->tok.kind == TK_EOF)
             return ptx_fail(P, &P->tok, "end of file inside kernel '%s': expected '}'", k->name);

@@ -302,7 +302,7 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
 ** not take yet: refused by name before their operands are read. */
 static const char *const NOT_YET[] = { "trap", "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
                                        "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "cp", "nanosleep",
-                                       "prefetch", "prefetchu", "isspacep", "mapa", "getctarank", "istypep",
+                                       "isspacep", "mapa", "getctarank", "istypep",
                                        "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
                                        "alloca", "dp2a", "fns", "bmsk", "szext", "cvt.pack",
                                        "mbarrier", "griddepcontrol", "applypriority", "discard", "createpolicy",
@@ -483,7 +483,8 @@ static const struct {
     { "setp", ptx_decode_setp },      { "mov", ptx_decode_mov },          { "cvta", ptx_decode_cvta },
     { "selp", ptx_decode_selp },      { "bra", ptx_decode_flow },         { "ret", ptx_decode_flow },
     { "exit", ptx_decode_flow },      { "bar", ptx_decode_bar },          { "barrier", ptx_decode_bar },
-    { "membar", ptx_decode_membar },  { "fence", ptx_decode_membar },     { "shfl", ptx_decode_shfl },
+    { "membar", ptx_decode_membar },  { "fence", ptx_decode_membar },     { "prefetch", ptx_decode_prefetch },
+    { "prefetchu", ptx_decode_prefetch },     { "shfl", ptx_decode_shfl },
     { "vote", ptx_decode_vote },      { "activemask", ptx_decode_activemask }, { "redux", ptx_decode_redux },
     { "testp", ptx_decode_testp },    { "prmt", ptx_decode_prmt },        { "shf", ptx_decode_shf },
     { "slct", ptx_decode_slct },      { "call", ptx_decode_call },      { "match", ptx_decode_match },      { "dp4a", ptx_decode_dp4a },

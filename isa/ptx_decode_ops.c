@@ -286,7 +286,10 @@ bool ptx_decode_cvt(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
     if (m->sat) in->iflags |= INSTR_SAT;
     in->ndst = in->nsrc = 1;
     if (!ptx_want_reg(P, &ops[0], ptx_is64(dt) ? VREG_64 : VREG_32, &in->dst[0], "the destination")) return false;
-    if (!ptx_want_src(P, &ops[1], ptx_is64(st), ptx_is_float(st), &in->src[0], "the source")) return false;
+    POp src = ops[1];
+    if (src.kind == PO_REG && src.cls == VREG_64 && !ptx_is64(st))
+        src.cls = VREG_32; /* a wider source register, as PTX allows cvt: its low word (a pair's first row) */
+    if (!ptx_want_src(P, &src, ptx_is64(st), ptx_is_float(st), &in->src[0], "the source")) return false;
     /* what ptxas makes of it: a zero-extension or a truncation is free
     ** (the high word is RZ, or dropped); a sign-extension one SHF; one to
     ** or from f64 is an I2F.F64 / F2I.F64 / F2F on the FP64 pipe; others one */
@@ -727,6 +730,27 @@ bool ptx_decode_membar(Ptx *P, const Tok *opt, const char *head, const Mods *m, 
     return ptx_emit(P, in, g);
 }
 
+
+/* prefetch{.global,.local}.{L1,L2} [a], prefetch.global.L2::evict_* [a] and
+** prefetchu.L1 [a]: a hint, kept as one issue slot (SASS CCTL); the address
+** is not read and no line is brought in. */
+bool ptx_decode_prefetch(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    char q[80], q2[80];
+    bool uniform = strcmp(head, "prefetchu") == 0;
+    if (m->cache_level == 0 || (uniform && (m->cache_level != 1 || m->space != MODS_NO_SPACE)))
+        return ptx_fail(P, opt, "'%s': expected %s", ptx_quote(opt, q, sizeof q),
+                        uniform ? "prefetchu.L1" : "a cache level .L1 or .L2 (prefetch.tensormap is not taken yet)");
+    if (m->space != MODS_NO_SPACE && m->space != SPACE_GLOBAL && m->space != MODS_LOCAL)
+        return ptx_fail(P, opt, "'%s': prefetch takes .global, .local or a generic address", ptx_quote(opt, q, sizeof q));
+    if (!ptx_nops(P, opt, n, 1, 1)) return false;
+    if (ops[0].kind != PO_MEM)
+        return ptx_fail(P, &ops[0].tok, "expected an address [..] after '%s', found '%s'", ptx_quote(opt, q, sizeof q),
+                        ptx_quote(&ops[0].tok, q2, sizeof q2));
+    in->op = OP_PREFETCH;
+    in->type = TYPE_NONE;
+    return ptx_emit(P, in, g);
+}
 
 /* match.any.sync.b32/.b64 d, a, membermask (match.all is not taken yet). */
 bool ptx_decode_match(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)

@@ -153,6 +153,7 @@ typedef struct {
     uint16_t    loc_inl_file;  /* .loc's `inlined_at F L`: the call it was inlined into */
     uint32_t    loc_inl_line;
     bool        in_instr;
+    bool        vector_open; /* inside an operand's {..}                    */
     /* device functions, and the calls of them being inlined */
     PtxFunc    *funcs;
     uint32_t    nfuncs, funcs_cap;
@@ -263,6 +264,7 @@ typedef struct {
     int       space;      /* MemSpace, or MODS_NO_SPACE, MODS_LOCAL, MODS_CONST */
     uint32_t  vec;
     int       cmp, boolop, rnd, shfl, vote, atom, testp, prmt;
+    int       cache_level; /* prefetch's .L1 / .L2 (1, 2), 0 when absent */
     bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any, all;
 } Mods;
 
@@ -320,6 +322,7 @@ PTX_DECODER(ptx_decode_selp);
 PTX_DECODER(ptx_decode_flow);       /* bra, ret, exit               */
 PTX_DECODER(ptx_decode_bar);        /* bar, barrier, bar.warp.sync  */
 PTX_DECODER(ptx_decode_membar);     /* membar, fence                */
+PTX_DECODER(ptx_decode_prefetch);   /* prefetch, prefetchu          */
 PTX_DECODER(ptx_decode_shfl);
 PTX_DECODER(ptx_decode_vote);
 PTX_DECODER(ptx_decode_activemask);

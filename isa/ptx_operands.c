@@ -156,6 +156,7 @@ static bool parse_vector(Ptx *P, POp *o)
     char q[80];
     o->kind = PO_VEC;
     ptx_next(P);
+    P->vector_open = true; /* a failure inside: its '}' is not the scope's (refuse_kernel) */
     for (;;) {
         if (o->nelem == 4) return ptx_fail(P, &P->tok, "at most 4 elements in a vector operand");
         Tok u = P->tok;
@@ -169,6 +170,8 @@ static bool parse_vector(Ptx *P, POp *o)
         }
         if (u.kind == TK_WORD && u.s[0] == '%' && !neg) {
             if (!ptx_reg(P, &u, &o->ev[e], &o->ecls[e])) return false;
+        } else if (u.kind == TK_WORD && !neg && ptx_named_reg(P, &u, &o->ev[e], &o->ecls[e])) {
+            /* a register named without '%': inline assembly's scoped `lo`, `hi` */
         } else if (u.kind == TK_NUM) {
             POp n;
             if (!ptx_parse_number(P, &u, neg, &n)) return false;
@@ -186,7 +189,9 @@ static bool parse_vector(Ptx *P, POp *o)
         }
         break;
     }
-    return ptx_expect(P, '}', "to close the vector");
+    if (!ptx_expect(P, '}', "to close the vector")) return false;
+    P->vector_open = false;
+    return true;
 }
 
 /* After a register operand: `|p`, a second destination that is a
@@ -379,6 +384,8 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (n == 8 && memcmp(w, "shiftamt", 8) == 0) m->shiftamt = true;
         else if (n == 4 && memcmp(w, "warp", 4) == 0 && strcmp(head, "bar") == 0) { /* bar.warp.sync: its decoder reads it */
         }
+        else if (n >= 2 && w[0] == 'L' && (w[1] == '1' || w[1] == '2') && (n == 2 || w[2] == ':') && !strncmp(head, "prefetch", 8))
+            ok = m->cache_level == 0, kind = "cache levels", m->cache_level = w[1] - '0';
         else if (n == 3 && memcmp(w, "any", 3) == 0 && strcmp(head, "match") == 0) m->any = true;
         else if (n == 3 && memcmp(w, "all", 3) == 0 && strcmp(head, "match") == 0) m->all = true;
         else if (name_in(IGNORED, 21, w, n) >= 0 || memchr(w, ':', n)) { /* ordering, scope, cache hints */

@@ -230,6 +230,37 @@ START_TEST(test_bad_calls)
 }
 END_TEST
 
+/* prefetch in each of its forms is a hint: the kernel runs, and nothing it
+** names is read (a prefetch of address 0 must not fault); cvt from a 64-bit
+** register to a 32-bit source type reads the low word, as PTX allows (CUB's
+** radix sort writes `cvt.s64.s32 %rd, %rd`). */
+START_TEST(test_prefetch_and_wide_cvt)
+{
+    static const char src[] =
+        PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n"
+        "  .reg .b32 %r<4>;\n  .reg .b64 %rd<8>;\n"
+        "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u64 %rd7, 0;\n"
+        "  prefetch.global.L2 [%rd7];\n  prefetch.global.L1 [%rd2+128];\n  prefetchu.L1 [%rd7];\n"
+        "  prefetch.global.L2::evict_last [%rd2];\n  prefetch.L1 [%rd1];\n  prefetch.local.L2 [%rd7];\n"
+        "  mov.u32 %r1, %tid.x;\n  neg.s32 %r2, %r1;\n  cvt.u64.u32 %rd3, %r2;\n"
+        "  add.s64 %rd3, %rd3, 4294967296;\n  cvt.s64.s32 %rd4, %rd3;\n"
+        "  mul.wide.u32 %rd5, %r1, 8;\n  add.s64 %rd6, %rd2, %rd5;\n  st.global.u64 [%rd6], %rd4;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 32 * 8, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const int64_t *res = gmem_translate(g, out, 32 * 8);
+    for (int i = 0; i < 32; i++) ck_assert_msg(res[i] == -(int64_t)i, "lane %d: %lld", i, (long long)res[i]);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("exec_ptx");
@@ -241,6 +272,9 @@ int main(void)
     tcase_add_test(fn, test_struct_params);
     tcase_add_loop_test(fn, test_bad_calls, 0, (int)(sizeof BAD_CALLS / sizeof BAD_CALLS[0]));
     suite_add_tcase(s, fn);
+    TCase *misc = tcase_create("hints_and_conversions");
+    tcase_add_test(misc, test_prefetch_and_wide_cvt);
+    suite_add_tcase(s, misc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);

@@ -703,34 +703,42 @@ END_TEST
 /* A kernel the front end cannot take is refused alone: the file loads, the
 ** others run, and the refused one keeps its first error (with its CUDA
 ** line) for whoever launches it; the file is read on after its body, even
-** when the error was in a nested block. Before, the first unsupported
-** kernel refused the whole file. */
+** when the error was in a nested block, or inside a vector operand's
+** braces (whose '}' once closed the kernel early and refused the file).
+** Before, the first unsupported kernel refused the whole file. The good
+** kernel reads a 64-bit value's halves into inline assembly's scoped
+** registers, named without '%' (CUB's shuffles). */
 START_TEST(test_refused_kernel_alone)
 {
     static const char *src =
         ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/two.cu\"\n"
         ".visible .entry bad(.param .u64 bad_param_0)\n{\n  .reg .b32 %r<3>;\n.loc 1 7 3\n"
         "  { .reg .b32 inner;\n  brkpt;\n  }\n  ret;\n}\n"
+        ".visible .entry bad_vector(.param .u64 bad_vector_param_0)\n{\n  .reg .b64 %rd<3>;\n"
+        "  { .reg .u32 lo; mov.b64 {lo, nothing}, %rd1; }\n  ret;\n}\n"
         ".visible .entry good(.param .u64 good_param_0)\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n"
         "  ld.param.u64 %rd1, [good_param_0];\n  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  { .reg .u32 lo; .reg .u32 hi; mov.b64 {lo, hi}, %rd2; add.u32 %r1, %r1, lo; }\n"
         "  add.s64 %rd1, %rd1, %rd2;\n  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
     Program p;
     parse_ok(src, &p);
-    ck_assert_uint_eq(p.nkernels, 2);
+    ck_assert_uint_eq(p.nkernels, 3);
     Diag d;
     ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
     ck_assert_uint_eq(d.line, 7);
     ck_assert_str_eq(d.file, "/src/two.cu");
     ck_assert_msg(strstr(d.message, "brkpt") && strstr(d.message, "(PTX t.ptx:10:3)"), "%s", d.message);
     ck_assert_uint_eq(p.kernels[0].ncode, 0);
-    ck_assert(kernel_runnable(&p, &p.kernels[1], &d));
+    ck_assert(!kernel_runnable(&p, &p.kernels[1], &d));
+    ck_assert_msg(strstr(d.message, "found 'nothing'"), "%s", d.message);
+    ck_assert(kernel_runnable(&p, &p.kernels[2], &d));
     GlobalMem *g = gmem_create();
     uint32_t out = gmem_alloc(g, 32 * 4, "out", &d);
     uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
     GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
     GridResult r;
-    ck_assert_msg(grid_run_functional(&p.kernels[1], g, &L, &r), "%s", r.message);
-    ck_assert_uint_eq(((const uint32_t *)gmem_translate(g, out, 128))[31], 31);
+    ck_assert_msg(grid_run_functional(&p.kernels[2], g, &L, &r), "%s", r.message);
+    ck_assert_uint_eq(((const uint32_t *)gmem_translate(g, out, 128))[31], 31 * 5);
     gmem_destroy(g);
     program_destroy(&p);
 }
