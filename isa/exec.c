@@ -872,6 +872,12 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
 #undef OP
         exec_ptx_alu(b, w, in, m);
         break;
+    case OP_NANOSLEEP: { /* the warp sleeps as long as its longest-sleeping lane */
+        const uint32_t *a = row(w, &in->src[0], ta);
+        out->sleep_ns = 0;
+        for (int l = 0; l < WARP_SIZE; l++) if ((m >> l & 1) && a[l] > out->sleep_ns) out->sleep_ns = a[l];
+        break;
+    }
     case OP_MEMBAR:
     case OP_BAR_WARP:
     case OP_PREFETCH:

@@ -114,6 +114,7 @@ typedef struct {
     bool      barrier_partial; /* ... reached with some live lanes elsewhere   */
     bool      diverged;    /* a branch split the warp                          */
     bool      exited;      /* no live lane remains                             */
+    uint32_t  sleep_ns;    /* nanosleep: the longest its active lanes asked for */
     bool      deferred;    /* a global access left to exec_global_apply, with
                               the host address of each active lane's bytes: */
     uint8_t  *ptr[WARP_SIZE];
@@ -170,6 +171,20 @@ const char *exec_fault_name(FaultKind k);
 ** PTX-only opcodes (64-bit integers, cvt, bit fields, votes ...) for the
 ** lanes in m. exec_step calls it; it cannot fault. */
 void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m);
+
+/* Internal to the exec module (isa/exec_bits.c): one lane of PTX's bit-field
+** and byte operations. pos/len/start/width as the instructions take them;
+** clamp: .clamp (counts capped at 32) rather than .wrap (counts mod 32). */
+uint32_t exec_bfe(uint32_t a, uint32_t pos, uint32_t len, bool sign);
+uint32_t exec_bfi(uint32_t a, uint32_t b, uint32_t pos, uint32_t len);
+uint64_t exec_bfi64(uint64_t a, uint64_t b, uint32_t pos, uint32_t len);
+uint32_t exec_bfind(uint64_t a, uint32_t n, bool sign, bool shiftamt);
+uint32_t exec_dp4a(uint32_t a, uint32_t b, uint32_t c, bool a_signed, bool b_signed);
+uint32_t exec_brev(uint32_t a);
+uint32_t exec_prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode);
+uint32_t exec_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp);
+uint32_t exec_bmsk(uint32_t start, uint32_t width, bool clamp);
+uint32_t exec_szext(uint32_t a, uint32_t bits, bool clamp, bool sign);
 
 /* Internal to the exec module (isa/exec_global.c): an atomic operation's new
 ** value from the old one, the operand v and CAS's compare value. */

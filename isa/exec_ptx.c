@@ -390,102 +390,6 @@ static bool cmp_f64(CmpOp c, double a, double b)
     return false;
 }
 
-/* ------------------------------------------------------- bits and bytes */
-
-static uint32_t bfe(uint32_t a, uint32_t pos, uint32_t len, bool sign)
-{
-    pos &= 0xff, len &= 0xff;
-    uint32_t msb = pos + len - 1;
-    bool sbit = sign && (len == 0 ? false : (msb > 31 ? (a >> 31) & 1 : (a >> msb) & 1));
-    uint32_t d = 0;
-    for (uint32_t i = 0; i < 32; i++) {
-        bool bit = i < len && pos + i <= 31 ? (a >> (pos + i)) & 1 : sbit;
-        d |= (uint32_t)bit << i;
-    }
-    return d;
-}
-
-static uint32_t bfi(uint32_t a, uint32_t b, uint32_t pos, uint32_t len)
-{
-    pos &= 0xff, len &= 0xff;
-    uint32_t d = b;
-    for (uint32_t i = 0; i < len && pos + i <= 31; i++) d = (d & ~(1u << (pos + i))) | (((a >> i) & 1) << (pos + i));
-    return d;
-}
-
-/* bfind: the position of the most significant bit that differs from the
-** sign (signed) or is 1 (unsigned), of an n-bit value; none: 0xffffffff;
-** shiftamt: n - 1 - that position. */
-static uint32_t bfind(uint64_t a, uint32_t n, bool sign, bool shiftamt)
-{
-    if (n == 32) a &= 0xffffffffu;
-    if (sign && (a >> (n - 1) & 1)) a = ~a & (n == 32 ? 0xffffffffu : UINT64_MAX);
-    if (!a) return UINT32_MAX;
-    uint32_t pos = 63u - (uint32_t)__builtin_clzll(a);
-    return shiftamt ? n - 1 - pos : pos;
-}
-
-/* dp4a: c + the four byte products, bytes signed or unsigned by type. */
-static uint32_t dp4a(uint32_t a, uint32_t b, uint32_t c, bool a_signed, bool b_signed)
-{
-    int64_t sum = (int32_t)c;
-    for (int i = 0; i < 4; i++) {
-        int32_t x = a_signed ? (int8_t)(a >> (8 * i)) : (uint8_t)(a >> (8 * i));
-        int32_t y = b_signed ? (int8_t)(b >> (8 * i)) : (uint8_t)(b >> (8 * i));
-        sum += (int64_t)x * y;
-    }
-    return (uint32_t)sum;
-}
-
-static uint64_t bfi64(uint64_t a, uint64_t b, uint32_t pos, uint32_t len)
-{
-    pos &= 0xff, len &= 0xff;
-    uint64_t d = b;
-    for (uint32_t i = 0; i < len && pos + i <= 63; i++) d = (d & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
-    return d;
-}
-
-static uint32_t brev(uint32_t a)
-{
-    uint32_t d = 0;
-    for (int i = 0; i < 32; i++) d |= ((a >> i) & 1) << (31 - i);
-    return d;
-}
-
-/* prmt: bytes 0-3 of a, 4-7 of b; default mode picks by the 4 nibbles of
-** c (bit 3 of a nibble: replicate the picked byte's sign bit). */
-static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode)
-{
-    uint64_t x = (uint64_t)b << 32 | a;
-    uint32_t sel[4];
-    uint32_t c2 = c & 3;
-    switch (mode) {
-    case PRMT_F4E: for (int i = 0; i < 4; i++) sel[i] = (c2 + (uint32_t)i) & 7; break;
-    case PRMT_B4E: for (int i = 0; i < 4; i++) sel[i] = (c2 + 8 - (uint32_t)i) & 7; break;
-    case PRMT_RC8: for (int i = 0; i < 4; i++) sel[i] = c2; break;
-    case PRMT_ECL: for (int i = 0; i < 4; i++) sel[i] = (uint32_t)i < c2 ? c2 : (uint32_t)i; break;
-    case PRMT_ECR: for (int i = 0; i < 4; i++) sel[i] = (uint32_t)i > c2 ? c2 : (uint32_t)i; break;
-    case PRMT_RC16: for (int i = 0; i < 4; i++) sel[i] = ((c & 1) << 1) + ((uint32_t)i & 1); break;
-    default:
-        for (int i = 0; i < 4; i++) sel[i] = (c >> (4 * i)) & 0xf;
-        break;
-    }
-    uint32_t d = 0;
-    for (int i = 0; i < 4; i++) {
-        uint32_t byte = (uint32_t)(x >> (8 * (sel[i] & 7))) & 0xff;
-        if (mode == PRMT_DEFAULT && (sel[i] & 8)) byte = (byte & 0x80) ? 0xff : 0;
-        d |= byte << (8 * i);
-    }
-    return d;
-}
-
-static uint32_t shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp)
-{
-    uint32_t n = clamp ? (c > 32 ? 32 : c) : c & 31;
-    uint64_t x = (uint64_t)b << 32 | a;
-    return left ? (uint32_t)((x << n) >> 32) : (uint32_t)(x >> n);
-}
-
 static bool testp(double x, TestpKind k)
 {
     switch (k) {
@@ -656,23 +560,23 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dst32(w, o, d, m);
         return;
     }
-    case OP_BFE_U32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bfe(a[l], bb[l], c[l], false); dst32(w, o, d, m); return;
-    case OP_BFE_S32: for (int l = 0; l < WARP_SIZE; l++) d[l] = bfe(a[l], bb[l], c[l], true); dst32(w, o, d, m); return;
+    case OP_BFE_U32: for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_bfe(a[l], bb[l], c[l], false); dst32(w, o, d, m); return;
+    case OP_BFE_S32: for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_bfe(a[l], bb[l], c[l], true); dst32(w, o, d, m); return;
     case OP_BFI_B32: {
         uint32_t e[WARP_SIZE];
         src32(w, &in->src[3], e);
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = bfi(a[l], bb[l], c[l], e[l]);
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_bfi(a[l], bb[l], c[l], e[l]);
         dst32(w, o, d, m);
         return;
     }
     case OP_BFIND_U32:
     case OP_BFIND_S32:
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = bfind(a[l], 32, in->op == OP_BFIND_S32, in->sub != 0);
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_bfind(a[l], 32, in->op == OP_BFIND_S32, in->sub != 0);
         dst32(w, o, d, m);
         return;
     case OP_BFIND_U64:
     case OP_BFIND_S64:
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = bfind(A[l], 64, in->op == OP_BFIND_S64, in->sub != 0);
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_bfind(A[l], 64, in->op == OP_BFIND_S64, in->sub != 0);
         dst32(w, o, d, m);
         return;
     case OP_HALF_ARITH:
@@ -705,7 +609,7 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
     }
     case OP_DP4A:
         for (int l = 0; l < WARP_SIZE; l++)
-            d[l] = dp4a(a[l], bb[l], c[l], in->type == TYPE_S32, in->stype == TYPE_S32);
+            d[l] = exec_dp4a(a[l], bb[l], c[l], in->type == TYPE_S32, in->stype == TYPE_S32);
         dst32(w, o, d, m);
         return;
     case OP_MUL_HI_U64: for (int l = 0; l < WARP_SIZE; l++) D[l] = (uint64_t)((unsigned __int128)A[l] * B[l] >> 64); break;
@@ -776,17 +680,17 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
     case OP_BFI_B64: {
         uint32_t e[WARP_SIZE];
         src32(w, &in->src[3], e);
-        for (int l = 0; l < WARP_SIZE; l++) D[l] = bfi64(A[l], B[l], c[l], e[l]);
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = exec_bfi64(A[l], B[l], c[l], e[l]);
         break;
     }
-    case OP_BREV_B32: for (int l = 0; l < WARP_SIZE; l++) d[l] = brev(a[l]); dst32(w, o, d, m); return;
+    case OP_BREV_B32: for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_brev(a[l]); dst32(w, o, d, m); return;
     case OP_PRMT_B32:
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = prmt(a[l], bb[l], c[l], (PrmtMode)in->sub);
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_prmt(a[l], bb[l], c[l], (PrmtMode)in->sub);
         dst32(w, o, d, m);
         return;
     case OP_SHF_L:
     case OP_SHF_R:
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = shf(a[l], bb[l], c[l], in->op == OP_SHF_L, in->sub != 0);
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_shf(a[l], bb[l], c[l], in->op == OP_SHF_L, in->sub != 0);
         dst32(w, o, d, m);
         return;
     case OP_SLCT_S32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (int32_t)c[l] >= 0 ? a[l] : bb[l]; dst32(w, o, d, m); return;
@@ -800,6 +704,11 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
             int64_t x = ((int32_t)(a[l] << 8)) >> 8, y = ((int32_t)(bb[l] << 8)) >> 8;
             d[l] = (uint32_t)(uint64_t)(x * y);
         }
+        dst32(w, o, d, m);
+        return;
+    case OP_BMSK_B32: for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_bmsk(a[l], bb[l], in->mod); dst32(w, o, d, m); return;
+    case OP_SZEXT:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_szext(a[l], bb[l], in->mod, in->type == TYPE_S32);
         dst32(w, o, d, m);
         return;
     case OP_SAD_U32: for (int l = 0; l < WARP_SIZE; l++) d[l] = (a[l] > bb[l] ? a[l] - bb[l] : bb[l] - a[l]) + c[l]; dst32(w, o, d, m); return;

@@ -752,6 +752,20 @@ bool ptx_decode_prefetch(Ptx *P, const Tok *opt, const char *head, const Mods *m
     return ptx_emit(P, in, g);
 }
 
+/* nanosleep.u32 a: the warp sleeps about a nanoseconds (register or
+** immediate). */
+bool ptx_decode_nanosleep(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head;
+    if (m->ntypes != 1 || m->types[0] != TYPE_U32) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 1, 1)) return false;
+    in->op = OP_NANOSLEEP;
+    in->type = TYPE_U32;
+    in->nsrc = 1;
+    if (!ptx_want_src(P, &ops[0], false, false, &in->src[0], "the sleep time")) return false;
+    return ptx_emit(P, in, g);
+}
+
 /* match.any.sync.b32/.b64 d, a, membermask (match.all is not taken yet). */
 bool ptx_decode_match(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
@@ -777,6 +791,23 @@ bool ptx_decode_match(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
     p.slots = 0;
     POp q = { .kind = PO_REG, .tok = d.tok, .v = d.v2, .cls = d.cls2 };
     return ptx_want_reg(P, &q, VREG_PRED, &p.dst[0], "the predicate") && ptx_emit(P, &p, g);
+}
+
+/* bmsk.{clamp,wrap}.b32 d, a, b and szext.{clamp,wrap}.{s32,u32} d, a, b:
+** the mode is Instr.mod (1: clamp). */
+bool ptx_decode_bitfield_mode(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    char q[80];
+    bool is_bmsk = strcmp(head, "bmsk") == 0;
+    if (m->clamp == m->wrap)
+        return ptx_fail(P, opt, "'%s' takes one mode, .clamp or .wrap", ptx_quote(opt, q, sizeof q));
+    ValueType t = m->ntypes == 1 ? m->types[0] : TYPE_NONE;
+    if (is_bmsk ? t != TYPE_B32 : t != TYPE_S32 && t != TYPE_U32) return ptx_unsupported(P, opt);
+    Opcode op = is_bmsk ? OP_BMSK_B32 : OP_SZEXT;
+    if (!ptx_nops(P, opt, n, 3, 3) || !ptx_reg_form(P, opt, op, ops, n, in)) return false;
+    in->type = (uint8_t)t;
+    in->mod = m->clamp ? 1 : 0;
+    return ptx_emit(P, in, g);
 }
 
 /* dp4a.atype.btype d, a, b, c (.u32 or .s32 each). */

@@ -333,6 +333,8 @@ PTX_DECODER(ptx_decode_shf);
 PTX_DECODER(ptx_decode_slct);
 PTX_DECODER(ptx_decode_match);      /* match.any.sync               */
 PTX_DECODER(ptx_decode_dp4a);
+PTX_DECODER(ptx_decode_nanosleep);
+PTX_DECODER(ptx_decode_bitfield_mode);
 PTX_DECODER(ptx_decode_call);       /* call: vprintf only           */
 
 /* isa/ptx_decode16.c: 16-bit integer arithmetic on the 32-bit rows. */

@@ -624,6 +624,10 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     if (OP_INFO[in->op].flags & OPF_BRANCH) {
         w->next_issue = g->now + g->c->lat_branch;
         w->next_reason = STALL_BRANCH_RESOLVING;
+    } else if (ptx && in->op == OP_NANOSLEEP) {
+        uint64_t sleep = (uint64_t)((double)out->sleep_ns * g->c->clock_mhz / 1000.0);
+        w->next_issue = g->now + (sleep > slots ? sleep : slots);
+        w->next_reason = STALL_SLEEPING;
     } else {
         w->next_issue = g->now + slots;
         w->next_reason = STALL_NOT_SELECTED;

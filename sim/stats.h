@@ -31,7 +31,8 @@
     X(LG_THROTTLE,        "lg_throttle",        "load/store unit busy")                   \
     X(BARRIER,            "barrier",            "waiting at bar.sync for its block")      \
     X(BRANCH_RESOLVING,   "branch_resolving",   "waiting for a branch target")            \
-    X(DISPATCH_STALL,     "dispatch_stall",     "held at dispatch: the register file's read ports are busy")
+    X(DISPATCH_STALL,     "dispatch_stall",     "held at dispatch: the register file's read ports are busy") \
+    X(SLEEPING,           "sleeping",           "suspended by nanosleep (a spin-wait's back-off)")
 
 /* The warp states a trace and the visualizer show: the stall reasons, then
 ** a warp slot whose block holds its resources but has not been started by

@@ -261,6 +261,62 @@ START_TEST(test_prefetch_and_wide_cvt)
 }
 END_TEST
 
+/* bmsk and szext in both modes, against the PTX ISA's definitions: lane i
+** takes a = i + 14 and b = 3 * i - 4 (so both cross 32 and wrap past it). */
+static uint32_t bmsk_ref(uint32_t a, uint32_t b, bool clamp)
+{
+    a = clamp ? (a > 32 ? 32 : a) : a & 31;
+    b = clamp ? (b > 32 ? 32 : b) : b & 31;
+    uint32_t d = 0;
+    for (uint32_t k = a; k < a + b && k < 32; k++) d |= 1u << k;
+    return d;
+}
+
+static uint32_t szext_ref(uint32_t a, uint32_t b, bool clamp, bool is_signed)
+{
+    b = clamp ? (b > 32 ? 32 : b) : b & 31;
+    if (b == 0) return 0;
+    uint32_t d = a & (b == 32 ? ~0u : (1u << b) - 1);
+    if (is_signed && b < 32 && (a >> (b - 1) & 1)) d |= ~0u << b;
+    return d;
+}
+
+START_TEST(test_bmsk_szext)
+{
+    static const char src[] =
+        PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n"
+        "  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [t_param_0];\n  mov.u32 %r1, %tid.x;\n  add.s32 %r2, %r1, 14;\n"
+        "  mul.lo.s32 %r3, %r1, 3;\n  sub.s32 %r3, %r3, 4;\n  mov.u32 %r10, -1515870811;\n"
+        "  bmsk.clamp.b32 %r4, %r2, %r3;\n  bmsk.wrap.b32 %r5, %r2, %r3;\n"
+        "  szext.clamp.s32 %r6, %r10, %r3;\n  szext.wrap.s32 %r7, %r10, %r3;\n"
+        "  szext.clamp.u32 %r8, %r10, %r3;\n  szext.wrap.u32 %r9, %r10, %r3;\n"
+        "  mul.wide.u32 %rd2, %r1, 24;\n  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.v2.u32 [%rd3], {%r4, %r5};\n  st.global.v2.u32 [%rd3+8], {%r6, %r7};\n"
+        "  st.global.v2.u32 [%rd3+16], {%r8, %r9};\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 32 * 24, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint32_t *res = gmem_translate(g, out, 32 * 24);
+    const uint32_t x = 0xa5a5a5a5u;
+    for (uint32_t i = 0; i < 32; i++) {
+        uint32_t a = i + 14, b = 3 * i - 4;
+        uint32_t want[6] = { bmsk_ref(a, b, true),         bmsk_ref(a, b, false),         szext_ref(x, b, true, true),
+                             szext_ref(x, b, false, true), szext_ref(x, b, true, false), szext_ref(x, b, false, false) };
+        for (int k = 0; k < 6; k++)
+            ck_assert_msg(res[6 * i + k] == want[k], "lane %u result %d: %08x, want %08x", i, k, res[6 * i + k], want[k]);
+    }
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("exec_ptx");
@@ -274,6 +330,7 @@ int main(void)
     suite_add_tcase(s, fn);
     TCase *misc = tcase_create("hints_and_conversions");
     tcase_add_test(misc, test_prefetch_and_wide_cvt);
+    tcase_add_test(misc, test_bmsk_szext);
     suite_add_tcase(s, misc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

@@ -385,6 +385,46 @@ START_TEST(test_register_reads_stall)
 }
 END_TEST
 
+/* ---- nanosleep: the warp sleeps the longest time its lanes ask ---- */
+
+/* One warp whose lane i asks for i * step_ns (the last lane's wins), on the
+** h200 (1980 MHz); its stats. */
+static KernelStats sleep_run(uint32_t step_ns)
+{
+    char src[1024];
+    snprintf(src, sizeof src,
+             ".version 8.0\n.target sm_90\n.address_size 64\n"
+             ".visible .entry k()\n{\n  .reg .b32 %%r<3>;\n"
+             "  mov.u32 %%r0, %%tid.x;\n  mul.lo.u32 %%r1, %%r0, %u;\n  nanosleep.u32 %%r1;\n  ret;\n}\n",
+             step_ns);
+    Program prog;
+    Diag d;
+    ck_assert_msg(ptx_parse(src, strlen(src), "t.ptx", &prog, &d), "t.ptx:%u:%u: %s", d.line, d.col, d.message);
+    GpuConfig cfg;
+    ck_assert_msg(config_load("h200", &cfg, &d), "%s", d.message);
+    ck_assert(config_set(&cfg, "sm.count=1", &d));
+    GlobalMem *g = gmem_create();
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { 0 };
+    Launch L = { .kernel = program_find_kernel(&prog, "k"), .kernel_file = "t.ptx", .gmem = g, .params = params,
+                 .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+    SimResult r;
+    ck_assert_msg(gpu_simulate(&cfg, &L, NULL, &r), "%s", r.message);
+    gmem_destroy(g);
+    program_destroy(&prog);
+    return r.stats;
+}
+
+/* 31 * 100 ns at 1980 MHz is 6138 cycles, all of them 'sleeping' but the
+** one the instruction issues in; a zero sleep is one issue slot. */
+START_TEST(test_nanosleep)
+{
+    KernelStats none = sleep_run(0), slept = sleep_run(100);
+    ck_assert_uint_eq(slept.cycles - none.cycles, 6138 - 1);
+    ck_assert_uint_eq(none.stall[STALL_SLEEPING], 0);
+    ck_assert_uint_eq(slept.stall[STALL_SLEEPING], 6138 - 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_probes");
@@ -400,6 +440,7 @@ int main(void)
     tcase_add_test(core, test_register_reads_stall);
     tcase_add_test(core, test_fp64_latency);
     tcase_add_test(core, test_fp64_throughput);
+    tcase_add_test(core, test_nanosleep);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

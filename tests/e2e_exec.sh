@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs; do
+for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -119,7 +119,7 @@ expect_rc "exec partial.cu" 0 exec --gpu h200 "$X/partial.cu"
 expect_out "the other kernels of the file run" "^PASS"
 expect_out "the refused kernel's launch fails as CUDA would" "^talk: cudaErrorInvalidPtx"
 expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\*, int\) cannot run on the simulated GPU .*cudaErrorInvalidPtx"
-expect_err "the refusal is at the user's CUDA line, through the header it came from" "partial.cu:7: error: 'nanosleep.u32' is not supported yet .*\(in .*sm_70_rt.hpp:[0-9]+, inlined here; PTX .*\.ptx:[0-9]+:[0-9]+\)"
+expect_err "the refusal is at the user's CUDA line, through the header it came from" "partial.cu:7: error: 'dp2a.lo.s32.s32' is not supported yet .*\(in .*sm_61_intrinsics.hpp:[0-9]+, inlined here; PTX .*\.ptx:[0-9]+:[0-9]+\)"
 expect_err "the report marks its launch failed" "^  talk +1 \(0 timed\) .* failed"
 
 # the program's arguments, output and exit status are its own

@@ -34,6 +34,7 @@ static const uint32_t STATE_RGB[VREC_NSTATES] = {
     [STALL_BARRIER] = 0x3d8bff,            /* blue                            */
     [STALL_BRANCH_RESOLVING] = 0x39cccc,   /* teal                            */
     [STALL_DISPATCH_STALL] = 0x85144b,     /* register read ports: maroon     */
+    [STALL_SLEEPING] = 0xb0c4de,           /* nanosleep: light steel blue     */
     [STALL_BLOCK_LAUNCH] = 0x9a8c6e,       /* khaki: not started yet          */
     [VREC_EMPTY] = 0x2a2a32,
     [VREC_EXITED] = 0x70707c,
