@@ -58,7 +58,7 @@ set_tests_properties(labs PROPERTIES TIMEOUT 600)
 # number in their prose is what a run or a committed record gives
 # (tests/labs.py; update with labs.sh ... --update FILES).
 set(GPUSIM_GUIDES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/SWEEPS.md ${CMAKE_SOURCE_DIR}/workloads/README.md
-    ${CMAKE_SOURCE_DIR}/docs/VISUALIZER.md)
+    ${CMAKE_SOURCE_DIR}/docs/VISUALIZER.md ${CMAKE_SOURCE_DIR}/isa/ISA.md)
 if(TARGET gpusim-viz)
   add_test(NAME guides COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/labs.sh $<TARGET_FILE:gpusim_cli> ${CMAKE_SOURCE_DIR} $<TARGET_FILE:gpusim-viz> ${GPUSIM_GUIDES})
 else()

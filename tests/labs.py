@@ -27,7 +27,7 @@ kinds of live parts, all read from the file itself:
              of VALUE.
   outputs    a line <!--out:NAME--> just before a ```text block: the block
              holds what command NAME prints, host timings left out;
-             <!--out:NAME part=table,why grep=REGEX--> keeps only those
+             <!--out:NAME part=table,why,problems grep=REGEX--> keeps only those
              parts of a run report and, of them, the lines matching REGEX.
 
 Without options every lab is checked; --update rewrites the numbers and
@@ -436,8 +436,10 @@ def close(md, value, fmt):
 
 def parts(lines, names):
     """The parts of a `gpusim run` text report: 'table' (from the header row
-    to the blank line after it) and 'why' (the explanations)."""
-    starts = {'table': lambda l: l.startswith('variant '), 'why': lambda l: l == 'why:'}
+    to the blank line after it), 'why' (the explanations) and 'problems'
+    (faults, budgets and deadlocks)."""
+    starts = {'table': lambda l: l.startswith('variant '), 'why': lambda l: l == 'why:',
+              'problems': lambda l: l == 'problems:'}
     out = []
     for name in names:
         k = next((i for i, l in enumerate(lines) if starts[name](l)), None)
