@@ -90,13 +90,13 @@ static void wrap(FILE *out, const char *text, size_t col, size_t indent, size_t 
 #define CELL (WL_MAX_VARIANT_NAME + 16) /* bytes of one table cell: a variant name fits */
 
 enum { COL_VARIANT, COL_CHECK, COL_CYCLES, COL_TIME, COL_RATIO, COL_LD, COL_ST, COL_SMEM, COL_BRANCH, COL_OCC,
-       COL_LIMITER, COL_WAVES, COL_DRAM, COL_GFLOPS, COL_AI, COL_ROOF, NCOLS };
+       COL_LIMITER, COL_WAVES, COL_DRAM, COL_BOUND, COL_GFLOPS, COL_AI, COL_ROOF, NCOLS };
 
 /* The per-request columns say what they count: global loads and stores
 ** alone (atomics in neither), shared loads, stores and atomics together. */
 static const char *const COL_HEAD[NCOLS] = { "variant", "check", "cycles", "time µs", "ratio", "ld sec/req", "st sec/req",
                                              "smem wf/req", "branch eff", "occupancy", "limiter", "waves",
-                                             "DRAM GB/s", "GFLOP/s", "FLOP/B", "% of roof" };
+                                             "DRAM GB/s", "bound", "GFLOP/s", "FLOP/B", "% of roof" };
 
 /* The FP32 columns (the roofline point) explain something when a variant
 ** does enough arithmetic per DRAM byte to come near the ridge point. */
@@ -130,6 +130,7 @@ static void fill_cells(const RunReport *r, const RunRow *row, char cells[NCOLS][
              st->occ.limiter == OCC_SHARED_MEMORY ? "smem" : occupancy_limiter_name(st->occ.limiter));
     snprintf(cells[COL_WAVES], CELL, "%u", st->waves);
     snprintf(cells[COL_DRAM], CELL, "%.0f", st->dram_bandwidth_gbs);
+    snprintf(cells[COL_BOUND], CELL, "%s", explain_bound_name(st));
     if (flops_matter(r)) {
         snprintf(cells[COL_GFLOPS], CELL, "%.0f", st->achieved_gflops);
         if (st->dram_bytes) snprintf(cells[COL_AI], CELL, "%.1f", st->arithmetic_intensity);
