@@ -190,7 +190,7 @@ static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, 
     uint32_t g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
     int err = rt_launch(rt, k, g, b, args, smem);
     if (err == cudaErrorIllegalAddress || err == cudaErrorLaunchFailure || err == cudaErrorLaunchTimeout ||
-        err == cudaErrorUnknown)
+        err == cudaErrorAssert || err == cudaErrorMisalignedAddress || err == cudaErrorUnknown)
         rt->sticky = err;
     /* a launch's fault reaches the program at its next synchronizing call,
     ** as on a GPU; a launch that cannot start is refused at once */
@@ -784,6 +784,8 @@ const char *cudaGetErrorString(cudaError_t error)
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";

@@ -388,11 +388,17 @@ static void budget(const Runtime *rt, const uint32_t grid[3], const uint32_t blo
     variant_budget_for(warps, (double)gmem_bytes(rt->gmem) / 4, instr, cycles);
 }
 
-static int status_error(SimStatus s)
+/* The error CUDA gives a launch that ended so: a fault by its kind (a
+** failed assert, a trap, a misaligned or an illegal address). */
+static int status_error(SimStatus s, FaultKind fault)
 {
     switch (s) {
     case SIM_OK: return RT_SUCCESS;
-    case SIM_FAULT: return RT_ILLEGAL_ADDRESS;
+    case SIM_FAULT:
+        return fault == FAULT_ASSERT ? RT_ASSERT
+               : fault == FAULT_TRAP ? RT_LAUNCH_FAILURE
+               : fault == FAULT_MISALIGNED ? RT_MISALIGNED_ADDRESS
+                                           : RT_ILLEGAL_ADDRESS;
     case SIM_DEADLOCK: return RT_LAUNCH_FAILURE;
     case SIM_BUDGET: return RT_LAUNCH_TIMEOUT;
     case SIM_BAD_LAUNCH: return RT_LAUNCH_OUT_OF_RESOURCES;
@@ -428,7 +434,7 @@ static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
     SimResult *r = calloc(1, sizeof *r);
     if (!r) return RT_MEMORY_ALLOCATION;
     bool ok = gpu_session_simulate(rt->session, L, rt->trace ? &rt->trace_sink : NULL, r);
-    int err = status_error(r->status);
+    int err = status_error(r->status, r->fault);
     if (ok) {
         derive_stats(&rt->cfg, &r->stats);
         rt->clock += r->stats.cycles;
@@ -466,7 +472,7 @@ static int run_untimed(Runtime *rt, RtKernel *k, const Launch *L)
     SimStatus s = as_sim[r.status];
     fprintf(stderr, "gpusim: %s: launch %u of kernel %s (not timed): %s: %s\n", rt->program, k->launches + 1,
             k->kernel->signature ? k->kernel->signature : k->kernel->name, gpu_status_name(s), r.message);
-    return status_error(s);
+    return status_error(s, r.fault);
 }
 
 uint32_t rt_dynamic_smem_max(const Runtime *rt, const RtKernel *k)

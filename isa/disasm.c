@@ -155,7 +155,7 @@ size_t disasm_instr(const Kernel *k, const Instr *in, char *buf, size_t cap)
             put_operand(&o, &in->dst[i], false);
         }
         for (uint32_t i = 0; i < in->nsrc; i++) {
-            put(&o, ", ");
+            put(&o, i || in->ndst ? ", " : " ");
             bool f = fl && info->format != FMT_SHFL;
             put_operand(&o, &in->src[i], f);
         }

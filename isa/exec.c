@@ -330,25 +330,9 @@ void exec_warp_init(WarpExec *w, uint32_t (*regs)[WARP_SIZE], uint32_t nregs, ui
     w->depth = w->live ? 1 : 0;
 }
 
-const char *exec_fault_name(FaultKind k)
-{
-    switch (k) {
-    case FAULT_NONE: return "no fault";
-    case FAULT_GLOBAL_OOB: return "out-of-bounds global access";
-    case FAULT_SHARED_OOB: return "out-of-bounds shared access";
-    case FAULT_MISALIGNED: return "misaligned access";
-    case FAULT_UNIFORM_DIVERGED: return "bra.uni taken by only some lanes";
-    case FAULT_STACK_OVERFLOW: return "divergence nested too deeply";
-    case FAULT_ADDR64: return "64-bit address beyond the simulated 32-bit space";
-    case FAULT_GENERIC_MIXED: return "generic access mixing shared, local and global lanes";
-    case FAULT_LOCAL_OOB: return "out-of-bounds local access";
-    }
-    return "?";
-}
-
 static bool fault(ExecOut *out, FaultKind k, uint32_t lane, uint64_t addr, uint32_t size)
 {
-    out->fault = (ExecFault){ k, out->pc, lane, size, addr };
+    out->fault = (ExecFault){ .kind = k, .pc = out->pc, .lane = lane, .size = size, .addr = addr };
     return false;
 }
 
@@ -878,10 +862,13 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         for (int l = 0; l < WARP_SIZE; l++) if ((m >> l & 1) && a[l] > out->sleep_ns) out->sleep_ns = a[l];
         break;
     }
+    case OP_TRAP:
+    case OP_ASSERTFAIL:
+        if (!exec_trap(w, in, m, out)) return false;
+        break;
     case OP_MEMBAR:
     case OP_BAR_WARP:
     case OP_PREFETCH:
-        break;
     case OP_COUNT:
         break;
     }

@@ -90,13 +90,17 @@ typedef enum {
                                space (nonzero high word): never truncated    */
     FAULT_GENERIC_MIXED,    /* a generic access whose lanes are partly in the
                                shared window and partly global (not modelled) */
-    FAULT_LOCAL_OOB         /* local access beyond the thread's .local bytes  */
+    FAULT_LOCAL_OOB,        /* local access beyond the thread's .local bytes  */
+    FAULT_TRAP,             /* trap (__trap()): the kernel stops on purpose   */
+    FAULT_ASSERT            /* a failed assert() (__assertfail)               */
 } FaultKind;
 
 typedef struct {
     FaultKind kind;
     uint32_t  pc, lane, size;
-    uint64_t  addr;
+    uint64_t  addr;        /* FAULT_ASSERT: the message's generic address     */
+    uint64_t  file, func;  /* FAULT_ASSERT: where the assert() stands, as      */
+    uint32_t  line;        /*   generic addresses of strings, and the line     */
 } ExecFault;
 
 typedef struct {
@@ -185,6 +189,17 @@ uint32_t exec_prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode);
 uint32_t exec_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp);
 uint32_t exec_bmsk(uint32_t start, uint32_t width, bool clamp);
 uint32_t exec_szext(uint32_t a, uint32_t bits, bool clamp, bool sign);
+
+/* Internal to the exec module (isa/exec_fault.c): trap or __assertfail for
+** the lanes in m. With a lane in m, false and a fault of the lowest one in
+** out->fault (the kernel stops); with none, true and nothing happens. */
+bool exec_trap(const WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
+
+/* The line CUDA prints for a failed assert() (f->kind FAULT_ASSERT):
+** "FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z] Assertion `MESSAGE`
+** failed.", its strings read from gmem ('?' where they cannot be). */
+void exec_assert_text(const GlobalMem *gmem, const ExecFault *f, const uint32_t ctaid[3], const uint32_t tid[3],
+                      char *buf, size_t cap);
 
 /* Internal to the exec module (isa/exec_global.c): an atomic operation's new
 ** value from the old one, the operand v and CAS's compare value. */

@@ -25,7 +25,7 @@ bool exec_map_local(const ExecBlock *b, const WarpExec *w, uint32_t m, uint32_t 
     for (int l = 0; l < WARP_SIZE; l++) {
         if (!(m >> l & 1)) continue;
         if (out->addr[l] + width > size) {
-            out->fault = (ExecFault){ FAULT_LOCAL_OOB, out->pc, (uint32_t)l, width, out->addr[l] };
+            out->fault = (ExecFault){ .kind = FAULT_LOCAL_OOB, .pc = out->pc, .lane = (uint32_t)l, .size = width, .addr = out->addr[l] };
             return false;
         }
         ptr[l] = b->lmem + ((size_t)w->warp_in_block * WARP_SIZE + (size_t)l) * size + out->addr[l];

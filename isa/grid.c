@@ -87,6 +87,16 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
         snprintf(what, sizeof what, "%s: more than %d divergent branches nested in one warp", exec_fault_name(f->kind),
                  SIMT_MAX_DEPTH);
         break;
+    case FAULT_TRAP:
+        snprintf(what, sizeof what, "trap: the kernel stopped itself (__trap() or PTX trap)");
+        break;
+    case FAULT_ASSERT: {
+        char line[sizeof what - 64];
+        uint32_t tid[3] = { lin % ntid[0], lin / ntid[0] % ntid[1], lin / (ntid[0] * ntid[1]) };
+        exec_assert_text(gmem, f, ctaid, tid, line, sizeof line);
+        snprintf(what, sizeof what, "%s: %s", exec_fault_name(f->kind), line);
+        break;
+    }
     case FAULT_NONE:
         snprintf(what, sizeof what, "%s", exec_fault_name(f->kind));
         break;
@@ -176,6 +186,7 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
                 }
                 if (!exec_step(&b, w, out)) {
                     r->status = GRID_FAULT;
+                    r->fault = out->fault.kind;
                     grid_describe_fault(k, L->kernel_file, gmem, &out->fault, b.ctaid, b.ntid, wi, r->message,
                                         sizeof r->message);
                     ok = false;

@@ -27,6 +27,7 @@ typedef enum { GRID_OK, GRID_FAULT, GRID_DEADLOCK, GRID_BUDGET, GRID_BAD_LAUNCH 
 
 typedef struct {
     GridStatus status;
+    FaultKind  fault;               /* GRID_FAULT: what kind                */
     uint64_t   warp_instructions;
     uint64_t   thread_instructions; /* lanes whose guard held, summed over instructions */
     char       message[DIAG_MESSAGE_MAX]; /* report for any status but GRID_OK */

@@ -71,7 +71,8 @@ typedef enum {
     FMT_DABCD, /* d, a, b, c, e                          */
     FMT_TESTP, /* p, a                                   */
     FMT_D,     /* d                                      */
-    FMT_A      /* a                                      */
+    FMT_A,     /* a                                      */
+    FMT_ABCD   /* a, b, c, d                             */
 } OpFormat;
 
 /* Functional units: where the timing model sends an instruction. */

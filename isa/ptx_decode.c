@@ -300,7 +300,7 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
 
 /* Instructions (by their first words) that PTX has and the front end does
 ** not take yet: refused by name before their operands are read. */
-static const char *const NOT_YET[] = { "trap", "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
+static const char *const NOT_YET[] = { "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
                                        "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "cp",
                                        "isspacep", "mapa", "getctarank", "istypep",
                                        "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
@@ -482,7 +482,7 @@ static const struct {
     { "atom", ptx_decode_atom },      { "red", ptx_decode_atom },         { "cvt", ptx_decode_cvt },
     { "setp", ptx_decode_setp },      { "mov", ptx_decode_mov },          { "cvta", ptx_decode_cvta },
     { "selp", ptx_decode_selp },      { "bra", ptx_decode_flow },         { "ret", ptx_decode_flow },
-    { "exit", ptx_decode_flow },      { "bar", ptx_decode_bar },          { "barrier", ptx_decode_bar },
+    { "exit", ptx_decode_flow },      { "trap", ptx_decode_flow },      { "bar", ptx_decode_bar },          { "barrier", ptx_decode_bar },
     { "membar", ptx_decode_membar },  { "fence", ptx_decode_membar },     { "prefetch", ptx_decode_prefetch },
     { "prefetchu", ptx_decode_prefetch },     { "shfl", ptx_decode_shfl },
     { "vote", ptx_decode_vote },      { "activemask", ptx_decode_activemask }, { "redux", ptx_decode_redux },

@@ -549,7 +549,7 @@ bool ptx_decode_flow(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         if (!ptx_add_ref(P, &to, k->ncode)) return false;
     } else {
         if (!ptx_nops(P, opt, n, 0, 0)) return false;
-        in->op = OP_EXIT; /* ret from a kernel ends the thread */
+        in->op = !strcmp(head, "trap") ? OP_TRAP : OP_EXIT; /* ret from a kernel ends the thread */
     }
     in->type = TYPE_NONE;
     return ptx_emit(P, in, g);
@@ -824,14 +824,29 @@ bool ptx_decode_dp4a(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 }
 
 
-/* call: vprintf (device printf), and the module's device functions, which
-** are inlined (isa/ptx_func.c; nvcc keeps a .func for a __noinline__ or
-** recursive one). */
+/* call __assertfail (a failed assert()): message, file, line, function and
+** the character size, which is 1. */
+static bool decode_assertfail(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    if (n != 7) return ptx_fail(P, opt, "__assertfail takes a message, a file, a line, a function and a character size, found %u arguments", n - 2);
+    if (ops[0].kind != PO_NONE) return ptx_fail(P, &ops[0].tok, "__assertfail returns nothing, but the call takes a return value");
+    in->op = OP_ASSERTFAIL;
+    in->nsrc = 4;
+    return ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the message") &&
+           ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the file") &&
+           ptx_want_reg(P, &ops[4], VREG_32, &in->src[2], "the line") &&
+           ptx_want_reg(P, &ops[5], VREG_64, &in->src[3], "the function") && ptx_emit(P, in, g);
+}
+
+/* call: vprintf (device printf), __assertfail (assert), and the module's
+** device functions, which are inlined (isa/ptx_func.c; nvcc keeps a .func
+** for a __noinline__ or recursive one). */
 bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     (void)head, (void)m;
     char name[64];
     ptx_text(&ops[1].tok, name, sizeof name);
+    if (!strcmp(name, "__assertfail")) return decode_assertfail(P, opt, ops, n, in, g);
     if (strcmp(name, "vprintf")) return ptx_func_call(P, opt, ops, n, g, in->guard_neg);
     if (n != 4) return ptx_fail(P, opt, "vprintf takes a format and an argument buffer, found %u arguments", n - 2);
     in->op = OP_PRINTF;

@@ -249,7 +249,7 @@ typedef struct {
 /* A numeric literal (integers, 0f/0d bit patterns, decimal floats) into o. */
 bool ptx_parse_number(Ptx *P, const Tok *t, bool neg, POp *o);
 
-#define MAX_OPS 6
+#define MAX_OPS (2 + PTX_FUNC_MAX_PARAMS) /* a call: its return value, its name, its arguments */
 
 /* Mods.space beyond the MemSpaces: none written, or a space the front end
 ** does not take yet. */

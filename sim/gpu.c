@@ -87,6 +87,13 @@ void gpu_fail(Gpu *g, SimStatus status, const char *fmt, ...)
     g->fail_id = g->cur_id;
 }
 
+void gpu_fail_fault(Gpu *g, FaultKind kind, const char *report)
+{
+    if (g->stop) return;
+    gpu_fail(g, SIM_FAULT, "%s", report);
+    g->r->fault = kind;
+}
+
 /* Appends where every resident warp is (for budget and deadlock reports). */
 static void append_warp_positions(Gpu *g, size_t max_lines)
 {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "isa/exec.h"
 #include "isa/gmem.h"
 #include "isa/program.h"
 #include "sim/config.h"
@@ -74,6 +75,8 @@ typedef enum {
 
 typedef struct {
     SimStatus   status;
+    FaultKind   fault;         /* SIM_FAULT from an instruction: its kind (a race
+                                  under --racecheck: FAULT_NONE)                */
     char        message[DIAG_MESSAGE_MAX]; /* report for any status but SIM_OK     */
     bool        budget_cycles; /* SIM_BUDGET: the cycle budget ran out (else the
                                   instruction budget)                          */

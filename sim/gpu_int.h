@@ -251,6 +251,8 @@ typedef struct {
 
 /* Stops the launch with `status` and the message (the first call wins). */
 void gpu_fail(Gpu *g, SimStatus status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* gpu_fail for an instruction's fault of that kind, with its report. */
+void gpu_fail_fault(Gpu *g, FaultKind kind, const char *report);
 /* Runs the cycles before g->limit at which g's schedulers wake (the whole
 ** launch when limit is NEVER), in (cycle, SM, position) order. */
 void gpu_run_cycles(Gpu *g, ExecOut *out);

@@ -571,6 +571,7 @@ static void merge(Par *P)
     if (P->failed) {
         const Gpu *v = &P->own[P->fail_view].view;
         g->r->status = v->r->status;
+        g->r->fault = v->r->fault;
         memcpy(g->r->message, v->r->message, sizeof g->r->message);
         g->stop = true;
         g->st->warp_instructions = count_before_failure(P);
@@ -578,6 +579,7 @@ static void merge(Par *P)
         for (uint32_t i = 0; i < P->n; i++)
             if (P->own[i].view.stop && !g->stop) { /* out of memory outside any order */
                 g->r->status = P->own[i].view.r->status;
+                g->r->fault = P->own[i].view.r->fault;
                 memcpy(g->r->message, P->own[i].view.r->message, sizeof g->r->message);
                 g->stop = true;
             }

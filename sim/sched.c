@@ -345,7 +345,7 @@ bool sched_run_free(Gpu *g, uint32_t s, uint32_t slot)
             char report[1536];
             grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &g->free_out->fault, bs->eb.ctaid, bs->eb.ntid,
                                 w->ex.warp_in_block, report, sizeof report);
-            gpu_fail(g, SIM_FAULT, "%s", report);
+            gpu_fail_fault(g, g->free_out->fault.kind, report);
             return false;
         }
         g->st->ptx_instructions++;
@@ -507,7 +507,7 @@ ISSUE_STEP bool execute(Gpu *g, BlockSlot *bs, Warp *w, ExecOut *out)
     char report[DIAG_MESSAGE_MAX];
     grid_describe_fault(g->k, g->L->kernel_file, g->L->gmem, &out->fault, bs->eb.ctaid, bs->eb.ntid,
                         w->ex.warp_in_block, report, sizeof report);
-    gpu_fail(g, SIM_FAULT, "%s", report);
+    gpu_fail_fault(g, out->fault.kind, report);
     return false;
 }
 

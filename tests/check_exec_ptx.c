@@ -261,6 +261,66 @@ START_TEST(test_prefetch_and_wide_cvt)
 }
 END_TEST
 
+/* trap and a failed assert() stop the kernel at the first lane that runs
+** them (the fault's kind, lane and, for assert, CUDA's line from the
+** module's strings); a call of six arguments reaches the device function. */
+START_TEST(test_trap_assert_and_wide_calls)
+{
+    static const char src[] =
+        PTX_HEAD ".extern .func __assertfail\n(\n .param .b64 m,\n .param .b64 f,\n .param .b32 l,\n .param .b64 fn,\n"
+        " .param .b64 cs\n)\n;\n"
+        ".global .align 1 .b8 $str[6] = {105, 32, 60, 32, 53, 0};\n"        /* "i < 5" */
+        ".global .align 1 .b8 $str$1[5] = {97, 46, 99, 117, 0};\n"          /* "a.cu" */
+        ".global .align 1 .b8 __unnamed_1[9] = {118, 111, 105, 100, 32, 107, 40, 41, 0};\n" /* "void k()" */
+        ".func (.param .b32 r) six(.param .b32 a, .param .b32 b, .param .b32 c, .param .b32 d, .param .b32 e,"
+        " .param .b32 f)\n{\n  .reg .b32 %r<8>;\n"
+        "  ld.param.u32 %r1, [a];\n  ld.param.u32 %r2, [f];\n  mad.lo.s32 %r3, %r2, 10, %r1;\n"
+        "  st.param.b32 [r], %r3;\n  ret;\n}\n"
+        ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  { .reg .b32 temp_param_reg;\n  .param .b32 p0;\n st.param.b32 [p0], %r1;\n .param .b32 p1;\n"
+        " st.param.b32 [p1], 0;\n .param .b32 p2;\n st.param.b32 [p2], 0;\n .param .b32 p3;\n st.param.b32 [p3], 0;\n"
+        " .param .b32 p4;\n st.param.b32 [p4], 0;\n .param .b32 p5;\n st.param.b32 [p5], 7;\n .param .b32 rv;\n"
+        " call.uni (rv), six, (p0, p1, p2, p3, p4, p5);\n ld.param.b32 %r2, [rv];\n  }\n"
+        "  ld.param.u64 %rd1, [k_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  mul.wide.u32 %rd3, %r1, 4;\n"
+        "  add.s64 %rd4, %rd2, %rd3;\n  st.global.u32 [%rd4], %r2;\n"
+        "  setp.lt.u32 %p1, %r1, 5;\n  @%p1 bra $L_ok;\n"
+        "  mov.u64 %rd5, $str;\n  cvta.global.u64 %rd5, %rd5;\n  mov.u64 %rd6, $str$1;\n  cvta.global.u64 %rd6, %rd6;\n"
+        "  mov.u64 %rd7, __unnamed_1;\n  cvta.global.u64 %rd7, %rd7;\n"
+        "  { .param .b64 param0;\n st.param.b64 [param0], %rd5;\n .param .b64 param1;\n st.param.b64 [param1], %rd6;\n"
+        " .param .b32 param2;\n st.param.b32 [param2], 42;\n .param .b64 param3;\n st.param.b64 [param3], %rd7;\n"
+        " .param .b64 param4;\n st.param.b64 [param4], 1;\n"
+        " call.uni __assertfail, (param0, param1, param2, param3, param4);\n  }\n"
+        "$L_ok:\n  ret;\n}\n"
+        ".visible .entry t()\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n"
+        "  mov.u32 %r1, %tid.x;\n  setp.eq.u32 %p1, %r1, 9;\n  @%p1 trap;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    for (uint32_t i = 0; i < p.nvars; i++) {
+        ck_assert_msg(gmem_alloc_at(g, p.vars[i].addr, p.vars[i].size, p.vars[i].name, &d), "%s", d.message);
+        memcpy(gmem_translate(g, p.vars[i].addr, p.vars[i].size), p.vars[i].init, p.vars[i].size);
+    }
+    uint32_t out = gmem_alloc(g, 32 * 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert(!grid_run_functional(&p.kernels[0], g, &L, &r));
+    ck_assert_int_eq(r.status, GRID_FAULT);
+    ck_assert_int_eq(r.fault, FAULT_ASSERT);
+    ck_assert_msg(strstr(r.message, "device-side assertion failed: a.cu:42: void k(): block: [0,0,0], thread: [5,0,0] "
+                                    "Assertion `i < 5` failed.") != NULL, "%s", r.message);
+    const uint32_t *res = gmem_translate(g, out, 32 * 4);
+    for (uint32_t i = 0; i < 32; i++) ck_assert_uint_eq(res[i], 70 + i); /* six(tid, 0, 0, 0, 0, 7) */
+    ck_assert(!grid_run_functional(&p.kernels[1], g, &L, &r));
+    ck_assert_int_eq(r.fault, FAULT_TRAP);
+    ck_assert_msg(strstr(r.message, "trap") && strstr(r.message, "by thread (9,0,0)"), "%s", r.message);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* bmsk and szext in both modes, against the PTX ISA's definitions: lane i
 ** takes a = i + 14 and b = 3 * i - 4 (so both cross 32 and wrap past it). */
 static uint32_t bmsk_ref(uint32_t a, uint32_t b, bool clamp)
@@ -330,6 +390,7 @@ int main(void)
     suite_add_tcase(s, fn);
     TCase *misc = tcase_create("hints_and_conversions");
     tcase_add_test(misc, test_prefetch_and_wide_cvt);
+    tcase_add_test(misc, test_trap_assert_and_wide_calls);
     tcase_add_test(misc, test_bmsk_szext);
     suite_add_tcase(s, misc);
     SRunner *r = srunner_create(s);

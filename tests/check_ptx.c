@@ -670,7 +670,7 @@ END_TEST
 START_TEST(test_refusal_names_cuda_line)
 {
     static const char *src = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/kern.cu\"\n"
-                             ".visible .entry k()\n{\n.loc 1 12 5\n  trap;\n  ret;\n}\n";
+                             ".visible .entry k()\n{\n.loc 1 12 5\n  brkpt;\n  ret;\n}\n";
     Program p;
     Diag d;
     ck_assert(ptx_parse(src, strlen(src), "cached.ptx", &p, &d)); /* the kernel is refused, not the file */
@@ -678,7 +678,7 @@ START_TEST(test_refusal_names_cuda_line)
     ck_assert_str_eq(d.file, "/src/kern.cu");
     ck_assert_uint_eq(d.line, 12);
     ck_assert_uint_eq(d.col, 0);
-    ck_assert_msg(strstr(d.message, "'trap' is not supported yet") && strstr(d.message, " (PTX cached.ptx:8:3)"),
+    ck_assert_msg(strstr(d.message, "'brkpt' is not supported yet") && strstr(d.message, " (PTX cached.ptx:8:3)"),
                   "%s", d.message);
     program_destroy(&p);
     static const char *dir = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/kern.cu\"\n"
@@ -690,7 +690,7 @@ START_TEST(test_refusal_names_cuda_line)
     ** from a header naming the user's line it was inlined at */
     static const char *late = ".version 8.0\n.target sm_90\n.address_size 64\n"
                               ".visible .entry k()\n{\n.loc 2 169 5, function_name $L__info_string0, inlined_at 1 7 3\n"
-                              "  trap;\n  ret;\n}\n\t.file\t1 \"/src/kern.cu\"\n\t.file\t2 \"/cuda/include/sm_70_rt.hpp\"\n";
+                              "  brkpt;\n  ret;\n}\n\t.file\t1 \"/src/kern.cu\"\n\t.file\t2 \"/cuda/include/sm_70_rt.hpp\"\n";
     ck_assert(ptx_parse(late, strlen(late), "cached.ptx", &p, &d));
     ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
     ck_assert_str_eq(d.file, "/src/kern.cu"); /* the user's line, not the header's */

@@ -52,6 +52,17 @@ for p in memory managed errors occupancy divergence fp64 mathf local narrow intr
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
 
+# kernels that stop themselves: the program sees CUDA's error for each, sticky
+for m in assert trap misaligned holds; do
+    expect_rc "exec stops.cu $m" 0 exec --gpu h200 "$X/stops.cu" $m
+    expect_out "exec stops.cu $m: the program sees CUDA's errors" "^PASS"
+done
+e2e_run exec --gpu h200 "$X/stops.cu" assert
+expect_err "a failed assert prints CUDA's line, with the .cu line first" "^gpusim: .*stops.cu: launch 1 of kernel check_sizes\(int const\*, int, int\): fault: .*stops.cu:13: .*assert\(v\[i\] < limit\);"
+expect_err "a failed assert prints CUDA's line" "device-side assertion failed: .*stops.cu:13: void check_sizes\(const int \*, int, int\): block: \[[0-9],0,0\], thread: \[[0-9]+,0,0\] Assertion \`v\[i\] < limit\` failed\.$"
+e2e_run exec --gpu h200 "$X/stops.cu" trap
+expect_err "__trap names the thread that ran it" "by thread \(5,0,0\) of block \(0,0,0\)"
+
 # device printf: the program's stdout has every line (sorted: CUDA orders
 # no threads), and the same bytes on 1 and 3 host threads
 "$GPUSIM" exec --gpu h200 "$X/printf.cu" 2>/dev/null >"$TMP/printf1.out"
