@@ -450,6 +450,48 @@ static bool cmp64(CmpOp c, uint64_t x, uint64_t y, bool sign)
     return false;
 }
 
+/* add.cc/addc/sub.cc/subc (32 or 64 bits) and mad.cc/madc: d, and with .cc
+** the carry (or, for sub, the borrow) out into CC.CF, a predicate. */
+static void carry_chain(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
+{
+    const bool mad = in->op == OP_MADC_U32, wide = in->op == OP_ADDC_U64, minus = in->mod && !mad;
+    const uint32_t cin = in->sub & 1 ? predv(w, &in->src[mad ? 3 : 2]) : 0;
+    uint64_t A[WARP_SIZE], B[WARP_SIZE], C[WARP_SIZE] = { 0 }, D[WARP_SIZE];
+    uint32_t cout = 0;
+    for (uint32_t i = 0; i < (mad ? 3u : 2u); i++) {
+        uint64_t *v = i == 0 ? A : i == 1 ? B : C;
+        if (wide) src64(b, w, &in->src[i], v);
+        else {
+            uint32_t v32[WARP_SIZE];
+            src32(w, &in->src[i], v32);
+            for (int l = 0; l < WARP_SIZE; l++) v[l] = v32[l];
+        }
+    }
+    for (int l = 0; l < WARP_SIZE; l++) {
+        uint64_t a = A[l], x = B[l], c = cin >> l & 1, out;
+        if (mad) { /* a 32x32 product's low or high word, plus c and the carry */
+            uint64_t p = a * x, part = in->mod ? p >> 32 : (uint32_t)p, sum = part + C[l] + c;
+            D[l] = (uint32_t)sum, out = sum >> 32;
+        } else if (minus) {
+            D[l] = a - x - c, out = a < x || a - x < c;
+            if (!wide) D[l] = (uint32_t)D[l];
+        } else if (wide) {
+            D[l] = a + x + c, out = D[l] < a || (c && D[l] == a);
+        } else {
+            uint64_t sum = a + x + c;
+            D[l] = (uint32_t)sum, out = sum >> 32;
+        }
+        cout |= (uint32_t)out << l;
+    }
+    if (wide) dst64(w, &in->dst[0], D, m);
+    else {
+        uint32_t d[WARP_SIZE];
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = (uint32_t)D[l];
+        dst32(w, &in->dst[0], d, m);
+    }
+    if (in->sub & 2) dstp(w, &in->dst[1], cout, m);
+}
+
 void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
 {
     uint64_t A[WARP_SIZE], B[WARP_SIZE], C[WARP_SIZE], D[WARP_SIZE];
@@ -707,6 +749,9 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dst32(w, o, d, m);
         return;
     case OP_BMSK_B32: for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_bmsk(a[l], bb[l], in->mod); dst32(w, o, d, m); return;
+    case OP_ADDC_U32:
+    case OP_ADDC_U64:
+    case OP_MADC_U32: carry_chain(b, w, in, m); return;
     case OP_SZEXT:
         for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_szext(a[l], bb[l], in->mod, in->type == TYPE_S32);
         dst32(w, o, d, m);

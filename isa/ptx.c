@@ -94,7 +94,7 @@ bool ptx_named_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
 {
     if (P->inline_depth && ptx_func_alias(P, t, v, cls)) return true; /* an inlined function's parameter */
     uint32_t r = names_find(&P->range_ix, t->s, t->len, range_name, P);
-    if (r == NAMES_NONE || P->ranges[r].count) return false;
+    if (r == NAMES_NONE || P->ranges[r].count || P->ranges[r].closed) return false;
     uint32_t id = vreg_of(P, r, P->ranges[r].gen);
     if (id >= UINT32_MAX - 1) return false;
     *v = id;
@@ -108,11 +108,13 @@ bool ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
     char q[80];
     uint32_t r = names_find(&P->range_ix, t->s, t->len, range_name, P);
     uint32_t index = 0;
+    if (r != NAMES_NONE && P->ranges[r].closed) r = NAMES_NONE; /* a block's, out of scope */
     if (r == NAMES_NONE || P->ranges[r].count) { /* %r12: a prefix and a number */
         uint32_t nd = 0;
         while (nd < t->len && isdigit((unsigned char)t->s[t->len - 1 - nd])) nd++;
         if (nd && nd < t->len && nd <= 9) {
             r = names_find(&P->range_ix, t->s, t->len - nd, range_name, P);
+            if (r != NAMES_NONE && P->ranges[r].closed) r = NAMES_NONE;
             for (uint32_t i = t->len - nd; i < t->len; i++) index = index * 10 + (uint32_t)(t->s[i] - '0');
             if (r != NAMES_NONE && (P->ranges[r].count == 0 || index >= P->ranges[r].count ||
                                     (nd > 1 && t->s[t->len - nd] == '0')))
@@ -204,6 +206,7 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
         PtxRange *was = again != NAMES_NONE ? &P->ranges[again] : NULL;
         if (was && !(was->depth && P->body_depth > 1 && was->count == count && (was->cls == cls || !count)))
             return ptx_fail(P, &nt, "register '%s' declared twice", ptx_quote(&nt, q, sizeof q));
+        if (was) was->closed = false; /* declared again in a block: in scope again */
         if (was && was->cls != cls) { /* another block's `param0` of another type: another register */
             was->cls = cls;
             was->gen++;
@@ -214,6 +217,7 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
             ptx_text(&nt, r->name, sizeof r->name);
             r->count = count;
             r->gen = 0;
+            r->closed = false;
             r->cls = cls;
             r->depth = P->body_depth > 1 ? P->body_depth - 1 : 0;
             if (!names_add(&P->range_ix, P->nranges, range_name, P)) return ptx_fail(P, &nt, "out of memory");
@@ -592,8 +596,9 @@ static void reset_kernel_state(Ptx *P)
     for (uint32_t i = 0; i < P->nsyms; i++) names_add(&P->sym_ix, i, ptx_sym_name, P); /* fits: it held more */
     names_clear(&P->range_ix);
     names_clear(&P->label_ix);
-    P->nranges = 0;
+    P->nranges = P->range_base = 0;
     P->ncallparams = P->naggs = P->nfields = 0;
+    P->carry_v = UINT32_MAX;
     P->inline_calls = P->inline_depth = P->naliases = P->alias_base = 0;
     P->call.active = false;
     P->nv = 0;
@@ -706,6 +711,8 @@ bool ptx_parse_body(Ptx *P, Kernel *k)
             ptx_next(P);
         } else if (ptx_punct(&t, '}')) {
             P->body_depth--;
+            for (uint32_t i = P->range_base; i < P->nranges; i++) /* the block's registers go out of scope */
+                if (P->ranges[i].depth && P->ranges[i].depth >= P->body_depth) P->ranges[i].closed = true;
             ptx_next(P);
         } else if (t.kind == TK_DIR) {
             if (ptx_is(&t, ".reg")) {

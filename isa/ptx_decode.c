@@ -489,6 +489,7 @@ static const struct {
     { "testp", ptx_decode_testp },    { "prmt", ptx_decode_prmt },        { "shf", ptx_decode_shf },
     { "slct", ptx_decode_slct },      { "call", ptx_decode_call },      { "match", ptx_decode_match },      { "dp4a", ptx_decode_dp4a }, { "nanosleep", ptx_decode_nanosleep },
     { "bmsk", ptx_decode_bitfield_mode }, { "szext", ptx_decode_bitfield_mode },
+    { "addc", ptx_decode_carry },     { "subc", ptx_decode_carry },       { "madc", ptx_decode_carry },
 };
 
 static bool instruction(Ptx *P);
@@ -515,6 +516,7 @@ static bool instruction(Ptx *P)
     if (m.f16) return ptx_unsupported(P, &opt);
     in.type = (uint8_t)ptx_last_type(&m);
     if (is_pred_logic(head, &m)) return decode_pred_logic(P, &opt, head, &m, ops, n, &in, g);
+    if (m.cc) return ptx_decode_carry(P, &opt, head, &m, ops, n, &in, g); /* add.cc, sub.cc, mad.lo.cc ... */
     for (size_t i = 0; i < sizeof DECODERS / sizeof DECODERS[0]; i++)
         if (!strcmp(head, DECODERS[i].head)) return DECODERS[i].decode(P, &opt, head, &m, ops, n, &in, g);
     return decode_arith(P, &opt, head, &m, ops, n, &in, g);

@@ -381,7 +381,7 @@ static bool resolve_frame(Ptx *P, uint32_t refs_from, const char *fn)
 typedef struct {
     PtxMark   after_call;
     NameIndex ranges, labels, syms;
-    uint32_t  body_depth, refs_from, alias_base, naliases;
+    uint32_t  body_depth, refs_from, alias_base, naliases, range_base;
     uint16_t  loc_file, loc_inl_file;
     uint32_t  loc_line, loc_inl_line;
 } Frame;
@@ -393,7 +393,8 @@ static bool open_frame(Ptx *P, Frame *fr)
     memset(&P->range_ix, 0, sizeof P->range_ix);
     memset(&P->label_ix, 0, sizeof P->label_ix);
     memset(&P->sym_ix, 0, sizeof P->sym_ix);
-    fr->body_depth = P->body_depth, fr->refs_from = P->nrefs;
+    fr->body_depth = P->body_depth, fr->refs_from = P->nrefs, fr->range_base = P->range_base;
+    P->range_base = P->nranges;
     fr->alias_base = P->alias_base, fr->naliases = P->naliases;
     fr->loc_file = P->loc_file, fr->loc_line = P->loc_line;
     fr->loc_inl_file = P->loc_inl_file, fr->loc_inl_line = P->loc_inl_line;
@@ -408,7 +409,7 @@ static void close_frame(Ptx *P, const Frame *fr)
     names_free(&P->label_ix);
     names_free(&P->sym_ix);
     P->range_ix = fr->ranges, P->label_ix = fr->labels, P->sym_ix = fr->syms;
-    P->body_depth = fr->body_depth;
+    P->body_depth = fr->body_depth, P->range_base = fr->range_base;
     P->alias_base = fr->alias_base, P->naliases = fr->naliases;
     P->loc_file = fr->loc_file, P->loc_line = fr->loc_line;
     P->loc_inl_file = fr->loc_inl_file, P->loc_inl_line = fr->loc_inl_line;

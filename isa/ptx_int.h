@@ -31,6 +31,9 @@ typedef struct {
     uint32_t depth;   /* braces open where it was declared (0: the body) */
     uint32_t gen;     /* a single register declared again in another block
                       ** with another type is another register: its index */
+    bool     closed;  /* declared in a block that has ended: out of scope, so
+                      ** its name means the body's register again (inline
+                      ** asm's { .reg .u32 %r3; ... } shadows %r<N>'s %r3) */
 } PtxRange;
 
 typedef struct {
@@ -114,6 +117,8 @@ typedef struct {
     /* the kernel's names */
     PtxRange   *ranges;
     uint32_t    nranges, ranges_cap;
+    uint32_t    range_base; /* the first range of the body being read (an
+                               inlined function's follow its caller's) */
     NameIndex   range_ix;
     PtxSym     *syms;      /* the module's shared variables, then the kernel's */
     uint32_t    nsyms, syms_cap;
@@ -128,6 +133,8 @@ typedef struct {
     ** fills and ld.param reads, by virtual register */
     uint32_t   *callparams;
     uint32_t    ncallparams, callparams_cap;
+    uint32_t    carry_v;   /* the kernel's carry flag (CC.CF of add.cc, addc ...):
+                              a virtual predicate, UINT32_MAX until first used */
     PtxAgg     *aggs;      /* those of them that are structs, and their fields */
     uint32_t    naggs, aggs_cap;
     PtxField   *fields;
@@ -265,7 +272,7 @@ typedef struct {
     uint32_t  vec;
     int       cmp, boolop, rnd, shfl, vote, atom, testp, prmt;
     int       cache_level; /* prefetch's .L1 / .L2 (1, 2), 0 when absent */
-    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any, all;
+    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any, all, cc;
 } Mods;
 
 /* Parses the operand at P->tok into *o and moves past it. */
@@ -334,6 +341,7 @@ PTX_DECODER(ptx_decode_slct);
 PTX_DECODER(ptx_decode_match);      /* match.any.sync               */
 PTX_DECODER(ptx_decode_dp4a);
 PTX_DECODER(ptx_decode_nanosleep);
+PTX_DECODER(ptx_decode_carry);
 PTX_DECODER(ptx_decode_bitfield_mode);
 PTX_DECODER(ptx_decode_call);       /* call: vprintf only           */
 

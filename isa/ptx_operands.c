@@ -382,6 +382,7 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (n == 5 && memcmp(w, "clamp", 5) == 0) m->clamp = true;
         else if (n == 3 && memcmp(w, "NaN", 3) == 0) m->nan = true;
         else if (n == 8 && memcmp(w, "shiftamt", 8) == 0) m->shiftamt = true;
+        else if (n == 2 && memcmp(w, "cc", 2) == 0) m->cc = true;
         else if (n == 4 && memcmp(w, "warp", 4) == 0 && strcmp(head, "bar") == 0) { /* bar.warp.sync: its decoder reads it */
         }
         else if (n >= 2 && w[0] == 'L' && (w[1] == '1' || w[1] == '2') && (n == 2 || w[2] == ':') && !strncmp(head, "prefetch", 8))

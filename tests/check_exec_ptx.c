@@ -321,6 +321,40 @@ START_TEST(test_trap_assert_and_wide_calls)
 }
 END_TEST
 
+/* A register declared in a block (inline asm's { .reg .u32 %r3; ... }, as
+** CUDA's math library writes it) shadows the body's %r3 only inside the
+** block: after it, %r3 is the body's again (it was the block's, so a
+** double sin() of a large argument indexed its table wildly). And add.cc/addc
+** and mad.lo.cc/madc carry through the flag. */
+START_TEST(test_block_scope_and_carries)
+{
+    static const char src[] =
+        PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+        "  mov.u32 %r1, %tid.x;\n  add.u32 %r3, %r1, 100;\n"
+        "  {\n  .reg .u32 %r3, %lo;\n  mov.u32 %r3, 7;\n  add.cc.u32 %lo, %r1, -1;\n  addc.u32 %r4, %r3, 0;\n  }\n"
+        "  add.u32 %r5, %r3, %r4;\n"                                   /* tid + 100 + 7 + (tid > 0) */
+        "  mov.u32 %r6, -1;\n  mad.lo.cc.u32 %r6, %r6, %r6, %r6;\n  madc.hi.u32 %r7, %r1, 2, 0;\n" /* 1 + 2^32 - 1: carry 1 */
+        "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  mul.wide.u32 %rd3, %r1, 8;\n"
+        "  add.s64 %rd2, %rd2, %rd3;\n  st.global.v2.u32 [%rd2], {%r5, %r7};\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 32 * 8, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint32_t *res = gmem_translate(g, out, 32 * 8);
+    for (uint32_t i = 0; i < 32; i++) {
+        ck_assert_uint_eq(res[2 * i], i + 100 + 7 + (i > 0));
+        ck_assert_uint_eq(res[2 * i + 1], 1); /* the high word of tid * 2 is 0, plus the carry */
+    }
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* bmsk and szext in both modes, against the PTX ISA's definitions: lane i
 ** takes a = i + 14 and b = 3 * i - 4 (so both cross 32 and wrap past it). */
 static uint32_t bmsk_ref(uint32_t a, uint32_t b, bool clamp)
@@ -391,6 +425,7 @@ int main(void)
     TCase *misc = tcase_create("hints_and_conversions");
     tcase_add_test(misc, test_prefetch_and_wide_cvt);
     tcase_add_test(misc, test_trap_assert_and_wide_calls);
+    tcase_add_test(misc, test_block_scope_and_carries);
     tcase_add_test(misc, test_bmsk_szext);
     suite_add_tcase(s, misc);
     SRunner *r = srunner_create(s);
