@@ -627,6 +627,12 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         for (int l = 0; l < WARP_SIZE; l++) d[l] = half_lane(in, a[l], in->nsrc > 1 ? bb[l] : 0, in->nsrc > 2 ? c[l] : 0);
         dst32(w, o, d, m);
         return;
+    case OP_CVT_HALF2:
+        for (int l = 0; l < WARP_SIZE; l++)
+            d[l] = small_bits(bits_f32(a[l]), (CvtRound)in->sub, (ValueType)in->type) << 16 |
+                   small_bits(bits_f32(bb[l]), (CvtRound)in->sub, (ValueType)in->type);
+        dst32(w, o, d, m);
+        return;
     case OP_SET_HALF: /* stype: the destination's form; type: the compared halves' */
         for (int l = 0; l < WARP_SIZE; l++) {
             uint32_t r = 0;

@@ -513,6 +513,7 @@ static bool instruction(Ptx *P)
     POp ops[MAX_OPS];
     if (!read_instruction(P, &in, &g, &opt, head, sizeof head, &m, ops, &n)) return false;
     if (ptx_is_half_arith(head, &m)) return ptx_decode_half(P, &opt, head, &m, ops, n, &in, g);
+    if (m.f16 && !strcmp(head, "cvt")) return ptx_decode_cvt_half2(P, &opt, head, &m, ops, n, &in, g);
     if (m.f16) return ptx_unsupported(P, &opt);
     in.type = (uint8_t)ptx_last_type(&m);
     if (is_pred_logic(head, &m)) return decode_pred_logic(P, &opt, head, &m, ops, n, &in, g);

@@ -199,3 +199,17 @@ bool ptx_decode_half(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     if (m->sat) in->iflags |= INSTR_SAT;
     return ptx_emit(P, in, g);
 }
+
+/* cvt.RND.f16x2.f32 d, a, b (and .bf16x2): two floats into a pair of
+** halves, a in the high half. */
+bool ptx_decode_cvt_half2(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in,
+                          uint32_t g)
+{
+    (void)head;
+    bool rnd = m->rnd == RND_RN || m->rnd == RND_RZ || m->rnd == RND_RM || m->rnd == RND_RP;
+    if (m->ntypes != 2 || m->types[1] != TYPE_F32 || !rnd || m->sat) return ptx_unsupported(P, opt);
+    if (!ptx_reg_form(P, opt, OP_CVT_HALF2, ops, n, in)) return false;
+    in->type = (uint8_t)m->types[0];
+    in->sub = (uint8_t)m->rnd;
+    return ptx_emit(P, in, g);
+}

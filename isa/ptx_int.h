@@ -342,6 +342,7 @@ PTX_DECODER(ptx_decode_match);      /* match.any.sync               */
 PTX_DECODER(ptx_decode_dp4a);
 PTX_DECODER(ptx_decode_nanosleep);
 PTX_DECODER(ptx_decode_carry);
+PTX_DECODER(ptx_decode_cvt_half2);
 PTX_DECODER(ptx_decode_bitfield_mode);
 PTX_DECODER(ptx_decode_call);       /* call: vprintf only           */
 

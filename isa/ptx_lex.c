@@ -135,8 +135,10 @@ void ptx_next(Ptx *P)
             t->kind = TK_NUM;
         } else if (isalpha((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.') {
             /* words carry their dots (ld.global.f32, %tid.x) and "::" (.L2::128B) */
-            while (e < P->lx.end && (word_char(*e) || (e[0] == ':' && e + 1 < P->lx.end && e[1] == ':' &&
-                                                       e + 2 < P->lx.end && word_char(e[2])))) {
+            /* a directive ends at its next dot: `.reg.b32 f;` (inline asm in
+            ** cuda_fp16.hpp) is `.reg .b32 f;` */
+            while (e < P->lx.end && !(c == '.' && *e == '.') &&
+                   (word_char(*e) || (e[0] == ':' && e + 1 < P->lx.end && e[1] == ':' && e + 2 < P->lx.end && word_char(e[2])))) {
                 e += *e == ':' ? 2 : 1;
             }
             t->kind = c == '.' ? TK_DIR : TK_WORD;

@@ -321,7 +321,7 @@ START_TEST(test_trap_assert_and_wide_calls)
 }
 END_TEST
 
-/* A register declared in a block (inline asm's { .reg .u32 %r3; ... }, as
+/* A register declared in a block (inline asm's { .reg.u32 %r3; ... }, as
 ** CUDA's math library writes it) shadows the body's %r3 only inside the
 ** block: after it, %r3 is the body's again (it was the block's, so a
 ** double sin() of a large argument indexed its table wildly). And add.cc/addc
@@ -331,7 +331,7 @@ START_TEST(test_block_scope_and_carries)
     static const char src[] =
         PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
         "  mov.u32 %r1, %tid.x;\n  add.u32 %r3, %r1, 100;\n"
-        "  {\n  .reg .u32 %r3, %lo;\n  mov.u32 %r3, 7;\n  add.cc.u32 %lo, %r1, -1;\n  addc.u32 %r4, %r3, 0;\n  }\n"
+        "  {\n  .reg.u32 %r3, %lo;\n  mov.u32 %r3, 7;\n  add.cc.u32 %lo, %r1, -1;\n  addc.u32 %r4, %r3, 0;\n  }\n"
         "  add.u32 %r5, %r3, %r4;\n"                                   /* tid + 100 + 7 + (tid > 0) */
         "  mov.u32 %r6, -1;\n  mad.lo.cc.u32 %r6, %r6, %r6, %r6;\n  madc.hi.u32 %r7, %r1, 2, 0;\n" /* 1 + 2^32 - 1: carry 1 */
         "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  mul.wide.u32 %rd3, %r1, 8;\n"
