@@ -839,6 +839,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
             goto settle;
         }
         break;
+    case OP_BAR_RED:
+        exec_bar_red(w, in, m);
+        __attribute__((fallthrough)); /* it is a barrier too */
     case OP_BAR_SYNC:
         out->at_barrier = true;
         out->barrier_partial = active != w->live;

@@ -36,6 +36,12 @@ typedef struct {
     uint32_t  hw_warp;               /* %warpid: warp slot on its SM          */
     SimtEntry stack[SIMT_MAX_DEPTH];
     uint32_t  pred[ISA_MAX_PREDS];   /* one bit per lane                      */
+    /* bar.red waiting at its barrier: the warp's share of the block's
+    ** reduction (lanes taking part, how many of them hold the predicate),
+    ** its kind (Instr.mod) and where the result goes (exec_red_apply) */
+    uint32_t  red_lanes, red_count;
+    uint8_t   red_mod;
+    Operand   red_dst;
 } WarpExec;
 
 /* Device printf's output (isa/exec_printf.c): one sink per SM (or per
@@ -189,6 +195,20 @@ uint32_t exec_prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode);
 uint32_t exec_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp);
 uint32_t exec_bmsk(uint32_t start, uint32_t width, bool clamp);
 uint32_t exec_szext(uint32_t a, uint32_t bits, bool clamp, bool sign);
+
+/* bar.red's reduction over a block: when its barrier opens, the caller adds
+** every waiting warp's share into a zeroed ExecRed (exec_red_add), then gives
+** each warp the result (exec_red_apply; a warp with no bar.red waiting is
+** left alone). */
+typedef struct {
+    uint32_t lanes, count;
+} ExecRed;
+void exec_red_add(ExecRed *t, const WarpExec *w);
+void exec_red_apply(const ExecRed *t, WarpExec *w);
+
+/* Internal to the exec module (isa/exec_barrier.c): bar.red's arrival, the
+** lanes in m bringing their predicate. */
+void exec_bar_red(WarpExec *w, const Instr *in, uint32_t m);
 
 /* Internal to the exec module (isa/exec_fault.c): trap or __assertfail for
 ** the lanes in m. With a lane in m, false and a fault of the lowest one in

@@ -167,7 +167,10 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
                     ok = false;
                     break;
                 }
-                memset(waiting, 0, nwarps); /* the whole block arrived */
+                ExecRed red = { 0 }; /* the whole block arrived: bar.red's result */
+                for (uint32_t wi = 0; wi < nwarps; wi++) exec_red_add(&red, &warps[wi]);
+                for (uint32_t wi = 0; wi < nwarps; wi++) exec_red_apply(&red, &warps[wi]);
+                memset(waiting, 0, nwarps);
                 at_barrier = 0;
             }
             for (uint32_t wi = 0; ok && wi < nwarps; wi++) {

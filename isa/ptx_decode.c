@@ -492,6 +492,31 @@ static const struct {
     { "addc", ptx_decode_carry },     { "subc", ptx_decode_carry },       { "madc", ptx_decode_carry },
 };
 
+/* Extended-precision integer arithmetic, chained through the carry flag
+** CC.CF (a virtual predicate of the kernel's, P->carry_v): add.cc, addc,
+** sub.cc, subc (each .cc or not), mad{.lo,.hi}.cc and madc{.lo,.hi}, on
+** .u32/.s32 (add and sub also .u64/.s64). Instr.sub: bit 0 reads the
+** carry, bit 1 writes it; Instr.mod: 1 for sub (a borrow chain) or .hi. */
+bool ptx_decode_carry(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    bool carry_in = head[strlen(head) - 1] == 'c', is_mad = head[0] == 'm', is_sub = head[0] == 's';
+    ValueType t = m->ntypes == 1 ? m->types[0] : TYPE_NONE;
+    bool wide = t == TYPE_U64 || t == TYPE_S64;
+    if ((t != TYPE_U32 && t != TYPE_S32 && !wide) || (is_mad && (wide || m->lo == m->hi)) || (!is_mad && (m->lo || m->hi)) ||
+        m->sat || m->wide)
+        return ptx_unsupported(P, opt);
+    Opcode op = is_mad ? OP_MADC_U32 : wide ? OP_ADDC_U64 : OP_ADDC_U32;
+    if (!ptx_reg_form(P, opt, op, ops, n, in)) return false;
+    if (P->carry_v == UINT32_MAX && !ptx_fresh_reg(P, opt, VREG_PRED, &P->carry_v)) return false;
+    POp cf = { .kind = PO_REG, .tok = *opt, .v = P->carry_v, .cls = VREG_PRED };
+    in->type = (uint8_t)t;
+    in->mod = (uint8_t)(is_sub || (is_mad && m->hi));
+    in->sub = (uint8_t)(carry_in | (m->cc ? 2 : 0));
+    if (carry_in && !ptx_want_reg(P, &cf, VREG_PRED, &in->src[in->nsrc++], "the carry flag")) return false;
+    if (m->cc && !ptx_want_reg(P, &cf, VREG_PRED, &in->dst[in->ndst++], "the carry flag")) return false;
+    return ptx_emit(P, in, g);
+}
+
 static bool instruction(Ptx *P);
 
 bool ptx_instruction(Ptx *P)

@@ -557,6 +557,29 @@ bool ptx_decode_flow(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 }
 
 
+/* bar.red.popc.u32 d, 0, {!}c and bar.red.{and,or}.pred p, 0, {!}c
+** (__syncthreads_count, _and, _or; barrier.red too): a block barrier that
+** reduces c over the block's threads into every thread's d or p. Instr.mod:
+** 0 popc, 1 and, 2 or. */
+static bool decode_bar_red(Ptx *P, const Tok *opt, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    ValueType t = ptx_last_type(m);
+    bool popc = m->popc && m->boolop < 0 && m->ntypes == 1 && t == TYPE_U32;
+    bool vote = !m->popc && m->boolop >= 0 && m->ntypes == 1 && t == TYPE_NONE;
+    if (!popc && !vote) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 3, 4)) return false;
+    if (ops[1].kind != PO_IMM || ops[1].ival != 0)
+        return ptx_fail(P, &ops[1].tok, "only barrier 0 is supported (named barriers are not yet)");
+    if (n == 4) return ptx_fail(P, &ops[2].tok, "a barrier with a thread count is not supported yet");
+    if (g != UINT32_MAX) return ptx_fail(P, opt, "'bar.red' cannot be predicated: every thread of the block must reach it");
+    in->op = OP_BAR_RED;
+    in->type = (uint8_t)t;
+    in->mod = (uint8_t)(popc ? 0 : 1 + m->boolop);
+    in->ndst = in->nsrc = 1;
+    return ptx_want_reg(P, &ops[0], popc ? VREG_32 : VREG_PRED, &in->dst[0], "the destination") &&
+           ptx_want_reg(P, &ops[2], VREG_PRED, &in->src[0], "the predicate") && ptx_emit(P, in, g);
+}
+
 /* bar.sync / barrier.sync 0 (the block), bar.warp.sync (the warp). */
 bool ptx_decode_bar(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
@@ -568,8 +591,9 @@ bool ptx_decode_bar(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
         if (!ptx_want_src(P, &ops[0], false, false, &in->src[0], "the member mask")) return false;
         return ptx_emit(P, in, g);
     }
-    bool red = opt->len > 4 && (strstr(ptx_text(opt, q, sizeof q), ".red") || strstr(q, ".arrive") || strstr(q, ".cta.red"));
-    if (red || !(m->sync || !strcmp(q, "bar.sync") || !strcmp(q, "barrier.sync"))) return ptx_unsupported(P, opt);
+    if (m->red) return decode_bar_red(P, opt, m, ops, n, in, g);
+    bool arrive = opt->len > 4 && strstr(ptx_text(opt, q, sizeof q), ".arrive");
+    if (arrive || !(m->sync || !strcmp(q, "bar.sync") || !strcmp(q, "barrier.sync"))) return ptx_unsupported(P, opt);
     if (!ptx_nops(P, opt, n, 1, 2)) return false;
     if (ops[0].kind != PO_IMM || ops[0].ival != 0)
         return ptx_fail(P, &ops[0].tok, "only barrier 0 is supported (named barriers are not yet)");
@@ -861,29 +885,4 @@ bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     }
     return ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the format") &&
            ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the argument buffer") && ptx_emit(P, in, g);
-}
-
-/* Extended-precision integer arithmetic, chained through the carry flag
-** CC.CF (a virtual predicate of the kernel's, P->carry_v): add.cc, addc,
-** sub.cc, subc (each .cc or not), mad{.lo,.hi}.cc and madc{.lo,.hi}, on
-** .u32/.s32 (add and sub also .u64/.s64). Instr.sub: bit 0 reads the
-** carry, bit 1 writes it; Instr.mod: 1 for sub (a borrow chain) or .hi. */
-bool ptx_decode_carry(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
-{
-    bool carry_in = head[strlen(head) - 1] == 'c', is_mad = head[0] == 'm', is_sub = head[0] == 's';
-    ValueType t = m->ntypes == 1 ? m->types[0] : TYPE_NONE;
-    bool wide = t == TYPE_U64 || t == TYPE_S64;
-    if ((t != TYPE_U32 && t != TYPE_S32 && !wide) || (is_mad && (wide || m->lo == m->hi)) || (!is_mad && (m->lo || m->hi)) ||
-        m->sat || m->wide)
-        return ptx_unsupported(P, opt);
-    Opcode op = is_mad ? OP_MADC_U32 : wide ? OP_ADDC_U64 : OP_ADDC_U32;
-    if (!ptx_reg_form(P, opt, op, ops, n, in)) return false;
-    if (P->carry_v == UINT32_MAX && !ptx_fresh_reg(P, opt, VREG_PRED, &P->carry_v)) return false;
-    POp cf = { .kind = PO_REG, .tok = *opt, .v = P->carry_v, .cls = VREG_PRED };
-    in->type = (uint8_t)t;
-    in->mod = (uint8_t)(is_sub || (is_mad && m->hi));
-    in->sub = (uint8_t)(carry_in | (m->cc ? 2 : 0));
-    if (carry_in && !ptx_want_reg(P, &cf, VREG_PRED, &in->src[in->nsrc++], "the carry flag")) return false;
-    if (m->cc && !ptx_want_reg(P, &cf, VREG_PRED, &in->dst[in->ndst++], "the carry flag")) return false;
-    return ptx_emit(P, in, g);
 }

@@ -272,7 +272,7 @@ typedef struct {
     uint32_t  vec;
     int       cmp, boolop, rnd, shfl, vote, atom, testp, prmt;
     int       cache_level; /* prefetch's .L1 / .L2 (1, 2), 0 when absent */
-    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any, all, cc;
+    bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any, all, cc, red, popc;
 } Mods;
 
 /* Parses the operand at P->tok into *o and moves past it. */

@@ -327,6 +327,7 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
                                                    [VOTE_BALLOT] = "ballot" };
     bool is_atom = strcmp(head, "atom") == 0 || strcmp(head, "red") == 0 || strcmp(head, "redux") == 0;
     bool is_setp = strcmp(head, "setp") == 0 || strcmp(head, "set") == 0; /* set: the comparisons too */
+    bool is_bar = strcmp(head, "bar") == 0 || strcmp(head, "barrier") == 0;
     for (const char *p = dot; p && p < e;) {
         const char *pe = p + 1;
         while (pe < e && *pe != '.') pe++;
@@ -383,6 +384,12 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (n == 3 && memcmp(w, "NaN", 3) == 0) m->nan = true;
         else if (n == 8 && memcmp(w, "shiftamt", 8) == 0) m->shiftamt = true;
         else if (n == 2 && memcmp(w, "cc", 2) == 0) m->cc = true;
+        else if (is_bar && n == 3 && memcmp(w, "red", 3) == 0) m->red = true;
+        else if (is_bar && n == 4 && memcmp(w, "popc", 4) == 0) m->popc = true;
+        else if (is_bar && (i = name_in((const char *const[]){ "and", "or" }, 2, w, n)) >= 0)
+            ok = set_once(&m->boolop, i), kind = "reductions";
+        else if (is_bar && n == 3 && memcmp(w, "cta", 3) == 0) { /* barrier.cta: the block's, as barrier is */
+        }
         else if (n == 4 && memcmp(w, "warp", 4) == 0 && strcmp(head, "bar") == 0) { /* bar.warp.sync: its decoder reads it */
         }
         else if (n >= 2 && w[0] == 'L' && (w[1] == '1' || w[1] == '2') && (n == 2 || w[2] == ':') && !strncmp(head, "prefetch", 8))

@@ -101,10 +101,16 @@ static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
     BlockSlot *bs = &sm->blocks[b];
     uint64_t open = bs->bar_counted + g->c->lat_barrier + (uint64_t)g->c->lat_barrier_warp * g->warps_per_block;
     if (open < g->now + 1) open = g->now + 1;
+    ExecRed red = { 0 }; /* bar.red: the block's reduction, for every warp */
+    for (uint32_t i = 0; i < g->warps_per_block; i++) {
+        const Warp *w = &sm->warps[b * g->warps_per_block + i];
+        if (w->state == WARP_BARRIER) exec_red_add(&red, &w->ex);
+    }
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
         uint32_t slot = b * g->warps_per_block + i;
         Warp *w = &sm->warps[slot];
         if (w->state != WARP_BARRIER) continue;
+        exec_red_apply(&red, &w->ex);
         w->state = WARP_ACTIVE;
         w->next_issue = open;
         w->next_reason = STALL_BARRIER;

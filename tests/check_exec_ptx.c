@@ -355,6 +355,35 @@ START_TEST(test_block_scope_and_carries)
 }
 END_TEST
 
+/* bar.red sums and votes over the whole block (two warps here), every
+** thread receiving the block's result: __syncthreads_count, _and, _or. */
+START_TEST(test_bar_red)
+{
+    static const char src[] =
+        PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n  .reg .pred %p<6>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+        "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 3;\n  setp.eq.u32 %p1, %r2, 0;\n"
+        "  bar.red.popc.u32 %r3, 0, %p1;\n"                  /* 64 threads, every 4th: 16 */
+        "  setp.lt.u32 %p2, %r1, 63;\n  bar.red.and.pred %p3, 0, %p2;\n"  /* not all: false */
+        "  setp.eq.u32 %p4, %r1, 40;\n  barrier.red.or.pred %p5, 0, !%p4;\n" /* any not 40: true */
+        "  selp.u32 %r4, 100, 0, %p3;\n  selp.u32 %r5, 1000, 0, %p5;\n  add.u32 %r6, %r3, %r4;\n  add.u32 %r6, %r6, %r5;\n"
+        "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  mul.wide.u32 %rd3, %r1, 4;\n"
+        "  add.s64 %rd2, %rd2, %rd3;\n  st.global.u32 [%rd2], %r6;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 64 * 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint32_t *res = gmem_translate(g, out, 64 * 4);
+    for (uint32_t i = 0; i < 64; i++) ck_assert_uint_eq(res[i], 16 + 0 + 1000);
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* bmsk and szext in both modes, against the PTX ISA's definitions: lane i
 ** takes a = i + 14 and b = 3 * i - 4 (so both cross 32 and wrap past it). */
 static uint32_t bmsk_ref(uint32_t a, uint32_t b, bool clamp)
@@ -426,6 +455,7 @@ int main(void)
     tcase_add_test(misc, test_prefetch_and_wide_cvt);
     tcase_add_test(misc, test_trap_assert_and_wide_calls);
     tcase_add_test(misc, test_block_scope_and_carries);
+    tcase_add_test(misc, test_bar_red);
     tcase_add_test(misc, test_bmsk_szext);
     suite_add_tcase(s, misc);
     SRunner *r = srunner_create(s);
