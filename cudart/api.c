@@ -178,7 +178,7 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
 }
 
 static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, void **args, size_t smem,
-                          cudaStream_t stream)
+                          cudaStream_t stream, bool cooperative)
 {
     ENTER(rt);
     if (!k) k = rt_find_kernel(rt, func);
@@ -188,7 +188,7 @@ static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, 
     }
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     uint32_t g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
-    int err = rt_launch(rt, k, g, b, args, smem);
+    int err = rt_launch(rt, k, g, b, args, cooperative, smem);
     if (err == cudaErrorIllegalAddress || err == cudaErrorLaunchFailure || err == cudaErrorLaunchTimeout ||
         err == cudaErrorAssert || err == cudaErrorMisalignedAddress || err == cudaErrorUnknown)
         rt->sticky = err;
@@ -200,13 +200,13 @@ static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                              cudaStream_t stream)
 {
-    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream);
+    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream, false);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                   cudaStream_t stream)
 {
-    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream);
+    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream, false);
 }
 
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
@@ -222,7 +222,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                cudaStream_t stream)
 {
     if (!kernel) return api_fail(cudaErrorInvalidDeviceFunction);
-    return launch((RtKernel *)(void *)kernel, NULL, gridDim, blockDim, args, sharedMem, stream);
+    return launch((RtKernel *)(void *)kernel, NULL, gridDim, blockDim, args, sharedMem, stream, false);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -260,7 +260,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
         }
         api_leave(rt, cudaSuccess);
     }
-    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream);
+    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream, true);
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)

@@ -482,7 +482,20 @@ uint32_t rt_dynamic_smem_max(const Runtime *rt, const RtKernel *k)
     return rt->cfg.shared_per_block > fixed ? rt->cfg.shared_per_block - fixed : 0;
 }
 
-int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args,
+/* The words cooperative groups' grid.sync() counts arrivals in, zeroed for
+** a new cooperative launch (allocated at the first; 0 when out of memory). */
+static uint64_t grid_workspace(Runtime *rt)
+{
+    if (!rt->grid_workspace) {
+        Diag d = { 0 };
+        rt->grid_workspace = gmem_alloc(rt->gmem, GRID_WORKSPACE_BYTES, "cooperative launch workspace", &d);
+        if (!rt->grid_workspace) return 0;
+    }
+    memset(gmem_translate(rt->gmem, rt->grid_workspace, GRID_WORKSPACE_BYTES), 0, GRID_WORKSPACE_BYTES);
+    return rt->grid_workspace;
+}
+
+int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args, bool cooperative,
               uint64_t dynamic_smem)
 {
     if (k->launches && (memcmp(k->grid, grid, sizeof k->grid) || memcmp(k->block, block, sizeof k->block)))
@@ -518,7 +531,10 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
                  .regs_per_thread = k->regs, .params = params, .printf_out = stdout }; /* device printf: the program's stdout */
     memcpy(L.grid, grid, sizeof L.grid);
     memcpy(L.block, block, sizeof L.block);
-    err = chosen_for_timing(rt, k) ? run_timed(rt, k, &L) : run_untimed(rt, k, &L);
+    if (cooperative && !(L.grid_workspace = grid_workspace(rt))) return RT_MEMORY_ALLOCATION;
+    /* a cooperative launch's blocks may wait for each other (grid.sync()):
+    ** they run together, as only the timed path runs them */
+    err = cooperative || chosen_for_timing(rt, k) ? run_timed(rt, k, &L) : run_untimed(rt, k, &L);
     k->launches++;
     if (err != RT_SUCCESS) k->failed++;
     return err;
@@ -623,6 +639,7 @@ void rt_reset(Runtime *rt)
     gmem_destroy(rt->gmem);
     gpu_session_destroy(rt->session);
     rt->gmem = gmem_create();
+    rt->grid_workspace = 0;
     rt->session = gpu_session_create(&rt->cfg);
     rt->sticky = RT_SUCCESS;
     for (uint32_t i = 0; i < rt->nmodules; i++)

@@ -153,6 +153,7 @@ typedef struct {
     uint32_t        allocations;   /* cudaMalloc calls, to name each in faults */
     struct { uint32_t addr; uint64_t bytes; } *managed; /* cudaMallocManaged's mappings */
     uint32_t        nmanaged, managed_cap;
+    uint32_t        grid_workspace; /* cooperative launches' grid-sync words (0: none yet) */
     RtHandle       *handles;   /* live streams, events, pinned memory         */
     uint32_t        nhandles, handles_cap;
     bool            said_no_device;
@@ -189,7 +190,11 @@ RtVar *rt_find_var(Runtime *rt, const void *host, int *err);
 uint32_t rt_dynamic_smem_max(const Runtime *rt, const RtKernel *k);
 
 /* Runs one launch: args[i] points at parameter i's value. Returns RT_*. */
-int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args,
+/* Bytes of a cooperative launch's grid-sync workspace: cooperative groups
+** count arrivals in the word at offset 4 (cooperative_groups/details/sync.h). */
+#define GRID_WORKSPACE_BYTES 16u
+
+int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args, bool cooperative,
               uint64_t dynamic_smem);
 
 /* Host pointer for [addr, addr+bytes) of device memory, or NULL when that

@@ -310,6 +310,8 @@ static uint32_t special(const ExecBlock *b, const WarpExec *w, SpecialReg s, int
     case SREG_LANEMASK_GE: return ~((1u << lane) - 1);
     case SREG_CLOCK64: return (uint32_t)b->clock;
     case SREG_GLOBALTIMER: return (uint32_t)b->clock;
+    case SREG_ENVREG1: return (uint32_t)(b->grid_workspace >> 32);
+    case SREG_ENVREG2: return (uint32_t)b->grid_workspace;
     case SREG_COUNT: break;
     }
     return 0;
@@ -681,7 +683,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
     }
     case OP_ATOM_GLOBAL_U64:
-    case OP_ATOM_SHARED_U64: {
+    case OP_ATOM_SHARED_U64:
+    case OP_ATOM_GENERIC_U64: {
         const OpInfo *info = &OP_INFO[in->op];
         uint8_t *ptr[WARP_SIZE];
         out->width = 8;
@@ -769,7 +772,10 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_ATOM_GLOBAL_F32:
     case OP_ATOM_SHARED_U32:
     case OP_ATOM_SHARED_S32:
-    case OP_ATOM_SHARED_F32: {
+    case OP_ATOM_SHARED_F32:
+    case OP_ATOM_GENERIC_U32:
+    case OP_ATOM_GENERIC_S32:
+    case OP_ATOM_GENERIC_F32: {
         const OpInfo *info = &OP_INFO[in->op];
         uint8_t *ptr[WARP_SIZE];
         out->width = 4;

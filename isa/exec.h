@@ -77,6 +77,9 @@ typedef struct {
                                         word o / 4 (mini ISA: one word each) */
     uint32_t        ntid[3], nctaid[3], ctaid[3];
     uint32_t        smid, nsmid;
+    uint64_t        grid_workspace;  /* %envreg1:%envreg2: a cooperative
+                                        launch's zeroed words for grid.sync()
+                                        (0: none, and grid.sync() traps)     */
     uint64_t        clock;           /* %clock: the caller's current cycle     */
     bool            defer_global;    /* global accesses are checked and their
                                         operands captured, not done: the caller

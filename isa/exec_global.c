@@ -92,7 +92,8 @@ void exec_global_apply(const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, u
             for (int l = 0; l < WARP_SIZE; l++)
                 if (mask >> l & 1) memcpy(ptr[l] + 4 * e, &data[e][l], 4);
         return;
-    case OP_ATOM_GLOBAL_U64: {
+    case OP_ATOM_GLOBAL_U64:
+    case OP_ATOM_GENERIC_U64: {
         ValueType t = (ValueType)in->type;
         for (int l = 0; l < WARP_SIZE; l++) {
             if (!(mask >> l & 1)) continue;
@@ -108,6 +109,9 @@ void exec_global_apply(const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, u
     case OP_ATOM_GLOBAL_U32:
     case OP_ATOM_GLOBAL_S32:
     case OP_ATOM_GLOBAL_F32:
+    case OP_ATOM_GENERIC_U32:
+    case OP_ATOM_GENERIC_S32:
+    case OP_ATOM_GENERIC_F32:
         for (int l = 0; l < WARP_SIZE; l++) {
             if (!(mask >> l & 1)) continue;
             uint32_t old;

@@ -12,6 +12,7 @@ const char *const SREG_NAMES[SREG_COUNT] = {
     "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
     "laneid", "warpid", "smid", "nsmid", "clock",
     "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt", "lanemask_ge", "clock64", "globaltimer",
+    "envreg1", "envreg2",
 };
 
 KernelParam *program_add_param(Kernel *k)

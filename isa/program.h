@@ -51,6 +51,8 @@ typedef enum {
     /* PTX only */
     SREG_LANEMASK_EQ, SREG_LANEMASK_LT, SREG_LANEMASK_LE, SREG_LANEMASK_GT, SREG_LANEMASK_GE,
     SREG_CLOCK64, SREG_GLOBALTIMER,
+    SREG_ENVREG1, SREG_ENVREG2, /* the grid's workspace address, high and low
+                                   word (cooperative groups' grid sync) */
     SREG_COUNT
 } SpecialReg;
 #define SREG_MINI_COUNT (SREG_CLOCK + 1)

@@ -226,16 +226,21 @@ bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     bool red = head[0] == 'r';
     ValueType t = ptx_last_type(m);
     if (m->f16 || m->atom < 0 || m->ntypes != 1 || m->vec > 1) return ptx_unsupported(P, opt);
-    if (m->space != SPACE_GLOBAL && m->space != SPACE_SHARED) return ptx_unsupported(P, opt); /* generic atomics */
-    bool glob = m->space == SPACE_GLOBAL;
+    if (m->space != SPACE_GLOBAL && m->space != SPACE_SHARED && m->space != MODS_NO_SPACE) return ptx_unsupported(P, opt);
+    /* the rows of each space: global, shared, generic (no space: resolved per warp) */
+    int sp = m->space == SPACE_GLOBAL ? 0 : m->space == SPACE_SHARED ? 1 : 2;
+    static const Opcode F32[] = { OP_ATOM_GLOBAL_F32, OP_ATOM_SHARED_F32, OP_ATOM_GENERIC_F32 };
+    static const Opcode S32[] = { OP_ATOM_GLOBAL_S32, OP_ATOM_SHARED_S32, OP_ATOM_GENERIC_S32 };
+    static const Opcode U32[] = { OP_ATOM_GLOBAL_U32, OP_ATOM_SHARED_U32, OP_ATOM_GENERIC_U32 };
+    static const Opcode U64[] = { OP_ATOM_GLOBAL_U64, OP_ATOM_SHARED_U64, OP_ATOM_GENERIC_U64 };
     AtomOp op = (AtomOp)m->atom;
     uint32_t allowed;
     Opcode row;
-    if (t == TYPE_F32) row = glob ? OP_ATOM_GLOBAL_F32 : OP_ATOM_SHARED_F32, allowed = ATOM_BIT(ADD) | ATOM_BIT(EXCH);
-    else if (t == TYPE_S32) row = glob ? OP_ATOM_GLOBAL_S32 : OP_ATOM_SHARED_S32, allowed = ATOM_BIT(ADD) | ATOM_BIT(MIN) | ATOM_BIT(MAX);
-    else if (ptx_is32(t)) row = glob ? OP_ATOM_GLOBAL_U32 : OP_ATOM_SHARED_U32, allowed = ATOMS_PTX;
-    else if (t == TYPE_F64) row = glob ? OP_ATOM_GLOBAL_U64 : OP_ATOM_SHARED_U64, allowed = ATOM_BIT(ADD); /* the type says how to add */
-    else if (ptx_is64(t)) row = glob ? OP_ATOM_GLOBAL_U64 : OP_ATOM_SHARED_U64, allowed = OP_INFO[OP_ATOM_GLOBAL_U64].atoms;
+    if (t == TYPE_F32) row = F32[sp], allowed = ATOM_BIT(ADD) | ATOM_BIT(EXCH);
+    else if (t == TYPE_S32) row = S32[sp], allowed = ATOM_BIT(ADD) | ATOM_BIT(MIN) | ATOM_BIT(MAX);
+    else if (ptx_is32(t)) row = U32[sp], allowed = ATOMS_PTX;
+    else if (t == TYPE_F64) row = U64[sp], allowed = ATOM_BIT(ADD); /* the type says how to add */
+    else if (ptx_is64(t)) row = U64[sp], allowed = OP_INFO[OP_ATOM_GLOBAL_U64].atoms;
     else return ptx_unsupported(P, opt);
     if (t == TYPE_S64 && op != ATOM_ADD && op != ATOM_MIN && op != ATOM_MAX) return ptx_unsupported(P, opt);
     if (!(allowed >> op & 1)) return ptx_unsupported(P, opt);
@@ -255,7 +260,7 @@ bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     } else if (!ptx_want_reg(P, o++, w64 ? VREG_64 : VREG_32, &in->dst[0], "the destination")) {
         return false;
     }
-    if (!mem_operand(P, o++, glob ? SPACE_GLOBAL : SPACE_SHARED, in)) return false;
+    if (!mem_operand(P, o++, OP_INFO[row].space, in)) return false;
     if (!ptx_want_src(P, o++, w64, ptx_is_float(t), &in->src[1], "the operand")) return false;
     if (op == ATOM_CAS && !ptx_want_src(P, o, w64, false, &in->src[2], "the new value")) return false;
     return ptx_emit(P, in, g);

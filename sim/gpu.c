@@ -221,6 +221,7 @@ static bool setup_sms(Gpu *g)
             memcpy(eb->nctaid, L->grid, sizeof eb->nctaid);
             eb->smid = s;
             eb->nsmid = c->sm_count; /* %nsmid: the machine's SMs, used or not */
+            eb->grid_workspace = L->grid_workspace;
         }
     }
     return true;

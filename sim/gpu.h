@@ -57,6 +57,9 @@ typedef struct {
     /* Where device printf's text goes at the launch's end, in the order it
     ** was printed (cycle, SM; NULL: nowhere). */
     FILE           *printf_out;
+    /* A cooperative launch: the global address of its grid-sync words
+    ** (%envreg1:%envreg2, zeroed by the caller); 0 for any other. */
+    uint64_t        grid_workspace;
 } Launch;
 
 /* The most host threads one launch runs on (Launch.threads). */

@@ -384,6 +384,37 @@ START_TEST(test_bar_red)
 }
 END_TEST
 
+/* atom without a space (a generic address) goes to shared memory inside
+** its window and to global memory otherwise; %envreg1:%envreg2 is the
+** launch's grid workspace (cooperative groups' grid.sync()). */
+START_TEST(test_generic_atomics_and_envreg)
+{
+    static const char src[] =
+        PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+        "  .shared .align 4 .b32 cnt;\n"
+        "  mov.u32 %r1, %tid.x;\n  setp.eq.u32 %p1, %r1, 0;\n  mov.u32 %r7, 0;\n  @%p1 st.shared.u32 [cnt], %r7;\n"
+        "  bar.sync 0;\n  mov.u64 %rd1, cnt;\n  cvta.shared.u64 %rd2, %rd1;\n  atom.add.u32 %r2, [%rd2], 2;\n"
+        "  bar.sync 0;\n  ld.shared.u32 %r3, [cnt];\n"                          /* 32 lanes x 2 */
+        "  ld.param.u64 %rd3, [t_param_0];\n  atom.relaxed.gpu.add.u32 %r4, [%rd3], 1;\n" /* generic global */
+        "  mov.u32 %r5, %envreg1;\n  mov.u32 %r6, %envreg2;\n  add.u32 %r3, %r3, %r5;\n  add.u32 %r3, %r3, %r6;\n"
+        "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd5, %rd3, %rd4;\n  st.global.u32 [%rd5+4], %r3;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 33 * 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint32_t *res = gmem_translate(g, out, 33 * 4);
+    ck_assert_uint_eq(res[0], 32); /* the global counter */
+    for (uint32_t i = 0; i < 32; i++) ck_assert_uint_eq(res[1 + i], 64); /* no workspace: %envreg1/2 are 0 */
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* bmsk and szext in both modes, against the PTX ISA's definitions: lane i
 ** takes a = i + 14 and b = 3 * i - 4 (so both cross 32 and wrap past it). */
 static uint32_t bmsk_ref(uint32_t a, uint32_t b, bool clamp)
@@ -456,6 +487,7 @@ int main(void)
     tcase_add_test(misc, test_trap_assert_and_wide_calls);
     tcase_add_test(misc, test_block_scope_and_carries);
     tcase_add_test(misc, test_bar_red);
+    tcase_add_test(misc, test_generic_atomics_and_envreg);
     tcase_add_test(misc, test_bmsk_szext);
     suite_add_tcase(s, misc);
     SRunner *r = srunner_create(s);
