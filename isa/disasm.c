@@ -16,7 +16,9 @@ void disasm_mnemonic(const Instr *in, char *buf, size_t cap)
         snprintf(buf, cap, "%.*s.%s%s", (int)(dot - mn), mn, CMP_NAMES[in->mod], dot);
     } else if (info->mods & OPM_ATOM) { /* atom.global.u32 -> atom.global.add.u32: before the type */
         const char *dot = strrchr(mn, '.');
-        snprintf(buf, cap, "%.*s.%s%s", (int)(dot - mn), mn, ATOM_NAMES[in->mod], dot);
+        char half[24]; /* the half rows: their own type, and x2 for a pair */
+        if (info->type == TYPE_F16) snprintf(half, sizeof half, ".noftz.%s%s", type, in->sub == 2 ? "x2" : "");
+        snprintf(buf, cap, "%.*s.%s%s", (int)(dot - mn), mn, ATOM_NAMES[in->mod], info->type == TYPE_F16 ? half : dot);
     } else if (info->mods & OPM_SHFL) {
         snprintf(buf, cap, "%s.%s.%s", mn, SHFL_NAMES[in->mod], type);
     } else if (info->mods & OPM_VEC) {

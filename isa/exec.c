@@ -469,6 +469,13 @@ static bool map_space(const ExecBlock *b, const WarpExec *w, MemSpace space, uin
                                   : map_shared(b, m, width, out, ptr);
 }
 
+bool exec_mem_lanes(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out,
+                    uint8_t *ptr[WARP_SIZE])
+{
+    out->width = width;
+    return addresses(b, w, in, m, width, out) && map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr);
+}
+
 static bool push(WarpExec *w, ExecOut *out, uint32_t pc, uint32_t reconv, uint32_t mask)
 {
     if (w->depth == SIMT_MAX_DEPTH) return fault(out, FAULT_STACK_OVERFLOW, 0, 0, 0);
@@ -682,39 +689,6 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         }
         break;
     }
-    case OP_ATOM_GLOBAL_U64:
-    case OP_ATOM_SHARED_U64:
-    case OP_ATOM_GENERIC_U64: {
-        const OpInfo *info = &OP_INFO[in->op];
-        uint8_t *ptr[WARP_SIZE];
-        out->width = 8;
-        if (!addresses(b, w, in, m, 8, out)) return false;
-        if (!map_space(b, w, info->space, m, 8, out, ptr)) return false;
-        ValueType t = (ValueType)in->type;
-        const Operand *ob = &in->src[1], *oc = &in->src[2];
-        uint32_t *Dlo = w->r[in->dst[0].index], *Dhi = w->r[in->dst[0].index + 1];
-        for (int l = 0; l < WARP_SIZE; l++) { /* serialised in lane order */
-            if (!(m >> l & 1)) continue;
-            uint64_t old, v, c = 0;
-            v = ob->kind == OPND_REG ? (uint64_t)w->r[ob->index + 1][l] << 32 | w->r[ob->index][l]
-                : ob->index < b->kernel->nconsts ? b->kernel->consts[ob->index] : ob->value;
-            if (in->mod == ATOM_CAS)
-                c = oc->kind == OPND_REG ? (uint64_t)w->r[oc->index + 1][l] << 32 | w->r[oc->index][l]
-                    : oc->index < b->kernel->nconsts ? b->kernel->consts[oc->index] : oc->value;
-            if (out->deferred) {
-                out->data[0][l] = (uint32_t)v, out->data[1][l] = (uint32_t)(v >> 32);
-                out->data[2][l] = (uint32_t)c, out->data[3][l] = (uint32_t)(c >> 32);
-                continue;
-            }
-            memcpy(&old, ptr[l], 8);
-            uint64_t nv = in->mod == ATOM_CAS ? exec_atom_apply64(ATOM_CAS, t, old, c, v)
-                                              : exec_atom_apply64((AtomOp)in->mod, t, old, v, 0);
-            memcpy(ptr[l], &nv, 8);
-            Dlo[l] = (uint32_t)old;
-            Dhi[l] = (uint32_t)(old >> 32);
-        }
-        break;
-    }
     case OP_LD_GLOBAL:
     case OP_LD_SHARED:
     case OP_LD_GENERIC:
@@ -775,31 +749,15 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_ATOM_SHARED_F32:
     case OP_ATOM_GENERIC_U32:
     case OP_ATOM_GENERIC_S32:
-    case OP_ATOM_GENERIC_F32: {
-        const OpInfo *info = &OP_INFO[in->op];
-        uint8_t *ptr[WARP_SIZE];
-        out->width = 4;
-        if (!addresses(b, w, in, m, 4, out)) return false;
-        if (!map_space(b, w, info->space, m, 4, out, ptr)) return false;
-        const uint32_t *B = row(w, &in->src[1], tb);
-        const uint32_t *C = in->mod == ATOM_CAS ? row(w, &in->src[2], tc) : tb;
-        uint32_t *D = w->r[in->dst[0].index];
-        if (out->deferred) {
-            memcpy(out->data[0], B, sizeof out->data[0]);
-            memcpy(out->data[1], C, sizeof out->data[1]);
-            break;
-        }
-        for (int l = 0; l < WARP_SIZE; l++) { /* serialised in lane order */
-            if (!(m >> l & 1)) continue;
-            uint32_t old;
-            memcpy(&old, ptr[l], 4);
-            uint32_t nv = in->mod == ATOM_CAS ? exec_atom_apply(ATOM_CAS, info->type, old, C[l], B[l])
-                                              : exec_atom_apply((AtomOp)in->mod, info->type, old, B[l], 0);
-            memcpy(ptr[l], &nv, 4);
-            D[l] = old;
-        }
+    case OP_ATOM_GENERIC_F32:
+    case OP_ATOM_GLOBAL_U64:
+    case OP_ATOM_SHARED_U64:
+    case OP_ATOM_GENERIC_U64:
+    case OP_ATOM_GLOBAL_HALF:
+    case OP_ATOM_SHARED_HALF:
+    case OP_ATOM_GENERIC_HALF:
+        if (!exec_atomic(b, w, in, m, out)) return false;
         break;
-    }
 
     case OP_SHFL: {
         const uint32_t *A = row(w, &in->src[0], ta);

@@ -185,6 +185,17 @@ const char *exec_fault_name(FaultKind k);
 ** lanes in m. exec_step calls it; it cannot fault. */
 void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m);
 
+/* Internal to the exec module: the per-lane addresses of memory instruction
+** in (checked for alignment to width) and the host pointers of its bytes in
+** the space its row names, a generic one resolved (isa/exec.c); and the
+** atomic rows, executed (isa/exec_atom.c). False and out->fault on a fault. */
+bool exec_mem_lanes(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out,
+                    uint8_t *ptr[WARP_SIZE]);
+bool exec_atomic(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
+/* (isa/exec_ptx.c) old + v for `elems` (1 or 2) halves of type t (.f16 or
+** .bf16), each rounded once to nearest even: atom.add.noftz's update. */
+uint32_t exec_half_add(uint32_t old, uint32_t v, ValueType t, uint32_t elems);
+
 /* Internal to the exec module (isa/exec_bits.c): one lane of PTX's bit-field
 ** and byte operations. pos/len/start/width as the instructions take them;
 ** clamp: .clamp (counts capped at 32) rather than .wrap (counts mod 32). */

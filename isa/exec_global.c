@@ -122,6 +122,17 @@ void exec_global_apply(const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, u
             if (r) r[in->dst[0].index][l] = old;
         }
         return;
+    case OP_ATOM_GLOBAL_HALF:
+    case OP_ATOM_GENERIC_HALF:
+        for (int l = 0; l < WARP_SIZE; l++) {
+            if (!(mask >> l & 1)) continue;
+            uint32_t old = 0, width = 2u * in->sub;
+            memcpy(&old, ptr[l], width);
+            uint32_t nv = exec_half_add(old, data[0][l], (ValueType)in->type, in->sub);
+            memcpy(ptr[l], &nv, width);
+            if (r) r[in->dst[0].index][l] = old;
+        }
+        return;
     default:
         return; /* not a global access: exec_step defers none */
     }

@@ -450,6 +450,16 @@ static bool cmp64(CmpOp c, uint64_t x, uint64_t y, bool sign)
     return false;
 }
 
+uint32_t exec_half_add(uint32_t old, uint32_t v, ValueType t, uint32_t elems)
+{
+    uint32_t r = 0;
+    for (uint32_t h = 0; h < elems; h++) {
+        double x = small_value(old >> 16 * h & 0xffffu, t), y = small_value(v >> 16 * h & 0xffffu, t);
+        r |= small_bits((long double)x + y, RND_RN, t) << 16 * h;
+    }
+    return r;
+}
+
 /* add.cc/addc/sub.cc/subc (32 or 64 bits) and mad.cc/madc: d, and with .cc
 ** the carry (or, for sub, the borrow) out into CC.CF, a predicate. */
 static void carry_chain(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)

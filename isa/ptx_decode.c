@@ -492,6 +492,54 @@ static const struct {
     { "addc", ptx_decode_carry },     { "subc", ptx_decode_carry },       { "madc", ptx_decode_carry },
 };
 
+/* bar.red.popc.u32 d, 0, {!}c and bar.red.{and,or}.pred p, 0, {!}c
+** (__syncthreads_count, _and, _or; barrier.red too): a block barrier that
+** reduces c over the block's threads into every thread's d or p. Instr.mod:
+** 0 popc, 1 and, 2 or. */
+static bool decode_bar_red(Ptx *P, const Tok *opt, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    ValueType t = ptx_last_type(m);
+    bool popc = m->popc && m->boolop < 0 && m->ntypes == 1 && t == TYPE_U32;
+    bool vote = !m->popc && m->boolop >= 0 && m->ntypes == 1 && t == TYPE_NONE;
+    if (!popc && !vote) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 3, 4)) return false;
+    if (ops[1].kind != PO_IMM || ops[1].ival != 0)
+        return ptx_fail(P, &ops[1].tok, "only barrier 0 is supported (named barriers are not yet)");
+    if (n == 4) return ptx_fail(P, &ops[2].tok, "a barrier with a thread count is not supported yet");
+    if (g != UINT32_MAX) return ptx_fail(P, opt, "'bar.red' cannot be predicated: every thread of the block must reach it");
+    in->op = OP_BAR_RED;
+    in->type = (uint8_t)t;
+    in->mod = (uint8_t)(popc ? 0 : 1 + m->boolop);
+    in->ndst = in->nsrc = 1;
+    return ptx_want_reg(P, &ops[0], popc ? VREG_32 : VREG_PRED, &in->dst[0], "the destination") &&
+           ptx_want_reg(P, &ops[2], VREG_PRED, &in->src[0], "the predicate") && ptx_emit(P, in, g);
+}
+
+/* bar.sync / barrier.sync 0 (the block), bar.warp.sync (the warp). */
+bool ptx_decode_bar(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    char q[80];
+    if (m->ntypes == 0 && !strcmp(head, "bar") && m->sync && opt->len > 8 && !memcmp(opt->s, "bar.warp", 8)) {
+        if (!ptx_nops(P, opt, n, 1, 1)) return false;
+        in->op = OP_BAR_WARP;
+        in->nsrc = 1;
+        if (!ptx_want_src(P, &ops[0], false, false, &in->src[0], "the member mask")) return false;
+        return ptx_emit(P, in, g);
+    }
+    if (m->red) return decode_bar_red(P, opt, m, ops, n, in, g);
+    bool arrive = opt->len > 4 && strstr(ptx_text(opt, q, sizeof q), ".arrive");
+    if (arrive || !(m->sync || !strcmp(q, "bar.sync") || !strcmp(q, "barrier.sync"))) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 1, 2)) return false;
+    if (ops[0].kind != PO_IMM || ops[0].ival != 0)
+        return ptx_fail(P, &ops[0].tok, "only barrier 0 is supported (named barriers are not yet)");
+    if (n == 2) return ptx_fail(P, &ops[1].tok, "a barrier with a thread count is not supported yet");
+    if (g != UINT32_MAX) return ptx_fail(P, opt, "'bar.sync' cannot be predicated: every thread of the block must reach it");
+    in->op = OP_BAR_SYNC;
+    in->type = TYPE_NONE;
+    return ptx_emit(P, in, g);
+
+}
+
 /* Extended-precision integer arithmetic, chained through the carry flag
 ** CC.CF (a virtual predicate of the kernel's, P->carry_v): add.cc, addc,
 ** sub.cc, subc (each .cc or not), mad{.lo,.hi}.cc and madc{.lo,.hi}, on
@@ -539,6 +587,7 @@ static bool instruction(Ptx *P)
     if (!read_instruction(P, &in, &g, &opt, head, sizeof head, &m, ops, &n)) return false;
     if (ptx_is_half_arith(head, &m)) return ptx_decode_half(P, &opt, head, &m, ops, n, &in, g);
     if (m.f16 && !strcmp(head, "cvt")) return ptx_decode_cvt_half2(P, &opt, head, &m, ops, n, &in, g);
+    if (m.f16 && (!strcmp(head, "atom") || !strcmp(head, "red"))) return ptx_decode_atom(P, &opt, head, &m, ops, n, &in, g);
     if (m.f16) return ptx_unsupported(P, &opt);
     in.type = (uint8_t)ptx_last_type(&m);
     if (is_pred_logic(head, &m)) return decode_pred_logic(P, &opt, head, &m, ops, n, &in, g);

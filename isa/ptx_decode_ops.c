@@ -221,10 +221,39 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 }
 
 /* atom / red on global or shared memory. */
+/* atom.add.noftz / red.add.noftz on .f16 .bf16 .f16x2 .bf16x2, in any space
+** (atomicAdd on __half, __half2, __nv_bfloat16, __nv_bfloat162): rows
+** atom.*.half, Instr.type the half type, Instr.sub the halves (1 or 2). */
+static bool decode_atom_half(Ptx *P, const Tok *opt, bool red, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    if (m->space != SPACE_GLOBAL && m->space != SPACE_SHARED && m->space != MODS_NO_SPACE) return ptx_unsupported(P, opt);
+    Opcode row = m->space == SPACE_GLOBAL ? OP_ATOM_GLOBAL_HALF : m->space == SPACE_SHARED ? OP_ATOM_SHARED_HALF
+                                                                                            : OP_ATOM_GENERIC_HALF;
+    if (!ptx_nops(P, opt, n, red ? 2 : 3, red ? 2 : 3)) return false;
+    in->op = (uint8_t)row;
+    in->mod = ATOM_ADD;
+    in->type = (uint8_t)ptx_last_type(m);
+    in->sub = m->f16 ? 2 : 1;
+    in->ndst = 1;
+    in->nsrc = 2;
+    const POp *o = ops;
+    if (red) {
+        uint32_t v = 0;
+        if (!ptx_fresh_reg(P, opt, VREG_32, &v)) return false;
+        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
+    } else if (!ptx_want_reg(P, o++, VREG_32, &in->dst[0], "the destination")) {
+        return false;
+    }
+    return mem_operand(P, o, OP_INFO[row].space, in) && ptx_want_src(P, o + 1, false, false, &in->src[1], "the operand") &&
+           ptx_emit(P, in, g);
+}
+
 bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     bool red = head[0] == 'r';
     ValueType t = ptx_last_type(m);
+    if ((t == TYPE_F16 || t == TYPE_BF16) && m->atom == ATOM_ADD && m->ntypes == 1 && m->vec <= 1)
+        return decode_atom_half(P, opt, red, m, ops, n, in, g);
     if (m->f16 || m->atom < 0 || m->ntypes != 1 || m->vec > 1) return ptx_unsupported(P, opt);
     if (m->space != SPACE_GLOBAL && m->space != SPACE_SHARED && m->space != MODS_NO_SPACE) return ptx_unsupported(P, opt);
     /* the rows of each space: global, shared, generic (no space: resolved per warp) */
@@ -556,55 +585,6 @@ bool ptx_decode_flow(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         if (!ptx_nops(P, opt, n, 0, 0)) return false;
         in->op = !strcmp(head, "trap") ? OP_TRAP : OP_EXIT; /* ret from a kernel ends the thread */
     }
-    in->type = TYPE_NONE;
-    return ptx_emit(P, in, g);
-
-}
-
-
-/* bar.red.popc.u32 d, 0, {!}c and bar.red.{and,or}.pred p, 0, {!}c
-** (__syncthreads_count, _and, _or; barrier.red too): a block barrier that
-** reduces c over the block's threads into every thread's d or p. Instr.mod:
-** 0 popc, 1 and, 2 or. */
-static bool decode_bar_red(Ptx *P, const Tok *opt, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
-{
-    ValueType t = ptx_last_type(m);
-    bool popc = m->popc && m->boolop < 0 && m->ntypes == 1 && t == TYPE_U32;
-    bool vote = !m->popc && m->boolop >= 0 && m->ntypes == 1 && t == TYPE_NONE;
-    if (!popc && !vote) return ptx_unsupported(P, opt);
-    if (!ptx_nops(P, opt, n, 3, 4)) return false;
-    if (ops[1].kind != PO_IMM || ops[1].ival != 0)
-        return ptx_fail(P, &ops[1].tok, "only barrier 0 is supported (named barriers are not yet)");
-    if (n == 4) return ptx_fail(P, &ops[2].tok, "a barrier with a thread count is not supported yet");
-    if (g != UINT32_MAX) return ptx_fail(P, opt, "'bar.red' cannot be predicated: every thread of the block must reach it");
-    in->op = OP_BAR_RED;
-    in->type = (uint8_t)t;
-    in->mod = (uint8_t)(popc ? 0 : 1 + m->boolop);
-    in->ndst = in->nsrc = 1;
-    return ptx_want_reg(P, &ops[0], popc ? VREG_32 : VREG_PRED, &in->dst[0], "the destination") &&
-           ptx_want_reg(P, &ops[2], VREG_PRED, &in->src[0], "the predicate") && ptx_emit(P, in, g);
-}
-
-/* bar.sync / barrier.sync 0 (the block), bar.warp.sync (the warp). */
-bool ptx_decode_bar(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
-{
-    char q[80];
-    if (m->ntypes == 0 && !strcmp(head, "bar") && m->sync && opt->len > 8 && !memcmp(opt->s, "bar.warp", 8)) {
-        if (!ptx_nops(P, opt, n, 1, 1)) return false;
-        in->op = OP_BAR_WARP;
-        in->nsrc = 1;
-        if (!ptx_want_src(P, &ops[0], false, false, &in->src[0], "the member mask")) return false;
-        return ptx_emit(P, in, g);
-    }
-    if (m->red) return decode_bar_red(P, opt, m, ops, n, in, g);
-    bool arrive = opt->len > 4 && strstr(ptx_text(opt, q, sizeof q), ".arrive");
-    if (arrive || !(m->sync || !strcmp(q, "bar.sync") || !strcmp(q, "barrier.sync"))) return ptx_unsupported(P, opt);
-    if (!ptx_nops(P, opt, n, 1, 2)) return false;
-    if (ops[0].kind != PO_IMM || ops[0].ival != 0)
-        return ptx_fail(P, &ops[0].tok, "only barrier 0 is supported (named barriers are not yet)");
-    if (n == 2) return ptx_fail(P, &ops[1].tok, "a barrier with a thread count is not supported yet");
-    if (g != UINT32_MAX) return ptx_fail(P, opt, "'bar.sync' cannot be predicated: every thread of the block must reach it");
-    in->op = OP_BAR_SYNC;
     in->type = TYPE_NONE;
     return ptx_emit(P, in, g);
 

@@ -207,7 +207,8 @@ START_TEST(test_table_atomics)
         bool ptx = r->flags & OPF_PTX;
         ck_assert_msg((r->atoms & ~(ptx ? ATOMS_PTX : ATOMS_ALL)) == 0, "%s: atoms 0x%x beyond AtomOp", r->mnemonic, r->atoms);
         if (!atomic) continue;
-        ck_assert_msg(r->type == TYPE_U32 || r->type == TYPE_S32 || r->type == TYPE_F32 || (ptx && r->type == TYPE_U64),
+        ck_assert_msg(r->type == TYPE_U32 || r->type == TYPE_S32 || r->type == TYPE_F32 ||
+                          (ptx && (r->type == TYPE_U64 || r->type == TYPE_F16)),
                       "%s: type %s", r->mnemonic, TYPE_NAMES[r->type]);
         /* A semantics line that lists the operations ("OP: add exch") lists
         ** the atoms column, so that isa/ISA.md says what the assembler takes. */
