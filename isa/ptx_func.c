@@ -301,6 +301,9 @@ bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t 
         return ptx_fail(P, &ops[1].tok, "a call of '%s', which is no device function of this file (one of another "
                                         "file needs separate compilation, -rdc, which gpusim does not take)", name);
     const PtxFunc *f = &P->funcs[fi];
+    if (!f->has_body && (!strcmp(name, "malloc") || !strcmp(name, "free") || !strcmp(name, "__nv_aligned_device_malloc")))
+        return ptx_fail(P, &ops[1].tok, "device-side %s (the device heap, cudaLimitMallocHeapSize) is not supported yet: "
+                                        "allocate with cudaMalloc on the host and pass the pointer", name);
     if (!f->has_body)
         return ptx_fail(P, &ops[1].tok, "device function '%s' is declared in this file but not defined here "
                                         "(separate compilation, -rdc, is not supported)", name);
