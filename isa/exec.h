@@ -204,6 +204,7 @@ uint32_t exec_bfi(uint32_t a, uint32_t b, uint32_t pos, uint32_t len);
 uint64_t exec_bfi64(uint64_t a, uint64_t b, uint32_t pos, uint32_t len);
 uint32_t exec_bfind(uint64_t a, uint32_t n, bool sign, bool shiftamt);
 uint32_t exec_dp4a(uint32_t a, uint32_t b, uint32_t c, bool a_signed, bool b_signed);
+uint32_t exec_dp2a(uint32_t a, uint32_t b, uint32_t c, bool hi, bool a_signed, bool b_signed);
 uint32_t exec_brev(uint32_t a);
 uint32_t exec_prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode);
 uint32_t exec_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp);

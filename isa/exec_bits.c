@@ -55,6 +55,19 @@ uint32_t exec_bfind(uint64_t a, uint32_t n, bool sign, bool shiftamt)
     return shiftamt ? n - 1 - pos : pos;
 }
 
+/* dp2a: c + a's two 16-bit halves times b's bytes 0 and 1 (lo) or 2 and 3 (hi). */
+uint32_t exec_dp2a(uint32_t a, uint32_t b, uint32_t c, bool hi, bool a_signed, bool b_signed)
+{
+    int64_t sum = (int32_t)c;
+    for (int i = 0; i < 2; i++) {
+        int32_t x = a_signed ? (int16_t)(a >> (16 * i)) : (uint16_t)(a >> (16 * i));
+        uint32_t byte = b >> (8 * (i + (hi ? 2 : 0)));
+        int32_t y = b_signed ? (int8_t)byte : (uint8_t)byte;
+        sum += (int64_t)x * y;
+    }
+    return (uint32_t)sum;
+}
+
 /* dp4a: c + the four byte products, bytes signed or unsigned by type. */
 uint32_t exec_dp4a(uint32_t a, uint32_t b, uint32_t c, bool a_signed, bool b_signed)
 {

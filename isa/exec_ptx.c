@@ -665,6 +665,11 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dstp(w, o, r, m);
         return;
     }
+    case OP_DP2A:
+        for (int l = 0; l < WARP_SIZE; l++)
+            d[l] = exec_dp2a(a[l], bb[l], c[l], in->mod != 0, in->type == TYPE_S32, in->stype == TYPE_S32);
+        dst32(w, o, d, m);
+        return;
     case OP_DP4A:
         for (int l = 0; l < WARP_SIZE; l++)
             d[l] = exec_dp4a(a[l], bb[l], c[l], in->type == TYPE_S32, in->stype == TYPE_S32);

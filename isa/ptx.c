@@ -343,38 +343,6 @@ static bool skip_section(Ptx *P)
     return true;
 }
 
-/* .loc F L C[, function_name ..., inlined_at ...]: the source position of
-** the instructions that follow. */
-static bool parse_loc(Ptx *P)
-{
-    uint32_t line = P->tok.line;
-    ptx_next(P);
-    int64_t f, l;
-    if (!ptx_int(P, &P->tok, false, &f)) return false;
-    ptx_next(P);
-    if (!ptx_int(P, &P->tok, false, &l)) return false;
-    P->loc_file = f > 0 && f <= 65535 ? (uint16_t)f : 0;
-    P->loc_line = l > 0 && l <= UINT32_MAX ? (uint32_t)l : 0;
-    P->loc_inl_file = 0, P->loc_inl_line = 0;
-    /* the rest of the line: the column, and `inlined_at F L C`, which names
-    ** the user's line when the code came from a header (messages say both) */
-    while (P->tok.kind != TK_EOF && P->tok.line == line) {
-        if (ptx_is(&P->tok, "inlined_at")) {
-            ptx_next(P);
-            int64_t inf, inl;
-            if (P->tok.kind == TK_NUM && ptx_int(P, &P->tok, false, &inf)) {
-                ptx_next(P);
-                if (P->tok.kind == TK_NUM && ptx_int(P, &P->tok, false, &inl) && inf > 0 && inf <= 65535 && inl > 0 &&
-                    inl <= UINT32_MAX)
-                    P->loc_inl_file = (uint16_t)inf, P->loc_inl_line = (uint32_t)inl;
-            }
-            continue;
-        }
-        ptx_next(P);
-    }
-    return true;
-}
-
 /* ---------------------------------------------------------------- kernels */
 
 static bool parse_param(Ptx *P, Kernel *k)
@@ -724,7 +692,7 @@ bool ptx_parse_body(Ptx *P, Kernel *k)
                 if (!ptx_is(&P->tok, ".shared")) return ptx_fail(P, &P->tok, "only .extern .shared is supported inside a kernel");
                 if (!parse_shared_decl(P, true, false, false)) return false;
             } else if (ptx_is(&t, ".loc")) {
-                if (!parse_loc(P)) return false;
+                if (!ptx_parse_loc(P)) return false;
             } else if (ptx_is(&t, ".pragma")) {
                 ptx_next(P);
                 while (P->tok.kind == TK_STR || ptx_punct(&P->tok, ',')) ptx_next(P);

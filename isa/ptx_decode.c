@@ -304,7 +304,7 @@ static const char *const NOT_YET[] = { "brkpt", "brx", "tex", "tld4", "txq", "su
                                        "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "cp",
                                        "isspacep", "mapa", "getctarank", "istypep",
                                        "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
-                                       "alloca", "dp2a", "fns", "cvt.pack",
+                                       "alloca", "fns", "cvt.pack",
                                        "mbarrier", "griddepcontrol", "applypriority", "discard", "createpolicy",
                                        "barrier.cluster", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
                                        "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
@@ -487,7 +487,7 @@ static const struct {
     { "prefetchu", ptx_decode_prefetch },     { "shfl", ptx_decode_shfl },
     { "vote", ptx_decode_vote },      { "activemask", ptx_decode_activemask }, { "redux", ptx_decode_redux },
     { "testp", ptx_decode_testp },    { "prmt", ptx_decode_prmt },        { "shf", ptx_decode_shf },
-    { "slct", ptx_decode_slct },      { "call", ptx_decode_call },      { "match", ptx_decode_match },      { "dp4a", ptx_decode_dp4a }, { "nanosleep", ptx_decode_nanosleep },
+    { "slct", ptx_decode_slct },      { "call", ptx_decode_call },      { "match", ptx_decode_match },      { "dp4a", ptx_decode_dp4a }, { "dp2a", ptx_decode_dp4a }, { "nanosleep", ptx_decode_nanosleep },
     { "bmsk", ptx_decode_bitfield_mode }, { "szext", ptx_decode_bitfield_mode },
     { "addc", ptx_decode_carry },     { "subc", ptx_decode_carry },       { "madc", ptx_decode_carry },
 };

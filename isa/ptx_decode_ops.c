@@ -819,16 +819,17 @@ bool ptx_decode_bitfield_mode(Ptx *P, const Tok *opt, const char *head, const Mo
     return ptx_emit(P, in, g);
 }
 
-/* dp4a.atype.btype d, a, b, c (.u32 or .s32 each). */
+/* dp4a.atype.btype d, a, b, c and dp2a.{lo,hi}.atype.btype (.u32 or .s32 each). */
 bool ptx_decode_dp4a(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
-    (void)head;
-    if (m->ntypes != 2) return ptx_unsupported(P, opt);
+    bool two = head[2] == '2'; /* dp2a.lo / dp2a.hi: which bytes of b */
+    if (m->ntypes != 2 || (two && m->lo == m->hi) || (!two && (m->lo || m->hi))) return ptx_unsupported(P, opt);
     for (int i = 0; i < 2; i++)
         if (m->types[i] != TYPE_U32 && m->types[i] != TYPE_S32) return ptx_unsupported(P, opt);
-    if (!ptx_nops(P, opt, n, 4, 4) || !ptx_reg_form(P, opt, OP_DP4A, ops, n, in)) return false;
+    if (!ptx_nops(P, opt, n, 4, 4) || !ptx_reg_form(P, opt, two ? OP_DP2A : OP_DP4A, ops, n, in)) return false;
     in->type = (uint8_t)m->types[0];
     in->stype = (uint8_t)m->types[1];
+    in->mod = m->hi;
     return ptx_emit(P, in, g);
 }
 

@@ -24,6 +24,8 @@ typedef struct {
     uint32_t    line, col;
 } Tok;
 
+#define PTX_LOC_SEEN 16
+
 typedef struct {
     char     name[64];
     uint32_t count;   /* %name<count>; 0: a single register named name */
@@ -158,7 +160,11 @@ typedef struct {
     uint16_t    loc_file;
     uint32_t    loc_line;
     uint16_t    loc_inl_file;  /* .loc's `inlined_at F L`: the call it was inlined into */
-    uint32_t    loc_inl_line;
+    uint32_t    loc_inl_line;  /*   (followed out to the outermost call)          */
+    /* the last .loc lines that were themselves inlined, to follow a chain of
+    ** inlining (a header function inlined into one inlined into the user's) */
+    struct { uint16_t file, inl_file; uint32_t line, inl_line; } loc_seen[PTX_LOC_SEEN];
+    uint32_t    loc_seen_next;
     bool        in_instr;
     bool        vector_open; /* inside an operand's {..}                    */
     /* device functions, and the calls of them being inlined */
@@ -208,8 +214,11 @@ uint32_t    ptx_label_find(const Ptx *P, const char *name, size_t len);
 /* The statements of a body up to its closing brace (P->body_depth open). */
 bool ptx_parse_body(Ptx *P, Kernel *k);
 
-/* isa/ptx_loc.c: `.file N "name"` into P->prog->src_files; and the same
-** for every .file line of a whole text, read ahead of the parse. */
+/* isa/ptx_loc.c: `.loc F L C[, function_name ..., inlined_at F L C]` (P->tok
+** is .loc) into P's current position; `.file N "name"` into
+** P->prog->src_files; and the same for every .file line of a whole text,
+** read ahead of the parse. */
+bool ptx_parse_loc(Ptx *P);
 bool ptx_parse_file_dir(Ptx *P);
 void ptx_prescan_files(Program *pr, const char *text, size_t len);
 /* isa/ptx_decode.c */

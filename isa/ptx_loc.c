@@ -1,10 +1,68 @@
 /* isa/ptx_loc.c -- the PTX front end's source files: the .file table
 ** (nvcc writes it after the kernels, so it is also read ahead of the
-** parse), which .loc lines and error messages name CUDA lines by. */
+** parse), which .loc lines and error messages name CUDA lines by, and the
+** .loc lines themselves (with their chains of inlining). */
 #include "isa/ptx_int.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Follows the .loc's inlined_at out through the call sites seen inlined
+** before it (nvcc writes the outer site's .loc first), to the user's line,
+** and remembers this one for the .locs that follow. */
+static void outermost_call(Ptx *P)
+{
+    uint16_t f = P->loc_inl_file;
+    uint32_t l = P->loc_inl_line;
+    for (int hops = 0; hops < PTX_LOC_SEEN; hops++) {
+        uint32_t n = P->loc_seen_next < PTX_LOC_SEEN ? P->loc_seen_next : PTX_LOC_SEEN, i = 0;
+        for (; i < n; i++) { /* the newest first */
+            uint32_t k = (P->loc_seen_next - 1 - i) % PTX_LOC_SEEN;
+            if (P->loc_seen[k].file == f && P->loc_seen[k].line == l) {
+                f = P->loc_seen[k].inl_file, l = P->loc_seen[k].inl_line;
+                break;
+            }
+        }
+        if (i == n) break;
+    }
+    uint32_t k = P->loc_seen_next++ % PTX_LOC_SEEN;
+    P->loc_seen[k].file = P->loc_file, P->loc_seen[k].line = P->loc_line;
+    P->loc_seen[k].inl_file = f, P->loc_seen[k].inl_line = l;
+    P->loc_inl_file = f, P->loc_inl_line = l;
+}
+
+/* .loc F L C[, function_name ..., inlined_at ...]: the source position of
+** the instructions that follow. */
+bool ptx_parse_loc(Ptx *P)
+{
+    uint32_t line = P->tok.line;
+    ptx_next(P);
+    int64_t f, l;
+    if (!ptx_int(P, &P->tok, false, &f)) return false;
+    ptx_next(P);
+    if (!ptx_int(P, &P->tok, false, &l)) return false;
+    P->loc_file = f > 0 && f <= 65535 ? (uint16_t)f : 0;
+    P->loc_line = l > 0 && l <= UINT32_MAX ? (uint32_t)l : 0;
+    P->loc_inl_file = 0, P->loc_inl_line = 0;
+    /* the rest of the line: the column, and `inlined_at F L C`, which names
+    ** the user's line when the code came from a header (messages say both) */
+    while (P->tok.kind != TK_EOF && P->tok.line == line) {
+        if (ptx_is(&P->tok, "inlined_at")) {
+            ptx_next(P);
+            int64_t inf, inl;
+            if (P->tok.kind == TK_NUM && ptx_int(P, &P->tok, false, &inf)) {
+                ptx_next(P);
+                if (P->tok.kind == TK_NUM && ptx_int(P, &P->tok, false, &inl) && inf > 0 && inf <= 65535 && inl > 0 &&
+                    inl <= UINT32_MAX)
+                    P->loc_inl_file = (uint16_t)inf, P->loc_inl_line = (uint32_t)inl;
+            }
+            continue;
+        }
+        ptx_next(P);
+    }
+    if (P->loc_inl_line) outermost_call(P);
+    return true;
+}
 
 /* .file N "name" [, mtime, size] */
 bool ptx_parse_file_dir(Ptx *P)

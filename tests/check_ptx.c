@@ -697,6 +697,19 @@ START_TEST(test_refusal_names_cuda_line)
     ck_assert_uint_eq(d.line, 7);
     ck_assert_msg(strstr(d.message, " (in /cuda/include/sm_70_rt.hpp:169, inlined here; PTX cached.ptx:7:3)"), "%s", d.message);
     program_destroy(&p);
+    /* inlined twice (tex1Dfetch's helper inside tex1Dfetch): the user's line,
+    ** followed out through the outer call's .loc */
+    static const char *twice = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                               ".visible .entry k()\n{\n.loc 1 3 3\n"
+                               ".loc 2 122 3, function_name $L__info_string0, inlined_at 1 3 3\n"
+                               ".loc 2 115 4, function_name $L__info_string1, inlined_at 2 122 3\n"
+                               "  brkpt;\n  ret;\n}\n\t.file\t1 \"/src/kern.cu\"\n\t.file\t2 \"/cuda/include/tex.h\"\n";
+    ck_assert(ptx_parse(twice, strlen(twice), "cached.ptx", &p, &d));
+    ck_assert(!kernel_runnable(&p, &p.kernels[0], &d));
+    ck_assert_str_eq(d.file, "/src/kern.cu");
+    ck_assert_uint_eq(d.line, 3);
+    ck_assert_msg(strstr(d.message, " (in /cuda/include/tex.h:115, inlined here; PTX cached.ptx:9:3)"), "%s", d.message);
+    program_destroy(&p);
 }
 END_TEST
 

@@ -138,8 +138,8 @@ expect_err "the unsynchronized launch is in the report" "^  fill +1 +16 +256 "
 expect_rc "exec partial.cu" 0 exec --gpu h200 "$X/partial.cu"
 expect_out "the other kernels of the file run" "^PASS"
 expect_out "the refused kernel's launch fails as CUDA would" "^talk: cudaErrorInvalidPtx"
-expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\*, int\) cannot run on the simulated GPU .*cudaErrorInvalidPtx"
-expect_err "the refusal is at the user's CUDA line, through the header it came from" "partial.cu:7: error: 'dp2a.lo.s32.s32' is not supported yet .*\(in .*sm_61_intrinsics.hpp:[0-9]+, inlined here; PTX .*\.ptx:[0-9]+:[0-9]+\)"
+expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\*, int, unsigned long long\) cannot run on the simulated GPU .*cudaErrorInvalidPtx"
+expect_err "the refusal is at the user's CUDA line, through the header it came from" "partial.cu:7: error: 'tex.1d.v4.s32.s32' is not supported yet .*\(in .*texture_indirect_functions.h:[0-9]+, inlined here; PTX .*\.ptx:[0-9]+:[0-9]+\)"
 expect_err "the report marks its launch failed" "^  talk +1 \(0 timed\) .* failed"
 
 # the program's arguments, output and exit status are its own

@@ -1,6 +1,7 @@
 // intrinsics.cu -- the integer and warp intrinsics of the CUDA Math API and
 // Programming Guide as programs call them: bit search (__ffs, __ffsll,
-// __clz, __clzll, __popc, __brev), byte dot products (__dp4a), 64-bit high
+// __clz, __clzll, __popc, __brev), byte dot products (__dp4a, __dp2a_lo,
+// __dp2a_hi), 64-bit high
 // products (__umul64hi, __mul64hi), __sad/__usad, __byte_perm, funnel
 // shifts, warp matches (__match_any_sync, __match_all_sync), reductions (__reduce_*_sync),
 // votes and shuffles, and 64-bit atomics. Each value is checked against a
@@ -8,7 +9,7 @@
 #include <cstdint>
 #include "common.cuh"
 
-constexpr int kOut = 26;
+constexpr int kOut = 28;
 
 __global__ void intrinsics(const int* x, long long* out, unsigned long long* atom) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -42,6 +43,8 @@ __global__ void intrinsics(const int* x, long long* out, unsigned long long* ato
   int agree = 0, agree_wide = 0;
   o[24] = __match_all_sync(0xffffffffu, v & 3, &agree) + ((long long)agree << 32);
   o[25] = __match_all_sync(0xffffffffu, (unsigned long long)(i / 32) << 40, &agree_wide) + ((long long)agree_wide << 32);
+  o[26] = __dp2a_lo(v, (int)0x80ff0203, -9);
+  o[27] = (unsigned)__dp2a_hi((unsigned)v, 0xfe017f80u, 3u);
   atomicMax((long long*)atom, (long long)v);
   atomicMin((long long*)atom + 1, (long long)v);
   atomicAdd(atom + 2, (unsigned long long)(unsigned)v);
@@ -49,6 +52,16 @@ __global__ void intrinsics(const int* x, long long* out, unsigned long long* ato
 }
 
 static int ffs64(long long x) { return x ? __builtin_ctzll((unsigned long long)x) + 1 : 0; }
+/* a's two 16-bit halves times b's bytes 0 and 1 (lo) or 2 and 3 (hi), plus c */
+static int dp2a_host(uint32_t a, uint32_t b, int c, bool hi, bool sa, bool sb) {
+  long long s = c;
+  for (int k = 0; k < 2; k++) {
+    uint32_t h = a >> (16 * k) & 0xffff, y = b >> (8 * (k + (hi ? 2 : 0))) & 0xff;
+    s += (long long)(sa ? (int16_t)h : (int)h) * (sb ? (int8_t)y : (int)y);
+  }
+  return (int)s;
+}
+
 static int dp4a_host(uint32_t a, uint32_t b, int c, bool sa, bool sb) {
   long long s = c;
   for (int k = 0; k < 4; ++k) {
@@ -143,6 +156,8 @@ int main() {
     want[23] = (v > -5 ? v : -5) + (v < 9 ? v : 9) + (v % 100 < 0 ? -(v % 100) : v % 100);
     want[24] = m14 == 0xffffffffu ? 0xffffffffll + (1ll << 32) : 0;  /* every lane's v & 3 alike, or not */
     want[25] = 0xffffffffll + (1ll << 32);                            /* i / 32: one value a warp */
+    want[26] = dp2a_host((uint32_t)v, 0x80ff0203u, -9, false, true, true);
+    want[27] = (unsigned)dp2a_host((uint32_t)v, 0xfe017f80u, 3, true, false, false);
     for (int k = 0; k < kOut; ++k)
       if (out[(size_t)i * kOut + k] != want[k]) {
         std::fprintf(stderr, "thread %d (x %d) value %d: got %lld, expected %lld\n", i, v, k, out[(size_t)i * kOut + k],

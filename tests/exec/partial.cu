@@ -1,10 +1,10 @@
 // partial.cu -- a program one of whose kernels gpusim cannot run yet (it
-// takes a two-way dot product, __dp2a_lo): the others run, and the launch of that one fails with
+// fetches through a texture object, which gpusim does not model): the others run, and the launch of that one fails with
 // cudaErrorInvalidPtx and a message naming the kernel and its CUDA line.
 #include "common.cuh"
 
-__global__ void talk(int* out, int v) {
-  if (threadIdx.x == 0) out[0] = __dp2a_lo(v, v, 3);
+__global__ void talk(int* out, int v, cudaTextureObject_t t) {
+  if (threadIdx.x == 0) out[0] = tex1Dfetch<int>(t, v);
 }
 
 __global__ void twice(int* x, int n) {
@@ -21,7 +21,7 @@ int main() {
   std::vector<int> h(n);
   CUDA_CHECK(cudaMemcpy(h.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost));
   bool ok = h[n - 1] == 2 * (n - 1);
-  talk<<<1, 32>>>(d, 5);
+  talk<<<1, 32>>>(d, 5, 0);  // never runs: no texture object needed
   cudaError_t e = cudaGetLastError();
   std::printf("talk: %s\n", cudaGetErrorName(e));
   CUDA_CHECK(cudaFree(d));
