@@ -101,7 +101,7 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
         snprintf(what, sizeof what, "%s", exec_fault_name(f->kind));
         break;
     }
-    char cuda[256]; /* the CUDA line nvcc's .loc gives the instruction leads, then the PTX line */
+    char cuda[512]; /* the CUDA line nvcc's .loc gives the instruction leads, then the PTX line */
     bool from_cu = kernel_cuda_line(k, f->pc, cuda, sizeof cuda);
     snprintf(buf, cap,
              "%s%s%s:%u:%u: %s\n"

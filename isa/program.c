@@ -114,22 +114,19 @@ const char *kernel_label_at(const Kernel *k, uint32_t pc)
     return lo < k->nlabels && k->labels[lo].pc == pc ? k->labels[lo].name : NULL;
 }
 
-bool kernel_cuda_line(const Kernel *k, uint32_t pc, char *buf, size_t cap)
+/* "path:line: text" of a file's line into buf (the text trimmed and cut at
+** 100 characters when the file can be read; else "path:line"). */
+static void cuda_line_text(const char *path, uint32_t want, char *buf, size_t cap)
 {
-    buf[0] = '\0';
-    if (pc >= k->ncode) return false;
-    const Instr *in = &k->code[pc];
-    if (!in->src_file || !k->src_files || in->src_file > k->nsrc_files || !k->src_files[in->src_file - 1]) return false;
-    const char *path = k->src_files[in->src_file - 1];
-    int n = snprintf(buf, cap, "%s:%u", path, in->src_line);
+    int n = snprintf(buf, cap, "%s:%u", path, want);
     char *text = NULL, why[128];
     size_t len = 0;
     if (n < 0 || (size_t)n >= cap || file_read(path, 1 << 24, &text, &len, why, sizeof why) != FILE_READ_OK) {
         free(text);
-        return true;
+        return;
     }
     const char *line = text, *end = text + len;
-    for (uint32_t l = 1; l < in->src_line && line < end; l++) {
+    for (uint32_t l = 1; l < want && line < end; l++) {
         const char *nl = memchr(line, '\n', (size_t)(end - line));
         line = nl ? nl + 1 : end;
     }
@@ -142,6 +139,28 @@ bool kernel_cuda_line(const Kernel *k, uint32_t pc, char *buf, size_t cap)
         snprintf(buf + n, cap - (size_t)n, ": %.*s%s", shown, line, eol - line > 100 ? " ..." : "");
     }
     free(text);
+}
+
+static const char *src_path(const Kernel *k, uint16_t file)
+{
+    return file && k->src_files && file <= k->nsrc_files ? k->src_files[file - 1] : NULL;
+}
+
+bool kernel_cuda_line(const Kernel *k, uint32_t pc, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (pc >= k->ncode) return false;
+    const Instr *in = &k->code[pc];
+    const char *path = src_path(k, in->src_file), *call = src_path(k, in->call_file);
+    if (!path) return false;
+    if (!call || !in->call_line) {
+        cuda_line_text(path, in->src_line, buf, cap);
+        return true;
+    }
+    /* inlined from a header: the user's line first, then the header's */
+    cuda_line_text(call, in->call_line, buf, cap);
+    size_t n = strlen(buf);
+    if (n + 1 < cap) snprintf(buf + n, cap - n, " (in %s:%u, inlined here)", path, in->src_line);
     return true;
 }
 

@@ -97,7 +97,9 @@ typedef struct {
     uint8_t  sub;       /* cvt: CvtRound; testp: TestpKind; prmt: PrmtMode;
                            shf: 1 = clamp                                    */
     uint16_t src_file;  /* .loc: index into Program.src_files + 1, 0 = none */
+    uint16_t call_file; /* code inlined from a header: the user's line it was */
     uint32_t src_line;  /* .loc: line in that file                          */
+    uint32_t call_line; /*   inlined at (.loc's inlined_at, followed out), 0 = none */
 } Instr;
 
 enum {
@@ -229,8 +231,9 @@ const char *kernel_label_at(const Kernel *k, uint32_t pc);
 /* The CUDA line nvcc's .loc gives the instruction at pc, as a message
 ** leads with it: "saxpy.cu:4: y[i] = a * x[i] + y[i];" (the line's text,
 ** trimmed and cut at 100 characters, when the file can be read; else
-** "saxpy.cu:4"). False, and buf "", when the instruction has none (the
-** mini ISA, PTX without -lineinfo). */
+** "saxpy.cu:4"); for code inlined from a header, the user's line it was
+** inlined at, then " (in HEADER:LINE, inlined here)". False, and buf "",
+** when the instruction has none (the mini ISA, PTX without -lineinfo). */
 bool kernel_cuda_line(const Kernel *k, uint32_t pc, char *buf, size_t cap);
 
 /* A kernel as a user knows it: a PTX kernel from a .cu by its demangled

@@ -370,6 +370,8 @@ static bool read_instruction(Ptx *P, Instr *in, uint32_t *g, Tok *opt, char *hea
     in->col = P->tok.col;
     in->src_file = P->loc_file;
     in->src_line = P->loc_line;
+    in->call_file = P->loc_inl_file;
+    in->call_line = P->loc_inl_line;
     *g = UINT32_MAX;
     if (ptx_punct(&P->tok, '@')) {
         ptx_next(P);

@@ -428,7 +428,8 @@ bool ptx_func_inline(Ptx *P)
     Tok ret = { TK_WORD, PTX_RET_LABEL, (uint32_t)strlen(PTX_RET_LABEL), P->call.at.line, P->call.at.col };
     if (ok && P->call.guard != UINT32_MAX) { /* a guarded call: its body skipped when the guard says so */
         Instr skip = { .op = OP_BRA, .type = TYPE_NONE, .guard = 0, .guard_neg = !P->call.guard_neg, .vec = 1, .reconv = ISA_NO_RECONV,
-                       .line = ret.line, .col = ret.col, .src_file = P->loc_file, .src_line = P->loc_line };
+                       .line = ret.line, .col = ret.col, .src_file = P->loc_file, .src_line = P->loc_line,
+                       .call_file = P->loc_inl_file, .call_line = P->loc_inl_line };
         POp to = { .kind = PO_WORD, .tok = ret };
         ok = ptx_add_ref(P, &to, P->k->ncode) && ptx_emit(P, &skip, P->call.guard);
     }

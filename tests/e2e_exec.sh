@@ -62,15 +62,17 @@ expect_out "grid.sync() holds when a launch is past --max-launches" "^PASS"
 expect_err "both cooperative launches are timed" "^  phases +2 +264 +128"
 
 # kernels that stop themselves: the program sees CUDA's error for each, sticky
-for m in assert trap misaligned holds; do
+for m in assert trap ldg misaligned holds; do
     expect_rc "exec stops.cu $m" 0 exec --gpu h200 "$X/stops.cu" $m
     expect_out "exec stops.cu $m: the program sees CUDA's errors" "^PASS"
 done
 e2e_run exec --gpu h200 "$X/stops.cu" assert
-expect_err "a failed assert prints CUDA's line, with the .cu line first" "^gpusim: .*stops.cu: launch 1 of kernel check_sizes\(int const\*, int, int\): fault: .*stops.cu:13: .*assert\(v\[i\] < limit\);"
-expect_err "a failed assert prints CUDA's line" "device-side assertion failed: .*stops.cu:13: void check_sizes\(const int \*, int, int\): block: \[[0-9],0,0\], thread: \[[0-9]+,0,0\] Assertion \`v\[i\] < limit\` failed\.$"
+expect_err "a failed assert prints CUDA's line, with the .cu line first" "^gpusim: .*stops.cu: launch 1 of kernel check_sizes\(int const\*, int, int\): fault: .*stops.cu:14: .*assert\(v\[i\] < limit\);"
+expect_err "a failed assert prints CUDA's line" "device-side assertion failed: .*stops.cu:14: void check_sizes\(const int \*, int, int\): block: \[[0-9],0,0\], thread: \[[0-9]+,0,0\] Assertion \`v\[i\] < limit\` failed\.$"
 e2e_run exec --gpu h200 "$X/stops.cu" trap
 expect_err "__trap names the thread that ran it" "by thread \(5,0,0\) of block \(0,0,0\)"
+e2e_run exec --gpu h200 "$X/stops.cu" ldg
+expect_err "a fault in a header's inlined code leads with the user's line" "fault: .*stops.cu:23: out\[threadIdx.x\] = __ldg\(.* \(in .*sm_32_intrinsics.hpp:[0-9]+, inlined here\)$"
 
 # device printf: the program's stdout has every line (sorted: CUDA orders
 # no threads), and the same bytes on 1 and 3 host threads

@@ -3,7 +3,8 @@
 // failed." line on stderr), __trap() gives cudaErrorLaunchFailure, a
 // misaligned access cudaErrorMisalignedAddress; each at the next
 // synchronizing call, and sticky after it. An assert that holds costs
-// nothing: the kernel runs to the end. Usage: stops assert|trap|misaligned|holds
+// nothing: the kernel runs to the end. A fault inside a header's code (__ldg)
+// is told at the user's line. Usage: stops assert|trap|ldg|misaligned|holds
 #include "common.cuh"
 #include <cassert>
 #include <cstring>
@@ -16,6 +17,10 @@ __global__ void check_sizes(const int* v, int n, int limit) {
 __global__ void give_up(int* flag) {
   if (threadIdx.x == 5 && flag[0] == 7) __trap();
   flag[1] = 1;
+}
+
+__global__ void read_far(const float* p, float* out) {
+  out[threadIdx.x] = __ldg(p + 100000000 + threadIdx.x);  // a fault inside a header's inline asm
 }
 
 __global__ void read_odd(const char* p, int* out) {
@@ -39,6 +44,9 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMemcpy(v, &h[70], sizeof(int), cudaMemcpyHostToDevice));
     give_up<<<1, 32>>>(v);
     want = cudaErrorLaunchFailure;
+  } else if (!std::strcmp(mode, "ldg")) {
+    read_far<<<1, 32>>>(reinterpret_cast<const float*>(v), reinterpret_cast<float*>(v));
+    want = cudaErrorIllegalAddress;
   } else if (!std::strcmp(mode, "misaligned")) {
     read_odd<<<1, 32>>>(reinterpret_cast<const char*>(v), v + 64);
     want = cudaErrorMisalignedAddress;
