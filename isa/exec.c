@@ -56,26 +56,12 @@ static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
     for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
 }
 
-/* Source operand as a 32-lane row: a register row, or an immediate
-** broadcast into tmp. */
-static inline const uint32_t *row(const WarpExec *w, const Operand *o, uint32_t tmp[WARP_SIZE])
-{
-    if (o->kind == OPND_REG) return w->r[o->index];
-    for (int l = 0; l < WARP_SIZE; l++) tmp[l] = o->value;
-    return tmp;
-}
-
-static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
-{
-    uint32_t p = w->pred[o->index];
-    return o->neg ? ~p : p;
-}
 
 /* Lane loops. m = lanes to write; D = destination row; A/B/C source rows;
 ** EXPR uses x, y, z (the lane's a, b, c as uint32_t). */
 #define LANES1(EXPR)                                                      \
     do {                                                                  \
-        const uint32_t *A = row(w, &in->src[0], ta);                      \
+        const uint32_t *A = exec_row(w, &in->src[0], ta);                      \
         uint32_t *D = w->r[in->dst[0].index];                             \
         if (m == UINT32_MAX) { /* full warp: a loop the compiler vectorises */ \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
@@ -94,8 +80,8 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
     } while (0)
 #define LANES2(EXPR)                                                      \
     do {                                                                  \
-        const uint32_t *A = row(w, &in->src[0], ta);                      \
-        const uint32_t *B = row(w, &in->src[1], tb);                      \
+        const uint32_t *A = exec_row(w, &in->src[0], ta);                      \
+        const uint32_t *B = exec_row(w, &in->src[1], tb);                      \
         uint32_t *D = w->r[in->dst[0].index];                             \
         if (m == UINT32_MAX) { /* full warp: a loop the compiler vectorises */ \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
@@ -114,9 +100,9 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
     } while (0)
 #define LANES3(EXPR)                                                      \
     do {                                                                  \
-        const uint32_t *A = row(w, &in->src[0], ta);                      \
-        const uint32_t *B = row(w, &in->src[1], tb);                      \
-        const uint32_t *C = row(w, &in->src[2], tc);                      \
+        const uint32_t *A = exec_row(w, &in->src[0], ta);                      \
+        const uint32_t *B = exec_row(w, &in->src[1], tb);                      \
+        const uint32_t *C = exec_row(w, &in->src[2], tc);                      \
         uint32_t *D = w->r[in->dst[0].index];                             \
         if (m == UINT32_MAX) { /* full warp: a loop the compiler vectorises */ \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
@@ -135,8 +121,8 @@ static inline uint32_t pred_bits(const WarpExec *w, const Operand *o)
     } while (0)
 #define SETP(COND)                                                        \
     do {                                                                  \
-        const uint32_t *A = row(w, &in->src[0], ta);                      \
-        const uint32_t *B = row(w, &in->src[1], tb);                      \
+        const uint32_t *A = exec_row(w, &in->src[0], ta);                      \
+        const uint32_t *B = exec_row(w, &in->src[1], tb);                      \
         uint32_t c[WARP_SIZE];                                            \
         for (int l = 0; l < WARP_SIZE; l++) {                             \
             uint32_t x = A[l], y = B[l];                                  \
@@ -364,7 +350,7 @@ static bool addresses(const ExecBlock *b, const WarpExec *w, const Instr *in, ui
     if (in->iflags & INSTR_ADDR64) {
         if (!addresses64(b, w, in, m, width, out)) return false;
     } else {
-        const uint32_t *base = row(w, &in->src[0], tmp);
+        const uint32_t *base = exec_row(w, &in->src[0], tmp);
         for (int l = 0; l < WARP_SIZE; l++) out->addr[l] = (uint32_t)(base[l] + (uint32_t)in->offset);
     }
     if (m == UINT32_MAX) { /* every lane: their low bits in one vector loop, the lane only on a fault */
@@ -563,7 +549,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
     }
     case OP_SELP: {
-        uint32_t p = pred_bits(w, &in->src[2]);
+        uint32_t p = exec_pred(w, &in->src[2]);
         LANES2((p >> l & 1) ? x : y);
         break;
     }
@@ -602,7 +588,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_MUL_F32: LANES2(bits_of_f32(bits_f32(x) * bits_f32(y))); break;
     case OP_FMA_F32:
     case OP_MAD_F32:
-        fma_lanes(w->r[in->dst[0].index], row(w, &in->src[0], ta), row(w, &in->src[1], tb), row(w, &in->src[2], tc), m);
+        fma_lanes(w->r[in->dst[0].index], exec_row(w, &in->src[0], ta), exec_row(w, &in->src[1], tb), exec_row(w, &in->src[2], tc), m);
         break;
     case OP_MIN_F32: LANES2(min_f32(x, y)); break;
     case OP_MAX_F32: LANES2(max_f32(x, y)); break;
@@ -629,14 +615,14 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_AND_PRED:
     case OP_OR_PRED:
     case OP_XOR_PRED: {
-        uint32_t q = pred_bits(w, &in->src[0]), r = pred_bits(w, &in->src[1]);
+        uint32_t q = exec_pred(w, &in->src[0]), r = exec_pred(w, &in->src[1]);
         uint32_t v = in->op == OP_AND_PRED ? q & r : in->op == OP_OR_PRED ? q | r : q ^ r;
         uint32_t *P = &w->pred[in->dst[0].index];
         *P = (*P & ~m) | (v & m);
         break;
     }
     case OP_NOT_PRED: {
-        uint32_t v = ~pred_bits(w, &in->src[0]);
+        uint32_t v = ~exec_pred(w, &in->src[0]);
         uint32_t *P = &w->pred[in->dst[0].index];
         *P = (*P & ~m) | (v & m);
         break;
@@ -676,7 +662,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr)) return false;
         uint32_t tv[WARP_SIZE];
         for (uint32_t e = 0; e < in->vec; e++) {
-            const uint32_t *S = row(w, &in->src[1 + e], tv);
+            const uint32_t *S = exec_row(w, &in->src[1 + e], tv);
             if (out->deferred) {
                 memcpy(out->data[e], S, sizeof out->data[e]);
                 continue;
@@ -727,7 +713,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint32_t tv[WARP_SIZE];
         const bool whole = !out->deferred && m == UINT32_MAX && lanes_consecutive(ptr, width); /* no two lanes meet */
         for (uint32_t e = 0; e < in->vec; e++) {
-            const uint32_t *S = row(w, &in->src[1 + e], tv);
+            const uint32_t *S = exec_row(w, &in->src[1 + e], tv);
             if (out->deferred) {
                 memcpy(out->data[e], S, sizeof out->data[e]);
                 continue;
@@ -760,9 +746,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
 
     case OP_SHFL: {
-        const uint32_t *A = row(w, &in->src[0], ta);
-        const uint32_t *B = row(w, &in->src[1], tb);
-        const uint32_t *C = row(w, &in->src[2], tc);
+        const uint32_t *A = exec_row(w, &in->src[0], ta);
+        const uint32_t *B = exec_row(w, &in->src[1], tb);
+        const uint32_t *C = exec_row(w, &in->src[2], tc);
         uint32_t v[WARP_SIZE], inside = 0;
         for (int l = 0; l < WARP_SIZE; l++) {
             /* PTX shfl: c packs the clamp (bits 0-4) and segment mask (8-12). */
@@ -787,7 +773,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
     }
     case OP_VOTE_BALLOT: {
-        uint32_t ballot = pred_bits(w, &in->src[0]) & m;
+        uint32_t ballot = exec_pred(w, &in->src[0]) & m;
         uint32_t *D = w->r[in->dst[0].index];
         for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? ballot : D[l];
         break;
@@ -824,7 +810,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         exec_ptx_alu(b, w, in, m);
         break;
     case OP_NANOSLEEP: { /* the warp sleeps as long as its longest-sleeping lane */
-        const uint32_t *a = row(w, &in->src[0], ta);
+        const uint32_t *a = exec_row(w, &in->src[0], ta);
         out->sleep_ns = 0;
         for (int l = 0; l < WARP_SIZE; l++) if ((m >> l & 1) && a[l] > out->sleep_ns) out->sleep_ns = a[l];
         break;

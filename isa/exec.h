@@ -44,6 +44,22 @@ typedef struct {
     Operand   red_dst;
 } WarpExec;
 
+/* A source operand as a 32-lane row: a register row, or an immediate
+** broadcast into tmp. */
+static inline const uint32_t *exec_row(const WarpExec *w, const Operand *o, uint32_t tmp[WARP_SIZE])
+{
+    if (o->kind == OPND_REG) return w->r[o->index];
+    for (int l = 0; l < WARP_SIZE; l++) tmp[l] = o->value;
+    return tmp;
+}
+
+/* A predicate source's lane bits, !%p negated. */
+static inline uint32_t exec_pred(const WarpExec *w, const Operand *o)
+{
+    uint32_t p = w->pred[o->index];
+    return o->neg ? ~p : p;
+}
+
 /* Device printf's output (isa/exec_printf.c): one sink per SM (or per
 ** functional run), each text kept with the cycle, SM and order it was
 ** printed at. */

@@ -8,22 +8,14 @@
 
 #include <string.h>
 
-/* A source operand as a 32-lane row (an immediate broadcast into tmp). */
-static const uint32_t *row(const WarpExec *w, const Operand *o, uint32_t tmp[WARP_SIZE])
-{
-    if (o->kind == OPND_REG) return w->r[o->index];
-    for (int l = 0; l < WARP_SIZE; l++) tmp[l] = o->value;
-    return tmp;
-}
-
 static bool atom32(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out)
 {
     const OpInfo *info = &OP_INFO[in->op];
     uint8_t *ptr[WARP_SIZE];
     if (!exec_mem_lanes(b, w, in, m, 4, out, ptr)) return false;
     uint32_t tb[WARP_SIZE], tc[WARP_SIZE];
-    const uint32_t *B = row(w, &in->src[1], tb);
-    const uint32_t *C = in->mod == ATOM_CAS ? row(w, &in->src[2], tc) : tb;
+    const uint32_t *B = exec_row(w, &in->src[1], tb);
+    const uint32_t *C = in->mod == ATOM_CAS ? exec_row(w, &in->src[2], tc) : tb;
     uint32_t *D = w->r[in->dst[0].index];
     if (out->deferred) {
         memcpy(out->data[0], B, sizeof out->data[0]);
@@ -80,7 +72,7 @@ static bool atom_half(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t
     uint8_t *ptr[WARP_SIZE];
     if (!exec_mem_lanes(b, w, in, m, width, out, ptr)) return false;
     uint32_t tb[WARP_SIZE];
-    const uint32_t *B = row(w, &in->src[1], tb);
+    const uint32_t *B = exec_row(w, &in->src[1], tb);
     if (out->deferred) {
         memcpy(out->data[0], B, sizeof out->data[0]);
         return true;

@@ -8,8 +8,7 @@
 
 void exec_bar_red(WarpExec *w, const Instr *in, uint32_t m)
 {
-    uint32_t p = w->pred[in->src[0].index];
-    if (in->src[0].neg) p = ~p;
+    uint32_t p = exec_pred(w, &in->src[0]);
     w->red_lanes = m;
     w->red_count = bits_popcount(p & m);
     w->red_mod = in->mod;

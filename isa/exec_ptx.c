@@ -60,11 +60,6 @@ static void dstp(WarpExec *w, const Operand *o, uint32_t v, uint32_t m)
     *P = (*P & ~m) | (v & m);
 }
 
-static inline uint32_t predv(const WarpExec *w, const Operand *o)
-{
-    uint32_t p = w->pred[o->index];
-    return o->neg ? ~p : p;
-}
 
 /* ------------------------------------------------------------------ cvt */
 
@@ -465,7 +460,7 @@ uint32_t exec_half_add(uint32_t old, uint32_t v, ValueType t, uint32_t elems)
 static void carry_chain(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
 {
     const bool mad = in->op == OP_MADC_U32, wide = in->op == OP_ADDC_U64, minus = in->mod && !mad;
-    const uint32_t cin = in->sub & 1 ? predv(w, &in->src[mad ? 3 : 2]) : 0;
+    const uint32_t cin = in->sub & 1 ? exec_pred(w, &in->src[mad ? 3 : 2]) : 0;
     uint64_t A[WARP_SIZE], B[WARP_SIZE], C[WARP_SIZE] = { 0 }, D[WARP_SIZE];
     uint32_t cout = 0;
     for (uint32_t i = 0; i < (mad ? 3u : 2u); i++) {
@@ -579,7 +574,7 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         return;
     }
     case OP_SELP_B64: {
-        uint32_t p = predv(w, &in->src[2]);
+        uint32_t p = exec_pred(w, &in->src[2]);
         for (int l = 0; l < WARP_SIZE; l++) D[l] = (p >> l & 1) ? A[l] : B[l];
         break;
     }
@@ -834,15 +829,15 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dstp(w, o, r, m);
         return;
     }
-    case OP_MOV_PRED: dstp(w, o, in->src[0].kind == OPND_IMM ? (in->src[0].value ? UINT32_MAX : 0) : predv(w, &in->src[0]), m); return;
+    case OP_MOV_PRED: dstp(w, o, in->src[0].kind == OPND_IMM ? (in->src[0].value ? UINT32_MAX : 0) : exec_pred(w, &in->src[0]), m); return;
     case OP_VOTE_ALL: {
-        uint32_t q = predv(w, &in->src[0]) & m;
+        uint32_t q = exec_pred(w, &in->src[0]) & m;
         dstp(w, o, q == m ? UINT32_MAX : 0, m);
         return;
     }
-    case OP_VOTE_ANY: dstp(w, o, (predv(w, &in->src[0]) & m) ? UINT32_MAX : 0, m); return;
+    case OP_VOTE_ANY: dstp(w, o, (exec_pred(w, &in->src[0]) & m) ? UINT32_MAX : 0, m); return;
     case OP_VOTE_UNI: {
-        uint32_t q = predv(w, &in->src[0]) & m;
+        uint32_t q = exec_pred(w, &in->src[0]) & m;
         dstp(w, o, (q == 0 || q == m) ? UINT32_MAX : 0, m);
         return;
     }
