@@ -157,16 +157,7 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
         memset(waiting, 0, nwarps);
         uint32_t running = nwarps, at_barrier = 0;
         while (ok && running) {
-            if (at_barrier == running) {
-                if (running < nwarps) { /* exited warps can never arrive */
-                    r->status = GRID_DEADLOCK;
-                    snprintf(r->message, sizeof r->message,
-                             "barrier deadlock in kernel '%s': %u warp(s) of block (%u,%u,%u) wait at bar.sync but "
-                             "%u warp(s) of the block already exited", k->name, at_barrier, bx, by, bz,
-                             nwarps - running);
-                    ok = false;
-                    break;
-                }
+            if (at_barrier == running) { /* exited warps no longer count, as exited lanes do not */
                 ExecRed red = { 0 }; /* the whole block arrived: bar.red's result */
                 for (uint32_t wi = 0; wi < nwarps; wi++) exec_red_add(&red, &warps[wi]);
                 for (uint32_t wi = 0; wi < nwarps; wi++) exec_red_apply(&red, &warps[wi]);

@@ -3,7 +3,7 @@
 ** others' operands (mul.wide into the add.s64 that takes it: one
 ** IMAD.WIDE; a constant add into the displacement of the loads and stores
 ** that use it; a constant shl.b64 into the add.s64 after it, as LEA does),
-** and loads hoisted within their basic block as its scheduler issues them.
+** a branch to the kernel's ret made an exit (@P0 EXIT), and loads hoisted within their basic block as its scheduler issues them.
 ** Sources: the twins' SASS on an H200 (sim/presets/SOURCES.md, "PTX
 ** lowering"). Left out: loop unrolling, other scheduling, register
 ** allocation (docs/PTX.md). Linear in the kernel's length. */
@@ -88,8 +88,30 @@ static bool is_const(const Kernel *k, const uint32_t *def, const Operand *o)
     return m->op == OP_MOV && m->src[0].kind == OPND_IMM;
 }
 
+/* `@%p bra L; ... L: ret;` (every `if (i >= n) return;`, every
+** `if (i < n) { ... }`) is `@P0 EXIT` in SASS: the lanes leave at the branch
+** instead of waiting at L for the others. Besides the instruction it saves,
+** lanes that left no longer hold a barrier the others reach meanwhile. */
+static void branches_to_exit(Ptx *P)
+{
+    Kernel *k = P->k;
+    for (uint32_t i = 0; i < k->ncode; i++) {
+        Instr *in = &k->code[i];
+        if (in->op != OP_BRA && in->op != OP_BRA_UNI) continue;
+        const Instr *t = &k->code[in->target];
+        if (t->op != OP_EXIT || P->guard_v[in->target] != UINT32_MAX) continue;
+        Instr e = *t;
+        e.guard = in->guard, e.guard_neg = in->guard_neg;
+        e.line = in->line, e.col = in->col;
+        e.src_file = in->src_file, e.src_line = in->src_line;
+        e.call_file = in->call_file, e.call_line = in->call_line;
+        *in = e;
+    }
+}
+
 void ptx_lower_peepholes(Ptx *P)
 {
+    branches_to_exit(P);
     hoist_loads(P);
     Kernel *k = P->k;
     uint32_t nv = P->nv;

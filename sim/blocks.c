@@ -127,10 +127,6 @@ void blocks_barrier_arrive(Gpu *g, uint32_t s, uint32_t slot, uint32_t pc)
     BlockSlot *bs = &sm->blocks[w->block];
     w->state = WARP_BARRIER;
     w->bar_pc = pc;
-    if (bs->running < g->warps_per_block) {
-        blocks_deadlock(g, sm, w->block, pc, slot, 0, "warps of the block exited before this bar.sync; they can never arrive");
-        return;
-    }
     /* the SM's barrier unit counts one arriving warp at a time */
     uint64_t counted = (sm->bar_free > g->now ? sm->bar_free : g->now) + g->c->barrier_arrival_interval;
     sm->bar_free = counted;
@@ -206,12 +202,10 @@ void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot)
     blocks_occ_update(g, sm);
     sm->resident_warps--;
     bs->running--;
+    /* An exited warp no longer counts at the barrier, as an exited lane
+    ** does not: the others waiting there may be all that is left. */
     if (bs->running && bs->at_barrier == bs->running) {
-        uint32_t waiting = slot;
-        for (uint32_t i = 0; i < g->warp_slots; i++)
-            if (sm->warps[i].block == w->block && sm->warps[i].state == WARP_BARRIER) waiting = i;
-        blocks_deadlock(g, sm, w->block, sm->warps[waiting].bar_pc, waiting, 0,
-                         "some warps exited while the others wait at bar.sync; they can never arrive");
+        release_barrier(g, s, w->block);
         return;
     }
     if (bs->running) return;

@@ -203,7 +203,8 @@ bool sched_needs_build(Gpu *g)
         }
         pn->bpred = NEED_NONE;
         if (in->guard != ISA_NO_GUARD) { /* a predicate's entry is its index */
-            if (OP_INFO[in->op].flags & OPF_BRANCH) pn->bpred = in->guard;
+            /* a guarded exit is resolved as a branch is (same SASS control code) */
+            if (OP_INFO[in->op].flags & (OPF_BRANCH | OPF_EXIT)) pn->bpred = in->guard;
             else pn->op[pn->n++] = in->guard;
         }
         pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
@@ -621,7 +622,7 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     uint8_t wait;
     uint64_t ready = time_on_pipe(g, s, q, slot, in, out, slots, ptx, &unit, &wait);
     scoreboard_write(&w->sb, in, ready, wait);
-    if (OP_INFO[in->op].flags & OPF_BRANCH) {
+    if (OP_INFO[in->op].flags & OPF_BRANCH || (OP_INFO[in->op].flags & OPF_EXIT && in->guard != ISA_NO_GUARD)) {
         w->next_issue = g->now + g->c->lat_branch;
         w->next_reason = STALL_BRANCH_RESOLVING;
     } else if (ptx && in->op == OP_NANOSLEEP) {

@@ -425,6 +425,38 @@ START_TEST(test_nanosleep)
 }
 END_TEST
 
+/* `@P0 EXIT` carries the BRA's control word (validate/RESULTS.md, "Seventh
+** round"): a guarded exit that leaves the warp running holds its next issue
+** lat.branch cycles and reads its guard lat.branch_pred late, as a branch. */
+static uint64_t guarded_exit_cycles(bool with_exit)
+{
+    char src[512];
+    snprintf(src, sizeof src,
+             ".kernel k\n    mov.u32 %%r1, %%tid.x\n    setp.ge.u32 %%p0, %%r1, 64\n%s"
+             "    mov.u32 %%r2, 1\n    exit\n", with_exit ? "    @%p0 exit\n" : "    add.u32 %r3, %r1, 1\n");
+    Run t;
+    run_init(&t, "h200", src, "k");
+    set(&t, "sm.count=1");
+    t.L.block[0] = 32;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    uint64_t c = t.r.stats.cycles;
+    ck_assert_uint_eq(t.r.stats.stall[STALL_BRANCH_RESOLVING] > 0, with_exit);
+    run_free(&t);
+    return c;
+}
+
+START_TEST(test_guarded_exit_is_a_branch)
+{
+    GpuConfig c;
+    Diag d;
+    ck_assert(config_load("h200", &c, &d));
+    /* in place of an independent ALU instruction: it waits for the setp's
+    ** predicate and lat.branch_pred more, then lat.branch to the next issue */
+    uint64_t extra = guarded_exit_cycles(true) - guarded_exit_cycles(false);
+    ck_assert_uint_eq(extra, c.lat_alu - 1 + c.lat_branch_pred + c.lat_branch - 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_probes");
@@ -441,6 +473,7 @@ int main(void)
     tcase_add_test(core, test_fp64_latency);
     tcase_add_test(core, test_fp64_throughput);
     tcase_add_test(core, test_nanosleep);
+    tcase_add_test(core, test_guarded_exit_is_a_branch);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -433,7 +433,8 @@ START_TEST(test_twins_read)
 END_TEST
 
 /* vecadd_scalar from its nvcc output, run: c = a + b; and timed as ptxas
-** emits it: mul.wide folded into three IMAD.WIDE, ld.param and cvta free. */
+** emits it: mul.wide folded into three IMAD.WIDE, ld.param and cvta free,
+** and `@%p1 bra $L__BB0_2` to the kernel's ret an `@P0 EXIT`. */
 START_TEST(test_twin_vecadd_runs)
 {
     Program p;
@@ -449,6 +450,13 @@ START_TEST(test_twin_vecadd_runs)
     }
     ck_assert_uint_eq(folded, 1);
     ck_assert_uint_lt(slots, k->ncode);
+    uint32_t branches = 0, guarded_exits = 0;
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        branches += k->code[pc].op == OP_BRA;
+        guarded_exits += k->code[pc].op == OP_EXIT && k->code[pc].guard != ISA_NO_GUARD;
+    }
+    ck_assert_uint_eq(branches, 0);
+    ck_assert_uint_eq(guarded_exits, 1);
     const uint32_t n = 1000;
     GlobalMem *g = gmem_create();
     uint32_t a = gmem_alloc(g, n * 4, "a", &d), b = gmem_alloc(g, n * 4, "b", &d), c = gmem_alloc(g, n * 4, "c", &d);

@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics; do
+for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -55,6 +55,10 @@ done
 # bar.red's reduction on the functional path too (the second launch untimed)
 expect_rc "exec --max-launches 1 block_votes.cu" 0 exec --gpu h200 --max-launches 1 "$X/block_votes.cu"
 expect_out "block votes are the whole block's when untimed" "^PASS"
+
+# an early return before __syncthreads() on the functional path too
+expect_rc "exec --max-launches 1 early_return.cu" 0 exec --gpu h200 --max-launches 1 "$X/early_return.cu"
+expect_out "exited threads do not hold the barrier when untimed" "^PASS"
 
 # a cooperative launch is timed whatever --max-launches says: its blocks wait for each other
 expect_rc "exec --max-launches 1 grid_sync.cu" 0 exec --gpu h200 --max-launches 1 "$X/grid_sync.cu"
