@@ -227,6 +227,20 @@ uint32_t exec_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp);
 uint32_t exec_bmsk(uint32_t start, uint32_t width, bool clamp);
 uint32_t exec_szext(uint32_t a, uint32_t bits, bool clamp, bool sign);
 
+/* Internal to the exec module (isa/exec_round.c): IEEE results in rounding
+** direction r (.rz .rm .rp; RND_RN or RND_NONE: to nearest). exec_f32_dir
+** rounds the exact value s + e (e: s's exact error, or only its sign) to
+** f32; exec_sum_f32_dir rounds p + c, two doubles. */
+float exec_f32_dir(double s, double e, CvtRound r);
+float exec_sum_f32_dir(double p, double c, CvtRound r);
+float exec_div_f32_dir(float a, float b, CvtRound r);
+float exec_sqrt_f32_dir(float a, CvtRound r);
+double exec_add_f64(double a, double b, CvtRound r);
+double exec_mul_f64(double a, double b, CvtRound r);
+double exec_div_f64(double a, double b, CvtRound r);
+double exec_sqrt_f64(double a, CvtRound r);
+double exec_fma_f64(double a, double b, double c, CvtRound r);
+
 /* bar.red's reduction over a block: when its barrier opens, the caller adds
 ** every waiting warp's share into a zeroed ExecRed (exec_red_add), then gives
 ** each warp the result (exec_red_apply; a warp with no bar.red waiting is

@@ -11,8 +11,8 @@
 ** a case undefined (division by zero, oversized shifts). Not modelled:
 ** .ftz (subnormals are kept), .sat on f32/f64 arithmetic (refused by the
 ** front end). Binary64 rows compute in C's double, which is IEEE binary64
-** with round to nearest even; directed rounding (.rz .rm .rp) from the
-** exact error of the rounded result. 64-bit immediates come from the kernel's constant pool. */
+** with round to nearest even; directed rounding (.rz .rm .rp) is
+** isa/exec_round.c's. 64-bit immediates come from the kernel's constant pool. */
 #include "isa/exec.h"
 
 #include <assert.h>
@@ -271,84 +271,7 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
     return (uint64_t)(uint32_t)int_of(u, dt);
 }
 
-/* ---------------------------------------------------- f32, directed */
-
-/* The exact value s + e (e exact: TwoSum's error, or 0) rounded to f32 in
-** direction r (.rz .rm .rp): the nearest float, then one step when it lies
-** on the wrong side. s - f is exact (f is s's nearest float). */
-static float f32_dir(double s, double e, CvtRound r)
-{
-    float f = (float)s;
-    if (isnan(s) || isinf(s)) return f;
-    bool negative = s < 0 || (s == 0 && e < 0);
-    if (isinf(f)) { /* past the range: directed modes may stop at FLT_MAX */
-        bool toward_zero = r == RND_RZ || (r == RND_RM && !negative) || (r == RND_RP && negative);
-        return toward_zero ? (negative ? -FLT_MAX : FLT_MAX) : f;
-    }
-    double d = (s - (double)f) + e; /* its sign is that of x - f */
-    bool up = r == RND_RP || (r == RND_RZ && negative);
-    if (up && d > 0) f = nextafterf(f, INFINITY);
-    if (!up && d < 0) f = nextafterf(f, -INFINITY);
-    return f;
-}
-
-/* p + c with the error TwoSum leaves (exact: p and c are doubles whose
-** sum does not overflow), rounded to f32 in direction r. An exact zero
-** is -0 rounding down unless both terms are +0, and keeps a shared sign. */
-static float sum_f32_dir(double p, double c, CvtRound r)
-{
-    double s = p + c;
-    if (s == 0) {
-        if (p == 0 && c == 0 && signbit(p) == signbit(c)) return signbit(p) ? -0.0f : 0.0f;
-        return r == RND_RM ? -0.0f : 0.0f;
-    }
-    if (isinf(s) || isnan(s)) return (float)s;
-    double bv = s - p, e = (p - (s - bv)) + (c - bv);
-    return f32_dir(s, e, r);
-}
-
 /* ------------------------------------------------------------- binary64 */
-
-/* The exact result is s + e, s its rounding to nearest (e exact, from
-** TwoSum or an FMA): s rounded instead in direction r (.rz .rm .rp). */
-static double round_dir(double s, double e, CvtRound r)
-{
-    if (r == RND_RN || r == RND_NONE || isnan(s)) return s;
-    if (isinf(s)) return s; /* overflow: handled by the caller */
-    if (e > 0 && (r == RND_RP || (r == RND_RZ && s < 0))) return nextafter(s, INFINITY);
-    if (e < 0 && (r == RND_RM || (r == RND_RZ && s > 0))) return nextafter(s, -INFINITY);
-    return s;
-}
-
-/* A finite result that overflowed to +-inf in round-to-nearest: directed
-** modes stop at the largest finite value on their side. */
-static double overflow_dir(double s, CvtRound r)
-{
-    bool toward_zero = r == RND_RZ || (r == RND_RM && s > 0) || (r == RND_RP && s < 0);
-    return toward_zero ? (s > 0 ? DBL_MAX : -DBL_MAX) : s;
-}
-
-/* a + b rounded in direction r (TwoSum gives the exact error). */
-static double add_f64(double a, double b, CvtRound r)
-{
-    double s = a + b;
-    if (r == RND_RN || r == RND_NONE) return s;
-    if (isinf(s)) return isinf(a) || isinf(b) ? s : overflow_dir(s, r);
-    if (s == 0) /* exact: -0 when rounding down, unless both are +0 */
-        return r == RND_RM && !(a == 0 && b == 0 && !signbit(a) && !signbit(b)) ? -0.0 : s;
-    double bv = s - a, e = (a - (s - bv)) + (b - bv);
-    return round_dir(s, e, r);
-}
-
-/* a * b rounded in direction r (the FMA gives the exact error, short of
-** results in the subnormal range, which round to nearest). */
-static double mul_f64(double a, double b, CvtRound r)
-{
-    double p = a * b;
-    if (r == RND_RN || r == RND_NONE) return p;
-    if (isinf(p)) return isinf(a) || isinf(b) ? p : overflow_dir(p, r);
-    return round_dir(p, fma(a, b, -p), r);
-}
 
 static inline uint64_t min_f64(uint64_t x, uint64_t y)
 {
@@ -786,31 +709,46 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         return;
     }
     case OP_ADD_DIR_F32:
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(sum_f32_dir(bits_f32(a[l]), bits_f32(bb[l]), (CvtRound)in->sub));
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(exec_sum_f32_dir(bits_f32(a[l]), bits_f32(bb[l]), (CvtRound)in->sub));
         dst32(w, o, d, m);
         return;
     case OP_SUB_DIR_F32:
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(sum_f32_dir(bits_f32(a[l]), -(double)bits_f32(bb[l]), (CvtRound)in->sub));
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(exec_sum_f32_dir(bits_f32(a[l]), -(double)bits_f32(bb[l]), (CvtRound)in->sub));
         dst32(w, o, d, m);
         return;
     case OP_MUL_DIR_F32: /* the product of two floats is exact in a double */
         for (int l = 0; l < WARP_SIZE; l++)
-            d[l] = bits_of_f32(f32_dir((double)bits_f32(a[l]) * bits_f32(bb[l]), 0.0, (CvtRound)in->sub));
+            d[l] = bits_of_f32(exec_f32_dir((double)bits_f32(a[l]) * bits_f32(bb[l]), 0.0, (CvtRound)in->sub));
         dst32(w, o, d, m);
         return;
     case OP_FMA_DIR_F32:
         for (int l = 0; l < WARP_SIZE; l++)
-            d[l] = bits_of_f32(sum_f32_dir((double)bits_f32(a[l]) * bits_f32(bb[l]), bits_f32(c[l]), (CvtRound)in->sub));
+            d[l] = bits_of_f32(exec_sum_f32_dir((double)bits_f32(a[l]) * bits_f32(bb[l]), bits_f32(c[l]), (CvtRound)in->sub));
         dst32(w, o, d, m);
         return;
-    case OP_ADD_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(add_f64(bits_f64(A[l]), bits_f64(B[l]), (CvtRound)in->sub)); break;
-    case OP_SUB_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(add_f64(bits_f64(A[l]), -bits_f64(B[l]), (CvtRound)in->sub)); break;
-    case OP_MUL_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(mul_f64(bits_f64(A[l]), bits_f64(B[l]), (CvtRound)in->sub)); break;
-    case OP_FMA_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(fma(bits_f64(A[l]), bits_f64(B[l]), bits_f64(C[l]))); break;
-    case OP_DIV_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(bits_f64(A[l]) / bits_f64(B[l])); break;
-    case OP_RCP_F64:
+    case OP_DIV_DIR_F32:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(exec_div_f32_dir(bits_f32(a[l]), bits_f32(bb[l]), (CvtRound)in->sub));
+        dst32(w, o, d, m);
+        return;
+    case OP_RCP_DIR_F32:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(exec_div_f32_dir(1.0f, bits_f32(a[l]), (CvtRound)in->sub));
+        dst32(w, o, d, m);
+        return;
+    case OP_SQRT_DIR_F32:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_of_f32(exec_sqrt_f32_dir(bits_f32(a[l]), (CvtRound)in->sub));
+        dst32(w, o, d, m);
+        return;
+    case OP_ADD_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(exec_add_f64(bits_f64(A[l]), bits_f64(B[l]), (CvtRound)in->sub)); break;
+    case OP_SUB_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(exec_add_f64(bits_f64(A[l]), -bits_f64(B[l]), (CvtRound)in->sub)); break;
+    case OP_MUL_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(exec_mul_f64(bits_f64(A[l]), bits_f64(B[l]), (CvtRound)in->sub)); break;
+    case OP_FMA_F64:
+        for (int l = 0; l < WARP_SIZE; l++)
+            D[l] = bits_of_f64(exec_fma_f64(bits_f64(A[l]), bits_f64(B[l]), bits_f64(C[l]), (CvtRound)in->sub));
+        break;
+    case OP_DIV_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(exec_div_f64(bits_f64(A[l]), bits_f64(B[l]), (CvtRound)in->sub)); break;
+    case OP_RCP_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(exec_div_f64(1.0, bits_f64(A[l]), (CvtRound)in->sub)); break;
     case OP_RCP_APPROX_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(1.0 / bits_f64(A[l])); break;
-    case OP_SQRT_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(sqrt(bits_f64(A[l]))); break;
+    case OP_SQRT_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(exec_sqrt_f64(bits_f64(A[l]), (CvtRound)in->sub)); break;
     case OP_RSQRT_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = bits_of_f64(1.0 / sqrt(bits_f64(A[l]))); break;
     case OP_MIN_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = min_f64(A[l], B[l]); break;
     case OP_MAX_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = max_f64(A[l], B[l]); break;

@@ -225,16 +225,16 @@ static const Arith ARITH[] = {
 /* The row of an .f64 instruction (add, mul, fma, div, ...), or OP_COUNT. */
 static Opcode f64_row(const char *head, const Mods *m)
 {
-    bool rn = m->rnd == RND_RN, plain = m->rnd == RND_NONE;
+    bool plain = m->rnd == RND_NONE;
     bool rounded = m->rnd == RND_RN || m->rnd == RND_RZ || m->rnd == RND_RM || m->rnd == RND_RP; /* any of the four */
     if (m->lo || m->hi || m->wide) return OP_COUNT;
     if (!strcmp(head, "add")) return plain || rounded ? OP_ADD_F64 : OP_COUNT;
     if (!strcmp(head, "sub")) return plain || rounded ? OP_SUB_F64 : OP_COUNT;
     if (!strcmp(head, "mul")) return plain || rounded ? OP_MUL_F64 : OP_COUNT;
-    if (!strcmp(head, "fma") || !strcmp(head, "mad")) return rn ? OP_FMA_F64 : OP_COUNT;
-    if (!strcmp(head, "div")) return rn ? OP_DIV_F64 : OP_COUNT;
-    if (!strcmp(head, "rcp")) return rn ? OP_RCP_F64 : m->approx ? OP_RCP_APPROX_F64 : OP_COUNT;
-    if (!strcmp(head, "sqrt")) return rn ? OP_SQRT_F64 : OP_COUNT;
+    if (!strcmp(head, "fma") || !strcmp(head, "mad")) return rounded ? OP_FMA_F64 : OP_COUNT;
+    if (!strcmp(head, "div")) return rounded ? OP_DIV_F64 : OP_COUNT;
+    if (!strcmp(head, "rcp")) return rounded ? OP_RCP_F64 : m->approx ? OP_RCP_APPROX_F64 : OP_COUNT;
+    if (!strcmp(head, "sqrt")) return rounded ? OP_SQRT_F64 : OP_COUNT;
     if (!strcmp(head, "rsqrt")) return m->approx ? OP_RSQRT_F64 : OP_COUNT;
     if (!plain) return OP_COUNT;
     static const struct { const char *h; Opcode op; } PLAIN[] = {
@@ -254,6 +254,7 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
     if (t == TYPE_F32 && (m->rnd == RND_RZ || m->rnd == RND_RM || m->rnd == RND_RP)) {
         static const struct { const char *h; Opcode op; } DIR[] = {
             { "add", OP_ADD_DIR_F32 }, { "sub", OP_SUB_DIR_F32 }, { "mul", OP_MUL_DIR_F32 }, { "fma", OP_FMA_DIR_F32 }, { "mad", OP_FMA_DIR_F32 },
+            { "div", OP_DIV_DIR_F32 }, { "rcp", OP_RCP_DIR_F32 }, { "sqrt", OP_SQRT_DIR_F32 },
         };
         for (size_t i = 0; i < sizeof DIR / sizeof DIR[0]; i++)
             if (!strcmp(head, DIR[i].h)) return DIR[i].op;
@@ -464,8 +465,9 @@ static bool decode_arith(Ptx *P, const Tok *opt, const char *head, const Mods *m
     in->type = (uint8_t)(ptx_is_float(OP_INFO[op].type) ? OP_INFO[op].type : TYPE_NONE);
     if (!ptx_reg_form(P, opt, op, ops, n, in)) return false;
     in->type = (uint8_t)OP_INFO[op].type;
-    if (op == OP_ADD_F64 || op == OP_SUB_F64 || op == OP_MUL_F64 || op == OP_ADD_DIR_F32 || op == OP_SUB_DIR_F32 ||
-        op == OP_MUL_DIR_F32 || op == OP_FMA_DIR_F32)
+    if (op == OP_ADD_F64 || op == OP_SUB_F64 || op == OP_MUL_F64 || op == OP_FMA_F64 || op == OP_DIV_F64 || op == OP_RCP_F64 ||
+        op == OP_SQRT_F64 || op == OP_ADD_DIR_F32 || op == OP_SUB_DIR_F32 || op == OP_MUL_DIR_F32 || op == OP_FMA_DIR_F32 ||
+        op == OP_DIV_DIR_F32 || op == OP_RCP_DIR_F32 || op == OP_SQRT_DIR_F32)
         in->sub = (uint8_t)m->rnd; /* the rounding mode (RND_NONE: nearest) */
     if (op == OP_BFIND_U32 || op == OP_BFIND_S32 || op == OP_BFIND_U64 || op == OP_BFIND_S64) in->sub = m->shiftamt;
     else if (m->shiftamt) return ptx_unsupported(P, opt);

@@ -1,10 +1,14 @@
 /* tests/check_exec_ptx.c -- the exec module on what nvcc writes for calls:
+** (and its directed rounding, isa/exec_round.c, against the host's own)
 ** device printf (a PTX kernel with vprintf call sequences, its text
 ** captured: isa/exec_printf.c) and device functions (.func, inlined at
 ** each call: isa/ptx_func.c), run functionally; calls that cannot be. */
 #include "isa/exec.h"
 
 #include <check.h>
+#include <fenv.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,6 +475,78 @@ START_TEST(test_bmsk_szext)
 }
 END_TEST
 
+/* ----------------------------------------------------- directed rounding */
+
+static const int MODES[3] = { FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+static const CvtRound RNDS[3] = { RND_RZ, RND_RM, RND_RP };
+
+static uint64_t next_bits(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 11 ^ *s << 7;
+}
+
+/* Operands over the whole range: any sign and exponent, and mantissas
+** with long runs of zeros or ones, where the exact value lies on a tie or
+** a float. */
+static double random_f64(uint64_t *s, int min_exp, int max_exp)
+{
+    uint64_t b = next_bits(s);
+    double m = 1.0 + (double)(b & 0xfffff) / 1048576.0;
+    if (b >> 20 & 1) m = 1.0 + ldexp((double)(b >> 21 & 0xffff), -52);
+    int e = min_exp + (int)((b >> 40) % (uint64_t)(max_exp - min_exp + 1));
+    return (b >> 63 ? -1.0 : 1.0) * ldexp(m, e);
+}
+
+static bool same_bits(double got, double want)
+{
+    return memcmp(&got, &want, sizeof got) == 0 || (isnan(got) && isnan(want));
+}
+
+/* The host does IEEE arithmetic in every mode (fesetround; the operands
+** read through volatile after it, so nothing is computed before): every
+** result of exec_round.c equals it bit for bit, f32 down to subnormals,
+** f64 in its normal range. */
+START_TEST(test_directed_rounding)
+{
+    uint64_t seed = 7;
+    for (int i = 0; i < 100000; i++) {
+        float a = (float)random_f64(&seed, -130, 120), b = (float)random_f64(&seed, -100, 100);
+        double x = random_f64(&seed, -300, 300), y = random_f64(&seed, -300, 300), z = random_f64(&seed, -300, 300);
+        if (i % 4 == 0) z = -x * y; /* an exact error, or an exact zero */
+        for (int m = 0; m < 3; m++) {
+            fesetround(MODES[m]);
+            volatile float va = a, vb = b;
+            volatile double vx = x, vy = y, vz = z;
+            volatile float q32 = va / vb, r32 = 1.0f / va, s32 = sqrtf(fabsf(va));
+            volatile double q64 = vx / vy, r64 = 1.0 / vx, s64 = sqrt(fabs(vx)), f64 = fma(vx, vy, vz);
+            fesetround(FE_TONEAREST);
+            CvtRound r = RNDS[m];
+            ck_assert_msg(same_bits(exec_div_f32_dir(a, b, r), q32), "%a / %a mode %d", a, b, m);
+            ck_assert_msg(same_bits(exec_div_f32_dir(1.0f, a, r), r32), "1 / %a mode %d", a, m);
+            ck_assert_msg(same_bits(exec_sqrt_f32_dir(fabsf(a), r), s32), "sqrt %a mode %d", a, m);
+            ck_assert_msg(same_bits(exec_div_f64(x, y, r), q64), "%a / %a mode %d", x, y, m);
+            ck_assert_msg(same_bits(exec_div_f64(1.0, x, r), r64), "1 / %a mode %d", x, m);
+            ck_assert_msg(same_bits(exec_sqrt_f64(fabs(x), r), s64), "sqrt %a mode %d", x, m);
+            ck_assert_msg(same_bits(exec_fma_f64(x, y, z, r), f64), "fma %a %a %a mode %d", x, y, z, m);
+        }
+    }
+    /* edges: overflow stops at the largest finite value toward zero, exact
+    ** zeros keep IEEE's sign, division by zero and NaN pass through */
+    ck_assert(same_bits(exec_div_f32_dir(3e38f, 1e-3f, RND_RZ), FLT_MAX));
+    ck_assert(same_bits(exec_div_f32_dir(3e38f, 1e-3f, RND_RP), INFINITY));
+    ck_assert(same_bits(exec_div_f64(-1e300, 1e-300, RND_RP), -DBL_MAX));
+    ck_assert(same_bits(exec_div_f64(1.0, 0.0, RND_RZ), INFINITY));
+    ck_assert(same_bits(exec_div_f64(0.0, -2.0, RND_RM), -0.0));
+    ck_assert(same_bits(exec_fma_f64(1.0, 1.0, -1.0, RND_RM), -0.0));
+    ck_assert(same_bits(exec_fma_f64(1.0, 1.0, -1.0, RND_RZ), 0.0));
+    ck_assert(same_bits(exec_fma_f64(1e300, 1e300, -INFINITY, RND_RZ), -INFINITY));
+    ck_assert(same_bits(exec_fma_f64(1e300, 1e300, 1.0, RND_RZ), DBL_MAX));
+    ck_assert(isnan(exec_sqrt_f64(-1.0, RND_RP)));
+    ck_assert(isnan(exec_sqrt_f32_dir(-1.0f, RND_RM)));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("exec_ptx");
@@ -490,6 +566,9 @@ int main(void)
     tcase_add_test(misc, test_generic_atomics_and_envreg);
     tcase_add_test(misc, test_bmsk_szext);
     suite_add_tcase(s, misc);
+    TCase *rnd = tcase_create("rounding");
+    tcase_add_test(rnd, test_directed_rounding);
+    suite_add_tcase(s, rnd);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);

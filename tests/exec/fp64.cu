@@ -1,7 +1,7 @@
 // fp64.cu -- double precision as ordinary CUDA code writes it: arithmetic
 // with literals (2.0), division, square root, min/max/fabs, compares and
 // selects, conversions to and from float and integers in every rounding
-// mode, the directed-rounding intrinsics, a double kernel argument, a
+// mode, the directed-rounding intrinsics (add, mul, div, rcp, sqrt, fma), a double kernel argument, a
 // shared-memory tree reduction of doubles and atomicAdd on a double. Every
 // result is checked bit for bit against the host's IEEE binary64 (the
 // reduction and the atomic sum, whose order differs, to a tolerance).
@@ -10,7 +10,7 @@
 #include <cstring>
 #include "common.cuh"
 
-constexpr int kOps = 24;
+constexpr int kOps = 36;
 
 __global__ void ops(const double* x, const double* y, double a, double* out, long long* iout, float* fout, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -41,6 +41,18 @@ __global__ void ops(const double* x, const double* y, double a, double* out, lon
   o[21] = floor(u) + ceil(v) + trunc(u * 3.0) + rint(v * 7.0);
   o[22] = __uint2double_rn(0xfffffff0u + (unsigned)(i & 15));
   o[23] = (double)(unsigned long long)(fabs(u) * 1e15);
+  o[24] = __ddiv_rd(u, v);
+  o[25] = __ddiv_ru(u, v);
+  o[26] = __ddiv_rz(u, v);
+  o[27] = __drcp_rd(v);
+  o[28] = __drcp_ru(v);
+  o[29] = __drcp_rz(v);
+  o[30] = __dsqrt_rd(fabs(u));
+  o[31] = __dsqrt_ru(fabs(u));
+  o[32] = __dsqrt_rz(fabs(u));
+  o[33] = __fma_rd(u, v, a);
+  o[34] = __fma_ru(u, v, a);
+  o[35] = __fma_rz(u, v, -u * v);
   iout[2 * i] = __double2ll_rn(u * 1e12);
   iout[2 * i + 1] = (long long)__double2int_rz(v * 1000.0);
   fout[4 * i] = __double2float_rn(u);
@@ -67,10 +79,11 @@ __global__ void sum(const double* x, double* block_sums, double* total, int n) {
 // The host's result in a rounding mode: the operands are read through
 // volatile after fesetround, so the compiler cannot compute the operation
 // before the mode is set.
-static double rounded(int mode, char op, double p, double q) {
+static double rounded(int mode, char op, double p, double q, double c = 0) {
   std::fesetround(mode);
-  volatile double vp = p, vq = q;
-  volatile double r = op == '+' ? vp + vq : vp * vq;
+  volatile double vp = p, vq = q, vc = c;
+  volatile double r = op == '+' ? vp + vq : op == '*' ? vp * vq : op == '/' ? vp / vq
+                    : op == 's' ? std::sqrt(std::fabs(vp)) : std::fma(vp, vq, vc);
   std::fesetround(FE_TONEAREST);
   return r;
 }
@@ -156,6 +169,13 @@ int main() {
     w[21] = std::floor(u) + std::ceil(v) + std::trunc(u * 3.0) + std::rint(v * 7.0);
     w[22] = (double)(0xfffffff0u + (unsigned)(i & 15));
     w[23] = (double)(unsigned long long)(std::fabs(u) * 1e15);
+    const int modes[3] = { FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO };
+    for (int m = 0; m < 3; ++m) {
+      w[24 + m] = rounded(modes[m], '/', u, v);
+      w[27 + m] = rounded(modes[m], '/', 1.0, v);
+      w[30 + m] = rounded(modes[m], 's', u, 0);
+      w[33 + m] = rounded(modes[m], 'f', u, v, m == 2 ? -mul(u, v) : a);  // rz: the product's own error
+    }
     for (int k = 0; k < kOps; ++k)
       if (!same(out[(size_t)i * kOps + k], w[k])) {
         std::fprintf(stderr, "element %d op %d: got %.17g, expected %.17g\n", i, k, out[(size_t)i * kOps + k], w[k]);

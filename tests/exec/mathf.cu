@@ -1,5 +1,6 @@
 // mathf.cu -- single-precision math as CUDA code writes it: the
-// directed-rounding intrinsics (__fadd_rd, __fmul_ru, __fmaf_rz, ...),
+// directed-rounding intrinsics (__fadd_rd, __fmul_ru, __fmaf_rz, __fdiv_rd,
+// __frcp_ru, __fsqrt_rz, ...),
 // checked bit for bit against the host in the same rounding mode, and the
 // library functions whose inlined code uses them (expf, logf, powf, tanhf,
 // exp2f, log2f: libdevice's range reductions round with fma.rm), checked
@@ -11,7 +12,7 @@
 #include <cstring>
 #include "common.cuh"
 
-constexpr int kDirected = 9, kFuncs = 6;
+constexpr int kDirected = 18, kFuncs = 6;
 
 __global__ void directed(const float* x, const float* y, const float* z, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,6 +28,15 @@ __global__ void directed(const float* x, const float* y, const float* z, float* 
   o[6] = __fmaf_rd(a, b, c);
   o[7] = __fmaf_ru(a, b, c);
   o[8] = __fmaf_rz(a, b, c);
+  o[9] = __fdiv_rd(a, b);
+  o[10] = __fdiv_ru(a, b);
+  o[11] = __fdiv_rz(a, b);
+  o[12] = __frcp_rd(a);
+  o[13] = __frcp_ru(a);
+  o[14] = __frcp_rz(a);
+  o[15] = __fsqrt_rd(fabsf(a));
+  o[16] = __fsqrt_ru(fabsf(a));
+  o[17] = __fsqrt_rz(fabsf(a));
 }
 
 __global__ void funcs(const float* x, float* out, int n) {
@@ -47,7 +57,8 @@ __global__ void funcs(const float* x, float* out, int n) {
 static float host_rounded(int mode, int op, float a, float b, float c) {
   std::fesetround(mode);
   volatile float va = a, vb = b, vc = c;
-  float r = op == 0 ? va + vb : op == 1 ? va * vb : std::fmaf(va, vb, vc);
+  float r = op == 0 ? va + vb : op == 1 ? va * vb : op == 2 ? std::fmaf(va, vb, vc) : op == 3 ? va / vb
+          : op == 4 ? 1.0f / va : std::sqrt(std::fabs(va));
   volatile float vr = r;
   std::fesetround(FE_TONEAREST);
   return vr;
@@ -74,6 +85,10 @@ int main() {
   x[0] = 3.0e38f, y[0] = 4.0f;        // overflow: rd/rz stop at FLT_MAX
   x[1] = 1.0f, y[1] = -1.0f, z[1] = 1.0f;  // exact zeros: rd gives -0
   x[2] = 1e-30f, y[2] = 1e-20f;       // a subnormal product
+  x[3] = 1e-38f, y[3] = 1e8f;         // a subnormal quotient
+  x[4] = 3.0e38f, y[4] = 1e-3f;       // a quotient past the range
+  x[5] = 0.0f, y[5] = -2.0f;          // a signed zero quotient; rcp and sqrt of zero
+  x[6] = 9.0f, y[6] = 3.0f;           // exact: quotient 3, root 3
   float *d_x, *d_y, *d_z, *d_d, *d_f;
   CUDA_CHECK(cudaMalloc(&d_x, n * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&d_y, n * sizeof(float)));
