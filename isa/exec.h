@@ -226,6 +226,9 @@ uint32_t exec_prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode);
 uint32_t exec_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp);
 uint32_t exec_bmsk(uint32_t start, uint32_t width, bool clamp);
 uint32_t exec_szext(uint32_t a, uint32_t bits, bool clamp, bool sign);
+/* SIMD within a register (encodings: isa/ptx_decode_simd.c). */
+uint32_t exec_simd16(uint32_t a, uint32_t b, uint32_t op, bool sign, bool relu);
+uint32_t exec_video(uint32_t a, uint32_t b, uint32_t c, uint32_t op, uint32_t sub);
 
 /* Internal to the exec module (isa/exec_round.c): IEEE results in rounding
 ** direction r (.rz .rm .rp; RND_RN or RND_NONE: to nearest). exec_f32_dir

@@ -128,3 +128,46 @@ uint32_t exec_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp)
     uint64_t x = (uint64_t)b << 32 | a;
     return left ? (uint32_t)((x << n) >> 32) : (uint32_t)(x >> n);
 }
+
+/* One packed 16-bit operation (ptx_decode_simd16's encoding): per half,
+** add or sub wrapping, or min or max (signed or not; relu: at least 0). */
+uint32_t exec_simd16(uint32_t a, uint32_t b, uint32_t op, bool sign, bool relu)
+{
+    uint32_t d = 0;
+    for (int h = 0; h < 2; h++) {
+        uint32_t ua = a >> (16 * h) & 0xffff, ub = b >> (16 * h) & 0xffff;
+        int32_t x = sign ? (int16_t)ua : (int32_t)ua, y = sign ? (int16_t)ub : (int32_t)ub, r;
+        switch (op) {
+        case 0: r = x + y; break;
+        case 1: r = x - y; break;
+        case 2: r = x < y ? x : y; break;
+        default: r = x > y ? x : y; break;
+        }
+        if (relu && r < 0) r = 0;
+        d |= ((uint32_t)r & 0xffff) << (16 * h);
+    }
+    return d;
+}
+
+/* A SIMD video instruction (ptx_decode_video's encoding): each element of a
+** and b extended as its type, the operation on them in full precision, then
+** either each result saturated (.sat) or cut to its element of d, or (.add)
+** d = c + their sum. */
+uint32_t exec_video(uint32_t a, uint32_t b, uint32_t c, uint32_t op, uint32_t sub)
+{
+    int n = sub & 32 ? 4 : 2, bits = 32 / n;
+    uint32_t mask = (1u << bits) - 1, d = 0;
+    int64_t lo = sub & 4 ? -(1ll << (bits - 1)) : 0, hi = sub & 4 ? (1ll << (bits - 1)) - 1 : (int64_t)mask;
+    uint32_t sum = c;
+    for (int i = 0; i < n; i++) {
+        uint32_t ua = a >> (bits * i) & mask, ub = b >> (bits * i) & mask;
+        int64_t x = sub & 1 && ua >> (bits - 1) ? (int64_t)ua - (1ll << bits) : (int64_t)ua;
+        int64_t y = sub & 2 && ub >> (bits - 1) ? (int64_t)ub - (1ll << bits) : (int64_t)ub;
+        int64_t r = op == 0 ? x + y : op == 1 ? x - y : op == 2 ? (x > y ? x - y : y - x) : op == 3 ? (x < y ? x : y)
+                                                                                                 : (x > y ? x : y);
+        sum += (uint32_t)r;
+        if (sub & 8) r = r < lo ? lo : r > hi ? hi : r;
+        d |= ((uint32_t)r & mask) << (bits * i);
+    }
+    return sub & 16 ? sum : d;
+}

@@ -691,6 +691,19 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
     case OP_ADDC_U32:
     case OP_ADDC_U64:
     case OP_MADC_U32: carry_chain(b, w, in, m); return;
+    case OP_SIMD16X2:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_simd16(a[l], bb[l], in->mod, in->sub & 1, in->sub & 2);
+        dst32(w, o, d, m);
+        return;
+    case OP_MINMAX_RELU_S32:
+        for (int l = 0; l < WARP_SIZE; l++) {
+            int32_t x = (int32_t)a[l], y = (int32_t)bb[l], r = in->mod ? (x > y ? x : y) : (x < y ? x : y);
+            d[l] = (uint32_t)(r < 0 ? 0 : r);
+        }
+        dst32(w, o, d, m);
+        return;
+    case OP_VABSDIFF:
+    case OP_VSIMD: for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_video(a[l], bb[l], c[l], in->mod, in->sub); dst32(w, o, d, m); return;
     case OP_SZEXT:
         for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_szext(a[l], bb[l], in->mod, in->type == TYPE_S32);
         dst32(w, o, d, m);

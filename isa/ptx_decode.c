@@ -308,8 +308,7 @@ static const char *const NOT_YET[] = { "brkpt", "brx", "tex", "tld4", "txq", "su
                                        "alloca", "fns", "cvt.pack",
                                        "mbarrier", "griddepcontrol", "applypriority", "discard", "createpolicy",
                                        "barrier.cluster", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
-                                       "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
-                                       "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4", NULL };
+                                       "vmad", "vset", "vavrg2", "vset2", "vavrg4", "vset4", NULL };
 
 bool ptx_is_callparam(const Ptx *P, uint32_t v)
 {
@@ -457,6 +456,7 @@ static bool decode_arith(Ptx *P, const Tok *opt, const char *head, const Mods *m
                          uint32_t g)
 {
     char q[80];
+    if (m->i16x2 || m->relu) return ptx_decode_simd16(P, opt, head, m, ops, n, in, g);
     if (m->ntypes == 1 && ptx_is16(ptx_last_type(m))) return ptx_decode_int16(P, opt, head, m, ops, n, in, g);
     Opcode op = ptx_arith_row(head, m);
     if (op == OP_COUNT)
@@ -494,6 +494,10 @@ static const struct {
     { "slct", ptx_decode_slct },      { "call", ptx_decode_call },      { "match", ptx_decode_match },      { "dp4a", ptx_decode_dp4a }, { "dp2a", ptx_decode_dp4a }, { "nanosleep", ptx_decode_nanosleep },
     { "bmsk", ptx_decode_bitfield_mode }, { "szext", ptx_decode_bitfield_mode },
     { "addc", ptx_decode_carry },     { "subc", ptx_decode_carry },       { "madc", ptx_decode_carry },
+    { "vadd2", ptx_decode_video },    { "vsub2", ptx_decode_video },      { "vabsdiff2", ptx_decode_video },
+    { "vmin2", ptx_decode_video },    { "vmax2", ptx_decode_video },      { "vadd4", ptx_decode_video },
+    { "vsub4", ptx_decode_video },    { "vabsdiff4", ptx_decode_video },  { "vmin4", ptx_decode_video },
+    { "vmax4", ptx_decode_video },
 };
 
 /* bar.red.popc.u32 d, 0, {!}c and bar.red.{and,or}.pred p, 0, {!}c
@@ -589,6 +593,8 @@ static bool instruction(Ptx *P)
     Mods m;
     POp ops[MAX_OPS];
     if (!read_instruction(P, &in, &g, &opt, head, sizeof head, &m, ops, &n)) return false;
+    bool simd_head = !strcmp(head, "add") || !strcmp(head, "sub") || !strcmp(head, "min") || !strcmp(head, "max");
+    if ((m.relu || m.i16x2) && (!simd_head || m.f16)) return ptx_unsupported(P, &opt); /* fma.relu.f16, cvt.relu ... */
     if (ptx_is_half_arith(head, &m)) return ptx_decode_half(P, &opt, head, &m, ops, n, &in, g);
     if (m.f16 && !strcmp(head, "cvt")) return ptx_decode_cvt_half2(P, &opt, head, &m, ops, n, &in, g);
     if (m.f16 && (!strcmp(head, "atom") || !strcmp(head, "red"))) return ptx_decode_atom(P, &opt, head, &m, ops, n, &in, g);

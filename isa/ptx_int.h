@@ -282,6 +282,7 @@ typedef struct {
     int       cmp, boolop, rnd, shfl, vote, atom, testp, prmt;
     int       cache_level; /* prefetch's .L1 / .L2 (1, 2), 0 when absent */
     bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any, all, cc, red, popc;
+    bool      i16x2, relu, accumulate; /* .u16x2/.s16x2 (types[]: the element), .relu, a video op's .add */
 } Mods;
 
 /* Parses the operand at P->tok into *o and moves past it. */
@@ -354,6 +355,12 @@ PTX_DECODER(ptx_decode_carry);
 PTX_DECODER(ptx_decode_cvt_half2);
 PTX_DECODER(ptx_decode_bitfield_mode);
 PTX_DECODER(ptx_decode_call);       /* call: vprintf only           */
+
+/* isa/ptx_decode_simd.c: SIMD within a register: packed 16-bit integer
+** add/sub/min/max (.u16x2 .s16x2, .relu), min/max.relu.s32, and the video
+** instructions vadd vsub vabsdiff vmin vmax (2 and 4 elements). */
+PTX_DECODER(ptx_decode_simd16);
+PTX_DECODER(ptx_decode_video);
 
 /* isa/ptx_decode16.c: 16-bit integer arithmetic on the 32-bit rows. */
 bool ptx_is16(ValueType t); /* .s16 .u16 .b16 */

@@ -300,6 +300,20 @@ static bool set_once(int *slot, int value)
     return first;
 }
 
+/* The modifiers that are a flag each: sets it, true; false for others. */
+static bool flag_mod(const char *w, size_t n, Mods *m)
+{
+    static const char *const NAMES[] = { "sat", "ftz", "approx", "full", "wide", "lo", "hi", "uni", "sync", "aligned",
+                                         "to", "l", "r", "wrap", "clamp", "NaN", "shiftamt", "cc", "relu" };
+    bool *const flags[] = { &m->sat, &m->ftz, &m->approx, &m->full, &m->wide, &m->lo, &m->hi, &m->uni, &m->sync,
+                            &m->aligned, &m->to, &m->l, &m->r, &m->wrap, &m->clamp, &m->nan, &m->shiftamt, &m->cc,
+                            &m->relu };
+    int i = name_in(NAMES, (int)(sizeof NAMES / sizeof NAMES[0]), w, n);
+    if (i < 0) return false;
+    *flags[i] = true;
+    return true;
+}
+
 /* Splits `word` (the opcode as written) into its head and modifiers. */
 bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
 {
@@ -344,6 +358,12 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
             m->types[m->ntypes++] = n == 5 ? TYPE_F16 : TYPE_BF16; /* the element type; f16: a pair of them */
             m->f16 = true;
         }
+        else if ((n == 5 && memcmp(w, "u16x2", 5) == 0) || (n == 5 && memcmp(w, "s16x2", 5) == 0)) {
+            if (m->ntypes == 3) return ptx_fail(P, t, "too many types in '%s'", ptx_quote(t, q, sizeof q));
+            m->types[m->ntypes++] = w[0] == 'u' ? TYPE_U16 : TYPE_S16; /* the element type; i16x2: a pair */
+            m->i16x2 = true;
+        }
+        else if (n == 3 && memcmp(w, "add", 3) == 0 && head[0] == 'v') m->accumulate = true; /* vabsdiff4.u32.u32.u32.add */
         else if (n == 4 && memcmp(w, "pred", 4) == 0) m->types[m->ntypes < 3 ? m->ntypes++ : 2] = TYPE_NONE;
         else if (n == 6 && memcmp(w, "global", 6) == 0) ok = set_once(&m->space, SPACE_GLOBAL);
         else if ((n == 6 && memcmp(w, "shared", 6) == 0) || (n == 11 && memcmp(w, "shared::cta", 11) == 0))
@@ -366,24 +386,8 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (strcmp(head, "vote") == 0 && (i = name_in(VOTES, VOTE_MODES, w, n)) >= 0) ok = set_once(&m->vote, i), kind = "vote modes";
         else if (strcmp(head, "testp") == 0 && (i = name_in(TESTS, 6, w, n)) >= 0) ok = set_once(&m->testp, i), kind = "tests";
         else if (strcmp(head, "prmt") == 0 && (i = name_in(PRMTS, 6, w, n)) >= 0) ok = set_once(&m->prmt, i + 1), kind = "permute modes";
-        else if (n == 3 && memcmp(w, "sat", 3) == 0) m->sat = true;
-        else if (n == 3 && memcmp(w, "ftz", 3) == 0) m->ftz = true;
-        else if (n == 6 && memcmp(w, "approx", 6) == 0) m->approx = true;
-        else if (n == 4 && memcmp(w, "full", 4) == 0) m->full = true;
-        else if (n == 4 && memcmp(w, "wide", 4) == 0) m->wide = true;
-        else if (n == 2 && memcmp(w, "lo", 2) == 0) m->lo = true;
-        else if (n == 2 && memcmp(w, "hi", 2) == 0) m->hi = true;
-        else if (n == 3 && memcmp(w, "uni", 3) == 0) m->uni = true;
-        else if (n == 4 && memcmp(w, "sync", 4) == 0) m->sync = true;
-        else if (n == 7 && memcmp(w, "aligned", 7) == 0) m->aligned = true;
-        else if (n == 2 && memcmp(w, "to", 2) == 0) m->to = true;
-        else if (n == 1 && w[0] == 'l') m->l = true;
-        else if (n == 1 && w[0] == 'r') m->r = true;
-        else if (n == 4 && memcmp(w, "wrap", 4) == 0) m->wrap = true;
-        else if (n == 5 && memcmp(w, "clamp", 5) == 0) m->clamp = true;
-        else if (n == 3 && memcmp(w, "NaN", 3) == 0) m->nan = true;
-        else if (n == 8 && memcmp(w, "shiftamt", 8) == 0) m->shiftamt = true;
-        else if (n == 2 && memcmp(w, "cc", 2) == 0) m->cc = true;
+        else if (flag_mod(w, n, m)) { /* .sat .ftz .approx ... */
+        }
         else if (is_bar && n == 3 && memcmp(w, "red", 3) == 0) m->red = true;
         else if (is_bar && n == 4 && memcmp(w, "popc", 4) == 0) m->popc = true;
         else if (is_bar && (i = name_in((const char *const[]){ "and", "or" }, 2, w, n)) >= 0)
