@@ -485,6 +485,9 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         for (int l = 0; l < WARP_SIZE; l++) d[l] = bits_popcount((uint32_t)A[l]) + bits_popcount((uint32_t)(A[l] >> 32));
         dst32(w, o, d, m);
         return;
+    case OP_BREV_B64:
+        for (int l = 0; l < WARP_SIZE; l++) D[l] = (uint64_t)exec_brev((uint32_t)A[l]) << 32 | exec_brev((uint32_t)(A[l] >> 32));
+        break;
     case OP_CLZ_B64:
         for (int l = 0; l < WARP_SIZE; l++) d[l] = A[l] ? (uint32_t)__builtin_clzll(A[l]) : 64u;
         dst32(w, o, d, m);

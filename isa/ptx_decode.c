@@ -215,7 +215,7 @@ static const Arith ARITH[] = {
     { "shr", TYPE_B32, OP_SHR_U32 },  { "shr", TYPE_S32, OP_SHR_S32 },  { "shr", TYPE_U64, OP_SHR_U64 },
     { "shr", TYPE_B64, OP_SHR_U64 },  { "shr", TYPE_S64, OP_SHR_S64 },  { "popc", TYPE_B32, OP_POPC_B32 },
     { "popc", TYPE_B64, OP_POPC_B64 }, { "clz", TYPE_B32, OP_CLZ_B32 },  { "clz", TYPE_B64, OP_CLZ_B64 },
-    { "brev", TYPE_B32, OP_BREV_B32 }, { "bfe", TYPE_U32, OP_BFE_U32 },  { "bfe", TYPE_S32, OP_BFE_S32 },
+    { "brev", TYPE_B32, OP_BREV_B32 }, { "brev", TYPE_B64, OP_BREV_B64 }, { "bfe", TYPE_U32, OP_BFE_U32 },  { "bfe", TYPE_S32, OP_BFE_S32 },
     { "bfi", TYPE_B32, OP_BFI_B32 },  { "bfi", TYPE_B64, OP_BFI_B64 },  { "lop3", TYPE_B32, OP_LOP3_B32 },  { "sad", TYPE_U32, OP_SAD_U32 },
     { "sad", TYPE_S32, OP_SAD_S32 },  { "bfind", TYPE_U32, OP_BFIND_U32 }, { "bfind", TYPE_S32, OP_BFIND_S32 },
     { "bfind", TYPE_U64, OP_BFIND_U64 }, { "bfind", TYPE_S64, OP_BFIND_S64 },  { "copysign", TYPE_F32, OP_COPYSIGN_F32 },

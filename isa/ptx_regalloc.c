@@ -3,13 +3,14 @@
 ** over loops, then linear scan (Poletto and Sarkar, "Linear Scan Register
 ** Allocation", TOPLAS 1999), 64-bit values in even-aligned row pairs,
 ** predicates in the warp's predicate slots.
-** Liveness: a value's interval runs from its first to its last mention;
-** where that touches a loop (the span from a back edge's target to the
-** branch, overlapping spans merged) it covers the whole loop, since the
-** value may be live around the back edge. That is conservative (a value
-** used only inside one iteration keeps its row through the loop), never
-** wrong, and O(n log n) on any input, unlike dataflow over blocks, which
-** can be quadratic in blocks x registers. The rows only bound host memory:
+** Liveness: a value's interval is the hull of the points where it is live,
+** from dataflow over basic blocks (bit sets: blocks x values). Where those
+** sets would pass 64 MB, the interval runs from the value's first to its
+** last mention instead, and where that touches a loop (the span from a back
+** edge's target to the branch, overlapping spans merged) it covers the
+** whole loop. That is conservative and O(n log n), but a block placed out
+** of line that jumps back (nvcc's slow paths) looks like a loop over all
+** that lies between, which then holds every value. The rows only bound host memory:
 ** the register count the timing model uses for occupancy comes from ptxas
 ** or the workload (Kernel.regs_estimated is the fallback, marked so). */
 #include "isa/ptx.h"
@@ -46,6 +47,129 @@ static void mention(uint32_t *first, uint32_t *last, uint32_t v, uint32_t pos)
 {
     if (first[v] == UINT32_MAX || pos < first[v]) first[v] = pos;
     if (pos > last[v]) last[v] = pos;
+}
+
+/* ---- liveness by dataflow over basic blocks ---- */
+
+#define LIVE_MAX_WORDS (8u << 20) /* 64 MB of bit sets at most; past that, loop widening */
+
+typedef struct {
+    uint32_t nb, words;
+    uint32_t *block;  /* per instruction: its block            */
+    uint32_t *start;  /* per block: first instruction, and n   */
+    uint64_t *sets;   /* per block: use, def, in, out (words each) */
+} Live;
+
+static uint64_t *live_set(const Live *L, uint32_t b, int which) { return L->sets + ((size_t)b * 4 + (size_t)which) * L->words; }
+static void bit_set(uint64_t *s, uint32_t v) { s[v / 64] |= 1ull << (v % 64); }
+static bool bit_has(const uint64_t *s, uint32_t v) { return s[v / 64] >> (v % 64) & 1; }
+
+/* Whether instruction i writes all of virtual register v: unguarded, and for
+** a 64-bit value both its words (a wide destination, or the low and high
+** word operands). A partial write keeps the old value live through it. */
+static bool full_write(const Kernel *k, uint32_t i, const uint32_t *guard_v, const uint8_t *vclass, uint32_t v)
+{
+    const Instr *in = &k->code[i];
+    if (guard_v[i] != UINT32_MAX) return false;
+    if (vclass[v] != VREG_64 || OP_INFO[in->op].wide & W_D) return true;
+    bool lo = false, hi = false;
+    for (uint32_t j = 0; j < in->ndst; j++)
+        if (in->dst[j].kind == OPND_REG && in->dst[j].index == v) {
+            if (in->dst[j].neg) hi = true;
+            else lo = true;
+        }
+    return lo && hi;
+}
+
+/* A block's uses (read before any full write in it) and full writes. */
+static void block_use_def(const Kernel *k, const Live *L, uint32_t b, const uint32_t *guard_v, const uint8_t *vclass)
+{
+    uint64_t *use = live_set(L, b, 0), *def = live_set(L, b, 1);
+    for (uint32_t i = L->start[b]; i < L->start[b + 1]; i++) {
+        const Instr *in = &k->code[i];
+        for (uint32_t j = 0; j < in->nsrc; j++)
+            if ((in->src[j].kind == OPND_REG || in->src[j].kind == OPND_PRED) && !bit_has(def, in->src[j].index))
+                bit_set(use, in->src[j].index);
+        if (guard_v[i] != UINT32_MAX && !bit_has(def, guard_v[i])) bit_set(use, guard_v[i]);
+        for (uint32_t j = 0; j < in->ndst; j++) {
+            if (in->dst[j].kind != OPND_REG && in->dst[j].kind != OPND_PRED) continue;
+            uint32_t v = in->dst[j].index;
+            if (bit_has(def, v)) continue;
+            if (full_write(k, i, guard_v, vclass, v)) bit_set(def, v);
+            else bit_set(use, v);
+        }
+    }
+}
+
+/* Whether control can fall from instruction i to i + 1. */
+static bool falls_through(const Kernel *k, uint32_t i, const uint32_t *guard_v)
+{
+    uint8_t op = k->code[i].op;
+    return guard_v[i] != UINT32_MAX || (op != OP_BRA && op != OP_BRA_UNI && op != OP_EXIT);
+}
+
+/* Each value's interval (first, last) as the hull of the points where it is
+** live, by the classic backward dataflow (in = use | (out & ~def), out = the
+** union of the successors' in) to a fixed point. False when the bit sets
+** would be too large: the caller widens over loops instead. */
+static bool live_hulls(const Kernel *k, const uint32_t *guard_v, const uint8_t *vclass, uint32_t nv, uint32_t *first,
+                       uint32_t *last)
+{
+    uint32_t n = k->ncode;
+    Live L = { .words = (nv + 63) / 64 };
+    uint8_t *leader = calloc((size_t)n + 1, 1);
+    if (!leader) return false;
+    leader[0] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t op = k->code[i].op;
+        if (op == OP_BRA || op == OP_BRA_UNI) leader[k->code[i].target] = 1;
+        if (op == OP_BRA || op == OP_BRA_UNI || op == OP_EXIT) leader[i + 1] = 1;
+    }
+    for (uint32_t i = 0; i < n; i++) L.nb += leader[i];
+    bool ok = (uint64_t)L.nb * 4 * L.words <= LIVE_MAX_WORDS;
+    L.block = ok ? malloc((size_t)n * sizeof *L.block) : NULL;
+    L.start = ok ? malloc(((size_t)L.nb + 1) * sizeof *L.start) : NULL;
+    L.sets = ok ? calloc((size_t)L.nb * 4 * L.words, sizeof *L.sets) : NULL;
+    ok = L.block && L.start && L.sets;
+    for (uint32_t i = 0, b = 0; ok && i < n; i++) {
+        if (leader[i]) L.start[b++] = i;
+        L.block[i] = b - 1;
+    }
+    if (ok) L.start[L.nb] = n;
+    for (uint32_t b = 0; ok && b < L.nb; b++) block_use_def(k, &L, b, guard_v, vclass);
+    for (bool changed = ok; changed;) {
+        changed = false;
+        for (uint32_t b = L.nb; b-- > 0;) {
+            uint64_t *in = live_set(&L, b, 2), *out = live_set(&L, b, 3);
+            const uint64_t *use = live_set(&L, b, 0), *def = live_set(&L, b, 1);
+            uint32_t last_i = L.start[b + 1] - 1;
+            const Instr *end = &k->code[last_i];
+            uint32_t succ[2], ns = 0;
+            if ((end->op == OP_BRA || end->op == OP_BRA_UNI)) succ[ns++] = L.block[end->target];
+            if (falls_through(k, last_i, guard_v) && b + 1 < L.nb) succ[ns++] = b + 1;
+            for (uint32_t w = 0; w < L.words; w++) {
+                uint64_t o = 0;
+                for (uint32_t j = 0; j < ns; j++) o |= live_set(&L, succ[j], 2)[w];
+                uint64_t x = use[w] | (o & ~def[w]);
+                if (o != out[w] || x != in[w]) changed = true;
+                out[w] = o, in[w] = x;
+            }
+        }
+    }
+    for (uint32_t b = 0; ok && b < L.nb; b++) {
+        const uint64_t *in = live_set(&L, b, 2), *out = live_set(&L, b, 3);
+        for (uint32_t w = 0; w < L.words; w++)
+            for (uint64_t bits = in[w] | out[w]; bits; bits &= bits - 1) {
+                uint32_t v = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                if (bit_has(in, v)) mention(first, last, v, L.start[b]);
+                if (bit_has(out, v)) mention(first, last, v, L.start[b + 1] - 1);
+            }
+    }
+    free(leader);
+    free(L.block);
+    free(L.start);
+    free(L.sets);
+    return ok;
 }
 
 /* Lowest free row (or even-aligned pair when pair) in the bitset, or UINT32_MAX. */
@@ -111,7 +235,9 @@ bool ptx_regalloc(Kernel *k, const uint32_t *guard_v, const uint8_t *vclass, uin
         if (guard_v[i] != UINT32_MAX) mention(first, last, guard_v[i], i);
         if ((in->op == OP_BRA || in->op == OP_BRA_UNI) && in->target <= i) spans[nspans++] = (Span){ in->target, i };
     }
-    /* Merge the loops' spans into disjoint regions. */
+    /* Merge the loops' spans into disjoint regions (the fallback when the
+    ** dataflow's sets would be too large). */
+    if (live_hulls(k, guard_v, vclass, nv, first, last)) nspans = 0;
     qsort(spans, nspans, sizeof *spans, span_cmp);
     uint32_t nreg = 0;
     for (uint32_t i = 0; i < nspans; i++) {
@@ -142,27 +268,26 @@ bool ptx_regalloc(Kernel *k, const uint32_t *guard_v, const uint8_t *vclass, uin
         if (first[v] != UINT32_MAX) order[count[first[v]]++] = v;
     /* Linear scan: rows and predicate slots freed once their interval ends. */
     uint64_t rows[PTX_MAX_ROWS / 64];
-    uint64_t preds = 0; /* ISA_MAX_PREDS <= 64 slots */
+    uint64_t preds[(ISA_MAX_PREDS + 63) / 64];
     memset(rows, 0, sizeof rows);
+    memset(preds, 0, sizeof preds);
     uint32_t high_row = 0, high_pred = 0;
     for (uint32_t oi = 0; ok && oi < nused; oi++) {
         uint32_t v = order[oi];
         while (active.n && active.v[0].key < first[v]) {
             uint32_t u = heap_pop(&active).id;
-            if (vclass[u] == VREG_PRED) preds &= ~(1ull << slot[u]);
+            if (vclass[u] == VREG_PRED) preds[slot[u] / 64] &= ~(1ull << (slot[u] % 64));
             else rows[slot[u] / 64] &= ~((vclass[u] == VREG_64 ? 3ull : 1ull) << (slot[u] % 64));
         }
         if (vclass[v] == VREG_PRED) {
-            uint64_t freeb = ~preds & ((1ull << ISA_MAX_PREDS) - 1);
-            if (!freeb) {
+            slot[v] = take_rows(preds, (ISA_MAX_PREDS + 63) / 64, false);
+            if (slot[v] >= ISA_MAX_PREDS) {
                 diag_set(d, file, k->code[first[v]].line, k->code[first[v]].col,
                          "kernel '%s' needs more than %d predicates live at once here; a warp holds %d", k->name,
                          ISA_MAX_PREDS, ISA_MAX_PREDS);
                 ok = false;
                 break;
             }
-            slot[v] = (uint32_t)__builtin_ctzll(freeb);
-            preds |= 1ull << slot[v];
             if (slot[v] + 1 > high_pred) high_pred = slot[v] + 1;
         } else {
             bool pair = vclass[v] == VREG_64;

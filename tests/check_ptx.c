@@ -476,67 +476,6 @@ START_TEST(test_twin_vecadd_runs)
 }
 END_TEST
 
-/* ------------------------------------------------------------- Regalloc */
-
-/* %r<5000> declared, a chain of 3000 temporaries each used once: the rows
-** follow what is live (a handful), not what is declared. */
-START_TEST(test_rows_follow_liveness)
-{
-    size_t cap = 200000, len = 0;
-    char *src = malloc(cap);
-    len += (size_t)snprintf(src + len, cap - len,
-                            ".version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 k_param_0)\n{\n"
-                            "  .reg .b32 %%r<5000>;\n  .reg .b64 %%rd<3>;\n  mov.u32 %%r0, %%tid.x;\n");
-    for (int i = 1; i <= 3000; i++) len += (size_t)snprintf(src + len, cap - len, "  add.s32 %%r%d, %%r%d, 1;\n", i, i - 1);
-    len += (size_t)snprintf(src + len, cap - len,
-                            "  ld.param.u64 %%rd1, [k_param_0];\n  cvta.to.global.u64 %%rd2, %%rd1;\n"
-                            "  st.global.u32 [%%rd2], %%r3000;\n  ret;\n}\n");
-    Program p;
-    parse_ok(src, &p);
-    const Kernel *k = &p.kernels[0];
-    ck_assert_uint_le(k->regs_used, 8);
-    ck_assert_uint_eq(k->vregs, 5003);
-    GlobalMem *g = gmem_create();
-    Diag d;
-    uint32_t out = gmem_alloc(g, 4, "out", &d);
-    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
-    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 }, .params = params, .nsm = 1 };
-    GridResult r;
-    ck_assert_msg(grid_run_functional(k, g, &L, &r), "%s", r.message);
-    ck_assert_uint_eq(*(uint32_t *)gmem_translate(g, out, 4), 3000);
-    gmem_destroy(g);
-    program_destroy(&p);
-    free(src);
-}
-END_TEST
-
-/* A value live around a loop keeps its row through the whole loop. */
-START_TEST(test_rows_across_loop)
-{
-    const char *src =
-        ".version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 k_param_0)\n{\n"
-        "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<3>;\n"
-        "  mov.u32 %r1, 0;\n  mov.u32 %r2, 10;\n  mov.u32 %r6, 1000;\n"
-        "$L1:\n  add.s32 %r3, %r1, 1;\n  mov.u32 %r1, %r3;\n  add.s32 %r4, %r3, 7;\n  add.s32 %r5, %r4, %r4;\n"
-        "  add.s32 %r6, %r6, %r5;\n  setp.lt.u32 %p1, %r1, %r2;\n  @%p1 bra $L1;\n"
-        "  ld.param.u64 %rd1, [k_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  st.global.u32 [%rd2], %r6;\n  ret;\n}\n";
-    Program p;
-    parse_ok(src, &p);
-    GlobalMem *g = gmem_create();
-    Diag d;
-    uint32_t out = gmem_alloc(g, 4, "out", &d);
-    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
-    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 }, .params = params, .nsm = 1 };
-    GridResult r;
-    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
-    uint32_t want = 1000;
-    for (uint32_t i = 1; i <= 10; i++) want += 2 * (i + 7);
-    ck_assert_uint_eq(*(uint32_t *)gmem_translate(g, out, 4), want);
-    gmem_destroy(g);
-    program_destroy(&p);
-}
-END_TEST
-
 /* ---------------------------------------------------------------- Names */
 
 static const char TWO_F[] =
@@ -848,10 +787,6 @@ static Suite *suite(void)
     tcase_add_test(twins, test_twins_read);
     tcase_add_test(twins, test_twin_vecadd_runs);
     suite_add_tcase(s, twins);
-    TCase *ra = tcase_create("Regalloc");
-    tcase_add_test(ra, test_rows_follow_liveness);
-    tcase_add_test(ra, test_rows_across_loop);
-    suite_add_tcase(s, ra);
     TCase *names = tcase_create("Names");
     tcase_add_test(names, test_kernel_names);
     tcase_add_test(names, test_module_variables);

@@ -1,6 +1,6 @@
 // intrinsics.cu -- the integer and warp intrinsics of the CUDA Math API and
 // Programming Guide as programs call them: bit search (__ffs, __ffsll,
-// __clz, __clzll, __popc, __brev), byte dot products (__dp4a, __dp2a_lo,
+// __clz, __clzll, __popc, __brev, __brevll), byte dot products (__dp4a, __dp2a_lo,
 // __dp2a_hi), 64-bit high
 // products (__umul64hi, __mul64hi), __sad/__usad, __byte_perm, funnel
 // shifts, warp matches (__match_any_sync, __match_all_sync), reductions (__reduce_*_sync),
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include "common.cuh"
 
-constexpr int kOut = 28;
+constexpr int kOut = 29;
 
 __global__ void intrinsics(const int* x, long long* out, unsigned long long* atom) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -45,6 +45,7 @@ __global__ void intrinsics(const int* x, long long* out, unsigned long long* ato
   o[25] = __match_all_sync(0xffffffffu, (unsigned long long)(i / 32) << 40, &agree_wide) + ((long long)agree_wide << 32);
   o[26] = __dp2a_lo(v, (int)0x80ff0203, -9);
   o[27] = (unsigned)__dp2a_hi((unsigned)v, 0xfe017f80u, 3u);
+  o[28] = (long long)__brevll((unsigned long long)(long long)v * 0x9E3779B97F4A7C15ull);
   atomicMax((long long*)atom, (long long)v);
   atomicMin((long long*)atom + 1, (long long)v);
   atomicAdd(atom + 2, (unsigned long long)(unsigned)v);
@@ -158,6 +159,9 @@ int main() {
     want[25] = 0xffffffffll + (1ll << 32);                            /* i / 32: one value a warp */
     want[26] = dp2a_host((uint32_t)v, 0x80ff0203u, -9, false, true, true);
     want[27] = (unsigned)dp2a_host((uint32_t)v, 0xfe017f80u, 3, true, false, false);
+    uint64_t h = (unsigned long long)(long long)v * 0x9E3779B97F4A7C15ull, rh = 0;
+    for (int k = 0; k < 64; ++k) rh |= (h >> k & 1) << (63 - k);
+    want[28] = (long long)rh;
     for (int k = 0; k < kOut; ++k)
       if (out[(size_t)i * kOut + k] != want[k]) {
         std::fprintf(stderr, "thread %d (x %d) value %d: got %lld, expected %lld\n", i, v, k, out[(size_t)i * kOut + k],
