@@ -17,7 +17,8 @@ void disasm_mnemonic(const Instr *in, char *buf, size_t cap)
     } else if (info->mods & OPM_ATOM) { /* atom.global.u32 -> atom.global.add.u32: before the type */
         const char *dot = strrchr(mn, '.');
         char half[24]; /* the half rows: their own type, and x2 for a pair */
-        if (info->type == TYPE_F16) snprintf(half, sizeof half, ".noftz.%s%s", type, in->sub == 2 ? "x2" : "");
+        if (info->type == TYPE_F16)
+            snprintf(half, sizeof half, "%s.%s%s", in->mod == ATOM_CAS ? "" : ".noftz", type, in->sub == 2 ? "x2" : "");
         snprintf(buf, cap, "%.*s.%s%s", (int)(dot - mn), mn, ATOM_NAMES[in->mod], info->type == TYPE_F16 ? half : dot);
     } else if (in->op == OP_BAR_RED) { /* its reduction and type */
         snprintf(buf, cap, "%s.%s", mn, in->mod == 0 ? "popc.u32" : in->mod == 1 ? "and.pred" : "or.pred");

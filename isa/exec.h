@@ -211,6 +211,9 @@ bool exec_atomic(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, E
 /* (isa/exec_ptx.c) old + v for `elems` (1 or 2) halves of type t (.f16 or
 ** .bf16), each rounded once to nearest even: atom.add.noftz's update. */
 uint32_t exec_half_add(uint32_t old, uint32_t v, ValueType t, uint32_t elems);
+/* A 2- or 4-byte atomic of the half rows on old: the half add (b the
+** operand), or atom.cas.b16 (b the value compared, c the new one). */
+uint32_t exec_half_atom(const Instr *in, uint32_t old, uint32_t b, uint32_t c);
 
 /* Internal to the exec module (isa/exec_bits.c): one lane of PTX's bit-field
 ** and byte operations. pos/len/start/width as the instructions take them;

@@ -65,16 +65,18 @@ static bool atom64(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m,
 }
 
 /* atom.add.noftz on .f16/.bf16 (2 bytes) and their x2 pairs (4): each half
-** added in its type, rounded once to nearest even. */
+** added in its type, rounded once to nearest even; atom.cas.b16. */
 static bool atom_half(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out)
 {
     const uint32_t width = 2u * in->sub;
     uint8_t *ptr[WARP_SIZE];
     if (!exec_mem_lanes(b, w, in, m, width, out, ptr)) return false;
-    uint32_t tb[WARP_SIZE];
+    uint32_t tb[WARP_SIZE], tc[WARP_SIZE];
     const uint32_t *B = exec_row(w, &in->src[1], tb);
+    const uint32_t *C = in->mod == ATOM_CAS ? exec_row(w, &in->src[2], tc) : B;
     if (out->deferred) {
         memcpy(out->data[0], B, sizeof out->data[0]);
+        memcpy(out->data[1], C, sizeof out->data[1]);
         return true;
     }
     uint32_t *D = w->r[in->dst[0].index];
@@ -82,7 +84,7 @@ static bool atom_half(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t
         if (!(m >> l & 1)) continue;
         uint32_t old = 0;
         memcpy(&old, ptr[l], width);
-        uint32_t nv = exec_half_add(old, B[l], (ValueType)in->type, in->sub);
+        uint32_t nv = exec_half_atom(in, old, B[l], C[l]);
         memcpy(ptr[l], &nv, width);
         D[l] = old;
     }

@@ -128,7 +128,7 @@ void exec_global_apply(const Kernel *k, uint32_t (*r)[WARP_SIZE], uint32_t pc, u
             if (!(mask >> l & 1)) continue;
             uint32_t old = 0, width = 2u * in->sub;
             memcpy(&old, ptr[l], width);
-            uint32_t nv = exec_half_add(old, data[0][l], (ValueType)in->type, in->sub);
+            uint32_t nv = exec_half_atom(in, old, data[0][l], data[1][l]);
             memcpy(ptr[l], &nv, width);
             if (r) r[in->dst[0].index][l] = old;
         }

@@ -378,6 +378,12 @@ uint32_t exec_half_add(uint32_t old, uint32_t v, ValueType t, uint32_t elems)
     return r;
 }
 
+uint32_t exec_half_atom(const Instr *in, uint32_t old, uint32_t b, uint32_t c)
+{
+    if (in->mod == ATOM_CAS) return (old & 0xffffu) == (b & 0xffffu) ? c & 0xffffu : old;
+    return exec_half_add(old, b, (ValueType)in->type, in->sub);
+}
+
 /* add.cc/addc/sub.cc/subc (32 or 64 bits) and mad.cc/madc: d, and with .cc
 ** the carry (or, for sub, the borrow) out into CC.CF, a predicate. */
 static void carry_chain(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)

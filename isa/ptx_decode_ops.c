@@ -222,20 +222,23 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 
 /* atom / red on global or shared memory. */
 /* atom.add.noftz / red.add.noftz on .f16 .bf16 .f16x2 .bf16x2, in any space
-** (atomicAdd on __half, __half2, __nv_bfloat16, __nv_bfloat162): rows
-** atom.*.half, Instr.type the half type, Instr.sub the halves (1 or 2). */
+** (atomicAdd on __half, __half2, __nv_bfloat16, __nv_bfloat162), and
+** atom.cas.b16 (atomicCAS on an unsigned short): rows atom.*.half,
+** Instr.type the half type (.b16 for the CAS), Instr.sub the halves (1 or 2). */
 static bool decode_atom_half(Ptx *P, const Tok *opt, bool red, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     if (m->space != SPACE_GLOBAL && m->space != SPACE_SHARED && m->space != MODS_NO_SPACE) return ptx_unsupported(P, opt);
     Opcode row = m->space == SPACE_GLOBAL ? OP_ATOM_GLOBAL_HALF : m->space == SPACE_SHARED ? OP_ATOM_SHARED_HALF
                                                                                             : OP_ATOM_GENERIC_HALF;
-    if (!ptx_nops(P, opt, n, red ? 2 : 3, red ? 2 : 3)) return false;
+    bool cas = m->atom == ATOM_CAS; /* atom.cas.b16: compare b, then c */
+    uint32_t need = (red ? 2 : 3) + cas;
+    if (!ptx_nops(P, opt, n, need, need)) return false;
     in->op = (uint8_t)row;
-    in->mod = ATOM_ADD;
+    in->mod = (uint8_t)m->atom;
     in->type = (uint8_t)ptx_last_type(m);
     in->sub = m->f16 ? 2 : 1;
     in->ndst = 1;
-    in->nsrc = 2;
+    in->nsrc = (uint8_t)(cas ? 3 : 2);
     const POp *o = ops;
     if (red) {
         uint32_t v = 0;
@@ -245,14 +248,15 @@ static bool decode_atom_half(Ptx *P, const Tok *opt, bool red, const Mods *m, co
         return false;
     }
     return mem_operand(P, o, OP_INFO[row].space, in) && ptx_want_src(P, o + 1, false, false, &in->src[1], "the operand") &&
-           ptx_emit(P, in, g);
+           (!cas || ptx_want_src(P, o + 2, false, false, &in->src[2], "the new value")) && ptx_emit(P, in, g);
 }
 
 bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     bool red = head[0] == 'r';
     ValueType t = ptx_last_type(m);
-    if ((t == TYPE_F16 || t == TYPE_BF16) && m->atom == ATOM_ADD && m->ntypes == 1 && m->vec <= 1)
+    if ((((t == TYPE_F16 || t == TYPE_BF16) && m->atom == ATOM_ADD) || (t == TYPE_B16 && m->atom == ATOM_CAS && !red && !m->f16)) &&
+        m->ntypes == 1 && m->vec <= 1)
         return decode_atom_half(P, opt, red, m, ops, n, in, g);
     if (m->f16 || m->atom < 0 || m->ntypes != 1 || m->vec > 1) return ptx_unsupported(P, opt);
     if (m->space != SPACE_GLOBAL && m->space != SPACE_SHARED && m->space != MODS_NO_SPACE) return ptx_unsupported(P, opt);

@@ -1,6 +1,8 @@
 // half_atomics.cu -- atomicAdd on __half, __half2, __nv_bfloat16 and
 // __nv_bfloat162 (PTX atom.add.noftz.f16 / .f16x2 / .bf16 / .bf16x2), in
-// global and in shared memory. The sums are of small integers, exact in
+// global and in shared memory, and atomicCAS on an unsigned short (PTX
+// atom.cas.b16): counters incremented by compare-and-swap loops, each
+// beside a sentinel half-word the swaps must leave alone. The sums are of small integers, exact in
 // both types, so the results are known exactly; the old values returned
 // are each a distinct partial sum.
 #include "common.cuh"
@@ -22,6 +24,22 @@ __global__ void sums(__half* h, __half2* h2, __nv_bfloat16* b, __nv_bfloat162* b
   __syncthreads();
   olds[t] = __half2float(old);
   if (t == 0) olds[256] = __half2float(sh), olds[257] = __low2float(sb2), olds[258] = __high2float(sb2);
+}
+
+__global__ void cas16(unsigned short* g, unsigned short* out) {
+  __shared__ unsigned short s[2];
+  if (threadIdx.x == 0) s[0] = 0, s[1] = 0xbeef;
+  __syncthreads();
+  unsigned short* counters[2] = { g, s };
+  for (int k = 0; k < 2; k++) {
+    unsigned short *p = counters[k], old = *p, assumed;
+    do {
+      assumed = old;
+      old = atomicCAS(p, assumed, (unsigned short)(assumed + 3));
+    } while (old != assumed);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) out[0] = s[0], out[1] = s[1];
 }
 
 int main() {
@@ -66,6 +84,17 @@ int main() {
     std::printf("h %g %g %g %g, h2 %g %g, b %g %g, b2 %g %g, shared %g %g %g\n", __half2float(hh[0]), __half2float(hh[1]),
                 __half2float(hh[2]), __half2float(hh[3]), __low2float(hh2), __high2float(hh2), __bfloat162float(bb[0]),
                 __bfloat162float(bb[1]), __low2float(bb2), __high2float(bb2), o[256], o[257], o[258]);
+  unsigned short *g16, *o16, init[2] = { 7, 0xcafe }, got[2], shared_got[2];
+  CUDA_CHECK(cudaMalloc(&g16, sizeof init));
+  CUDA_CHECK(cudaMalloc(&o16, sizeof shared_got));
+  CUDA_CHECK(cudaMemcpy(g16, init, sizeof init, cudaMemcpyHostToDevice));
+  cas16<<<3, 200>>>(g16, o16);
+  CUDA_CHECK_LAST();
+  CUDA_CHECK(cudaMemcpy(got, g16, sizeof got, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(shared_got, o16, sizeof shared_got, cudaMemcpyDeviceToHost));
+  bool cas_ok = got[0] == 7 + 3 * 600 && got[1] == 0xcafe && shared_got[0] == 3 * 200 && shared_got[1] == 0xbeef;
+  if (!cas_ok) std::printf("cas: global %u %#x, shared %u %#x\n", got[0], got[1], shared_got[0], shared_got[1]);
+  ok &= cas_ok;
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
