@@ -3,7 +3,8 @@
 ** others' operands (mul.wide into the add.s64 that takes it: one
 ** IMAD.WIDE; a constant add into the displacement of the loads and stores
 ** that use it; a constant shl.b64 into the add.s64 after it, as LEA does),
-** a branch to the kernel's ret made an exit (@P0 EXIT), and loads hoisted within their basic block as its scheduler issues them.
+** a branch to the kernel's ret made an exit (@P0 EXIT), and loads hoisted
+** within their basic block as its scheduler issues them.
 ** Sources: the twins' SASS on an H200 (sim/presets/SOURCES.md, "PTX
 ** lowering"). Left out: loop unrolling, other scheduling, register
 ** allocation (docs/PTX.md). Linear in the kernel's length. */
