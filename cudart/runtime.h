@@ -189,11 +189,13 @@ RtVar *rt_find_var(Runtime *rt, const void *host, int *err);
 /* The most dynamic shared memory a launch of loaded kernel k may ask for. */
 uint32_t rt_dynamic_smem_max(const Runtime *rt, const RtKernel *k);
 
-/* Runs one launch: args[i] points at parameter i's value. Returns RT_*. */
 /* Bytes of a cooperative launch's grid-sync workspace: cooperative groups
 ** count arrivals in the word at offset 4 (cooperative_groups/details/sync.h). */
 #define GRID_WORKSPACE_BYTES 16u
 
+/* Runs one launch: args[i] points at parameter i's value; a cooperative one
+** (cudaLaunchCooperativeKernel) gets a zeroed grid-sync workspace and is
+** always timed. Returns RT_*. */
 int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t block[3], void **args, bool cooperative,
               uint64_t dynamic_smem);
 

@@ -56,12 +56,11 @@ static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
     for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
 }
 
-
 /* Lane loops. m = lanes to write; D = destination row; A/B/C source rows;
 ** EXPR uses x, y, z (the lane's a, b, c as uint32_t). */
 #define LANES1(EXPR)                                                      \
     do {                                                                  \
-        const uint32_t *A = exec_row(w, &in->src[0], ta);                      \
+        const uint32_t *A = exec_row(w, &in->src[0], ta);                 \
         uint32_t *D = w->r[in->dst[0].index];                             \
         if (m == UINT32_MAX) { /* full warp: a loop the compiler vectorises */ \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
@@ -80,8 +79,8 @@ static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
     } while (0)
 #define LANES2(EXPR)                                                      \
     do {                                                                  \
-        const uint32_t *A = exec_row(w, &in->src[0], ta);                      \
-        const uint32_t *B = exec_row(w, &in->src[1], tb);                      \
+        const uint32_t *A = exec_row(w, &in->src[0], ta);                 \
+        const uint32_t *B = exec_row(w, &in->src[1], tb);                 \
         uint32_t *D = w->r[in->dst[0].index];                             \
         if (m == UINT32_MAX) { /* full warp: a loop the compiler vectorises */ \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
@@ -100,9 +99,9 @@ static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
     } while (0)
 #define LANES3(EXPR)                                                      \
     do {                                                                  \
-        const uint32_t *A = exec_row(w, &in->src[0], ta);                      \
-        const uint32_t *B = exec_row(w, &in->src[1], tb);                      \
-        const uint32_t *C = exec_row(w, &in->src[2], tc);                      \
+        const uint32_t *A = exec_row(w, &in->src[0], ta);                 \
+        const uint32_t *B = exec_row(w, &in->src[1], tb);                 \
+        const uint32_t *C = exec_row(w, &in->src[2], tc);                 \
         uint32_t *D = w->r[in->dst[0].index];                             \
         if (m == UINT32_MAX) { /* full warp: a loop the compiler vectorises */ \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
@@ -121,8 +120,8 @@ static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
     } while (0)
 #define SETP(COND)                                                        \
     do {                                                                  \
-        const uint32_t *A = exec_row(w, &in->src[0], ta);                      \
-        const uint32_t *B = exec_row(w, &in->src[1], tb);                      \
+        const uint32_t *A = exec_row(w, &in->src[0], ta);                 \
+        const uint32_t *B = exec_row(w, &in->src[1], tb);                 \
         uint32_t c[WARP_SIZE];                                            \
         for (int l = 0; l < WARP_SIZE; l++) {                             \
             uint32_t x = A[l], y = B[l];                                  \

@@ -144,9 +144,11 @@ enum {
     OPF_IMAD        = 1u << 7, /* integer add that may also run on the FMA pipe as an
                                   IMAD (compilers balance the two pipes this way)     */
     OPF_PTX         = 1u << 8, /* PTX only: the mini-ISA assembler does not take it   */
-    OPF_UNIFORM     = 1u << 9  /* has a uniform-datapath form (UIADD3, ULOP3, USHF,
+    OPF_UNIFORM     = 1u << 9, /* has a uniform-datapath form (UIADD3, ULOP3, USHF,
                                   UIMAD, UMOV, ULDC, USEL): runs there when its
                                   sources are warp-uniform (isa/uniform.h)          */
+    OPF_ROUND       = 1u << 10 /* takes the rounding written (.rn .rz .rm .rp) in
+                                  Instr.sub; RND_NONE: to nearest                   */
 };
 
 /* The wide column: which operands are 64-bit register pairs (lo row r,

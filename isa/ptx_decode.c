@@ -465,10 +465,7 @@ static bool decode_arith(Ptx *P, const Tok *opt, const char *head, const Mods *m
     in->type = (uint8_t)(ptx_is_float(OP_INFO[op].type) ? OP_INFO[op].type : TYPE_NONE);
     if (!ptx_reg_form(P, opt, op, ops, n, in)) return false;
     in->type = (uint8_t)OP_INFO[op].type;
-    if (op == OP_ADD_F64 || op == OP_SUB_F64 || op == OP_MUL_F64 || op == OP_FMA_F64 || op == OP_DIV_F64 || op == OP_RCP_F64 ||
-        op == OP_SQRT_F64 || op == OP_ADD_DIR_F32 || op == OP_SUB_DIR_F32 || op == OP_MUL_DIR_F32 || op == OP_FMA_DIR_F32 ||
-        op == OP_DIV_DIR_F32 || op == OP_RCP_DIR_F32 || op == OP_SQRT_DIR_F32)
-        in->sub = (uint8_t)m->rnd; /* the rounding mode (RND_NONE: nearest) */
+    if (OP_INFO[op].flags & OPF_ROUND) in->sub = (uint8_t)m->rnd;
     if (op == OP_BFIND_U32 || op == OP_BFIND_S32 || op == OP_BFIND_U64 || op == OP_BFIND_S64) in->sub = m->shiftamt;
     else if (m->shiftamt) return ptx_unsupported(P, opt);
     return ptx_emit(P, in, g);

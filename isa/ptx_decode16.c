@@ -30,12 +30,7 @@ bool ptx_emit_extend(Ptx *P, const Instr *like, uint32_t d, uint32_t s, ValueTyp
     c.guard_neg = like->guard_neg;
     c.vec = 1;
     c.reconv = ISA_NO_RECONV;
-    c.line = like->line;
-    c.col = like->col;
-    c.src_file = like->src_file;
-    c.src_line = like->src_line;
-    c.call_file = like->call_file;
-    c.call_line = like->call_line;
+    ptx_copy_place(&c, like);
     c.ndst = c.nsrc = 1;
     c.dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)d };
     c.src[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)s };

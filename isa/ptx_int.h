@@ -362,6 +362,15 @@ PTX_DECODER(ptx_decode_call);       /* call: vprintf only           */
 PTX_DECODER(ptx_decode_simd16);
 PTX_DECODER(ptx_decode_video);
 
+/* An instruction made in place of, or beside, `from` keeps its place: PTX
+** line and column, and the CUDA line with the call it was inlined at. */
+static inline void ptx_copy_place(Instr *to, const Instr *from)
+{
+    to->line = from->line, to->col = from->col;
+    to->src_file = from->src_file, to->src_line = from->src_line;
+    to->call_file = from->call_file, to->call_line = from->call_line;
+}
+
 /* isa/ptx_decode16.c: 16-bit integer arithmetic on the 32-bit rows. */
 bool ptx_is16(ValueType t); /* .s16 .u16 .b16 */
 PTX_DECODER(ptx_decode_int16);

@@ -103,9 +103,7 @@ static void branches_to_exit(Ptx *P)
         if (t->op != OP_EXIT || P->guard_v[in->target] != UINT32_MAX) continue;
         Instr e = *t;
         e.guard = in->guard, e.guard_neg = in->guard_neg;
-        e.line = in->line, e.col = in->col;
-        e.src_file = in->src_file, e.src_line = in->src_line;
-        e.call_file = in->call_file, e.call_line = in->call_line;
+        ptx_copy_place(&e, in);
         *in = e;
     }
 }

@@ -259,6 +259,8 @@ START_TEST(test_table_types)
 {
     for (int op = 0; op < OP_COUNT; op++) {
         const OpInfo *r = &OP_INFO[op];
+        ck_assert_msg(!(r->flags & OPF_ROUND) || r->type == TYPE_F32 || r->type == TYPE_F64,
+                      "%s: takes a rounding mode, so works in f32 or f64", r->mnemonic);
         ValueType spelled = mnemonic_type(r->mnemonic);
         if (r->mods & OPM_TYPE) {
             ck_assert_msg(spelled == TYPE_NONE, "%s: takes a written type, so its mnemonic names none", r->mnemonic);

@@ -11,7 +11,7 @@
 # errors.cu, strict.cu, partial.cu, nosync.cu) and those that only run on
 # our runtime (args.cu) are left out.
 # Usage: OUT=/some/dir bash validate/exec_programs.sh   (needs nvcc and a GPU;
-# about 2 min of builds on 16 cores). Exit status: 0 all pass, 1 one does
+# one nvcc build a program, run one after another). Exit status: 0 all pass, 1 one does
 # not, 2 no nvcc.
 set -uo pipefail
 cd "$(dirname "$0")/.."
