@@ -193,6 +193,7 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         return;
     }
     row->ran = true;
+    uint32_t heap = 0; /* the device heap, made for the first launch that calls malloc or free */
     for (uint32_t k = 0; k < v->nlaunches && row->ran; k++) {
         const WlLaunch *l = &v->launches[k];
         Launch L;
@@ -216,6 +217,13 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         L.threads = opt->threads;
         L.threads_fit_host = cli_threads_fit_host();
         L.printf_out = stderr; /* device printf: stdout is the report's */
+        if (kernel_uses_heap(l->kernel) && !heap && !(heap = exec_heap_create(run.gmem, EXEC_HEAP_DEFAULT_BYTES, &d))) {
+            row->status = SIM_BAD_LAUNCH;
+            row->error = joined("the device heap: ", d.message);
+            row->ran = false;
+            break;
+        }
+        L.heap = heap;
         char lab[WL_MAX_VARIANT_NAME + 256];
         snprintf(lab, sizeof lab, v->nlaunches > 1 ? "%s, launch %u/%u" : "%s", label, k + 1, v->nlaunches);
         Progress prog = { lab, -1 };

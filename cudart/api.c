@@ -17,6 +17,7 @@
 #include "cudart/api_int.h"
 #include "isa/grid.h"
 #include "sim/occupancy.h"
+#include "sim/sector.h"
 
 /* Registration and launch entry points nvcc's host code calls; NVIDIA
 ** declares them in C++-only headers. */
@@ -531,6 +532,51 @@ cudaError_t cudaDeviceReset(void)
     Runtime *rt = api_enter(&e);
     if (!rt) return e;
     rt_reset(rt);
+    return api_leave(rt, cudaSuccess);
+}
+
+/* The limits CUDA 13 has on an sm_90 device. The heap's size and the
+** printf buffer's are real here (the heap is made at the first launch of a
+** kernel that calls malloc or free, and after it neither may change, as in
+** CUDA); the stack size is kept and read back (device functions are
+** inlined: no stack to bound); the L2 hints are taken as CUDA may take them,
+** ignored, the persisting L2 set aside as 0 bytes (not modelled). The
+** device runtime's limits answer as sm_90 does (sync depth) or as a device
+** without dynamic parallelism would (pending launches). */
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    ENTER(rt);
+    switch (limit) {
+    case cudaLimitStackSize: rt->stack_bytes = value; break;
+    case cudaLimitPrintfFifoSize:
+        if (rt->printf_used) return api_leave(rt, cudaErrorInvalidValue);
+        rt->printf_bytes = value;
+        break;
+    case cudaLimitMallocHeapSize:
+        if (rt->heap) return api_leave(rt, cudaErrorInvalidValue);
+        rt->heap_bytes = value;
+        break;
+    case cudaLimitMaxL2FetchGranularity:
+        if (value > 128) return api_leave(rt, cudaErrorInvalidValue);
+        break;
+    case cudaLimitPersistingL2CacheSize: break;
+    default: return api_leave(rt, cudaErrorUnsupportedLimit);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
+{
+    ENTER(rt);
+    if (!value) return api_leave(rt, cudaErrorInvalidValue);
+    switch (limit) {
+    case cudaLimitStackSize: *value = rt->stack_bytes; break;
+    case cudaLimitPrintfFifoSize: *value = rt->printf_bytes; break;
+    case cudaLimitMallocHeapSize: *value = rt->heap_bytes; break;
+    case cudaLimitMaxL2FetchGranularity: *value = SECTOR_BYTES; break; /* what an L2 miss fetches */
+    case cudaLimitPersistingL2CacheSize: *value = 0; break;
+    default: return api_leave(rt, cudaErrorUnsupportedLimit);
+    }
     return api_leave(rt, cudaSuccess);
 }
 

@@ -114,6 +114,7 @@ static void make_runtime(void)
     rt->trace_path = getenv("GPUSIM_TRACE");
     if (rt->trace_path && !*rt->trace_path) rt->trace_path = NULL;
     rt->source = env_u32("GPUSIM_SOURCE", 0) != 0;
+    rt_limits_default(rt);
     rt->threads = env_u32("GPUSIM_THREADS", 1);
     rt->threads_exact = env_u32("GPUSIM_THREADS_EXACT", 0) != 0;
     rt->max_launches = env_u32("GPUSIM_MAX_LAUNCHES", 0);
@@ -453,7 +454,8 @@ static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
 static int run_untimed(Runtime *rt, RtKernel *k, const Launch *L)
 {
     GridLaunch g = { .dynamic_smem = L->dynamic_smem, .params = L->params, .nsm = rt->cfg.sm_count,
-                     .printf_out = L->printf_out, .kernel_file = L->kernel_file };
+                     .printf_out = L->printf_out, .printf_limit = L->printf_limit, .kernel_file = L->kernel_file,
+                     .heap = L->heap };
     memcpy(g.grid, L->grid, sizeof g.grid);
     memcpy(g.block, L->block, sizeof g.block);
     uint64_t cycles;
@@ -532,6 +534,13 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
     memcpy(L.grid, grid, sizeof L.grid);
     memcpy(L.block, block, sizeof L.block);
     if (cooperative && !(L.grid_workspace = grid_workspace(rt))) return RT_MEMORY_ALLOCATION;
+    if (kernel_uses_heap(kk) && !rt->heap) {
+        Diag d = { 0 };
+        if (!(rt->heap = exec_heap_create(rt->gmem, rt->heap_bytes, &d))) return RT_MEMORY_ALLOCATION;
+    }
+    L.heap = rt->heap;
+    L.printf_limit = rt->printf_bytes;
+    rt->printf_used |= kernel_has_op(kk, OP_PRINTF);
     /* a cooperative launch's blocks may wait for each other (grid.sync()):
     ** they run together, as only the timed path runs them */
     err = cooperative || chosen_for_timing(rt, k) ? run_timed(rt, k, &L) : run_untimed(rt, k, &L);
@@ -630,6 +639,15 @@ void rt_missing(Runtime *rt, const char *name)
     rt->missing[rt->nmissing++] = (RtMissing){ name, 1 };
 }
 
+void rt_limits_default(Runtime *rt)
+{
+    rt->heap = 0;
+    rt->printf_used = false;
+    rt->heap_bytes = EXEC_HEAP_DEFAULT_BYTES;
+    rt->printf_bytes = EXEC_PRINT_LIMIT;
+    rt->stack_bytes = 1024; /* CUDA's default per thread */
+}
+
 void rt_reset(Runtime *rt)
 {
     if (!rt->ready) return;
@@ -640,6 +658,7 @@ void rt_reset(Runtime *rt)
     gpu_session_destroy(rt->session);
     rt->gmem = gmem_create();
     rt->grid_workspace = 0;
+    rt_limits_default(rt);
     rt->session = gpu_session_create(&rt->cfg);
     rt->sticky = RT_SUCCESS;
     for (uint32_t i = 0; i < rt->nmodules; i++)

@@ -154,10 +154,20 @@ typedef struct {
     struct { uint32_t addr; uint64_t bytes; } *managed; /* cudaMallocManaged's mappings */
     uint32_t        nmanaged, managed_cap;
     uint32_t        grid_workspace; /* cooperative launches' grid-sync words (0: none yet) */
+    /* cudaDeviceSetLimit's: the device heap (made at the first launch of a
+    ** kernel that calls malloc or free; its size is fixed from then on), the
+    ** printf buffer, the stack (kept to be read back: device functions are
+    ** inlined, so no stack is laid out) */
+    uint32_t        heap;
+    uint64_t        heap_bytes, printf_bytes, stack_bytes;
+    bool            printf_used;   /* a kernel that calls printf was launched */
     RtHandle       *handles;   /* live streams, events, pinned memory         */
     uint32_t        nhandles, handles_cap;
     bool            said_no_device;
 } Runtime;
+
+/* cudaDeviceSetLimit's limits as a new context has them (no heap yet). */
+void rt_limits_default(Runtime *rt);
 
 /* The process's runtime, made on first use (NULL only when out of memory). */
 Runtime *rt_get(void);

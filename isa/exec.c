@@ -818,6 +818,10 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_ASSERTFAIL:
         if (!exec_trap(w, in, m, out)) return false;
         break;
+    case OP_MALLOC:
+    case OP_FREE:
+        if (!exec_heap(b, w, in, m, out)) return false;
+        break;
     case OP_MEMBAR:
     case OP_BAR_WARP:
     case OP_PREFETCH:

@@ -102,6 +102,9 @@ typedef struct {
                                         applies them (exec_global_apply)      */
     ExecPrint      *print;           /* where device printf writes (NULL: its
                                         text is dropped)                      */
+    uint64_t        heap;            /* the device heap's address (malloc and
+                                        free: exec_heap_create; 0: none, and
+                                        they fault)                           */
 } ExecBlock;
 
 typedef enum {
@@ -117,7 +120,10 @@ typedef enum {
                                shared window and partly global (not modelled) */
     FAULT_LOCAL_OOB,        /* local access beyond the thread's .local bytes  */
     FAULT_TRAP,             /* trap (__trap()): the kernel stops on purpose   */
-    FAULT_ASSERT            /* a failed assert() (__assertfail)               */
+    FAULT_ASSERT,           /* a failed assert() (__assertfail)               */
+    FAULT_BAD_FREE,         /* free() of an address malloc did not return, or
+                               one already freed (addr)                       */
+    FAULT_HEAP_DAMAGED      /* the device heap's bookkeeping was overwritten  */
 } FaultKind;
 
 typedef struct {
@@ -193,6 +199,12 @@ void exec_print_free(ExecPrint *p);
 ** printf calls were dropped if any, and empties them. The number of texts. */
 uint64_t exec_print_flush(ExecPrint *sinks, uint32_t n, FILE *out);
 
+/* A device heap of `bytes` (cudaLimitMallocHeapSize) allocated in gmem, for
+** ExecBlock.heap: its address, 0 (and d) when gmem has no room. It keeps
+** what malloc handed out from launch to launch (isa/exec_heap.c). */
+uint32_t exec_heap_create(GlobalMem *gmem, uint64_t bytes, Diag *d);
+#define EXEC_HEAP_DEFAULT_BYTES ((uint64_t)8 << 20) /* CUDA's default: 8 MiB */
+
 /* One-line name of a fault kind ("out-of-bounds global access", ...). */
 const char *exec_fault_name(FaultKind k);
 
@@ -208,6 +220,8 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m);
 bool exec_mem_lanes(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out,
                     uint8_t *ptr[WARP_SIZE]);
 bool exec_atomic(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
+/* (isa/exec_heap.c) malloc and free for the lanes in m, in lane order. */
+bool exec_heap(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
 /* (isa/exec_ptx.c) old + v for `elems` (1 or 2) halves of type t (.f16 or
 ** .bf16), each rounded once to nearest even: atom.add.noftz's update. */
 uint32_t exec_half_add(uint32_t old, uint32_t v, ValueType t, uint32_t elems);

@@ -22,6 +22,8 @@ const char *exec_fault_name(FaultKind k)
     case FAULT_LOCAL_OOB: return "out-of-bounds local access";
     case FAULT_TRAP: return "trap";
     case FAULT_ASSERT: return "device-side assertion failed";
+    case FAULT_BAD_FREE: return "invalid free of device heap memory";
+    case FAULT_HEAP_DAMAGED: return "device heap damaged";
     }
     return "?";
 }

@@ -97,6 +97,14 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
         snprintf(what, sizeof what, "%s: %s", exec_fault_name(f->kind), line);
         break;
     }
+    case FAULT_BAD_FREE:
+        snprintf(what, sizeof what, "%s: free(0x%llx), an address that malloc did not return or that was already "
+                 "freed", exec_fault_name(f->kind), (unsigned long long)f->addr);
+        break;
+    case FAULT_HEAP_DAMAGED:
+        snprintf(what, sizeof what, "%s: its bookkeeping (the 16 bytes before a block, or the heap's start) was "
+                 "overwritten, by a store past the end of a malloc'd block perhaps", exec_fault_name(f->kind));
+        break;
     case FAULT_NONE:
         snprintf(what, sizeof what, "%s", exec_fault_name(f->kind));
         break;
@@ -141,9 +149,9 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
         snprintf(r->message, sizeof r->message, "out of host memory for a block of %u threads", threads);
     }
     ExecPrint print;
-    exec_print_init(&print, EXEC_PRINT_LIMIT);
+    exec_print_init(&print, L->printf_limit ? L->printf_limit : EXEC_PRINT_LIMIT);
     ExecBlock b = { .kernel = k, .gmem = gmem, .smem = smem, .smem_size = smem_size, .lmem = lmem, .params = L->params,
-                    .nsmid = L->nsm ? L->nsm : 1, .print = &print };
+                    .nsmid = L->nsm ? L->nsm : 1, .print = &print, .heap = L->heap };
     memcpy(b.ntid, L->block, sizeof b.ntid);
     memcpy(b.nctaid, L->grid, sizeof b.nctaid);
     for (uint32_t bz = 0; ok && bz < L->grid[2]; bz++)

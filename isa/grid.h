@@ -20,7 +20,9 @@ typedef struct {
     uint32_t        nsm;                     /* value of %nsmid                  */
     uint64_t        max_warp_instructions;   /* 0: no limit                      */
     FILE           *printf_out;              /* device printf's text (NULL: none) */
+    uint64_t        printf_limit;            /* bytes of it kept (0: EXEC_PRINT_LIMIT) */
     const char     *kernel_file;             /* names the kernel's source in faults (NULL: "?") */
+    uint64_t        heap;                    /* the device heap (ExecBlock.heap; 0: none) */
 } GridLaunch;
 
 typedef enum { GRID_OK, GRID_FAULT, GRID_DEADLOCK, GRID_BUDGET, GRID_BAD_LAUNCH } GridStatus;

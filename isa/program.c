@@ -193,3 +193,12 @@ const char *kernel_param_label(const Kernel *k, uint32_t i, char *buf, size_t ca
     snprintf(buf, cap, "parameter '%s'", k->params[i].name);
     return buf;
 }
+
+bool kernel_has_op(const Kernel *k, uint32_t op)
+{
+    for (uint32_t pc = 0; pc < k->ncode; pc++)
+        if (k->code[pc].op == op) return true;
+    return false;
+}
+
+bool kernel_uses_heap(const Kernel *k) { return kernel_has_op(k, OP_MALLOC) || kernel_has_op(k, OP_FREE); }

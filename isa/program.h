@@ -225,6 +225,11 @@ const Kernel *program_find_kernel(const Program *p, const char *name);
 ** touches (at least 1; PTX: Kernel.regs_estimated). */
 uint32_t kernel_regs_per_thread(const Kernel *k);
 
+/* Whether k has an instruction of opcode op; whether it calls malloc or
+** free (the device heap: Launch.heap). */
+bool kernel_has_op(const Kernel *k, uint32_t op);
+bool kernel_uses_heap(const Kernel *k);
+
 /* Label at pc, or NULL (for printing). */
 const char *kernel_label_at(const Kernel *k, uint32_t pc);
 

@@ -852,7 +852,7 @@ static bool decode_assertfail(Ptx *P, const Tok *opt, const POp *ops, uint32_t n
            ptx_want_reg(P, &ops[5], VREG_64, &in->src[3], "the function") && ptx_emit(P, in, g);
 }
 
-/* call: vprintf (device printf), __assertfail (assert), and the module's
+/* call: vprintf (device printf), __assertfail (assert), malloc and free, and the module's
 ** device functions, which are inlined (isa/ptx_func.c; nvcc keeps a .func
 ** for a __noinline__ or recursive one). */
 bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
@@ -861,6 +861,7 @@ bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     char name[64];
     ptx_text(&ops[1].tok, name, sizeof name);
     if (!strcmp(name, "__assertfail")) return decode_assertfail(P, opt, ops, n, in, g);
+    if (ptx_func_is_heap(P, &ops[1].tok)) return ptx_func_heap_call(P, opt, ops, n, in, g);
     if (strcmp(name, "vprintf")) return ptx_func_call(P, opt, ops, n, g, in->guard_neg);
     if (n != 4) return ptx_fail(P, opt, "vprintf takes a format and an argument buffer, found %u arguments", n - 2);
     in->op = OP_PRINTF;

@@ -292,6 +292,44 @@ static bool call_param(Ptx *P, const POp *o, const PtxFuncParam *fp, const char 
     return true;
 }
 
+bool ptx_func_is_heap(const Ptx *P, const Tok *t)
+{
+    int32_t fi = find_func(P, t);
+    if (fi < 0 || P->funcs[fi].has_body) return false;
+    const char *name = P->funcs[fi].name;
+    return !strcmp(name, "malloc") || !strcmp(name, "free") || !strcmp(name, "__cuda_syscall_aligned_malloc");
+}
+
+bool ptx_func_heap_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    char name[64];
+    ptx_text(&ops[1].tok, name, sizeof name);
+    bool is_free = !strcmp(name, "free"), aligned = !strcmp(name, "__cuda_syscall_aligned_malloc");
+    uint32_t args = is_free ? 1 : aligned ? 2 : 1;
+    if (n - 2 != args) return ptx_fail(P, opt, "%s takes %u argument%s, found %u", name, args, args > 1 ? "s" : "", n - 2);
+    in->op = is_free ? OP_FREE : OP_MALLOC;
+    if (is_free) {
+        if (ops[0].kind != PO_NONE) return ptx_fail(P, &ops[0].tok, "free returns nothing, but the call takes a return value");
+        in->nsrc = 1;
+        return ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the address") && ptx_emit(P, in, g);
+    }
+    in->ndst = 1;
+    in->nsrc = 2;
+    if (ops[0].kind == PO_NONE) { /* its result unused: a register that nothing reads */
+        uint32_t v = 0;
+        if (!ptx_fresh_reg(P, opt, VREG_64, &v)) return false;
+        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
+    } else if (!ptx_want_reg(P, &ops[0], VREG_64, &in->dst[0], "the return value")) {
+        return false;
+    }
+    if (!ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the size")) return false;
+    if (aligned) return ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the alignment") && ptx_emit(P, in, g);
+    /* malloc's own alignment, a 64-bit immediate held in the operand (no
+    ** pool index: Kernel.consts never reaches 0xffff entries) */
+    in->src[1] = (Operand){ .kind = OPND_IMM, .index = 0xffff, .value = 16 };
+    return ptx_emit(P, in, g);
+}
+
 bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t g, bool guard_neg)
 {
     char name[256], q[80];
@@ -301,9 +339,6 @@ bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t 
         return ptx_fail(P, &ops[1].tok, "a call of '%s', which is no device function of this file (one of another "
                                         "file needs separate compilation, -rdc, which gpusim does not take)", name);
     const PtxFunc *f = &P->funcs[fi];
-    if (!f->has_body && (!strcmp(name, "malloc") || !strcmp(name, "free") || !strcmp(name, "__nv_aligned_device_malloc")))
-        return ptx_fail(P, &ops[1].tok, "device-side %s (the device heap, cudaLimitMallocHeapSize) is not supported yet: "
-                                        "allocate with cudaMalloc on the host and pass the pointer", name);
     if (!f->has_body)
         return ptx_fail(P, &ops[1].tok, "device function '%s' is declared in this file but not defined here "
                                         "(separate compilation, -rdc, is not supported)", name);

@@ -399,6 +399,11 @@ bool ptx_func_skip(Ptx *P);
 /* The call of a device function in ops (read_call's form) under guard g:
 ** checked, and left in P->call for ptx_func_inline. */
 bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t g, bool guard_neg);
+/* Whether the call's callee t is the device heap's malloc, free or
+** __cuda_syscall_aligned_malloc (declared, not defined, in the file), and
+** that call made one MALLOC or FREE instruction from in. */
+bool ptx_func_is_heap(const Ptx *P, const Tok *t);
+bool ptx_func_heap_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, Instr *in, uint32_t g);
 /* Inlines P->call's function at the current instruction. */
 bool ptx_func_inline(Ptx *P);
 /* The register an inlined body's parameter name t stands for. */

@@ -167,7 +167,7 @@ static bool setup_sms(Gpu *g)
         gpu_fail(g, SIM_BAD_LAUNCH, "out of host memory for printf buffers");
         return false;
     }
-    for (uint32_t s = 0; s < nsm; s++) exec_print_init(&g->prints[s], EXEC_PRINT_LIMIT);
+    for (uint32_t s = 0; s < nsm; s++) exec_print_init(&g->prints[s], L->printf_limit ? L->printf_limit : EXEC_PRINT_LIMIT);
     uint8_t *p = (uint8_t *)g->pool + ((64 - ((uintptr_t)g->pool & 63)) & 63);
     g->sms = (Sm *)p;
     p += (size_t)nsm * sz_sm;
@@ -222,6 +222,7 @@ static bool setup_sms(Gpu *g)
             eb->smid = s;
             eb->nsmid = c->sm_count; /* %nsmid: the machine's SMs, used or not */
             eb->grid_workspace = L->grid_workspace;
+            eb->heap = L->heap;
         }
     }
     return true;

@@ -57,9 +57,16 @@ typedef struct {
     /* Where device printf's text goes at the launch's end, in the order it
     ** was printed (cycle, SM; NULL: nowhere). */
     FILE           *printf_out;
+    /* Bytes of printf text each SM's buffer keeps (cudaLimitPrintfFifoSize;
+    ** 0: EXEC_PRINT_LIMIT, CUDA's default); calls past it are counted. */
+    uint64_t        printf_limit;
     /* A cooperative launch: the global address of its grid-sync words
     ** (%envreg1:%envreg2, zeroed by the caller); 0 for any other. */
     uint64_t        grid_workspace;
+    /* The device heap malloc and free use (isa/exec.h exec_heap_create; 0:
+    ** none, and they fault). A launch of a kernel that uses it runs on one
+    ** host thread: each call takes its block from the heap at once. */
+    uint64_t        heap;
 } Launch;
 
 /* The most host threads one launch runs on (Launch.threads). */

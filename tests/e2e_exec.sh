@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd; do
+for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -64,6 +64,14 @@ expect_out "exited threads do not hold the barrier when untimed" "^PASS"
 expect_rc "exec --max-launches 1 grid_sync.cu" 0 exec --gpu h200 --max-launches 1 "$X/grid_sync.cu"
 expect_out "grid.sync() holds when a launch is past --max-launches" "^PASS"
 expect_err "both cooperative launches are timed" "^  phases +2 +264 +128"
+
+# free() of what malloc did not hand out: the fault named, the program sees the sticky error
+e2e_run exec --gpu h200 "$X/bad_free.cu" twice
+expect_out "a double free stops the launch" "^sync: cudaErrorIllegalAddress$"
+expect_err "a double free is named at its .cu line" "fault: .*bad_free.cu:10: free\(p\);  // already freed$"
+expect_err "a double free says what it is" "invalid free of device heap memory: free\(0x[0-9a-f]+\), an address that malloc did not return or that was already freed$"
+e2e_run exec --gpu h200 "$X/bad_free.cu" stranger
+expect_err "freeing cudaMalloc's memory names the thread" "by thread \(0,0,0\) of block \(0,0,0\) \(warp 0, lane 0\)$"
 
 # kernels that stop themselves: the program sees CUDA's error for each, sticky
 for m in assert trap ldg misaligned holds; do

@@ -8,7 +8,7 @@
 # sim/presets/SOURCES.md marked [ASSUME] that name these programs.
 # Writes $OUT/exec-programs.txt (one line per program: PASS, FAIL or BUILD)
 # and $OUT/exec-sass/NAME.sass.txt. Programs that stop on purpose (stops.cu,
-# errors.cu, strict.cu, partial.cu, nosync.cu) and those that only run on
+# errors.cu, strict.cu, partial.cu, nosync.cu, bad_free.cu) and those that only run on
 # our runtime (args.cu) are left out.
 # Usage: OUT=/some/dir bash validate/exec_programs.sh   (needs nvcc and a GPU;
 # one nvcc build a program, run one after another). Exit status: 0 all pass, 1 one does
@@ -21,7 +21,7 @@ mkdir -p "$OUT/exec-sass"
 NVCC=$(command -v nvcc || { for d in "${CUDA_HOME:-}" /usr/local/cuda; do [ -x "$d/bin/nvcc" ] && echo "$d/bin/nvcc" && break; done; })
 [ -n "$NVCC" ] || { echo "exec_programs: nvcc not found (PATH, CUDA_HOME, /usr/local/cuda)"; exit 2; }
 CUOBJDUMP=$(dirname "$NVCC")/cuobjdump
-SKIP=" stops errors strict partial nosync args "
+SKIP=" stops errors strict partial nosync args bad_free "
 BIN=$OUT/exec-bin
 mkdir -p "$BIN"
 status=0
