@@ -33,8 +33,9 @@ static void run_kernel(const Kernel *k)
         for (uint32_t i = 0; i < ISA_MAX_PARAM_WORDS; i++) params[i] = 64u + i;
         for (uint32_t i = 0; i < k->nparams; i++)
             if (k->params[i].size == 8) params[k->params[i].offset / 4] = buf, params[k->params[i].offset / 4 + 1] = 0;
+        /* a small device heap, so that malloc and free run too */
         GridLaunch L = { .grid = { 2, 1, 1 }, .block = { 64, 1, 1 }, .dynamic_smem = 256, .params = params,
-                         .nsm = 4, .max_warp_instructions = FUZZ_BUDGET };
+                         .nsm = 4, .max_warp_instructions = FUZZ_BUDGET, .heap = exec_heap_create(g, 1 << 16, &d) };
         GridResult r;
         grid_run_functional(k, g, &L, &r);
     }
