@@ -66,8 +66,8 @@ static void usage(FILE *out)
             "  --max-median-error F           exit 1 when the median |ratio error| exceeds F (0.10 = 10%%)\n"
             "  --max-error F                  exit 1 when any |ratio error| exceeds F\n"
             "  --max-occupancy-mismatches N   exit 1 when more occupancy figures differ (default 0)\n"
-            "  --jobs N                       records simulated at a time (default: the cores, here %u);\n"
-            "                                 the tables are the same for every N\n"
+            "  --jobs N                       records simulated at a time (default: the cores, here %u,\n"
+            "                                 over --threads); the tables are the same for every N\n"
             "  --threads N                    each launch on N host threads (as gpusim run)\n\n"
             "Workload files are looked up relative to the current directory, then to the source tree.\n"
             "Progress: a line on stderr per record, in record order; on a terminal with the time elapsed\n"
@@ -119,7 +119,7 @@ static int parse_args(int argc, char **argv, CompareArgs *a)
 {
     memset(a, 0, sizeof *a);
     a->max_median = a->max_error = -1;
-    a->jobs = jobs_default();
+    a->jobs = 0; /* 0 until given: the default depends on --threads */
     a->only = calloc((size_t)argc, sizeof *a->only);
     if (!a->only) return EXIT_BAD_INPUT;
     for (int i = 1; i < argc; i++) {
@@ -171,6 +171,7 @@ static int parse_args(int argc, char **argv, CompareArgs *a)
         usage(stderr);
         return EXIT_BAD_INPUT;
     }
+    if (!a->jobs) a->jobs = jobs_default_for(a->threads);
     return EXIT_OK;
 }
 

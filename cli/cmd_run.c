@@ -60,9 +60,9 @@ static void usage(FILE *out)
             "                        the same for every N; --trace and --source run on one thread\n"
             "  --racecheck           report two threads of a block touching one shared-memory word\n"
             "                        between barriers, at least one writing (off by default: ~15%% slower)\n"
-            "  --jobs N              variants simulated at a time (default: the cores, here %u, fewer\n"
-            "                        when their buffers would not fit in half the host memory; 1\n"
-            "                        with --trace); the report is the same for every N\n"
+            "  --jobs N              variants simulated at a time (default: the cores, here %u, over\n"
+            "                        --threads, fewer when their buffers would not fit in half the\n"
+            "                        host memory; 1 with --trace); the report is the same for every N\n"
             "  --roofline FILE       also draw every variant on the machine's roofline (FP32 and DRAM\n"
             "                        ceilings) as FILE.png, .svg or .pdf (needs PLplot in the build)\n\n"
             "Exit status: 0 every check passed, 1 a check failed or a kernel did not finish\n"
@@ -295,7 +295,7 @@ static uint32_t default_jobs(const RunArgs *a, const Workload *w)
     double bytes = 0;
     for (uint32_t b = 0; b < w->nbuffers; b++) bytes += 4.0 * (double)w->buffers[b].count;
     double host = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    uint32_t n = jobs_default();
+    uint32_t n = jobs_default_for(a->threads);
     if (bytes > 0 && host > 0 && n > host / 2 / bytes) n = host / 2 / bytes < 1 ? 1 : (uint32_t)(host / 2 / bytes);
     return n;
 }

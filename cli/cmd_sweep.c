@@ -57,8 +57,8 @@ static void usage(FILE *out)
             "  --param NAME=LIST     a workload parameter, e.g. n=2^20:2^24:*4\n"
             "  --launch block=LIST   the block size, where the workload has it as its parameter 'block'\n"
             "  --variant NAME        only this variant (repeatable)\n"
-            "  --jobs N              runs at a time (default: the cores, here %ld); each holds its own\n"
-            "                        buffers, so host memory is N times the largest run's\n"
+            "  --jobs N              runs at a time (default: the cores, here %ld, over --threads); each\n"
+            "                        holds its own buffers, so host memory is N times the largest run's\n"
             "  --shard I/N           only the points p with p %% N == I (0 <= I < N), for a cluster;\n"
             "                        merge the shards' files with --merge\n"
             "  --out FILE            write there (default: stdout); an existing FILE of the same sweep\n"
@@ -72,7 +72,8 @@ static void usage(FILE *out)
             "                        and write them as one, in sweep order; with --plot, --variant picks\n"
             "                        the variants the chart draws\n"
             "  --max-cycles N, --max-instructions N, --racecheck, --threads N   as for gpusim run (each\n"
-            "                        run's launches on N threads: --jobs x --threads threads in all)\n\n"
+            "                        run's launches on N threads: --jobs x --threads threads in all,\n"
+            "                        at most the cores unless --jobs says more)\n\n"
             "Exit status: 0 every run passed, 1 a check failed, a run did not finish or the picture\n"
             "was not drawn, 2 bad input (nothing ran; or a point the workload refused) or a write error.\n"
             "workloads/README.md, \"gpusim sweep\", has the keys of a line and examples.\n",
@@ -106,7 +107,7 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
 {
     memset(a, 0, sizeof *a);
     a->max_cycles = a->max_instructions = VARIANT_BUDGET_AUTO;
-    a->jobs = jobs_default();
+    a->jobs = 0; /* 0 until given: the default depends on --threads */
     a->axes = calloc((size_t)argc, sizeof *a->axes);
     a->variants = calloc((size_t)argc, sizeof *a->variants);
     a->files = calloc((size_t)argc, sizeof *a->files);
@@ -202,6 +203,7 @@ static int parse_args(int argc, char **argv, SweepArgs *a)
     for (size_t i = 0; a->plot && i < a->nfiles; i++)
         if (!strcmp(a->plot, a->files[i]) || cli_same_file(a->plot, a->files[i]))
             return ERR("--plot %s is one of the files to merge: the picture would replace its lines", a->plot);
+    if (!a->jobs) a->jobs = jobs_default_for(a->threads);
     return EXIT_OK;
 }
 

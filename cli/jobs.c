@@ -97,6 +97,12 @@ uint32_t jobs_default(void)
     return cores < 1 ? 1 : cores > JOBS_MAX ? JOBS_MAX : (uint32_t)cores;
 }
 
+uint32_t jobs_default_for(uint32_t threads)
+{
+    uint32_t cores = jobs_default();
+    return threads > 1 ? (cores / threads ? cores / threads : 1) : cores;
+}
+
 bool jobs_parse(const char *text, uint32_t *out)
 {
     uint64_t n;

@@ -34,8 +34,11 @@ typedef struct {
 ** (none at all: everything runs on the caller). */
 void jobs_run(const JobSet *j);
 
-/* The default number of jobs: the host's online cores (at least 1). */
+/* The default number of jobs: the host's online cores (at least 1); when
+** each job's launches run on `threads` host threads (--threads), the cores
+** shared among them, so that jobs x threads does not pass the cores. */
 uint32_t jobs_default(void);
+uint32_t jobs_default_for(uint32_t threads);
 
 /* Parses --jobs' value: 1 to JOBS_MAX. */
 bool jobs_parse(const char *text, uint32_t *out);

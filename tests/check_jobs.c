@@ -150,6 +150,23 @@ START_TEST(parse_counts)
 }
 END_TEST
 
+/* --threads N without --jobs: the cores shared, jobs x threads within them
+** (at least one job). */
+START_TEST(jobs_share_the_cores_with_threads)
+{
+    uint32_t cores = jobs_default();
+    ck_assert_uint_eq(jobs_default_for(0), cores);
+    ck_assert_uint_eq(jobs_default_for(1), cores);
+    for (uint32_t t = 2; t <= 2 * cores + 3; t++) {
+        uint32_t j = jobs_default_for(t);
+        ck_assert_uint_ge(j, 1);
+        if (t <= cores) ck_assert_uint_le(j * t, cores);
+        else ck_assert_uint_eq(j, 1);
+        ck_assert_uint_gt((j + 1) * t, cores); /* no more could run */
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jobs");
@@ -158,6 +175,7 @@ int main(void)
     tcase_add_test(tc, tasks_overlap_on_several_threads);
     tcase_add_test(tc, one_thread_is_the_callers);
     tcase_add_test(tc, parse_counts);
+    tcase_add_test(tc, jobs_share_the_cores_with_threads);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
