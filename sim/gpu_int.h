@@ -103,6 +103,10 @@ typedef struct {
     ** an instruction that reads registers issues only while less than a
     ** cycle's worth of them is pending, reads_due / P <= now. */
     uint64_t  reads_due;
+    /* PTX: the cycle from which the scheduler can issue again. An
+    ** instruction that ptxas makes N SASS instructions takes N issue slots;
+    ** they are taken at once, the scheduler issuing nothing else for N. */
+    uint64_t  issue_free;
     uint32_t  eligible_by_unit[NPIPES]; /* eligible warps by the pipe they need */
     uint32_t  eligible_reading[NPIPES]; /* eligible warps by pipe that read registers */
     uint64_t  unit_free[NPIPES]; /* by unit, and PIPE_UNIFORM's */

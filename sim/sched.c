@@ -207,7 +207,11 @@ bool sched_needs_build(Gpu *g)
             if (OP_INFO[in->op].flags & (OPF_BRANCH | OPF_EXIT)) pn->bpred = in->guard;
             else pn->op[pn->n++] = in->guard;
         }
-        pn->unit = (uint8_t)(OP_INFO[in->op].flags & OPF_IMAD ? PIPE_ALU_OR_FMA : OP_INFO[in->op].unit);
+        /* the pipe time_on_pipe sends it to: a PTX row's lowering's (rcp.rn.f32 is FMA work, not
+        ** the SFU's), an integer add either integer pipe (IMAD) */
+        OpUnit unit = k->ptx ? (OpUnit)in->lunit : OP_INFO[in->op].unit;
+        bool imad = (OP_INFO[in->op].flags & OPF_IMAD) && (!k->ptx || unit == UNIT_ALU);
+        pn->unit = (uint8_t)(imad ? PIPE_ALU_OR_FMA : unit);
         if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
         pn->reads = pn->unit == PIPE_UNIFORM || (k->ptx && !in->slots) ? 0 : register_reads(k, in, prow);
     }
@@ -618,6 +622,7 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     if (!execute(g, bs, w, out)) return;
     const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
     count_issue(g, sm, in, out, slots, ptx);
+    if (ptx) q->issue_free = g->now + slots; /* each of them an issue slot of the scheduler */
     OpUnit unit;
     uint8_t wait;
     uint64_t ready = time_on_pipe(g, s, q, slot, in, out, slots, ptx, &unit, &wait);
@@ -767,6 +772,8 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     uint32_t ports = g->c->register_reads;
     q->reads_held = ports && q->reads_due >= (now + 1) * ports;
     if (q->reads_held && q->reads_due / ports < wake) wake = q->reads_due / ports;
+    bool slots_held = q->issue_free > now; /* a PTX lowering's further SASS instructions */
+    if (slots_held && q->issue_free < wake) wake = q->issue_free;
     /* GTO: the last one picked if it can go (its pipe free, and the read
     ** ports for one that reads registers), else the oldest that can; LRR:
     ** the first younger than the last one picked that can go, else wrap
@@ -775,9 +782,10 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     ** H200's warps advance together and lose the slots a busy pipe costs,
     ** validate/probes/sched_order.cu). All found by rank, which is age order. */
     int64_t pick = -1;
-    if (!(q->eligible_units & ~busy_units)) {
+    if (!(q->eligible_units & ~busy_units) || slots_held) {
         /* every eligible warp's pipe is busy: none can go (a memory-bound
-        ** kernel's schedulers wait so for the SM's LSU) */
+        ** kernel's schedulers wait so for the SM's LSU); or the slots are
+        ** the last issue's */
     } else if (g->c->sched_policy == SCHED_ROUND_ROBIN) { /* picked first: a busy pipe then costs the slot */
         pick = eligible_any(q, rank_after_last(q, sm->warps));
         if (pick < 0) pick = eligible_any(q, 0);

@@ -457,6 +457,89 @@ START_TEST(test_guarded_exit_is_a_branch)
 }
 END_TEST
 
+/* ---- PTX lowerings: the pipe they go to, the issue slots they take ---- */
+
+/* Stats of a PTX kernel on one SM of the h200 (read ports off): 1024
+** threads, each running `reps` times the body (registers %r1..%r4,
+** %rd1..%rd4 and %f1..%f5 set up). */
+static KernelStats lowering_run(const char *body, uint32_t reps, const TraceSink *trace)
+{
+    char src[65536];
+    int n = snprintf(src, sizeof src,
+                     ".version 8.0\n.target sm_90\n.address_size 64\n"
+                     ".visible .entry k()\n{\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<8>;\n  .reg .f32 %%f<8>;\n"
+                     "  mov.u32 %%r0, %%tid.x;\n  add.u32 %%r1, %%r0, 1000;\n  add.u32 %%r2, %%r0, 2000;\n"
+                     "  add.u32 %%r3, %%r0, 3000;\n  add.u32 %%r4, %%r0, 4000;\n  cvt.u64.u32 %%rd1, %%r1;\n"
+                     "  cvt.u64.u32 %%rd2, %%r2;\n  cvt.u64.u32 %%rd3, %%r3;\n  cvt.u64.u32 %%rd4, %%r4;\n"
+                     "  cvt.rn.f32.u32 %%f1, %%r1;\n  cvt.rn.f32.u32 %%f2, %%r2;\n  cvt.rn.f32.u32 %%f3, %%r3;\n"
+                     "  mov.f32 %%f4, 0f3F000000;\n  mov.f32 %%f5, 0f3E800000;\n");
+    for (uint32_t i = 0; i < reps; i++) n += snprintf(src + n, sizeof src - (size_t)n, "%s", body);
+    snprintf(src + n, sizeof src - (size_t)n, "  ret;\n}\n");
+    Program prog;
+    Diag d;
+    ck_assert_msg(ptx_parse(src, strlen(src), "t.ptx", &prog, &d), "t.ptx:%u:%u: %s", d.line, d.col, d.message);
+    GpuConfig cfg;
+    ck_assert(config_load("h200", &cfg, &d));
+    ck_assert(config_set(&cfg, "sm.count=1", &d) && config_set(&cfg, "sched.register_reads=0", &d));
+    GlobalMem *g = gmem_create();
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { 0 };
+    Launch L = { .kernel = program_find_kernel(&prog, "k"), .kernel_file = "t.ptx", .gmem = g, .params = params,
+                 .grid = { 1, 1, 1 }, .block = { 1024, 1, 1 } };
+    SimResult r;
+    ck_assert_msg(gpu_simulate(&cfg, &L, trace, &r), "%s", r.message);
+    gmem_destroy(g);
+    program_destroy(&prog);
+    return r.stats;
+}
+
+/* div.u32 is 17 ALU-pipe instructions (its row's unit is the divider's):
+** at two cycles an ALU instruction, a scheduler starts one every 34 cycles,
+** however many warps want one, and the ALU pipe is never more than busy. */
+START_TEST(test_lowering_takes_its_pipe)
+{
+    static const char body[] = "  div.u32 %r1, %r1, 3;\n  div.u32 %r2, %r2, 5;\n  div.u32 %r3, %r3, 7;\n"
+                               "  div.u32 %r4, %r4, 9;\n";
+    KernelStats a = lowering_run(body, 4, NULL), b = lowering_run(body, 8, NULL);
+    double per_sched = 4.0 * 4 * 32 / 4 / (double)(b.cycles - a.cycles); /* div a cycle per scheduler */
+    ck_assert_msg(fabs(per_sched - 1.0 / 34) < 0.001, "%.4f div.u32 a cycle per scheduler, expected 1/34", per_sched);
+    ck_assert_uint_le(b.pipe_cycles[UNIT_ALU] - a.pipe_cycles[UNIT_ALU], (b.cycles - a.cycles) * 4);
+}
+END_TEST
+
+/* Each scheduler's issues, in order: the gap after an add.s64 (two SASS
+** instructions here: its operands are no mul.wide's) must be at least 2. */
+typedef struct {
+    uint64_t last[4];
+    uint32_t last_slots[4];
+    uint64_t issues, two_slot, too_soon;
+} IssueGaps;
+
+static void record_issue(void *user, const TraceIssue *e)
+{
+    IssueGaps *g = user;
+    if (g->issues++ && e->cycle < g->last[e->scheduler] + g->last_slots[e->scheduler]) g->too_soon++;
+    g->last[e->scheduler] = e->cycle;
+    g->last_slots[e->scheduler] = e->opcode == OP_ADD_S64 ? 2 : 1;
+    g->two_slot += e->opcode == OP_ADD_S64;
+}
+
+/* An add.s64 is two ALU-pipe instructions (four cycles of the pipe), an
+** fma.rn.f32 one FMA: while one warp's add.s64 holds the ALU, others could
+** issue to the FMA pipe every cycle, but a scheduler issues at most one
+** SASS instruction a cycle: after an add.s64 it issues nothing for two. */
+START_TEST(test_lowering_takes_its_issue_slots)
+{
+    static const char body[] = "  add.s64 %rd3, %rd3, %rd1;\n  fma.rn.f32 %f1, %f1, %f4, %f5;\n"
+                               "  fma.rn.f32 %f2, %f2, %f4, %f5;\n  fma.rn.f32 %f3, %f3, %f4, %f5;\n";
+    IssueGaps gaps = { 0 };
+    TraceSink sink = { .user = &gaps, .warp_issue = record_issue };
+    KernelStats st = lowering_run(body, 16, &sink);
+    ck_assert_uint_eq(gaps.two_slot, 16 * 32);
+    ck_assert_uint_eq(gaps.too_soon, 0);
+    ck_assert_uint_le(st.warp_instructions, st.cycles * 4);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_probes");
@@ -474,6 +557,8 @@ int main(void)
     tcase_add_test(core, test_fp64_throughput);
     tcase_add_test(core, test_nanosleep);
     tcase_add_test(core, test_guarded_exit_is_a_branch);
+    tcase_add_test(core, test_lowering_takes_its_pipe);
+    tcase_add_test(core, test_lowering_takes_its_issue_slots);
     suite_add_tcase(s, core);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
