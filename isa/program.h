@@ -105,7 +105,12 @@ typedef struct {
 enum {
     INSTR_ADDR64 = 1u << 0, /* the address base src[0] is a 64-bit register pair */
     INSTR_SAT    = 1u << 1, /* cvt.sat                                          */
-    INSTR_VARREF = 1u << 2  /* an immediate source is a module variable's address */
+    INSTR_VARREF = 1u << 2, /* an immediate source is a module variable's address */
+    /* PTX: bits 3-5 hold i + 1 when source i is the first whose value is only
+    ** ever a kernel parameter (a folded ld.param's), ptxas's constant-bank
+    ** operand; 0 when none is (isa/ptx_lower.c) */
+    INSTR_PARAM_SRC_SHIFT = 3,
+    INSTR_PARAM_SRC_MASK  = 7u << 3
 };
 
 /* Rounding of a cvt (PTX): to f32 (.rn .rz .rm .rp) or to an integral

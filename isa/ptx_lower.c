@@ -108,10 +108,39 @@ static void branches_to_exit(Ptx *P)
     }
 }
 
+/* Marks each instruction's first register source whose value is only ever
+** a kernel parameter (every write of its virtual register a folded
+** ld.param): ptxas makes that ld.param the instruction's one constant-bank
+** operand, so the register file does not read it (sim/sched.c). Per value,
+** before values share register rows. */
+static void param_sources(Ptx *P)
+{
+    Kernel *k = P->k;
+    uint8_t *state = calloc(P->nv ? P->nv : 1, 1); /* 0 never written, 1 parameters only, 2 else */
+    if (!state) return; /* only the read ports' timing: without memory, every source is read */
+    for (uint32_t i = 0; i < k->ncode; i++) {
+        const Instr *in = &k->code[i];
+        bool param = (in->op == OP_LD_PARAM || in->op == OP_LD_PARAM_SUB) && !in->slots;
+        for (uint32_t j = 0; j < in->ndst; j++)
+            if (in->dst[j].kind == OPND_REG) state[in->dst[j].index] = param && state[in->dst[j].index] != 2 ? 1 : 2;
+    }
+    for (uint32_t i = 0; i < k->ncode; i++) {
+        Instr *in = &k->code[i];
+        if (OP_INFO[in->op].space != SPACE_NONE) continue; /* an address is read */
+        for (uint32_t j = 0; j < in->nsrc; j++)
+            if (in->src[j].kind == OPND_REG && state[in->src[j].index] == 1) {
+                in->iflags |= (uint8_t)((j + 1) << INSTR_PARAM_SRC_SHIFT);
+                break;
+            }
+    }
+    free(state);
+}
+
 void ptx_lower_peepholes(Ptx *P)
 {
     branches_to_exit(P);
     hoist_loads(P);
+    param_sources(P);
     Kernel *k = P->k;
     uint32_t nv = P->nv;
     /* per virtual register: defining instruction (UINT32_MAX: none, or

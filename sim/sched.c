@@ -125,49 +125,26 @@ static inline void need(uint64_t ready, uint8_t why, uint64_t *t, uint8_t *reaso
 /* The register-file reads of an instruction: its distinct source registers,
 ** a 64-bit pair counting two (immediates, special registers and predicates
 ** are not read from it; neither is the uniform datapath's file). In PTX an
-** arithmetic instruction's first source that only ever holds a parameter
-** (`param_row`) is not read either: ptxas folds the ld.param into the
-** instruction as its one constant-bank operand. */
-static uint8_t register_reads(const Kernel *k, const Instr *in, const uint8_t *param_row)
+** arithmetic instruction's first source whose value is only ever a
+** parameter is not read either: ptxas folds the ld.param into the
+** instruction as its one constant-bank operand (Instr.iflags,
+** INSTR_PARAM_SRC_MASK: marked per value by isa/ptx_lower.c). */
+static uint8_t register_reads(const Kernel *k, const Instr *in)
 {
     uint32_t n = 0;
-    bool memory = OP_INFO[in->op].space != SPACE_NONE, constant = false;
+    bool memory = OP_INFO[in->op].space != SPACE_NONE;
+    uint32_t constant = (in->iflags & INSTR_PARAM_SRC_MASK) >> INSTR_PARAM_SRC_SHIFT; /* source + 1, or 0 */
     for (uint32_t i = 0; i < in->nsrc; i++) {
         const Operand *o = &in->src[i];
-        if (o->kind != OPND_REG) continue;
+        if (o->kind != OPND_REG || i + 1 == constant) continue;
         bool seen = false;
         for (uint32_t j = 0; j < i && !seen; j++) seen = in->src[j].kind == OPND_REG && in->src[j].index == o->index;
         if (seen) continue;
         bool pair = i == 0 && memory ? (in->iflags & INSTR_ADDR64) != 0
                                      : k->ptx && i < 3 && (OP_INFO[in->op].wide & (W_A << i));
-        if (param_row && !memory && !constant && param_row[o->index] && (!pair || param_row[o->index + 1])) {
-            constant = true;
-            continue;
-        }
         n += pair ? 2 : 1;
     }
     return (uint8_t)n;
-}
-
-/* PTX: the register rows whose every write is a folded ld.param (malloc'd,
-** one byte a row; NULL when out of memory). */
-static uint8_t *param_rows(const Kernel *k)
-{
-    uint32_t rows = k->regs_used + 2;
-    uint8_t *state = calloc(rows, 1); /* 0 never written, 1 parameters only, 2 else */
-    if (!state) return NULL;
-    for (uint32_t pc = 0; pc < k->ncode; pc++) {
-        const Instr *in = &k->code[pc];
-        bool param = (in->op == OP_LD_PARAM || in->op == OP_LD_PARAM_SUB) && !in->slots;
-        for (uint32_t i = 0; i < in->ndst; i++) {
-            const Operand *o = &in->dst[i];
-            if (o->kind != OPND_REG || o->index >= rows) continue;
-            uint32_t last = i == 0 && (OP_INFO[in->op].wide & W_D) && o->index + 1u < rows ? o->index + 1u : o->index;
-            for (uint32_t r = o->index; r <= last; r++) state[r] = param && state[r] != 2 ? 1 : 2;
-        }
-    }
-    for (uint32_t r = 0; r < rows; r++) state[r] = state[r] == 1;
-    return state;
 }
 
 /* Builds g->needs: per instruction, the registers and predicates its issue
@@ -186,11 +163,6 @@ bool sched_needs_build(Gpu *g)
             free(uni);
             return false;
         }
-    }
-    uint8_t *prow = NULL;
-    if (k->ptx && g->c->register_reads && !(prow = param_rows(k))) {
-        free(uni);
-        return false;
     }
     for (uint32_t pc = 0; pc < k->ncode; pc++) {
         const Instr *in = &k->code[pc];
@@ -213,10 +185,9 @@ bool sched_needs_build(Gpu *g)
         bool imad = (OP_INFO[in->op].flags & OPF_IMAD) && (!k->ptx || unit == UNIT_ALU);
         pn->unit = (uint8_t)(imad ? PIPE_ALU_OR_FMA : unit);
         if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
-        pn->reads = pn->unit == PIPE_UNIFORM || (k->ptx && !in->slots) ? 0 : register_reads(k, in, prow);
+        pn->reads = pn->unit == PIPE_UNIFORM || (k->ptx && !in->slots) ? 0 : register_reads(k, in);
     }
     free(uni);
-    free(prow);
     return true;
 }
 
@@ -687,6 +658,19 @@ static inline uint64_t waiting_first(const Scheduler *q, uint64_t now)
     return t;
 }
 
+/* When pipe u (or either integer pipe) can next accept an instruction from
+** scheduler q: the LSU and shared-memory pipes are shared by the SM's. */
+static inline uint64_t pipe_free_at(const Scheduler *q, const Sm *sm, int u)
+{
+    if (u == PIPE_ALU_OR_FMA)
+        return q->unit_free[UNIT_FMA] < q->unit_free[UNIT_ALU] ? q->unit_free[UNIT_FMA] : q->unit_free[UNIT_ALU];
+    if (u == UNIT_CTRL) return 0;
+    uint64_t free_at = q->unit_free[u];
+    if (u == UNIT_LSU && sm->lsu_free > free_at) free_at = sm->lsu_free;
+    if (u == UNIT_MIO && sm->smem_free > free_at) free_at = sm->smem_free;
+    return free_at;
+}
+
 /* A warp whose operands are ready becomes eligible. */
 static inline __attribute__((always_inline)) void admit(Gpu *g, uint32_t s, Scheduler *q, Sm *sm, uint32_t slot,
                                                         uint64_t now, bool per_warp, const bool pcs)
@@ -752,15 +736,7 @@ static inline __attribute__((always_inline)) void schedule_as(Gpu *g, uint32_t s
     uint32_t busy_units = 0; /* bit u: pipe u, which an eligible warp needs, is busy */
     for (uint32_t units = q->eligible_units; units; units &= units - 1) {
         int u = __builtin_ctz(units);
-        uint64_t free_at;
-        if (u == PIPE_ALU_OR_FMA)
-            free_at = q->unit_free[UNIT_FMA] < q->unit_free[UNIT_ALU] ? q->unit_free[UNIT_FMA] : q->unit_free[UNIT_ALU];
-        else if (u == UNIT_CTRL) free_at = 0;
-        else {
-            free_at = q->unit_free[u];
-            if (u == UNIT_LSU && sm->lsu_free > free_at) free_at = sm->lsu_free;
-            if (u == UNIT_MIO && sm->smem_free > free_at) free_at = sm->smem_free;
-        }
+        uint64_t free_at = pipe_free_at(q, sm, u);
         q->pipe_busy[u] = free_at > now;
         if (q->pipe_busy[u]) {
             busy_units |= 1u << u;
