@@ -65,6 +65,9 @@ expect_rc "exec --max-launches 1 grid_sync.cu" 0 exec --gpu h200 --max-launches 
 expect_out "grid.sync() holds when a launch is past --max-launches" "^PASS"
 expect_err "both cooperative launches are timed" "^  phases +2 +264 +128"
 
+# a workload's .cu kernel that mallocs runs under gpusim run too, its result checked
+expect_rc "run a workload whose kernel calls malloc and free" 0 run "$X/heap_workload/heap.json"
+
 # free() of what malloc did not hand out: the fault named, the program sees the sticky error
 e2e_run exec --gpu h200 "$X/bad_free.cu" twice
 expect_out "a double free stops the launch" "^sync: cudaErrorIllegalAddress$"
