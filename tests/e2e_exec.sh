@@ -65,6 +65,13 @@ expect_rc "exec --max-launches 1 grid_sync.cu" 0 exec --gpu h200 --max-launches 
 expect_out "grid.sync() holds when a launch is past --max-launches" "^PASS"
 expect_err "both cooperative launches are timed" "^  phases +2 +264 +128"
 
+# a kernel that calls malloc runs on one host thread whatever --threads says: the same report
+GPUSIM_THREADS_EXACT=1 e2e_run exec --gpu h200 --threads 4 "$X/heap.cu"
+cp "$ERR" "$TMP/heap_threads.err"
+expect_out "heap.cu passes on --threads 4" "^PASS"
+e2e_run exec --gpu h200 "$X/heap.cu"
+if cmp -s "$ERR" "$TMP/heap_threads.err"; then ok; else bad "heap.cu's report differs under --threads 4" "$(diff "$ERR" "$TMP/heap_threads.err" | head -3)"; fi
+
 # a workload's .cu kernel that mallocs runs under gpusim run too, its result checked
 expect_rc "run a workload whose kernel calls malloc and free" 0 run "$X/heap_workload/heap.json"
 
