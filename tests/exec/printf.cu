@@ -3,7 +3,9 @@
 // (passed as doubles), doubles, chars, strings, widths, precisions and
 // flags, and %%. Its stdout is compared with printf.expected (sorted: CUDA
 // gives no order between threads) by tests/e2e_exec.sh; the return value
-// of printf (characters printed) is checked here.
+// of printf (characters printed) is checked here, and that the printf
+// buffer's size (cudaLimitPrintfFifoSize) can be set before a kernel that
+// prints has run and not after.
 #include "common.cuh"
 
 __global__ void hello(int* lengths, float scale, long long big) {
@@ -22,12 +24,20 @@ int main() {
   const int threads = 64, blocks = 3, n = threads * blocks;
   int* d_len;
   CUDA_CHECK(cudaMalloc(&d_len, n * sizeof(int)));
+  size_t fifo = 0;  // the printf buffer: 1 MiB, settable until a kernel that prints has run
+  CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 2u << 20));
+  CUDA_CHECK(cudaDeviceGetLimit(&fifo, cudaLimitPrintfFifoSize));
+  int bad = fifo != 2u << 20;
   hello<<<blocks, threads>>>(d_len, 0.25f, 1ll << 40);
   CUDA_CHECK_LAST();
   CUDA_CHECK(cudaDeviceSynchronize());
+  if (cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4u << 20) != cudaErrorInvalidValue) {
+    std::fprintf(stderr, "the printf buffer changed after a kernel printed\n");
+    ++bad;
+  }
+  cudaGetLastError();
   std::vector<int> len(n);
   CUDA_CHECK(cudaMemcpy(len.data(), d_len, n * sizeof(int), cudaMemcpyDeviceToHost));
-  int bad = 0;
   for (int i = 0; i < n; ++i) {
     int want = 0;
     if (i % threads % 16 == 3) {
