@@ -550,7 +550,7 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     case cudaLimitStackSize: rt->stack_bytes = value; break;
     case cudaLimitPrintfFifoSize:
         if (rt->printf_used) return api_leave(rt, cudaErrorInvalidValue);
-        rt->printf_bytes = value;
+        rt->printf_bytes = value < 4096 ? 4096 : value; /* clamped, as CUDA may: room for one printf */
         break;
     case cudaLimitMallocHeapSize:
         if (rt->heap) return api_leave(rt, cudaErrorInvalidValue);
