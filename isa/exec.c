@@ -330,8 +330,7 @@ static bool addresses64(const ExecBlock *b, const WarpExec *w, const Instr *in, 
 {
     const Operand *o = &in->src[0];
     for (int l = 0; l < WARP_SIZE; l++) {
-        uint64_t base = o->kind == OPND_REG ? (uint64_t)w->r[o->index + 1][l] << 32 | w->r[o->index][l]
-                        : o->index < b->kernel->nconsts ? b->kernel->consts[o->index] : o->value;
+        uint64_t base = exec_lane64(b, w, o, (uint32_t)l);
         uint64_t a = base + (uint64_t)(int64_t)in->offset;
         out->addr[l] = (uint32_t)a;
         if ((m >> l & 1) && (a >> 32)) {

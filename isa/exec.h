@@ -107,6 +107,18 @@ typedef struct {
                                         they fault)                           */
 } ExecBlock;
 
+/* A 64-bit immediate: pooled in Kernel.consts, else held in the operand. */
+static inline uint64_t exec_imm64(const Kernel *k, const Operand *o)
+{
+    return o->index < k->nconsts ? k->consts[o->index] : o->value;
+}
+
+/* A 64-bit source's value in lane l: a register pair, or an immediate. */
+static inline uint64_t exec_lane64(const ExecBlock *b, const WarpExec *w, const Operand *o, uint32_t l)
+{
+    return o->kind == OPND_REG ? (uint64_t)w->r[o->index + 1][l] << 32 | w->r[o->index][l] : exec_imm64(b->kernel, o);
+}
+
 typedef enum {
     FAULT_NONE,
     FAULT_GLOBAL_OOB,       /* global access outside every buffer            */

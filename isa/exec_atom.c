@@ -44,11 +44,8 @@ static bool atom64(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m,
     for (int l = 0; l < WARP_SIZE; l++) { /* serialised in lane order */
         if (!(m >> l & 1)) continue;
         uint64_t old, v, c = 0;
-        v = ob->kind == OPND_REG ? (uint64_t)w->r[ob->index + 1][l] << 32 | w->r[ob->index][l]
-            : ob->index < b->kernel->nconsts ? b->kernel->consts[ob->index] : ob->value;
-        if (in->mod == ATOM_CAS)
-            c = oc->kind == OPND_REG ? (uint64_t)w->r[oc->index + 1][l] << 32 | w->r[oc->index][l]
-                : oc->index < b->kernel->nconsts ? b->kernel->consts[oc->index] : oc->value;
+        v = exec_lane64(b, w, ob, (uint32_t)l);
+        if (in->mod == ATOM_CAS) c = exec_lane64(b, w, oc, (uint32_t)l);
         if (out->deferred) {
             out->data[0][l] = (uint32_t)v, out->data[1][l] = (uint32_t)(v >> 32);
             out->data[2][l] = (uint32_t)c, out->data[3][l] = (uint32_t)(c >> 32);

@@ -9,7 +9,8 @@
 ** another may free), and the simulator keeps no state of its own.
 **
 ** Blocks come in size classes: multiples of 16 bytes up to 1 KiB, then four
-** classes per power of two (at most 25% rounding). A block is 16 bytes of
+** classes per power of two (above 1 KiB a request is rounded up by less
+** than 25%). A block is 16 bytes of
 ** header and its class's bytes; malloc takes the class's most recently freed
 ** block, or cuts a new one off the untouched end, and returns NULL when the
 ** heap has no room (as CUDA does). free puts the block back on its class's
@@ -140,19 +141,13 @@ static bool heap_free(const ExecBlock *b, HeapHeader *h, uint64_t p)
     return true;
 }
 
-static uint64_t lane64(const ExecBlock *b, const WarpExec *w, const Operand *o, uint32_t lane)
-{
-    if (o->kind == OPND_REG) return (uint64_t)w->r[o->index + 1][lane] << 32 | w->r[o->index][lane];
-    return o->index < b->kernel->nconsts ? b->kernel->consts[o->index] : o->value;
-}
-
 bool exec_heap(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out)
 {
     HeapHeader *h = heap_header(b);
     for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
         if (!(m >> lane & 1)) continue;
-        uint64_t a = lane64(b, w, &in->src[0], lane), p = 0;
-        bool ok = h && (in->op == OP_MALLOC ? heap_malloc(b, h, a, lane64(b, w, &in->src[1], lane), &p)
+        uint64_t a = exec_lane64(b, w, &in->src[0], lane), p = 0;
+        bool ok = h && (in->op == OP_MALLOC ? heap_malloc(b, h, a, exec_lane64(b, w, &in->src[1], lane), &p)
                                             : heap_free(b, h, a));
         if (!ok) {
             bool bad_free = h && in->op == OP_FREE;

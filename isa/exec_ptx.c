@@ -37,7 +37,7 @@ static void src64(const ExecBlock *b, const WarpExec *w, const Operand *o, uint6
         for (int l = 0; l < WARP_SIZE; l++) v[l] = (uint64_t)hi[l] << 32 | lo[l];
         return;
     }
-    uint64_t c = o->index < b->kernel->nconsts ? b->kernel->consts[o->index] : o->value;
+    uint64_t c = exec_imm64(b->kernel, o);
     for (int l = 0; l < WARP_SIZE; l++) v[l] = c;
 }
 

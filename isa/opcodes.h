@@ -147,8 +147,11 @@ enum {
     OPF_UNIFORM     = 1u << 9, /* has a uniform-datapath form (UIADD3, ULOP3, USHF,
                                   UIMAD, UMOV, ULDC, USEL): runs there when its
                                   sources are warp-uniform (isa/uniform.h)          */
-    OPF_ROUND       = 1u << 10 /* takes the rounding written (.rn .rz .rm .rp) in
+    OPF_ROUND       = 1u << 10,/* takes the rounding written (.rn .rz .rm .rp) in
                                   Instr.sub; RND_NONE: to nearest                   */
+    OPF_ORDERED     = 1u << 11 /* no load is hoisted above it (isa/ptx_lower.c): a
+                                  fence, a warp's exchange, a stop, a call that
+                                  changes memory (malloc, free)                    */
 };
 
 /* The wide column: which operands are 64-bit register pairs (lo row r,

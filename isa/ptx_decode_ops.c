@@ -867,13 +867,6 @@ bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     in->op = OP_PRINTF;
     in->ndst = 1;
     in->nsrc = 2;
-    if (ops[0].kind == PO_NONE) { /* its result unused: a register that nothing reads */
-        uint32_t v = 0;
-        if (!ptx_fresh_reg(P, opt, VREG_32, &v)) return false;
-        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
-    } else if (!ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the return value")) {
-        return false;
-    }
-    return ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the format") &&
+    return ptx_call_result(P, opt, &ops[0], VREG_32, &in->dst[0]) && ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the format") &&
            ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the argument buffer") && ptx_emit(P, in, g);
 }

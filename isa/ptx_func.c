@@ -292,6 +292,15 @@ static bool call_param(Ptx *P, const POp *o, const PtxFuncParam *fp, const char 
     return true;
 }
 
+bool ptx_call_result(Ptx *P, const Tok *opt, const POp *ret, uint8_t cls, Operand *dst)
+{
+    if (ret->kind != PO_NONE) return ptx_want_reg(P, ret, cls, dst, "the return value");
+    uint32_t v = 0; /* its result unused: a register that nothing reads */
+    if (!ptx_fresh_reg(P, opt, cls, &v)) return false;
+    *dst = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
+    return true;
+}
+
 bool ptx_func_is_heap(const Ptx *P, const Tok *t)
 {
     int32_t fi = find_func(P, t);
@@ -315,14 +324,9 @@ bool ptx_func_heap_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, Inst
     }
     in->ndst = 1;
     in->nsrc = 2;
-    if (ops[0].kind == PO_NONE) { /* its result unused: a register that nothing reads */
-        uint32_t v = 0;
-        if (!ptx_fresh_reg(P, opt, VREG_64, &v)) return false;
-        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
-    } else if (!ptx_want_reg(P, &ops[0], VREG_64, &in->dst[0], "the return value")) {
+    if (!ptx_call_result(P, opt, &ops[0], VREG_64, &in->dst[0]) ||
+        !ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the size"))
         return false;
-    }
-    if (!ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the size")) return false;
     if (aligned) return ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the alignment") && ptx_emit(P, in, g);
     /* malloc's own alignment, a 64-bit immediate held in the operand (no
     ** pool index: Kernel.consts never reaches 0xffff entries) */

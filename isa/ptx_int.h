@@ -399,6 +399,9 @@ bool ptx_func_skip(Ptx *P);
 /* The call of a device function in ops (read_call's form) under guard g:
 ** checked, and left in P->call for ptx_func_inline. */
 bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t g, bool guard_neg);
+/* A runtime call's return value (printf's, malloc's) as dst: the register
+** the call names, or a fresh one of class cls when it takes none. */
+bool ptx_call_result(Ptx *P, const Tok *opt, const POp *ret, uint8_t cls, Operand *dst);
 /* Whether the call's callee t is the device heap's malloc, free or
 ** __cuda_syscall_aligned_malloc (declared, not defined, in the file), and
 ** that call made one MALLOC or FREE instruction from in. */

@@ -31,10 +31,7 @@ static bool touches(const Instr *in, uint32_t guard, uint32_t v, bool writes)
 static bool can_pass(const Instr *L, uint32_t gl, const Instr *I, uint32_t gi)
 {
     uint32_t f = OP_INFO[I->op].flags;
-    if (f & (OPF_LOAD | OPF_STORE | OPF_ATOM | OPF_BARRIER | OPF_BRANCH | OPF_EXIT)) return false;
-    if (I->op == OP_MEMBAR || I->op == OP_BAR_WARP || I->op == OP_SHFL || I->op == OP_PREFETCH ||
-        I->op == OP_NANOSLEEP || I->op == OP_TRAP || I->op == OP_ASSERTFAIL || I->op == OP_MALLOC || I->op == OP_FREE)
-        return false;
+    if (f & (OPF_LOAD | OPF_STORE | OPF_ATOM | OPF_BARRIER | OPF_BRANCH | OPF_EXIT | OPF_ORDERED)) return false;
     for (uint32_t j = 0; j < I->ndst; j++) /* I writes what L reads or writes */
         if ((I->dst[j].kind == OPND_REG || I->dst[j].kind == OPND_PRED) &&
             (touches(L, gl, I->dst[j].index, false) || touches(L, gl, I->dst[j].index, true)))
