@@ -14,24 +14,14 @@
 #include <emmintrin.h>
 #endif
 
-/* A lane mask as 32 words of all ones or zero, four lanes per 16-byte copy
-** from a table: a blend by these words vectorises, a test of bit l of the
-** mask per lane does not (without AVX2's per-lane shifts). */
-static const uint32_t NIBBLE_LANES[16][4] = {
+const uint32_t EXEC_NIBBLE_LANES[16][4] = {
 #define NL(n) { 0u - ((n) & 1u), 0u - ((n) >> 1 & 1u), 0u - ((n) >> 2 & 1u), 0u - ((n) >> 3 & 1u) }
     NL(0u), NL(1u), NL(2u), NL(3u), NL(4u), NL(5u), NL(6u), NL(7u),
     NL(8u), NL(9u), NL(10u), NL(11u), NL(12u), NL(13u), NL(14u), NL(15u),
 #undef NL
 };
 
-static inline void lanes_from_mask(uint32_t m, uint32_t mw[WARP_SIZE])
-{
-    if (m == 0xffffffffu) { /* the common case: one fill */
-        memset(mw, 0xff, WARP_SIZE * sizeof mw[0]);
-        return;
-    }
-    for (int g = 0; g < WARP_SIZE / 4; g++) memcpy(&mw[4 * g], NIBBLE_LANES[m >> (4 * g) & 15u], sizeof NIBBLE_LANES[0]);
-}
+#define lanes_from_mask exec_lanes_from_mask
 
 /* Lane l's bytes at ptr[0] + l * width for every lane: one vector loop
 ** (any differing bit of any lane), no early exit. */
@@ -329,16 +319,31 @@ static bool fault(ExecOut *out, FaultKind k, uint32_t lane, uint64_t addr, uint3
 static bool addresses64(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out)
 {
     const Operand *o = &in->src[0];
-    for (int l = 0; l < WARP_SIZE; l++) {
-        uint64_t base = exec_lane64(b, w, o, (uint32_t)l);
-        uint64_t a = base + (uint64_t)(int64_t)in->offset;
-        out->addr[l] = (uint32_t)a;
+    const uint64_t offset = (uint64_t)(int64_t)in->offset;
+    uint32_t high = 0; /* the active lanes' high words OR-ed (one vector loop), the lane only on a fault */
+    if (o->kind == OPND_REG) {
+        const uint32_t *lo = w->r[o->index], *hi = w->r[o->index + 1];
+        uint32_t mw[WARP_SIZE];
+        lanes_from_mask(m, mw);
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint64_t a = ((uint64_t)hi[l] << 32 | lo[l]) + offset;
+            out->addr[l] = (uint32_t)a;
+            high |= (uint32_t)(a >> 32) & mw[l];
+        }
+    } else {
+        uint64_t a = exec_imm64(b->kernel, o) + offset;
+        for (int l = 0; l < WARP_SIZE; l++) out->addr[l] = (uint32_t)a;
+        high = m ? (uint32_t)(a >> 32) : 0;
+    }
+    if (!high) return true;
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        uint64_t a = exec_lane64(b, w, o, l) + offset;
         if ((m >> l & 1) && (a >> 32)) {
             out->addr[l] = a;
-            return fault(out, FAULT_ADDR64, (uint32_t)l, a, width);
+            return fault(out, FAULT_ADDR64, l, a, width);
         }
     }
-    return true;
+    return true; /* not reached: some active lane has a high word */
 }
 
 /* Per-lane addresses of a memory operand; checks alignment. */
@@ -362,19 +367,24 @@ static bool addresses(const ExecBlock *b, const WarpExec *w, const Instr *in, ui
     return true;
 }
 
-/* Host pointer of each active lane's access, or a fault. */
-static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE])
+/* Host pointer of each active lane's access, or a fault. *whole: every
+** lane's bytes follow the previous lane's in one buffer (rows copy whole). */
+static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE],
+                       bool *whole)
 {
     /* Usually every lane falls in one buffer: translate the span once. */
     uint64_t lo = UINT64_MAX, hi = 0;
+    uint32_t apart = 1; /* with every lane: nonzero unless lane l is at addr[0] + l * width */
     if (m == UINT32_MAX) { /* every lane (the common case): no mask tests, and
                               addresses() left each below 2^32, so the 32-bit
                               minimum and maximum (a vector loop) are exact */
-        uint32_t lo32 = UINT32_MAX, hi32 = 0;
+        uint32_t lo32 = UINT32_MAX, hi32 = 0, first = (uint32_t)out->addr[0];
+        apart = 0;
         for (int l = 0; l < WARP_SIZE; l++) {
             uint32_t a = (uint32_t)out->addr[l];
             lo32 = a < lo32 ? a : lo32;
             hi32 = a > hi32 ? a : hi32;
+            apart |= a ^ (first + (uint32_t)l * width);
         }
         lo = lo32, hi = hi32;
     } else
@@ -389,6 +399,7 @@ static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *
     uint8_t *base = !m ? NULL
                     : b->defer_global ? gmem_lookup(b->gmem, lo, (uint32_t)(hi - lo) + width)
                                       : gmem_translate(b->gmem, lo, (uint32_t)(hi - lo) + width);
+    if (whole) *whole = base && !apart;
     if (base && m == UINT32_MAX) {
         for (int l = 0; l < WARP_SIZE; l++) ptr[l] = base + (out->addr[l] - lo);
     } else if (base) {
@@ -440,24 +451,28 @@ static bool resolve_generic(ExecOut *out, uint32_t m)
 }
 
 /* Host pointers of the access in the memory that the opcode's row names. */
+/* ... and, unless whole is NULL, *whole: every lane active, each lane's
+** bytes following the previous lane's (the coalesced case: rows copy whole). */
 static bool map_space(const ExecBlock *b, const WarpExec *w, MemSpace space, uint32_t m, uint32_t width, ExecOut *out,
-                      uint8_t *ptr[WARP_SIZE])
+                      uint8_t *ptr[WARP_SIZE], bool *whole)
 {
     if (space == SPACE_GENERIC) {
         if (!resolve_generic(out, m)) return false;
         space = (MemSpace)out->space;
     }
     out->space = (uint8_t)space;
-    return space == SPACE_GLOBAL ? map_global(b, m, width, out, ptr)
-           : space == SPACE_LOCAL ? exec_map_local(b, w, m, width, out, ptr)
-                                  : map_shared(b, m, width, out, ptr);
+    if (space == SPACE_GLOBAL) return map_global(b, m, width, out, ptr, whole);
+    if (!(space == SPACE_LOCAL ? exec_map_local(b, w, m, width, out, ptr) : map_shared(b, m, width, out, ptr)))
+        return false;
+    if (whole) *whole = m == UINT32_MAX && lanes_consecutive(ptr, width);
+    return true;
 }
 
 bool exec_mem_lanes(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out,
                     uint8_t *ptr[WARP_SIZE])
 {
     out->width = width;
-    return addresses(b, w, in, m, width, out) && map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr);
+    return addresses(b, w, in, m, width, out) && map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL);
 }
 
 static bool push(WarpExec *w, ExecOut *out, uint32_t pc, uint32_t reconv, uint32_t mask)
@@ -635,7 +650,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL)) return false;
         if (out->deferred) break;
         for (uint32_t e = 0; e < in->vec; e++) {
             uint32_t *D = w->r[in->dst[e].index];
@@ -657,7 +672,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL)) return false;
         uint32_t tv[WARP_SIZE];
         for (uint32_t e = 0; e < in->vec; e++) {
             const uint32_t *S = exec_row(w, &in->src[1 + e], tv);
@@ -681,9 +696,10 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        bool whole;
+        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, &whole)) return false;
         if (out->deferred) break;
-        if (m == UINT32_MAX && lanes_consecutive(ptr, width)) { /* the coalesced case: rows copied whole */
+        if (whole) { /* the coalesced case: rows copied whole */
             for (uint32_t e = 0; e < in->vec; e++) {
                 uint32_t *D = w->r[in->dst[e].index];
                 if (in->vec == 1) memcpy(D, ptr[0], WARP_SIZE * 4);
@@ -707,9 +723,10 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr)) return false;
+        bool whole;
+        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, &whole)) return false;
         uint32_t tv[WARP_SIZE];
-        const bool whole = !out->deferred && m == UINT32_MAX && lanes_consecutive(ptr, width); /* no two lanes meet */
+        whole = whole && !out->deferred; /* no two lanes meet */
         for (uint32_t e = 0; e < in->vec; e++) {
             const uint32_t *S = exec_row(w, &in->src[1 + e], tv);
             if (out->deferred) {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/bits.h"
 #include "isa/gmem.h"
@@ -111,6 +112,19 @@ typedef struct {
 static inline uint64_t exec_imm64(const Kernel *k, const Operand *o)
 {
     return o->index < k->nconsts ? k->consts[o->index] : o->value;
+}
+
+/* A lane mask as 32 words of all ones or zero, four lanes per 16-byte copy
+** from a table: a blend by these words vectorises, a test of bit l of the
+** mask per lane does not (without AVX2's per-lane shifts). */
+extern const uint32_t EXEC_NIBBLE_LANES[16][4];
+static inline void exec_lanes_from_mask(uint32_t m, uint32_t mw[WARP_SIZE])
+{
+    if (m == 0xffffffffu) { /* the common case: one fill */
+        memset(mw, 0xff, WARP_SIZE * sizeof mw[0]);
+        return;
+    }
+    for (int g = 0; g < WARP_SIZE / 4; g++) memcpy(&mw[4 * g], EXEC_NIBBLE_LANES[m >> (4 * g) & 15u], sizeof EXEC_NIBBLE_LANES[0]);
 }
 
 /* A 64-bit source's value in lane l: a register pair, or an immediate. */

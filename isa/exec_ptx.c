@@ -41,17 +41,36 @@ static void src64(const ExecBlock *b, const WarpExec *w, const Operand *o, uint6
     for (int l = 0; l < WARP_SIZE; l++) v[l] = c;
 }
 
+/* The writes of the lanes in m: a full warp's row written without being
+** read, else a blend by lane words (vector code, where a test of bit l of m
+** per lane is not). */
+static void write_row(uint32_t *D, const uint32_t v[WARP_SIZE], uint32_t m)
+{
+    if (m == UINT32_MAX) {
+        memcpy(D, v, sizeof(uint32_t) * WARP_SIZE);
+        return;
+    }
+    uint32_t mw[WARP_SIZE];
+    exec_lanes_from_mask(m, mw);
+    for (int l = 0; l < WARP_SIZE; l++) D[l] = (v[l] & mw[l]) | (D[l] & ~mw[l]);
+}
+
 static void dst32(WarpExec *w, const Operand *o, const uint32_t v[WARP_SIZE], uint32_t m)
 {
-    uint32_t *D = w->r[o->index];
-    for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? v[l] : D[l];
+    write_row(w->r[o->index], v, m);
 }
 
 static void dst64(WarpExec *w, const Operand *o, const uint64_t v[WARP_SIZE], uint32_t m)
 {
     uint32_t *lo = w->r[o->index], *hi = w->r[o->index + 1];
-    for (int l = 0; l < WARP_SIZE; l++)
-        if (m >> l & 1) lo[l] = (uint32_t)v[l], hi[l] = (uint32_t)(v[l] >> 32);
+    if (m == UINT32_MAX) {
+        for (int l = 0; l < WARP_SIZE; l++) lo[l] = (uint32_t)v[l], hi[l] = (uint32_t)(v[l] >> 32);
+        return;
+    }
+    uint32_t mw[WARP_SIZE];
+    exec_lanes_from_mask(m, mw);
+    for (int l = 0; l < WARP_SIZE; l++) lo[l] = ((uint32_t)v[l] & mw[l]) | (lo[l] & ~mw[l]);
+    for (int l = 0; l < WARP_SIZE; l++) hi[l] = ((uint32_t)(v[l] >> 32) & mw[l]) | (hi[l] & ~mw[l]);
 }
 
 static void dstp(WarpExec *w, const Operand *o, uint32_t v, uint32_t m)
@@ -426,8 +445,49 @@ static void carry_chain(const ExecBlock *b, WarpExec *w, const Instr *in, uint32
     if (in->sub & 2) dstp(w, &in->dst[1], cout, m);
 }
 
+/* A 64-bit source as its two 32-bit rows: a register pair's own, or an
+** immediate's halves broadcast into tlo and thi. */
+static void src_halves(const ExecBlock *b, const WarpExec *w, const Operand *o, const uint32_t **lo,
+                       const uint32_t **hi, uint32_t tlo[WARP_SIZE], uint32_t thi[WARP_SIZE])
+{
+    if (o->kind == OPND_REG) {
+        *lo = w->r[o->index], *hi = w->r[o->index + 1];
+        return;
+    }
+    uint64_t c = exec_imm64(b->kernel, o);
+    for (int l = 0; l < WARP_SIZE; l++) tlo[l] = (uint32_t)c, thi[l] = (uint32_t)(c >> 32);
+    *lo = tlo, *hi = thi;
+}
+
+/* The 64-bit rows of every kernel's address arithmetic (add.s64, sub.s64,
+** mov.b64, cvta.to.global) on the rows' 32-bit halves: vector code with no
+** 64-bit lane arrays to build and take apart. False for any other row. */
+static bool alu64_halves(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
+{
+    Opcode op = (Opcode)in->op;
+    bool two = op == OP_ADD_S64 || op == OP_SUB_S64;
+    if (!two && op != OP_CVTA_GLOBAL && !(op == OP_MOV_B64 && in->src[0].kind != OPND_SPECIAL)) return false;
+    uint32_t tal[WARP_SIZE], tah[WARP_SIZE], tbl[WARP_SIZE], tbh[WARP_SIZE], lo[WARP_SIZE], hi[WARP_SIZE];
+    const uint32_t *al, *ah, *bl, *bh;
+    src_halves(b, w, &in->src[0], &al, &ah, tal, tah);
+    if (two) {
+        src_halves(b, w, &in->src[1], &bl, &bh, tbl, tbh);
+        if (op == OP_ADD_S64)
+            for (int l = 0; l < WARP_SIZE; l++) lo[l] = al[l] + bl[l], hi[l] = ah[l] + bh[l] + (lo[l] < al[l]);
+        else
+            for (int l = 0; l < WARP_SIZE; l++) lo[l] = al[l] - bl[l], hi[l] = ah[l] - bh[l] - (al[l] < bl[l]);
+    } else {
+        memcpy(lo, al, sizeof lo);
+        memcpy(hi, ah, sizeof hi);
+    }
+    write_row(w->r[in->dst[0].index], lo, m);
+    write_row(w->r[in->dst[0].index + 1], hi, m);
+    return true;
+}
+
 void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
 {
+    if (alu64_halves(b, w, in, m)) return;
     uint64_t A[WARP_SIZE], B[WARP_SIZE], C[WARP_SIZE], D[WARP_SIZE];
     uint32_t a[WARP_SIZE], bb[WARP_SIZE], c[WARP_SIZE], d[WARP_SIZE];
     const uint32_t wide = OP_INFO[in->op].wide;

@@ -265,6 +265,55 @@ START_TEST(test_prefetch_and_wide_cvt)
 }
 END_TEST
 
+/* add.s64, sub.s64 and mov.b64 run on the register rows' 32-bit halves
+** (isa/exec_ptx.c alu64_halves): a carry and a borrow across the words,
+** a 64-bit immediate, and lanes a guard leaves out keep their values (in
+** a 64-bit row written through dst64 too). */
+START_TEST(test_wide_rows_by_halves)
+{
+    static const char src[] =
+        PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n"
+        "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<12>;\n"
+        "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+        "  mov.u32 %r1, %tid.x;\n  cvt.u64.u32 %rd3, %r1;\n  shl.b64 %rd3, %rd3, 32;\n"
+        "  or.b64 %rd3, %rd3, 4294967295;\n" /* tid << 32 | 0xffffffff */
+        "  add.s64 %rd4, %rd3, 1;\n"                    /* a carry into the high word */
+        "  sub.s64 %rd5, %rd4, 2;\n"                    /* a borrow out of it */
+        "  setp.lt.u32 %p1, %r1, 16;\n"
+        "  @%p1 add.s64 %rd5, %rd5, %rd3;\n"
+        "  mov.b64 %rd6, 0;\n  @%p1 mov.b64 %rd6, %rd4;\n"
+        "  sub.s64 %rd7, %rd6, %rd4;\n"
+        "  add.s64 %rd8, %rd3, -4294967296;\n"          /* a negative immediate */
+        "  mov.b64 %rd11, 5;\n  @%p1 mul.wide.u32 %rd11, %r1, -1;\n" /* a 64-bit row under a guard */
+        "  mul.wide.u32 %rd9, %r1, 40;\n  add.s64 %rd10, %rd2, %rd9;\n"
+        "  st.global.u64 [%rd10], %rd5;\n  st.global.u64 [%rd10+8], %rd6;\n"
+        "  st.global.u64 [%rd10+16], %rd7;\n  st.global.u64 [%rd10+24], %rd8;\n"
+        "  st.global.u64 [%rd10+32], %rd11;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 32 * 40, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint64_t *res = gmem_translate(g, out, 32 * 40);
+    for (uint64_t i = 0; i < 32; i++) {
+        uint64_t eleven = i < 16 ? i * 0xffffffffull : 5;
+        ck_assert_msg(res[5 * i + 4] == eleven, "lane %d mul.wide: %llx", (int)i, (unsigned long long)res[5 * i + 4]);
+        uint64_t x = i << 32 | 0xffffffffu, x1 = x + 1, x2 = x1 - 2;
+        uint64_t five = i < 16 ? x2 + x : x2, six = i < 16 ? x1 : 0;
+        ck_assert_msg(res[5 * i] == five, "lane %d add: %llx", (int)i, (unsigned long long)res[5 * i]);
+        ck_assert_msg(res[5 * i + 1] == six, "lane %d mov: %llx", (int)i, (unsigned long long)res[5 * i + 1]);
+        ck_assert_msg(res[5 * i + 2] == six - x1, "lane %d sub: %llx", (int)i, (unsigned long long)res[5 * i + 2]);
+        ck_assert_msg(res[5 * i + 3] == x - 4294967296u, "lane %d imm: %llx", (int)i, (unsigned long long)res[5 * i + 3]);
+    }
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* trap and a failed assert() stop the kernel at the first lane that runs
 ** them (the fault's kind, lane and, for assert, CUDA's line from the
 ** module's strings); a call of six arguments reaches the device function. */
@@ -560,6 +609,7 @@ int main(void)
     suite_add_tcase(s, fn);
     TCase *misc = tcase_create("hints_and_conversions");
     tcase_add_test(misc, test_prefetch_and_wide_cvt);
+    tcase_add_test(misc, test_wide_rows_by_halves);
     tcase_add_test(misc, test_trap_assert_and_wide_calls);
     tcase_add_test(misc, test_block_scope_and_carries);
     tcase_add_test(misc, test_bar_red);

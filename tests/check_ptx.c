@@ -356,6 +356,45 @@ START_TEST(test_addr64_fault)
 }
 END_TEST
 
+/* Per lane: a high word in a lane the guard leaves out is no fault; in an
+** active lane it is, at that lane's address (the lanes' high words are
+** tested all at once, the lane found only then: isa/exec.c addresses64). */
+START_TEST(test_addr64_fault_lane)
+{
+    static const char body[] =
+        "  ld.param.u64 %%rd1, [t_param_0];\n  cvta.to.global.u64 %%rd1, %%rd1;\n"
+        "  setp.eq.u32 %%p1, %%r0, 9;\n  setp.eq.u32 %%p2, %%r0, %d;\n"
+        "  selp.b64 %%rd2, 4294967296, 0, %%p1;\n  selp.b64 %%rd3, 8589934592, 0, %%p2;\n"
+        "  add.s64 %%rd1, %%rd1, %%rd2;\n  add.s64 %%rd1, %%rd1, %%rd3;\n"
+        "  setp.ne.u32 %%p3, %%r0, 9;\n  @%%p3 ld.global.u32 %%r9, [%%rd1];\n  cvt.u64.u32 %%rd9, %%r9;";
+    for (int bad = 7; bad <= 40; bad += 33) { /* lane 7, then none (40 is no lane) */
+        char snippet[1024], src[4096];
+        snprintf(snippet, sizeof snippet, body, bad);
+        snprintf(src, sizeof src, TEMPLATE, snippet);
+        Program p;
+        parse_ok(src, &p);
+        GlobalMem *g = gmem_create();
+        Diag d;
+        uint32_t out = gmem_alloc(g, 256, "out", &d);
+        uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+        GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+        GridResult r;
+        bool ok = grid_run_functional(&p.kernels[0], g, &L, &r);
+        if (bad == 40) {
+            ck_assert_msg(ok, "%s", r.message);
+        } else {
+            char want[64];
+            snprintf(want, sizeof want, "0x%llx", (unsigned long long)(out + 8589934592ull));
+            ck_assert(!ok);
+            ck_assert_msg(strstr(r.message, "64-bit address beyond the simulated 32-bit space") && strstr(r.message, want) &&
+                              strstr(r.message, "thread (7,0,0)"), "%s", r.message);
+        }
+        gmem_destroy(g);
+        program_destroy(&p);
+    }
+}
+END_TEST
+
 /* A local access past the thread's depot faults with its own kind, at the
 ** offset the kernel used; so does a generic access mixing windows. */
 START_TEST(test_local_faults)
@@ -781,6 +820,7 @@ static Suite *suite(void)
     TCase *lanes = tcase_create("Lanes");
     tcase_add_loop_test(lanes, test_lanes, 0, (int)(sizeof LANES / sizeof LANES[0]));
     tcase_add_test(lanes, test_addr64_fault);
+    tcase_add_test(lanes, test_addr64_fault_lane);
     tcase_add_test(lanes, test_local_faults);
     suite_add_tcase(s, lanes);
     TCase *twins = tcase_create("Twins");
