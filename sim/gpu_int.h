@@ -188,12 +188,21 @@ typedef struct {
 
 /* What an instruction's issue waits for, decoded once (needs_build): the
 ** scoreboard entries (sb_entry) of its operands, and apart the guard of a
-** branch, which the branch unit reads lat.branch_pred later. */
+** branch, which the branch unit reads lat.branch_pred later; and what its
+** issue reads of its row, resolved once so that an issue reads this record
+** instead of the opcode table. */
 #define NEED_NONE 0xffffu
+#define PC_BRANCH    1u /* counted as a branch (OPF_BRANCH)                        */
+#define PC_RESOLVES  2u /* a branch or a guarded exit: the next issue waits lat.branch */
+#define PC_IMAD      4u /* an integer add: to the FMA pipe while the ALU is busy    */
+#define PC_GENERIC   8u /* a PTX generic access: the LSU or the MIO by its space     */
 typedef struct {
-    uint8_t  n, unit;
-    uint8_t  reads; /* distinct registers it reads from the register file */
-    uint16_t bpred; /* a branch's guard, or NEED_NONE                      */
+    uint8_t  n, unit; /* unit: the pipe eligibility waits for (PIPE_*)    */
+    uint8_t  reads;   /* distinct registers it reads from the register file */
+    uint8_t  pipe;    /* the OpUnit its issue times (a PTX row's lowering's) */
+    uint8_t  flags;   /* PC_*                                               */
+    uint8_t  flops;   /* FP32 operations per active lane                     */
+    uint16_t bpred;   /* a branch's guard, or NEED_NONE                      */
     uint16_t op[sizeof ((Instr *)0)->src / sizeof(Operand) + sizeof ((Instr *)0)->dst / sizeof(Operand) + 1];
 } PcNeeds;
 

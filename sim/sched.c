@@ -184,6 +184,12 @@ bool sched_needs_build(Gpu *g)
         OpUnit unit = k->ptx ? (OpUnit)in->lunit : OP_INFO[in->op].unit;
         bool imad = (OP_INFO[in->op].flags & OPF_IMAD) && (!k->ptx || unit == UNIT_ALU);
         pn->unit = (uint8_t)(imad ? PIPE_ALU_OR_FMA : unit);
+        uint32_t fl = OP_INFO[in->op].flags;
+        pn->pipe = (uint8_t)unit;
+        pn->flops = (uint8_t)OP_INFO[in->op].flops;
+        pn->flags = (uint8_t)((fl & OPF_BRANCH ? PC_BRANCH : 0) | (imad ? PC_IMAD : 0) |
+                              (fl & OPF_BRANCH || (fl & OPF_EXIT && in->guard != ISA_NO_GUARD) ? PC_RESOLVES : 0) |
+                              (k->ptx && OP_INFO[in->op].space == SPACE_GENERIC ? PC_GENERIC : 0));
         if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
         pn->reads = pn->unit == PIPE_UNIFORM || (k->ptx && !in->slots) ? 0 : register_reads(k, in);
     }
@@ -490,7 +496,8 @@ ISSUE_STEP bool execute(Gpu *g, BlockSlot *bs, Warp *w, ExecOut *out)
 /* Counts an issue of `slots` SASS instructions (a PTX instruction's
 ** lowering; 1 in the mini ISA): the kernel's counters and, with
 ** per-instruction counters, its pc's. */
-ISSUE_STEP void count_issue(Gpu *g, Sm *sm, const Instr *in, const ExecOut *out, uint32_t slots, const bool ptx)
+ISSUE_STEP void count_issue(Gpu *g, Sm *sm, const Instr *in, const PcNeeds *pn, const ExecOut *out, uint32_t slots,
+                            const bool ptx)
 {
     KernelStats *st = g->st;
     uint32_t lanes = bits_lanes(out->exec_mask);
@@ -498,9 +505,9 @@ ISSUE_STEP void count_issue(Gpu *g, Sm *sm, const Instr *in, const ExecOut *out,
     if (g->defer) par_count_issue(g, sm, slots); /* several threads: the SM's own count, for a failure's total */
     st->ptx_instructions += ptx;
     st->thread_instructions += (uint64_t)lanes * slots;
-    st->flops += OP_INFO[in->op].flops * lanes;
+    st->flops += pn->flops * lanes;
     st->active_lanes += (uint64_t)bits_lanes(out->active) * slots;
-    if (OP_INFO[in->op].flags & OPF_BRANCH) {
+    if (pn->flags & PC_BRANCH) {
         st->branches++;
         if (out->diverged) st->divergent_branches++;
     }
@@ -519,28 +526,27 @@ ISSUE_STEP void count_issue(Gpu *g, Sm *sm, const Instr *in, const ExecOut *out,
 ** *unit is the pipe it went to (an integer add to the FMA pipe, as an
 ** IMAD, while the ALU is busy; a generic access to the LSU or the MIO by
 ** the space it resolved to) and *wait the state a reader waits in. */
-ISSUE_STEP uint64_t time_on_pipe(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, const Instr *in, ExecOut *out,
-                                 uint32_t slots, const bool ptx, OpUnit *unit_out, uint8_t *wait)
+ISSUE_STEP uint64_t time_on_pipe(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, const Instr *in,
+                                 const PcNeeds *pn, ExecOut *out, uint32_t slots, const bool ptx, OpUnit *unit_out,
+                                 uint8_t *wait)
 {
-    const OpInfo *info = &OP_INFO[in->op];
-    OpUnit unit = ptx ? (OpUnit)in->lunit : info->unit;
+    OpUnit unit = (OpUnit)pn->pipe;
     uint64_t ready;
-    if (g->needs[in - g->k->code].unit == PIPE_UNIFORM) { /* one value for the warp, off the 32-lane pipes */
+    if (pn->unit == PIPE_UNIFORM) { /* one value for the warp, off the 32-lane pipes */
         q->unit_free[PIPE_UNIFORM] = g->now + g->c->uniform_interval;
         ready = g->now + g->c->lat_uniform;
     } else {
-        if ((info->flags & OPF_IMAD) && (!ptx || unit == UNIT_ALU) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
+        if ((pn->flags & PC_IMAD) && q->unit_free[UNIT_ALU] > g->now) unit = UNIT_FMA; /* as an IMAD */
         q->unit_free[unit] = g->now + (uint64_t)g->interval[unit] * slots;
         g->st->pipe_cycles[unit] += (uint64_t)g->interval[unit] * slots;
         ready = ptx ? g->now + g->latency[in->llat == in->lunit ? unit : in->llat] + (slots - 1) : g->now + g->latency[unit];
     }
-    const uint8_t reads = g->needs[in - g->k->code].reads;
-    if (reads && g->c->register_reads) { /* the read ports, P a cycle: due in 1/P cycles */
+    if (pn->reads && g->c->register_reads) { /* the read ports, P a cycle: due in 1/P cycles */
         uint64_t from = g->now * g->c->register_reads;
-        q->reads_due = (q->reads_due > from ? q->reads_due : from) + reads;
+        q->reads_due = (q->reads_due > from ? q->reads_due : from) + pn->reads;
     }
     *wait = STALL_WAIT;
-    if (ptx && info->space == SPACE_GENERIC) unit = out->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU; /* resolved per access */
+    if (ptx && (pn->flags & PC_GENERIC)) unit = out->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU; /* resolved per access */
     if (unit == UNIT_LSU) ready = issue_global(g, s, slot, in, out, wait);
     else if (unit == UNIT_MIO) ready = issue_mio(g, s, slot, in, out, wait);
     *unit_out = unit;
@@ -589,16 +595,18 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     Sm *sm = &g->sms[s];
     Warp *w = &sm->warps[slot];
     BlockSlot *bs = &sm->blocks[w->block];
-    const Instr *in = &g->k->code[exec_pc(&w->ex)];
+    const uint32_t pc = exec_pc(&w->ex);
+    const Instr *in = &g->k->code[pc];
+    const PcNeeds *pn = &g->needs[pc];
     if (!execute(g, bs, w, out)) return;
     const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
-    count_issue(g, sm, in, out, slots, ptx);
+    count_issue(g, sm, in, pn, out, slots, ptx);
     if (ptx) q->issue_free = g->now + slots; /* each of them an issue slot of the scheduler */
     OpUnit unit;
     uint8_t wait;
-    uint64_t ready = time_on_pipe(g, s, q, slot, in, out, slots, ptx, &unit, &wait);
+    uint64_t ready = time_on_pipe(g, s, q, slot, in, pn, out, slots, ptx, &unit, &wait);
     scoreboard_write(&w->sb, in, ready, wait);
-    if (OP_INFO[in->op].flags & OPF_BRANCH || (OP_INFO[in->op].flags & OPF_EXIT && in->guard != ISA_NO_GUARD)) {
+    if (pn->flags & PC_RESOLVES) {
         w->next_issue = g->now + g->c->lat_branch;
         w->next_reason = STALL_BRANCH_RESOLVING;
     } else if (ptx && in->op == OP_NANOSLEEP) {
@@ -614,7 +622,8 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
                          out->active, out->exec_mask, unit, in->op, out->diverged };
         g->trace->warp_issue(g->trace->user, &e);
     }
-    if (ptx && !out->exited && !sched_run_free(g, s, slot)) return;
+    /* free PTX instructions next (rare): their call only then */
+    if (ptx && !out->exited && !g->k->code[exec_pc(&w->ex)].slots && !sched_run_free(g, s, slot)) return;
     prepare(g, sm, slot);
     follow(g, s, q, slot, w, out);
 }
