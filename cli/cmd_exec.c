@@ -27,7 +27,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpusim exec [--gpu NAME|FILE] [--set key=value]... [--report FILE.json]\n"
             "                   [--source] [--trace FILE] [--threads N] [--kernels REGEX] [--max-launches N]\n"
-            "                   [--nvcc-flag FLAG]... [--] PROGRAM|FILE.cu [ARGS...]\n\n"
+            "                   [--profile-from-start on|off] [--nvcc-flag FLAG]... [--] PROGRAM|FILE.cu [ARGS...]\n\n"
             "Runs a CUDA program as it is, its kernels on a simulated GPU: the host code runs\n"
             "natively with gpusim's CUDA runtime in place of NVIDIA's; every launch runs on the\n"
             "simulated device. The program's output and exit status are its own; when it exits,\n"
@@ -47,6 +47,9 @@ static void usage(FILE *out)
             "  --kernels REGEX      time only the kernels whose name matches (POSIX extended);\n"
             "                       the others run functionally, results exact, marked not timed\n"
             "  --max-launches N     time at most the first N launches of each kernel\n"
+            "  --profile-from-start on|off\n"
+            "                       off: time only the launches between the program's\n"
+            "                       cudaProfilerStart and cudaProfilerStop (default on: all)\n"
             "  --nvcc-flag FLAG     an extra nvcc flag when building FILE.cu (repeatable)\n"
             "Events (cudaEventElapsedTime) read the simulated clock: kernels move it by their\n"
             "simulated time; copies and memsets take none. Exit status: the program's, or 2\n"
@@ -172,7 +175,7 @@ typedef struct {
     const char *gpu, *report, *kernels, *trace;
     char       *sets[MAX_SETS];
     int         nsets;
-    bool        source;
+    bool        source, from_start;
     uint32_t    threads, max_launches;
 } ExecOptions;
 
@@ -212,7 +215,8 @@ static bool set_program_env(const ExecOptions *o, const char *program, const cha
               setenv("GPUSIM_KERNELS", o->kernels ? o->kernels : "", 1) == 0 &&
               setenv("GPUSIM_REPORT", o->report ? o->report : "", 1) == 0 &&
               setenv("GPUSIM_TRACE", o->trace ? o->trace : "", 1) == 0 &&
-              setenv("GPUSIM_SOURCE", o->source ? "1" : "0", 1) == 0;
+              setenv("GPUSIM_SOURCE", o->source ? "1" : "0", 1) == 0 &&
+              setenv("GPUSIM_PROFILE_FROM_START", o->from_start ? "1" : "0", 1) == 0;
     free(setlist);
     snprintf(num, sizeof num, "%u", o->threads);
     ok = ok && setenv("GPUSIM_THREADS", num, 1) == 0;
@@ -230,7 +234,7 @@ static bool set_program_env(const ExecOptions *o, const char *program, const cha
 
 int cmd_exec(int argc, char **argv)
 {
-    ExecOptions o = { .threads = 1 };
+    ExecOptions o = { .threads = 1, .from_start = true };
     const char *value;
     const char *flags[MAX_FLAGS];
     size_t nflags = 0;
@@ -266,6 +270,10 @@ int cmd_exec(int argc, char **argv)
         } else if (cli_option(argc, argv, &i, "--max-launches", &value)) {
             if (!cli_parse_u32(value, "--max-launches", &o.max_launches, 1, UINT32_MAX, &d))
                 return cli_error("exec", "%s", d.message);
+        } else if (cli_option(argc, argv, &i, "--profile-from-start", &value)) {
+            if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+                return cli_error("exec", "--profile-from-start takes on or off, not '%s'", value);
+            o.from_start = strcmp(value, "on") == 0;
         } else if (strcmp(argv[i], "--source") == 0) {
             o.source = true;
         } else {

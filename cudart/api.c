@@ -178,11 +178,11 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
     return cudaSuccess;
 }
 
-static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, void **args, size_t smem,
-                          cudaStream_t stream, bool cooperative)
+cudaError_t api_launch(void *kernel, const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+                       cudaStream_t stream, bool cooperative)
 {
     ENTER(rt);
-    if (!k) k = rt_find_kernel(rt, func);
+    RtKernel *k = kernel ? (RtKernel *)kernel : rt_find_kernel(rt, func);
     if (!k) {
         WHY(rt, "a launch names %p, which is not a registered kernel", func);
         return api_leave(rt, cudaErrorInvalidDeviceFunction);
@@ -201,13 +201,13 @@ static cudaError_t launch(RtKernel *k, const void *func, dim3 grid, dim3 block, 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                              cudaStream_t stream)
 {
-    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream, false);
+    return api_launch(NULL, func, gridDim, blockDim, args, sharedMem, stream, false);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                   cudaStream_t stream)
 {
-    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream, false);
+    return api_launch(NULL, func, gridDim, blockDim, args, sharedMem, stream, false);
 }
 
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
@@ -223,7 +223,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                cudaStream_t stream)
 {
     if (!kernel) return api_fail(cudaErrorInvalidDeviceFunction);
-    return launch((RtKernel *)(void *)kernel, NULL, gridDim, blockDim, args, sharedMem, stream, false);
+    return api_launch((void *)kernel, NULL, gridDim, blockDim, args, sharedMem, stream, false);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -261,7 +261,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
         }
         api_leave(rt, cudaSuccess);
     }
-    return launch(NULL, func, gridDim, blockDim, args, sharedMem, stream, true);
+    return api_launch(NULL, func, gridDim, blockDim, args, sharedMem, stream, true);
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
@@ -620,7 +620,9 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
         free(s);
         return api_leave(rt, cudaErrorMemoryAllocation);
     }
-    *s = (struct CUstream_st){ flags, priority };
+    /* one priority level (launches run one at a time): CUDA clamps to the range */
+    *s = (struct CUstream_st){ flags, 0, ++rt->stream_ids };
+    (void)priority;
     *pStream = s;
     return api_leave(rt, cudaSuccess);
 }

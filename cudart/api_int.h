@@ -12,7 +12,7 @@
 
 /* Streams and events are ours; CUDA only names their structs. The runtime's
 ** handle registry knows which are live (rt_handle_live). */
-struct CUstream_st { unsigned flags; int priority; };
+struct CUstream_st { unsigned flags; int priority; unsigned long long id; };
 struct CUevent_st { RtEvent e; };
 
 /* The simulated device's address space, all of it available to cudaMalloc. */
@@ -30,6 +30,11 @@ cudaError_t api_fail(cudaError_t err);
 
 /* The default stream's names, or a live stream of ours. */
 bool api_valid_stream(const Runtime *rt, cudaStream_t s);
+
+/* A launch of kernel k (or the kernel registered for func): cudaLaunchKernel's
+** and its kin's checks, the run, and a fault made sticky. */
+cudaError_t api_launch(void *k, const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+                       cudaStream_t stream, bool cooperative);
 
 /* A live event of ours. */
 bool api_valid_event(const Runtime *rt, cudaEvent_t e);

@@ -118,6 +118,8 @@ static void make_runtime(void)
     rt->threads = env_u32("GPUSIM_THREADS", 1);
     rt->threads_exact = env_u32("GPUSIM_THREADS_EXACT", 0) != 0;
     rt->max_launches = env_u32("GPUSIM_MAX_LAUNCHES", 0);
+    rt->profiling = env_u32("GPUSIM_PROFILE_FROM_START", 1) != 0;
+    rt->profile_range = !rt->profiling;
     const char *re = getenv("GPUSIM_KERNELS");
     if (re && *re) {
         int err = regcomp(&rt->kernels_regex, re, REG_EXTENDED | REG_NOSUB);
@@ -372,6 +374,7 @@ void *rt_device_ptr(Runtime *rt, uint64_t addr, uint64_t bytes)
 
 static bool chosen_for_timing(const Runtime *rt, const RtKernel *k)
 {
+    if (!rt->profiling) return false; /* outside cudaProfilerStart/Stop, with --profile-from-start off */
     if (rt->max_launches && k->timed >= rt->max_launches) return false;
     if (!rt->have_regex) return true;
     const Kernel *kk = k->kernel;

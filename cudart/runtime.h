@@ -147,6 +147,11 @@ typedef struct {
     bool            source, have_regex;
     regex_t         kernels_regex;
     uint32_t        max_launches; /* timed per kernel; 0: all                  */
+    bool            profiling;    /* launches may be timed: at the start unless
+                                     GPUSIM_PROFILE_FROM_START is 0, then as
+                                     cudaProfilerStart/Stop say (profile_range) */
+    bool            profile_range;
+    uint64_t        stream_ids;   /* cudaStreamGetId's ids given out so far     */
     uint32_t        threads;
     bool            threads_exact; /* GPUSIM_THREADS_EXACT: not fitted to the host */
     uint64_t        api_calls;

@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap; do
+for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -139,6 +139,11 @@ expect_err "a bad copy says which range" "cudaMemcpy: source range .* is not ins
 e2e_run exec --gpu h200 --kernels '^none$' "$X/errors.cu"
 expect_err "an untimed launch's fault names the PTX file" "^    [^ ]*\.ptx:[0-9]+:[0-9]+: out-of-bounds global access"
 
+# docs/CUDA.md counts the entry points that answer cudaErrorNotSupported
+missing=$(grep -c "^MISSING(" "$SRC/cudart/unimplemented.def")
+if grep -qF "libcudart.so.13\` ($missing of them" "$SRC/docs/CUDA.md"; then ok
+else bad "docs/CUDA.md's count of unimplemented entry points is not $missing" "$(grep -o 'so.13` ([0-9]* of them' "$SRC/docs/CUDA.md")"; fi
+
 # the runtime's error table: docs/CUDA.md and tests/exec/strict.cu hold each
 # other, row by row (every row of each is in the other, with one error)
 expect_rc "exec strict.cu" 0 exec --gpu h200 "$X/strict.cu"
@@ -209,6 +214,20 @@ expect_out "untimed launches still compute" "^PASS"
 expect_err "--max-launches marks the untimed" "^  split_warps +2 \(1 timed\)"
 expect_rc "exec --kernels" 0 exec --gpu h200 --kernels '^split_lanes$' "$X/divergence.cu"
 expect_err "--kernels leaves the others not timed" "^  split_warps .* not timed"
+
+# --profile-from-start off: only the launches between cudaProfilerStart and
+# cudaProfilerStop are timed (a cooperative launch always is); on, all are
+expect_rc "exec --profile-from-start off" 0 exec --gpu h200 --profile-from-start off "$X/streams.cu"
+expect_out "launches outside the profiler's range still compute" "^PASS"
+expect_err "the launch inside the range is timed" "^  add_one +2 \(1 timed\)"
+expect_err "the launches outside it are not" "^  fill +2 \(0 timed\) .* not timed"
+expect_rc "exec --profile-from-start on" 0 exec --gpu h200 --profile-from-start on "$X/streams.cu"
+expect_err "from the start, every launch is timed" "^  fill +2 +[0-9]"
+expect_rc "exec --profile-from-start with a bad value" 2 exec --profile-from-start maybe "$X/streams.cu"
+expect_err "a bad --profile-from-start says what it takes" "takes on or off, not 'maybe'"
+# the cluster launch streams.cu tries is refused and listed at exit
+e2e_run exec --gpu h200 "$X/streams.cu"
+expect_err "a cluster launch is named as not implemented" "called cudaLaunchKernelExC with a thread-block cluster, which gpusim does not implement \(1 call"
 
 # --threads: the same report, byte for byte
 "$GPUSIM" exec --gpu h200 "$X/divergence.cu" >"$TMP/t1.out" 2>"$TMP/t1.err"
