@@ -590,9 +590,32 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_OR_B32: LANES2(x | y); break;
     case OP_XOR_B32: LANES2(x ^ y); break;
     case OP_NOT_B32: LANES1(~x); break;
-    case OP_SHL_B32: LANES2(y >= 32 ? 0 : x << y); break;
-    case OP_SHR_U32: LANES2(y >= 32 ? 0 : x >> y); break;
-    case OP_SHR_S32: LANES2(shr_s32(x, y)); break;
+    /* a shift by an immediate (the usual index scaling): one count for
+    ** every lane, vector code; by a register, a count per lane, which is not */
+    case OP_SHL_B32:
+        if (in->src[1].kind == OPND_IMM) {
+            const uint32_t k = in->src[1].value;
+            LANES1(k >= 32 ? 0 : x << k);
+        } else {
+            LANES2(y >= 32 ? 0 : x << y);
+        }
+        break;
+    case OP_SHR_U32:
+        if (in->src[1].kind == OPND_IMM) {
+            const uint32_t k = in->src[1].value;
+            LANES1(k >= 32 ? 0 : x >> k);
+        } else {
+            LANES2(y >= 32 ? 0 : x >> y);
+        }
+        break;
+    case OP_SHR_S32:
+        if (in->src[1].kind == OPND_IMM) {
+            const uint32_t k = in->src[1].value;
+            LANES1(shr_s32(x, k));
+        } else {
+            LANES2(shr_s32(x, y));
+        }
+        break;
     case OP_POPC_B32: LANES1(bits_popcount(x)); break;
     case OP_CLZ_B32: LANES1(x ? (uint32_t)__builtin_clz(x) : 32u); break;
 

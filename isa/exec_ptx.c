@@ -460,17 +460,34 @@ static void src_halves(const ExecBlock *b, const WarpExec *w, const Operand *o, 
 }
 
 /* The 64-bit rows of every kernel's address arithmetic (add.s64, sub.s64,
-** mov.b64, cvta.to.global) on the rows' 32-bit halves: vector code with no
-** 64-bit lane arrays to build and take apart. False for any other row. */
+** mov.b64, cvta.to.global, shl.b64 and shr.u64 by an immediate) on the
+** rows' 32-bit halves: vector code with no 64-bit lane arrays to build and
+** take apart. False for any other row. */
 static bool alu64_halves(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
 {
     Opcode op = (Opcode)in->op;
     bool two = op == OP_ADD_S64 || op == OP_SUB_S64;
-    if (!two && op != OP_CVTA_GLOBAL && !(op == OP_MOV_B64 && in->src[0].kind != OPND_SPECIAL)) return false;
+    bool shift = (op == OP_SHL_B64 || op == OP_SHR_U64) && in->src[1].kind == OPND_IMM; /* by one count */
+    if (!two && !shift && op != OP_CVTA_GLOBAL && !(op == OP_MOV_B64 && in->src[0].kind != OPND_SPECIAL)) return false;
     uint32_t tal[WARP_SIZE], tah[WARP_SIZE], tbl[WARP_SIZE], tbh[WARP_SIZE], lo[WARP_SIZE], hi[WARP_SIZE];
     const uint32_t *al, *ah, *bl, *bh;
     src_halves(b, w, &in->src[0], &al, &ah, tal, tah);
-    if (two) {
+    if (shift) {
+        const uint32_t k = in->src[1].value;
+        if (k >= 64) {
+            memset(lo, 0, sizeof lo), memset(hi, 0, sizeof hi);
+        } else if (k >= 32 && op == OP_SHL_B64) {
+            for (int l = 0; l < WARP_SIZE; l++) hi[l] = al[l] << (k - 32), lo[l] = 0;
+        } else if (k >= 32) {
+            for (int l = 0; l < WARP_SIZE; l++) lo[l] = ah[l] >> (k - 32), hi[l] = 0;
+        } else if (k == 0) {
+            memcpy(lo, al, sizeof lo), memcpy(hi, ah, sizeof hi);
+        } else if (op == OP_SHL_B64) {
+            for (int l = 0; l < WARP_SIZE; l++) hi[l] = ah[l] << k | al[l] >> (32 - k), lo[l] = al[l] << k;
+        } else {
+            for (int l = 0; l < WARP_SIZE; l++) lo[l] = al[l] >> k | ah[l] << (32 - k), hi[l] = ah[l] >> k;
+        }
+    } else if (two) {
         src_halves(b, w, &in->src[1], &bl, &bh, tbl, tbh);
         if (op == OP_ADD_S64)
             for (int l = 0; l < WARP_SIZE; l++) lo[l] = al[l] + bl[l], hi[l] = ah[l] + bh[l] + (lo[l] < al[l]);

@@ -314,6 +314,88 @@ START_TEST(test_wide_rows_by_halves)
 }
 END_TEST
 
+/* Shifts by an immediate count (one count for every lane: isa/exec.c's and
+** alu64_halves' vector paths) against the host, for counts on each side of
+** 32 and past the width: shl.b64, shr.u64, shl.b32 and shr.u32. */
+START_TEST(test_shifts_by_immediates)
+{
+    static const unsigned counts[] = { 0, 1, 13, 31, 32, 33, 63, 64, 70 };
+    static const char src[] =
+        PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n"
+        "  .reg .b32 %r<4>;\n  .reg .b64 %rd<8>;\n"
+        "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+        "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, -1640531527;\n  xor.b64 %rd2, %rd2, -7046029254386353131;\n"
+        "  cvt.u32.u64 %r2, %rd2;\n  mul.wide.u32 %rd3, %r1, 216;\n  add.s64 %rd1, %rd1, %rd3;\n"
+        "  shl.b64 %rd4, %rd2, 0;\n  st.global.u64 [%rd1+0], %rd4;\n"
+        "  shr.u64 %rd4, %rd2, 0;\n  st.global.u64 [%rd1+8], %rd4;\n"
+        "  shl.b64 %rd4, %rd2, 1;\n  st.global.u64 [%rd1+16], %rd4;\n"
+        "  shr.u64 %rd4, %rd2, 1;\n  st.global.u64 [%rd1+24], %rd4;\n"
+        "  shl.b64 %rd4, %rd2, 13;\n  st.global.u64 [%rd1+32], %rd4;\n"
+        "  shr.u64 %rd4, %rd2, 13;\n  st.global.u64 [%rd1+40], %rd4;\n"
+        "  shl.b64 %rd4, %rd2, 31;\n  st.global.u64 [%rd1+48], %rd4;\n"
+        "  shr.u64 %rd4, %rd2, 31;\n  st.global.u64 [%rd1+56], %rd4;\n"
+        "  shl.b64 %rd4, %rd2, 32;\n  st.global.u64 [%rd1+64], %rd4;\n"
+        "  shr.u64 %rd4, %rd2, 32;\n  st.global.u64 [%rd1+72], %rd4;\n"
+        "  shl.b64 %rd4, %rd2, 33;\n  st.global.u64 [%rd1+80], %rd4;\n"
+        "  shr.u64 %rd4, %rd2, 33;\n  st.global.u64 [%rd1+88], %rd4;\n"
+        "  shl.b64 %rd4, %rd2, 63;\n  st.global.u64 [%rd1+96], %rd4;\n"
+        "  shr.u64 %rd4, %rd2, 63;\n  st.global.u64 [%rd1+104], %rd4;\n"
+        "  shl.b64 %rd4, %rd2, 64;\n  st.global.u64 [%rd1+112], %rd4;\n"
+        "  shr.u64 %rd4, %rd2, 64;\n  st.global.u64 [%rd1+120], %rd4;\n"
+        "  shl.b64 %rd4, %rd2, 70;\n  st.global.u64 [%rd1+128], %rd4;\n"
+        "  shr.u64 %rd4, %rd2, 70;\n  st.global.u64 [%rd1+136], %rd4;\n"
+        "  shl.b32 %r3, %r2, 0;\n  st.global.u32 [%rd1+144], %r3;\n"
+        "  shr.u32 %r3, %r2, 0;\n  st.global.u32 [%rd1+148], %r3;\n"
+        "  shl.b32 %r3, %r2, 1;\n  st.global.u32 [%rd1+152], %r3;\n"
+        "  shr.u32 %r3, %r2, 1;\n  st.global.u32 [%rd1+156], %r3;\n"
+        "  shl.b32 %r3, %r2, 13;\n  st.global.u32 [%rd1+160], %r3;\n"
+        "  shr.u32 %r3, %r2, 13;\n  st.global.u32 [%rd1+164], %r3;\n"
+        "  shl.b32 %r3, %r2, 31;\n  st.global.u32 [%rd1+168], %r3;\n"
+        "  shr.u32 %r3, %r2, 31;\n  st.global.u32 [%rd1+172], %r3;\n"
+        "  shl.b32 %r3, %r2, 32;\n  st.global.u32 [%rd1+176], %r3;\n"
+        "  shr.u32 %r3, %r2, 32;\n  st.global.u32 [%rd1+180], %r3;\n"
+        "  shl.b32 %r3, %r2, 33;\n  st.global.u32 [%rd1+184], %r3;\n"
+        "  shr.u32 %r3, %r2, 33;\n  st.global.u32 [%rd1+188], %r3;\n"
+        "  shl.b32 %r3, %r2, 63;\n  st.global.u32 [%rd1+192], %r3;\n"
+        "  shr.u32 %r3, %r2, 63;\n  st.global.u32 [%rd1+196], %r3;\n"
+        "  shl.b32 %r3, %r2, 64;\n  st.global.u32 [%rd1+200], %r3;\n"
+        "  shr.u32 %r3, %r2, 64;\n  st.global.u32 [%rd1+204], %r3;\n"
+        "  shl.b32 %r3, %r2, 70;\n  st.global.u32 [%rd1+208], %r3;\n"
+        "  shr.u32 %r3, %r2, 70;\n  st.global.u32 [%rd1+212], %r3;\n"
+        "  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 32 * 216, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint8_t *res = gmem_translate(g, out, 32 * 216);
+    for (uint64_t i = 0; i < 32; i++) {
+        uint64_t x = (i * 2654435769u) ^ 0x9e3779b97f4a7c15ull; /* mul.wide.u32 by -1640531527's bits */
+        uint32_t x32 = (uint32_t)x;
+        const uint8_t *lane = res + i * 216;
+        for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            unsigned k = counts[c];
+            uint64_t shl, shr;
+            uint32_t shl32, shr32;
+            memcpy(&shl, lane + 16 * c, 8);
+            memcpy(&shr, lane + 16 * c + 8, 8);
+            memcpy(&shl32, lane + 144 + 8 * c, 4);
+            memcpy(&shr32, lane + 144 + 8 * c + 4, 4);
+            ck_assert_msg(shl == (k >= 64 ? 0 : x << k), "lane %d shl.b64 %u: %llx", (int)i, k, (unsigned long long)shl);
+            ck_assert_msg(shr == (k >= 64 ? 0 : x >> k), "lane %d shr.u64 %u: %llx", (int)i, k, (unsigned long long)shr);
+            ck_assert_msg(shl32 == (k >= 32 ? 0 : x32 << k), "lane %d shl.b32 %u: %x", (int)i, k, shl32);
+            ck_assert_msg(shr32 == (k >= 32 ? 0 : x32 >> k), "lane %d shr.u32 %u: %x", (int)i, k, shr32);
+        }
+    }
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* trap and a failed assert() stop the kernel at the first lane that runs
 ** them (the fault's kind, lane and, for assert, CUDA's line from the
 ** module's strings); a call of six arguments reaches the device function. */
@@ -610,6 +692,7 @@ int main(void)
     TCase *misc = tcase_create("hints_and_conversions");
     tcase_add_test(misc, test_prefetch_and_wide_cvt);
     tcase_add_test(misc, test_wide_rows_by_halves);
+    tcase_add_test(misc, test_shifts_by_immediates);
     tcase_add_test(misc, test_trap_assert_and_wide_calls);
     tcase_add_test(misc, test_block_scope_and_carries);
     tcase_add_test(misc, test_bar_red);
