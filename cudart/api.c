@@ -188,6 +188,9 @@ cudaError_t api_launch(void *kernel, const void *func, dim3 grid, dim3 block, vo
         return api_leave(rt, cudaErrorInvalidDeviceFunction);
     }
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (api_capturing(rt, stream))
+        return api_leave(rt, cooperative ? api_capture_refuse(rt, "a cooperative launch in a stream capture")
+                                         : api_capture_kernel(rt, stream, k, grid, block, args, smem));
     uint32_t g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
     int err = rt_launch(rt, k, g, b, args, cooperative, smem);
     if (err == cudaErrorIllegalAddress || err == cudaErrorLaunchFailure || err == cudaErrorLaunchTimeout ||
@@ -611,17 +614,30 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 
 /* ------------------------------------------------------- streams and events */
 
+/* A stream or an event with what a capture left in it. */
+static void stream_free(void *p)
+{
+    api_capture_free(&((struct CUstream_st *)p)->cap);
+    free(p);
+}
+
+static void event_free(void *p)
+{
+    api_capture_free(&((struct CUevent_st *)p)->cap);
+    free(p);
+}
+
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
 {
     ENTER(rt);
     if (!pStream) return api_leave(rt, cudaErrorInvalidValue);
     struct CUstream_st *s = calloc(1, sizeof *s);
-    if (!s || !rt_handle_add(rt, s, RT_HANDLE_STREAM)) {
+    if (!s || !rt_handle_add_owned(rt, s, RT_HANDLE_STREAM, stream_free)) {
         free(s);
         return api_leave(rt, cudaErrorMemoryAllocation);
     }
     /* one priority level (launches run one at a time): CUDA clamps to the range */
-    *s = (struct CUstream_st){ flags, 0, ++rt->stream_ids };
+    *s = (struct CUstream_st){ flags, 0, ++rt->stream_ids, { 0 } };
     (void)priority;
     *pStream = s;
     return api_leave(rt, cudaSuccess);
@@ -638,13 +654,14 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     ENTER(rt);
     if (!rt_handle_remove(rt, stream, RT_HANDLE_STREAM)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-    free(stream);
+    stream_free(stream);
     return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     ENTER(rt);
+    if (api_capturing(rt, stream)) return api_leave(rt, cudaErrorStreamCaptureUnsupported); /* its work is not run */
     return api_leave(rt, api_valid_stream(rt, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
@@ -656,6 +673,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     ENTER(rt);
     (void)flags;
     bool ok = api_valid_stream(rt, stream) && api_valid_event(rt, event);
+    if (ok && event->cap.graph) return api_leave(rt, api_capture_wait(rt, stream, event)); /* joins its capture */
     return api_leave(rt, ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
@@ -664,7 +682,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
     ENTER(rt);
     if (!event) return api_leave(rt, cudaErrorInvalidValue);
     struct CUevent_st *e = calloc(1, sizeof *e);
-    if (!e || !rt_handle_add(rt, e, RT_HANDLE_EVENT)) {
+    if (!e || !rt_handle_add_owned(rt, e, RT_HANDLE_EVENT, event_free)) {
         free(e);
         return api_leave(rt, cudaErrorMemoryAllocation);
     }
@@ -679,6 +697,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
     ENTER(rt);
     if (!api_valid_event(rt, event) || !api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (api_capturing(rt, stream)) return api_leave(rt, api_capture_record(rt, event, stream));
+    event->cap.graph = NULL; /* recorded outside a capture again */
     event->e.recorded = true;
     event->e.cycle = rt->clock;
     return api_leave(rt, cudaSuccess);
@@ -722,7 +742,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
     ENTER(rt);
     if (!rt_handle_remove(rt, event, RT_HANDLE_EVENT)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-    free(event);
+    event_free(event);
     return api_leave(rt, cudaSuccess);
 }
 

@@ -11,9 +11,19 @@
 #include "cudart/runtime.h"
 
 /* Streams and events are ours; CUDA only names their structs. The runtime's
-** handle registry knows which are live (rt_handle_live). */
-struct CUstream_st { unsigned flags; int priority; unsigned long long id; };
-struct CUevent_st { RtEvent e; };
+** handle registry knows which are live (rt_handle_live). A stream that is
+** capturing (cudaStreamBeginCapture, or joined to a capture by waiting on
+** one of its events) records its work into `capture` instead of running
+** it, each new node depending on the stream's `tail`; an event recorded in
+** a capture keeps the tail it saw (cudart/api_graph.c). */
+typedef struct {
+    struct CUgraph_st      *graph;   /* NULL: not capturing                     */
+    struct CUgraphNode_st **tail;    /* what the next captured work depends on */
+    uint32_t                ntail, tail_cap;
+    unsigned long long      id;      /* the capture's (cudaStreamGetCaptureInfo) */
+} ApiCapture;
+struct CUstream_st { unsigned flags; int priority; unsigned long long id; ApiCapture cap; };
+struct CUevent_st { RtEvent e; ApiCapture cap; };
 
 /* The simulated device's address space, all of it available to cudaMalloc. */
 #define DEVICE_BYTES ((size_t)(GMEM_LIMIT - GMEM_BASE))
@@ -35,6 +45,24 @@ bool api_valid_stream(const Runtime *rt, cudaStream_t s);
 ** and its kin's checks, the run, and a fault made sticky. */
 cudaError_t api_launch(void *k, const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                        cudaStream_t stream, bool cooperative);
+
+/* Stream capture (cudart/api_graph.c). Whether s is capturing; its work
+** then becomes nodes: a kernel launch (k loaded, args copied by its
+** parameters' sizes), a copy, a memset, a host function. Each returns
+** cudaSuccess or the error the call gives. */
+bool api_capturing(const Runtime *rt, cudaStream_t s);
+int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3 block, void **args, size_t smem);
+int api_capture_copy(Runtime *rt, cudaStream_t s, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+int api_capture_memset(Runtime *rt, cudaStream_t s, void *dst, int value, size_t count);
+int api_capture_host(Runtime *rt, cudaStream_t s, cudaHostFn_t fn, void *user);
+/* Work a capture cannot record: counted as not implemented, refused. */
+int api_capture_refuse(Runtime *rt, const char *what);
+/* cudaEventRecord in a capture (the event keeps the stream's tail), and
+** cudaStreamWaitEvent on such an event (s joins the capture). */
+int api_capture_record(Runtime *rt, cudaEvent_t e, cudaStream_t s);
+int api_capture_wait(Runtime *rt, cudaStream_t s, cudaEvent_t e);
+/* Frees what a capture holds (a stream or event destroyed, the device reset). */
+void api_capture_free(ApiCapture *c);
 
 /* A live event of ours. */
 bool api_valid_event(const Runtime *rt, cudaEvent_t e);

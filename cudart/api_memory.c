@@ -12,6 +12,17 @@
 
 static void *side(Runtime *rt, const void *p, size_t n, bool device, const char *call, const char *which);
 
+/* The stream of an Async form that runs at once: one of ours, and not
+** capturing (a capture records only 1D copies and memsets of these). */
+static cudaError_t async_stream(cudaStream_t stream)
+{
+    ENTER(rt);
+    if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (api_capturing(rt, stream))
+        return api_leave(rt, api_capture_refuse(rt, "a 2D or symbol copy in a stream capture"));
+    return api_leave(rt, cudaSuccess);
+}
+
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     ENTER(rt);
@@ -188,6 +199,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
 {
     ENTER(rt);
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (api_capturing(rt, stream)) return api_leave(rt, api_capture_copy(rt, stream, dst, src, count, kind));
     return api_leave(rt, copy(rt, dst, src, count, kind, "cudaMemcpyAsync"));
 }
 
@@ -216,7 +228,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                               enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    cudaError_t e = cudaStreamQuery(stream); /* the Async forms run at once; their stream must be one */
+    cudaError_t e = async_stream(stream); /* the Async forms run at once; their stream must be one */
     return e ? e : cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -265,14 +277,14 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    cudaError_t e = cudaStreamQuery(stream); /* the Async forms run at once; their stream must be one */
+    cudaError_t e = async_stream(stream); /* the Async forms run at once; their stream must be one */
     return e ? e : cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    cudaError_t e = cudaStreamQuery(stream); /* the Async forms run at once; their stream must be one */
+    cudaError_t e = async_stream(stream); /* the Async forms run at once; their stream must be one */
     return e ? e : cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
@@ -310,8 +322,13 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-    cudaError_t e = cudaStreamQuery(stream); /* the Async forms run at once; their stream must be one */
-    return e ? e : cudaMemset(devPtr, value, count);
+    {
+        ENTER(rt); /* the Async forms run at once; their stream must be one */
+        if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+        if (api_capturing(rt, stream)) return api_leave(rt, api_capture_memset(rt, stream, devPtr, value, count));
+        api_leave(rt, cudaSuccess);
+    }
+    return cudaMemset(devPtr, value, count);
 }
 
 cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count) { return cudaMemset(devPtr, value, count); }

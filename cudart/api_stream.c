@@ -19,6 +19,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
         ENTER(rt);
         if (!fn) return api_leave(rt, cudaErrorInvalidValue);
         if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+        if (api_capturing(rt, stream)) return api_leave(rt, api_capture_host(rt, stream, fn, userData));
         api_leave(rt, cudaSuccess);
     }
     fn(userData);
@@ -38,6 +39,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
         ENTER(rt);
         if (!callback || flags != 0) return api_leave(rt, cudaErrorInvalidValue); /* flags: reserved, 0 */
         if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+        if (api_capturing(rt, stream)) return api_leave(rt, cudaErrorStreamCaptureUnsupported); /* CUDA's rule */
         api_leave(rt, cudaSuccess);
     }
     callback(stream, cudaSuccess, userData);
@@ -60,6 +62,8 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
     {
         ENTER(rt);
         if (!api_valid_stream(rt, hStream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+        if (api_capturing(rt, hStream))
+            return api_leave(rt, api_capture_refuse(rt, "cudaMallocAsync in a stream capture (a memory node)"));
         api_leave(rt, cudaSuccess);
     }
     return cudaMalloc(devPtr, size);
@@ -75,6 +79,8 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
     {
         ENTER(rt);
         if (!api_valid_stream(rt, hStream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+        if (api_capturing(rt, hStream))
+            return api_leave(rt, api_capture_refuse(rt, "cudaFreeAsync in a stream capture (a memory node)"));
         api_leave(rt, cudaSuccess);
     }
     return cudaFree(devPtr);
@@ -97,7 +103,7 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
 /* The default stream's names have the flags and id 0; ours their own. */
 static const struct CUstream_st *stream_of(cudaStream_t s)
 {
-    static const struct CUstream_st DEFAULT = { cudaStreamDefault, 0, 0 };
+    static const struct CUstream_st DEFAULT = { cudaStreamDefault, 0, 0, { 0 } };
     return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread ? &DEFAULT : s;
 }
 

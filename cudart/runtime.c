@@ -602,12 +602,14 @@ bool rt_free_managed(Runtime *rt, uint32_t addr)
 
 /* ------------------------------------------------------------------- handles */
 
-bool rt_handle_add(Runtime *rt, void *ptr, RtHandleKind kind)
+bool rt_handle_add_owned(Runtime *rt, void *ptr, RtHandleKind kind, void (*destroy)(void *ptr))
 {
     if (!grow_array((void **)&rt->handles, &rt->handles_cap, rt->nhandles + 1, sizeof *rt->handles)) return false;
-    rt->handles[rt->nhandles++] = (RtHandle){ ptr, kind };
+    rt->handles[rt->nhandles++] = (RtHandle){ ptr, kind, destroy };
     return true;
 }
+
+bool rt_handle_add(Runtime *rt, void *ptr, RtHandleKind kind) { return rt_handle_add_owned(rt, ptr, kind, NULL); }
 
 static int32_t handle_index(const Runtime *rt, const void *ptr, RtHandleKind kind)
 {
@@ -655,7 +657,10 @@ void rt_reset(Runtime *rt)
 {
     if (!rt->ready) return;
     while (rt->nmanaged) rt_free_managed(rt, rt->managed[0].addr);
-    for (uint32_t i = 0; i < rt->nhandles; i++) free(rt->handles[i].ptr); /* streams, events, pinned memory */
+    for (uint32_t i = 0; i < rt->nhandles; i++) { /* streams, events, pinned memory, graphs */
+        if (rt->handles[i].destroy) rt->handles[i].destroy(rt->handles[i].ptr);
+        else free(rt->handles[i].ptr);
+    }
     rt->nhandles = 0;
     gmem_destroy(rt->gmem);
     gpu_session_destroy(rt->session);

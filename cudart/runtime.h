@@ -111,10 +111,11 @@ typedef struct {
 /* What the program holds a pointer to: our streams and events, and pinned
 ** host memory. Calls look a handle up here before they touch it, so a
 ** destroyed, freed or made-up one is an error, not a read of freed memory. */
-typedef enum { RT_HANDLE_STREAM, RT_HANDLE_EVENT, RT_HANDLE_PINNED } RtHandleKind;
+typedef enum { RT_HANDLE_STREAM, RT_HANDLE_EVENT, RT_HANDLE_PINNED, RT_HANDLE_GRAPH, RT_HANDLE_GRAPH_EXEC } RtHandleKind;
 typedef struct {
     void        *ptr;
     RtHandleKind kind;
+    void       (*destroy)(void *ptr); /* what cudaDeviceReset frees it with (NULL: free) */
 } RtHandle;
 
 typedef struct {
@@ -152,6 +153,7 @@ typedef struct {
                                      cudaProfilerStart/Stop say (profile_range) */
     bool            profile_range;
     uint64_t        stream_ids;   /* cudaStreamGetId's ids given out so far     */
+    uint64_t        capture_ids;  /* stream captures begun so far               */
     uint32_t        threads;
     bool            threads_exact; /* GPUSIM_THREADS_EXACT: not fitted to the host */
     uint64_t        api_calls;
@@ -229,6 +231,8 @@ bool rt_free_managed(Runtime *rt, uint32_t addr);
 /* The handle registry: add (false when out of memory), whether ptr is a
 ** live handle of that kind, and remove (false when it was not one). */
 bool rt_handle_add(Runtime *rt, void *ptr, RtHandleKind kind);
+/* ... one that cudaDeviceReset frees with destroy (it owns more than ptr). */
+bool rt_handle_add_owned(Runtime *rt, void *ptr, RtHandleKind kind, void (*destroy)(void *ptr));
 bool rt_handle_live(const Runtime *rt, const void *ptr, RtHandleKind kind);
 bool rt_handle_remove(Runtime *rt, const void *ptr, RtHandleKind kind);
 

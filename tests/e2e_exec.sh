@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams; do
+for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -133,7 +133,7 @@ e2e_run exec --gpu h200 "$X/errors.cu"
 expect_err "a fault is reported as a sanitizer would" "out-of-bounds global access of 4 bytes .* after the end of buffer 'cudaMalloc #1"
 expect_err "the fault names the kernel and thread" "by thread \(0,0,0\) of block \(0,0,0\)"
 expect_err "the fault leads with the CUDA line and its text" "tests/exec/errors.cu:8: __global__ void store\(int\* p, int i, int v\) \{ p\[i\] = v; \}$"
-expect_err "an unimplemented call is listed at exit" "called cudaGraphCreate, which gpusim does not implement \(1 call"
+expect_err "an unimplemented call is listed at exit" "called cudaMemPoolCreate, which gpusim does not implement \(1 call"
 expect_err "a bad copy says which range" "cudaMemcpy: source range .* is not inside one device allocation"
 # an untimed launch's fault names the saved PTX's line too (it named '?')
 e2e_run exec --gpu h200 --kernels '^none$' "$X/errors.cu"
@@ -228,6 +228,10 @@ expect_err "a bad --profile-from-start says what it takes" "takes on or off, not
 # the cluster launch streams.cu tries is refused and listed at exit
 e2e_run exec --gpu h200 "$X/streams.cu"
 expect_err "a cluster launch is named as not implemented" "called cudaLaunchKernelExC with a thread-block cluster, which gpusim does not implement \(1 call"
+
+# a graph's kernels are launches of their own in the report (3 replays of a capture)
+e2e_run exec --gpu h200 "$X/graphs.cu"
+expect_err "a graph's kernel launches are reported one by one" "^  add_one +3 +8 +128"
 
 # --threads: the same report, byte for byte
 "$GPUSIM" exec --gpu h200 "$X/divergence.cu" >"$TMP/t1.out" 2>"$TMP/t1.err"

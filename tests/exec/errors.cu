@@ -35,8 +35,9 @@ int main() {
   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
   EXPECT_ERR(cudaDeviceSynchronize(), cudaSuccess);
 
-  cudaGraph_t graph;
-  EXPECT_ERR(cudaGraphCreate(&graph, 0), cudaErrorNotSupported);
+  cudaMemPool_t pool;
+  cudaMemPoolProps props = {};
+  EXPECT_ERR(cudaMemPoolCreate(&pool, &props), cudaErrorNotSupported);
   cudaGetLastError();
 
   store<<<1, 1>>>(d, 5, 42);
