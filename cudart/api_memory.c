@@ -369,3 +369,129 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
     return api_leave(rt, cudaSuccess);
 }
 
+
+/* ------------------------------------------------- 3D, peer, registered */
+
+/* Rows padded to 512 bytes, as cudaMallocPitch. */
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
+{
+    if (!pitchedDevPtr) return api_fail(cudaErrorInvalidValue);
+    size_t pitch = 0;
+    void *p = NULL;
+    cudaError_t e = cudaMallocPitch(&p, &pitch, extent.width, extent.height * extent.depth);
+    if (e) return e;
+    *pitchedDevPtr = (struct cudaPitchedPtr){ .ptr = p, .pitch = pitch, .xsize = extent.width, .ysize = extent.height };
+    return cudaSuccess;
+}
+
+/* Pitched pointers only: a CUDA array on either side is not implemented.
+** Each slice is a 2D copy. */
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
+{
+    if (!p) return api_fail(cudaErrorInvalidValue);
+    if (p->srcArray || p->dstArray) return (cudaError_t)rt_api_missing("cudaMemcpy3D with a CUDA array");
+    const struct cudaPitchedPtr *d = &p->dstPtr, *s = &p->srcPtr;
+    char *dst = (char *)d->ptr + (p->dstPos.z * d->ysize + p->dstPos.y) * d->pitch + p->dstPos.x;
+    const char *src = (const char *)s->ptr + (p->srcPos.z * s->ysize + p->srcPos.y) * s->pitch + p->srcPos.x;
+    for (size_t z = 0; z < p->extent.depth; z++) {
+        cudaError_t e = cudaMemcpy2D(dst + z * d->pitch * d->ysize, d->pitch, src + z * s->pitch * s->ysize, s->pitch,
+                                     p->extent.width, p->extent.height, p->kind);
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+    cudaError_t e = async_stream(stream);
+    return e ? e : cudaMemcpy3D(p);
+}
+
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
+{
+    for (size_t z = 0; z < extent.depth; z++) {
+        cudaError_t e = cudaMemset2D((char *)pitchedDevPtr.ptr + z * pitchedDevPtr.pitch * pitchedDevPtr.ysize,
+                                     pitchedDevPtr.pitch, value, extent.width, extent.height);
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                              cudaStream_t stream)
+{
+    cudaError_t e = async_stream(stream);
+    return e ? e : cudaMemset3D(pitchedDevPtr, value, extent);
+}
+
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream)
+{
+    cudaError_t e = async_stream(stream);
+    return e ? e : cudaMemset2D(devPtr, pitch, value, width, height);
+}
+
+cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p) { return cudaMemcpy3D(p); }
+cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+    return cudaMemcpy3DAsync(p, stream);
+}
+cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
+{
+    return cudaMemset3D(pitchedDevPtr, value, extent);
+}
+cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                                   cudaStream_t stream)
+{
+    return cudaMemset3DAsync(pitchedDevPtr, value, extent, stream);
+}
+cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                                   cudaStream_t stream)
+{
+    return cudaMemset2DAsync(devPtr, pitch, value, width, height, stream);
+}
+
+/* One device: a peer copy is a copy within it. */
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
+{
+    if (dstDevice != 0 || srcDevice != 0) return api_fail(cudaErrorInvalidDevice);
+    return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                cudaStream_t stream)
+{
+    if (dstDevice != 0 || srcDevice != 0) return api_fail(cudaErrorInvalidDevice);
+    return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
+}
+
+/* Registered host memory is pinned host memory, as cudaMallocHost's: kept
+** track of (so that registering twice, or unregistering what was not, is
+** CUDA's error), never freed by the runtime. Mapping it into the device's
+** space (cudaHostRegisterMapped, I/O memory) is not implemented. */
+static void not_ours(void *p) { (void)p; }
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+    ENTER(rt);
+    if (!ptr || size == 0 || (flags & ~(unsigned)(cudaHostRegisterPortable | cudaHostRegisterMapped |
+                                                   cudaHostRegisterIoMemory | cudaHostRegisterReadOnly)))
+        return api_leave(rt, cudaErrorInvalidValue);
+    if (flags & (cudaHostRegisterMapped | cudaHostRegisterIoMemory)) {
+        rt_missing(rt, "cudaHostRegister with cudaHostRegisterMapped or cudaHostRegisterIoMemory (device access to host memory)");
+        return api_leave(rt, cudaErrorNotSupported);
+    }
+    if (rt_handle_live(rt, ptr, RT_HANDLE_REGISTERED)) return api_leave(rt, cudaErrorHostMemoryAlreadyRegistered);
+    if (!rt_handle_add_owned(rt, ptr, RT_HANDLE_REGISTERED, not_ours)) return api_leave(rt, cudaErrorMemoryAllocation);
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+    ENTER(rt);
+    if (!rt_handle_remove(rt, ptr, RT_HANDLE_REGISTERED)) return api_leave(rt, cudaErrorHostMemoryNotRegistered);
+    return api_leave(rt, cudaSuccess);
+}

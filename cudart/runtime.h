@@ -111,7 +111,10 @@ typedef struct {
 /* What the program holds a pointer to: our streams and events, and pinned
 ** host memory. Calls look a handle up here before they touch it, so a
 ** destroyed, freed or made-up one is an error, not a read of freed memory. */
-typedef enum { RT_HANDLE_STREAM, RT_HANDLE_EVENT, RT_HANDLE_PINNED, RT_HANDLE_GRAPH, RT_HANDLE_GRAPH_EXEC } RtHandleKind;
+typedef enum {
+    RT_HANDLE_STREAM, RT_HANDLE_EVENT, RT_HANDLE_PINNED, RT_HANDLE_GRAPH, RT_HANDLE_GRAPH_EXEC,
+    RT_HANDLE_REGISTERED /* cudaHostRegister: the program's memory, never freed by the runtime */
+} RtHandleKind;
 typedef struct {
     void        *ptr;
     RtHandleKind kind;
