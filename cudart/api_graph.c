@@ -367,9 +367,13 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
     ENTER(rt);
     if (!rt_handle_remove(rt, graph, RT_HANDLE_GRAPH)) return api_leave(rt, cudaErrorInvalidValue);
-    for (uint32_t i = 0; i < rt->nhandles; i++) /* a stream still capturing into it stops */
-        if (rt->handles[i].kind == RT_HANDLE_STREAM && ((struct CUstream_st *)rt->handles[i].ptr)->cap.graph == graph)
-            ((struct CUstream_st *)rt->handles[i].ptr)->cap.graph = NULL;
+    for (uint32_t i = 0; i < rt->nhandles; i++) { /* a stream still capturing into it stops; its events are plain */
+        RtHandle *h = &rt->handles[i];
+        if (h->kind == RT_HANDLE_STREAM && ((struct CUstream_st *)h->ptr)->cap.graph == graph)
+            ((struct CUstream_st *)h->ptr)->cap.graph = NULL;
+        if (h->kind == RT_HANDLE_EVENT && ((struct CUevent_st *)h->ptr)->cap.graph == graph)
+            ((struct CUevent_st *)h->ptr)->cap.graph = NULL;
+    }
     graph_free(graph);
     return api_leave(rt, cudaSuccess);
 }

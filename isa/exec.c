@@ -21,8 +21,6 @@ const uint32_t EXEC_NIBBLE_LANES[16][4] = {
 #undef NL
 };
 
-#define lanes_from_mask exec_lanes_from_mask
-
 /* Lane l's bytes at ptr[0] + l * width for every lane: one vector loop
 ** (any differing bit of any lane), no early exit. */
 static inline bool lanes_consecutive(uint8_t *const ptr[WARP_SIZE], uint32_t width)
@@ -42,7 +40,7 @@ static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
         return;
     }
     uint32_t mw[WARP_SIZE];
-    lanes_from_mask(m, mw);
+    exec_lanes_from_mask(m, mw);
     for (int l = 0; l < WARP_SIZE; l++) D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
 }
 
@@ -59,7 +57,7 @@ static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
             }                                                             \
         } else {                                                          \
             uint32_t mw[WARP_SIZE];                                       \
-            lanes_from_mask(m, mw);                                       \
+            exec_lanes_from_mask(m, mw);                                  \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
                 uint32_t x = A[l];                                        \
                 uint32_t v = (EXPR);                                      \
@@ -79,7 +77,7 @@ static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
             }                                                             \
         } else {                                                          \
             uint32_t mw[WARP_SIZE];                                       \
-            lanes_from_mask(m, mw);                                       \
+            exec_lanes_from_mask(m, mw);                                  \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
                 uint32_t x = A[l], y = B[l];                              \
                 uint32_t v = (EXPR);                                      \
@@ -100,7 +98,7 @@ static inline void fill_lanes(uint32_t *D, uint32_t v, uint32_t m)
             }                                                             \
         } else {                                                          \
             uint32_t mw[WARP_SIZE];                                       \
-            lanes_from_mask(m, mw);                                       \
+            exec_lanes_from_mask(m, mw);                                  \
             for (int l = 0; l < WARP_SIZE; l++) {                         \
                 uint32_t x = A[l], y = B[l], z = C[l];                    \
                 uint32_t v = (EXPR);                                      \
@@ -152,7 +150,7 @@ static void fma_lanes(uint32_t *D, const uint32_t *A, const uint32_t *B, const u
         return;
     }
     uint32_t mw[WARP_SIZE];
-    lanes_from_mask(m, mw);
+    exec_lanes_from_mask(m, mw);
     for (int l = 0; l < WARP_SIZE; l++) {
         uint32_t v = bits_of_f32(fmaf(bits_f32(A[l]), bits_f32(B[l]), bits_f32(C[l])));
         D[l] = (v & mw[l]) | (D[l] & ~mw[l]);
@@ -324,7 +322,7 @@ static bool addresses64(const ExecBlock *b, const WarpExec *w, const Instr *in, 
     if (o->kind == OPND_REG) {
         const uint32_t *lo = w->r[o->index], *hi = w->r[o->index + 1];
         uint32_t mw[WARP_SIZE];
-        lanes_from_mask(m, mw);
+        exec_lanes_from_mask(m, mw);
         for (int l = 0; l < WARP_SIZE; l++) {
             uint64_t a = ((uint64_t)hi[l] << 32 | lo[l]) + offset;
             out->addr[l] = (uint32_t)a;
@@ -450,9 +448,9 @@ static bool resolve_generic(ExecOut *out, uint32_t m)
     return true;
 }
 
-/* Host pointers of the access in the memory that the opcode's row names. */
-/* ... and, unless whole is NULL, *whole: every lane active, each lane's
-** bytes following the previous lane's (the coalesced case: rows copy whole). */
+/* Host pointers of the access in the memory that the opcode's row names,
+** and, unless whole is NULL, *whole: every lane active, each lane's bytes
+** following the previous lane's (the coalesced case: rows copy whole). */
 static bool map_space(const ExecBlock *b, const WarpExec *w, MemSpace space, uint32_t m, uint32_t width, ExecOut *out,
                       uint8_t *ptr[WARP_SIZE], bool *whole)
 {
