@@ -22,6 +22,7 @@ __global__ void uses_shared(int* out) {
 }
 __device__ int table[16];
 static void host_function() {}
+static void CUDART_CB no_callback(cudaStream_t, cudaError_t, void*) {}
 
 static int failures = 0;
 static bool on_gpusim = false;
@@ -144,10 +145,33 @@ int main() {
   ROW("query-not-recorded", cudaEventQuery(never), cudaSuccess);
   ROW("synchronize-not-recorded", cudaEventSynchronize(never), cudaSuccess);
   ROW("wait-not-recorded", cudaStreamWaitEvent(s2, never, 0), cudaSuccess);
+  ROW("host-function-null", cudaLaunchHostFunc(s1, nullptr, nullptr), cudaErrorInvalidValue);
+  ROW("callback-flags", cudaStreamAddCallback(s1, no_callback, nullptr, 1), cudaErrorInvalidValue);
+
+  // ---- graphs and capture (each capture ended unchecked: a failed call may have ended it)
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ROW("end-capture-not-capturing", cudaStreamEndCapture(s1, &graph), cudaErrorIllegalState);
+  ROW("begin-capture-legacy", cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal),
+      cudaErrorStreamCaptureUnsupported);
+  CUDA_CHECK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal));
+  ROW("begin-capture-twice", cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal), cudaErrorIllegalState);
+  graph = nullptr;
+  cudaStreamEndCapture(s1, &graph);
+  if (graph) cudaGraphDestroy(graph);
+  cudaGetLastError();
+  ROW("graph-create-flags", cudaGraphCreate(&graph, 1), cudaErrorInvalidValue);
+  ROW("instantiate-null-graph", cudaGraphInstantiate(&exec, nullptr, 0), cudaErrorInvalidValue);
+
+  // ---- registered host memory, peer copies
+  ROW("host-unregister-unknown", cudaHostUnregister(h), cudaErrorHostMemoryNotRegistered);
+  ROW("peer-copy-device", cudaMemcpyPeer(d, 1, spare, 0, 4), cudaErrorInvalidDevice);
   CUDA_CHECK(cudaStreamDestroy(s2));
   CUDA_CHECK(cudaEventDestroy(never));
   if (on_gpusim) {  // undefined behaviour in CUDA: a destroyed handle
     ROW("stream-destroyed-twice", cudaStreamDestroy(s2), cudaErrorInvalidResourceHandle);
+    void* async_ptr = nullptr;
+    ROW("malloc-async-destroyed-stream", cudaMallocAsync(&async_ptr, 4, s2), cudaErrorInvalidResourceHandle);
     LAUNCH_ROW("launch-destroyed-stream", (store<<<1, 1, 0, s2>>>(d, 0, 1)),
                cudaErrorInvalidResourceHandle);
     ROW("record-destroyed-stream", cudaEventRecord(a, s2), cudaErrorInvalidResourceHandle);
