@@ -174,13 +174,18 @@ static struct CUgraphNode_st *capture_node(cudaStream_t s, NodeKind kind)
     return node;
 }
 
+/* The launch's parameters are taken first: a launch the kernel refuses
+** leaves no node behind. */
 int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3 block, void **args, size_t smem)
 {
-    (void)rt;
+    struct CUgraphNode_st made = { 0 };
+    int err = kernel_params(rt, &made, k->host_fun, args);
+    if (err) return err;
     struct CUgraphNode_st *node = capture_node(s, NODE_KERNEL);
     if (!node) return cudaErrorMemoryAllocation;
+    node->u.kernel = made.u.kernel;
     node->u.kernel.grid = grid, node->u.kernel.block = block, node->u.kernel.smem = smem;
-    return kernel_params(rt, node, k->host_fun, args);
+    return cudaSuccess;
 }
 
 static void copy_1d(struct CUgraphNode_st *node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
@@ -705,9 +710,10 @@ static cudaError_t run_node(const struct CUgraphNode_st *node, cudaStream_t stre
         {
             ENTER(rt);
             RtKernel *k = rt_find_kernel(rt, node->u.kernel.func);
-            const Kernel *kk = k ? k->kernel : NULL; /* loaded when the node was made */
-            for (uint32_t i = 0; kk && i < kk->nparams && i < ISA_MAX_PARAMS; i++)
-                args[i] = (uint8_t *)node->u.kernel.params + kk->params[i].offset;
+            int err = k ? rt_load_kernel(rt, k) : cudaErrorInvalidDeviceFunction; /* loaded when the node was made */
+            if (err) return api_leave(rt, err);
+            for (uint32_t i = 0; i < k->kernel->nparams && i < ISA_MAX_PARAMS; i++)
+                args[i] = (uint8_t *)node->u.kernel.params + k->kernel->params[i].offset;
             api_leave(rt, cudaSuccess);
         }
         return api_launch(NULL, node->u.kernel.func, node->u.kernel.grid, node->u.kernel.block, args, node->u.kernel.smem,

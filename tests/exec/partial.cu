@@ -24,6 +24,22 @@ int main() {
   talk<<<1, 32>>>(d, 5, 0);  // never runs: no texture object needed
   cudaError_t e = cudaGetLastError();
   std::printf("talk: %s\n", cudaGetErrorName(e));
+  // captured into a graph, its launch fails alike and leaves no node behind
+  cudaStream_t s;
+  cudaGraph_t graph;
+  CUDA_CHECK(cudaStreamCreate(&s));
+  CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  talk<<<1, 32, 0, s>>>(d, 5, 0);
+  e = cudaGetLastError();
+  twice<<<(n + 127) / 128, 128, 0, s>>>(d, n);
+  CUDA_CHECK_LAST();
+  CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+  size_t nodes = 0;
+  CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
+  std::printf("captured talk: %s, %zu node\n", cudaGetErrorName(e), nodes);
+  ok = ok && nodes == 1;
+  CUDA_CHECK(cudaGraphDestroy(graph));
+  CUDA_CHECK(cudaStreamDestroy(s));
   CUDA_CHECK(cudaFree(d));
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
