@@ -114,7 +114,7 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
     *ptr = NULL;
     if (size == 0) return api_leave(rt, cudaSuccess);
     void *p = malloc(size);
-    if (!p || !rt_handle_add(rt, p, RT_HANDLE_PINNED)) {
+    if (!p || !rt_handle_add_host(rt, p, RT_HANDLE_PINNED, size, NULL)) {
         free(p);
         return api_leave(rt, cudaErrorMemoryAllocation);
     }
@@ -361,6 +361,9 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
     } else if (is_device(rt, ptr)) {
         attributes->type = cudaMemoryTypeDevice;
         attributes->devicePointer = (void *)ptr;
+    } else if (rt_handle_inside(rt, ptr, RT_HANDLE_PINNED) || rt_handle_inside(rt, ptr, RT_HANDLE_REGISTERED)) {
+        attributes->type = cudaMemoryTypeHost; /* pinned; not mapped for kernels: no device pointer */
+        attributes->hostPointer = (void *)ptr;
     } else {
         attributes->type = cudaMemoryTypeUnregistered;
         attributes->hostPointer = (void *)ptr;
@@ -485,7 +488,7 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
         return api_leave(rt, cudaErrorNotSupported);
     }
     if (rt_handle_live(rt, ptr, RT_HANDLE_REGISTERED)) return api_leave(rt, cudaErrorHostMemoryAlreadyRegistered);
-    if (!rt_handle_add_owned(rt, ptr, RT_HANDLE_REGISTERED, not_ours)) return api_leave(rt, cudaErrorMemoryAllocation);
+    if (!rt_handle_add_host(rt, ptr, RT_HANDLE_REGISTERED, size, not_ours)) return api_leave(rt, cudaErrorMemoryAllocation);
     return api_leave(rt, cudaSuccess);
 }
 

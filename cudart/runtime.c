@@ -602,11 +602,25 @@ bool rt_free_managed(Runtime *rt, uint32_t addr)
 
 /* ------------------------------------------------------------------- handles */
 
-bool rt_handle_add_owned(Runtime *rt, void *ptr, RtHandleKind kind, void (*destroy)(void *ptr))
+bool rt_handle_add_host(Runtime *rt, void *ptr, RtHandleKind kind, size_t bytes, void (*destroy)(void *ptr))
 {
     if (!grow_array((void **)&rt->handles, &rt->handles_cap, rt->nhandles + 1, sizeof *rt->handles)) return false;
-    rt->handles[rt->nhandles++] = (RtHandle){ ptr, kind, destroy };
+    rt->handles[rt->nhandles++] = (RtHandle){ ptr, kind, destroy, bytes };
     return true;
+}
+
+bool rt_handle_add_owned(Runtime *rt, void *ptr, RtHandleKind kind, void (*destroy)(void *ptr))
+{
+    return rt_handle_add_host(rt, ptr, kind, 0, destroy);
+}
+
+bool rt_handle_inside(const Runtime *rt, const void *p, RtHandleKind kind)
+{
+    for (uint32_t i = 0; i < rt->nhandles; i++) {
+        const RtHandle *h = &rt->handles[i];
+        if (h->kind == kind && (uintptr_t)p >= (uintptr_t)h->ptr && (uintptr_t)p - (uintptr_t)h->ptr < h->bytes) return true;
+    }
+    return false;
 }
 
 bool rt_handle_add(Runtime *rt, void *ptr, RtHandleKind kind) { return rt_handle_add_owned(rt, ptr, kind, NULL); }

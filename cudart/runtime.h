@@ -119,6 +119,7 @@ typedef struct {
     void        *ptr;
     RtHandleKind kind;
     void       (*destroy)(void *ptr); /* what cudaDeviceReset frees it with (NULL: free) */
+    size_t       bytes;               /* host memory (pinned, registered): its size   */
 } RtHandle;
 
 typedef struct {
@@ -236,6 +237,10 @@ bool rt_free_managed(Runtime *rt, uint32_t addr);
 bool rt_handle_add(Runtime *rt, void *ptr, RtHandleKind kind);
 /* ... one that cudaDeviceReset frees with destroy (it owns more than ptr). */
 bool rt_handle_add_owned(Runtime *rt, void *ptr, RtHandleKind kind, void (*destroy)(void *ptr));
+/* Host memory of `bytes` (pinned or registered), and whether p is inside
+** such memory of that kind. */
+bool rt_handle_add_host(Runtime *rt, void *ptr, RtHandleKind kind, size_t bytes, void (*destroy)(void *ptr));
+bool rt_handle_inside(const Runtime *rt, const void *p, RtHandleKind kind);
 bool rt_handle_live(const Runtime *rt, const void *ptr, RtHandleKind kind);
 bool rt_handle_remove(Runtime *rt, const void *ptr, RtHandleKind kind);
 

@@ -1,7 +1,8 @@
 // memory3d.cu -- pitched 3D memory: cudaMalloc3D, cudaMemcpy3D both ways
 // (a sub-box at an offset back to the host), cudaMemset3D of a sub-box,
 // cudaMemset2DAsync; a peer copy on the one device; registered host memory
-// (registering twice and unregistering what was not are CUDA's errors).
+// (registering twice and unregistering what was not are CUDA's errors) and
+// the pointer attributes of pinned memory.
 // Checked on the host; prints PASS.
 #include "common.cuh"
 
@@ -94,7 +95,17 @@ int main() {
   CUDA_CHECK(cudaMemcpyAsync(pinned.data(), copy, pinned.size() * sizeof(int), cudaMemcpyDeviceToHost, s));
   CUDA_CHECK(cudaStreamSynchronize(s));
   EXPECT(pinned[0] == 0, "a copy into registered memory: %d", pinned[0]);
+  cudaPointerAttributes attr;
+  CUDA_CHECK(cudaPointerGetAttributes(&attr, pinned.data() + 10));  // inside the registered range
+  EXPECT(attr.type == cudaMemoryTypeHost, "registered memory's type: %d", (int)attr.type);
+  int* host_alloc = nullptr;
+  CUDA_CHECK(cudaMallocHost(&host_alloc, 64));
+  CUDA_CHECK(cudaPointerGetAttributes(&attr, host_alloc + 3));
+  EXPECT(attr.type == cudaMemoryTypeHost, "cudaMallocHost memory's type: %d", (int)attr.type);
+  CUDA_CHECK(cudaFreeHost(host_alloc));
   CUDA_CHECK(cudaHostUnregister(pinned.data()));
+  CUDA_CHECK(cudaPointerGetAttributes(&attr, pinned.data()));
+  EXPECT(attr.type == cudaMemoryTypeUnregistered, "unregistered memory's type: %d", (int)attr.type);
   EXPECT(cudaHostUnregister(pinned.data()) == cudaErrorHostMemoryNotRegistered,
          "unregistering twice was not cudaErrorHostMemoryNotRegistered");
   cudaGetLastError();
