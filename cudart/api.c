@@ -661,7 +661,10 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     ENTER(rt);
-    if (api_capturing(rt, stream)) return api_leave(rt, cudaErrorStreamCaptureUnsupported); /* its work is not run */
+    if (api_capturing(rt, stream)) { /* its work is not run: CUDA's rule, and the capture is broken */
+        api_capture_invalidate(stream);
+        return api_leave(rt, cudaErrorStreamCaptureUnsupported);
+    }
     return api_leave(rt, api_valid_stream(rt, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 

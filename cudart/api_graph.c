@@ -50,6 +50,7 @@ struct CUgraphNode_st {
 struct CUgraph_st {
     struct CUgraphNode_st **nodes;
     uint32_t                n, cap;
+    bool                    invalidated; /* its capture broke a rule: ended without a graph */
 };
 
 struct CUgraphExec_st {
@@ -166,7 +167,8 @@ static bool tail_set(ApiCapture *c, struct CUgraphNode_st *const *nodes, uint32_
     return true;
 }
 
-/* A node of the stream's capture after its tail, which it becomes. */
+/* A node of the stream's capture after its tail, which it becomes (the
+** capture is not invalidated: the callers check). */
 static struct CUgraphNode_st *capture_node(cudaStream_t s, NodeKind kind)
 {
     struct CUgraphNode_st *node = node_add(s->cap.graph, kind, s->cap.tail, s->cap.ntail);
@@ -178,6 +180,7 @@ static struct CUgraphNode_st *capture_node(cudaStream_t s, NodeKind kind)
 ** leaves no node behind. */
 int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3 block, void **args, size_t smem)
 {
+    if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st made = { 0 };
     int err = kernel_params(rt, &made, k->host_fun, args);
     if (err) return err;
@@ -198,6 +201,7 @@ static void copy_1d(struct CUgraphNode_st *node, void *dst, const void *src, siz
 int api_capture_copy(Runtime *rt, cudaStream_t s, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
     (void)rt;
+    if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st *node = capture_node(s, NODE_MEMCPY);
     if (!node) return cudaErrorMemoryAllocation;
     copy_1d(node, dst, src, count, kind);
@@ -207,6 +211,7 @@ int api_capture_copy(Runtime *rt, cudaStream_t s, void *dst, const void *src, si
 int api_capture_memset(Runtime *rt, cudaStream_t s, void *dst, int value, size_t count)
 {
     (void)rt;
+    if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st *node = capture_node(s, NODE_MEMSET);
     if (!node) return cudaErrorMemoryAllocation;
     node->u.set.dst = dst, node->u.set.value = (unsigned char)value, node->u.set.element = 1;
@@ -217,10 +222,16 @@ int api_capture_memset(Runtime *rt, cudaStream_t s, void *dst, int value, size_t
 int api_capture_host(Runtime *rt, cudaStream_t s, cudaHostFn_t fn, void *user)
 {
     (void)rt;
+    if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st *node = capture_node(s, NODE_HOST);
     if (!node) return cudaErrorMemoryAllocation;
     node->u.host.fn = fn, node->u.host.user = user;
     return cudaSuccess;
+}
+
+void api_capture_invalidate(cudaStream_t s)
+{
+    s->cap.graph->invalidated = true;
 }
 
 int api_capture_refuse(Runtime *rt, const char *what)
@@ -292,8 +303,21 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
     for (uint32_t i = 0; i < rt->nhandles; i++) /* its events are plain ones from now on */
         if (rt->handles[i].kind == RT_HANDLE_EVENT && ((struct CUevent_st *)rt->handles[i].ptr)->cap.graph == g)
             ((struct CUevent_st *)rt->handles[i].ptr)->cap.graph = NULL;
+    if (g->invalidated) { /* the graph goes with it */
+        *pGraph = NULL;
+        rt_handle_remove(rt, g, RT_HANDLE_GRAPH);
+        graph_free(g);
+        return api_leave(rt, cudaErrorStreamCaptureInvalidated);
+    }
     *pGraph = g;
     return api_leave(rt, cudaSuccess);
+}
+
+/* What cudaStreamIsCapturing and cudaStreamGetCaptureInfo say of s. */
+static enum cudaStreamCaptureStatus capture_status(const Runtime *rt, cudaStream_t s)
+{
+    if (!api_capturing(rt, s)) return cudaStreamCaptureStatusNone;
+    return s->cap.graph->invalidated ? cudaStreamCaptureStatusInvalidated : cudaStreamCaptureStatusActive;
 }
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
@@ -301,7 +325,7 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureSta
     ENTER(rt);
     if (!pCaptureStatus) return api_leave(rt, cudaErrorInvalidValue);
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-    *pCaptureStatus = api_capturing(rt, stream) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    *pCaptureStatus = capture_status(rt, stream);
     return api_leave(rt, cudaSuccess);
 }
 
@@ -314,7 +338,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCapture
     if (!captureStatus_out) return api_leave(rt, cudaErrorInvalidValue);
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     bool on = api_capturing(rt, stream);
-    *captureStatus_out = on ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    *captureStatus_out = capture_status(rt, stream);
     if (id_out && on) *id_out = stream->cap.id;
     if (graph_out && on) *graph_out = stream->cap.graph;
     if (dependencies_out && on) *dependencies_out = (const cudaGraphNode_t *)stream->cap.tail;

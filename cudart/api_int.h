@@ -55,6 +55,9 @@ int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3
 int api_capture_copy(Runtime *rt, cudaStream_t s, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 int api_capture_memset(Runtime *rt, cudaStream_t s, void *dst, int value, size_t count);
 int api_capture_host(Runtime *rt, cudaStream_t s, cudaHostFn_t fn, void *user);
+/* A rule of capture broken on s (a synchronization of it): its capture
+** records nothing more and ends without a graph, as CUDA's does. */
+void api_capture_invalidate(cudaStream_t s);
 /* Work a capture cannot record: counted as not implemented, refused. */
 int api_capture_refuse(Runtime *rt, const char *what);
 /* cudaEventRecord in a capture (the event keeps the stream's tail), and

@@ -103,6 +103,17 @@ int main() {
   CUDA_CHECK(cudaGraphExecDestroy(exec));
   CUDA_CHECK(cudaGraphDestroy(graph));
 
+  // ---- a capture broken by a synchronization: its work refused, no graph at its end
+  CUDA_CHECK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal));
+  add_one<<<blocks, threads, 0, s1>>>(a, n);
+  EXPECT(cudaStreamSynchronize(s1) == cudaErrorStreamCaptureUnsupported, "a capturing stream was synchronized");
+  CUDA_CHECK(cudaStreamIsCapturing(s1, &status));
+  EXPECT(status == cudaStreamCaptureStatusInvalidated, "a broken capture's status is %d", (int)status);
+  cudaGraph_t broken = graph;
+  EXPECT(cudaStreamEndCapture(s1, &broken) == cudaErrorStreamCaptureInvalidated && broken == nullptr,
+         "a broken capture ended with a graph");
+  cudaGetLastError();
+
   // ---- by hand: a kernel node added first, then the memset it must follow
   cudaGraph_t g2;
   CUDA_CHECK(cudaGraphCreate(&g2, 0));

@@ -160,6 +160,11 @@ int main() {
   cudaStreamEndCapture(s1, &graph);
   if (graph) cudaGraphDestroy(graph);
   cudaGetLastError();
+  CUDA_CHECK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal));
+  ROW("sync-capturing", cudaStreamSynchronize(s1), cudaErrorStreamCaptureUnsupported);
+  graph = (cudaGraph_t)(void*)&value;  // must come back NULL
+  ROW("end-broken-capture", cudaStreamEndCapture(s1, &graph), cudaErrorStreamCaptureInvalidated);
+  if (graph) std::printf("row end-broken-capture: WRONG a graph came back\n"), ++failures;
   ROW("graph-create-flags", cudaGraphCreate(&graph, 1), cudaErrorInvalidValue);
   ROW("instantiate-null-graph", cudaGraphInstantiate(&exec, nullptr, 0), cudaErrorInvalidValue);
 
