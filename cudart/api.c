@@ -189,7 +189,7 @@ cudaError_t api_launch(void *kernel, const void *func, dim3 grid, dim3 block, vo
     }
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     if (api_capturing(rt, stream))
-        return api_leave(rt, cooperative ? api_capture_refuse(rt, "a cooperative launch in a stream capture")
+        return api_leave(rt, cooperative ? rt_api_missing("a cooperative launch in a stream capture")
                                          : api_capture_kernel(rt, stream, k, grid, block, args, smem));
     uint32_t g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
     int err = rt_launch(rt, k, g, b, args, cooperative, smem);
@@ -676,7 +676,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     ENTER(rt);
     (void)flags;
     bool ok = api_valid_stream(rt, stream) && api_valid_event(rt, event);
-    if (ok && event->cap.graph) return api_leave(rt, api_capture_wait(rt, stream, event)); /* joins its capture */
+    if (ok && event->cap.graph) return api_leave(rt, api_capture_wait(stream, event)); /* joins its capture */
     return api_leave(rt, ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 
@@ -700,7 +700,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
     ENTER(rt);
     if (!api_valid_event(rt, event) || !api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-    if (api_capturing(rt, stream)) return api_leave(rt, api_capture_record(rt, event, stream));
+    if (api_capturing(rt, stream)) return api_leave(rt, api_capture_record(event, stream));
     event->cap.graph = NULL; /* recorded outside a capture again */
     event->e.recorded = true;
     event->e.cycle = rt->clock;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "cudart/api_int.h"
 
 typedef enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY } NodeKind;
@@ -29,12 +30,7 @@ struct CUgraphNode_st {
             size_t      smem;
             uint64_t    params[ISA_MAX_PARAM_WORDS / 2]; /* at each parameter's offset */
         } kernel;
-        struct { /* depth slices of height rows of width bytes */
-            char                *dst;
-            const char          *src;
-            size_t               dpitch, spitch, dslice, sslice, width, height, depth;
-            enum cudaMemcpyKind  kind;
-        } copy;
+        struct cudaMemcpy3DParms copy; /* pitched pointers: cudaMemcpy3D runs it */
         struct {
             char    *dst;
             size_t   pitch, width, height; /* width in elements */
@@ -60,18 +56,6 @@ struct CUgraphExec_st {
 };
 
 /* ------------------------------------------------------------- the graph */
-
-static bool grow(void **v, uint32_t *cap, uint32_t need, size_t size)
-{
-    if (need <= *cap) return true;
-    uint32_t c = *cap ? 2 * *cap : 8;
-    while (c < need) c *= 2;
-    void *p = realloc(*v, (size_t)c * size);
-    if (!p) return false;
-    *v = p;
-    *cap = c;
-    return true;
-}
 
 static void graph_free(void *p)
 {
@@ -103,8 +87,8 @@ static struct CUgraph_st *graph_new(Runtime *rt)
 static struct CUgraphNode_st *node_add(struct CUgraph_st *g, NodeKind kind, struct CUgraphNode_st *const *deps, size_t n)
 {
     struct CUgraphNode_st *node = calloc(1, sizeof *node);
-    if (!node || !grow((void **)&g->nodes, &g->cap, g->n + 1, sizeof *g->nodes) ||
-        (n && !grow((void **)&node->deps, &node->deps_cap, (uint32_t)n, sizeof *node->deps))) {
+    if (!node || !grow_array((void **)&g->nodes, &g->cap, g->n + 1, sizeof *g->nodes) ||
+        (n && !grow_array((void **)&node->deps, &node->deps_cap, (uint32_t)n, sizeof *node->deps))) {
         if (node) free(node->deps);
         free(node);
         return NULL;
@@ -161,7 +145,7 @@ void api_capture_free(ApiCapture *c)
 
 static bool tail_set(ApiCapture *c, struct CUgraphNode_st *const *nodes, uint32_t n)
 {
-    if (!grow((void **)&c->tail, &c->tail_cap, n, sizeof *c->tail)) return false;
+    if (!grow_array((void **)&c->tail, &c->tail_cap, n, sizeof *c->tail)) return false;
     if (n) memmove(c->tail, nodes, n * sizeof *nodes);
     c->ntail = n;
     return true;
@@ -191,16 +175,19 @@ int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3
     return cudaSuccess;
 }
 
+/* A copy of count bytes as one row of one slice. */
 static void copy_1d(struct CUgraphNode_st *node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-    node->u.copy.dst = dst, node->u.copy.src = src, node->u.copy.kind = kind;
-    node->u.copy.dpitch = node->u.copy.spitch = node->u.copy.width = count;
-    node->u.copy.height = node->u.copy.depth = 1;
+    node->u.copy = (struct cudaMemcpy3DParms){
+        .srcPtr = { .ptr = (void *)src, .pitch = count, .xsize = count, .ysize = 1 },
+        .dstPtr = { .ptr = dst, .pitch = count, .xsize = count, .ysize = 1 },
+        .extent = { .width = count, .height = 1, .depth = 1 },
+        .kind = kind,
+    };
 }
 
-int api_capture_copy(Runtime *rt, cudaStream_t s, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+int api_capture_copy(cudaStream_t s, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-    (void)rt;
     if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st *node = capture_node(s, NODE_MEMCPY);
     if (!node) return cudaErrorMemoryAllocation;
@@ -208,9 +195,8 @@ int api_capture_copy(Runtime *rt, cudaStream_t s, void *dst, const void *src, si
     return cudaSuccess;
 }
 
-int api_capture_memset(Runtime *rt, cudaStream_t s, void *dst, int value, size_t count)
+int api_capture_memset(cudaStream_t s, void *dst, int value, size_t count)
 {
-    (void)rt;
     if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st *node = capture_node(s, NODE_MEMSET);
     if (!node) return cudaErrorMemoryAllocation;
@@ -219,9 +205,8 @@ int api_capture_memset(Runtime *rt, cudaStream_t s, void *dst, int value, size_t
     return cudaSuccess;
 }
 
-int api_capture_host(Runtime *rt, cudaStream_t s, cudaHostFn_t fn, void *user)
+int api_capture_host(cudaStream_t s, cudaHostFn_t fn, void *user)
 {
-    (void)rt;
     if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st *node = capture_node(s, NODE_HOST);
     if (!node) return cudaErrorMemoryAllocation;
@@ -234,15 +219,8 @@ void api_capture_invalidate(cudaStream_t s)
     s->cap.graph->invalidated = true;
 }
 
-int api_capture_refuse(Runtime *rt, const char *what)
+int api_capture_record(cudaEvent_t e, cudaStream_t s)
 {
-    rt_missing(rt, what);
-    return cudaErrorNotSupported;
-}
-
-int api_capture_record(Runtime *rt, cudaEvent_t e, cudaStream_t s)
-{
-    (void)rt;
     e->cap.graph = s->cap.graph;
     e->cap.id = s->cap.id;
     return tail_set(&e->cap, s->cap.tail, s->cap.ntail) ? cudaSuccess : cudaErrorMemoryAllocation;
@@ -250,14 +228,14 @@ int api_capture_record(Runtime *rt, cudaEvent_t e, cudaStream_t s)
 
 /* s joins e's capture: its next work depends on what e saw, and on its own
 ** tail when it was capturing already. */
-int api_capture_wait(Runtime *rt, cudaStream_t s, cudaEvent_t e)
+int api_capture_wait(cudaStream_t s, cudaEvent_t e)
 {
     if (s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread)
-        return api_capture_refuse(rt, "cudaStreamWaitEvent of the default stream on a captured event");
+        return rt_api_missing("cudaStreamWaitEvent of the default stream on a captured event");
     if (s->cap.graph && s->cap.graph != e->cap.graph)
-        return api_capture_refuse(rt, "cudaStreamWaitEvent joining two captures");
+        return rt_api_missing("cudaStreamWaitEvent joining two captures");
     uint32_t have = s->cap.graph ? s->cap.ntail : 0;
-    if (!grow((void **)&s->cap.tail, &s->cap.tail_cap, have + e->cap.ntail, sizeof *s->cap.tail))
+    if (!grow_array((void **)&s->cap.tail, &s->cap.tail_cap, have + e->cap.ntail, sizeof *s->cap.tail))
         return cudaErrorMemoryAllocation;
     for (uint32_t i = 0; i < e->cap.ntail; i++) {
         bool seen = false;
@@ -270,13 +248,26 @@ int api_capture_wait(Runtime *rt, cudaStream_t s, cudaEvent_t e)
     return cudaSuccess;
 }
 
+/* The capture into g ends for every stream in it (the ones that joined
+** too), and the events recorded in it are plain ones from then on. */
+static void capture_end(Runtime *rt, const struct CUgraph_st *g)
+{
+    for (uint32_t i = 0; i < rt->nhandles; i++) {
+        RtHandle *h = &rt->handles[i];
+        ApiCapture *c = h->kind == RT_HANDLE_STREAM  ? &((struct CUstream_st *)h->ptr)->cap
+                        : h->kind == RT_HANDLE_EVENT ? &((struct CUevent_st *)h->ptr)->cap
+                                                     : NULL;
+        if (c && c->graph == g) c->graph = NULL, c->ntail = 0;
+    }
+}
+
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
 {
     ENTER(rt);
     (void)mode; /* which other calls a capture forbids: here none runs work behind it */
     if (stream == NULL || stream == cudaStreamLegacy) return api_leave(rt, cudaErrorStreamCaptureUnsupported);
     if (stream == cudaStreamPerThread)
-        return api_leave(rt, api_capture_refuse(rt, "cudaStreamBeginCapture of the per-thread default stream"));
+        return api_leave(rt, rt_api_missing("cudaStreamBeginCapture of the per-thread default stream"));
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     if (stream->cap.graph) return api_leave(rt, cudaErrorIllegalState);
     struct CUgraph_st *g = graph_new(rt);
@@ -287,7 +278,6 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
     return api_leave(rt, cudaSuccess);
 }
 
-/* The capture ends for every stream in it (the ones that joined too). */
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
     ENTER(rt);
@@ -295,14 +285,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     if (!api_capturing(rt, stream)) return api_leave(rt, cudaErrorIllegalState);
     struct CUgraph_st *g = stream->cap.graph;
-    for (uint32_t i = 0; i < rt->nhandles; i++) {
-        RtHandle *h = &rt->handles[i];
-        if (h->kind == RT_HANDLE_STREAM && ((struct CUstream_st *)h->ptr)->cap.graph == g)
-            ((struct CUstream_st *)h->ptr)->cap.graph = NULL, ((struct CUstream_st *)h->ptr)->cap.ntail = 0;
-    }
-    for (uint32_t i = 0; i < rt->nhandles; i++) /* its events are plain ones from now on */
-        if (rt->handles[i].kind == RT_HANDLE_EVENT && ((struct CUevent_st *)rt->handles[i].ptr)->cap.graph == g)
-            ((struct CUevent_st *)rt->handles[i].ptr)->cap.graph = NULL;
+    capture_end(rt, g);
     if (g->invalidated) { /* the graph goes with it */
         *pGraph = NULL;
         rt_handle_remove(rt, g, RT_HANDLE_GRAPH);
@@ -396,13 +379,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
     ENTER(rt);
     if (!rt_handle_remove(rt, graph, RT_HANDLE_GRAPH)) return api_leave(rt, cudaErrorInvalidValue);
-    for (uint32_t i = 0; i < rt->nhandles; i++) { /* a stream still capturing into it stops; its events are plain */
-        RtHandle *h = &rt->handles[i];
-        if (h->kind == RT_HANDLE_STREAM && ((struct CUstream_st *)h->ptr)->cap.graph == graph)
-            ((struct CUstream_st *)h->ptr)->cap.graph = NULL;
-        if (h->kind == RT_HANDLE_EVENT && ((struct CUevent_st *)h->ptr)->cap.graph == graph)
-            ((struct CUevent_st *)h->ptr)->cap.graph = NULL;
-    }
+    capture_end(rt, graph); /* a stream still capturing into it stops */
     graph_free(graph);
     return api_leave(rt, cudaSuccess);
 }
@@ -435,7 +412,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
     struct CUgraphNode_st *node = pNodeParams ? added(rt, pGraphNode, graph, pDependencies, numDependencies, NODE_KERNEL, &err)
                                               : NULL;
     if (!node) return api_leave(rt, pNodeParams ? err : cudaErrorInvalidValue);
-    if (pNodeParams->extra) err = api_capture_refuse(rt, "cudaGraphAddKernelNode with 'extra' parameters");
+    if (pNodeParams->extra) err = rt_api_missing("cudaGraphAddKernelNode with 'extra' parameters");
     else err = kernel_params(rt, node, pNodeParams->func, pNodeParams->kernelParams);
     if (err) {
         unadd(node);
@@ -466,17 +443,11 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
 {
     ENTER(rt);
     if (!p) return api_leave(rt, cudaErrorInvalidValue);
-    if (p->srcArray || p->dstArray) return api_leave(rt, api_capture_refuse(rt, "cudaGraphAddMemcpyNode with a CUDA array"));
+    if (p->srcArray || p->dstArray) return api_leave(rt, rt_api_missing("cudaGraphAddMemcpyNode with a CUDA array"));
     int err;
     struct CUgraphNode_st *node = added(rt, pGraphNode, graph, pDependencies, numDependencies, NODE_MEMCPY, &err);
     if (!node) return api_leave(rt, err);
-    const struct cudaPitchedPtr *d = &p->dstPtr, *s = &p->srcPtr;
-    node->u.copy.dst = (char *)d->ptr + (p->dstPos.z * d->ysize + p->dstPos.y) * d->pitch + p->dstPos.x;
-    node->u.copy.src = (const char *)s->ptr + (p->srcPos.z * s->ysize + p->srcPos.y) * s->pitch + p->srcPos.x;
-    node->u.copy.dpitch = d->pitch, node->u.copy.spitch = s->pitch;
-    node->u.copy.dslice = d->pitch * d->ysize, node->u.copy.sslice = s->pitch * s->ysize;
-    node->u.copy.width = p->extent.width, node->u.copy.height = p->extent.height, node->u.copy.depth = p->extent.depth;
-    node->u.copy.kind = p->kind;
+    node->u.copy = *p;
     *pGraphNode = node;
     return api_leave(rt, cudaSuccess);
 }
@@ -531,13 +502,13 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
     static const cudaGraphEdgeData plain = { 0 };
     for (size_t i = 0; edgeData && i < numDependencies; i++)
         if (memcmp(&edgeData[i], &plain, sizeof plain) != 0)
-            return api_leave(rt, api_capture_refuse(rt, "cudaGraphAddDependencies with edge data"));
+            return api_leave(rt, rt_api_missing("cudaGraphAddDependencies with edge data"));
     for (size_t i = 0; i < numDependencies; i++) {
         struct CUgraphNode_st *t = to[i];
         bool seen = from[i] == t;
         for (uint32_t j = 0; j < t->ndeps && !seen; j++) seen = t->deps[j] == from[i];
         if (seen) return api_leave(rt, cudaErrorInvalidValue); /* a node on itself, or an edge twice */
-        if (!grow((void **)&t->deps, &t->deps_cap, t->ndeps + 1, sizeof *t->deps))
+        if (!grow_array((void **)&t->deps, &t->deps_cap, t->ndeps + 1, sizeof *t->deps))
             return api_leave(rt, cudaErrorMemoryAllocation);
         t->deps[t->ndeps++] = from[i];
     }
@@ -611,7 +582,7 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernel
 static int kernel_node_set(Runtime *rt, struct CUgraphNode_st *node, const struct cudaKernelNodeParams *p)
 {
     if (!p) return cudaErrorInvalidValue;
-    if (p->extra) return api_capture_refuse(rt, "a kernel node's 'extra' parameters");
+    if (p->extra) return rt_api_missing("a kernel node's 'extra' parameters");
     struct CUgraphNode_st next = *node;
     int err = kernel_params(rt, &next, p->func, p->kernelParams);
     if (err) return err;
@@ -668,7 +639,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
     ** priorities (one level) change nothing; a device launch is not implemented */
     if (flags & ~(unsigned long long)(cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
                                       cudaGraphInstantiateFlagUseNodePriority))
-        return api_leave(rt, api_capture_refuse(rt, "cudaGraphInstantiate for a device launch"));
+        return api_leave(rt, rt_api_missing("cudaGraphInstantiate for a device launch"));
     struct CUgraphExec_st *x = calloc(1, sizeof *x);
     if (!x) return api_leave(rt, cudaErrorMemoryAllocation);
     if (!order_nodes(graph, x)) {
@@ -744,13 +715,7 @@ static cudaError_t run_node(const struct CUgraphNode_st *node, cudaStream_t stre
                           stream, false);
     }
     case NODE_MEMCPY:
-        for (size_t z = 0; z < node->u.copy.depth; z++) {
-            cudaError_t e = cudaMemcpy2D(node->u.copy.dst + z * node->u.copy.dslice, node->u.copy.dpitch,
-                                         node->u.copy.src + z * node->u.copy.sslice, node->u.copy.spitch,
-                                         node->u.copy.width, node->u.copy.height, node->u.copy.kind);
-            if (e) return e;
-        }
-        return cudaSuccess;
+        return cudaMemcpy3D(&node->u.copy);
     case NODE_MEMSET:
         return run_memset(node);
     case NODE_HOST:
@@ -768,7 +733,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
         ENTER(rt);
         if (!rt_handle_live(rt, graphExec, RT_HANDLE_GRAPH_EXEC)) return api_leave(rt, cudaErrorInvalidValue);
         if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-        if (api_capturing(rt, stream)) return api_leave(rt, api_capture_refuse(rt, "cudaGraphLaunch into a stream capture"));
+        if (api_capturing(rt, stream)) return api_leave(rt, rt_api_missing("cudaGraphLaunch into a stream capture"));
         api_leave(rt, cudaSuccess);
     }
     for (uint32_t i = 0; i < graphExec->n; i++) {

@@ -52,18 +52,16 @@ cudaError_t api_launch(void *k, const void *func, dim3 grid, dim3 block, void **
 ** cudaSuccess or the error the call gives. */
 bool api_capturing(const Runtime *rt, cudaStream_t s);
 int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3 block, void **args, size_t smem);
-int api_capture_copy(Runtime *rt, cudaStream_t s, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
-int api_capture_memset(Runtime *rt, cudaStream_t s, void *dst, int value, size_t count);
-int api_capture_host(Runtime *rt, cudaStream_t s, cudaHostFn_t fn, void *user);
+int api_capture_copy(cudaStream_t s, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+int api_capture_memset(cudaStream_t s, void *dst, int value, size_t count);
+int api_capture_host(cudaStream_t s, cudaHostFn_t fn, void *user);
 /* A rule of capture broken on s (a synchronization of it): its capture
 ** records nothing more and ends without a graph, as CUDA's does. */
 void api_capture_invalidate(cudaStream_t s);
-/* Work a capture cannot record: counted as not implemented, refused. */
-int api_capture_refuse(Runtime *rt, const char *what);
 /* cudaEventRecord in a capture (the event keeps the stream's tail), and
 ** cudaStreamWaitEvent on such an event (s joins the capture). */
-int api_capture_record(Runtime *rt, cudaEvent_t e, cudaStream_t s);
-int api_capture_wait(Runtime *rt, cudaStream_t s, cudaEvent_t e);
+int api_capture_record(cudaEvent_t e, cudaStream_t s);
+int api_capture_wait(cudaStream_t s, cudaEvent_t e);
 /* Frees what a capture holds (a stream or event destroyed, the device reset). */
 void api_capture_free(ApiCapture *c);
 

@@ -19,7 +19,7 @@ static cudaError_t async_stream(cudaStream_t stream)
     ENTER(rt);
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     if (api_capturing(rt, stream))
-        return api_leave(rt, api_capture_refuse(rt, "a 2D or symbol copy in a stream capture"));
+        return api_leave(rt, rt_api_missing("a 2D or symbol copy in a stream capture"));
     return api_leave(rt, cudaSuccess);
 }
 
@@ -199,7 +199,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
 {
     ENTER(rt);
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-    if (api_capturing(rt, stream)) return api_leave(rt, api_capture_copy(rt, stream, dst, src, count, kind));
+    if (api_capturing(rt, stream)) return api_leave(rt, api_capture_copy(stream, dst, src, count, kind));
     return api_leave(rt, copy(rt, dst, src, count, kind, "cudaMemcpyAsync"));
 }
 
@@ -325,7 +325,7 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
     {
         ENTER(rt); /* the Async forms run at once; their stream must be one */
         if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-        if (api_capturing(rt, stream)) return api_leave(rt, api_capture_memset(rt, stream, devPtr, value, count));
+        if (api_capturing(rt, stream)) return api_leave(rt, api_capture_memset(stream, devPtr, value, count));
         api_leave(rt, cudaSuccess);
     }
     return cudaMemset(devPtr, value, count);

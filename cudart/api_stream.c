@@ -19,7 +19,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
         ENTER(rt);
         if (!fn) return api_leave(rt, cudaErrorInvalidValue);
         if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-        if (api_capturing(rt, stream)) return api_leave(rt, api_capture_host(rt, stream, fn, userData));
+        if (api_capturing(rt, stream)) return api_leave(rt, api_capture_host(stream, fn, userData));
         api_leave(rt, cudaSuccess);
     }
     fn(userData);
@@ -63,7 +63,7 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
         ENTER(rt);
         if (!api_valid_stream(rt, hStream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
         if (api_capturing(rt, hStream))
-            return api_leave(rt, api_capture_refuse(rt, "cudaMallocAsync in a stream capture (a memory node)"));
+            return api_leave(rt, rt_api_missing("cudaMallocAsync in a stream capture (a memory node)"));
         api_leave(rt, cudaSuccess);
     }
     return cudaMalloc(devPtr, size);
@@ -80,7 +80,7 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
         ENTER(rt);
         if (!api_valid_stream(rt, hStream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
         if (api_capturing(rt, hStream))
-            return api_leave(rt, api_capture_refuse(rt, "cudaFreeAsync in a stream capture (a memory node)"));
+            return api_leave(rt, rt_api_missing("cudaFreeAsync in a stream capture (a memory node)"));
         api_leave(rt, cudaSuccess);
     }
     return cudaFree(devPtr);

@@ -4,7 +4,8 @@
 // then; a graph built by hand (memset, kernel and copy nodes, a dependency
 // added after the nodes, so that the order to run them is not the order
 // they were added), its roots, and a kernel node's parameters changed in
-// the instantiated graph. Checked on the host; prints PASS.
+// the instantiated graph; a pitched copy node of a sub-rectangle. Checked
+// on the host; prints PASS.
 #include <cstring>
 #include "common.cuh"
 
@@ -158,6 +159,29 @@ int main() {
   ok = true;
   for (int i = 0; i < n; i++) ok = ok && h_a[i] == 14;
   EXPECT(ok, "new kernel parameters: a[0] = %d (want 7 * 2 = 14)", h_a[0]);
+
+  // a pitched copy node: rows 5-6, ints 2-4 of b seen as rows of 10 ints, to the host
+  cudaGraph_t g3;
+  cudaGraphExec_t exec3;
+  CUDA_CHECK(cudaGraphCreate(&g3, 0));
+  int box[6] = { -1, -1, -1, -1, -1, -1 };
+  cudaMemcpy3DParms cp = {};
+  cp.srcPtr = make_cudaPitchedPtr(b, 10 * sizeof(int), 10, n / 10);
+  cp.srcPos = make_cudaPos(2 * sizeof(int), 5, 0);
+  cp.dstPtr = make_cudaPitchedPtr(box, 3 * sizeof(int), 3, 2);
+  cp.extent = make_cudaExtent(3 * sizeof(int), 2, 1);
+  cp.kind = cudaMemcpyDeviceToHost;
+  cudaGraphNode_t box_node;
+  CUDA_CHECK(cudaGraphAddMemcpyNode(&box_node, g3, nullptr, 0, &cp));
+  CUDA_CHECK(cudaGraphInstantiate(&exec3, g3, 0));
+  CUDA_CHECK(cudaGraphLaunch(exec3, 0));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  ok = true;
+  for (int r = 0; r < 2; r++)
+    for (int c = 0; c < 3; c++) ok = ok && box[r * 3 + c] == 3 * (3 * ((5 + r) * 10 + 2 + c) + 1);
+  EXPECT(ok, "a pitched copy node: box[0] = %d (want %d)", box[0], 3 * (3 * 52 + 1));
+  CUDA_CHECK(cudaGraphExecDestroy(exec3));
+  CUDA_CHECK(cudaGraphDestroy(g3));
 
   if (on_gpusim) {  // a dependency cycle: refused when the graph is instantiated
     cudaGraphExec_t bad;
