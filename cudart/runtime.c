@@ -400,7 +400,7 @@ static int status_error(SimStatus s, FaultKind fault)
     case SIM_OK: return RT_SUCCESS;
     case SIM_FAULT:
         return fault == FAULT_ASSERT ? RT_ASSERT
-               : fault == FAULT_TRAP ? RT_LAUNCH_FAILURE
+               : fault == FAULT_TRAP || fault == FAULT_MBARRIER ? RT_LAUNCH_FAILURE
                : fault == FAULT_MISALIGNED ? RT_MISALIGNED_ADDRESS
                                            : RT_ILLEGAL_ADDRESS;
     case SIM_DEADLOCK: return RT_LAUNCH_FAILURE;

@@ -133,6 +133,19 @@ size_t disasm_instr(const Kernel *k, const Instr *in, char *buf, size_t cap)
             in->src[0].value < k->nparams ? k->params[in->src[0].value].name : "?");
         break;
     case FMT_LD:
+        if (in->op == OP_CP_ASYNC) { /* no destination register: [shared], [global], sizes */
+            put(&o, " ");
+            put_mem(&o, in);
+            put(&o, ", [");
+            put_operand(&o, &in->src[1], false);
+            if (in->src[4].value) put(&o, "%+d", (int32_t)in->src[4].value);
+            put(&o, "], %u", in->src[2].value);
+            if (in->src[3].kind != OPND_NONE) {
+                put(&o, ", ");
+                put_operand(&o, &in->src[3], false);
+            }
+            break;
+        }
         put(&o, " ");
         put_list(&o, in->dst, in->vec, false);
         put(&o, ", ");

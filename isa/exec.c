@@ -314,10 +314,10 @@ static bool fault(ExecOut *out, FaultKind k, uint32_t lane, uint64_t addr, uint3
 /* A PTX address from a 64-bit register pair (or 64-bit immediate): the
 ** simulated space is 32-bit, so a nonzero high word after the displacement
 ** is a fault, never a silent truncation. */
-static bool addresses64(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out)
+static bool addresses64(const ExecBlock *b, const WarpExec *w, const Operand *o, int32_t disp, uint32_t m, uint32_t width,
+                        ExecOut *out)
 {
-    const Operand *o = &in->src[0];
-    const uint64_t offset = (uint64_t)(int64_t)in->offset;
+    const uint64_t offset = (uint64_t)(int64_t)disp;
     uint32_t high = 0; /* the active lanes' high words OR-ed (one vector loop), the lane only on a fault */
     if (o->kind == OPND_REG) {
         const uint32_t *lo = w->r[o->index], *hi = w->r[o->index + 1];
@@ -344,15 +344,17 @@ static bool addresses64(const ExecBlock *b, const WarpExec *w, const Instr *in, 
     return true; /* not reached: some active lane has a high word */
 }
 
-/* Per-lane addresses of a memory operand; checks alignment. */
-static bool addresses(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out)
+/* Per-lane addresses of memory operand o + disp (addr64: o a 64-bit
+** register pair or immediate); checks alignment. */
+static inline bool addresses_of(const ExecBlock *b, const WarpExec *w, const Operand *o, int32_t disp, bool addr64, uint32_t m,
+                                uint32_t width, ExecOut *out)
 {
     uint32_t tmp[WARP_SIZE];
-    if (in->iflags & INSTR_ADDR64) {
-        if (!addresses64(b, w, in, m, width, out)) return false;
+    if (addr64) {
+        if (!addresses64(b, w, o, disp, m, width, out)) return false;
     } else {
-        const uint32_t *base = exec_row(w, &in->src[0], tmp);
-        for (int l = 0; l < WARP_SIZE; l++) out->addr[l] = (uint32_t)(base[l] + (uint32_t)in->offset);
+        const uint32_t *base = exec_row(w, o, tmp);
+        for (int l = 0; l < WARP_SIZE; l++) out->addr[l] = (uint32_t)(base[l] + (uint32_t)disp);
     }
     if (m == UINT32_MAX) { /* every lane: their low bits in one vector loop, the lane only on a fault */
         uint64_t low_bits = 0;
@@ -363,6 +365,11 @@ static bool addresses(const ExecBlock *b, const WarpExec *w, const Instr *in, ui
         if ((m >> l & 1) && (out->addr[l] & (width - 1)))
             return fault(out, FAULT_MISALIGNED, (uint32_t)l, out->addr[l], width);
     return true;
+}
+
+static inline bool addresses(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out)
+{
+    return addresses_of(b, w, &in->src[0], in->offset, (in->iflags & INSTR_ADDR64) != 0, m, width, out);
 }
 
 /* Host pointer of each active lane's access, or a fault. *whole: every
@@ -471,6 +478,13 @@ bool exec_mem_lanes(const ExecBlock *b, const WarpExec *w, const Instr *in, uint
 {
     out->width = width;
     return addresses(b, w, in, m, width, out) && map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL);
+}
+
+bool exec_mem_at(const ExecBlock *b, const WarpExec *w, const Operand *o, int32_t disp, bool addr64, MemSpace space, uint32_t m,
+                 uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE])
+{
+    out->width = width;
+    return addresses_of(b, w, o, disp, addr64, m, width, out) && map_space(b, w, space, m, width, out, ptr, NULL);
 }
 
 static bool push(WarpExec *w, ExecOut *out, uint32_t pc, uint32_t reconv, uint32_t mask)
@@ -859,6 +873,12 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_FREE:
         if (!exec_heap(b, w, in, m, out)) return false;
         break;
+    case OP_CP_ASYNC: case OP_CP_ASYNC_MBAR: /* isa/exec_async.c */
+    case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_TEST: case OP_MBAR_INVAL: case OP_MBAR_PENDING:
+        if (!exec_async(b, w, in, m, out)) return false;
+        break;
+    case OP_CP_ASYNC_COMMIT: /* groups are timing (sim/async.c): the copies are done */
+    case OP_CP_ASYNC_WAIT:
     case OP_MEMBAR:
     case OP_BAR_WARP:
     case OP_PREFETCH:

@@ -149,15 +149,28 @@ typedef enum {
     FAULT_ASSERT,           /* a failed assert() (__assertfail)               */
     FAULT_BAD_FREE,         /* free() of an address malloc did not return, or
                                one already freed (addr)                       */
-    FAULT_HEAP_DAMAGED      /* the device heap's bookkeeping was overwritten  */
+    FAULT_HEAP_DAMAGED,     /* the device heap's bookkeeping was overwritten  */
+    FAULT_MBARRIER          /* an mbarrier used as the PTX manual leaves
+                               undefined (ExecFault.line: MbarMisuse)         */
 } FaultKind;
+
+/* What was wrong with an mbarrier (FAULT_MBARRIER). */
+typedef enum {
+    MBAR_BAD_COUNT,     /* init with a count of 0 or above 2^20 - 1          */
+    MBAR_UNINITIALISED, /* an arrival on a word that is no barrier           */
+    MBAR_TOO_MANY,      /* more arrivals than the phase still needs           */
+    MBAR_COMPLETES,     /* a .noComplete arrival that completes the phase    */
+    MBAR_NOT_SHARED     /* a generic address outside shared memory           */
+} MbarMisuse;
 
 typedef struct {
     FaultKind kind;
     uint32_t  pc, lane, size;
     uint64_t  addr;        /* FAULT_ASSERT: the message's generic address     */
     uint64_t  file, func;  /* FAULT_ASSERT: where the assert() stands, as      */
-    uint32_t  line;        /*   generic addresses of strings, and the line     */
+    uint32_t  line;        /*   generic addresses of strings, and the line;
+                              FAULT_MBARRIER: line the MbarMisuse, file the
+                              count the lane gave                            */
 } ExecFault;
 
 typedef struct {
@@ -176,6 +189,8 @@ typedef struct {
     bool      diverged;    /* a branch split the warp                          */
     bool      exited;      /* no live lane remains                             */
     uint32_t  sleep_ns;    /* nanosleep: the longest its active lanes asked for */
+    uint32_t  async_reads; /* cp.async: the lanes that read global memory (a
+                              zero-fill reads nothing)                     */
     bool      deferred;    /* a global access left to exec_global_apply, with
                               the host address of each active lane's bytes: */
     uint8_t  *ptr[WARP_SIZE];
@@ -246,6 +261,13 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m);
 bool exec_mem_lanes(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out,
                     uint8_t *ptr[WARP_SIZE]);
 bool exec_atomic(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
+/* The same for any address operand: o + disp (addr64: o is a 64-bit register
+** pair or immediate) in `space`. */
+bool exec_mem_at(const ExecBlock *b, const WarpExec *w, const Operand *o, int32_t disp, bool addr64, MemSpace space, uint32_t m,
+                 uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE]);
+/* (isa/exec_async.c) cp.async's copy, cp.async.mbarrier.arrive and the
+** mbarrier rows, for the lanes in m. */
+bool exec_async(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
 /* (isa/exec_heap.c) malloc and free for the lanes in m, in lane order. */
 bool exec_heap(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
 /* (isa/exec_ptx.c) old + v for `elems` (1 or 2) halves of type t (.f16 or

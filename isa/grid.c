@@ -105,6 +105,24 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
         snprintf(what, sizeof what, "%s: its bookkeeping (the 16 bytes before a block, or the heap's start) was "
                  "overwritten, by a store past the end of a malloc'd block perhaps", exec_fault_name(f->kind));
         break;
+    case FAULT_MBARRIER: {
+        unsigned long long n = (unsigned long long)f->file, at = (unsigned long long)f->addr;
+        const char *name = exec_fault_name(f->kind);
+        if (f->line == MBAR_BAD_COUNT)
+            snprintf(what, sizeof what, "%s: mbarrier.init at shared offset 0x%llx with an expected count of %llu (it "
+                     "takes 1 .. 2^20-1)", name, at, n);
+        else if (f->line == MBAR_UNINITIALISED)
+            snprintf(what, sizeof what, "%s: an arrival at shared offset 0x%llx, where no mbarrier is initialised", name, at);
+        else if (f->line == MBAR_TOO_MANY)
+            snprintf(what, sizeof what, "%s: %llu arrival(s) on the mbarrier at shared offset 0x%llx, whose phase needs "
+                     "fewer (or none counted)", name, n, at);
+        else if (f->line == MBAR_COMPLETES)
+            snprintf(what, sizeof what, "%s: a .noComplete arrival on the mbarrier at shared offset 0x%llx completes its "
+                     "phase", name, at);
+        else
+            snprintf(what, sizeof what, "%s: the mbarrier address 0x%llx is not in shared memory", name, at);
+        break;
+    }
     case FAULT_NONE:
         snprintf(what, sizeof what, "%s", exec_fault_name(f->kind));
         break;

@@ -234,6 +234,16 @@ uint32_t kernel_regs_per_thread(const Kernel *k);
 ** free (the device heap: Launch.heap). */
 bool kernel_has_op(const Kernel *k, uint32_t op);
 bool kernel_uses_heap(const Kernel *k);
+/* Rows timed by sim/async.c as well: cp.async, its commit and wait, the
+** arrival an mbarrier tracks copies by, and the mbarrier waits. */
+static inline bool kernel_op_is_async(Opcode op)
+{
+    return op == OP_CP_ASYNC || op == OP_CP_ASYNC_COMMIT || op == OP_CP_ASYNC_WAIT || op == OP_CP_ASYNC_MBAR ||
+           op == OP_MBAR_TEST;
+}
+/* Whether k makes asynchronous copies (cp.async): such a launch runs on one
+** host thread (sim/par.c). */
+bool kernel_uses_async_copies(const Kernel *k);
 
 /* Label at pc, or NULL (for printing). */
 const char *kernel_label_at(const Kernel *k, uint32_t pc);

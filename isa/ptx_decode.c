@@ -302,11 +302,11 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
 /* Instructions (by their first words) that PTX has and the front end does
 ** not take yet: refused by name before their operands are read. */
 static const char *const NOT_YET[] = { "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
-                                       "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "cp",
+                                       "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix",
                                        "isspacep", "mapa", "getctarank", "istypep",
                                        "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
                                        "alloca", "fns", "cvt.pack",
-                                       "mbarrier", "griddepcontrol", "applypriority", "discard", "createpolicy",
+                                       "griddepcontrol", "applypriority", "discard", "createpolicy",
                                        "barrier.cluster", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
                                        "vmad", "vset", "vavrg2", "vset2", "vavrg4", "vset4", NULL };
 
@@ -495,6 +495,7 @@ static const struct {
     { "vmin2", ptx_decode_video },    { "vmax2", ptx_decode_video },      { "vadd4", ptx_decode_video },
     { "vsub4", ptx_decode_video },    { "vabsdiff4", ptx_decode_video },  { "vmin4", ptx_decode_video },
     { "vmax4", ptx_decode_video },
+    { "cp", ptx_decode_cp },          { "mbarrier", ptx_decode_mbarrier },
 };
 
 /* bar.red.popc.u32 d, 0, {!}c and bar.red.{and,or}.pred p, 0, {!}c

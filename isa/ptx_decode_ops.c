@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The memory operand into src[0] + offset, for an access of `space`. */
-static bool mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in)
+bool ptx_mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in)
 {
     char q[80];
     if (o->kind != PO_MEM) return ptx_fail(P, &o->tok, "expected an address [..], found '%s'", ptx_quote(&o->tok, q, sizeof q));
@@ -159,7 +159,7 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
                        : space == SPACE_LOCAL  ? (store ? OP_ST_LOCAL : OP_LD_LOCAL)
                                                : (store ? OP_ST_GENERIC : OP_LD_GENERIC));
     in->vec = (uint8_t)(m->vec * words);
-    if (!mem_operand(P, addr, space, in)) return false;
+    if (!ptx_mem_operand(P, addr, space, in)) return false;
     /* the values: one register, or a vector of them */
     uint32_t nel = m->vec;
     if ((val->kind == PO_VEC) != (m->vec > 1) || (val->kind == PO_VEC && val->nelem != m->vec))
@@ -247,7 +247,7 @@ static bool decode_atom_half(Ptx *P, const Tok *opt, bool red, const Mods *m, co
     } else if (!ptx_want_reg(P, o++, VREG_32, &in->dst[0], "the destination")) {
         return false;
     }
-    return mem_operand(P, o, OP_INFO[row].space, in) && ptx_want_src(P, o + 1, false, false, &in->src[1], "the operand") &&
+    return ptx_mem_operand(P, o, OP_INFO[row].space, in) && ptx_want_src(P, o + 1, false, false, &in->src[1], "the operand") &&
            (!cas || ptx_want_src(P, o + 2, false, false, &in->src[2], "the new value")) && ptx_emit(P, in, g);
 }
 
@@ -293,7 +293,7 @@ bool ptx_decode_atom(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     } else if (!ptx_want_reg(P, o++, w64 ? VREG_64 : VREG_32, &in->dst[0], "the destination")) {
         return false;
     }
-    if (!mem_operand(P, o++, OP_INFO[row].space, in)) return false;
+    if (!ptx_mem_operand(P, o++, OP_INFO[row].space, in)) return false;
     if (!ptx_want_src(P, o++, w64, ptx_is_float(t), &in->src[1], "the operand")) return false;
     if (op == ATOM_CAS && !ptx_want_src(P, o, w64, false, &in->src[2], "the new value")) return false;
     return ptx_emit(P, in, g);

@@ -355,6 +355,16 @@ PTX_DECODER(ptx_decode_carry);
 PTX_DECODER(ptx_decode_cvt_half2);
 PTX_DECODER(ptx_decode_bitfield_mode);
 PTX_DECODER(ptx_decode_call);       /* call: vprintf only           */
+/* The memory operand o of an access of `space` into in->src[0] + in->offset
+** (a symbol's or variable's address folded in; INSTR_ADDR64 for a 64-bit
+** register). */
+bool ptx_mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in);
+
+/* isa/ptx_decode_async.c: cp.async (the copies, commit_group, wait_group,
+** wait_all, mbarrier.arrive) and mbarrier (init, inval, arrive,
+** arrive_drop, test_wait, try_wait, pending_count). */
+PTX_DECODER(ptx_decode_cp);
+PTX_DECODER(ptx_decode_mbarrier);
 
 /* isa/ptx_decode_simd.c: SIMD within a register: packed 16-bit integer
 ** add/sub/min/max (.u16x2 .s16x2, .relu), min/max.relu.s32, and the video

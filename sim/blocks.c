@@ -66,6 +66,7 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
     sm->queue_end = start;
     uint64_t per_block = (uint64_t)g->warps_per_block * g->c->warp_launch_interval;
     sm->launch_free = start + (per_block > g->c->block_launch_interval ? per_block : g->c->block_launch_interval);
+    async_block_start(g, sm, b);
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
         uint32_t slot = b * g->warps_per_block + i;
         Warp *w = &sm->warps[slot];

@@ -382,6 +382,12 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
                  L->kernel->refused ? ": " : "", L->kernel->refused ? L->kernel->refused : "");
         return false;
     }
+    if (L->racecheck && (kernel_has_op(L->kernel, OP_MBAR_ARRIVE) || kernel_has_op(L->kernel, OP_CP_ASYNC_MBAR))) {
+        /* its waits order shared memory as bar.sync does; racecheck knows bar.sync alone */
+        gpu_fail(&g, SIM_BAD_LAUNCH, "kernel '%s' synchronizes with mbarrier (cuda::barrier, cuda::pipeline), which "
+                 "--racecheck does not follow: run it without --racecheck", L->kernel->name);
+        return false;
+    }
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
     uint32_t regs = L->regs_per_thread ? L->regs_per_thread : kernel_regs_per_thread(L->kernel);
     Diag d;

@@ -33,6 +33,17 @@
 
 typedef enum { WARP_EMPTY, WARP_ACTIVE, WARP_BARRIER, WARP_DONE } WarpState;
 
+/* A warp's asynchronous copies (cp.async), by when they are done
+** (sim/async.c): its open group, its committed groups (a ring, oldest at
+** `first`; past ASYNC_GROUPS, the two oldest are kept as one, which only a
+** wait for that many groups could tell apart) and all its copies so far. */
+#define ASYNC_GROUPS 8
+typedef struct {
+    uint64_t open, all;
+    uint64_t group[ASYNC_GROUPS];
+    uint8_t  first, n;
+} AsyncGroups;
+
 typedef struct {
     /* scheduling state, read every cycle: first, on one cache line */
     uint64_t  ready;       /* when the next instruction's operands are ready   */
@@ -61,6 +72,7 @@ typedef struct {
                               result; its state is set when that is applied  */
     uint32_t  dispatches;  /* blocks its slot has started: sim/par.c tells a
                               result for the warp from one for its successor */
+    AsyncGroups async;     /* cp.async's groups (sim/async.c)               */
 } Warp;
 
 /* A scheduler keeps its warps in two places: those whose operands are
@@ -125,6 +137,7 @@ typedef struct {
                                       held (reads_held)                       */
 } Scheduler;
 
+#define ASYNC_MBARS 8
 typedef struct {
     bool      used;
     uint32_t  block_id;
@@ -132,6 +145,15 @@ typedef struct {
     uint32_t  running, at_barrier;
     uint64_t  bar_counted; /* when the SM's barrier unit counted the last warp to arrive */
     RaceCheck *rc;
+    /* mbarriers that track copies (cp.async.mbarrier.arrive), by shared
+    ** offset: when those copies are done, for a wait that sees the phase
+    ** over (sim/async.c); more barriers than ASYNC_MBARS share mbar_rest */
+    struct {
+        uint32_t addr;
+        uint64_t done;
+    } mbar[ASYNC_MBARS];
+    uint32_t  nmbar;
+    uint64_t  mbar_rest;
 } BlockSlot;
 
 /* Several threads (sim/par.c): what an SM did during a round that touches
@@ -196,6 +218,7 @@ typedef struct {
 #define PC_RESOLVES  2u /* a branch or a guarded exit: the next issue waits lat.branch */
 #define PC_IMAD      4u /* an integer add: to the FMA pipe while the ALU is busy    */
 #define PC_GENERIC   8u /* a PTX generic access: the LSU or the MIO by its space     */
+#define PC_ASYNC    16u /* cp.async and mbarrier waits: timed by sim/async.c too   */
 typedef struct {
     uint8_t  n, unit; /* unit: the pipe eligibility waits for (PIPE_*)    */
     uint8_t  reads;   /* distinct registers it reads from the register file */
@@ -354,6 +377,14 @@ void par_mark(Gpu *g, Sm *sm);
 /* During a round: warp `slot` of SM s has free PTX instructions waiting
 ** for a result not known yet; they run at the round's end, at g->now. */
 void par_wait_result(Gpu *g, uint32_t s, uint32_t slot);
+
+/* sim/async.c: the timing of asynchronous copies and of the mbarriers that
+** track them. async_block_start forgets a block slot's barriers and its
+** warps' copies; async_issued follows a PC_ASYNC instruction's issue (its
+** copy done at `ready`; a wait_group holds the warp's next issue) and
+** returns when its result can be read. */
+void async_block_start(Gpu *g, Sm *sm, uint32_t b);
+uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint64_t ready);
 
 /* During a round: SM sm issued `slots` SASS instructions at g->now (its
 ** count, for a failure's total; a mark before its first issue of a cycle).

@@ -537,8 +537,9 @@ uint32_t par_threads(const Gpu *g)
     if (n > g->nsm) n = g->nsm;
     /* what runs on one thread only: a trace sink sees events as they happen,
     ** per-instruction counters are one shared table, and malloc and free
-    ** change the heap as they issue */
-    if (g->trace || g->pcs || kernel_uses_heap(g->k)) n = 1;
+    ** change the heap as they issue, and an asynchronous copy's shared
+    ** memory and completion are written at its issue (sim/async.c) */
+    if (g->trace || g->pcs || kernel_uses_heap(g->k) || kernel_uses_async_copies(g->k)) n = 1;
     if (n > 1 && g->L->threads_fit_host) {
         uint32_t free_cores = host_free_cores();
         if (n > free_cores) n = free_cores; /* the results are the same for every n */

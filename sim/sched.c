@@ -189,7 +189,8 @@ bool sched_needs_build(Gpu *g)
         pn->flops = (uint8_t)OP_INFO[in->op].flops;
         pn->flags = (uint8_t)((fl & OPF_BRANCH ? PC_BRANCH : 0) | (imad ? PC_IMAD : 0) |
                               (fl & OPF_BRANCH || (fl & OPF_EXIT && in->guard != ISA_NO_GUARD) ? PC_RESOLVES : 0) |
-                              (k->ptx && OP_INFO[in->op].space == SPACE_GENERIC ? PC_GENERIC : 0));
+                              (k->ptx && OP_INFO[in->op].space == SPACE_GENERIC ? PC_GENERIC : 0) |
+                              (kernel_op_is_async((Opcode)in->op) ? PC_ASYNC : 0));
         if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
         pn->reads = pn->unit == PIPE_UNIFORM || (k->ptx && !in->slots) ? 0 : register_reads(k, in);
     }
@@ -363,8 +364,10 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     if (!out->exec_mask) return g->now + 1;
     uint32_t fl = OP_INFO[in->op].flags;
     AccessKind kind = fl & OPF_ATOM ? ACCESS_ATOMIC : fl & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
+    uint32_t lanes = in->op == OP_CP_ASYNC ? out->async_reads : out->exec_mask; /* a zero-fill reads nothing */
+    if (!lanes) return g->now + 1;
     CoalesceResult cr;
-    coalesce_analyze(out->addr, out->exec_mask, out->width,
+    coalesce_analyze(out->addr, lanes, out->width,
                      kind == ACCESS_LOAD ? COALESCE_LOAD : kind == ACCESS_STORE ? COALESCE_STORE : COALESCE_ATOMIC, &cr);
     /* The L1 handles one 128-byte line (tag) per cycle and a few sectors. */
     uint64_t start = sm->lsu_free > g->now ? sm->lsu_free : g->now;
@@ -419,6 +422,10 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     if (in->op == OP_SHFL) {
         sm->smem_free = start + 1;
         return start + g->c->lat_shfl;
+    }
+    if (OP_INFO[in->op].space == SPACE_NONE) { /* an mbarrier's word: one access, not data traffic */
+        sm->smem_free = start + 1;
+        return start + g->c->lat_shared;
     }
     if (!out->exec_mask) return g->now + 1;
     const Warp *w = &sm->warps[slot];
@@ -605,7 +612,6 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     OpUnit unit;
     uint8_t wait;
     uint64_t ready = time_on_pipe(g, s, q, slot, in, pn, out, slots, ptx, &unit, &wait);
-    scoreboard_write(&w->sb, in, ready, wait);
     if (pn->flags & PC_RESOLVES) {
         w->next_issue = g->now + g->c->lat_branch;
         w->next_reason = STALL_BRANCH_RESOLVING;
@@ -617,6 +623,8 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
         w->next_issue = g->now + slots;
         w->next_reason = STALL_NOT_SELECTED;
     }
+    if (ptx && (pn->flags & PC_ASYNC)) ready = async_issued(g, s, slot, in, out, ready);
+    scoreboard_write(&w->sb, in, ready, wait);
     if (g->trace && g->trace->warp_issue) {
         TraceIssue e = { g->now, s, slot, (uint32_t)(slot % g->c->sm_schedulers), bs->block_id, out->pc,
                          out->active, out->exec_mask, unit, in->op, out->diverged };

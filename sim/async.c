@@ -1,0 +1,113 @@
+/* sim/async.c -- when asynchronous copies are done (cp.async, SASS LDGSTS),
+** and what waits for them.
+**
+** A copy is timed at issue as a global load (sim/sched.c issue_global);
+** isa/exec_async.c has already copied its bytes. Its completion joins the
+** warp's open group; cp.async.commit_group closes the group (LDGDEPBAR),
+** and cp.async.wait_group N holds the warp's next issue until every group
+** but the N newest is done (DEPBAR.LE SB0, N), under the stall reason of a
+** load's reader, long scoreboard. A copy tracked by an mbarrier
+** (cp.async.mbarrier.arrive) makes the barrier's waiters wait for it: a
+** test_wait or try_wait that finds the phase over gives its predicate no
+** sooner than the copies tracked on that barrier are done. The executor
+** counts the arrival itself at issue, so a waiter may see the phase over
+** before the data is there; the predicate's ready cycle is what holds it.
+** Kernels with these instructions run on one host thread (sim/par.c), so
+** every ready cycle here is known at issue. */
+#include "sim/gpu_int.h"
+
+#include <string.h>
+
+static inline uint64_t later(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+void async_block_start(Gpu *g, Sm *sm, uint32_t b)
+{
+    BlockSlot *bs = &sm->blocks[b];
+    bs->nmbar = 0;
+    bs->mbar_rest = 0;
+    for (uint32_t i = 0; i < g->warps_per_block; i++) memset(&sm->warps[b * g->warps_per_block + i].async, 0, sizeof(AsyncGroups));
+}
+
+/* The barrier's record of tracked copies, made when `make`; NULL: none. */
+static uint64_t *mbar_done(BlockSlot *bs, uint32_t addr, bool make)
+{
+    for (uint32_t i = 0; i < bs->nmbar; i++)
+        if (bs->mbar[i].addr == addr) return &bs->mbar[i].done;
+    if (!make) return bs->mbar_rest ? &bs->mbar_rest : NULL;
+    if (bs->nmbar == ASYNC_MBARS) return &bs->mbar_rest;
+    bs->mbar[bs->nmbar].addr = addr;
+    bs->mbar[bs->nmbar].done = 0;
+    return &bs->mbar[bs->nmbar++].done;
+}
+
+static void commit(AsyncGroups *a)
+{
+    if (a->n == ASYNC_GROUPS) { /* full: the two oldest become one */
+        uint32_t second = (a->first + 1u) % ASYNC_GROUPS;
+        a->group[second] = later(a->group[second], a->group[a->first]);
+        a->first = (uint8_t)second;
+        a->n--;
+    }
+    a->group[(a->first + a->n) % ASYNC_GROUPS] = a->open;
+    a->n++;
+    a->open = 0;
+}
+
+/* When every group but the `keep` newest is done; those groups are gone. */
+static uint64_t wait_groups(AsyncGroups *a, uint32_t keep)
+{
+    uint64_t t = 0;
+    while (a->n > keep) {
+        t = later(t, a->group[a->first]);
+        a->first = (uint8_t)((a->first + 1u) % ASYNC_GROUPS);
+        a->n--;
+    }
+    return t;
+}
+
+uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint64_t ready)
+{
+    Sm *sm = &g->sms[s];
+    Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    switch ((Opcode)in->op) {
+    case OP_CP_ASYNC:
+        if (!out->exec_mask) break;
+        w->async.open = later(w->async.open, ready);
+        w->async.all = later(w->async.all, ready);
+        break;
+    case OP_CP_ASYNC_COMMIT:
+        if (out->exec_mask) commit(&w->async);
+        break;
+    case OP_CP_ASYNC_WAIT: {
+        if (!out->exec_mask) break;
+        uint64_t t = wait_groups(&w->async, in->src[0].value);
+        if (t > w->next_issue) {
+            w->next_issue = t;
+            w->next_reason = STALL_LONG_SCOREBOARD;
+        }
+        break;
+    }
+    case OP_CP_ASYNC_MBAR: {
+        uint64_t last = UINT64_MAX; /* the lanes' barriers, each once in a row */
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+            if (!(out->exec_mask >> l & 1) || out->addr[l] == last) continue;
+            last = out->addr[l];
+            uint64_t *done = mbar_done(bs, (uint32_t)last, true);
+            *done = later(*done, w->async.all);
+        }
+        break;
+    }
+    case OP_MBAR_TEST: {
+        uint32_t over = w->ex.pred[in->dst[0].index] & out->exec_mask;
+        for (uint32_t l = 0; over; l++, over >>= 1) {
+            if (!(over & 1)) continue;
+            const uint64_t *done = mbar_done(bs, (uint32_t)out->addr[l], false);
+            if (done) ready = later(ready, *done);
+        }
+        break;
+    }
+    default: break;
+    }
+    return ready;
+}
