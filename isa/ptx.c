@@ -90,10 +90,25 @@ static uint32_t vreg_of(Ptx *P, uint32_t range, uint32_t index)
     return P->nv++;
 }
 
+/* The range of register name s (len bytes). A name without digits at its
+** end that is also a family's prefix (`%p` beside `%p<8>`: inline asm's
+** `{.reg .pred %p; ...}`) is its own register, kept under "name#". */
+#define REG_TWIN '#'
+static uint32_t find_reg_name(Ptx *P, const char *s, size_t len)
+{
+    uint32_t r = names_find(&P->range_ix, s, len, range_name, P);
+    if (r == NAMES_NONE || !P->ranges[r].count || !len || isdigit((unsigned char)s[len - 1]) || len >= 63) return r;
+    char twin[64];
+    memcpy(twin, s, len);
+    twin[len] = REG_TWIN;
+    uint32_t t = names_find(&P->range_ix, twin, len + 1, range_name, P);
+    return t != NAMES_NONE && !P->ranges[t].closed ? t : r;
+}
+
 bool ptx_named_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
 {
     if (P->inline_depth && ptx_func_alias(P, t, v, cls)) return true; /* an inlined function's parameter */
-    uint32_t r = names_find(&P->range_ix, t->s, t->len, range_name, P);
+    uint32_t r = find_reg_name(P, t->s, t->len);
     if (r == NAMES_NONE || P->ranges[r].count || P->ranges[r].closed) return false;
     uint32_t id = vreg_of(P, r, P->ranges[r].gen);
     if (id >= UINT32_MAX - 1) return false;
@@ -106,7 +121,7 @@ bool ptx_named_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
 bool ptx_reg(Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)
 {
     char q[80];
-    uint32_t r = names_find(&P->range_ix, t->s, t->len, range_name, P);
+    uint32_t r = find_reg_name(P, t->s, t->len);
     uint32_t index = 0;
     if (r != NAMES_NONE && P->ranges[r].closed) r = NAMES_NONE; /* a block's, out of scope */
     if (r == NAMES_NONE || P->ranges[r].count) { /* %r12: a prefix and a number */
@@ -202,7 +217,15 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
             ptx_next(P);
             if (!ptx_expect(P, '>', "after the register count")) return false;
         }
-        uint32_t again = names_find(&P->range_ix, nt.s, nt.len, range_name, P), ri = again;
+        char name[64]; /* a scalar beside a family of its name: "name#" (find_reg_name) */
+        size_t nlen = nt.len;
+        memcpy(name, nt.s, nlen);
+        uint32_t again = names_find(&P->range_ix, name, nlen, range_name, P), ri = again;
+        if (again != NAMES_NONE && P->ranges[again].count && !count && nlen < 63) {
+            name[nlen++] = REG_TWIN;
+            again = ri = names_find(&P->range_ix, name, nlen, range_name, P);
+        }
+        name[nlen] = 0;
         PtxRange *was = again != NAMES_NONE ? &P->ranges[again] : NULL;
         if (was && !(was->depth && P->body_depth > 1 && was->count == count && (was->cls == cls || !count)))
             return ptx_fail(P, &nt, "register '%s' declared twice", ptx_quote(&nt, q, sizeof q));
@@ -214,7 +237,7 @@ static bool parse_reg_decl(Ptx *P, bool call_param)
         if (again == NAMES_NONE) {
             if (!ptx_grow(P, (void **)&P->ranges, &P->ranges_cap, P->nranges + 1, sizeof *P->ranges)) return false;
             PtxRange *r = &P->ranges[P->nranges];
-            ptx_text(&nt, r->name, sizeof r->name);
+            snprintf(r->name, sizeof r->name, "%s", name);
             r->count = count;
             r->gen = 0;
             r->closed = false;

@@ -743,6 +743,38 @@ START_TEST(test_refused_kernel_alone)
 }
 END_TEST
 
+/* Inline asm's `{.reg .pred %p; ...}` in a kernel that declares %p<3>:
+** `%p` is a register of its own, not one of %p0 .. %p2 (CCCL's mbarrier
+** waits on sm_80 declare it so, twice in one kernel); it was refused as
+** declared twice. Lane l's result: %p1 (l < 16) and the scoped %p (l odd). */
+START_TEST(test_scalar_beside_family)
+{
+    static const char *src =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .pred %p<3>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+        "  ld.param.u64 %rd1, [k_param_0];\n  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p1, %r1, 16;\n"
+        "  and.b32 %r2, %r1, 1;\n"
+        "  {.reg .pred %p;setp.ne.u32 %p, %r2, 0;selp.u32 %r3, 10, 0, %p;}\n"
+        "  {.reg .pred %p;setp.eq.u32 %p, %r2, 0;selp.u32 %r4, 100, 0, %p;}\n"
+        "  selp.u32 %r5, 1, 0, %p1;\n  add.u32 %r5, %r5, %r3;\n  add.u32 %r5, %r5, %r4;\n"
+        "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd1, %rd1, %rd2;\n  st.global.u32 [%rd1], %r5;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    Diag d;
+    ck_assert(kernel_runnable(&p, &p.kernels[0], &d));
+    GlobalMem *g = gmem_create();
+    uint32_t out = gmem_alloc(g, 32 * 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint32_t *o = gmem_translate(g, out, 128);
+    for (uint32_t l = 0; l < 32; l++) ck_assert_uint_eq(o[l], (l < 16) + (l & 1 ? 10 : 100));
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* ------------------------------------------------------------- BadInput */
 
 /* Every prefix of a real file either reads or fails with a position inside
@@ -831,6 +863,7 @@ static Suite *suite(void)
     tcase_add_test(names, test_kernel_names);
     tcase_add_test(names, test_module_variables);
     tcase_add_test(names, test_refused_kernel_alone);
+    tcase_add_test(names, test_scalar_beside_family);
     tcase_add_test(names, test_mov_pred_immediates);
     tcase_add_test(names, test_refusal_names_cuda_line);
     suite_add_tcase(s, names);

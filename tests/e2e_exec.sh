@@ -52,6 +52,10 @@ for p in memory managed errors occupancy divergence fp64 mathf local narrow intr
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
 
+# sm_80's PTX of CCCL's barriers: inline asm declares a scalar %p beside the kernel's %p<N>
+expect_rc "exec --gpu a100 async_copy.cu" 0 exec --gpu a100 "$X/async_copy.cu"
+expect_out "async copies and barriers pass on sm_80's PTX" "^PASS"
+
 # bar.red's reduction on the functional path too (the second launch untimed)
 expect_rc "exec --max-launches 1 block_votes.cu" 0 exec --gpu h200 --max-launches 1 "$X/block_votes.cu"
 expect_out "block votes are the whole block's when untimed" "^PASS"
