@@ -873,8 +873,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_FREE:
         if (!exec_heap(b, w, in, m, out)) return false;
         break;
-    case OP_CP_ASYNC: case OP_CP_ASYNC_MBAR: /* isa/exec_async.c */
-    case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_TEST: case OP_MBAR_INVAL: case OP_MBAR_PENDING:
+    case OP_CP_ASYNC: case OP_CP_ASYNC_MBAR: case OP_CP_ASYNC_BULK: /* isa/exec_async.c */
+    case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_TEST: case OP_MBAR_TX: case OP_MBAR_INVAL: case OP_MBAR_PENDING:
         if (!exec_async(b, w, in, m, out)) return false;
         break;
     case OP_CP_ASYNC_COMMIT: /* groups are timing (sim/async.c): the copies are done */

@@ -160,7 +160,8 @@ typedef enum {
     MBAR_UNINITIALISED, /* an arrival on a word that is no barrier           */
     MBAR_TOO_MANY,      /* more arrivals than the phase still needs           */
     MBAR_COMPLETES,     /* a .noComplete arrival that completes the phase    */
-    MBAR_NOT_SHARED     /* a generic address outside shared memory           */
+    MBAR_NOT_SHARED,    /* a generic address outside shared memory           */
+    MBAR_TX_RANGE       /* a byte count past 2^20 - 1 either way             */
 } MbarMisuse;
 
 typedef struct {
@@ -190,7 +191,10 @@ typedef struct {
     bool      exited;      /* no live lane remains                             */
     uint32_t  sleep_ns;    /* nanosleep: the longest its active lanes asked for */
     uint32_t  async_reads; /* cp.async: the lanes that read global memory (a
-                              zero-fill reads nothing)                     */
+                              zero-fill reads nothing); cp.async.bulk: the
+                              active lanes, each lane's copy at addr[l] of
+                              data[0][l] bytes completing on the mbarrier
+                              at shared offset data[1][l]                 */
     bool      deferred;    /* a global access left to exec_global_apply, with
                               the host address of each active lane's bytes: */
     uint8_t  *ptr[WARP_SIZE];

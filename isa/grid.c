@@ -119,6 +119,9 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
         else if (f->line == MBAR_COMPLETES)
             snprintf(what, sizeof what, "%s: a .noComplete arrival on the mbarrier at shared offset 0x%llx completes its "
                      "phase", name, at);
+        else if (f->line == MBAR_TX_RANGE)
+            snprintf(what, sizeof what, "%s: a byte count of %llu on the mbarrier at shared offset 0x%llx takes its "
+                     "transaction count past 2^20-1", name, n, at);
         else
             snprintf(what, sizeof what, "%s: the mbarrier address 0x%llx is not in shared memory", name, at);
         break;

@@ -203,4 +203,4 @@ bool kernel_has_op(const Kernel *k, uint32_t op)
 
 bool kernel_uses_heap(const Kernel *k) { return kernel_has_op(k, OP_MALLOC) || kernel_has_op(k, OP_FREE); }
 
-bool kernel_uses_async_copies(const Kernel *k) { return kernel_has_op(k, OP_CP_ASYNC); }
+bool kernel_uses_async_copies(const Kernel *k) { return kernel_has_op(k, OP_CP_ASYNC) || kernel_has_op(k, OP_CP_ASYNC_BULK); }

@@ -239,7 +239,7 @@ bool kernel_uses_heap(const Kernel *k);
 static inline bool kernel_op_is_async(Opcode op)
 {
     return op == OP_CP_ASYNC || op == OP_CP_ASYNC_COMMIT || op == OP_CP_ASYNC_WAIT || op == OP_CP_ASYNC_MBAR ||
-           op == OP_MBAR_TEST;
+           op == OP_CP_ASYNC_BULK || op == OP_MBAR_TEST;
 }
 /* Whether k makes asynchronous copies (cp.async): such a launch runs on one
 ** host thread (sim/par.c). */

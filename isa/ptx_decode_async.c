@@ -2,9 +2,12 @@
 ** (cp.async: __pipeline_memcpy_async, cooperative_groups::memcpy_async,
 ** cuda::memcpy_async) and asynchronous barriers (mbarrier: cuda::barrier,
 ** cuda::pipeline). Their modifiers are read here, word by word, since each
-** form takes its own set (isa/ptx_operands.c leaves them alone). The bulk
-** copies (cp.async.bulk, TMA), transaction counts (expect_tx) and clusters
-** are refused as not supported. Semantics: the PTX ISA manual, "Data
+** form takes its own set (isa/ptx_operands.c leaves them alone). Of the
+** bulk copies, the global-to-shared one that completes on an mbarrier
+** (cuda::memcpy_async of 16-byte aligned sizes on sm_90) is taken, with the
+** barriers' byte counts (expect_tx, complete_tx); tensor copies (TMA
+** tensor maps), multicast, the other directions and bulk groups are
+** refused as not supported. Semantics: the PTX ISA manual, "Data
 ** Movement and Conversion Instructions: cp.async" and "Parallel
 ** Synchronization and Communication Instructions: mbarrier". */
 #include "isa/ptx_int.h"
@@ -14,7 +17,7 @@
 /* The modifiers of an opcode token, each without its dot ("ca", "shared::cta"). */
 #define ASYNC_MAX_PARTS 12
 typedef struct {
-    char     part[ASYNC_MAX_PARTS][24];
+    char     part[ASYNC_MAX_PARTS][40];
     uint32_t n;
 } Parts;
 
@@ -109,6 +112,48 @@ static bool decode_copy(Ptx *P, const Tok *opt, const Parts *ps, const POp *ops,
     return ptx_emit(P, in, g);
 }
 
+/* The address of an mbarrier operand as one 32-bit source: a register, or
+** a symbol's (or a number's) shared offset; a register with a
+** displacement is not taken (nvcc does not write one). */
+static bool mbar_source(Ptx *P, const POp *o, Operand *out)
+{
+    Instr tmp;
+    memset(&tmp, 0, sizeof tmp);
+    if (!ptx_mem_operand(P, o, SPACE_SHARED, &tmp)) return false;
+    if ((tmp.iflags & INSTR_ADDR64) || (tmp.src[0].kind == OPND_REG && tmp.offset))
+        return ptx_fail(P, &o->tok, "the mbarrier of cp.async.bulk is a 32-bit shared address without a displacement");
+    *out = tmp.src[0];
+    return true;
+}
+
+/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+**     {.L2::cache_hint} [dst], [src], size, [mbar]{, cache-policy}
+** (global to this block's shared memory; .shared::cta too) into row
+** cp.async.bulk: src[0] + offset the shared destination, src[1] the global
+** source with its displacement in src[4], src[2] the size, src[3] the
+** mbarrier's shared offset. Instr.sub: 1 when the source is a 64-bit
+** register. Multicast and the other directions are not taken. */
+static bool decode_bulk(Ptx *P, const Tok *opt, const Parts *ps, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    static const char *const ALLOWED[] = { "async", "bulk", "shared::cluster", "shared::cta", "global",
+                                           "mbarrier::complete_tx::bytes", "L2::cache_hint", NULL };
+    if (!only(P, opt, ps, ALLOWED)) return false;
+    if (strcmp(ps->part[2], "shared::cluster") && strcmp(ps->part[2], "shared::cta")) return ptx_unsupported(P, opt);
+    if (!has(ps, "global") || !has(ps, "mbarrier::complete_tx::bytes")) return ptx_unsupported(P, opt);
+    bool policy = has(ps, "L2::cache_hint");
+    if (!ptx_nops(P, opt, n, 4 + policy, 4 + policy)) return false;
+    in->op = OP_CP_ASYNC_BULK;
+    if (!ptx_mem_operand(P, &ops[0], SPACE_SHARED, in)) return false;
+    Instr from = *in;
+    from.iflags = 0;
+    if (!ptx_mem_operand(P, &ops[1], SPACE_GLOBAL, &from)) return false;
+    in->src[1] = from.src[0];
+    in->src[4] = (Operand){ .kind = OPND_IMM, .value = (uint32_t)from.offset };
+    in->sub = (from.iflags & INSTR_ADDR64) != 0;
+    in->nsrc = 5;
+    return src32(P, &ops[2], &in->src[2], "the size") && mbar_source(P, &ops[3], &in->src[3]) && ptx_emit(P, in, g);
+}
+
 /* cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all (a commit
 ** and a wait for 0, as ptxas makes it); cp.async.mbarrier.arrive{.noinc}
 ** {.shared{::cta}}.b64 [addr]. */
@@ -118,8 +163,9 @@ PTX_DECODER(ptx_decode_cp)
     char q[80];
     Parts ps;
     if (!split(P, opt, &ps)) return false;
-    if (ps.n < 2 || strcmp(ps.part[0], "async") || has(&ps, "bulk")) return ptx_unsupported(P, opt);
+    if (ps.n < 2 || strcmp(ps.part[0], "async")) return ptx_unsupported(P, opt);
     const char *what = ps.part[1];
+    if (!strcmp(what, "bulk")) return ps.n > 2 ? decode_bulk(P, opt, &ps, ops, n, in, g) : ptx_unsupported(P, opt);
     if (!strcmp(what, "commit_group") || !strcmp(what, "wait_all")) {
         if (ps.n != 2 || !ptx_nops(P, opt, n, 0, 0)) return ps.n != 2 ? ptx_unsupported(P, opt) : false;
         in->op = OP_CP_ASYNC_COMMIT;
@@ -167,12 +213,25 @@ PTX_DECODER(ptx_decode_mbarrier)
     Parts ps;
     if (!split(P, opt, &ps)) return false;
     static const char *const ALLOWED[] = { "init", "inval", "arrive", "arrive_drop", "test_wait", "try_wait", "parity",
-                                           "noComplete", "pending_count", "release", "acquire", "relaxed", "cta",
-                                           "cluster", "shared", "shared::cta", "b64", NULL };
+                                           "noComplete", "pending_count", "expect_tx", "complete_tx", "release",
+                                           "acquire", "relaxed", "cta", "cluster", "shared", "shared::cta",
+                                           "shared::cluster", "b64", NULL };
     if (ps.n < 2 || !only(P, opt, &ps, ALLOWED) || !has(&ps, "b64")) return P->failed ? false : ptx_unsupported(P, opt);
     const char *what = ps.part[0];
-    in->stype = (uint8_t)(has(&ps, "shared") || has(&ps, "shared::cta") ? SPACE_SHARED : SPACE_GENERIC);
-    bool parity = has(&ps, "parity"), no_complete = has(&ps, "noComplete");
+    /* no clusters here: a block is a cluster of one, whose shared::cluster
+    ** addresses of its own barriers are their shared::cta ones */
+    in->stype = (uint8_t)(has(&ps, "shared") || has(&ps, "shared::cta") || has(&ps, "shared::cluster") ? SPACE_SHARED
+                                                                                                      : SPACE_GENERIC);
+    bool parity = has(&ps, "parity"), no_complete = has(&ps, "noComplete"), expect = has(&ps, "expect_tx");
+    if (!strcmp(what, "expect_tx") || !strcmp(what, "complete_tx")) {
+        if (parity || no_complete || (what[0] == 'e' ? false : expect)) return ptx_unsupported(P, opt);
+        if (!ptx_nops(P, opt, n, 2, 2)) return false;
+        in->op = OP_MBAR_TX;
+        in->sub = what[0] == 'c';
+        in->nsrc = 2;
+        return ptx_mem_operand(P, &ops[0], (MemSpace)in->stype, in) && src32(P, &ops[1], &in->src[1], "the byte count") &&
+               ptx_emit(P, in, g);
+    }
     if (!strcmp(what, "pending_count")) {
         if (ps.n != 2) return ptx_unsupported(P, opt);
         if (!ptx_nops(P, opt, n, 2, 2)) return false;
@@ -183,7 +242,7 @@ PTX_DECODER(ptx_decode_mbarrier)
     }
     if (!strcmp(what, "init") || !strcmp(what, "inval")) {
         bool init = what[2] == 'i';
-        if (parity || no_complete) return ptx_unsupported(P, opt);
+        if (parity || no_complete || expect) return ptx_unsupported(P, opt);
         if (!ptx_nops(P, opt, n, init ? 2 : 1, init ? 2 : 1)) return false;
         in->op = init ? OP_MBAR_INIT : OP_MBAR_INVAL;
         in->nsrc = init ? 2 : 1;
@@ -191,10 +250,10 @@ PTX_DECODER(ptx_decode_mbarrier)
         return (!init || src32(P, &ops[1], &in->src[1], "the expected count")) && ptx_emit(P, in, g);
     }
     if (!strcmp(what, "arrive") || !strcmp(what, "arrive_drop")) {
-        if (parity) return ptx_unsupported(P, opt);
-        if (!ptx_nops(P, opt, n, 2 + no_complete, 3)) return false;
+        if (parity || (expect && no_complete)) return ptx_unsupported(P, opt);
+        if (!ptx_nops(P, opt, n, 2 + (no_complete || expect), 3)) return false;
         in->op = OP_MBAR_ARRIVE;
-        in->sub = (uint8_t)((what[6] == '_') | no_complete << 1);
+        in->sub = (uint8_t)((what[6] == '_') | no_complete << 1 | expect << 2); /* expect_tx: the count is bytes */
         in->nsrc = 2;
         if (!ptx_mem_operand(P, &ops[1], (MemSpace)in->stype, in)) return false;
         in->src[1] = (Operand){ .kind = OPND_IMM, .value = 1 };
@@ -208,7 +267,7 @@ PTX_DECODER(ptx_decode_mbarrier)
     }
     if (!strcmp(what, "test_wait") || !strcmp(what, "try_wait")) {
         bool try_wait = what[1] == 'r';
-        if (no_complete) return ptx_unsupported(P, opt);
+        if (no_complete || expect) return ptx_unsupported(P, opt);
         if (!ptx_nops(P, opt, n, 3, 3 + try_wait)) return false; /* try_wait's time hint: not modelled */
         in->op = OP_MBAR_TEST;
         in->sub = (uint8_t)(parity | try_wait << 1);

@@ -12,11 +12,17 @@
 ** sooner than the copies tracked on that barrier are done. The executor
 ** counts the arrival itself at issue, so a waiter may see the phase over
 ** before the data is there; the predicate's ready cycle is what holds it.
-** Kernels with these instructions run on one host thread (sim/par.c), so
-** every ready cycle here is known at issue. */
+** A bulk copy (cp.async.bulk, the TMA's global-to-shared copy) is timed
+** apart from the LSU: 512-byte pieces, one a cycle, each through L1, L2 and
+** DRAM as a load, its barrier's waiters waiting for the last [ASSUME: the
+** TMA's rate is not probed]. Kernels with these instructions run on one
+** host thread (sim/par.c), so every ready cycle here is known at issue. */
 #include "sim/gpu_int.h"
 
 #include <string.h>
+
+#include "sim/coalesce.h"
+#include "sim/memsys.h"
 
 static inline uint64_t later(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -65,6 +71,27 @@ static uint64_t wait_groups(AsyncGroups *a, uint32_t keep)
     return t;
 }
 
+uint64_t async_bulk_load(Gpu *g, uint32_t s, const ExecOut *out)
+{
+    uint64_t ready = g->now + 1, start = g->now;
+    GlobalCounts *n = &g->st->global[ACCESS_LOAD];
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        if (!(out->async_reads >> l & 1)) continue;
+        for (uint32_t off = 0; off < out->data[0][l]; off += 16 * WARP_SIZE, start++) { /* a 512-byte piece a cycle */
+            uint32_t bytes = out->data[0][l] - off < 16 * WARP_SIZE ? out->data[0][l] - off : 16 * WARP_SIZE;
+            uint64_t addr[WARP_SIZE];
+            for (uint32_t k = 0; k < WARP_SIZE; k++) addr[k] = out->addr[l] + off + 16 * k;
+            CoalesceResult cr;
+            coalesce_analyze(addr, bytes / 16 >= WARP_SIZE ? UINT32_MAX : (1u << (bytes / 16)) - 1, 16, COALESCE_LOAD, &cr);
+            n->requests++;
+            n->sectors += cr.sectors;
+            n->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
+            ready = later(ready, memsys_load(g->mem, s, start, &cr));
+        }
+    }
+    return ready;
+}
+
 uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint64_t ready)
 {
     Sm *sm = &g->sms[s];
@@ -88,6 +115,13 @@ uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const 
         }
         break;
     }
+    case OP_CP_ASYNC_BULK: /* each lane's barrier waits for the copies */
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            if (out->async_reads >> l & 1) {
+                uint64_t *done = mbar_done(bs, out->data[1][l], true);
+                *done = later(*done, ready);
+            }
+        break;
     case OP_CP_ASYNC_MBAR: {
         uint64_t last = UINT64_MAX; /* the lanes' barriers, each once in a row */
         for (uint32_t l = 0; l < WARP_SIZE; l++) {

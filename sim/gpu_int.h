@@ -385,6 +385,8 @@ void par_wait_result(Gpu *g, uint32_t s, uint32_t slot);
 ** returns when its result can be read. */
 void async_block_start(Gpu *g, Sm *sm, uint32_t b);
 uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint64_t ready);
+/* A bulk copy's loads (cp.async.bulk, timed off the LSU): when the last is back. */
+uint64_t async_bulk_load(Gpu *g, uint32_t s, const ExecOut *out);
 
 /* During a round: SM sm issued `slots` SASS instructions at g->now (its
 ** count, for a failure's total; a mark before its first issue of a cycle).

@@ -364,6 +364,7 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     if (!out->exec_mask) return g->now + 1;
     uint32_t fl = OP_INFO[in->op].flags;
     AccessKind kind = fl & OPF_ATOM ? ACCESS_ATOMIC : fl & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
+    if (in->op == OP_CP_ASYNC_BULK) return async_bulk_load(g, s, out); /* the TMA's, not the LSU's */
     uint32_t lanes = in->op == OP_CP_ASYNC ? out->async_reads : out->exec_mask; /* a zero-fill reads nothing */
     if (!lanes) return g->now + 1;
     CoalesceResult cr;

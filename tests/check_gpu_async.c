@@ -171,6 +171,45 @@ START_TEST(test_mbarrier_phases)
 }
 END_TEST
 
+/* A bulk copy (the TMA's) of 1 KiB by lane 0, completing on a barrier of
+** 32 whose byte count lane 0 then expects (the copy's bytes may come
+** first: the count goes below zero and back), all 32 lanes arriving: the
+** phase is over, the bytes are in shared memory, and the waiter's
+** predicate waits for the copy (a DRAM miss) when `copy` is set; without
+** the copy (expect_tx then complete_tx by hand) it does not. Each lane
+** stores word 8 * lane of the copy. */
+static uint64_t bulk_cycles(bool copy)
+{
+    char body[2048];
+    snprintf(body, sizeof body,
+             "  mbarrier.init.shared.b64 [%%r4], 32;\n  setp.eq.u32 %%p1, %%r0, 0;\n  @!%%p1 bra ARRIVE;\n%s"
+             "  mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%%r4], 1024;\n%s"
+             "ARRIVE:\n  mbarrier.arrive.shared::cta.b64 %%rd6, [%%r4];\n"
+             "  mbarrier.try_wait.shared.b64 %%p2, [%%r4], %%rd6;\n  selp.u32 %%r8, 1, 2, %%p2;\n"
+             "  shl.b32 %%r9, %%r0, 5;\n  add.s32 %%r9, %%r2, %%r9;\n  ld.shared.u32 %%r10, [%%r9];\n"
+             "  add.s32 %%r10, %%r10, %%r8;\n  add.s64 %%rd4, %%rd1, 8192;\n  add.s64 %%rd4, %%rd4, %%rd2;\n"
+             "  st.global.u32 [%%rd4], %%r10;\n  ret;\n",
+             copy ? "  add.s64 %rd5, %rd1, 4096;\n  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], "
+                    "[%rd5], 1024, [bar];\n"
+                  : "",
+             copy ? "" : "  mbarrier.complete_tx.shared.b64 [%r4], 1024;\n");
+    Run t;
+    async_run(&t, body, true);
+    /* word 8 l of the copy: data word 1024 + 8 l, plus 1 for the phase over */
+    for (uint32_t l = 0; l < 32; l++) ck_assert_uint_eq(word(&t, 2048 + l), (copy ? 1024 + 8 * l : 0) + 1);
+    uint64_t c = t.r.stats.cycles;
+    run_free(&t);
+    return c;
+}
+
+START_TEST(test_bulk_copy)
+{
+    uint64_t with = bulk_cycles(true), without = bulk_cycles(false);
+    ck_assert_msg(with > without + 300, "bulk copy: %llu cycles, bytes by hand: %llu", (unsigned long long)with,
+                  (unsigned long long)without);
+}
+END_TEST
+
 /* Misuse stops the kernel with a fault that says which. */
 START_TEST(test_mbarrier_misuse)
 {
@@ -181,6 +220,8 @@ START_TEST(test_mbarrier_misuse)
         { "  mbarrier.init.shared.b64 [%r4], 32;\n  mbarrier.arrive.noComplete.shared.b64 %rd6, [%r4], 1;\n  ret;\n",
           "completes its phase" },
         { "  mbarrier.arrive.b64 %rd6, [%rd1];\n  ret;\n", "not in shared memory" },
+        { "  mbarrier.init.shared.b64 [%r4], 1;\n  mbarrier.expect_tx.shared.b64 [%r4], 1048576;\n  ret;\n",
+          "transaction count past" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Run t;
@@ -249,6 +290,7 @@ int main(void)
     tcase_add_test(c, test_wait_group_many);
     tcase_add_test(c, test_mbarrier_waits_for_tracked_copies);
     tcase_add_test(c, test_mbarrier_phases);
+    tcase_add_test(c, test_bulk_copy);
     tcase_add_test(c, test_mbarrier_misuse);
     tcase_add_test(c, test_one_thread);
     tcase_add_test(c, test_racecheck_refuses_mbarrier);

@@ -3,7 +3,8 @@
 // primitives (__pipeline_memcpy_async of 4, 8 and 16 bytes, with zero fill,
 // double-buffered with __pipeline_wait_prior(1)), cooperative groups'
 // memcpy_async and wait, cuda::memcpy_async completing on a cuda::barrier
-// reused tile after tile, cuda::pipeline (a thread's own, and a block's
+// reused tile after tile (with 16-byte aligned sizes too: sm_90's bulk
+// copy, completing on the barrier's byte count), cuda::pipeline (a thread's own, and a block's
 // with its shared state), and cuda::barrier on its own as a split
 // arrive/wait with arrive_and_drop. Each kernel's output is checked
 // against the host's. Prints PASS.
@@ -80,6 +81,25 @@ __global__ void barrier_tiles(const float* in, float* out, int tiles) {
     bar.arrive_and_wait();  // everyone has read the tile before it is refilled
   }
   out[blockIdx.x * TILE + threadIdx.x] = acc;
+}
+
+// The same with 16-byte aligned sizes (cuda::aligned_size_t<16>): on sm_90
+// one thread's bulk copy (cp.async.bulk, the TMA) completing on the
+// barrier's byte count, elsewhere cp.async; each tile reversed by float4.
+__global__ void bulk_tiles(const float4* in, float4* out, int tiles) {
+  __shared__ alignas(16) float4 tile[TILE / 4];
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  auto block = cg::this_thread_block();
+  if (block.thread_rank() == 0) init(&bar, block.size());
+  block.sync();
+  for (int t = 0; t < tiles; t++) {
+    const float4* src = in + ((size_t)blockIdx.x * tiles + t) * (TILE / 4);
+    cuda::memcpy_async(block, tile, src, cuda::aligned_size_t<16>(sizeof(float4) * (TILE / 4)), bar);
+    bar.arrive_and_wait();
+    float4 v = tile[TILE / 4 - 1 - threadIdx.x];
+    out[((size_t)blockIdx.x * tiles + t) * (TILE / 4) + threadIdx.x] = make_float4(v.w, v.z, v.y, v.x);
+    bar.arrive_and_wait();  // read before the next tile lands
+  }
 }
 
 // A thread's own pipeline of two stages (cuda::make_pipeline()).
@@ -217,6 +237,17 @@ int main() {
         acc += v * v;
       }
       if (sq[b * TILE + x] != acc) { std::fprintf(stderr, "barrier_tiles: block %d thread %d: %g, expected %g\n", b, x, sq[b * TILE + x], acc); return 1; }
+    }
+
+  // bulk_tiles: each tile of in reversed
+  bulk_tiles<<<blocks, TILE / 4>>>((const float4*)d_in, (float4*)d_out, tiles);
+  CUDA_CHECK_LAST();
+  std::vector<float> bt(n);
+  CUDA_CHECK(cudaMemcpy(bt.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++)
+    if (bt[i] != h[(i / TILE) * TILE + TILE - 1 - i % TILE]) {
+      std::fprintf(stderr, "bulk_tiles: element %d: %g, expected %g\n", i, bt[i], h[(i / TILE) * TILE + TILE - 1 - i % TILE]);
+      return 1;
     }
 
   // thread_pipeline
