@@ -16,7 +16,7 @@
 /* ---------------------------------------------------------------- rules */
 
 #define RULE_UNCOALESCED   1.125 /* sectors per request over the ideal            */
-#define RULE_CONFLICT      1.5   /* shared wavefronts per request                 */
+#define RULE_CONFLICT      1.5   /* shared wavefronts per request over the ideal  */
 #define RULE_ATOMIC_SERIAL 4.0   /* cycles per atomic spent behind lanes on one word / line */
 #define RULE_BRANCH_EFF    0.9   /* average active lanes / 32 below this          */
 #define RULE_LAUNCH        0.3   /* share of the SMs' busy time with a block waiting
@@ -117,11 +117,12 @@ static void explain_global(Causes *cs, const GlobalCounts *g, const char *space,
 static void explain_shared(Causes *cs, const SharedCounts *p, const char *what)
 {
     if (!p->requests) return;
-    double wpr = p->wavefronts_per_request;
-    if (wpr > RULE_CONFLICT) {
+    /* against the phases the requests need: a float4 access's four are its width, not a conflict */
+    double wpr = p->wavefronts_per_request, ideal = p->ideal_wavefronts_per_request;
+    if (ideal > 0 && wpr > RULE_CONFLICT * ideal) {
         cs->memory = true;
-        cause(cs, 1.0 - 1.0 / wpr, "shared %s take %.1f wavefronts per request: %.0f-way bank conflict%s", what, wpr,
-              wpr, p->max_wavefronts > wpr + 0.5 ? " on average" : "");
+        cause(cs, 1.0 - ideal / wpr, "shared %s take %.1f wavefronts per request where %.1f would do: %.0f-way bank conflict%s",
+              what, wpr, ideal, wpr / ideal, p->max_wavefronts > wpr + 0.5 ? " on average" : "");
     }
 }
 

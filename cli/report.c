@@ -497,6 +497,7 @@ typedef struct {
     U("lst_sectors", lst->sectors)                                                                      \
     U("shared_requests", st->shared_requests)                                                           \
     U("shared_wavefronts", st->shared_wavefronts)                                                       \
+    U("shared_ideal_wavefronts", st->shared_ideal_wavefronts)                                           \
     U("shared_bank_conflicts", st->shared_bank_conflicts)                                               \
     U("shared_atomic_serial_cycles", st->shared[ACCESS_ATOMIC].serial_cycles)                           \
     U("global_atomic_serial_cycles", st->l2_atomic_wait_cycles)                                         \

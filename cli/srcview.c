@@ -475,6 +475,8 @@ static void json_counters(FILE *out, const PcCounters *p, uint64_t kernel_cycles
     jsonstr_number(out, f.l2_hit_rate);
     fprintf(out, ", \"shared_requests\": %llu, \"wavefronts_per_request\": ", (unsigned long long)p->shared_requests);
     jsonstr_number(out, f.wavefronts_per_request);
+    fputs(", \"ideal_wavefronts_per_request\": ", out);
+    jsonstr_number(out, f.ideal_wavefronts_per_request);
     fputs(", \"bank_conflicts_per_request\": ", out);
     jsonstr_number(out, f.bank_conflicts_per_request);
     fputs(", \"stalls\": {", out);

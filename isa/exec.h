@@ -98,6 +98,8 @@ typedef struct {
                                         launch's zeroed words for grid.sync()
                                         (0: none, and grid.sync() traps)     */
     uint64_t        clock;           /* %clock: the caller's current cycle     */
+    double          clock_mhz;       /* converts clock to %globaltimer's ns
+                                        (0: one cycle a ns)                   */
     bool            defer_global;    /* global accesses are checked and their
                                         operands captured, not done: the caller
                                         applies them (exec_global_apply)      */
@@ -128,6 +130,14 @@ static inline void exec_lanes_from_mask(uint32_t m, uint32_t mw[WARP_SIZE])
 }
 
 /* A 64-bit source's value in lane l: a register pair, or an immediate. */
+/* A 64-bit timer register: %clock64 the cycle, %globaltimer its ns at
+** the block's clock_mhz. */
+static inline uint64_t exec_timer64(const ExecBlock *b, uint32_t sreg)
+{
+    if (sreg != SREG_GLOBALTIMER || b->clock_mhz <= 0) return b->clock;
+    return (uint64_t)((double)b->clock * 1000.0 / b->clock_mhz);
+}
+
 static inline uint64_t exec_lane64(const ExecBlock *b, const WarpExec *w, const Operand *o, uint32_t l)
 {
     return o->kind == OPND_REG ? (uint64_t)w->r[o->index + 1][l] << 32 | w->r[o->index][l] : exec_imm64(b->kernel, o);

@@ -524,10 +524,8 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
     const Operand *o = &in->dst[0];
     switch ((Opcode)in->op) {
     case OP_MOV_B64:
-        if (in->src[0].kind == OPND_SPECIAL) {
-            uint64_t v = in->src[0].index == SREG_GLOBALTIMER ? b->clock * 1000 / 1410 : b->clock; /* ns at ~1.4 GHz */
-            for (int l = 0; l < WARP_SIZE; l++) A[l] = v;
-        }
+        if (in->src[0].kind == OPND_SPECIAL)
+            for (int l = 0; l < WARP_SIZE; l++) A[l] = exec_timer64(b, in->src[0].index);
         dst64(w, o, A, m);
         return;
     case OP_MOV_PACK64:

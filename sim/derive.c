@@ -36,15 +36,18 @@ void derive_stats(const GpuConfig *c, KernelStats *st)
 
     st->shared_requests = 0;
     st->shared_wavefronts = 0;
+    st->shared_ideal_wavefronts = 0;
     for (int k = 0; k < ACCESS_KINDS; k++) {
         derive_requests(&st->global[k]);
         derive_requests(&st->local[k]);
         SharedCounts *s = &st->shared[k];
         s->wavefronts_per_request = per(s->wavefronts, s->requests);
+        s->ideal_wavefronts_per_request = per(s->ideal_wavefronts, s->requests);
         st->shared_requests += s->requests;
         st->shared_wavefronts += s->wavefronts;
+        st->shared_ideal_wavefronts += s->ideal_wavefronts;
     }
-    st->shared_bank_conflicts = st->shared_wavefronts - st->shared_requests;
+    st->shared_bank_conflicts = st->shared_wavefronts - st->shared_ideal_wavefronts;
     st->shared_wavefronts_per_request = per(st->shared_wavefronts, st->shared_requests);
     st->shared_atomic_serial_per_request = per(st->shared[ACCESS_ATOMIC].serial_cycles, st->shared[ACCESS_ATOMIC].requests);
     st->global_atomic_wait_per_request = per(st->l2_atomic_wait_cycles, st->global[ACCESS_ATOMIC].requests);
@@ -112,7 +115,8 @@ void derive_pc(const PcCounters *p, uint64_t kernel_warp_cycles, PcFigures *f)
     f->sectors_per_request = per(p->sectors, p->global_requests);
     f->ideal_sectors_per_request = per(p->ideal_sectors, p->global_requests);
     f->wavefronts_per_request = per(p->wavefronts, p->shared_requests);
-    f->bank_conflicts_per_request = per(p->wavefronts > p->shared_requests ? p->wavefronts - p->shared_requests : 0, p->shared_requests);
+    f->ideal_wavefronts_per_request = per(p->ideal_wavefronts, p->shared_requests);
+    f->bank_conflicts_per_request = per(p->wavefronts - p->ideal_wavefronts, p->shared_requests);
     f->l1_hit_rate = per(p->l1_sector_hits, p->l1_sector_accesses);
     f->l2_hit_rate = per(p->l2_sector_hits, p->l2_sector_accesses);
 }
@@ -128,6 +132,7 @@ void derive_pc_add(PcCounters *acc, const PcCounters *p)
     acc->ideal_sectors += p->ideal_sectors;
     acc->shared_requests += p->shared_requests;
     acc->wavefronts += p->wavefronts;
+    acc->ideal_wavefronts += p->ideal_wavefronts;
     acc->l1_sector_accesses += p->l1_sector_accesses;
     acc->l1_sector_hits += p->l1_sector_hits;
     acc->l2_sector_accesses += p->l2_sector_accesses;

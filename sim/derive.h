@@ -28,7 +28,7 @@ typedef struct {
     double   cycle_share;                /* of the kernel's warp cycles           */
     double   threads_per_instruction;    /* thread / warp instructions           */
     double   sectors_per_request, ideal_sectors_per_request; /* global requests */
-    double   wavefronts_per_request, bank_conflicts_per_request; /* shared      */
+    double   wavefronts_per_request, ideal_wavefronts_per_request, bank_conflicts_per_request; /* shared */
     double   l1_hit_rate, l2_hit_rate;   /* of its sector accesses                */
     double   stall_share[STALL_REASONS]; /* each state's share of its warp_cycles */
 } PcFigures;

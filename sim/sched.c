@@ -467,15 +467,17 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     SharedCounts *n = &g->st->shared[kind];
     n->requests++;
     n->wavefronts += wf; /* bank conflicts only; atomic serialisation is time, not wavefronts */
+    n->ideal_wavefronts += sr.phases;
     n->serial_cycles += busy - wf;
     if (wf > n->max_wavefronts) n->max_wavefronts = wf;
     if (g->pcs) {
         g->pcs[in - g->k->code].shared_requests++;
         g->pcs[in - g->k->code].wavefronts += wf;
+        g->pcs[in - g->k->code].ideal_wavefronts += sr.phases;
     }
     if (g->trace && g->trace->shared_access) {
         TraceShared e = { .cycle = g->now, .sm = s, .warp = slot, .pc = out->pc, .mask = out->exec_mask,
-                          .width = out->width, .wavefronts = wf, .banks = g->c->smem_banks,
+                          .width = out->width, .wavefronts = wf, .phases = sr.phases, .banks = g->c->smem_banks,
                           .is_store = kind == ACCESS_STORE, .kind = (uint8_t)kind };
         memcpy(e.bank_words, sr.bank_words, g->c->smem_banks * sizeof e.bank_words[0]);
         g->trace->shared_access(g->trace->user, &e);

@@ -77,6 +77,8 @@ extern const char *const ACCESS_NAMES[ACCESS_KINDS]; /* "loads", "stores", "atom
     X(requests)                                                                          \
     X(wavefronts)     /* passes of the banks (smem_analyze); an atomic's serialisation   \
                          on one address is time, not wavefronts                       */ \
+    X(ideal_wavefronts) /* the phases a request needs however its lanes fall on the    \
+                         banks: 1, or 2 / 4 for 8- / 16-byte accesses (smem.h)     */ \
     M(max_wavefronts) /* the most one request took                                    */ \
     X(serial_cycles)  /* atomics: pipe cycles beyond the wavefronts, spent applying      \
                          lanes on one word one after another                          */
@@ -155,6 +157,7 @@ typedef struct {
 typedef struct {
     SHARED_COUNTS(STATS_U64_FIELD, STATS_U32_FIELD)
     double   wavefronts_per_request;    /* derived                                            */
+    double   ideal_wavefronts_per_request; /* derived                                         */
 } SharedCounts;
 
 typedef struct {
@@ -189,7 +192,10 @@ typedef struct {
     uint32_t tail_blocks;             /* blocks in the last wave               */
     double   branch_efficiency;       /* avg active lanes / 32 per issued instr */
     uint64_t shared_requests, shared_wavefronts; /* loads, stores and atomics together */
-    uint64_t shared_bank_conflicts;   /* wavefronts beyond one per request     */
+    uint64_t shared_ideal_wavefronts; /* what the same requests need free of conflicts */
+    uint64_t shared_bank_conflicts;   /* wavefronts beyond the ideal ones: Nsight
+                                         Compute's excessive wavefronts (a
+                                         conflict-free float4 access has none)  */
     double   shared_atomic_serial_per_request; /* shared[ATOMIC].serial_cycles per atomic */
     double   global_atomic_wait_per_request;   /* l2_atomic_wait_cycles per global atomic */
     double   shared_wavefronts_per_request;
@@ -228,7 +234,7 @@ typedef struct {
     uint64_t thread_instructions; /* lanes whose guard held, times its slots      */
     uint64_t stall[STALL_REASONS];  /* warp-cycles spent at it, by warp state       */
     uint64_t global_requests, sectors, ideal_sectors;
-    uint64_t shared_requests, wavefronts;
+    uint64_t shared_requests, wavefronts, ideal_wavefronts;
     uint64_t l1_sector_accesses, l1_sector_hits;
     uint64_t l2_sector_accesses, l2_sector_hits;
 } PcCounters;

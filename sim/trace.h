@@ -39,6 +39,7 @@ typedef struct {
     uint64_t cycle;
     uint32_t sm, warp, pc;
     uint32_t mask, width, wavefronts;
+    uint32_t phases;           /* the wavefronts it needs free of conflicts */
     uint32_t banks;            /* the machine's smem.banks                 */
     uint32_t bank_words[SMEM_MAX_BANKS]; /* distinct words asked of each bank
                                             (the first `banks` are used)   */

@@ -48,13 +48,14 @@ START_TEST(test_global_ratios_by_kind)
 END_TEST
 
 static const struct {
-    uint64_t req[ACCESS_KINDS], wf[ACCESS_KINDS];
+    uint64_t req[ACCESS_KINDS], wf[ACCESS_KINDS], ideal[ACCESS_KINDS];
     uint64_t requests, wavefronts, conflicts;
 } shared_cases[] = {
-    { { 0, 0, 0 }, { 0, 0, 0 }, 0, 0, 0 },
-    { { 3, 1, 0 }, { 3, 32, 0 }, 4, 35, 31 },
-    { { 3, 1, 2 }, { 3, 32, 2 }, 6, 37, 31 }, /* atomics count in the totals too */
-    { { 0, 0, 5 }, { 0, 0, 5 }, 5, 5, 0 },
+    { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 }, 0, 0, 0 },
+    { { 3, 1, 0 }, { 3, 32, 0 }, { 3, 1, 0 }, 4, 35, 31 },
+    { { 3, 1, 2 }, { 3, 32, 2 }, { 3, 1, 2 }, 6, 37, 31 }, /* atomics count in the totals too */
+    { { 0, 0, 5 }, { 0, 0, 5 }, { 0, 0, 5 }, 5, 5, 0 },
+    { { 2, 2, 0 }, { 8, 16, 0 }, { 8, 8, 0 }, 4, 24, 8 }, /* float4: 4 phases each are no conflict */
 };
 
 START_TEST(test_shared_totals)
@@ -65,6 +66,7 @@ START_TEST(test_shared_totals)
     for (int k = 0; k < ACCESS_KINDS; k++) {
         st.shared[k].requests = shared_cases[_i].req[k];
         st.shared[k].wavefronts = shared_cases[_i].wf[k];
+        st.shared[k].ideal_wavefronts = shared_cases[_i].ideal[k];
     }
     derive_stats(&c, &st);
     ck_assert_uint_eq(st.shared_requests, shared_cases[_i].requests);
@@ -75,6 +77,8 @@ START_TEST(test_shared_totals)
     for (int k = 0; k < ACCESS_KINDS; k++) {
         double w = st.shared[k].requests ? (double)st.shared[k].wavefronts / st.shared[k].requests : 0;
         near(st.shared[k].wavefronts_per_request, w, ACCESS_NAMES[k]);
+        double i = st.shared[k].requests ? (double)st.shared[k].ideal_wavefronts / st.shared[k].requests : 0;
+        near(st.shared[k].ideal_wavefronts_per_request, i, ACCESS_NAMES[k]);
     }
 }
 END_TEST

@@ -98,6 +98,28 @@ START_TEST(test_sentences)
 }
 END_TEST
 
+/* Conflicts are counted against the phases a request needs: a float4
+** access takes 4 wavefronts free of conflicts (it was called a 4-way
+** conflict), 8 when two lanes of each quarter-warp share a bank. */
+START_TEST(test_wide_shared_not_a_conflict)
+{
+    RunReport r = fx->r;
+    RunRow rows[8];
+    memcpy(rows, fx->rows, sizeof rows);
+    r.rows = rows;
+    int v = variant_index("tiled_padded");
+    SharedCounts *ld = &rows[v].st.shared[ACCESS_LOAD];
+    *ld = (SharedCounts){ .requests = 100, .wavefronts = 400, .ideal_wavefronts = 400, .max_wavefronts = 4,
+                          .wavefronts_per_request = 4.0, .ideal_wavefronts_per_request = 4.0 };
+    char s[2048];
+    explain_row(&r, v, s, sizeof s);
+    ck_assert_msg(strstr(s, "bank conflict") == NULL || strstr(s, "free of bank conflicts"), "%s", s);
+    ld->wavefronts = 800, ld->max_wavefronts = 8, ld->wavefronts_per_request = 8.0;
+    explain_row(&r, v, s, sizeof s);
+    ck_assert_msg(strstr(s, "shared loads take 8.0 wavefronts per request where 4.0 would do: 2-way bank conflict"), "%s", s);
+}
+END_TEST
+
 START_TEST(test_not_finished)
 {
     RunReport r = fx->r;
@@ -217,6 +239,7 @@ int main(void)
     tcase_add_test(core, test_text);
     tcase_add_loop_test(core, test_sentences, 0, (int)(sizeof causes / sizeof causes[0]));
     tcase_add_test(core, test_not_finished);
+    tcase_add_test(core, test_wide_shared_not_a_conflict);
     tcase_add_test(core, test_binding_limit);
     tcase_add_test(core, test_json);
     tcase_add_test(core, test_csv);

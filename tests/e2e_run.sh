@@ -28,7 +28,7 @@ for v in naive tiled tiled_padded copy; do
 done
 grep -q '^why:' "$OUT" || bad "transpose: no explanations"
 folded=$(tr -s ' \n' '  ' <"$OUT") # the sentences as one line, whatever the wrapping
-grep -q 'shared loads take 32.0 wavefronts per request: 32-way bank conflict' <<<"$folded" ||
+grep -q 'shared loads take 32.0 wavefronts per request where 1.0 would do: 32-way bank conflict' <<<"$folded" ||
     bad "transpose: tiled's bank conflict is not explained"
 grep -q 'global stores touch 32.0 sectors per request where 4 would do: uncoalesced' <<<"$folded" ||
     bad "transpose: naive's uncoalesced stores are not explained"

@@ -96,9 +96,9 @@ same "snapshots are deterministic" "$TMP/full.png" "$TMP/full2.png"
 
 # ---- bank panel: tiled (32-way conflict) vs tiled_padded (none)
 expect_rc "tiled bank panel" 0 $T --variant tiled --snapshot "$TMP/bank_tiled.png" --panel shared --at shared-load
-expect_out "tiled: a 32-way conflict is shown" "^shared: .*op=ld\.shared.* wavefronts=32 max_bank_words=32"
+expect_out "tiled: a 32-way conflict is shown" "^shared: .*op=ld\.shared.* wavefronts=32 ideal=1 max_bank_words=32"
 expect_rc "padded bank panel" 0 $T --variant tiled_padded --snapshot "$TMP/bank_padded.png" --panel shared --at shared-load
-expect_out "padded: one wavefront is shown" "^shared: .*op=ld\.shared.* wavefronts=1 max_bank_words=1"
+expect_out "padded: one wavefront is shown" "^shared: .*op=ld\.shared.* wavefronts=1 ideal=1 max_bank_words=1"
 differ "bank panel tiled vs tiled_padded" "$TMP/bank_tiled.png" "$TMP/bank_padded.png"
 expect_rc "tiled bank panel, whole view" 0 $T --variant tiled --snapshot "$TMP/t_all.png" --at shared-load
 expect_rc "padded bank panel, whole view" 0 $T --variant tiled_padded --snapshot "$TMP/p_all.png" --at shared-load
@@ -106,10 +106,10 @@ differ "whole view tiled vs tiled_padded" "$TMP/t_all.png" "$TMP/p_all.png"
 # the panel follows smem.banks: the column read of tiled is 16-way on 64 banks
 expect_out "tiled: 32 banks by default" "^shared: .* banks=32$"
 expect_rc "tiled bank panel, 64 banks" 0 $T --variant tiled --set smem.banks=64 --snapshot "$TMP/bank_64.png" --panel shared --at shared-load
-expect_out "64 banks: a 16-way conflict is shown" "^shared: .*op=ld\.shared.* wavefronts=16 max_bank_words=16 banks=64$"
+expect_out "64 banks: a 16-way conflict is shown" "^shared: .*op=ld\.shared.* wavefronts=16 ideal=1 max_bank_words=16 banks=64$"
 differ "bank panel 32 vs 64 banks" "$TMP/bank_tiled.png" "$TMP/bank_64.png"
 expect_rc "padded bank panel, 16 banks" 0 $T --variant tiled_padded --set smem.banks=16 --snapshot "$TMP/bank_16.png" --panel shared --at shared-load
-expect_out "16 banks: two half-warp passes" "^shared: .*op=ld\.shared.* wavefronts=2 max_bank_words=2 banks=16$"
+expect_out "16 banks: two half-warp passes" "^shared: .*op=ld\.shared.* wavefronts=2 ideal=2 max_bank_words=2 banks=16$"
 
 # ---- lane cells: divergent (half the lanes) vs uniform (all 32)
 for v in divergent uniform; do

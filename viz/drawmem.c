@@ -42,7 +42,7 @@ void drawmem_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
     y = access_header(d, sc, v, x0, y, a->pc, a->warp, a->cycle, a->mask) + canvas_s(d, 4);
     /* one column per bank of the machine: 16, 32 or 64 (smem.banks) */
     const int nb = a->banks;
-    uint32_t maxw = 0;
+    uint32_t maxw = 0, phases = a->phases ? a->phases : 1; /* a float4 asks each bank once a phase */
     for (int b = 0; b < nb; b++)
         if (a->bank_words[b] > maxw) maxw = a->bank_words[b];
     uint32_t scale = maxw > 32 ? maxw : 32;
@@ -53,7 +53,7 @@ void drawmem_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
     canvas_fill(d, x0, base, cw * nb, 1, C_FAINT);
     for (int b = 0; b < nb; b++) {
         uint32_t n = a->bank_words[b];
-        uint32_t rgb = n <= 1 ? C_GOOD : n < 8 ? C_WARN : C_BAD;
+        uint32_t rgb = n <= phases ? C_GOOD : n < 8 * phases ? C_WARN : C_BAD;
         int bx = x0 + b * cw;
         canvas_fill(d, bx, y, cw - 1, ch, 0x26262e);
         for (uint32_t k = 0; k < n; k++) {
@@ -65,13 +65,13 @@ void drawmem_shared(VizDraw *d, const VizLayout *L, const VizScene *sc, const Vi
     }
     /* the verdict, big */
     int tx = x0 + cw * nb + canvas_s(d, 24), ty = r->y + canvas_s(d, 44);
-    uint32_t rgb = a->wavefronts <= 1 ? C_GOOD : C_BAD;
+    uint32_t rgb = a->wavefronts <= phases ? C_GOOD : C_BAD;
     canvas_text(d, F_BIG, tx, ty, AL_LEFT, rgb, "%u", a->wavefronts);
     ty += canvas_font_h(d, F_BIG);
     canvas_text(d, F_HEAD, tx, ty, AL_LEFT, rgb, "wavefront%s", a->wavefronts == 1 ? "" : "s");
     ty += canvas_font_h(d, F_HEAD) + canvas_s(d, 4);
-    if (maxw > 1)
-        canvas_text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u-way bank conflict", maxw);
+    if (a->wavefronts > phases)
+        canvas_text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "%u-way bank conflict", (a->wavefronts + phases - 1) / phases);
     else
         canvas_text(d, F_BODY, tx, ty, AL_LEFT, C_TEXT, "no bank conflict");
     ty += canvas_font_h(d, F_BODY);

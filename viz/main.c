@@ -367,9 +367,9 @@ static void print_state(const App *app, FILE *out)
         for (unsigned b = 0; b < s->banks; b++)
             if (s->bank_words[b] > maxw) maxw = s->bank_words[b];
         disasm_mnemonic(&k->code[s->pc], mn, sizeof mn);
-        fprintf(out, "shared: cycle=%llu warp=%u op=%s kind=%s wavefronts=%u max_bank_words=%u banks=%u\n",
+        fprintf(out, "shared: cycle=%llu warp=%u op=%s kind=%s wavefronts=%u ideal=%u max_bank_words=%u banks=%u\n",
                 (unsigned long long)s->cycle, s->warp, mn, KIND_WORDS[s->kind < ACCESS_KINDS ? s->kind : 0],
-                s->wavefronts, maxw, s->banks);
+                s->wavefronts, s->phases, maxw, s->banks);
     } else {
         fprintf(out, "shared: none\n");
     }

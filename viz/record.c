@@ -239,6 +239,7 @@ static void on_shared(void *user, const TraceShared *e)
     s->mask = e->mask;
     s->width = e->width;
     s->wavefronts = e->wavefronts;
+    s->phases = e->phases;
     s->is_store = e->is_store;
     s->kind = e->kind;
     s->banks = (uint8_t)(e->banks <= SMEM_MAX_BANKS ? e->banks : SMEM_MAX_BANKS);

@@ -52,6 +52,7 @@ typedef struct {
 typedef struct {
     uint64_t cycle;
     uint32_t warp, pc, mask, width, wavefronts;
+    uint32_t phases;         /* the wavefronts it needs free of conflicts (4 for a float4) */
     uint8_t  bank_words[SMEM_MAX_BANKS]; /* distinct words asked of each bank (capped at 255) */
     uint8_t  banks;          /* the machine's smem.banks: bank_words[0, banks) */
     uint8_t  is_store;
