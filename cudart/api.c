@@ -194,7 +194,8 @@ cudaError_t api_launch(void *kernel, const void *func, dim3 grid, dim3 block, vo
     uint32_t g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
     int err = rt_launch(rt, k, g, b, args, cooperative, smem);
     if (err == cudaErrorIllegalAddress || err == cudaErrorLaunchFailure || err == cudaErrorLaunchTimeout ||
-        err == cudaErrorAssert || err == cudaErrorMisalignedAddress || err == cudaErrorUnknown)
+        err == cudaErrorAssert || err == cudaErrorMisalignedAddress || err == cudaErrorIllegalInstruction ||
+        err == cudaErrorUnknown)
         rt->sticky = err;
     /* a launch's fault reaches the program at its next synchronizing call,
     ** as on a GPU; a launch that cannot start is refused at once */
@@ -857,6 +858,7 @@ const char *cudaGetErrorString(cudaError_t error)
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
     case cudaErrorAssert: return "device-side assert triggered";
     case cudaErrorMisalignedAddress: return "misaligned address";
+    case cudaErrorIllegalInstruction: return "an illegal instruction was encountered";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";

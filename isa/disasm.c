@@ -127,7 +127,13 @@ size_t disasm_instr(const Kernel *k, const Instr *in, char *buf, size_t cap)
         else put(&o, " <pc %u>", in->target);
         break;
     }
-    case FMT_BAR: put(&o, " 0"); break;
+    case FMT_BAR: /* the mini ISA's names no barrier: 0 */
+        if (!in->nsrc) put(&o, " 0");
+        for (uint32_t i = 0; i < in->nsrc; i++) {
+            put(&o, i ? ", " : " ");
+            put_operand(&o, &in->src[i], false);
+        }
+        break;
     case FMT_PARAM:
         put(&o, " %%r%u, [%s]", in->dst[0].index,
             in->src[0].value < k->nparams ? k->params[in->src[0].value].name : "?");

@@ -262,9 +262,7 @@ static uint32_t special(const ExecBlock *b, const WarpExec *w, SpecialReg s, int
     case SREG_TID_X: return lin % b->ntid[0];
     case SREG_TID_Y: return lin / b->ntid[0] % b->ntid[1];
     case SREG_TID_Z: return lin / (b->ntid[0] * b->ntid[1]);
-    case SREG_NTID_X: return b->ntid[0];
-    case SREG_NTID_Y: return b->ntid[1];
-    case SREG_NTID_Z: return b->ntid[2];
+    case SREG_NTID_X: case SREG_NTID_Y: case SREG_NTID_Z: return b->ntid[s - SREG_NTID_X];
     case SREG_CTAID_X: return b->ctaid[0];
     case SREG_CTAID_Y: return b->ctaid[1];
     case SREG_CTAID_Z: return b->ctaid[2];
@@ -275,14 +273,15 @@ static uint32_t special(const ExecBlock *b, const WarpExec *w, SpecialReg s, int
     case SREG_WARPID: return w->hw_warp;
     case SREG_SMID: return b->smid;
     case SREG_NSMID: return b->nsmid;
-    case SREG_CLOCK: return (uint32_t)b->clock;
+    case SREG_CLOCK:
+    case SREG_CLOCK64: return (uint32_t)b->clock;
     case SREG_LANEMASK_EQ: return 1u << lane;
     case SREG_LANEMASK_LT: return (1u << lane) - 1;
     case SREG_LANEMASK_LE: return lane == 31 ? UINT32_MAX : (2u << lane) - 1;
     case SREG_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1);
     case SREG_LANEMASK_GE: return ~((1u << lane) - 1);
-    case SREG_CLOCK64: return (uint32_t)b->clock;
-    case SREG_GLOBALTIMER: return (uint32_t)b->clock;
+    case SREG_GLOBALTIMER: return (uint32_t)exec_timer64(b, s);
+    case SREG_DYNAMIC_SMEM: return b->smem_size - b->kernel->dynamic_smem_offset;
     case SREG_ENVREG1: return (uint32_t)(b->grid_workspace >> 32);
     case SREG_ENVREG2: return (uint32_t)b->grid_workspace;
     case SREG_COUNT: break;
@@ -843,8 +842,8 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         exec_bar_red(w, in, m);
         __attribute__((fallthrough)); /* it is a barrier too */
     case OP_BAR_SYNC:
-        out->at_barrier = true;
-        out->barrier_partial = active != w->live;
+    case OP_BAR_ARRIVE:
+        if (!exec_barrier_at(b, w, in, active, out)) return false;
         break;
     case OP_EXIT:
         w->live &= ~m;

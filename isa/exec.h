@@ -160,8 +160,11 @@ typedef enum {
     FAULT_BAD_FREE,         /* free() of an address malloc did not return, or
                                one already freed (addr)                       */
     FAULT_HEAP_DAMAGED,     /* the device heap's bookkeeping was overwritten  */
-    FAULT_MBARRIER          /* an mbarrier used as the PTX manual leaves
+    FAULT_MBARRIER,         /* an mbarrier used as the PTX manual leaves
                                undefined (ExecFault.line: MbarMisuse)         */
+    FAULT_BARRIER           /* a named barrier outside 0..15 (ExecFault.line 0)
+                               or a thread count that is no positive multiple
+                               of 32 within the block (line 1); file: the value */
 } FaultKind;
 
 /* What was wrong with an mbarrier (FAULT_MBARRIER). */
@@ -195,8 +198,13 @@ typedef struct {
                               (global address, or offset in shared memory;
                               local memory: where the hardware's interleaved
                               layout puts it, exec_local_address)           */
-    bool      at_barrier;  /* bar.sync: hold the warp until the block arrives  */
+    bool      at_barrier;  /* bar.sync, bar.red: hold the warp until barrier
+                              barrier_id completes; bar.arrive: count it there */
+    bool      barrier_arrive;  /* ... bar.arrive: counted, the warp goes on    */
     bool      barrier_partial; /* ... reached with some live lanes elsewhere   */
+    uint8_t   barrier_id;      /* ... 0 .. EXEC_BARRIERS - 1                   */
+    uint16_t  barrier_warps;   /* ... the warps that complete it (its thread
+                                  count / 32); 0: every live warp of the block */
     bool      diverged;    /* a branch split the warp                          */
     bool      exited;      /* no live lane remains                             */
     uint32_t  sleep_ns;    /* nanosleep: the longest its active lanes asked for */
@@ -323,6 +331,16 @@ double exec_div_f64(double a, double b, CvtRound r);
 double exec_sqrt_f64(double a, CvtRound r);
 double exec_fma_f64(double a, double b, double c, CvtRound r);
 
+/* Internal to the exec module (isa/exec_small.c): the 16-bit floats
+** (binary16: 10 fraction bits, exponents -14..15; bfloat16: 7, -126..127)
+** as a value, and a value rounded to one in direction r, overflowing to
+** infinity or the largest finite value as the mode says, a NaN the
+** canonical 0x7fff; and one lane of the 8-bit float pair conversions
+** (OP_CVT_F8X2_F32, OP_CVT_F8X2_F16X2, OP_CVT_F16X2_F8X2; a, b: its sources). */
+double exec_small_value(uint32_t bits, ValueType t);
+uint32_t exec_small_bits(long double x, CvtRound r, ValueType t);
+uint32_t exec_f8_lane(const Instr *in, uint32_t a, uint32_t b);
+
 /* bar.red's reduction over a block: when its barrier opens, the caller adds
 ** every waiting warp's share into a zeroed ExecRed (exec_red_add), then gives
 ** each warp the result (exec_red_apply; a warp with no bar.red waiting is
@@ -336,6 +354,31 @@ void exec_red_apply(const ExecRed *t, WarpExec *w);
 /* Internal to the exec module (isa/exec_barrier.c): bar.red's arrival, the
 ** lanes in m bringing their predicate. */
 void exec_bar_red(WarpExec *w, const Instr *in, uint32_t m);
+
+/* Internal to the exec module (isa/exec_barrier.c): a bar.sync, bar.red or
+** bar.arrive reached by the lanes in `active`: out's barrier fields, or a
+** FAULT_BARRIER for a barrier or a thread count the block cannot have. */
+bool exec_barrier_at(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t active, ExecOut *out);
+
+/* A block's 16 named barriers (bar.sync a{, b}), as the one that counts
+** their arrivals keeps them (sim/blocks.c, isa/grid.c): the warps arrived
+** in the current phase, and the warps that complete it (the phase's first
+** arrival's thread count / 32; 0: every live warp of the block). */
+#define EXEC_BARRIERS 16
+typedef struct {
+    uint16_t arrived[EXEC_BARRIERS];
+    uint16_t expected[EXEC_BARRIERS];
+} ExecBarriers;
+
+/* Counts the arrival `out` reports (out->at_barrier) at its barrier;
+** `running` is the block's live warps. True when that completes the
+** barrier, whose count then starts over. */
+bool exec_barrier_arrive(ExecBarriers *bars, const ExecOut *out, uint32_t running);
+
+/* After a warp of the block exited (`running` live warps left): the
+** whole-block barrier every remaining warp has now reached, its count
+** started over; -1 when there is none. */
+int exec_barrier_after_exit(ExecBarriers *bars, uint32_t running);
 
 /* Internal to the exec module (isa/exec_fault.c): trap or __assertfail for
 ** the lanes in m. With a lane in m, false and a fault of the lowest one in

@@ -25,6 +25,7 @@ const char *exec_fault_name(FaultKind k)
     case FAULT_BAD_FREE: return "invalid free of device heap memory";
     case FAULT_HEAP_DAMAGED: return "device heap damaged";
     case FAULT_MBARRIER: return "mbarrier misuse";
+    case FAULT_BARRIER: return "illegal barrier";
     }
     return "?";
 }

@@ -155,48 +155,6 @@ static double to_f64(long double x, CvtRound r)
     return f;
 }
 
-/* The 16-bit floats (binary16: 10 fraction bits, exponents -14..15;
-** bfloat16: 7, -126..127) as a value, and a value rounded to one in
-** direction r, overflowing to infinity or the largest finite value as the
-** mode says; a NaN becomes the canonical 0x7fff. */
-static double small_value(uint32_t bits, ValueType t)
-{
-    if (t == TYPE_BF16) return (double)bits_f32(bits << 16);
-    uint32_t ex = bits >> 10 & 0x1f, fr = bits & 0x3ff;
-    double a = ex == 0 ? ldexp(fr, -24) : ex == 31 ? (fr ? NAN : INFINITY) : ldexp(1024 + fr, (int)ex - 25);
-    return bits >> 15 & 1 ? -a : a;
-}
-
-static uint32_t small_bits(long double x, CvtRound r, ValueType t)
-{
-    int mant = t == TYPE_F16 ? 10 : 7, emax = t == TYPE_F16 ? 15 : 127, emin = 1 - emax;
-    uint32_t sign = signbit(x) ? 0x8000u : 0, inf = (uint32_t)(2 * emax + 1) << mant;
-    uint32_t max_finite = ((uint32_t)(2 * emax) << mant) | ((1u << mant) - 1);
-    if (isnan(x)) return 0x7fff;
-    long double a = fabsl(x);
-    if (a == 0) return sign;
-    if (isinf(a)) return sign | inf;
-    int e;
-    frexpl(a, &e);
-    int qe = (e - 1 < emin ? emin : e - 1) - mant; /* the quantum at a's binade */
-    long double n = ldexpl(a, -qe), whole = floorl(n), frac = n - whole;
-    bool neg = sign != 0, up;
-    switch (r) {
-    case RND_RZ: up = false; break;
-    case RND_RM: up = neg && frac > 0; break;
-    case RND_RP: up = !neg && frac > 0; break;
-    default: up = frac > 0.5L || (frac == 0.5L && fmodl(whole, 2.0L) != 0); break;
-    }
-    long double v = ldexpl(whole + (up ? 1 : 0), qe);
-    if (v > ldexpl(2.0L - ldexpl(1.0L, -mant), emax)) {
-        bool to_max = r == RND_RZ || (r == RND_RM && !neg) || (r == RND_RP && neg);
-        return sign | (to_max ? max_finite : inf);
-    }
-    if (v < ldexpl(1.0L, emin)) return sign | (uint32_t)ldexpl(v, mant - emin); /* subnormal */
-    frexpl(v, &e);
-    return sign | (uint32_t)(e - 1 + emax) << mant | (uint32_t)ldexpl(ldexpl(v, 1 - e) - 1.0L, mant);
-}
-
 static bool is_fp(ValueType t) { return t == TYPE_F32 || t == TYPE_F64 || t == TYPE_F16 || t == TYPE_BF16; }
 
 /* .sat on a float result: clamped to [+0, 1], NaN and -0 give +0. */
@@ -208,7 +166,7 @@ static double sat01(double y) { return isnan(y) ? 0.0 : y <= 0.0 ? 0.0 : y > 1.0
 static uint32_t half_elem(const Instr *in, uint32_t a, uint32_t b, uint32_t c)
 {
     ValueType t = (ValueType)in->type;
-    long double x = small_value(a, t), y = small_value(b, t), r;
+    long double x = exec_small_value(a, t), y = exec_small_value(b, t), r;
     switch ((HalfOp)in->mod) {
     case HALF_NEG: return a ^ 0x8000u;
     case HALF_ABS: return a & 0x7fffu;
@@ -222,10 +180,10 @@ static uint32_t half_elem(const Instr *in, uint32_t a, uint32_t b, uint32_t c)
     case HALF_ADD: r = x + y; break;
     case HALF_SUB: r = x - y; break;
     case HALF_MUL: r = x * y; break;
-    case HALF_FMA: r = x * y + (long double)small_value(c, t); break;
+    case HALF_FMA: r = x * y + (long double)exec_small_value(c, t); break;
     default: r = NAN; break;
     }
-    return small_bits(in->iflags & INSTR_SAT ? sat01((double)r) : r, RND_RN, t);
+    return exec_small_bits(in->iflags & INSTR_SAT ? sat01((double)r) : r, RND_RN, t);
 }
 
 /* A half-precision row on a lane's 32-bit values: one element in the low
@@ -249,11 +207,11 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
         return bits_of_f32(y);
     }
     if (is_fp(st)) {
-        double x = st == TYPE_F32 ? (double)bits_f32((uint32_t)v) : st == TYPE_F64 ? bits_f64(v) : small_value((uint32_t)v, st);
+        double x = st == TYPE_F32 ? (double)bits_f32((uint32_t)v) : st == TYPE_F64 ? bits_f64(v) : exec_small_value((uint32_t)v, st);
         if (dfloat) { /* between the float widths, or to an integral value */
             double y = x;
             if (r >= RND_RNI && !isnan(x) && !isinf(x)) y = (double)round_integral(x, r);
-            if (dt == TYPE_F16 || dt == TYPE_BF16) return small_bits(sat ? sat01(y) : y, r >= RND_RNI || r == RND_NONE ? RND_RN : r, dt);
+            if (dt == TYPE_F16 || dt == TYPE_BF16) return exec_small_bits(sat ? sat01(y) : y, r >= RND_RNI || r == RND_NONE ? RND_RN : r, dt);
             if (dt == TYPE_F32) {
                 float f = to_f32(y, r >= RND_RNI || r == RND_NONE ? RND_RN : r);
                 return bits_of_f32(sat ? (float)sat01(f) : f);
@@ -273,7 +231,7 @@ static uint64_t cvt_lane(const Instr *in, uint64_t v)
     if (dfloat) {
         long double x = src_unsigned_64 ? (long double)v : (long double)i;
         CvtRound rr = r == RND_NONE ? RND_RN : r;
-        if (dt == TYPE_F16 || dt == TYPE_BF16) return small_bits(x, rr, dt);
+        if (dt == TYPE_F16 || dt == TYPE_BF16) return exec_small_bits(x, rr, dt);
         return dt == TYPE_F32 ? bits_of_f32(to_f32(x, rr)) : bits_of_f64(to_f64(x, rr));
     }
     /* integer to integer: truncate or extend; .sat clamps to the destination */
@@ -391,8 +349,8 @@ uint32_t exec_half_add(uint32_t old, uint32_t v, ValueType t, uint32_t elems)
 {
     uint32_t r = 0;
     for (uint32_t h = 0; h < elems; h++) {
-        double x = small_value(old >> 16 * h & 0xffffu, t), y = small_value(v >> 16 * h & 0xffffu, t);
-        r |= small_bits((long double)x + y, RND_RN, t) << 16 * h;
+        double x = exec_small_value(old >> 16 * h & 0xffffu, t), y = exec_small_value(v >> 16 * h & 0xffffu, t);
+        r |= exec_small_bits((long double)x + y, RND_RN, t) << 16 * h;
     }
     return r;
 }
@@ -639,18 +597,24 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         for (int l = 0; l < WARP_SIZE; l++) d[l] = half_lane(in, a[l], in->nsrc > 1 ? bb[l] : 0, in->nsrc > 2 ? c[l] : 0);
         dst32(w, o, d, m);
         return;
+    case OP_CVT_F8X2_F32:
+    case OP_CVT_F8X2_F16X2:
+    case OP_CVT_F16X2_F8X2:
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_f8_lane(in, a[l], bb[l]);
+        dst32(w, o, d, m);
+        return;
     case OP_CVT_HALF2:
         for (int l = 0; l < WARP_SIZE; l++)
-            d[l] = small_bits(bits_f32(a[l]), (CvtRound)in->sub, (ValueType)in->type) << 16 |
-                   small_bits(bits_f32(bb[l]), (CvtRound)in->sub, (ValueType)in->type);
+            d[l] = exec_small_bits(bits_f32(a[l]), (CvtRound)in->sub, (ValueType)in->type) << 16 |
+                   exec_small_bits(bits_f32(bb[l]), (CvtRound)in->sub, (ValueType)in->type);
         dst32(w, o, d, m);
         return;
     case OP_SET_HALF: /* stype: the destination's form; type: the compared halves' */
         for (int l = 0; l < WARP_SIZE; l++) {
             uint32_t r = 0;
             for (uint32_t h = 0; h < in->sub; h++) {
-                bool t = cmp_f64((CmpOp)in->mod, small_value(a[l] >> 16 * h & 0xffffu, (ValueType)in->type),
-                                 small_value(bb[l] >> 16 * h & 0xffffu, (ValueType)in->type));
+                bool t = cmp_f64((CmpOp)in->mod, exec_small_value(a[l] >> 16 * h & 0xffffu, (ValueType)in->type),
+                                 exec_small_value(bb[l] >> 16 * h & 0xffffu, (ValueType)in->type));
                 uint32_t one = in->stype == TYPE_U32 ? 0xffffu : in->stype == TYPE_BF16 ? 0x3f80u : 0x3c00u;
                 r |= (t ? one : 0u) << 16 * h;
             }
@@ -662,8 +626,8 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
     case OP_SETP_BF16: {
         uint32_t r = 0;
         for (int l = 0; l < WARP_SIZE; l++)
-            r |= (uint32_t)cmp_f64((CmpOp)in->mod, small_value(a[l] & 0xffffu, (ValueType)in->type),
-                                   small_value(bb[l] & 0xffffu, (ValueType)in->type)) << l;
+            r |= (uint32_t)cmp_f64((CmpOp)in->mod, exec_small_value(a[l] & 0xffffu, (ValueType)in->type),
+                                   exec_small_value(bb[l] & 0xffffu, (ValueType)in->type)) << l;
         dstp(w, o, r, m);
         return;
     }

@@ -126,6 +126,14 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
             snprintf(what, sizeof what, "%s: the mbarrier address 0x%llx is not in shared memory", name, at);
         break;
     }
+    case FAULT_BARRIER:
+        if (f->line == 0)
+            snprintf(what, sizeof what, "%s: barrier %llu (a block has barriers 0-15)", exec_fault_name(f->kind),
+                     (unsigned long long)f->file);
+        else
+            snprintf(what, sizeof what, "%s: a thread count of %llu (a positive multiple of 32, at most the block's "
+                     "threads rounded up to whole warps)", exec_fault_name(f->kind), (unsigned long long)f->file);
+        break;
     case FAULT_NONE:
         snprintf(what, sizeof what, "%s", exec_fault_name(f->kind));
         break;
@@ -138,6 +146,23 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
              "    by thread (%u,%u,%u) of block (%u,%u,%u) (warp %u, lane %u)",
              cuda, from_cu ? "\n    " : "", file ? file : "?", in->line, in->col, what, k->name, f->pc, text, lin % ntid[0],
              lin / ntid[0] % ntid[1], lin / (ntid[0] * ntid[1]), ctaid[0], ctaid[1], ctaid[2], warp_in_block, f->lane);
+}
+
+/* A block whose live warps all wait at barriers none of which can complete:
+** the first one waited at, as a deadlock report. */
+static bool stuck(const Kernel *k, const uint32_t ctaid[3], const WarpExec *warps, const uint8_t *waiting,
+                  const ExecBarriers *bars, uint32_t running, GridResult *r)
+{
+    uint32_t wi = 0;
+    while (!waiting[wi]) wi++;
+    uint32_t id = waiting[wi] - 1u;
+    r->status = GRID_DEADLOCK;
+    snprintf(r->message, sizeof r->message,
+             "barrier deadlock in kernel '%s': block (%u,%u,%u): barrier %u waits for %u warp(s), %u arrived, and no "
+             "other warp of the block will arrive (warp %u waits before line %u)", k->name, ctaid[0], ctaid[1], ctaid[2],
+             id, bars->expected[id] ? bars->expected[id] : running, bars->arrived[id], wi,
+             k->code[exec_pc(&warps[wi])].line);
+    return false;
 }
 
 bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, GridResult *r)
@@ -183,17 +208,21 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
         if (lmem) memset(lmem, 0, lmem_size);
         for (uint32_t wi = 0; wi < nwarps; wi++)
             exec_warp_init(&warps[wi], regs + (size_t)wi * nregs, nregs, wi, threads, wi);
-        memset(waiting, 0, nwarps);
-        uint32_t running = nwarps, at_barrier = 0;
+        memset(waiting, 0, nwarps); /* 1 + the barrier a warp waits at; 0: it runs */
+        ExecBarriers bars = { 0 };
+        uint32_t running = nwarps;
+        int open = -1; /* a barrier whose last warp arrived */
         while (ok && running) {
-            if (at_barrier == running) { /* exited warps no longer count, as exited lanes do not */
-                ExecRed red = { 0 }; /* the whole block arrived: bar.red's result */
-                for (uint32_t wi = 0; wi < nwarps; wi++) exec_red_add(&red, &warps[wi]);
-                for (uint32_t wi = 0; wi < nwarps; wi++) exec_red_apply(&red, &warps[wi]);
-                memset(waiting, 0, nwarps);
-                at_barrier = 0;
+            if (open >= 0) { /* its warps go on, bar.red's result in hand */
+                ExecRed red = { 0 };
+                for (uint32_t wi = 0; wi < nwarps; wi++)
+                    if (waiting[wi] == open + 1) exec_red_add(&red, &warps[wi]);
+                for (uint32_t wi = 0; wi < nwarps; wi++)
+                    if (waiting[wi] == open + 1) exec_red_apply(&red, &warps[wi]), waiting[wi] = 0;
+                open = -1;
             }
-            for (uint32_t wi = 0; ok && wi < nwarps; wi++) {
+            bool stepped = false;
+            for (uint32_t wi = 0; ok && open < 0 && wi < nwarps; wi++) {
                 WarpExec *w = &warps[wi];
                 if (!w->depth || waiting[wi]) continue;
                 uint32_t pc = exec_pc(w);
@@ -217,8 +246,10 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
                 }
                 r->warp_instructions++;
                 r->thread_instructions += bits_popcount(out->exec_mask);
+                stepped = true;
                 if (out->exited) {
                     running--;
+                    open = exec_barrier_after_exit(&bars, running); /* exited warps no longer count */
                 } else if (out->at_barrier) {
                     if (out->barrier_partial) {
                         r->status = GRID_DEADLOCK;
@@ -229,10 +260,12 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
                         ok = false;
                         break;
                     }
-                    waiting[wi] = 1;
-                    at_barrier++;
+                    if (!out->barrier_arrive) waiting[wi] = (uint8_t)(1 + out->barrier_id);
+                    if (exec_barrier_arrive(&bars, out, running)) open = out->barrier_id;
                 }
             }
+            if (ok && running && !stepped && open < 0) /* every live warp waits, and no barrier completes */
+                ok = stuck(k, b.ctaid, warps, waiting, &bars, running, r);
         }
     }
     free(warps);

@@ -12,7 +12,7 @@ const char *const SREG_NAMES[SREG_COUNT] = {
     "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
     "laneid", "warpid", "smid", "nsmid", "clock",
     "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt", "lanemask_ge", "clock64", "globaltimer",
-    "envreg1", "envreg2",
+    "envreg1", "envreg2", "dynamic_smem_size",
 };
 
 KernelParam *program_add_param(Kernel *k)
@@ -204,3 +204,13 @@ bool kernel_has_op(const Kernel *k, uint32_t op)
 bool kernel_uses_heap(const Kernel *k) { return kernel_has_op(k, OP_MALLOC) || kernel_has_op(k, OP_FREE); }
 
 bool kernel_uses_async_copies(const Kernel *k) { return kernel_has_op(k, OP_CP_ASYNC) || kernel_has_op(k, OP_CP_ASYNC_BULK); }
+
+bool kernel_has_partial_barriers(const Kernel *k)
+{
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        const Instr *in = &k->code[pc];
+        if (in->op == OP_BAR_ARRIVE || (in->op == OP_BAR_SYNC && in->nsrc > 1) || (in->op == OP_BAR_RED && in->nsrc > 2))
+            return true;
+    }
+    return false;
+}

@@ -53,6 +53,7 @@ typedef enum {
     SREG_CLOCK64, SREG_GLOBALTIMER,
     SREG_ENVREG1, SREG_ENVREG2, /* the grid's workspace address, high and low
                                    word (cooperative groups' grid sync) */
+    SREG_DYNAMIC_SMEM,          /* the launch's dynamic shared memory, bytes */
     SREG_COUNT
 } SpecialReg;
 #define SREG_MINI_COUNT (SREG_CLOCK + 1)
@@ -244,6 +245,9 @@ static inline bool kernel_op_is_async(Opcode op)
 /* Whether k makes asynchronous copies (cp.async): such a launch runs on one
 ** host thread (sim/par.c). */
 bool kernel_uses_async_copies(const Kernel *k);
+/* Whether k has a barrier only some of the block meets at: bar.arrive, or
+** a bar.sync / bar.red with a thread count. */
+bool kernel_has_partial_barriers(const Kernel *k);
 
 /* Label at pc, or NULL (for printing). */
 const char *kernel_label_at(const Kernel *k, uint32_t pc);

@@ -498,10 +498,27 @@ static const struct {
     { "cp", ptx_decode_cp },          { "mbarrier", ptx_decode_mbarrier },
 };
 
-/* bar.red.popc.u32 d, 0, {!}c and bar.red.{and,or}.pred p, 0, {!}c
-** (__syncthreads_count, _and, _or; barrier.red too): a block barrier that
-** reduces c over the block's threads into every thread's d or p. Instr.mod:
-** 0 popc, 1 and, 2 or. */
+/* A barrier's a{, b} (the barrier, 0-15, and its thread count, a positive
+** multiple of 32), immediates or registers, into src[first], src[first+1]. */
+static bool barrier_operands(Ptx *P, const POp *ops, uint32_t n, Instr *in, uint32_t first)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const POp *o = &ops[i];
+        if (o->kind == PO_IMM && i == 0 && (o->ival < 0 || o->ival >= 16))
+            return ptx_fail(P, &o->tok, "barrier %lld does not exist: a block has barriers 0-15", (long long)o->ival);
+        if (o->kind == PO_IMM && i == 1 && (o->ival <= 0 || o->ival % 32))
+            return ptx_fail(P, &o->tok, "a barrier's thread count must be a positive multiple of 32; found %lld",
+                            (long long)o->ival);
+        if (!ptx_want_src(P, o, false, false, &in->src[first + i], i ? "the thread count" : "the barrier")) return false;
+    }
+    in->nsrc = (uint8_t)(first + n);
+    return true;
+}
+
+/* bar.red.popc.u32 d, a{, b}, {!}c and bar.red.{and,or}.pred p, a{, b},
+** {!}c (__syncthreads_count, _and, _or; barrier.red too): barrier a that
+** reduces c over the threads that meet at it into every one's d or p.
+** Instr.mod: 0 popc, 1 and, 2 or; src[0] c, src[1] a, src[2] b. */
 static bool decode_bar_red(Ptx *P, const Tok *opt, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     ValueType t = ptx_last_type(m);
@@ -509,19 +526,18 @@ static bool decode_bar_red(Ptx *P, const Tok *opt, const Mods *m, const POp *ops
     bool vote = !m->popc && m->boolop >= 0 && m->ntypes == 1 && t == TYPE_NONE;
     if (!popc && !vote) return ptx_unsupported(P, opt);
     if (!ptx_nops(P, opt, n, 3, 4)) return false;
-    if (ops[1].kind != PO_IMM || ops[1].ival != 0)
-        return ptx_fail(P, &ops[1].tok, "only barrier 0 is supported (named barriers are not yet)");
-    if (n == 4) return ptx_fail(P, &ops[2].tok, "a barrier with a thread count is not supported yet");
     if (g != UINT32_MAX) return ptx_fail(P, opt, "'bar.red' cannot be predicated: every thread of the block must reach it");
     in->op = OP_BAR_RED;
     in->type = (uint8_t)t;
     in->mod = (uint8_t)(popc ? 0 : 1 + m->boolop);
-    in->ndst = in->nsrc = 1;
+    in->ndst = 1;
     return ptx_want_reg(P, &ops[0], popc ? VREG_32 : VREG_PRED, &in->dst[0], "the destination") &&
-           ptx_want_reg(P, &ops[2], VREG_PRED, &in->src[0], "the predicate") && ptx_emit(P, in, g);
+           ptx_want_reg(P, &ops[n - 1], VREG_PRED, &in->src[0], "the predicate") &&
+           barrier_operands(P, &ops[1], n - 2, in, 1) && ptx_emit(P, in, g);
 }
 
-/* bar.sync / barrier.sync 0 (the block), bar.warp.sync (the warp). */
+/* bar.sync / barrier.sync a{, b} and bar.arrive / barrier.arrive a, b
+** (named barriers: isa/exec_barrier.c), bar.warp.sync (the warp). */
 bool ptx_decode_bar(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     char q[80];
@@ -534,15 +550,14 @@ bool ptx_decode_bar(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
     }
     if (m->red) return decode_bar_red(P, opt, m, ops, n, in, g);
     bool arrive = opt->len > 4 && strstr(ptx_text(opt, q, sizeof q), ".arrive");
-    if (arrive || !(m->sync || !strcmp(q, "bar.sync") || !strcmp(q, "barrier.sync"))) return ptx_unsupported(P, opt);
-    if (!ptx_nops(P, opt, n, 1, 2)) return false;
-    if (ops[0].kind != PO_IMM || ops[0].ival != 0)
-        return ptx_fail(P, &ops[0].tok, "only barrier 0 is supported (named barriers are not yet)");
-    if (n == 2) return ptx_fail(P, &ops[1].tok, "a barrier with a thread count is not supported yet");
-    if (g != UINT32_MAX) return ptx_fail(P, opt, "'bar.sync' cannot be predicated: every thread of the block must reach it");
-    in->op = OP_BAR_SYNC;
+    if (!arrive && !(m->sync || !strcmp(q, "bar.sync") || !strcmp(q, "barrier.sync"))) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, arrive ? 2 : 1, 2)) return false; /* an arrival names its count */
+    if (g != UINT32_MAX)
+        return ptx_fail(P, opt, "'%s' cannot be predicated: every thread that meets there must reach it",
+                        arrive ? "bar.arrive" : "bar.sync");
+    in->op = arrive ? OP_BAR_ARRIVE : OP_BAR_SYNC;
     in->type = TYPE_NONE;
-    return ptx_emit(P, in, g);
+    return barrier_operands(P, ops, n, in, 0) && ptx_emit(P, in, g);
 
 }
 
@@ -592,6 +607,8 @@ static bool instruction(Ptx *P)
     POp ops[MAX_OPS];
     if (!read_instruction(P, &in, &g, &opt, head, sizeof head, &m, ops, &n)) return false;
     bool simd_head = !strcmp(head, "add") || !strcmp(head, "sub") || !strcmp(head, "min") || !strcmp(head, "max");
+    if (m.f8 && !strcmp(head, "cvt")) return ptx_decode_cvt_f8(P, &opt, head, &m, ops, n, &in, g);
+    if (m.f8 || m.satfinite) return ptx_unsupported(P, &opt);
     if ((m.relu || m.i16x2) && (!simd_head || m.f16)) return ptx_unsupported(P, &opt); /* fma.relu.f16, cvt.relu ... */
     if (ptx_is_half_arith(head, &m)) return ptx_decode_half(P, &opt, head, &m, ops, n, &in, g);
     if (m.f16 && !strcmp(head, "cvt")) return ptx_decode_cvt_half2(P, &opt, head, &m, ops, n, &in, g);

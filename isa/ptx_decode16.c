@@ -210,3 +210,26 @@ bool ptx_decode_cvt_half2(Ptx *P, const Tok *opt, const char *head, const Mods *
     in->sub = (uint8_t)m->rnd;
     return ptx_emit(P, in, g);
 }
+
+/* The 8-bit float pairs (.e4m3x2, .e5m2x2; __nv_fp8x2_e4m3 and the rest):
+**   cvt.rn.satfinite{.relu}.F8X2.f32 d, a, b     two floats, a in the high byte
+**   cvt.rn.satfinite{.relu}.F8X2.f16x2 d, a      a pair of halves
+**   cvt.rn{.relu}.f16x2.F8X2 d, a                back to a pair of halves
+** Instr.sub: bit 0 .e5m2x2 (else .e4m3x2), bit 2 .relu. */
+bool ptx_decode_cvt_f8(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in,
+                       uint32_t g)
+{
+    (void)head;
+    bool to_f8 = m->ntypes == 2 && m->types[0] == TYPE_B16, from_f32 = to_f8 && m->types[1] == TYPE_F32 && !m->f16;
+    bool from_half = to_f8 && m->f16 && m->types[1] == TYPE_F16, to_half = !to_f8 && m->ntypes == 2 && m->f16 &&
+                                                                               m->types[0] == TYPE_F16 && m->types[1] == TYPE_B16;
+    if (m->rnd != RND_RN || (!from_f32 && !from_half && !to_half) || m->ftz || m->sat)
+        return ptx_unsupported(P, opt);
+    if (to_f8 && !m->satfinite)
+        return ptx_fail(P, opt, "a conversion to 8-bit floats takes .satfinite (PTX has no other form)");
+    if (to_half && m->satfinite) return ptx_unsupported(P, opt);
+    Opcode op = from_f32 ? OP_CVT_F8X2_F32 : from_half ? OP_CVT_F8X2_F16X2 : OP_CVT_F16X2_F8X2;
+    if (!ptx_reg_form(P, opt, op, ops, n, in)) return false;
+    in->sub = (uint8_t)((m->f8 == 2 ? 1 : 0) | (m->relu ? 4 : 0));
+    return ptx_emit(P, in, g);
+}

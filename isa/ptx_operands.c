@@ -76,7 +76,7 @@ static int special_of(const Tok *t)
 ** each, so that %envreg3 and %cluster_ctaid.x are found. Named as such
 ** rather than as undeclared registers. */
 static const char *const SPECIAL_NOT_YET[] = { "%cluster", "%nclusterid", "%is_explicit_cluster", "%envreg", "%gridid",
-                                               "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size",
+                                               "%total_smem_size", "%aggr_smem_size",
                                                "%reserved_smem_offset", "%pm", "%globaltimer_", "%current_graph_exec",
                                                "%nwarpid", "%clock_hi", NULL };
 
@@ -361,6 +361,12 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
             m->types[m->ntypes++] = n == 5 ? TYPE_F16 : TYPE_BF16; /* the element type; f16: a pair of them */
             m->f16 = true;
         }
+        else if ((n == 6 && memcmp(w, "e4m3x2", 6) == 0) || (n == 6 && memcmp(w, "e5m2x2", 6) == 0)) {
+            if (m->ntypes == 3 || m->f8) return ptx_fail(P, t, "too many types in '%s'", ptx_quote(t, q, sizeof q));
+            m->types[m->ntypes++] = TYPE_B16; /* the pair's 16 bits */
+            m->f8 = w[1] == '4' ? 1 : 2;
+        }
+        else if (n == 9 && memcmp(w, "satfinite", 9) == 0 && strcmp(head, "cvt") == 0) m->satfinite = true;
         else if ((n == 5 && memcmp(w, "u16x2", 5) == 0) || (n == 5 && memcmp(w, "s16x2", 5) == 0)) {
             if (m->ntypes == 3) return ptx_fail(P, t, "too many types in '%s'", ptx_quote(t, q, sizeof q));
             m->types[m->ntypes++] = w[0] == 'u' ? TYPE_U16 : TYPE_S16; /* the element type; i16x2: a pair */
@@ -396,6 +402,8 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (is_bar && (i = name_in((const char *const[]){ "and", "or" }, 2, w, n)) >= 0)
             ok = set_once(&m->boolop, i), kind = "reductions";
         else if (is_bar && n == 3 && memcmp(w, "cta", 3) == 0) { /* barrier.cta: the block's, as barrier is */
+        }
+        else if (is_bar && n == 6 && memcmp(w, "arrive", 6) == 0) { /* bar.arrive: its decoder reads it */
         }
         else if (n == 4 && memcmp(w, "warp", 4) == 0 && strcmp(head, "bar") == 0) { /* bar.warp.sync: its decoder reads it */
         }

@@ -15,7 +15,7 @@ static bool special_uniform(uint32_t sreg)
     case SREG_NTID_X: case SREG_NTID_Y: case SREG_NTID_Z:
     case SREG_CTAID_X: case SREG_CTAID_Y: case SREG_CTAID_Z:
     case SREG_NCTAID_X: case SREG_NCTAID_Y: case SREG_NCTAID_Z:
-    case SREG_WARPID: case SREG_SMID: case SREG_NSMID:
+    case SREG_WARPID: case SREG_SMID: case SREG_NSMID: case SREG_DYNAMIC_SMEM:
         return true;
     default: /* thread ids, lane masks, clocks */
         return false;

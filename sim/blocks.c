@@ -46,8 +46,8 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
         racecheck_reset(bs->rc);
     }
     bs->running = g->warps_per_block;
-    bs->at_barrier = 0;
-    bs->bar_counted = 0;
+    memset(&bs->bars, 0, sizeof bs->bars);
+    memset(bs->bar_counted, 0, sizeof bs->bar_counted);
     if (sm->occ_last > g->now) /* a refill applied at a round's end (sim/par.c): the SM's
                                   clock moved on; its warps are resident from the exit */
         sm->occ_integral += (uint64_t)g->warps_per_block * (sm->occ_last - g->now);
@@ -92,47 +92,52 @@ void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest)
     }
 }
 
-/* The barrier opens lat.barrier + lat.barrier_warp per warp of the block
-** after the SM's barrier unit has counted its last arrival (an H200: 12 +
-** 2 cycles a warp for one block alone, 84-115 with 64 warps at barriers on
-** the SM: validate/probes/barrier.cu). */
-static void release_barrier(Gpu *g, uint32_t s, uint32_t b)
+/* Barrier `id` opens lat.barrier + lat.barrier_warp per warp of the block
+** (of its thread count, when it names one) after the SM's barrier unit has
+** counted its last arrival (an H200: 12 + 2 cycles a warp for one block
+** alone, 84-115 with 64 warps at barriers on the SM:
+** validate/probes/barrier.cu). */
+static void release_barrier(Gpu *g, uint32_t s, uint32_t b, uint32_t id)
 {
     Sm *sm = &g->sms[s];
     BlockSlot *bs = &sm->blocks[b];
-    uint64_t open = bs->bar_counted + g->c->lat_barrier + (uint64_t)g->c->lat_barrier_warp * g->warps_per_block;
+    uint32_t warps = bs->bars.expected[id] ? bs->bars.expected[id] : g->warps_per_block;
+    uint64_t open = bs->bar_counted[id] + g->c->lat_barrier + (uint64_t)g->c->lat_barrier_warp * warps;
     if (open < g->now + 1) open = g->now + 1;
-    ExecRed red = { 0 }; /* bar.red: the block's reduction, for every warp */
+    ExecRed red = { 0 }; /* bar.red: the reduction over the warps that met, for each of them */
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
         const Warp *w = &sm->warps[b * g->warps_per_block + i];
-        if (w->state == WARP_BARRIER) exec_red_add(&red, &w->ex);
+        if (w->state == WARP_BARRIER && w->bar_id == id) exec_red_add(&red, &w->ex);
     }
     for (uint32_t i = 0; i < g->warps_per_block; i++) {
         uint32_t slot = b * g->warps_per_block + i;
         Warp *w = &sm->warps[slot];
-        if (w->state != WARP_BARRIER) continue;
+        if (w->state != WARP_BARRIER || w->bar_id != id) continue;
         exec_red_apply(&red, &w->ex);
         w->state = WARP_ACTIVE;
         w->next_issue = open;
         w->next_reason = STALL_BARRIER;
         sched_wait(g, s, slot);
     }
-    bs->at_barrier = 0;
-    if (bs->rc) racecheck_barrier(bs->rc);
+    if (bs->rc) racecheck_barrier(bs->rc); /* --racecheck takes whole-block barriers alone (gpu.c) */
 }
 
-void blocks_barrier_arrive(Gpu *g, uint32_t s, uint32_t slot, uint32_t pc)
+void blocks_barrier_arrive(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out)
 {
     Sm *sm = &g->sms[s];
     Warp *w = &sm->warps[slot];
     BlockSlot *bs = &sm->blocks[w->block];
-    w->state = WARP_BARRIER;
-    w->bar_pc = pc;
+    uint32_t id = out->barrier_id;
+    if (!out->barrier_arrive) {
+        w->state = WARP_BARRIER;
+        w->bar_pc = out->pc;
+        w->bar_id = (uint8_t)id;
+    }
     /* the SM's barrier unit counts one arriving warp at a time */
     uint64_t counted = (sm->bar_free > g->now ? sm->bar_free : g->now) + g->c->barrier_arrival_interval;
     sm->bar_free = counted;
-    if (counted > bs->bar_counted) bs->bar_counted = counted;
-    if (++bs->at_barrier == bs->running) release_barrier(g, s, w->block);
+    if (counted > bs->bar_counted[id]) bs->bar_counted[id] = counted;
+    if (exec_barrier_arrive(&bs->bars, out, bs->running)) release_barrier(g, s, w->block, id);
 }
 
 /* Appends a lane set as thread ranges of the block ("threads 32-47, 50"). */
@@ -193,6 +198,25 @@ void blocks_deadlock(Gpu *g, Sm *sm, uint32_t b, uint32_t bar_pc, uint32_t slot,
     }
 }
 
+void blocks_stuck(Gpu *g)
+{
+    for (uint32_t s = 0; s < g->nsm; s++)
+        for (uint32_t i = 0; i < g->warp_slots; i++) {
+            Sm *sm = &g->sms[s];
+            const Warp *w = &sm->warps[i];
+            if (w->state != WARP_BARRIER) continue;
+            const BlockSlot *bs = &sm->blocks[w->block];
+            uint32_t id = w->bar_id, want = bs->bars.expected[id] ? bs->bars.expected[id] : bs->running;
+            char why[192];
+            snprintf(why, sizeof why, "barrier %u waits for %u warp(s), %u arrived, and no other warp of the block "
+                     "will arrive", id, want, bs->bars.arrived[id]);
+            blocks_deadlock(g, sm, w->block, w->bar_pc, i, 0, why);
+            return;
+        }
+    gpu_fail(g, SIM_INTERNAL, "internal error (please report it): the launch ended with %llu of %llu blocks unfinished",
+             (unsigned long long)(g->total_blocks - g->grid->blocks_done), (unsigned long long)g->total_blocks);
+}
+
 void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot)
 {
     Sm *sm = &g->sms[s];
@@ -205,11 +229,11 @@ void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot)
     bs->running--;
     /* An exited warp no longer counts at the barrier, as an exited lane
     ** does not: the others waiting there may be all that is left. */
-    if (bs->running && bs->at_barrier == bs->running) {
-        release_barrier(g, s, w->block);
+    if (bs->running) {
+        int id = exec_barrier_after_exit(&bs->bars, bs->running);
+        if (id >= 0) release_barrier(g, s, w->block, (uint32_t)id);
         return;
     }
-    if (bs->running) return;
     if (g->now + 1 > g->end) g->end = g->now + 1;
     if (g->defer) par_record_free(g, s, w->block); /* handed out at the round's end, in order */
     else blocks_slot_freed(g, s, w->block);

@@ -389,6 +389,13 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
                  "--racecheck does not follow: run it without --racecheck", L->kernel->name);
         return false;
     }
+    if (L->racecheck && kernel_has_partial_barriers(L->kernel)) {
+        /* such a barrier orders only the warps that meet at it; racecheck knows whole-block ones */
+        gpu_fail(&g, SIM_BAD_LAUNCH, "kernel '%s' has barriers that part of the block meets at (bar.arrive, or "
+                 "bar.sync with a thread count), which --racecheck does not follow: run it without --racecheck",
+                 L->kernel->name);
+        return false;
+    }
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
     uint32_t regs = L->regs_per_thread ? L->regs_per_thread : kernel_regs_per_thread(L->kernel);
     Diag d;
@@ -416,6 +423,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
         if (!g.stop && g.grid->next_block < g.total_blocks)
             gpu_fail(&g, SIM_INTERNAL, "internal error (please report it): %llu blocks were never dispatched",
                  (unsigned long long)(g.total_blocks - g.grid->next_block));
+        if (!g.stop && g.grid->blocks_done < g.total_blocks) blocks_stuck(&g); /* waiting at a barrier for good */
         if (!g.stop) {
             if (!L->keep_dirty) memsys_flush(g.mem);
             uint64_t drain = memsys_drain_cycle(g.mem);

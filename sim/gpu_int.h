@@ -62,6 +62,7 @@ typedef struct {
     Scoreboard sb;         /* when each predicate and register can be read     */
     WarpExec  ex;          /* from the second cache line on: its top read first */
     uint32_t  bar_pc;      /* the bar.sync it waits at (for deadlock reports)  */
+    uint8_t   bar_id;      /* ... and its barrier (0 .. EXEC_BARRIERS - 1)     */
     uint64_t  busy_mark;   /* with per-instruction counters: its scheduler's
                               busy_cycles[unit] when it became eligible        */
     uint64_t  held_mark;   /* ... and held_cycles[unit]                        */
@@ -142,8 +143,10 @@ typedef struct {
     bool      used;
     uint32_t  block_id;
     ExecBlock eb;
-    uint32_t  running, at_barrier;
-    uint64_t  bar_counted; /* when the SM's barrier unit counted the last warp to arrive */
+    uint32_t  running;
+    ExecBarriers bars;     /* its named barriers' arrivals this phase           */
+    uint64_t  bar_counted[EXEC_BARRIERS]; /* when the SM's barrier unit counted
+                                             the last warp to arrive at each  */
     RaceCheck *rc;
     /* mbarriers that track copies (cp.async.mbarrier.arrive), by shared
     ** offset: when those copies are done, for a wait that sees the phase
@@ -345,11 +348,15 @@ void blocks_occ_update(Gpu *g, Sm *sm);
 ** than `earliest`. */
 void blocks_dispatch(Gpu *g, uint32_t s, uint64_t earliest);
 /* The SM's barrier unit, which alone writes a block's barrier state (the
-** warps' WARP_BARRIER, the arrival count and times): warp `slot` of SM s
-** arrives at the bar.sync at pc (issued at g->now); the barrier opens
-** when the block's last running warp has been counted. A block some of
-** whose warps exited can never open it: a deadlock report. */
-void blocks_barrier_arrive(Gpu *g, uint32_t s, uint32_t slot, uint32_t pc);
+** warps' WARP_BARRIER, the arrival counts and times): warp `slot` of SM s
+** arrives at the barrier `out` names (out->at_barrier; issued at g->now),
+** and waits there unless it is a bar.arrive; the barrier opens when its
+** last warp has been counted (the block's last running warp when it names
+** no thread count). */
+void blocks_barrier_arrive(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out);
+/* After a run whose calendar emptied with blocks unfinished: the barrier
+** that holds them, as a deadlock report. */
+void blocks_stuck(Gpu *g);
 /* Warp `slot` of SM s has exited: frees its block's slot when it was the last. */
 void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot);
 /* Block slot b of SM s is free at cycle g->now: counts the block done and

@@ -572,25 +572,27 @@ ISSUE_STEP void follow(Gpu *g, uint32_t s, Scheduler *q, uint32_t slot, Warp *w,
     if (out->exited) {
         charge(g, s, slot, w, WARP_GONE, g->now + 1); /* its last issue cycle */
         blocks_warp_exited(g, s, slot);
-    } else if (out->at_barrier) {
+        return;
+    }
+    if (out->at_barrier) {
         if (out->barrier_partial) {
             blocks_deadlock(g, &g->sms[s], w->block, out->pc, slot, out->active,
                              "a warp reached bar.sync with only some of its lanes (divergent barrier)");
             return;
         }
-        charge(g, s, slot, w, STALL_BARRIER, g->now + 1);
-        blocks_barrier_arrive(g, s, slot, out->pc);
+        if (!out->barrier_arrive) charge(g, s, slot, w, STALL_BARRIER, g->now + 1);
+        blocks_barrier_arrive(g, s, slot, out);
+        if (!out->barrier_arrive) return; /* it waits there; bar.arrive goes on */
+    }
+    charge(g, s, slot, w, w->why, g->now + 1);
+    if (w->ready == NEVER) w->why_pending = true; /* a deferred result: sim/par.c */
+    if (q->ring_on && w->ready - g->now <= SCHED_RING) { /* soon: no heap (schedule_as ran at now) */
+        assert(q->ring_base == g->now && w->ready > g->now);
+        uint32_t b = (uint32_t)(w->ready % SCHED_RING);
+        q->ring[b] |= 1ull << w->qidx;
+        q->ring_sum |= 1ull << b;
     } else {
-        charge(g, s, slot, w, w->why, g->now + 1);
-        if (w->ready == NEVER) w->why_pending = true; /* a deferred result: sim/par.c */
-        if (q->ring_on && w->ready - g->now <= SCHED_RING) { /* soon: no heap (schedule_as ran at now) */
-            assert(q->ring_base == g->now && w->ready > g->now);
-            uint32_t b = (uint32_t)(w->ready % SCHED_RING);
-            q->ring[b] |= 1ull << w->qidx;
-            q->ring_sum |= 1ull << b;
-        } else {
-            heap_push(&q->waiting, w->ready, slot);
-        }
+        heap_push(&q->waiting, w->ready, slot);
     }
 }
 

@@ -265,6 +265,46 @@ START_TEST(test_prefetch_and_wide_cvt)
 }
 END_TEST
 
+/* The 8-bit float pairs by hand (tests/exec/fp8.cu holds them to
+** cuda_fp8.h's host conversions): .relu makes negatives +0 both ways, a
+** tie rounds to even, past the largest finite value clamps (e4m3 448:
+** 0x7e; e5m2 57344: 0x7b), NaN is 0x7f, and e5m2's infinity comes back as
+** the half's. */
+START_TEST(test_fp8_pairs)
+{
+    static const char src[] =
+        PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n"
+        "  .reg .b16 %rs<8>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+        "  cvt.rn.satfinite.relu.e4m3x2.f32 %rs1, 0fC0000000, 0f3F880000;\n" /* -2 -> 0; 1.0625 (a tie) -> 1.0 */
+        "  cvt.rn.satfinite.e4m3x2.f32 %rs2, 0f44000000, 0f7FC00000;\n"      /* 512 -> 448; NaN */
+        "  cvt.rn.satfinite.e5m2x2.f32 %rs3, 0fFF800000, 0f38000000;\n"      /* -inf -> -57344; 2^-15 */
+        "  mov.b16 %rs4, 0x7c7f;\n"                                           /* e5m2: inf, NaN */
+        "  cvt.rn.f16x2.e5m2x2 %r1, %rs4;\n"
+        "  mov.b16 %rs5, 0xb838;\n"                                           /* e4m3: -1.0, 1.0 */
+        "  cvt.rn.relu.f16x2.e4m3x2 %r2, %rs5;\n"
+        "  cvt.u32.u16 %r3, %rs1;\n  cvt.u32.u16 %r4, %rs2;\n  cvt.u32.u16 %r5, %rs3;\n"
+        "  st.global.v4.u32 [%rd2], {%r3, %r4, %r5, %r1};\n  st.global.u32 [%rd2+16], %r2;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 32, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint32_t *res = gmem_translate(g, out, 32);
+    ck_assert_uint_eq(res[0], 0x0038); /* +0, 1.0 */
+    ck_assert_uint_eq(res[1], 0x7e7f); /* 448, NaN */
+    ck_assert_uint_eq(res[2], 0xfb02); /* -57344, 2^-15: the subnormal 2 x 2^-16 */
+    ck_assert_uint_eq(res[3], 0x7c007fffu); /* inf, the canonical NaN */
+    ck_assert_uint_eq(res[4], 0x00003c00u); /* relu: -1 -> +0; 1.0 */
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* add.s64, sub.s64 and mov.b64 run on the register rows' 32-bit halves
 ** (isa/exec_ptx.c alu64_halves): a carry and a borrow across the words,
 ** a 64-bit immediate, and lanes a guard leaves out keep their values (in
@@ -691,6 +731,7 @@ int main(void)
     suite_add_tcase(s, fn);
     TCase *misc = tcase_create("hints_and_conversions");
     tcase_add_test(misc, test_prefetch_and_wide_cvt);
+    tcase_add_test(misc, test_fp8_pairs);
     tcase_add_test(misc, test_wide_rows_by_halves);
     tcase_add_test(misc, test_shifts_by_immediates);
     tcase_add_test(misc, test_trap_assert_and_wide_calls);

@@ -171,6 +171,54 @@ START_TEST(test_deadlock_divergent_barrier_names_threads)
 }
 END_TEST
 
+/* Named barriers (bar.sync a, b): of 3 warps, warps 0 and 1 meet at
+** barrier a (a register's value), which asks for b threads. */
+static const char *NAMED_BARRIER =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k()\n{\n  .reg .b32 %%r<4>;\n  .reg .pred %%p<2>;\n"
+    "  mov.u32 %%r1, %%tid.x;\n  setp.ge.u32 %%p1, %%r1, 64;\n  @%%p1 bra DONE;\n"
+    "  mov.u32 %%r2, %s;\n  bar.sync %%r2, %s;\nDONE:\n  ret;\n}\n";
+
+static SimResult *named_run(const char *id, const char *threads, bool racecheck)
+{
+    char src[1024];
+    snprintf(src, sizeof src, NAMED_BARRIER, id, threads);
+    Run t;
+    run_init(&t, "h200", src, "k");
+    set(&t, "sm.count=1");
+    t.L.block[0] = 96;
+    t.L.racecheck = racecheck;
+    SimResult *r = malloc(sizeof *r);
+    simulate(&t);
+    *r = t.r;
+    run_free(&t);
+    return r;
+}
+
+START_TEST(test_named_barriers)
+{
+    SimResult *r = named_run("1", "64", false); /* the two warps that meet there */
+    ck_assert_msg(r->status == SIM_OK, "%s", r->message);
+    free(r);
+    r = named_run("1", "96", false); /* the third warp exited: it never opens */
+    ck_assert_int_eq(r->status, SIM_DEADLOCK);
+    ck_assert_msg(strstr(r->message, "test.ptx:12: barrier deadlock at 'bar.sync %r") && strstr(r->message, ", 96' in kernel 'k'") &&
+                      strstr(r->message, "barrier 1 waits for 3 warp(s), 2 arrived, and no other warp of the block will arrive") &&
+                      strstr(r->message, "warp 2: exited"),
+                  "%s", r->message);
+    free(r);
+    r = named_run("16", "64", false); /* a block has barriers 0-15 */
+    ck_assert_int_eq(r->status, SIM_FAULT);
+    ck_assert_int_eq(r->fault, FAULT_BARRIER);
+    ck_assert_msg(strstr(r->message, "illegal barrier: barrier 16 (a block has barriers 0-15)"), "%s", r->message);
+    free(r);
+    r = named_run("1", "64", true); /* part of the block: --racecheck cannot follow it */
+    ck_assert_int_eq(r->status, SIM_BAD_LAUNCH);
+    ck_assert_msg(strstr(r->message, "which --racecheck does not follow"), "%s", r->message);
+    free(r);
+}
+END_TEST
+
 START_TEST(test_cycle_budget)
 {
     const char *src =
@@ -375,6 +423,7 @@ int main(void)
     suite_add_tcase(s, waves);
     TCase *bad = tcase_create("BadRuns");
     tcase_add_test(bad, test_deadlock_divergent_barrier_names_threads);
+    tcase_add_test(bad, test_named_barriers);
     tcase_add_test(bad, test_exited_warps_do_not_hold_the_barrier);
     tcase_add_test(bad, test_cycle_budget);
     tcase_add_test(bad, test_block_too_big_for_sm);

@@ -415,6 +415,45 @@ START_TEST(test_exited_warps_do_not_hold_the_barrier)
 }
 END_TEST
 
+/* Named barriers on the functional path: barrier 2 of 64 threads opens
+** for warps 0-1 while warp 2 runs on; one that asks for 96 threads of
+** which the third exited never opens, a deadlock rather than a hang. */
+static const char *NAMED =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry named(.param .u64 out)\n{\n  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<4>;\n  .reg .pred %%p<2>;\n"
+    "  ld.param.u64 %%rd1, [out];\n  mov.u32 %%r1, %%tid.x;\n  setp.ge.u32 %%p1, %%r1, 64;\n  @%%p1 bra DONE;\n"
+    "  bar.sync 2, %s;\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r1;\n"
+    "DONE:\n  ret;\n}\n";
+
+START_TEST(test_named_barrier_functional)
+{
+    for (int deadlock = 0; deadlock < 2; deadlock++) {
+        char src[1024];
+        snprintf(src, sizeof src, NAMED, deadlock ? "96" : "64");
+        Program p;
+        Diag d;
+        ck_assert_msg(ptx_parse(src, strlen(src), "t.ptx", &p, &d), "%s", d.message);
+        GlobalMem *g = gmem_create();
+        uint32_t params[2] = { alloc(g, 64 * 4, "out"), 0 };
+        GridLaunch L = launch(1, 1, 1, 96, 1, 1, params);
+        GridResult r;
+        bool ok = grid_run_functional(&p.kernels[0], g, &L, &r);
+        if (!deadlock) {
+            ck_assert_msg(ok, "%s", r.message);
+            const uint32_t *out = host(g, params[0], 64 * 4);
+            for (uint32_t t = 0; t < 64; t++) ck_assert_uint_eq(out[t], t);
+        } else {
+            ck_assert(!ok);
+            ck_assert_int_eq(r.status, GRID_DEADLOCK);
+            ck_assert_msg(strstr(r.message, "barrier deadlock in kernel 'named': block (0,0,0): barrier 2 waits for 3 "
+                                            "warp(s), 2 arrived"), "%s", r.message);
+        }
+        gmem_destroy(g);
+        program_destroy(&p);
+    }
+}
+END_TEST
+
 START_TEST(test_deadlock_divergent_barrier)
 {
     Program p;
@@ -705,6 +744,7 @@ static Suite *grid_suite(void)
 
     TCase *bad = tcase_create("BadInput");
     tcase_add_test(bad, test_deadlock_divergent_barrier);
+    tcase_add_test(bad, test_named_barrier_functional);
     tcase_add_test(bad, test_exited_warps_do_not_hold_the_barrier);
     tcase_add_test(bad, test_fault_report);
     tcase_add_test(bad, test_cuda_line_and_signature);

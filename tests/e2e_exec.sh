@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy; do
+for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy named_barriers fp8; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -59,6 +59,10 @@ expect_out "async copies and barriers pass on sm_80's PTX" "^PASS"
 # bar.red's reduction on the functional path too (the second launch untimed)
 expect_rc "exec --max-launches 1 block_votes.cu" 0 exec --gpu h200 --max-launches 1 "$X/block_votes.cu"
 expect_out "block votes are the whole block's when untimed" "^PASS"
+
+# named barriers (bar.sync a, b; bar.arrive; bar.red on a barrier of its own) on the functional path too
+expect_rc "exec --max-launches 1 named_barriers.cu" 0 exec --gpu h200 --max-launches 1 "$X/named_barriers.cu"
+expect_out "named barriers hold when untimed" "^PASS"
 
 # an early return before __syncthreads() on the functional path too
 expect_rc "exec --max-launches 1 early_return.cu" 0 exec --gpu h200 --max-launches 1 "$X/early_return.cu"
