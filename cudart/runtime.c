@@ -457,7 +457,7 @@ static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
 
 static int run_untimed(Runtime *rt, RtKernel *k, const Launch *L)
 {
-    GridLaunch g = { .dynamic_smem = L->dynamic_smem, .params = L->params, .nsm = rt->cfg.sm_count,
+    GridLaunch g = { .dynamic_smem = L->dynamic_smem, .shared_reserved = rt->cfg.shared_reserved, .params = L->params, .nsm = rt->cfg.sm_count,
                      .printf_out = L->printf_out, .printf_limit = L->printf_limit, .kernel_file = L->kernel_file,
                      .heap = L->heap };
     memcpy(g.grid, L->grid, sizeof g.grid);

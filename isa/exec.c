@@ -263,12 +263,8 @@ static uint32_t special(const ExecBlock *b, const WarpExec *w, SpecialReg s, int
     case SREG_TID_Y: return lin / b->ntid[0] % b->ntid[1];
     case SREG_TID_Z: return lin / (b->ntid[0] * b->ntid[1]);
     case SREG_NTID_X: case SREG_NTID_Y: case SREG_NTID_Z: return b->ntid[s - SREG_NTID_X];
-    case SREG_CTAID_X: return b->ctaid[0];
-    case SREG_CTAID_Y: return b->ctaid[1];
-    case SREG_CTAID_Z: return b->ctaid[2];
-    case SREG_NCTAID_X: return b->nctaid[0];
-    case SREG_NCTAID_Y: return b->nctaid[1];
-    case SREG_NCTAID_Z: return b->nctaid[2];
+    case SREG_CTAID_X: case SREG_CTAID_Y: case SREG_CTAID_Z: return b->ctaid[s - SREG_CTAID_X];
+    case SREG_NCTAID_X: case SREG_NCTAID_Y: case SREG_NCTAID_Z: return b->nctaid[s - SREG_NCTAID_X];
     case SREG_LANEID: return (uint32_t)lane;
     case SREG_WARPID: return w->hw_warp;
     case SREG_SMID: return b->smid;
@@ -281,7 +277,11 @@ static uint32_t special(const ExecBlock *b, const WarpExec *w, SpecialReg s, int
     case SREG_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1);
     case SREG_LANEMASK_GE: return ~((1u << lane) - 1);
     case SREG_GLOBALTIMER: return (uint32_t)exec_timer64(b, s);
-    case SREG_DYNAMIC_SMEM: return b->smem_size - b->kernel->dynamic_smem_offset;
+    case SREG_DYNAMIC_SMEM: return b->smem_size - b->reserved_smem - b->kernel->dynamic_smem_offset;
+    case SREG_RESERVED_BEGIN: case SREG_RESERVED_0: return b->smem_size - b->reserved_smem;
+    case SREG_RESERVED_END: return b->smem_size;
+    case SREG_RESERVED_CAP: return b->reserved_smem;
+    case SREG_RESERVED_1: return b->smem_size - b->reserved_smem / 2; /* its second half */
     case SREG_ENVREG1: return (uint32_t)(b->grid_workspace >> 32);
     case SREG_ENVREG2: return (uint32_t)b->grid_workspace;
     case SREG_COUNT: break;
@@ -878,7 +878,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         break;
     case OP_CP_ASYNC_COMMIT: /* groups are timing (sim/async.c): the copies are done */
     case OP_CP_ASYNC_WAIT:
-    case OP_MEMBAR:
+    case OP_MEMBAR: case OP_GRIDDEP: case OP_L2_HINT: /* ordering and hints */
     case OP_BAR_WARP:
     case OP_PREFETCH:
     case OP_COUNT:

@@ -85,7 +85,10 @@ typedef struct {
     const Kernel   *kernel;
     GlobalMem      *gmem;
     uint8_t        *smem;            /* the block's shared memory             */
-    uint32_t        smem_size;       /* static + dynamic bytes                */
+    uint32_t        smem_size;       /* static + dynamic (+ reserved) bytes   */
+    uint32_t        reserved_smem;   /* the last bytes of it the system keeps
+                                        (sm.shared_reserved), when the kernel
+                                        reads %reserved_smem_offset_*; else 0 */
     uint8_t        *lmem;            /* its threads' local memory: thread t's
                                         kernel->local_bytes at t * local_bytes
                                         (NULL when the kernel has none)      */
@@ -309,6 +312,7 @@ uint32_t exec_bfind(uint64_t a, uint32_t n, bool sign, bool shiftamt);
 uint32_t exec_dp4a(uint32_t a, uint32_t b, uint32_t c, bool a_signed, bool b_signed);
 uint32_t exec_dp2a(uint32_t a, uint32_t b, uint32_t c, bool hi, bool a_signed, bool b_signed);
 uint32_t exec_brev(uint32_t a);
+uint32_t exec_fns(uint32_t mask, uint32_t base, int32_t offset);
 uint32_t exec_prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode);
 uint32_t exec_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp);
 uint32_t exec_bmsk(uint32_t start, uint32_t width, bool clamp);

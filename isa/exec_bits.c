@@ -97,6 +97,21 @@ uint32_t exec_brev(uint32_t a)
 
 /* prmt: bytes 0-3 of a, 4-7 of b; default mode picks by the 4 nibbles of
 ** c (bit 3 of a nibble: replicate the picked byte's sign bit). */
+/* fns: the position of the offset-th set bit of mask counted from bit
+** base (up for a positive offset, down for a negative one, base itself
+** first); offset 0 asks whether bit base is set. 0xffffffff when there is
+** none (__fns; cooperative groups' coalesced_group ranks lanes by it). */
+uint32_t exec_fns(uint32_t mask, uint32_t base, int32_t offset)
+{
+    if (base > 31) return UINT32_MAX;
+    if (offset == 0) return mask >> base & 1 ? base : UINT32_MAX;
+    int32_t step = offset > 0 ? 1 : -1;
+    uint32_t count = offset > 0 ? (uint32_t)offset : (uint32_t)-(int64_t)offset;
+    for (int32_t pos = (int32_t)base; pos >= 0 && pos < 32; pos += step)
+        if (mask >> pos & 1 && --count == 0) return (uint32_t)pos;
+    return UINT32_MAX;
+}
+
 uint32_t exec_prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode)
 {
     uint64_t x = (uint64_t)b << 32 | a;

@@ -597,6 +597,13 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         for (int l = 0; l < WARP_SIZE; l++) d[l] = half_lane(in, a[l], in->nsrc > 1 ? bb[l] : 0, in->nsrc > 2 ? c[l] : 0);
         dst32(w, o, d, m);
         return;
+    case OP_ELECT: { /* the lowest active lane of the member mask leads */
+        uint32_t members = m & a[m ? __builtin_ctz(m) : 0], leader = members ? (uint32_t)__builtin_ctz(members) : 0;
+        for (int l = 0; l < WARP_SIZE; l++) d[l] = leader;
+        dst32(w, o, d, m);
+        dstp(w, &in->dst[1], members ? 1u << leader : 0, m);
+        return;
+    }
     case OP_CVT_F8X2_F32:
     case OP_CVT_F8X2_F16X2:
     case OP_CVT_F16X2_F8X2:
@@ -713,6 +720,7 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         break;
     }
     case OP_BREV_B32: for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_brev(a[l]); dst32(w, o, d, m); return;
+    case OP_FNS_B32: for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_fns(a[l], bb[l], (int32_t)c[l]); dst32(w, o, d, m); return;
     case OP_PRMT_B32:
         for (int l = 0; l < WARP_SIZE; l++) d[l] = exec_prmt(a[l], bb[l], c[l], (PrmtMode)in->sub);
         dst32(w, o, d, m);
@@ -816,6 +824,16 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
     case OP_ABS_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] & ~(1ull << 63); break;
     case OP_NEG_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = A[l] ^ (1ull << 63); break;
     case OP_COPYSIGN_F64: for (int l = 0; l < WARP_SIZE; l++) D[l] = (B[l] & ~(1ull << 63)) | (A[l] & (1ull << 63)); break;
+    case OP_ISSPACEP: { /* the generic windows: isa/program.h */
+        uint32_t r = 0;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            bool shared = A[l] >= ISA_SHARED_WINDOW && A[l] < (1ull << 32), local = A[l] >= ISA_LOCAL_WINDOW && A[l] < ISA_SHARED_WINDOW;
+            bool yes = in->sub == 0 ? !shared && !local : in->sub == 1 ? shared : in->sub == 2 && local;
+            r |= (uint32_t)yes << l;
+        }
+        dstp(w, o, r, m);
+        return;
+    }
     case OP_TESTP_F64: {
         uint32_t r = 0;
         for (int l = 0; l < WARP_SIZE; l++) r |= (uint32_t)testp(bits_f64(A[l]), (TestpKind)in->sub) << l;

@@ -181,7 +181,8 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
     uint32_t threads = L->block[0] * L->block[1] * L->block[2];
     uint32_t nwarps = (threads + WARP_SIZE - 1) / WARP_SIZE;
     uint32_t nregs = k->regs_used ? k->regs_used : 1;
-    uint32_t smem_size = k->dynamic_smem_offset + L->dynamic_smem;
+    uint32_t reserved = kernel_reads_reserved_smem(k) ? L->shared_reserved : 0;
+    uint32_t smem_size = k->dynamic_smem_offset + L->dynamic_smem + reserved;
     WarpExec *warps = calloc(nwarps, sizeof *warps);
     uint32_t (*regs)[WARP_SIZE] = calloc((size_t)nwarps * nregs, sizeof *regs);
     uint8_t *smem = malloc(smem_size ? smem_size : 1);
@@ -196,7 +197,7 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
     }
     ExecPrint print;
     exec_print_init(&print, L->printf_limit ? L->printf_limit : EXEC_PRINT_LIMIT);
-    ExecBlock b = { .kernel = k, .gmem = gmem, .smem = smem, .smem_size = smem_size, .lmem = lmem, .params = L->params,
+    ExecBlock b = { .kernel = k, .gmem = gmem, .smem = smem, .smem_size = smem_size, .reserved_smem = reserved, .lmem = lmem, .params = L->params,
                     .nsmid = L->nsm ? L->nsm : 1, .print = &print, .heap = L->heap };
     memcpy(b.ntid, L->block, sizeof b.ntid);
     memcpy(b.nctaid, L->grid, sizeof b.nctaid);

@@ -23,6 +23,9 @@ typedef struct {
     uint64_t        printf_limit;            /* bytes of it kept (0: EXEC_PRINT_LIMIT) */
     const char     *kernel_file;             /* names the kernel's source in faults (NULL: "?") */
     uint64_t        heap;                    /* the device heap (ExecBlock.heap; 0: none) */
+    uint32_t        shared_reserved;         /* the system's shared memory per
+                                                block (sm.shared_reserved), given
+                                                to kernels that read it          */
 } GridLaunch;
 
 typedef enum { GRID_OK, GRID_FAULT, GRID_DEADLOCK, GRID_BUDGET, GRID_BAD_LAUNCH } GridStatus;

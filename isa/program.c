@@ -13,6 +13,8 @@ const char *const SREG_NAMES[SREG_COUNT] = {
     "laneid", "warpid", "smid", "nsmid", "clock",
     "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt", "lanemask_ge", "clock64", "globaltimer",
     "envreg1", "envreg2", "dynamic_smem_size",
+    "reserved_smem_offset_begin", "reserved_smem_offset_end", "reserved_smem_offset_cap",
+    "reserved_smem_offset_0", "reserved_smem_offset_1",
 };
 
 KernelParam *program_add_param(Kernel *k)
@@ -204,6 +206,16 @@ bool kernel_has_op(const Kernel *k, uint32_t op)
 bool kernel_uses_heap(const Kernel *k) { return kernel_has_op(k, OP_MALLOC) || kernel_has_op(k, OP_FREE); }
 
 bool kernel_uses_async_copies(const Kernel *k) { return kernel_has_op(k, OP_CP_ASYNC) || kernel_has_op(k, OP_CP_ASYNC_BULK); }
+
+bool kernel_reads_reserved_smem(const Kernel *k)
+{
+    for (uint32_t pc = 0; pc < k->ncode; pc++)
+        for (uint32_t i = 0; i < k->code[pc].nsrc; i++) {
+            const Operand *o = &k->code[pc].src[i];
+            if (o->kind == OPND_SPECIAL && o->index >= SREG_RESERVED_BEGIN && o->index <= SREG_RESERVED_1) return true;
+        }
+    return false;
+}
 
 bool kernel_has_partial_barriers(const Kernel *k)
 {

@@ -54,6 +54,8 @@ typedef enum {
     SREG_ENVREG1, SREG_ENVREG2, /* the grid's workspace address, high and low
                                    word (cooperative groups' grid sync) */
     SREG_DYNAMIC_SMEM,          /* the launch's dynamic shared memory, bytes */
+    SREG_RESERVED_BEGIN, SREG_RESERVED_END, SREG_RESERVED_CAP, /* the block's reserved shared */
+    SREG_RESERVED_0, SREG_RESERVED_1,                          /* memory (ExecBlock.reserved_smem) */
     SREG_COUNT
 } SpecialReg;
 #define SREG_MINI_COUNT (SREG_CLOCK + 1)
@@ -245,6 +247,9 @@ static inline bool kernel_op_is_async(Opcode op)
 /* Whether k makes asynchronous copies (cp.async): such a launch runs on one
 ** host thread (sim/par.c). */
 bool kernel_uses_async_copies(const Kernel *k);
+/* Whether k reads the reserved shared memory's registers
+** (%reserved_smem_offset_*: cooperative groups' tiles of more than a warp). */
+bool kernel_reads_reserved_smem(const Kernel *k);
 /* Whether k has a barrier only some of the block meets at: bar.arrive, or
 ** a bar.sync / bar.red with a thread count. */
 bool kernel_has_partial_barriers(const Kernel *k);

@@ -219,7 +219,8 @@ static const Arith ARITH[] = {
     { "bfi", TYPE_B32, OP_BFI_B32 },  { "bfi", TYPE_B64, OP_BFI_B64 },  { "lop3", TYPE_B32, OP_LOP3_B32 },  { "sad", TYPE_U32, OP_SAD_U32 },
     { "sad", TYPE_S32, OP_SAD_S32 },  { "bfind", TYPE_U32, OP_BFIND_U32 }, { "bfind", TYPE_S32, OP_BFIND_S32 },
     { "bfind", TYPE_U64, OP_BFIND_U64 }, { "bfind", TYPE_S64, OP_BFIND_S64 },  { "copysign", TYPE_F32, OP_COPYSIGN_F32 },
-    { "fma", TYPE_F32, OP_FMA_F32 },  { "tanh", TYPE_F32, OP_TANH_F32 }, { NULL, TYPE_NONE, OP_COUNT },
+    { "fma", TYPE_F32, OP_FMA_F32 },  { "tanh", TYPE_F32, OP_TANH_F32 }, { "fns", TYPE_B32, OP_FNS_B32 },
+    { NULL, TYPE_NONE, OP_COUNT },
 };
 
 /* The row of an .f64 instruction (add, mul, fma, div, ...), or OP_COUNT. */
@@ -303,10 +304,9 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
 ** not take yet: refused by name before their operands are read. */
 static const char *const NOT_YET[] = { "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
                                        "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix",
-                                       "isspacep", "mapa", "getctarank", "istypep",
-                                       "pmevent", "elect", "setmaxnreg", "stackrestore", "stacksave",
-                                       "alloca", "fns", "cvt.pack",
-                                       "griddepcontrol", "applypriority", "discard", "createpolicy",
+                                       "mapa", "getctarank", "istypep",
+                                       "pmevent", "setmaxnreg", "stackrestore", "stacksave",
+                                       "alloca", "cvt.pack",
                                        "barrier.cluster", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
                                        "vmad", "vset", "vavrg2", "vset2", "vavrg4", "vset4", NULL };
 
@@ -487,7 +487,7 @@ static const struct {
     { "membar", ptx_decode_membar },  { "fence", ptx_decode_membar },     { "prefetch", ptx_decode_prefetch },
     { "prefetchu", ptx_decode_prefetch },     { "shfl", ptx_decode_shfl },
     { "vote", ptx_decode_vote },      { "activemask", ptx_decode_activemask }, { "redux", ptx_decode_redux },
-    { "testp", ptx_decode_testp },    { "prmt", ptx_decode_prmt },        { "shf", ptx_decode_shf },
+    { "testp", ptx_decode_testp },    { "isspacep", ptx_decode_isspacep },    { "prmt", ptx_decode_prmt },        { "shf", ptx_decode_shf },
     { "slct", ptx_decode_slct },      { "call", ptx_decode_call },      { "match", ptx_decode_match },      { "dp4a", ptx_decode_dp4a }, { "dp2a", ptx_decode_dp4a }, { "nanosleep", ptx_decode_nanosleep },
     { "bmsk", ptx_decode_bitfield_mode }, { "szext", ptx_decode_bitfield_mode },
     { "addc", ptx_decode_carry },     { "subc", ptx_decode_carry },       { "madc", ptx_decode_carry },
@@ -496,6 +496,8 @@ static const struct {
     { "vsub4", ptx_decode_video },    { "vabsdiff4", ptx_decode_video },  { "vmin4", ptx_decode_video },
     { "vmax4", ptx_decode_video },
     { "cp", ptx_decode_cp },          { "mbarrier", ptx_decode_mbarrier },
+    { "griddepcontrol", ptx_decode_griddep }, { "discard", ptx_decode_l2_hint }, { "applypriority", ptx_decode_l2_hint },
+    { "createpolicy", ptx_decode_createpolicy }, { "elect", ptx_decode_elect },
 };
 
 /* A barrier's a{, b} (the barrier, 0-15, and its thread count, a positive

@@ -138,7 +138,9 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     ValueType t = ptx_last_type(m);
     if (m->f16 || !t || m->ntypes != 1) return ptx_unsupported(P, opt);
     if (m->space == MODS_CONST && store) return ptx_unsupported(P, opt);
-    if (!ptx_nops(P, opt, n, 2, 2)) return false;
+    if (!ptx_nops(P, opt, n, 2, m->cache_hint ? 3 : 2)) return false;
+    Operand policy; /* .L2::cache_hint's (createpolicy's): checked, then not kept */
+    if (n == 3 && !ptx_want_src(P, &ops[2], true, false, &policy, "the cache policy")) return false;
     const POp *addr = &ops[store ? 0 : 1], *val = &ops[store ? 1 : 0];
     /* the constant space lives in global memory here: ld.const is a global
     ** load (its own cache is not modelled; docs/PTX.md) */
@@ -695,6 +697,23 @@ bool ptx_decode_testp(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
 
 }
 
+
+/* isspacep.SPACE p, a: whether generic address a is in SPACE. Instr.sub:
+** 0 .global, 1 .shared, 2 .local, 3 .const or .param (no generic window). */
+bool ptx_decode_isspacep(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in,
+                         uint32_t g)
+{
+    (void)head;
+    int s = m->space == SPACE_GLOBAL ? 0 : m->space == SPACE_SHARED ? 1 : m->space == MODS_LOCAL ? 2
+            : m->space == MODS_CONST || m->space == SPACE_PARAM ? 3 : -1;
+    if (s < 0 || m->ntypes) return ptx_unsupported(P, opt);
+    if (!ptx_nops(P, opt, n, 2, 2)) return false;
+    in->op = OP_ISSPACEP;
+    in->sub = (uint8_t)s;
+    in->ndst = in->nsrc = 1;
+    return ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination") &&
+           ptx_want_src(P, &ops[1], true, false, &in->src[0], "the address") && ptx_emit(P, in, g);
+}
 
 /* prmt: byte permute, by selector or mode. */
 bool ptx_decode_prmt(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)

@@ -284,6 +284,7 @@ typedef struct {
     bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any, all, cc, red, popc;
     bool      i16x2, relu, accumulate; /* .u16x2/.s16x2 (types[]: the element), .relu, a video op's .add */
     bool      satfinite;
+    bool      cache_hint; /* .L2::cache_hint: a policy operand follows the others */
     int       f8;         /* .e4m3x2 (1) or .e5m2x2 (2): a pair of 8-bit floats,
                              types[] holding TYPE_B16 where it stands; 0: none */
 } Mods;
@@ -357,6 +358,11 @@ PTX_DECODER(ptx_decode_nanosleep);
 PTX_DECODER(ptx_decode_carry);
 PTX_DECODER(ptx_decode_cvt_half2);
 PTX_DECODER(ptx_decode_cvt_f8);
+PTX_DECODER(ptx_decode_isspacep);
+PTX_DECODER(ptx_decode_griddep);
+PTX_DECODER(ptx_decode_l2_hint);
+PTX_DECODER(ptx_decode_createpolicy);
+PTX_DECODER(ptx_decode_elect);
 PTX_DECODER(ptx_decode_bitfield_mode);
 PTX_DECODER(ptx_decode_call);       /* call: vprintf only           */
 /* The memory operand o of an access of `space` into in->src[0] + in->offset

@@ -77,7 +77,7 @@ static int special_of(const Tok *t)
 ** rather than as undeclared registers. */
 static const char *const SPECIAL_NOT_YET[] = { "%cluster", "%nclusterid", "%is_explicit_cluster", "%envreg", "%gridid",
                                                "%total_smem_size", "%aggr_smem_size",
-                                               "%reserved_smem_offset", "%pm", "%globaltimer_", "%current_graph_exec",
+                                               "%pm", "%globaltimer_", "%current_graph_exec",
                                                "%nwarpid", "%clock_hi", NULL };
 
 static bool special_not_yet(const Tok *t)
@@ -341,7 +341,9 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
                                                    [VOTE_BALLOT] = "ballot" };
     /* cp.async and mbarrier: each form takes its own modifiers, which
     ** their decoders read (isa/ptx_decode_async.c) */
-    if (!strcmp(head, "cp") || !strcmp(head, "mbarrier")) return true;
+    if (!strcmp(head, "cp") || !strcmp(head, "mbarrier") || !strcmp(head, "griddepcontrol") || !strcmp(head, "discard") ||
+        !strcmp(head, "applypriority") || !strcmp(head, "createpolicy") || !strcmp(head, "elect"))
+        return true;
     bool is_atom = strcmp(head, "atom") == 0 || strcmp(head, "red") == 0 || strcmp(head, "redux") == 0;
     bool is_setp = strcmp(head, "setp") == 0 || strcmp(head, "set") == 0; /* set: the comparisons too */
     bool is_bar = strcmp(head, "bar") == 0 || strcmp(head, "barrier") == 0;
@@ -412,6 +414,7 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (n == 3 && memcmp(w, "any", 3) == 0 && strcmp(head, "match") == 0) m->any = true;
         else if (n == 3 && memcmp(w, "all", 3) == 0 && strcmp(head, "match") == 0) m->all = true;
         else if (name_in(IGNORED, 21, w, n) >= 0 || memchr(w, ':', n)) { /* ordering, scope, cache hints */
+            if (n == 14 && memcmp(w, "L2::cache_hint", 14) == 0) m->cache_hint = true;
             if (n == 2 && memcmp(w, "nc", 2) == 0) m->nc = true;
         } else if ((n == 2 && memcmp(w, "gl", 2) == 0) && strcmp(head, "membar") == 0) {
         } else if (strcmp(head, "fence") == 0 || strcmp(head, "membar") == 0) {

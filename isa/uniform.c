@@ -16,6 +16,7 @@ static bool special_uniform(uint32_t sreg)
     case SREG_CTAID_X: case SREG_CTAID_Y: case SREG_CTAID_Z:
     case SREG_NCTAID_X: case SREG_NCTAID_Y: case SREG_NCTAID_Z:
     case SREG_WARPID: case SREG_SMID: case SREG_NSMID: case SREG_DYNAMIC_SMEM:
+    case SREG_RESERVED_BEGIN: case SREG_RESERVED_END: case SREG_RESERVED_CAP: case SREG_RESERVED_0: case SREG_RESERVED_1:
         return true;
     default: /* thread ids, lane masks, clocks */
         return false;

@@ -131,7 +131,8 @@ static bool setup_sms(Gpu *g)
     g->block_threads = L->block[0] * L->block[1] * L->block[2];
     g->warps_per_block = (g->block_threads + WARP_SIZE - 1) / WARP_SIZE;
     g->nregs = g->k->regs_used ? g->k->regs_used : 1;
-    g->smem_size = g->k->dynamic_smem_offset + L->dynamic_smem;
+    g->reserved_smem = kernel_reads_reserved_smem(g->k) ? c->shared_reserved : 0; /* the system's, at the end */
+    g->smem_size = g->k->dynamic_smem_offset + L->dynamic_smem + g->reserved_smem;
     g->total_blocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     g->bps = g->st->occ.blocks_per_sm;
     g->warp_slots = g->bps * g->warps_per_block;
@@ -214,6 +215,7 @@ static bool setup_sms(Gpu *g)
             eb->gmem = L->gmem;
             eb->smem = smem + (size_t)b * g->smem_size;
             eb->smem_size = g->smem_size;
+            eb->reserved_smem = g->reserved_smem;
             eb->lmem = g->k->local_bytes ? lmem + (size_t)b * g->block_threads * g->k->local_bytes : NULL;
             eb->print = &g->prints[s];
             eb->params = L->params;

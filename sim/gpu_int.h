@@ -249,7 +249,7 @@ typedef struct {
     MemSys          *mem;
     Sm              *sms;
     void            *pool;        /* every per-SM array, one allocation    */
-    uint32_t         nregs, block_threads, warps_per_block, smem_size, bps, warp_slots;
+    uint32_t         nregs, block_threads, warps_per_block, smem_size, reserved_smem, bps, warp_slots;
     ExecPrint       *prints;     /* device printf: one sink per SM          */
     uint32_t         nsm;         /* SMs that get blocks: min(sm.count, blocks)  */
     uint64_t         total_blocks, now, end;

@@ -305,6 +305,48 @@ START_TEST(test_fp8_pairs)
 }
 END_TEST
 
+/* Hints the model keeps no state for: createpolicy's policy (0) carried by
+** ld/st .L2::cache_hint, applypriority and discard on a line, and
+** griddepcontrol; the loads and stores they ride on still move the data.
+** elect.sync's leader is the lowest active lane of the member mask. */
+START_TEST(test_hints_and_elect)
+{
+    static const char src[] =
+        PTX_HEAD ".visible .entry t(.param .u64 t_param_0)\n{\n"
+        "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<8>;\n"
+        "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  griddepcontrol.wait;\n"
+        "  createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %rd3, 0f3F800000;\n"
+        "  createpolicy.fractional.L2::evict_first.b64 %rd6, 0f3F000000;\n"
+        "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd5, %rd2, %rd4;\n"
+        "  ld.global.L2::cache_hint.u32 %r2, [%rd5], %rd3;\n"
+        "  applypriority.global.L2::evict_normal [%rd5], 128;\n  discard.global.L2 [%rd5+128], 128;\n"
+        "  setp.ge.u32 %p1, %r1, 5;\n"
+        "  @%p1 elect.sync %r3|%p2, 0xfffffff0;\n" /* lanes 5-31 active, mask from 4: lane 5 leads */
+        "  selp.u32 %r4, 1000, 0, %p2;\n  add.u32 %r5, %r3, %r4;\n  add.u32 %r5, %r5, %r2;\n"
+        "  @!%p1 mov.u32 %r5, 7;\n"
+        "  cvt.u32.u64 %r6, %rd3;\n  add.u32 %r5, %r5, %r6;\n"
+        "  st.global.L2::cache_hint.u32 [%rd5], %r5, %rd6;\n  griddepcontrol.launch_dependents;\n  ret;\n}\n";
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 64 * 4, "out", &d);
+    uint32_t *words = gmem_translate(g, out, 64 * 4);
+    for (int i = 0; i < 64; i++) words[i] = 100u * (uint32_t)i;
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t want = l < 5 ? 7 : 5 + (l == 5 ? 1000 : 0) + 100 * l;
+        ck_assert_msg(words[l] == want, "lane %u: %u, want %u", l, words[l], want);
+    }
+    ck_assert_uint_eq(words[32], 3200); /* the discarded line keeps its data */
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 /* add.s64, sub.s64 and mov.b64 run on the register rows' 32-bit halves
 ** (isa/exec_ptx.c alu64_halves): a carry and a borrow across the words,
 ** a 64-bit immediate, and lanes a guard leaves out keep their values (in
@@ -732,6 +774,7 @@ int main(void)
     TCase *misc = tcase_create("hints_and_conversions");
     tcase_add_test(misc, test_prefetch_and_wide_cvt);
     tcase_add_test(misc, test_fp8_pairs);
+    tcase_add_test(misc, test_hints_and_elect);
     tcase_add_test(misc, test_wide_rows_by_halves);
     tcase_add_test(misc, test_shifts_by_immediates);
     tcase_add_test(misc, test_trap_assert_and_wide_calls);

@@ -171,6 +171,12 @@ static const LaneCase LANES[] = {
     { "  cvt.u16.u32 %rs1, %r0;\n  setp.gt.u16 %p1, %rs1, 15;\n  selp.b16 %rs2, 7, 9, %p1;\n  cvt.u32.u16 %r9, %rs2;" W32, 9, 7 },
     { "  mov.u16 %rs1, 0x00f0;\n  not.b16 %rs2, %rs1;\n  cvt.u32.u16 %r9, %rs2;" W32, 0xff0f, 0xff0f },
     /* bit search, byte dot products, 64-bit high products, matches, reductions */
+    { "  fns.b32 %r9, 0x00f0f000, 0, 1;" W32, 12, 12 },        /* the first set bit from 0 */
+    { "  fns.b32 %r9, 0x00f0f000, 13, 3;" W32, 15, 15 },       /* 13 (base counts), 14, 15 */
+    { "  fns.b32 %r9, 0x00f0f000, 20, -2;" W32, 15, 15 },      /* down: 20, then 15 */
+    { "  fns.b32 %r9, 0x00f0f000, 12, 0;" W32, 12, 12 },       /* offset 0: is bit 12 set */
+    { "  fns.b32 %r9, 0x00f0f000, 11, 0;" W32, 0xffffffff, 0xffffffff },
+    { "  fns.b32 %r9, 0x00f0f000, 0, 9;" W32, 0xffffffff, 0xffffffff }, /* only 8 set */
     { "  bfind.u32 %r9, 0x00010000;" W32, 16, 16 },
     { "  bfind.shiftamt.u32 %r9, 0x00010000;" W32, 15, 15 },
     { "  bfind.u32 %r9, 0;" W32, 0xffffffff, 0xffffffff },
