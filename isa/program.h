@@ -35,6 +35,9 @@
 /* PTX's generic space: a thread's local memory (.local: per-thread arrays,
 ** spills) appears at this base; a local address is an offset in it. */
 #define ISA_LOCAL_WINDOW  0xFE000000u
+/* A PTX device function's address (mov of a .func, for an indirect call):
+** the window's base + 16 x its index in the file; no memory lies there. */
+#define ISA_CODE_WINDOW   0xFD000000u
 #define ISA_MAX_LOCAL     (512u * 1024) /* bytes of .local per thread (PTX's limit) */
 /* Where the timing model sees local memory (exec_local_address): a range of
 ** its own below the variables' window, which global buffers never reach. */

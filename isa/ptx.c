@@ -13,9 +13,9 @@
 ** (Kernel.local_bytes); a struct passed by value is a .param byte array;
 ** a call's .param declarations (in its braces) are registers, and the one
 ** calls taken are vprintf's (isa/ptx_decode.c) and those of the module's
-** device functions (.func), inlined (isa/ptx_func.c). Left out (errors
-** that say so): recursion and indirect calls, f16 arithmetic, textures,
-** .address_size 32. */
+** device functions (.func), inlined (isa/ptx_func.c), directly or
+** through a function pointer. Left out (errors that say so): recursion,
+** textures, .address_size 32. */
 #include "isa/ptx_int.h"
 
 #include <ctype.h>
@@ -722,8 +722,9 @@ bool ptx_parse_body(Ptx *P, Kernel *k)
                 if (!ptx_expect(P, ';', "after .pragma")) return false;
             } else if (ptx_is(&t, ".local")) {
                 if (!parse_shared_decl(P, false, false, true)) return false;
-            } else if (ptx_is(&t, ".callprototype")) {
-                return ptx_fail(P, &t, "indirect calls (function pointers, virtual functions) are not supported yet");
+            } else if (ptx_is(&t, ".callprototype")) { /* an indirect call's signature: its call's arguments say it */
+                while (P->tok.kind != TK_EOF && !ptx_punct(&P->tok, ';')) ptx_next(P);
+                if (!ptx_expect(P, ';', "after .callprototype")) return false;
             } else if (ptx_is(&t, ".param")) {
                 if (P->body_depth < 2) return ptx_fail(P, &t, "a .param in a kernel body belongs in a call's braces");
                 if (!parse_reg_decl(P, true)) return false;

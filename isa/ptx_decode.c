@@ -350,6 +350,11 @@ static bool read_call(Ptx *P, const Tok *opt, POp *ops, uint32_t *nops_out)
         }
         ptx_next(P); /* ')' */
     }
+    if (ptx_punct(&P->tok, ',') && ops[1].tok.s[0] == '%') { /* an indirect call's prototype: the arguments say it */
+        ptx_next(P);
+        if (P->tok.kind != TK_WORD) return ptx_fail(P, &P->tok, "expected the call's prototype, found '%s'", ptx_quote(&P->tok, q, sizeof q));
+        ptx_next(P);
+    }
     if (!ptx_expect(P, ';', "after the call")) return false;
     *nops_out = n;
     return true;

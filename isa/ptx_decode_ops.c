@@ -496,6 +496,8 @@ bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
                 return ptx_fail(P, &ops[1].tok, "'%s' is a 32-bit special register: read it with mov.u32", ptx_quote(&ops[1].tok, q, sizeof q));
             in->src[0] = (Operand){ .kind = OPND_SPECIAL, .index = (uint16_t)ops[1].special };
             in->slots = 1, in->lunit = in->llat = UNIT_ALU; /* S2UR / CS2R */
+        } else if (ops[1].kind == PO_WORD && ptx_func_address(P, &ops[1].tok, &in->src[0].value)) { /* a function pointer */
+            in->src[0].kind = OPND_IMM, in->src[0].index = 0xffff;
         } else if (!ptx_want_src(P, &ops[1], true, t == TYPE_F64, &in->src[0], "the source")) {
             return false;
         }
@@ -881,6 +883,7 @@ bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     ptx_text(&ops[1].tok, name, sizeof name);
     if (!strcmp(name, "__assertfail")) return decode_assertfail(P, opt, ops, n, in, g);
     if (ptx_func_is_heap(P, &ops[1].tok)) return ptx_func_heap_call(P, opt, ops, n, in, g);
+    if (name[0] == '%') return ptx_func_call_indirect(P, opt, ops, n, in, g); /* through a function pointer */
     if (strcmp(name, "vprintf")) return ptx_func_call(P, opt, ops, n, g, in->guard_neg);
     if (n != 4) return ptx_fail(P, opt, "vprintf takes a format and an argument buffer, found %u arguments", n - 2);
     in->op = OP_PRINTF;

@@ -155,7 +155,28 @@ void ptx_func_prescan(Ptx *P)
     /* what went wrong is the parse's to say, where it meets it */
     memset(P->d, 0, sizeof *P->d);
     P->failed = false;
+    /* the functions whose address a mov reads (`mov.u64 %rd5, f;`: a
+    ** register and a comma before the name; a call has ')' or its opcode) */
     ptx_seek(P, &start);
+    Tok before[2] = { { 0 }, { 0 } };
+    while (P->nfuncs && P->tok.kind != TK_EOF && !P->failed) {
+        int32_t fi = P->tok.kind == TK_WORD ? find_func(P, &P->tok) : -1;
+        if (fi >= 0 && ptx_punct(&before[1], ',') && before[0].kind == TK_WORD && before[0].len && before[0].s[0] == '%')
+            P->funcs[fi].address_taken = true;
+        before[0] = before[1], before[1] = P->tok;
+        ptx_next(P);
+    }
+    memset(P->d, 0, sizeof *P->d);
+    P->failed = false;
+    ptx_seek(P, &start);
+}
+
+bool ptx_func_address(const Ptx *P, const Tok *t, uint32_t *addr)
+{
+    int32_t fi = find_func(P, t);
+    if (fi < 0) return false;
+    *addr = ISA_CODE_WINDOW + 16u * (uint32_t)fi;
+    return true;
 }
 
 bool ptx_func_skip(Ptx *P)
@@ -292,6 +313,22 @@ static bool call_param(Ptx *P, const POp *o, const PtxFuncParam *fp, const char 
     return true;
 }
 
+/* Whether a call's arguments (ops[2..n)) and return value fit function f,
+** as call_param would find them: what an indirect call's prototype says. */
+static bool call_fits(const Ptx *P, const POp *ops, uint32_t n, const PtxFunc *f)
+{
+    if (f->nparams != n - 2 || (ops[0].kind != PO_NONE && !f->has_ret)) return false;
+    for (uint32_t i = 0; i <= f->nparams; i++) {
+        const POp *o = i < f->nparams ? &ops[2 + i] : &ops[0];
+        const PtxFuncParam *fp = i < f->nparams ? &f->params[i] : &f->ret;
+        if (i == f->nparams && o->kind == PO_NONE) break;
+        if (o->kind != PO_REG) return false;
+        const PtxAgg *a = agg_of(P, o->v);
+        if (fp->array != (a != NULL) || (a && a->bytes != fp->bytes) || (!a && o->cls != fp->cls)) return false;
+    }
+    return true;
+}
+
 bool ptx_call_result(Ptx *P, const Tok *opt, const POp *ret, uint8_t cls, Operand *dst)
 {
     if (ret->kind != PO_NONE) return ptx_want_reg(P, ret, cls, dst, "the return value");
@@ -378,6 +415,85 @@ bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t 
     P->call.at = *opt;
     P->call.active = true;
     return true;
+}
+
+/* One more instruction like the call's (its place), guarded by g. */
+static bool emit_like(Ptx *P, const Instr *call, Instr in, uint32_t g, bool neg)
+{
+    in.line = call->line, in.col = call->col, in.src_file = call->src_file, in.src_line = call->src_line;
+    in.call_file = call->call_file, in.call_line = call->call_line;
+    in.vec = 1, in.reconv = ISA_NO_RECONV, in.guard = ISA_NO_GUARD, in.guard_neg = neg;
+    return ptx_emit(P, &in, g);
+}
+
+/* p = (target == address of function fi), and g (its negation when neg) when the call is guarded. */
+static bool points_at(Ptx *P, const Instr *call, Operand target, int32_t fi, uint32_t g, bool neg, CmpOp cmp, uint32_t *p)
+{
+    if (!ptx_fresh_reg(P, &P->tok, VREG_PRED, p)) return false;
+    Instr s = { .op = OP_SETP_U64, .mod = (uint8_t)cmp, .type = TYPE_U64, .ndst = 1, .nsrc = 2 };
+    s.src[0] = target;
+    s.src[1] = (Operand){ .kind = OPND_IMM, .index = 0xffff, .value = ISA_CODE_WINDOW + 16u * (uint32_t)fi };
+    s.dst[0] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)*p };
+    if (!emit_like(P, call, s, UINT32_MAX, false)) return false;
+    if (g == UINT32_MAX) return true;
+    Instr a = { .op = OP_AND_PRED, .ndst = 1, .nsrc = 2 };
+    a.dst[0] = s.dst[0];
+    a.src[0] = s.dst[0];
+    a.src[1] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)g, .neg = neg };
+    return emit_like(P, call, a, UINT32_MAX, false);
+}
+
+bool ptx_func_call_indirect(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, const Instr *in, uint32_t g)
+{
+    char name[64];
+    ptx_text(&ops[1].tok, name, sizeof name);
+    uint32_t v;
+    uint8_t cls;
+    Operand target;
+    if (!ptx_reg(P, &ops[1].tok, &v, &cls)) return P->failed ? false : ptx_fail(P, &ops[1].tok, "unknown register '%s' called", name);
+    POp reg = ops[1];
+    reg.kind = PO_REG, reg.v = v, reg.cls = cls;
+    if (!ptx_want_src(P, &reg, true, false, &target, "the called address")) return false;
+    int32_t cand[PTX_INDIRECT_MAX];
+    uint32_t ncand = 0;
+    for (uint32_t i = 0; i < P->nfuncs; i++) {
+        const PtxFunc *f = &P->funcs[i];
+        if (!f->address_taken || !f->has_body || !call_fits(P, ops, n, f)) continue;
+        if (ncand == PTX_INDIRECT_MAX)
+            return ptx_fail(P, opt, "an indirect call through %s that more than %d device functions could answer", name,
+                            PTX_INDIRECT_MAX);
+        cand[ncand++] = (int32_t)i;
+    }
+    if (!ncand)
+        return ptx_fail(P, opt, "an indirect call through %s with %u arguments, and no device function of this file "
+                                "taking them has its address taken", name, n - 2);
+    uint32_t none = UINT32_MAX;
+    for (uint32_t c = 0; c < ncand; c++) { /* each candidate under its guard, inlined here */
+        uint32_t p, miss;
+        if (!points_at(P, in, target, cand[c], g, in->guard_neg, CMP_EQ, &p)) return false;
+        if (!points_at(P, in, target, cand[c], UINT32_MAX, false, CMP_NE, &miss)) return false;
+        if (none != UINT32_MAX) {
+            Instr a = { .op = OP_AND_PRED, .ndst = 1, .nsrc = 2 };
+            a.dst[0] = a.src[0] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)miss };
+            a.src[1] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)none };
+            if (!emit_like(P, in, a, UINT32_MAX, false)) return false;
+        }
+        none = miss;
+        POp direct[MAX_OPS];
+        memcpy(direct, ops, n * sizeof *ops);
+        direct[1].kind = PO_WORD;
+        direct[1].tok = (Tok){ TK_WORD, P->funcs[cand[c]].name, (uint32_t)strlen(P->funcs[cand[c]].name), opt->line, opt->col };
+        if (!ptx_func_call(P, opt, direct, n, p, false) || !ptx_func_inline(P)) return false;
+    }
+    /* an address no candidate has (a data pointer, another file's function) traps, under the call's guard */
+    Instr trap = { .op = OP_TRAP };
+    if (g != UINT32_MAX) {
+        Instr a = { .op = OP_AND_PRED, .ndst = 1, .nsrc = 2 };
+        a.dst[0] = a.src[0] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)none };
+        a.src[1] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)g, .neg = in->guard_neg };
+        if (!emit_like(P, in, a, UINT32_MAX, false)) return false;
+    }
+    return emit_like(P, in, trap, none, false);
 }
 
 bool ptx_func_alias(const Ptx *P, const Tok *t, uint32_t *v, uint8_t *cls)

@@ -72,12 +72,14 @@ typedef struct {
 #define PTX_FUNC_MAX_PARAMS 32
 #define PTX_INLINE_MAX_DEPTH 16    /* device functions calling device functions */
 #define PTX_INLINE_MAX_CALLS 4096  /* calls inlined into one kernel          */
+#define PTX_INDIRECT_MAX 16        /* device functions one indirect call may reach */
 
 /* A .func of the module (isa/ptx_func.c), read ahead of the kernels. */
 typedef struct {
     char        *name;
     uint32_t     line;
     bool         has_body, has_ret;
+    bool         address_taken; /* a mov reads its address: an indirect call may reach it */
     PtxFuncParam ret;
     PtxFuncParam params[PTX_FUNC_MAX_PARAMS];
     uint32_t     nparams;
@@ -419,6 +421,14 @@ bool ptx_func_skip(Ptx *P);
 /* The call of a device function in ops (read_call's form) under guard g:
 ** checked, and left in P->call for ptx_func_inline. */
 bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t g, bool guard_neg);
+/* A call through a register (ops[1]: `call (ret), %rd, (args), prototype;`,
+** CUDA's function pointers): every device function of the file whose
+** address is taken and that takes these arguments is inlined under the
+** guard that the register holds its address, and a trap under none. in:
+** the call's instruction (its place). */
+bool ptx_func_call_indirect(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, const Instr *in, uint32_t g);
+/* A device function's address (ISA_CODE_WINDOW) when t names one. */
+bool ptx_func_address(const Ptx *P, const Tok *t, uint32_t *addr);
 /* A runtime call's return value (printf's, malloc's) as dst: the register
 ** the call names, or a fresh one of class cls when it takes none. */
 bool ptx_call_result(Ptx *P, const Tok *opt, const POp *ret, uint8_t cls, Operand *dst);

@@ -215,8 +215,12 @@ static const struct {
     { ".func (.param .b32 func_retval0) f(.param .align 4 .b8 f_param_0[8])\n{\n  ret;\n}\n",
       "  { .param .align 4 .b8 param0[12];\n  .param .b32 retval0;\n  call.uni (retval0), f, (param0);\n  }\n",
       "argument 1 of the call of 'f' is a struct of 12 bytes, the function's of 8" },
-    { "", "  prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n",
-      "indirect calls (function pointers, virtual functions) are not supported yet" },
+    { ".func (.param .b32 func_retval0) f(.param .b32 f_param_0)\n{\n  ret;\n}\n",
+      "  { .reg .b64 %rd<2>;\n  mov.u64 %rd1, 0;\n  .param .b32 param0;\n  st.param.b32 [param0], %r1;\n"
+      "  .param .b32 retval0;\n  prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+      "  call (retval0), %rd1, (param0), prototype_0;\n  }\n",
+      "an indirect call through %rd1 with 1 arguments, and no device function of this file taking them has its "
+      "address taken" },
 };
 
 START_TEST(test_bad_calls)
@@ -343,6 +347,52 @@ START_TEST(test_hints_and_elect)
     }
     ck_assert_uint_eq(words[32], 3200); /* the discarded line keeps its data */
     gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+/* A call through a register: the lanes of a warp pointing at two
+** functions each get their own's result; a pointer at no function (here a
+** data address) traps. */
+static const char INDIRECT[] =
+    PTX_HEAD
+    ".func (.param .b32 f1_ret) f1(.param .b32 f1_a)\n{\n  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [f1_a];\n"
+    "  add.s32 %r2, %r1, 100;\n  st.param.b32 [f1_ret], %r2;\n  ret;\n}\n"
+    ".func (.param .b32 f2_ret) f2(.param .b32 f2_a)\n{\n  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [f2_a];\n"
+    "  mul.lo.s32 %r2, %r1, 3;\n  st.param.b32 [f2_ret], %r2;\n  ret;\n}\n"
+    ".visible .entry t(.param .u64 t_param_0, .param .u32 t_param_1)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  ld.param.u32 %r6, [t_param_1];\n"
+    "  mov.u32 %r1, %tid.x;\n  and.b32 %r2, %r1, 1;\n  setp.eq.u32 %p1, %r2, 0;\n"
+    "  mov.u64 %rd3, f1;\n  mov.u64 %rd4, f2;\n  selp.b64 %rd5, %rd3, %rd4, %p1;\n"
+    "  setp.eq.u32 %p2, %r6, 1;\n  @%p2 mov.u64 %rd5, %rd2;\n" /* param 1: a data pointer instead */
+    "  {\n  .param .b32 param0;\n  st.param.b32 [param0], %r1;\n  .param .b32 retval0;\n"
+    "  prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+    "  call (retval0), %rd5, (param0), prototype_0;\n  ld.param.b32 %r3, [retval0];\n  }\n"
+    "  mul.wide.u32 %rd6, %r1, 4;\n  add.s64 %rd7, %rd2, %rd6;\n  st.global.u32 [%rd7], %r3;\n  ret;\n}\n";
+
+START_TEST(test_indirect_calls)
+{
+    Program p;
+    parse_ok(INDIRECT, &p);
+    for (uint32_t bad = 0; bad < 2; bad++) {
+        GlobalMem *g = gmem_create();
+        Diag d;
+        uint32_t out = gmem_alloc(g, 32 * 4, "out", &d);
+        uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0, bad };
+        GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+        GridResult r;
+        bool ok = grid_run_functional(&p.kernels[0], g, &L, &r);
+        if (bad) {
+            ck_assert(!ok);
+            ck_assert_int_eq(r.fault, FAULT_TRAP);
+        } else {
+            ck_assert_msg(ok, "%s", r.message);
+            const uint32_t *res = gmem_translate(g, out, 32 * 4);
+            for (uint32_t l = 0; l < 32; l++) ck_assert_uint_eq(res[l], l % 2 ? 3 * l : l + 100);
+        }
+        gmem_destroy(g);
+    }
     program_destroy(&p);
 }
 END_TEST
@@ -775,6 +825,7 @@ int main(void)
     tcase_add_test(misc, test_prefetch_and_wide_cvt);
     tcase_add_test(misc, test_fp8_pairs);
     tcase_add_test(misc, test_hints_and_elect);
+    tcase_add_test(misc, test_indirect_calls);
     tcase_add_test(misc, test_wide_rows_by_halves);
     tcase_add_test(misc, test_shifts_by_immediates);
     tcase_add_test(misc, test_trap_assert_and_wide_calls);
