@@ -402,7 +402,8 @@ static int status_error(SimStatus s, FaultKind fault)
         return fault == FAULT_ASSERT ? RT_ASSERT
                : fault == FAULT_TRAP || fault == FAULT_MBARRIER ? RT_LAUNCH_FAILURE
                : fault == FAULT_MISALIGNED ? RT_MISALIGNED_ADDRESS
-               : fault == FAULT_BARRIER    ? RT_ILLEGAL_INSTRUCTION
+               : fault == FAULT_BARRIER || fault == FAULT_BAD_CALL ? RT_ILLEGAL_INSTRUCTION
+               : fault == FAULT_CALL_DEPTH ? RT_LAUNCH_FAILURE
                                            : RT_ILLEGAL_ADDRESS;
     case SIM_DEADLOCK: return RT_LAUNCH_FAILURE;
     case SIM_BUDGET: return RT_LAUNCH_TIMEOUT;

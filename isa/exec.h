@@ -17,7 +17,8 @@
 #include "isa/program.h"
 
 #define WARP_SIZE      32
-#define SIMT_MAX_DEPTH 16 /* nesting of divergent branches; loops add none */
+#define SIMT_MAX_DEPTH 64 /* nesting of divergent branches (recursion inlined 24 deep
+                             nests two a level); loops add none */
 
 
 typedef struct {
@@ -165,9 +166,13 @@ typedef enum {
     FAULT_HEAP_DAMAGED,     /* the device heap's bookkeeping was overwritten  */
     FAULT_MBARRIER,         /* an mbarrier used as the PTX manual leaves
                                undefined (ExecFault.line: MbarMisuse)         */
-    FAULT_BARRIER           /* a named barrier outside 0..15 (ExecFault.line 0)
+    FAULT_BARRIER,          /* a named barrier outside 0..15 (ExecFault.line 0)
                                or a thread count that is no positive multiple
                                of 32 within the block (line 1); file: the value */
+    FAULT_CALL_DEPTH,       /* a recursive call deeper than the front end
+                               inlined (PTX_RECURSION_MAX levels)             */
+    FAULT_BAD_CALL          /* a call through a register holding no device
+                               function's address                             */
 } FaultKind;
 
 /* What was wrong with an mbarrier (FAULT_MBARRIER). */

@@ -26,6 +26,8 @@ const char *exec_fault_name(FaultKind k)
     case FAULT_HEAP_DAMAGED: return "device heap damaged";
     case FAULT_MBARRIER: return "mbarrier misuse";
     case FAULT_BARRIER: return "illegal barrier";
+    case FAULT_CALL_DEPTH: return "recursion too deep";
+    case FAULT_BAD_CALL: return "call through a bad function pointer";
     }
     return "?";
 }
@@ -34,7 +36,8 @@ bool exec_trap(const WarpExec *w, const Instr *in, uint32_t m, ExecOut *out)
 {
     if (!m) return true;
     uint32_t lane = (uint32_t)__builtin_ctz(m);
-    ExecFault f = { .kind = in->op == OP_ASSERTFAIL ? FAULT_ASSERT : FAULT_TRAP, .pc = out->pc, .lane = lane };
+    FaultKind trap = in->sub == TRAP_CALL_DEPTH ? FAULT_CALL_DEPTH : in->sub == TRAP_BAD_CALL ? FAULT_BAD_CALL : FAULT_TRAP;
+    ExecFault f = { .kind = in->op == OP_ASSERTFAIL ? FAULT_ASSERT : trap, .pc = out->pc, .lane = lane };
     if (f.kind == FAULT_ASSERT) {
         const Operand *s = in->src;
         f.addr = (uint64_t)w->r[s[0].index + 1][lane] << 32 | w->r[s[0].index][lane];

@@ -126,6 +126,15 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
             snprintf(what, sizeof what, "%s: the mbarrier address 0x%llx is not in shared memory", name, at);
         break;
     }
+    case FAULT_CALL_DEPTH:
+        snprintf(what, sizeof what, "%s: a device function called itself deeper than gpusim inlines it (%d levels; "
+                 "fewer for one that calls itself more than once, 10 for twice)", exec_fault_name(f->kind),
+                 PTX_RECURSION_MAX);
+        break;
+    case FAULT_BAD_CALL:
+        snprintf(what, sizeof what, "%s: a call through a pointer that holds no device function's address (of this "
+                 "file, whose address the code takes)", exec_fault_name(f->kind));
+        break;
     case FAULT_BARRIER:
         if (f->line == 0)
             snprintf(what, sizeof what, "%s: barrier %llu (a block has barriers 0-15)", exec_fault_name(f->kind),

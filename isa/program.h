@@ -108,6 +108,11 @@ typedef struct {
     uint32_t call_line; /*   inlined at (.loc's inlined_at, followed out), 0 = none */
 } Instr;
 
+/* Why an OP_TRAP stops the kernel (its Instr.sub): the kernel's own trap,
+** or one the PTX front end puts where a call cannot be made. */
+typedef enum { TRAP_USER, TRAP_CALL_DEPTH, TRAP_BAD_CALL } TrapWhy;
+#define PTX_RECURSION_MAX 24 /* levels of one recursive device function inlined */
+
 enum {
     INSTR_ADDR64 = 1u << 0, /* the address base src[0] is a 64-bit register pair */
     INSTR_SAT    = 1u << 1, /* cvt.sat                                          */

@@ -14,8 +14,8 @@
 ** a call's .param declarations (in its braces) are registers, and the one
 ** calls taken are vprintf's (isa/ptx_decode.c) and those of the module's
 ** device functions (.func), inlined (isa/ptx_func.c), directly or
-** through a function pointer. Left out (errors that say so): recursion,
-** textures, .address_size 32. */
+** through a function pointer, recursive ones PTX_RECURSION_MAX levels
+** deep. Left out (errors that say so): textures, .address_size 32. */
 #include "isa/ptx_int.h"
 
 #include <ctype.h>

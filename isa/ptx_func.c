@@ -371,6 +371,42 @@ bool ptx_func_heap_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, Inst
     return ptx_emit(P, in, g);
 }
 
+/* The levels of recursive function fi inlined: k^levels <= PTX_RECURSION_CALLS
+** for its k calls of itself (its body read once for them). */
+static uint32_t recursion_levels(Ptx *P, uint32_t fi)
+{
+    PtxFunc *f = &P->funcs[fi];
+    if (!f->self_calls) {
+        PtxMark here;
+        ptx_mark(P, &here);
+        ptx_seek(P, &f->body);
+        Tok name = { TK_WORD, f->name, (uint32_t)strlen(f->name), 0, 0 };
+        uint32_t depth = 1, k = 0;
+        while (depth && P->tok.kind != TK_EOF && !P->failed) {
+            if (ptx_punct(&P->tok, '{')) depth++;
+            if (ptx_punct(&P->tok, '}')) depth--;
+            if (P->tok.kind == TK_WORD && P->tok.len == name.len && !memcmp(P->tok.s, name.s, name.len)) k++;
+            ptx_next(P);
+        }
+        ptx_seek(P, &here);
+        f->self_calls = k + 1;
+    }
+    uint32_t k = f->self_calls - 1, levels = 0;
+    if (k < 2) return PTX_RECURSION_MAX;
+    for (uint64_t copies = k; copies <= PTX_RECURSION_CALLS && levels < PTX_RECURSION_MAX; copies *= k) levels++;
+    return levels + 1;
+}
+
+/* A trap where the call stands, under its guard: a call gpusim cannot
+** make (TrapWhy, Instr.sub of the trap). */
+static bool call_trap(Ptx *P, const Tok *opt, uint32_t g, bool neg, TrapWhy why)
+{
+    Instr t = { .op = OP_TRAP, .sub = (uint8_t)why, .type = TYPE_NONE, .guard = ISA_NO_GUARD, .guard_neg = neg, .vec = 1,
+                .reconv = ISA_NO_RECONV, .line = opt->line, .col = opt->col, .src_file = P->loc_file,
+                .src_line = P->loc_line, .call_file = P->loc_inl_file, .call_line = P->loc_inl_line };
+    return ptx_emit(P, &t, g);
+}
+
 bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t g, bool guard_neg)
 {
     char name[256], q[80];
@@ -383,10 +419,14 @@ bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t 
     if (!f->has_body)
         return ptx_fail(P, &ops[1].tok, "device function '%s' is declared in this file but not defined here "
                                         "(separate compilation, -rdc, is not supported)", name);
-    for (uint32_t i = 0; i < P->inline_depth; i++)
-        if (P->inline_stack[i] == (uint32_t)fi)
-            return ptx_fail(P, &ops[1].tok, "device function '%s' calls itself (recursion): gpusim inlines device "
-                                            "functions, so recursion is not supported", name);
+    /* recursion: inlined as many levels as keep its deepest one within
+    ** PTX_RECURSION_CALLS copies (k calls of itself a level: k^levels), at
+    ** most PTX_RECURSION_MAX; a call deeper than that traps when it is made
+    ** (FAULT_CALL_DEPTH) */
+    uint32_t levels = 0;
+    for (uint32_t i = 0; i < P->inline_depth; i++) levels += P->inline_stack[i] == (uint32_t)fi;
+    if (levels && (levels >= recursion_levels(P, (uint32_t)fi) || P->inline_depth == PTX_INLINE_MAX_DEPTH))
+        return call_trap(P, opt, g, guard_neg, TRAP_CALL_DEPTH);
     if (P->inline_depth == PTX_INLINE_MAX_DEPTH)
         return ptx_fail(P, &ops[1].tok, "device functions nested more than %d deep", PTX_INLINE_MAX_DEPTH);
     if (P->inline_calls == PTX_INLINE_MAX_CALLS)
@@ -486,7 +526,7 @@ bool ptx_func_call_indirect(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, 
         if (!ptx_func_call(P, opt, direct, n, p, false) || !ptx_func_inline(P)) return false;
     }
     /* an address no candidate has (a data pointer, another file's function) traps, under the call's guard */
-    Instr trap = { .op = OP_TRAP };
+    Instr trap = { .op = OP_TRAP, .sub = TRAP_BAD_CALL };
     if (g != UINT32_MAX) {
         Instr a = { .op = OP_AND_PRED, .ndst = 1, .nsrc = 2 };
         a.dst[0] = a.src[0] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)none };

@@ -70,8 +70,9 @@ typedef struct {
 } PtxFuncParam;
 
 #define PTX_FUNC_MAX_PARAMS 32
-#define PTX_INLINE_MAX_DEPTH 16    /* device functions calling device functions */
+#define PTX_INLINE_MAX_DEPTH 40    /* device functions calling device functions */
 #define PTX_INLINE_MAX_CALLS 4096  /* calls inlined into one kernel          */
+#define PTX_RECURSION_CALLS 512    /* copies of a recursive function's deepest level */
 #define PTX_INDIRECT_MAX 16        /* device functions one indirect call may reach */
 
 /* A .func of the module (isa/ptx_func.c), read ahead of the kernels. */
@@ -80,6 +81,7 @@ typedef struct {
     uint32_t     line;
     bool         has_body, has_ret;
     bool         address_taken; /* a mov reads its address: an indirect call may reach it */
+    uint32_t     self_calls;    /* calls of itself in its body, +1 (0: not counted yet) */
     PtxFuncParam ret;
     PtxFuncParam params[PTX_FUNC_MAX_PARAMS];
     uint32_t     nparams;

@@ -197,9 +197,6 @@ END_TEST
 static const struct {
     const char *funcs, *call, *message;
 } BAD_CALLS[] = {
-    { ".func (.param .b32 func_retval0) f(.param .b32 f_param_0)\n{\n  .reg .b32 %r<3>;\n"
-      "  ld.param.u32 %r1, [f_param_0];\n" CALL1("f", "%r1", "%r2") "  st.param.b32 [func_retval0+0], %r2;\n  ret;\n}\n",
-      CALL1("f", "%r1", "%r2"), "device function 'f' calls itself (recursion)" },
     { ".func (.param .b32 func_retval0) f(.param .b32 f_param_0);\n", CALL1("f", "%r1", "%r2"),
       "device function 'f' is declared in this file but not defined here" },
     { "", CALL1("nowhere", "%r1", "%r2"), "a call of 'nowhere', which is no device function of this file" },
@@ -351,6 +348,48 @@ START_TEST(test_hints_and_elect)
 }
 END_TEST
 
+/* Recursion, inlined PTX_RECURSION_MAX levels deep: f(n) = n ? 2 f(n-1) + 1
+** : 0 runs to the depth the data asks (lane l: l % 20 + a parameter
+** levels); a call deeper than the levels inlined stops the kernel with
+** FAULT_CALL_DEPTH, at the call. */
+static const char RECURSIVE[] =
+    PTX_HEAD ".func (.param .b32 func_retval0) f(.param .b32 f_param_0)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<5>;\n"
+    "  ld.param.u32 %r1, [f_param_0];\n  mov.u32 %r4, 0;\n  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra DONE;\n"
+    "  sub.s32 %r2, %r1, 1;\n" CALL1("f", "%r2", "%r3") "  shl.b32 %r4, %r3, 1;\n  add.s32 %r4, %r4, 1;\n"
+    "DONE:\n  st.param.b32 [func_retval0+0], %r4;\n  ret;\n}\n"
+    ".visible .entry t(.param .u64 t_param_0, .param .u32 t_param_1)\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<5>;\n"
+    "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  ld.param.u32 %r2, [t_param_1];\n"
+    "  mov.u32 %r1, %tid.x;\n  rem.u32 %r1, %r1, 20;\n  add.s32 %r1, %r1, %r2;\n" CALL1("f", "%r1", "%r3")
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd2, %rd3;\n  st.global.u32 [%rd4], %r3;\n"
+    "  ret;\n}\n";
+
+START_TEST(test_recursion)
+{
+    Program p;
+    parse_ok(RECURSIVE, &p);
+    for (uint32_t deeper = 0; deeper < 2; deeper++) { /* 0..19 levels, then 10..29 */
+        GlobalMem *g = gmem_create();
+        Diag d;
+        uint32_t out = gmem_alloc(g, 32 * 4, "out", &d);
+        uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0, deeper ? 10 : 0 };
+        GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+        GridResult r;
+        bool ok = grid_run_functional(&p.kernels[0], g, &L, &r);
+        if (!deeper) {
+            ck_assert_msg(ok, "%s", r.message);
+            const uint32_t *res = gmem_translate(g, out, 32 * 4);
+            for (uint32_t l = 0; l < 32; l++) ck_assert_uint_eq(res[l], (1u << (l % 20)) - 1);
+        } else { /* lanes asking for 24 levels or more */
+            ck_assert(!ok);
+            ck_assert_int_eq(r.fault, FAULT_CALL_DEPTH);
+            ck_assert_msg(strstr(r.message, "recursion too deep"), "%s", r.message);
+        }
+        gmem_destroy(g);
+    }
+    program_destroy(&p);
+}
+END_TEST
+
 /* A call through a register: the lanes of a warp pointing at two
 ** functions each get their own's result; a pointer at no function (here a
 ** data address) traps. */
@@ -385,7 +424,8 @@ START_TEST(test_indirect_calls)
         bool ok = grid_run_functional(&p.kernels[0], g, &L, &r);
         if (bad) {
             ck_assert(!ok);
-            ck_assert_int_eq(r.fault, FAULT_TRAP);
+            ck_assert_int_eq(r.fault, FAULT_BAD_CALL);
+            ck_assert_msg(strstr(r.message, "holds no device function's address"), "%s", r.message);
         } else {
             ck_assert_msg(ok, "%s", r.message);
             const uint32_t *res = gmem_translate(g, out, 32 * 4);
@@ -826,6 +866,7 @@ int main(void)
     tcase_add_test(misc, test_fp8_pairs);
     tcase_add_test(misc, test_hints_and_elect);
     tcase_add_test(misc, test_indirect_calls);
+    tcase_add_test(misc, test_recursion);
     tcase_add_test(misc, test_wide_rows_by_halves);
     tcase_add_test(misc, test_shifts_by_immediates);
     tcase_add_test(misc, test_trap_assert_and_wide_calls);
