@@ -174,12 +174,27 @@ static bool graph_build(const Kernel *k, Graph *g, bool for_ipdom)
     return true;
 }
 
+/* Instruction i's immediate post-dominator from the reconvergence graph rg,
+** or, when i cannot reach an exit there (a loop whose only way out is a
+** guarded exit, which rg lets fall through: nvcc -G's top-tested loops
+** that end in `ret`), from the real graph g; k->ncode for the exit. */
+static uint32_t ipdom_of(const Graph *g, const Graph *rg, uint32_t i, uint32_t n)
+{
+    uint32_t ip = rg->dfn[i] != UINT32_MAX ? rg->idom[i] : g->idom[i];
+    return ip == UINT32_MAX ? n : ip;
+}
+
 bool cfg_post_dominators(const Kernel *k, uint32_t *ipdom)
 {
-    Graph g;
-    if (!graph_build(k, &g, true)) return false;
-    for (uint32_t i = 0; i < k->ncode; i++) ipdom[i] = g.idom[i] == UINT32_MAX ? k->ncode : g.idom[i];
+    Graph g, rg;
+    if (!graph_build(k, &g, false)) return false;
+    if (!graph_build(k, &rg, true)) {
+        graph_free(&g);
+        return false;
+    }
+    for (uint32_t i = 0; i < k->ncode; i++) ipdom[i] = ipdom_of(&g, &rg, i, k->ncode);
     graph_free(&g);
+    graph_free(&rg);
     return true;
 }
 
@@ -255,8 +270,7 @@ bool cfg_analyze(Kernel *k, const char *file, Diag *d)
     if (ok) ok = !report_endless_loop(k, file, &g, reach, d);
     for (uint32_t i = 0; ok && i < n; i++) {
         Instr *in = &k->code[i];
-        if (in->op == OP_BRA || in->op == OP_BRA_UNI)
-            in->reconv = rg.idom[i] == UINT32_MAX ? n : rg.idom[i];
+        if (in->op == OP_BRA || in->op == OP_BRA_UNI) in->reconv = ipdom_of(&g, &rg, i, n);
     }
     free(reach);
     free(stack);

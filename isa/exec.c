@@ -844,6 +844,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_BAR_SYNC:
     case OP_BAR_ARRIVE:
         if (!exec_barrier_at(b, w, in, active, out)) return false;
+        if (!out->at_barrier) goto settle; /* the path beside it goes first (exec_barrier.c) */
         break;
     case OP_EXIT:
         w->live &= ~m;
@@ -876,12 +877,9 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_TEST: case OP_MBAR_TX: case OP_MBAR_INVAL: case OP_MBAR_PENDING:
         if (!exec_async(b, w, in, m, out)) return false;
         break;
-    case OP_CP_ASYNC_COMMIT: /* groups are timing (sim/async.c): the copies are done */
-    case OP_CP_ASYNC_WAIT:
+    case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: /* groups are timing (sim/async.c): the copies are done */
     case OP_MEMBAR: case OP_GRIDDEP: case OP_L2_HINT: /* ordering and hints */
-    case OP_BAR_WARP:
-    case OP_PREFETCH:
-    case OP_COUNT:
+    case OP_BAR_WARP: case OP_PREFETCH: case OP_COUNT:
         break;
     }
     top->pc = next;

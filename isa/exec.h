@@ -366,8 +366,13 @@ void exec_bar_red(WarpExec *w, const Instr *in, uint32_t m);
 
 /* Internal to the exec module (isa/exec_barrier.c): a bar.sync, bar.red or
 ** bar.arrive reached by the lanes in `active`: out's barrier fields, or a
-** FAULT_BARRIER for a barrier or a thread count the block cannot have. */
-bool exec_barrier_at(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t active, ExecOut *out);
+** FAULT_BARRIER for a barrier or a thread count the block cannot have.
+** When only some of the warp's live lanes are there and the path that
+** diverged beside this one is elsewhere (not at a barrier), that path goes
+** first (the two swap on the SIMT stack, the barrier not yet reached:
+** out->at_barrier false): its lanes may exit (`if (i >= n) return;` in a
+** debug build) or come to the barrier too, as on a GPU. */
+bool exec_barrier_at(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t active, ExecOut *out);
 
 /* A block's 16 named barriers (bar.sync a{, b}), as the one that counts
 ** their arrivals keeps them (sim/blocks.c, isa/grid.c): the warps arrived

@@ -18,7 +18,21 @@ static bool barrier_fault(ExecOut *out, uint32_t lane, uint32_t what, uint32_t v
     return false;
 }
 
-bool exec_barrier_at(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t active, ExecOut *out)
+/* Lets the path beside the top one run first, when there is one from the
+** same divergence (the same reconvergence point) that is not at a barrier. */
+static bool yield_to_sibling(const ExecBlock *b, WarpExec *w)
+{
+    if (w->depth < 2) return false;
+    SimtEntry *top = &w->stack[w->depth - 1], *beside = &w->stack[w->depth - 2];
+    if (beside->reconv != top->reconv || !beside->mask || beside->pc == beside->reconv) return false;
+    if (OP_INFO[b->kernel->code[beside->pc].op].flags & OPF_BARRIER) return false;
+    SimtEntry t = *top;
+    *top = *beside;
+    *beside = t;
+    return true;
+}
+
+bool exec_barrier_at(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t active, ExecOut *out)
 {
     /* the barrier and the count: bar.red's after its predicate; the mini
     ** ISA's bar.sync names none (barrier 0, the block) */
@@ -30,6 +44,7 @@ bool exec_barrier_at(const ExecBlock *b, const WarpExec *w, const Instr *in, uin
     if (id >= EXEC_BARRIERS) return barrier_fault(out, lane, 0, id);
     if (in->nsrc > first + 1 && (threads == 0 || threads % WARP_SIZE || threads > (block + WARP_SIZE - 1) / WARP_SIZE * WARP_SIZE))
         return barrier_fault(out, lane, 1, threads);
+    if (active != w->live && yield_to_sibling(b, w)) return true;
     out->at_barrier = true;
     out->barrier_arrive = in->op == OP_BAR_ARRIVE;
     out->barrier_partial = active != w->live;

@@ -415,6 +415,7 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (n == 3 && memcmp(w, "all", 3) == 0 && strcmp(head, "match") == 0) m->all = true;
         else if (name_in(IGNORED, 21, w, n) >= 0 || memchr(w, ':', n)) { /* ordering, scope, cache hints */
             if (n == 14 && memcmp(w, "L2::cache_hint", 14) == 0) m->cache_hint = true;
+            if (n == 15 && !memcmp(w, "shared::cluster", 15) && !strcmp(head, "isspacep")) ok = set_once(&m->space, SPACE_SHARED);
             if (n == 2 && memcmp(w, "nc", 2) == 0) m->nc = true;
         } else if ((n == 2 && memcmp(w, "gl", 2) == 0) && strcmp(head, "membar") == 0) {
         } else if (strcmp(head, "fence") == 0 || strcmp(head, "membar") == 0) {

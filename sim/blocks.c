@@ -114,10 +114,12 @@ static void release_barrier(Gpu *g, uint32_t s, uint32_t b, uint32_t id)
         Warp *w = &sm->warps[slot];
         if (w->state != WARP_BARRIER || w->bar_id != id) continue;
         exec_red_apply(&red, &w->ex);
+        if (g->k->ptx && !sched_run_free(g, s, slot)) return; /* what follows the barrier for free (sched.c) */
         w->state = WARP_ACTIVE;
         w->next_issue = open;
         w->next_reason = STALL_BARRIER;
         sched_wait(g, s, slot);
+        if (w->ready == NEVER) w->why_pending = true; /* a free instruction waits for a deferred load, as in sched.c */
     }
     if (bs->rc) racecheck_barrier(bs->rc); /* --racecheck takes whole-block barriers alone (gpu.c) */
 }

@@ -635,8 +635,11 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
                          out->active, out->exec_mask, unit, in->op, out->diverged };
         g->trace->warp_issue(g->trace->user, &e);
     }
-    /* free PTX instructions next (rare): their call only then */
-    if (ptx && !out->exited && !g->k->code[exec_pc(&w->ex)].slots && !sched_run_free(g, s, slot)) return;
+    /* free PTX instructions next (rare): their call only then; after a
+    ** barrier they wait for it (a bar.red's result is written when it opens:
+    ** blocks.c runs them then) */
+    bool waits = out->at_barrier && !out->barrier_arrive;
+    if (ptx && !out->exited && !waits && !g->k->code[exec_pc(&w->ex)].slots && !sched_run_free(g, s, slot)) return;
     prepare(g, sm, slot);
     follow(g, s, q, slot, w, out);
 }

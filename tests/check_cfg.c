@@ -221,6 +221,18 @@ static const struct {
       "L2:\n"
       "    exit\n",
       "U0>L1 U1>L2" },
+    /* a loop whose only way out is a guarded exit (nvcc -G's top-tested
+    ** loops ending in `ret`): the if inside it reconverges after itself, not
+    ** at the exit (a __syncthreads() after it once deadlocked) */
+    { "loop_left_by_guarded_exit",
+      ".kernel k\n"
+      "TOP: @%p0 exit\n"
+      "B0: @%p1 bra SKIP\n"
+      "    add.u32 %r1, %r1, 1\n"
+      "SKIP:\n"
+      "    bar.sync 0\n"
+      "B1: bra TOP\n",
+      "B0>SKIP B1>TOP" },
     { "unreachable_endless_loop",
       ".kernel k\n"
       "    exit\n"

@@ -219,6 +219,37 @@ START_TEST(test_named_barriers)
 }
 END_TEST
 
+/* What nvcc -G writes for `if (i >= n) return; ... __syncthreads();`: the
+** leaving lanes jump (through a chain of bra.uni) to the kernel's ret, so
+** the branch reconverges only at the exit, and the staying lanes reach the
+** barrier first. The path beside them goes first and its lanes exit (a
+** GPU's scheduler would run them), so the barrier opens for the lanes left;
+** then bar.red's result, written when the barrier opens, reaches the free
+** instruction after it (it once ran before the barrier opened and read
+** the register unwritten). */
+static const char *EARLY_RETURN_G =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<5>;\n"
+    "  ld.param.u64 %rd1, [k_param_0];\n  mov.u32 %r1, %tid.x;\n  setp.ge.u32 %p1, %r1, 40;\n"
+    "  not.pred %p2, %p1;\n  @%p2 bra STAY;\n  bra.uni LEAVE;\nLEAVE:\n  bra.uni END;\n"
+    "STAY:\n  setp.lt.u32 %p3, %r1, 10;\n  bar.red.popc.u32 %r2, 0, %p3;\n  mov.u32 %r3, %r2;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r3;\n"
+    "END:\n  ret;\n}\n";
+
+START_TEST(test_early_return_before_barrier)
+{
+    Run t;
+    run_init(&t, "h200", EARLY_RETURN_G, "k");
+    set(&t, "sm.count=1");
+    t.params[0] = buffer(&t, 64 * 4, "out");
+    t.L.block[0] = 64;
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    const uint32_t *out = gmem_translate(t.gmem, t.params[0], 64 * 4);
+    for (uint32_t i = 0; i < 40; i++) ck_assert_msg(out[i] == 10, "thread %u: %u, want 10", i, out[i]);
+    run_free(&t);
+}
+END_TEST
+
 START_TEST(test_cycle_budget)
 {
     const char *src =
@@ -424,6 +455,7 @@ int main(void)
     TCase *bad = tcase_create("BadRuns");
     tcase_add_test(bad, test_deadlock_divergent_barrier_names_threads);
     tcase_add_test(bad, test_named_barriers);
+    tcase_add_test(bad, test_early_return_before_barrier);
     tcase_add_test(bad, test_exited_warps_do_not_hold_the_barrier);
     tcase_add_test(bad, test_cycle_budget);
     tcase_add_test(bad, test_block_too_big_for_sm);

@@ -272,8 +272,9 @@ expect_err "--source titles each kernel" "split_lanes\(float\*, int\), 1 timed l
 
 # debug builds (nvcc -G) keep every helper of cooperative groups: fns,
 # isspacep, the reserved shared memory of tiles larger than a warp, and
-# libcu++ atomics that pass their operation as a function pointer
-for p in coalesced large_tiles spaces function_pointers recursion; do
+# libcu++ atomics that pass their operation as a function pointer; and
+# their loops, branches and early returns, which -O3 would have merged
+for p in coalesced large_tiles spaces function_pointers recursion early_return block_votes async_copy; do
     "$nvcc" -G -cudart shared -arch=sm_90 -I"$X" -o "$TMP/$p-debug" "$X/$p.cu" 2>/dev/null
     expect_rc "exec $p.cu built with -G" 0 exec --gpu h200 "$TMP/$p-debug"
     expect_out "$p.cu built with -G passes its own checks" "^PASS"
