@@ -61,9 +61,9 @@ bool ptx_decode_l2_hint(Ptx *P, const Tok *opt, const char *head, const Mods *m,
     return ptx_emit(P, in, g);
 }
 
-/* createpolicy.fractional.L2::*{.L2::*}.b64 d, fraction (or d, cache-policy,
-** fraction) and createpolicy.range.L2::* ... .b64 d, [a], primary, total:
-** d = 0, the policy being a hint the model does not keep. */
+/* createpolicy.fractional.L2::*{.L2::*}.b64 d{, fraction} and
+** createpolicy.range{.global}.L2::* ... .b64 d, [a], primary, total: d = 0,
+** the policy being a hint the model does not keep. */
 bool ptx_decode_createpolicy(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n,
                              Instr *in, uint32_t g)
 {
@@ -71,7 +71,7 @@ bool ptx_decode_createpolicy(Ptx *P, const Tok *opt, const char *head, const Mod
     bool fractional = starts(opt, "createpolicy.fractional.L2::"), range = starts(opt, "createpolicy.range.");
     if ((!fractional && !range) || opt->len < 4 || memcmp(opt->s + opt->len - 4, ".b64", 4) != 0)
         return ptx_unsupported(P, opt);
-    if (!ptx_nops(P, opt, n, fractional ? 1 : 4, fractional ? 3 : 4)) return false;
+    if (!ptx_nops(P, opt, n, fractional ? 1 : 4, fractional ? 2 : 4)) return false; /* the fraction may be left out */
     in->op = OP_MOV_B64;
     in->ndst = in->nsrc = 1;
     in->src[0] = (Operand){ .kind = OPND_IMM, .value = 0 };

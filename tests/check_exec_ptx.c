@@ -318,6 +318,8 @@ START_TEST(test_hints_and_elect)
         "  ld.param.u64 %rd1, [t_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n  griddepcontrol.wait;\n"
         "  createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %rd3, 0f3F800000;\n"
         "  createpolicy.fractional.L2::evict_first.b64 %rd6, 0f3F000000;\n"
+        "  createpolicy.fractional.L2::evict_unchanged.b64 %rd7;\n"
+        "  createpolicy.range.global.L2::evict_last.b64 %rd7, [%rd2], 128, 256;\n"
         "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd5, %rd2, %rd4;\n"
         "  ld.global.L2::cache_hint.u32 %r2, [%rd5], %rd3;\n"
         "  applypriority.global.L2::evict_normal [%rd5], 128;\n  discard.global.L2 [%rd5+128], 128;\n"
