@@ -457,12 +457,15 @@ bool ptx_func_call(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, uint32_t 
     return true;
 }
 
-/* One more instruction like the call's (its place), guarded by g. */
+/* One more instruction in the call's place, guarded by g, and free: the
+** GPU picks the callee with the one indirect CALL, which the guarded
+** branch around each inlined body stands for. */
 static bool emit_like(Ptx *P, const Instr *call, Instr in, uint32_t g, bool neg)
 {
     in.line = call->line, in.col = call->col, in.src_file = call->src_file, in.src_line = call->src_line;
     in.call_file = call->call_file, in.call_line = call->call_line;
     in.vec = 1, in.reconv = ISA_NO_RECONV, in.guard = ISA_NO_GUARD, in.guard_neg = neg;
+    in.slots = 0, in.lunit = in.llat = UNIT_ALU;
     return ptx_emit(P, &in, g);
 }
 
