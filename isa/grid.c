@@ -158,19 +158,23 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
 }
 
 /* A block whose live warps all wait at barriers none of which can complete:
-** the first one waited at, as a deadlock report. */
-static bool stuck(const Kernel *k, const uint32_t ctaid[3], const WarpExec *warps, const uint8_t *waiting,
-                  const ExecBarriers *bars, uint32_t running, GridResult *r)
+** the first one waited at, as a deadlock report that leads with that
+** barrier's line (and the .cu line it came from), as the timed path's does. */
+static bool stuck(const Kernel *k, const char *file, const uint32_t ctaid[3], const uint8_t *waiting,
+                  const uint32_t *bar_pc, const ExecBarriers *bars, uint32_t running, GridResult *r)
 {
     uint32_t wi = 0;
     while (!waiting[wi]) wi++;
-    uint32_t id = waiting[wi] - 1u;
+    uint32_t id = waiting[wi] - 1u, pc = bar_pc[wi];
+    char text[128], cuda[256];
+    disasm_instr(k, &k->code[pc], text, sizeof text);
+    bool from_cu = kernel_cuda_line(k, pc, cuda, sizeof cuda);
     r->status = GRID_DEADLOCK;
     snprintf(r->message, sizeof r->message,
-             "barrier deadlock in kernel '%s': block (%u,%u,%u): barrier %u waits for %u warp(s), %u arrived, and no "
-             "other warp of the block will arrive (warp %u waits before line %u)", k->name, ctaid[0], ctaid[1], ctaid[2],
-             id, bars->expected[id] ? bars->expected[id] : running, bars->arrived[id], wi,
-             k->code[exec_pc(&warps[wi])].line);
+             "%s%s%s:%u: barrier deadlock at '%s' in kernel '%s', block (%u,%u,%u): barrier %u waits for %u warp(s), "
+             "%u arrived, and no other warp of the block will arrive (warp %u waits there)", cuda,
+             from_cu ? "\n    " : "", file ? file : "?", k->code[pc].line, text, k->name, ctaid[0], ctaid[1], ctaid[2],
+             id, bars->expected[id] ? bars->expected[id] : running, bars->arrived[id], wi);
     return false;
 }
 
@@ -198,8 +202,9 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
     size_t lmem_size = (size_t)threads * k->local_bytes;
     uint8_t *lmem = lmem_size ? malloc(lmem_size) : NULL;
     uint8_t *waiting = calloc(nwarps, 1);
+    uint32_t *bar_pc = calloc(nwarps, sizeof *bar_pc); /* where a waiting warp waits */
     ExecOut *out = malloc(sizeof *out);
-    bool ok = warps && regs && smem && waiting && out && (lmem || !lmem_size);
+    bool ok = warps && regs && smem && waiting && bar_pc && out && (lmem || !lmem_size);
     if (!ok) {
         r->status = GRID_BAD_LAUNCH;
         snprintf(r->message, sizeof r->message, "out of host memory for a block of %u threads", threads);
@@ -270,12 +275,12 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
                         ok = false;
                         break;
                     }
-                    if (!out->barrier_arrive) waiting[wi] = (uint8_t)(1 + out->barrier_id);
+                    if (!out->barrier_arrive) waiting[wi] = (uint8_t)(1 + out->barrier_id), bar_pc[wi] = pc;
                     if (exec_barrier_arrive(&bars, out, running)) open = out->barrier_id;
                 }
             }
             if (ok && running && !stepped && open < 0) /* every live warp waits, and no barrier completes */
-                ok = stuck(k, b.ctaid, warps, waiting, &bars, running, r);
+                ok = stuck(k, L->kernel_file, b.ctaid, waiting, bar_pc, &bars, running, r);
         }
     }
     free(warps);
@@ -285,6 +290,7 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
     free(smem);
     free(lmem);
     free(waiting);
+    free(bar_pc);
     free(out);
     return ok;
 }
