@@ -525,7 +525,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     out->active = active;
     out->exec_mask = m;
     out->width = 0;
-    out->at_barrier = out->barrier_partial = out->diverged = out->exited = out->deferred = false;
+    out->at_barrier = out->barrier_partial = out->diverged = out->yielded = out->exited = out->deferred = false;
     out->fault.kind = FAULT_NONE;
     uint32_t next = pc + 1;
     uint32_t ta[WARP_SIZE], tb[WARP_SIZE], tc[WARP_SIZE];

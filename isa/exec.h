@@ -214,6 +214,9 @@ typedef struct {
     uint16_t  barrier_warps;   /* ... the warps that complete it (its thread
                                   count / 32); 0: every live warp of the block */
     bool      diverged;    /* a branch split the warp                          */
+    bool      yielded;     /* a barrier reached by part of the warp gave way
+                              to the path beside it: nothing executed, and
+                              nothing to count or time                      */
     bool      exited;      /* no live lane remains                             */
     uint32_t  sleep_ns;    /* nanosleep: the longest its active lanes asked for */
     uint32_t  async_reads; /* cp.async: the lanes that read global memory (a
@@ -370,7 +373,7 @@ void exec_bar_red(WarpExec *w, const Instr *in, uint32_t m);
 ** When only some of the warp's live lanes are there and the path that
 ** diverged beside this one is elsewhere (not at a barrier), that path goes
 ** first (the two swap on the SIMT stack, the barrier not yet reached:
-** out->at_barrier false): its lanes may exit (`if (i >= n) return;` in a
+** out->at_barrier false, out->yielded true): its lanes may exit (`if (i >= n) return;` in a
 ** debug build) or come to the barrier too, as on a GPU. */
 bool exec_barrier_at(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t active, ExecOut *out);
 

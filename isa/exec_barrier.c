@@ -44,7 +44,7 @@ bool exec_barrier_at(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t 
     if (id >= EXEC_BARRIERS) return barrier_fault(out, lane, 0, id);
     if (in->nsrc > first + 1 && (threads == 0 || threads % WARP_SIZE || threads > (block + WARP_SIZE - 1) / WARP_SIZE * WARP_SIZE))
         return barrier_fault(out, lane, 1, threads);
-    if (active != w->live && yield_to_sibling(b, w)) return true;
+    if (active != w->live && yield_to_sibling(b, w)) return out->yielded = true;
     out->at_barrier = true;
     out->barrier_arrive = in->op == OP_BAR_ARRIVE;
     out->barrier_partial = active != w->live;

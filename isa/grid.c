@@ -259,9 +259,10 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
                     ok = false;
                     break;
                 }
+                stepped = true;
+                if (out->yielded) continue; /* nothing ran: the path beside a barrier goes first */
                 r->warp_instructions++;
                 r->thread_instructions += bits_popcount(out->exec_mask);
-                stepped = true;
                 if (out->exited) {
                     running--;
                     open = exec_barrier_after_exit(&bars, running); /* exited warps no longer count */

@@ -611,29 +611,34 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     const Instr *in = &g->k->code[pc];
     const PcNeeds *pn = &g->needs[pc];
     if (!execute(g, bs, w, out)) return;
-    const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
-    count_issue(g, sm, in, pn, out, slots, ptx);
-    if (ptx) q->issue_free = g->now + slots; /* each of them an issue slot of the scheduler */
-    OpUnit unit;
-    uint8_t wait;
-    uint64_t ready = time_on_pipe(g, s, q, slot, in, pn, out, slots, ptx, &unit, &wait);
-    if (pn->flags & PC_RESOLVES) {
-        w->next_issue = g->now + g->c->lat_branch;
-        w->next_reason = STALL_BRANCH_RESOLVING;
-    } else if (ptx && in->op == OP_NANOSLEEP) {
-        uint64_t sleep = (uint64_t)((double)out->sleep_ns * g->c->clock_mhz / 1000.0);
-        w->next_issue = g->now + (sleep > slots ? sleep : slots);
-        w->next_reason = STALL_SLEEPING;
-    } else {
-        w->next_issue = g->now + slots;
+    if (out->yielded) { /* the path beside a barrier goes first: no instruction ran, the slot is spent */
+        w->next_issue = g->now + 1;
         w->next_reason = STALL_NOT_SELECTED;
-    }
-    if (ptx && (pn->flags & PC_ASYNC)) ready = async_issued(g, s, slot, in, out, ready);
-    scoreboard_write(&w->sb, in, ready, wait);
-    if (g->trace && g->trace->warp_issue) {
-        TraceIssue e = { g->now, s, slot, (uint32_t)(slot % g->c->sm_schedulers), bs->block_id, out->pc,
-                         out->active, out->exec_mask, unit, in->op, out->diverged };
-        g->trace->warp_issue(g->trace->user, &e);
+    } else {
+        const uint32_t slots = ptx ? in->slots : 1; /* SASS instructions it stands for */
+        count_issue(g, sm, in, pn, out, slots, ptx);
+        if (ptx) q->issue_free = g->now + slots; /* each of them an issue slot of the scheduler */
+        OpUnit unit;
+        uint8_t wait;
+        uint64_t ready = time_on_pipe(g, s, q, slot, in, pn, out, slots, ptx, &unit, &wait);
+        if (pn->flags & PC_RESOLVES) {
+            w->next_issue = g->now + g->c->lat_branch;
+            w->next_reason = STALL_BRANCH_RESOLVING;
+        } else if (ptx && in->op == OP_NANOSLEEP) {
+            uint64_t sleep = (uint64_t)((double)out->sleep_ns * g->c->clock_mhz / 1000.0);
+            w->next_issue = g->now + (sleep > slots ? sleep : slots);
+            w->next_reason = STALL_SLEEPING;
+        } else {
+            w->next_issue = g->now + slots;
+            w->next_reason = STALL_NOT_SELECTED;
+        }
+        if (ptx && (pn->flags & PC_ASYNC)) ready = async_issued(g, s, slot, in, out, ready);
+        scoreboard_write(&w->sb, in, ready, wait);
+        if (g->trace && g->trace->warp_issue) {
+            TraceIssue e = { g->now, s, slot, (uint32_t)(slot % g->c->sm_schedulers), bs->block_id, out->pc,
+                             out->active, out->exec_mask, unit, in->op, out->diverged };
+            g->trace->warp_issue(g->trace->user, &e);
+        }
     }
     /* free PTX instructions next (rare): their call only then; after a
     ** barrier they wait for it (a bar.red's result is written when it opens:

@@ -243,9 +243,19 @@ START_TEST(test_early_return_before_barrier)
     set(&t, "sm.count=1");
     t.params[0] = buffer(&t, 64 * 4, "out");
     t.L.block[0] = 64;
+    const Kernel *k = t.L.kernel;
+    PcCounters *pcs = calloc(k->ncode, sizeof *pcs);
+    t.L.pc_counters = pcs;
     ck_assert_msg(simulate(&t), "%s", t.r.message);
     const uint32_t *out = gmem_translate(t.gmem, t.params[0], 64 * 4);
     for (uint32_t i = 0; i < 40; i++) ck_assert_msg(out[i] == 10, "thread %u: %u, want 10", i, out[i]);
+    /* each warp executes bar.red once: the turn warp 1's staying lanes
+    ** gave to its leaving ones is not an issue (it was counted as one) */
+    uint32_t bar = 0;
+    while (k->code[bar].op != OP_BAR_RED) bar++;
+    ck_assert_uint_eq(pcs[bar].executed, 2);
+    ck_assert_uint_eq(pcs[bar].warp_instructions, 2 * k->code[bar].slots);
+    free(pcs);
     run_free(&t);
 }
 END_TEST
