@@ -220,7 +220,8 @@ typedef struct {
     bool      exited;      /* no live lane remains                             */
     uint32_t  sleep_ns;    /* nanosleep: the longest its active lanes asked for */
     uint32_t  async_reads; /* cp.async: the lanes that read global memory (a
-                              zero-fill reads nothing); cp.async.bulk: the
+                              zero-fill reads nothing), the shared offset each
+                              active lane writes at data[0][l]; cp.async.bulk: the
                               active lanes, each lane's copy at addr[l] of
                               data[0][l] bytes completing on the mbarrier
                               at shared offset data[1][l]                 */

@@ -140,7 +140,8 @@ static bool mbarrier(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t 
 ** memory and zeros the rest of cp-size into shared memory. out->addr is left
 ** holding the global addresses for the timing model (a lane that reads
 ** nothing takes the address of the first lane that does, so it adds no
-** sector), out->width the copy size. */
+** sector), out->data[0] the shared offsets it writes, out->width the copy
+** size. */
 static bool copy(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out)
 {
     const uint32_t size = in->src[2].value;
@@ -161,6 +162,7 @@ static bool copy(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, E
     uint8_t *dst[WARP_SIZE], *src[WARP_SIZE];
     if (!exec_mem_at(b, w, &in->src[0], in->offset, (in->iflags & INSTR_ADDR64) != 0, SPACE_SHARED, m, size, out, dst))
         return false;
+    for (int l = 0; l < WARP_SIZE; l++) out->data[0][l] = (uint32_t)out->addr[l]; /* where it writes, for --racecheck */
     if (reads && !exec_mem_at(b, w, &in->src[1], (int32_t)in->src[4].value, in->sub & 1, SPACE_GLOBAL, reads, size, out, src))
         return false;
     for (uint32_t l = 0; l < WARP_SIZE; l++) {

@@ -100,6 +100,11 @@ uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const 
     switch ((Opcode)in->op) {
     case OP_CP_ASYNC:
         if (!out->exec_mask) break;
+        if (bs->rc) { /* its shared bytes are written as it issues: the readers of other warps need a bar.sync */
+            uint64_t at[WARP_SIZE];
+            for (int l = 0; l < WARP_SIZE; l++) at[l] = out->data[0][l];
+            blocks_racecheck(g, sm, slot, out->pc, at, out->exec_mask, out->width, RACE_WRITE);
+        }
         w->async.open = later(w->async.open, ready);
         w->async.all = later(w->async.all, ready);
         break;

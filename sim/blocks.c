@@ -159,6 +159,27 @@ static size_t append_threads(char *msg, size_t len, size_t cap, uint32_t warp_in
     return len < cap ? len : cap;
 }
 
+void blocks_racecheck(Gpu *g, Sm *sm, uint32_t slot, uint32_t pc, const uint64_t addr[WARP_SIZE], uint32_t mask,
+                      uint32_t width, RaceAccess access)
+{
+    const Warp *w = &sm->warps[slot];
+    BlockSlot *bs = &sm->blocks[w->block];
+    RaceReport rep = { 0 };
+    if (!racecheck_warp(bs->rc, w->ex.warp_in_block, pc, addr, mask, width, access, &rep)) return;
+    char what[512], t1[128], t2[128], cu1[256], cu2[256];
+    racecheck_describe(&rep, bs->eb.ntid, what, sizeof what);
+    disasm_instr(g->k, &g->k->code[rep.first_pc], t1, sizeof t1);
+    disasm_instr(g->k, &g->k->code[rep.second_pc], t2, sizeof t2);
+    bool cuda = kernel_cuda_line(g->k, rep.second_pc, cu2, sizeof cu2);
+    kernel_cuda_line(g->k, rep.first_pc, cu1, sizeof cu1);
+    gpu_fail(g, SIM_FAULT,
+         "%s%s%s:%u: %s\n    in kernel '%s', block (%u,%u,%u)\n    pc %u line %u: %s%s%s%s\n    pc %u line %u: %s%s%s%s",
+         cu2, cuda ? "\n    " : "", g->L->kernel_file ? g->L->kernel_file : "?", g->k->code[rep.second_pc].line,
+         what, g->k->name, bs->eb.ctaid[0], bs->eb.ctaid[1], bs->eb.ctaid[2], rep.first_pc,
+         g->k->code[rep.first_pc].line, t1, cuda ? "  (" : "", cu1, cuda ? ")" : "", rep.second_pc,
+         g->k->code[rep.second_pc].line, t2, cuda ? "  (" : "", cu2, cuda ? ")" : "");
+}
+
 /* Reports a block that can never pass its barrier as compute-sanitizer's
 ** synccheck would: the bar.sync and its line first, then each warp of the
 ** block: arrived (and with which threads), still running elsewhere, or

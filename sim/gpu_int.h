@@ -362,6 +362,12 @@ void blocks_warp_exited(Gpu *g, uint32_t s, uint32_t slot);
 /* Block slot b of SM s is free at cycle g->now: counts the block done and
 ** hands the slot its next block. */
 void blocks_slot_freed(Gpu *g, uint32_t s, uint32_t b);
+/* --racecheck: warp `slot`'s access at pc to shared offsets addr[l] of
+** its block (lanes in mask, width bytes each), checked; a race fails the
+** launch, naming both accesses (from a .cu: the second's CUDA line leads,
+** each access names its own). */
+void blocks_racecheck(Gpu *g, Sm *sm, uint32_t slot, uint32_t pc, const uint64_t addr[WARP_SIZE], uint32_t mask,
+                      uint32_t width, RaceAccess access);
 /* Fails the launch with a barrier deadlock report (blocks.c says what it holds). */
 void blocks_deadlock(Gpu *g, Sm *sm, uint32_t b, uint32_t bar_pc, uint32_t slot, uint32_t partial, const char *why);
 

@@ -433,22 +433,7 @@ static uint64_t issue_mio(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, co
     BlockSlot *bs = &sm->blocks[w->block];
     if (bs->rc) {
         RaceAccess a = OP_INFO[in->op].flags & OPF_ATOM ? RACE_ATOMIC : OP_INFO[in->op].flags & OPF_STORE ? RACE_WRITE : RACE_READ;
-        RaceReport rep = { 0 };
-        if (racecheck_warp(bs->rc, w->ex.warp_in_block, out->pc, out->addr, out->exec_mask, out->width, a, &rep)) {
-            char what[512], t1[128], t2[128], cu1[256], cu2[256];
-            racecheck_describe(&rep, bs->eb.ntid, what, sizeof what);
-            disasm_instr(g->k, &g->k->code[rep.first_pc], t1, sizeof t1);
-            disasm_instr(g->k, &g->k->code[rep.second_pc], t2, sizeof t2);
-            /* from a .cu: the CUDA line of the second access leads, each access names its own */
-            bool cuda = kernel_cuda_line(g->k, rep.second_pc, cu2, sizeof cu2);
-            kernel_cuda_line(g->k, rep.first_pc, cu1, sizeof cu1);
-            gpu_fail(g, SIM_FAULT,
-                 "%s%s%s:%u: %s\n    in kernel '%s', block (%u,%u,%u)\n    pc %u line %u: %s%s%s%s\n    pc %u line %u: %s%s%s%s",
-                 cu2, cuda ? "\n    " : "", g->L->kernel_file ? g->L->kernel_file : "?", g->k->code[rep.second_pc].line,
-                 what, g->k->name, bs->eb.ctaid[0], bs->eb.ctaid[1], bs->eb.ctaid[2], rep.first_pc,
-                 g->k->code[rep.first_pc].line, t1, cuda ? "  (" : "", cu1, cuda ? ")" : "", rep.second_pc,
-                 g->k->code[rep.second_pc].line, t2, cuda ? "  (" : "", cu2, cuda ? ")" : "");
-        }
+        blocks_racecheck(g, sm, slot, out->pc, out->addr, out->exec_mask, out->width, a);
     }
     uint32_t addr[WARP_SIZE];
     for (int l = 0; l < WARP_SIZE; l++) addr[l] = (uint32_t)out->addr[l];

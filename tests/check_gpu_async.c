@@ -281,6 +281,49 @@ START_TEST(test_racecheck_refuses_mbarrier)
 }
 END_TEST
 
+/* --racecheck sees a cp.async's shared write: each thread copies its own
+** word, waits for its group, and reads the word the other warp copied; with
+** no bar.sync between, that is a race (the read is the second access);
+** with one, none. The copies wrote nothing racecheck saw, once. */
+static void copy_then_read(Run *t, const char *sync)
+{
+    memset(t, 0, sizeof *t);
+    char src[2048];
+    snprintf(src, sizeof src,
+             HEAD ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<4>;\n"
+                  "  .shared .align 16 .b8 buf[256];\n  ld.param.u64 %%rd1, [p];\n  mov.u32 %%r0, %%tid.x;\n"
+                  "  mul.wide.u32 %%rd2, %%r0, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n  shl.b32 %%r1, %%r0, 2;\n"
+                  "  mov.u32 %%r2, buf;\n  add.s32 %%r3, %%r2, %%r1;\n"
+                  "  cp.async.ca.shared.global [%%r3], [%%rd3], 4;\n  cp.async.commit_group;\n"
+                  "  cp.async.wait_group 0;\n%s  xor.b32 %%r4, %%r1, 128;\n  add.s32 %%r5, %%r2, %%r4;\n"
+                  "  ld.shared.u32 %%r6, [%%r5];\n  st.global.u32 [%%rd3], %%r6;\n  ret;\n}\n",
+             sync);
+    run_init(t, "h200", src, "k");
+    t->L.block[0] = 64;
+    t->L.racecheck = true;
+    t->params[0] = buffer(t, 256, "data");
+    uint32_t *words = gmem_translate(t->gmem, t->params[0], 256);
+    for (uint32_t i = 0; i < 64; i++) words[i] = i;
+}
+
+START_TEST(test_racecheck_sees_copies)
+{
+    Run t;
+    copy_then_read(&t, "");
+    ck_assert(!simulate(&t));
+    ck_assert_int_eq(t.r.status, SIM_FAULT);
+    ck_assert_msg(strstr(t.r.message, "test.ptx:21: read-after-write race on shared memory word 0x0: thread (32,0,0) "
+                                      "read at pc 12 after thread (0,0,0) wrote at pc 7") &&
+                      strstr(t.r.message, "line 16: cp.async ["), "%s", t.r.message);
+    run_free(&t);
+    copy_then_read(&t, "  bar.sync 0;\n");
+    ck_assert_msg(simulate(&t), "%s", t.r.message);
+    const uint32_t *out = gmem_translate(t.gmem, t.params[0], 256);
+    for (uint32_t i = 0; i < 64; i++) ck_assert_uint_eq(out[i], i ^ 32);
+    run_free(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_async");
@@ -294,6 +337,7 @@ int main(void)
     tcase_add_test(c, test_mbarrier_misuse);
     tcase_add_test(c, test_one_thread);
     tcase_add_test(c, test_racecheck_refuses_mbarrier);
+    tcase_add_test(c, test_racecheck_sees_copies);
     suite_add_tcase(s, c);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
