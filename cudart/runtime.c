@@ -259,14 +259,15 @@ static bool place_vars(Runtime *rt, RtModule *m)
             addr[i] = gmem_alloc(rt->gmem, pv->size, pv->name, &d);
         }
         ok = addr[i] != 0;
-        if (ok && pv->init) memcpy(gmem_translate(rt->gmem, addr[i], pv->size), pv->init, pv->size);
         for (uint32_t j = 0; ok && j < m->nvars; j++)
             if (strcmp(m->vars[j].name, pv->name) == 0) {
                 m->vars[j].addr = addr[i];
                 if (m->vars[j].size > pv->size) m->vars[j].size = pv->size;
             }
     }
-    if (ok) program_bind_vars(p, addr);
+    if (ok) program_bind_vars(p, addr); /* first: an initializer may hold another variable's address */
+    for (uint32_t i = 0; ok && i < p->nvars; i++)
+        if (p->vars[i].init) memcpy(gmem_translate(rt->gmem, addr[i], p->vars[i].size), p->vars[i].init, p->vars[i].size);
     free(addr);
     for (uint32_t j = 0; ok && j < m->nvars; j++) {
         RtVar *v = &m->vars[j];

@@ -40,7 +40,7 @@ void program_destroy(Program *p)
         free(p->kernels[i].refused);
         free(p->kernels[i].refused_file);
     }
-    for (uint32_t i = 0; i < p->nvars; i++) free(p->vars[i].name), free(p->vars[i].init);
+    for (uint32_t i = 0; i < p->nvars; i++) free(p->vars[i].name), free(p->vars[i].init), free(p->vars[i].relocs);
     free(p->vars);
     for (uint32_t i = 0; i < p->nsrc_files; i++) free(p->src_files[i]);
     free(p->src_files);
@@ -79,6 +79,16 @@ void program_bind_vars(Program *p, const uint32_t *addr)
             }
         }
     }
+    for (uint32_t i = 0; i < p->nvars; i++) /* initializers first: they find their targets at the old places */
+        for (uint32_t r = 0; r < p->vars[i].nrelocs; r++) {
+            uint8_t *at = p->vars[i].init + p->vars[i].relocs[r];
+            uint64_t a;
+            memcpy(&a, at, 8);
+            int v = var_at(p, a);
+            if (v < 0) continue;
+            a = addr[v] + (a - p->vars[v].addr);
+            memcpy(at, &a, 8);
+        }
     for (uint32_t i = 0; i < p->nvars; i++) p->vars[i].addr = addr[i];
 }
 

@@ -206,6 +206,10 @@ typedef struct {
     uint32_t  size, align;
     uint32_t  addr;      /* where the instructions that name it point       */
     uint8_t  *init;      /* size bytes of initial value, or NULL (zeros)    */
+    uint32_t *relocs;    /* byte offsets in init of 64-bit addresses of
+                            variables (`generic(v)`, `v + 4`), which
+                            program_bind_vars moves with them              */
+    uint32_t  nrelocs;
     uint32_t  line;      /* of its declaration                              */
 } ProgramVar;
 
@@ -226,7 +230,8 @@ void program_destroy(Program *p);
 KernelParam *program_add_param(Kernel *k);
 
 /* Moves the variables to addr[0..nvars): every instruction that names one
-** (INSTR_VARREF), at an offset into it, then points at the new place. */
+** (INSTR_VARREF), at an offset into it, and every initializer that holds
+** the address of one (ProgramVar.relocs), then points at the new place. */
 void program_bind_vars(Program *p, const uint32_t *addr);
 
 /* True when k can run; false with d set (file, line, column and the

@@ -156,13 +156,19 @@ void ptx_func_prescan(Ptx *P)
     memset(P->d, 0, sizeof *P->d);
     P->failed = false;
     /* the functions whose address a mov reads (`mov.u64 %rd5, f;`: a
-    ** register and a comma before the name; a call has ')' or its opcode) */
+    ** register and a comma before the name; a call has ')' or its opcode)
+    ** or a variable's initializer holds (a C++ class's table of virtual
+    ** functions: `.global .u64 _ZTV2Sq[5] = {0, 0, _ZNK2Sq4areaEv, ...};`) */
     ptx_seek(P, &start);
     Tok before[2] = { { 0 }, { 0 } };
+    bool initializer = false; /* from '=' to ';' */
     while (P->nfuncs && P->tok.kind != TK_EOF && !P->failed) {
         int32_t fi = P->tok.kind == TK_WORD ? find_func(P, &P->tok) : -1;
         if (fi >= 0 && ptx_punct(&before[1], ',') && before[0].kind == TK_WORD && before[0].len && before[0].s[0] == '%')
             P->funcs[fi].address_taken = true;
+        if (fi >= 0 && initializer) P->funcs[fi].address_taken = true;
+        if (ptx_punct(&P->tok, '=')) initializer = true;
+        if (ptx_punct(&P->tok, ';')) initializer = false;
         before[0] = before[1], before[1] = P->tok;
         ptx_next(P);
     }

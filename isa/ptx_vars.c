@@ -34,26 +34,82 @@ static uint32_t var_type_bytes(const Tok *t, bool *is_float)
     return 0;
 }
 
-/* One initializer element at byte offset `at` of init (elem bytes). */
-static bool var_element(Ptx *P, uint8_t *init, uint64_t size, uint64_t at, uint32_t elem, bool is_float)
+/* What an initializer is read into: room bytes of elem-byte elements, and
+** where among them the addresses of variables are (ProgramVar.relocs). */
+typedef struct {
+    uint8_t  *bytes;
+    uint64_t  room;
+    uint32_t  elem;
+    bool      is_float;
+    uint32_t *relocs, nrelocs, cap;
+} VarInit;
+
+/* An address at byte offset `at`: a function's (a table of virtual
+** functions, of function pointers), or a variable's declared before it,
+** `v`, `generic(v)`, either `+ N`, which program_bind_vars moves with v. */
+static bool var_address(Ptx *P, VarInit *vi, uint64_t at)
+{
+    char q[80];
+    Tok t = P->tok;
+    if (vi->elem != 8)
+        return ptx_fail(P, &t, "an initializer holding an address ('%s') needs 64-bit elements, not %u-bit ones",
+                        ptx_quote(&t, q, sizeof q), 8 * vi->elem);
+    if (at + 8 > vi->room) return ptx_fail(P, &t, "more initializer elements than the variable holds");
+    uint32_t func;
+    uint64_t value;
+    bool moves = !ptx_func_address(P, &t, &func);
+    if (!moves) {
+        value = func;
+        ptx_next(P);
+    } else {
+        bool generic = ptx_is(&t, "generic");
+        if (generic) {
+            ptx_next(P);
+            if (!ptx_expect(P, '(', "after generic")) return false;
+        }
+        Tok name = P->tok;
+        int v = name.kind == TK_WORD ? ptx_var(P, &name) : -1;
+        if (v < 0)
+            return ptx_fail(P, &name, "'%s' in the initializer is neither a function nor a variable declared before it",
+                            ptx_quote(&name, q, sizeof q));
+        value = P->prog->vars[v].addr;
+        ptx_next(P);
+        if (generic && !ptx_expect(P, ')', "after generic's variable")) return false;
+    }
+    if (ptx_punct(&P->tok, '+')) {
+        ptx_next(P);
+        int64_t off;
+        if (!ptx_int(P, &P->tok, false, &off)) return false;
+        value += (uint64_t)off;
+        ptx_next(P);
+    }
+    memcpy(vi->bytes + at, &value, 8);
+    if (moves) {
+        if (!ptx_grow(P, (void **)&vi->relocs, &vi->cap, vi->nrelocs + 1, sizeof *vi->relocs)) return false;
+        vi->relocs[vi->nrelocs++] = (uint32_t)at;
+    }
+    return true;
+}
+
+/* One initializer element at byte offset `at`. */
+static bool var_element(Ptx *P, VarInit *vi, uint64_t at)
 {
     char q[80];
     bool neg = false;
     if (ptx_punct(&P->tok, '-')) neg = true, ptx_next(P);
     Tok t = P->tok;
-    if (t.kind == TK_WORD)
-        return ptx_fail(P, &t, "an initializer holding an address ('%s') is not supported yet",
-                        ptx_quote(&t, q, sizeof q));
+    if (t.kind == TK_WORD && !neg) return var_address(P, vi, at);
     if (t.kind != TK_NUM) return ptx_fail(P, &t, "expected a number in the initializer, found '%s'", ptx_quote(&t, q, sizeof q));
     POp o;
     memset(&o, 0, sizeof o);
     if (!ptx_parse_number(P, &t, neg, &o)) return false;
-    if (at + elem > size) return ptx_fail(P, &t, "more initializer elements than the variable holds");
+    uint32_t elem = vi->elem;
+    if (at + elem > vi->room) return ptx_fail(P, &t, "more initializer elements than the variable holds");
     uint8_t bytes[8];
-    if (is_float && elem == 4) {
+    if (vi->is_float && elem == 4) {
         float f = (float)(o.is_float ? o.fval : (double)o.ival);
         memcpy(bytes, &f, 4);
-    } else if (is_float && elem == 8) {
+    } else if (vi->is_float && elem == 8) {
         double f = o.is_float ? o.fval : (double)o.ival;
         memcpy(bytes, &f, 8);
     } else if (o.is_float) {
@@ -62,13 +118,13 @@ static bool var_element(Ptx *P, uint8_t *init, uint64_t size, uint64_t at, uint3
         uint64_t v = (uint64_t)o.ival;
         memcpy(bytes, &v, 8); /* little-endian: the low `elem` bytes */
     }
-    memcpy(init + at, bytes, elem);
+    memcpy(vi->bytes + at, bytes, elem);
     ptx_next(P);
     return true;
 }
 
-/* `= value` or `= {v, v, {v, v}, ...}` (nesting flattened) into init. */
-static bool var_initializer(Ptx *P, uint8_t *init, uint64_t size, uint32_t elem, bool is_float, uint64_t *count)
+/* `= value` or `= {v, v, {v, v}, ...}` (nesting flattened) into vi. */
+static bool var_initializer(Ptx *P, VarInit *vi, uint64_t *count)
 {
     uint64_t n = 0;
     uint32_t depth = 0;
@@ -83,7 +139,7 @@ static bool var_initializer(Ptx *P, uint8_t *init, uint64_t size, uint32_t elem,
             depth--;
             ptx_next(P);
         } else {
-            if (!var_element(P, init, size, n * elem, elem, is_float)) return false;
+            if (!var_element(P, vi, n * vi->elem)) return false;
             n++;
         }
         if (depth && ptx_punct(&P->tok, ',')) ptx_next(P);
@@ -157,12 +213,15 @@ bool ptx_parse_module_var(Ptx *P)
     }
     uint64_t size = count * elem;
     uint8_t *init = NULL;
+    VarInit vi = { .elem = elem, .is_float = is_float };
     if (ptx_punct(&P->tok, '=')) {
         ptx_next(P);
-        uint64_t room = open_size ? (64u << 20) : size, n = 0;
-        if (!(init = calloc(1, (size_t)room))) return ptx_fail(P, &nt, "out of memory");
-        if (!var_initializer(P, init, room, elem, is_float, &n)) {
+        uint64_t n = 0;
+        vi.room = open_size ? (64u << 20) : size;
+        if (!(init = vi.bytes = calloc(1, (size_t)vi.room))) return ptx_fail(P, &nt, "out of memory");
+        if (!var_initializer(P, &vi, &n)) {
             free(init);
+            free(vi.relocs);
             return false;
         }
         if (open_size) size = n * elem;
@@ -171,6 +230,7 @@ bool ptx_parse_module_var(Ptx *P)
     }
     if (size == 0 || size > (64u << 20)) {
         free(init);
+        free(vi.relocs);
         return ptx_fail(P, &nt, "variable '%s' of %llu bytes: expected 1 byte to 64 MiB", ptx_quote(&nt, q, sizeof q),
                         (unsigned long long)size);
     }
@@ -180,18 +240,22 @@ bool ptx_parse_module_var(Ptx *P)
     at = (at + a - 1) / a * a;
     if ((uint64_t)at + size > ISA_LOCAL_WINDOW - ISA_VAR_ALIGN) {
         free(init);
+        free(vi.relocs);
         return ptx_fail(P, &nt, "the module's variables exceed the %u MiB they may take",
                         (ISA_LOCAL_WINDOW - ISA_VAR_WINDOW) >> 20);
     }
     if (!ptx_grow(P, (void **)&pr->vars, &P->vars_cap, pr->nvars + 1, sizeof *pr->vars)) {
         free(init);
+        free(vi.relocs);
         return false;
     }
     ProgramVar *v = &pr->vars[pr->nvars];
     *v = (ProgramVar){ .name = strndup(nt.s, nt.len), .constant = constant, .managed = managed, .size = (uint32_t)size,
-                       .align = align ? align : elem, .addr = at, .init = init, .line = nt.line };
+                       .align = align ? align : elem, .addr = at, .init = init, .relocs = vi.relocs,
+                       .nrelocs = vi.nrelocs, .line = nt.line };
     if (!v->name) {
         free(init);
+        free(vi.relocs);
         return ptx_fail(P, &nt, "out of memory");
     }
     pr->nvars++;

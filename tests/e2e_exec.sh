@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy named_barriers fp8 large_tiles spaces hints coalesced function_pointers recursion; do
+for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy named_barriers fp8 large_tiles spaces hints coalesced function_pointers virtual_functions recursion; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -274,7 +274,7 @@ expect_err "--source titles each kernel" "split_lanes\(float\*, int\), 1 timed l
 # isspacep, the reserved shared memory of tiles larger than a warp, and
 # libcu++ atomics that pass their operation as a function pointer; and
 # their loops, branches and early returns, which -O3 would have merged
-for p in coalesced large_tiles spaces function_pointers recursion early_return block_votes async_copy; do
+for p in coalesced large_tiles spaces function_pointers virtual_functions recursion early_return block_votes async_copy; do
     "$nvcc" -G -cudart shared -arch=sm_90 -I"$X" -o "$TMP/$p-debug" "$X/$p.cu" 2>/dev/null
     expect_rc "exec $p.cu built with -G" 0 exec --gpu h200 "$TMP/$p-debug"
     expect_out "$p.cu built with -G passes its own checks" "^PASS"
