@@ -43,7 +43,9 @@ static void usage(FILE *out)
             "  --source             print each timed kernel's per-line view (as gpusim run --source)\n"
             "  --trace FILE         write a Chrome trace (Perfetto) of every timed launch, one after\n"
             "                       another, as gpusim run --trace does\n"
-            "  --threads N          host threads per launch (results are the same for every N)\n"
+            "  --threads N          host threads per launch (results are the same for every N;\n"
+            "                       default: the host's free cores for a launch of " GPU_AUTO_THREADS_MIN_BLOCKS_TEXT " blocks or\n"
+            "                       more, one for a smaller one)\n"
             "  --kernels REGEX      time only the kernels whose name matches (POSIX extended);\n"
             "                       the others run functionally, results exact, marked not timed\n"
             "  --max-launches N     time at most the first N launches of each kernel\n"
@@ -219,7 +221,7 @@ static bool set_program_env(const ExecOptions *o, const char *program, const cha
               setenv("GPUSIM_PROFILE_FROM_START", o->from_start ? "1" : "0", 1) == 0;
     free(setlist);
     snprintf(num, sizeof num, "%u", o->threads);
-    ok = ok && setenv("GPUSIM_THREADS", num, 1) == 0;
+    ok = ok && setenv("GPUSIM_THREADS", o->threads ? num : "auto", 1) == 0;
     snprintf(num, sizeof num, "%u", o->max_launches);
     ok = ok && setenv("GPUSIM_MAX_LAUNCHES", num, 1) == 0;
     /* ours first on the library path, and preloaded, so that a program's
@@ -234,7 +236,7 @@ static bool set_program_env(const ExecOptions *o, const char *program, const cha
 
 int cmd_exec(int argc, char **argv)
 {
-    ExecOptions o = { .threads = 1, .from_start = true };
+    ExecOptions o = { .from_start = true }; /* threads 0: the default (auto) */
     const char *value;
     const char *flags[MAX_FLAGS];
     size_t nflags = 0;

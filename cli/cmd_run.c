@@ -54,10 +54,12 @@ static void usage(FILE *out)
             "                        scales with the launch: " VARIANT_BUDGET_RULE "\n"
             "  --max-cycles N        give up on a launch after N simulated cycles (0: none; default\n"
             "                        1024 per budgeted instruction, a backstop)\n"
-            "  --threads N           simulate each launch on N host threads (1 to " GPU_MAX_THREADS_TEXT ", default 1;\n"
-            "                        at most one per SM the launch uses, and no more than the host's\n"
-            "                        cores other processes leave free when it starts). The output is\n"
-            "                        the same for every N; --trace and --source run on one thread\n"
+            "  --threads N           simulate each launch on N host threads (1 to " GPU_MAX_THREADS_TEXT "; at most one\n"
+            "                        per SM the launch uses, and no more than the host's cores other\n"
+            "                        processes leave free when it starts). Default: launches of\n"
+            "                        " GPU_AUTO_THREADS_MIN_BLOCKS_TEXT " blocks or more on the cores the --jobs running at once\n"
+            "                        leave each, smaller ones on one. The output is the same for\n"
+            "                        every N; --trace and --source run on one thread\n"
             "  --racecheck           report two threads of a block touching one shared-memory word\n"
             "                        between barriers, at least one writing (off by default: ~15%% slower)\n"
             "  --jobs N              variants simulated at a time (default: the cores, here %u, over\n"
@@ -90,7 +92,7 @@ typedef struct {
     bool         racecheck;
     bool         source;      /* --source                              */
     uint32_t     jobs;        /* --jobs; 0: not given (run_jobs decides) */
-    uint32_t     threads;     /* --threads N                           */
+    uint32_t     threads;     /* --threads N; 0: not given (the default) */
 } RunArgs;
 
 static bool parse_count(const char *flag, const char *s, uint64_t *out)
@@ -250,6 +252,7 @@ typedef struct {
     uint32_t        *dep;         /* tasks                                 */
     bool             progress;    /* one job: each variant's progress line */
     bool             board;       /* several: a line of variants done      */
+    uint32_t         threads;     /* per launch: --threads, or its default */
     uint64_t         instructions;
 } RunJobs;
 
@@ -265,7 +268,7 @@ static void run_task(void *user, uint32_t task)
                            .label = label, .progress = j->progress, .trace = j->trace,
                            .racecheck = j->args->racecheck, .on_launch = j->chrome ? label_launch : NULL,
                            .on_launch_user = &tl, .store = j->store, .dump_dir = j->args->dump, .dump = j->dump,
-                           .source = j->args->source, .threads = j->args->threads };
+                           .source = j->args->source, .threads = j->threads, .threads_auto = !j->args->threads };
     variant_run(j->cfg, j->w, v, &opt, &j->ran[i]);
 }
 
@@ -331,6 +334,8 @@ static bool run_jobs(const RunArgs *a, const GpuConfig *cfg, const Workload *w, 
     }
     if (ok) {
         uint32_t threads = a->jobs ? a->jobs : default_jobs(a, w);
+        /* without --threads, the cores the jobs running at once leave each */
+        j->threads = a->threads ? a->threads : jobs_auto_threads(threads < j->ntasks ? threads : j->ntasks);
         bool tty = isatty(STDERR_FILENO);
         j->progress = tty && (threads <= 1 || j->ntasks <= 1);
         j->board = tty && !j->progress;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "sim/gpu.h"
 
 typedef struct {
     const JobSet   *j;
@@ -101,6 +102,12 @@ uint32_t jobs_default_for(uint32_t threads)
 {
     uint32_t cores = jobs_default();
     return threads > 1 ? (cores / threads ? cores / threads : 1) : cores;
+}
+
+uint32_t jobs_auto_threads(uint32_t concurrent)
+{
+    uint32_t cores = jobs_default(), n = concurrent ? cores / concurrent : cores;
+    return n ? (n > GPU_MAX_THREADS ? GPU_MAX_THREADS : n) : 1;
 }
 
 bool jobs_parse(const char *text, uint32_t *out)

@@ -40,6 +40,10 @@ void jobs_run(const JobSet *j);
 uint32_t jobs_default(void);
 uint32_t jobs_default_for(uint32_t threads);
 
+/* --threads' default (Launch.threads_auto) while `concurrent` jobs run at
+** once: the cores shared among them, at least 1 each. */
+uint32_t jobs_auto_threads(uint32_t concurrent);
+
 /* Parses --jobs' value: 1 to JOBS_MAX. */
 bool jobs_parse(const char *text, uint32_t *out);
 

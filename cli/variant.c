@@ -215,6 +215,7 @@ void variant_run(const GpuConfig *c, const Workload *w, const WlVariant *v, cons
         L.racecheck = opt->racecheck;
         L.pc_counters = row->launch_pcs ? row->launch_pcs[k] : NULL;
         L.threads = opt->threads;
+        L.threads_auto = opt->threads_auto;
         L.threads_fit_host = cli_threads_fit_host();
         L.printf_out = stderr; /* device printf: stdout is the report's */
         if (kernel_uses_heap(l->kernel) && !heap && !(heap = exec_heap_create(run.gmem, EXEC_HEAP_DEFAULT_BYTES, &d))) {

@@ -73,6 +73,7 @@ typedef struct {
     const bool      *dump;      /* which buffers (Workload order); NULL: all    */
     bool             source;    /* count per instruction (RunRow.launch_pcs) */
     uint32_t         threads;   /* host threads per launch (Launch.threads); 0: one */
+    bool             threads_auto; /* ... the default, not asked for (Launch.threads_auto) */
 } VariantOptions;
 
 /* The budgets a launch of v gets unless the user sets them, scaled to the

@@ -16,6 +16,7 @@
 #include "base/grow.h"
 #include "base/hash.h"
 #include "cli/cli.h"
+#include "cli/jobs.h"
 #include "cli/variant.h"
 #include "cudart/fatbin.h"
 #include "isa/grid.h"
@@ -115,7 +116,11 @@ static void make_runtime(void)
     if (rt->trace_path && !*rt->trace_path) rt->trace_path = NULL;
     rt->source = env_u32("GPUSIM_SOURCE", 0) != 0;
     rt_limits_default(rt);
-    rt->threads = env_u32("GPUSIM_THREADS", 1);
+    /* GPUSIM_THREADS unset or "auto": every core for a large launch (the
+    ** result is the same), one for a small one (Launch.threads_auto) */
+    const char *threads = getenv("GPUSIM_THREADS");
+    rt->threads_auto = !threads || !*threads || strcmp(threads, "auto") == 0;
+    rt->threads = rt->threads_auto ? jobs_auto_threads(1) : env_u32("GPUSIM_THREADS", 1);
     rt->threads_exact = env_u32("GPUSIM_THREADS_EXACT", 0) != 0;
     rt->max_launches = env_u32("GPUSIM_MAX_LAUNCHES", 0);
     rt->profiling = env_u32("GPUSIM_PROFILE_FROM_START", 1) != 0;
@@ -435,6 +440,7 @@ static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
         trace_chrome_label(rt->trace, label);
     }
     L->threads_fit_host = !rt->threads_exact;
+    L->threads_auto = rt->threads_auto;
     L->keep_dirty = true;
     L->max_warp_instructions = 0;
     budget(rt, L->grid, L->block, &L->max_warp_instructions, &L->max_cycles);

@@ -160,6 +160,7 @@ typedef struct {
     uint64_t        stream_ids;   /* cudaStreamGetId's ids given out so far     */
     uint64_t        capture_ids;  /* stream captures begun so far               */
     uint32_t        threads;
+    bool            threads_auto;  /* GPUSIM_THREADS unset or auto: the default  */
     bool            threads_exact; /* GPUSIM_THREADS_EXACT: not fitted to the host */
     uint64_t        api_calls;
     uint32_t        allocations;   /* cudaMalloc calls, to name each in faults */

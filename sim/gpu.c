@@ -421,6 +421,7 @@ bool gpu_session_simulate(GpuSession *ses, const Launch *L, const TraceSink *tra
             for (uint32_t s = 0; s < g.nsm; s++) blocks_dispatch(&g, s, g.now + 1);
         g.limit = NEVER;
         uint32_t n = par_threads(&g);
+        r->host_threads = n;
         if (n < 2 || !par_run(&g, n) || !g.stop) gpu_run_cycles(&g, out); /* all, or what a budget leaves */
         if (!g.stop && g.grid->next_block < g.total_blocks)
             gpu_fail(&g, SIM_INTERNAL, "internal error (please report it): %llu blocks were never dispatched",

@@ -54,6 +54,10 @@ typedef struct {
     ** only waits for the others (the command line's default; false: the
     ** threads asked for, as the tests run them). */
     bool            threads_fit_host;
+    /* The threads are the command line's default, not asked for: a launch
+    ** of fewer than GPU_AUTO_THREADS_MIN_BLOCKS blocks runs on one (its
+    ** threads would mostly wait for each other at the rounds' ends). */
+    bool            threads_auto;
     /* Where device printf's text goes at the launch's end, in the order it
     ** was printed (cycle, SM; NULL: nowhere). */
     FILE           *printf_out;
@@ -72,6 +76,9 @@ typedef struct {
 /* The most host threads one launch runs on (Launch.threads). */
 #define GPU_MAX_THREADS      256
 #define GPU_MAX_THREADS_TEXT "256"
+/* The fewest blocks a launch has for Launch.threads_auto to split it. */
+#define GPU_AUTO_THREADS_MIN_BLOCKS      256
+#define GPU_AUTO_THREADS_MIN_BLOCKS_TEXT "256"
 
 typedef enum {
     SIM_OK,
@@ -91,6 +98,7 @@ typedef struct {
     bool        budget_cycles; /* SIM_BUDGET: the cycle budget ran out (else the
                                   instruction budget)                          */
     KernelStats stats;         /* filled for SIM_OK (partial otherwise)           */
+    uint32_t    host_threads;  /* host threads the launch ran on (sim/par.c)      */
 } SimResult;
 
 /* A status's name as reports print it: "ok", "fault", "deadlock", "budget",

@@ -374,7 +374,8 @@ void blocks_deadlock(Gpu *g, Sm *sm, uint32_t b, uint32_t bar_pc, uint32_t slot,
 /* ---- sim/par.c */
 
 /* Host threads the launch runs on: Launch.threads, at most one per SM, and
-** one with a trace sink or per-instruction counters. */
+** one with a trace sink or per-instruction counters, or when the threads
+** are the default (Launch.threads_auto) and the launch is small. */
 uint32_t par_threads(const Gpu *g);
 /* Runs the launch on n > 1 threads from its first dispatch on; g then holds
 ** every view's counters and either the end (no wake-ups left), a failure

@@ -540,6 +540,7 @@ uint32_t par_threads(const Gpu *g)
     ** change the heap as they issue, and an asynchronous copy's shared
     ** memory and completion are written at its issue (sim/async.c) */
     if (g->trace || g->pcs || kernel_uses_heap(g->k) || kernel_uses_async_copies(g->k)) n = 1;
+    if (g->L->threads_auto && g->total_blocks < GPU_AUTO_THREADS_MIN_BLOCKS) n = 1;
     if (n > 1 && g->L->threads_fit_host) {
         uint32_t free_cores = host_free_cores();
         if (n > free_cores) n = free_cores; /* the results are the same for every n */

@@ -387,6 +387,35 @@ START_TEST(test_threads_agree)
 }
 END_TEST
 
+/* The command line's default (Launch.threads_auto): a launch of fewer than
+** GPU_AUTO_THREADS_MIN_BLOCKS blocks runs on one host thread whatever
+** Launch.threads says, a larger one on them; asked for (not auto), a small
+** launch runs on them too. SimResult.host_threads says which. */
+START_TEST(test_threads_auto)
+{
+    const struct { uint32_t blocks; bool automatic; uint32_t want; } cases[] = {
+        { GPU_AUTO_THREADS_MIN_BLOCKS - 1, true, 1 },
+        { GPU_AUTO_THREADS_MIN_BLOCKS, true, 3 },
+        { 12, false, 3 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Run t;
+        run_init(&t, "a100", RACY, "k");
+        set(&t, "sm.count=6");
+        t.params[0] = buffer(&t, 4, "tickets");
+        t.params[1] = buffer(&t, (cases[i].blocks * 32 + 256) * 4, "out");
+        t.params[2] = 1u << 30;
+        t.L.grid[0] = cases[i].blocks;
+        t.L.block[0] = 32;
+        t.L.threads = 3;
+        t.L.threads_auto = cases[i].automatic;
+        ck_assert_msg(simulate(&t), "%s", t.r.message);
+        ck_assert_uint_eq(t.r.host_threads, cases[i].want);
+        run_free(&t);
+    }
+}
+END_TEST
+
 START_TEST(test_policies_agree_on_results)
 {
     Run t;
@@ -737,6 +766,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(core, test_global_atomics_counted_apart);
     tcase_add_test(core, test_deterministic);
     tcase_add_loop_test(core, test_threads_agree, 0, sizeof THREAD_CASES / sizeof THREAD_CASES[0]);
+    tcase_add_test(core, test_threads_auto);
     tcase_add_loop_test(core, test_trace_sink_changes_no_count, 0, 3);
     tcase_add_test(core, test_policies_agree_on_results);
     tcase_add_test(core, test_chrome_trace);

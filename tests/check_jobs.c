@@ -4,6 +4,7 @@
 ** thread means the caller's own. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/jobs.h"
+#include "sim/gpu.h"
 
 #include <check.h>
 #include <pthread.h>
@@ -163,6 +164,15 @@ START_TEST(jobs_share_the_cores_with_threads)
         if (t <= cores) ck_assert_uint_le(j * t, cores);
         else ck_assert_uint_eq(j, 1);
         ck_assert_uint_gt((j + 1) * t, cores); /* no more could run */
+    }
+    /* --threads' default: the cores shared among the jobs running at once */
+    ck_assert_uint_eq(jobs_auto_threads(1), cores < GPU_MAX_THREADS ? cores : GPU_MAX_THREADS);
+    ck_assert_uint_eq(jobs_auto_threads(0), jobs_auto_threads(1));
+    for (uint32_t c = 1; c <= 2 * cores + 3; c++) {
+        uint32_t t = jobs_auto_threads(c);
+        ck_assert_uint_ge(t, 1);
+        if (c <= cores) ck_assert_uint_le(t * c, cores);
+        else ck_assert_uint_eq(t, 1);
     }
 }
 END_TEST

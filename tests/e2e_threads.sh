@@ -81,6 +81,19 @@ for n in ${THREAD_COUNTS#1}; do diff -r "$TMP/dump1" "$TMP/dump$n" >/dev/null ||
 if [ "$dumps_same" = 1 ]; then ok
 else bad "fault: the buffers after a fault depend on --threads"; fi
 
+# the default (no --threads): one job's launches of 256 blocks or more on
+# the host's cores, smaller ones on one; the same output as --threads 1
+for args in "workloads/vecadd.json" "workloads/transpose.json --gpu h200" "$f --max-cycles 100000"; do
+    # shellcheck disable=SC2086 # the arguments split on purpose
+    "$GPUSIM" run $args --json --jobs 1 2>"$TMP/auto.err" | host_free >"$TMP/auto.json"
+    echo "rc ${PIPESTATUS[0]}" >>"$TMP/auto.err"
+    # shellcheck disable=SC2086
+    "$GPUSIM" run $args --json --jobs 1 --threads 1 2>"$TMP/one.err" | host_free >"$TMP/one.json"
+    echo "rc ${PIPESTATUS[0]}" >>"$TMP/one.err"
+    if cmp -s "$TMP/auto.json" "$TMP/one.json" && cmp -s "$TMP/auto.err" "$TMP/one.err"; then ok
+    else bad "$args: the default threads differ from --threads 1" "$(diff "$TMP/auto.json" "$TMP/one.json" | head -4)"; fi
+done
+
 # the flag itself
 "$GPUSIM" run workloads/vecadd.json --threads 0 >/dev/null 2>"$TMP/err"
 rc=$?
