@@ -121,7 +121,10 @@ enum {
     ** ever a kernel parameter (a folded ld.param's), ptxas's constant-bank
     ** operand; 0 when none is (isa/ptx_lower.c) */
     INSTR_PARAM_SRC_SHIFT = 3,
-    INSTR_PARAM_SRC_MASK  = 7u << 3
+    INSTR_PARAM_SRC_MASK  = 7u << 3,
+    /* PTX: the decoder set slots, lunit and llat itself (slots 0: a free
+    ** instruction, whose unit fields are UNIT_ALU, 0, like unset ones) */
+    INSTR_COSTED = 1u << 6
 };
 
 /* Rounding of a cvt (PTX): to f32 (.rn .rz .rm .rp) or to an integral

@@ -144,7 +144,7 @@ bool ptx_emit(Ptx *P, Instr *in, uint32_t g)
     if (!ptx_grow(P, (void **)&k->code, &P->code_cap, k->ncode + 1, sizeof *in)) return false;
     if (!ptx_grow(P, (void **)&P->guard_v, &P->guard_cap, k->ncode + 1, sizeof *P->guard_v)) return false;
     const OpInfo *info = &OP_INFO[in->op];
-    if (!in->lunit && !in->llat && !in->slots) { /* from the table, unless the decoder set it */
+    if (!(in->iflags & INSTR_COSTED) && !in->lunit && !in->llat && !in->slots) { /* from the table, unless the decoder set it */
         in->slots = info->lower.slots;
         in->lunit = info->lower.unit;
         in->llat = info->lower.latency;

@@ -34,8 +34,7 @@ bool ptx_emit_extend(Ptx *P, const Instr *like, uint32_t d, uint32_t s, ValueTyp
     c.ndst = c.nsrc = 1;
     c.dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)d };
     c.src[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)s };
-    c.slots = 0;
-    c.lunit = c.llat = UNIT_ALU;
+    ptx_set_free(&c);
     return ptx_emit(P, &c, g);
 }
 
@@ -126,7 +125,7 @@ static bool setp_half(Ptx *P, const Tok *opt, const Mods *m, const POp *ops, uin
         return false;
     if (!m->f16) return true;
     Instr hi = *in;
-    hi.slots = 0; /* the same HSETP2 */
+    ptx_set_free(&hi); /* the same HSETP2 */
     for (int k = 0; k < 2; k++) { /* each source's high half, by a free shift */
         uint32_t v;
         if (!ptx_fresh_reg(P, opt, VREG_32, &v)) return false;
@@ -134,7 +133,7 @@ static bool setp_half(Ptx *P, const Tok *opt, const Mods *m, const POp *ops, uin
         sh.op = OP_SHR_U32;
         sh.type = TYPE_U32;
         sh.mod = 0;
-        sh.slots = 0, sh.lunit = sh.llat = UNIT_ALU;
+        ptx_set_free(&sh);
         sh.dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
         sh.src[0] = in->src[k];
         sh.src[1] = (Operand){ .kind = OPND_IMM, .value = 16 };

@@ -336,7 +336,7 @@ bool ptx_decode_cvt(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
     bool ints = !ptx_is_float(dt) && !ptx_is_float(st);
     if (dt == TYPE_F64 || st == TYPE_F64) in->slots = 1, in->lunit = in->llat = UNIT_FP64;
     if (ints && !m->sat && ((ptx_is64(dt) && !type_signed(st) && type_bytes(st) == 4) || (type_bytes(dt) == 4 && ptx_is64(st))))
-        in->slots = 0, in->lunit = in->llat = UNIT_ALU;
+        ptx_set_free(in);
     return ptx_emit(P, in, g);
 }
 
@@ -402,8 +402,7 @@ bool ptx_decode_setp(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         }
         j.mod = 0;
         j.type = TYPE_NONE;
-        j.slots = 0; /* folded into the ISETP */
-        j.lunit = j.llat = UNIT_ALU;
+        ptx_set_free(&j); /* folded into the ISETP */
         if (!ptx_emit(P, &j, g)) return false;
     }
     return true;
@@ -438,7 +437,8 @@ static bool mov_halves(Ptx *P, const POp *ops, Instr *in, uint32_t g)
     in->nsrc = hi.nsrc = 2;
     in->src[1] = (Operand){ .kind = OPND_IMM, .value = 0xffff };
     hi.src[1] = (Operand){ .kind = OPND_IMM, .value = 16 };
-    in->slots = hi.slots = 0, in->lunit = hi.lunit = in->llat = hi.llat = UNIT_ALU;
+    ptx_set_free(in);
+    ptx_set_free(&hi);
     return ptx_want_reg(P, &e[0], VREG_32, &in->dst[0], "the low half") &&
            ptx_want_src(P, &ops[1], false, false, &in->src[0], "the source") &&
            ptx_want_reg(P, &e[1], VREG_32, &hi.dst[0], "the high half") &&
@@ -822,7 +822,7 @@ bool ptx_decode_match(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
     p.nsrc = 2;
     p.src[0] = in->dst[0];
     p.src[1] = (Operand){ .kind = OPND_IMM, .value = 0 };
-    p.slots = 0;
+    ptx_set_free(&p);
     POp q = { .kind = PO_REG, .tok = d.tok, .v = d.v2, .cls = d.cls2 };
     return ptx_want_reg(P, &q, VREG_PRED, &p.dst[0], "the predicate") && ptx_emit(P, &p, g);
 }

@@ -287,7 +287,7 @@ bool ptx_func_agg_move(Ptx *P, const Tok *opt, const Mods *m, bool store, const 
             x.nsrc = 3;
             x.src[1] = (Operand){ .kind = OPND_IMM, .value = 0 };
             x.src[2] = (Operand){ .kind = OPND_IMM, .value = size * 8 };
-            x.slots = 0, x.lunit = x.llat = UNIT_ALU;
+            ptx_set_free(&x);
         }
         const POp *d = store ? &field : &one, *s = store ? &one : &field;
         if (!ptx_want_reg(P, d, size == 8 ? VREG_64 : VREG_32, &x.dst[0], "the destination") ||
@@ -471,7 +471,7 @@ static bool emit_like(Ptx *P, const Instr *call, Instr in, uint32_t g, bool neg)
     in.line = call->line, in.col = call->col, in.src_file = call->src_file, in.src_line = call->src_line;
     in.call_file = call->call_file, in.call_line = call->call_line;
     in.vec = 1, in.reconv = ISA_NO_RECONV, in.guard = ISA_NO_GUARD, in.guard_neg = neg;
-    in.slots = 0, in.lunit = in.llat = UNIT_ALU;
+    ptx_set_free(&in);
     return ptx_emit(P, &in, g);
 }
 

@@ -195,6 +195,14 @@ void        ptx_next(Ptx *P);
 bool        ptx_is(const Tok *t, const char *word);
 bool        ptx_punct(const Tok *t, char c);
 bool        ptx_expect(Ptx *P, char c, const char *context);
+/* Marks in free: no issue slot of its own (folded into a neighbour by
+** ptxas, or a move the register allocation makes vanish). */
+static inline void ptx_set_free(Instr *in)
+{
+    in->slots = 0;
+    in->lunit = in->llat = UNIT_ALU;
+    in->iflags |= INSTR_COSTED;
+}
 bool        ptx_int(Ptx *P, const Tok *t, bool neg, int64_t *out);
 bool        ptx_grow(Ptx *P, void **arr, uint32_t *cap, uint32_t need, size_t elem);
 char       *ptx_dup_tok(const Tok *t);                  /* malloc'd, NUL-terminated; NULL when out of memory */
