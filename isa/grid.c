@@ -157,24 +157,31 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
              lin / ntid[0] % ntid[1], lin / (ntid[0] * ntid[1]), ctaid[0], ctaid[1], ctaid[2], warp_in_block, f->lane);
 }
 
+size_t grid_deadlock_head(const Kernel *k, const char *file, uint32_t bar_pc, const uint32_t ctaid[3], char *buf,
+                          size_t cap)
+{
+    char text[128], cuda[256];
+    disasm_instr(k, &k->code[bar_pc], text, sizeof text);
+    bool from_cu = kernel_cuda_line(k, bar_pc, cuda, sizeof cuda); /* a .cu's line leads */
+    int n = snprintf(buf, cap, "%s%s%s:%u: barrier deadlock at '%s' in kernel '%s', block (%u,%u,%u): ", cuda,
+                     from_cu ? "\n    " : "", file ? file : "?", k->code[bar_pc].line, text, k->name, ctaid[0], ctaid[1],
+                     ctaid[2]);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
 /* A block whose live warps all wait at barriers none of which can complete:
-** the first one waited at, as a deadlock report that leads with that
-** barrier's line (and the .cu line it came from), as the timed path's does. */
+** the first one waited at, as a deadlock report. */
 static bool stuck(const Kernel *k, const char *file, const uint32_t ctaid[3], const uint8_t *waiting,
                   const uint32_t *bar_pc, const ExecBarriers *bars, uint32_t running, GridResult *r)
 {
     uint32_t wi = 0;
     while (!waiting[wi]) wi++;
-    uint32_t id = waiting[wi] - 1u, pc = bar_pc[wi];
-    char text[128], cuda[256];
-    disasm_instr(k, &k->code[pc], text, sizeof text);
-    bool from_cu = kernel_cuda_line(k, pc, cuda, sizeof cuda);
+    uint32_t id = waiting[wi] - 1u;
     r->status = GRID_DEADLOCK;
-    snprintf(r->message, sizeof r->message,
-             "%s%s%s:%u: barrier deadlock at '%s' in kernel '%s', block (%u,%u,%u): barrier %u waits for %u warp(s), "
-             "%u arrived, and no other warp of the block will arrive (warp %u waits there)", cuda,
-             from_cu ? "\n    " : "", file ? file : "?", k->code[pc].line, text, k->name, ctaid[0], ctaid[1], ctaid[2],
-             id, bars->expected[id] ? bars->expected[id] : running, bars->arrived[id], wi);
+    size_t n = grid_deadlock_head(k, file, bar_pc[wi], ctaid, r->message, sizeof r->message);
+    snprintf(r->message + n, sizeof r->message - n,
+             "barrier %u waits for %u warp(s), %u arrived, and no other warp of the block will arrive (warp %u waits "
+             "there)", id, bars->expected[id] ? bars->expected[id] : running, bars->arrived[id], wi);
     return false;
 }
 

@@ -42,6 +42,12 @@ typedef struct {
 ** block finished; otherwise r->status and r->message say what happened. */
 bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *launch, GridResult *r);
 
+/* The head of a barrier deadlock report, as both runners write it: the
+** barrier's .cu line (when nvcc's .loc gives one) and its PTX line, the
+** instruction, the kernel and the block, then ": ". Returns its length. */
+size_t grid_deadlock_head(const Kernel *k, const char *file, uint32_t bar_pc, const uint32_t ctaid[3], char *buf,
+                          size_t cap);
+
 /* Sanitizer-style description of a fault: kind, address, size, nearest
 ** buffer and offset, pc with its instruction and source line, block and
 ** thread coordinates. `file` names the kernel source. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "isa/disasm.h"
+#include "isa/grid.h"
 /* ------------------------------------------------------------ occupancy */
 
 void blocks_occ_update(Gpu *g, Sm *sm)
@@ -189,12 +190,9 @@ void blocks_deadlock(Gpu *g, Sm *sm, uint32_t b, uint32_t bar_pc, uint32_t slot,
                              const char *why)
 {
     const ExecBlock *eb = &sm->blocks[b].eb;
-    char text[128], cuda[256];
-    disasm_instr(g->k, &g->k->code[bar_pc], text, sizeof text);
-    bool from_cu = kernel_cuda_line(g->k, bar_pc, cuda, sizeof cuda); /* a .cu's line leads */
-    gpu_fail(g, SIM_DEADLOCK, "%s%s%s:%u: barrier deadlock at '%s' in kernel '%s', block (%u,%u,%u): %s", cuda,
-         from_cu ? "\n    " : "", g->L->kernel_file ? g->L->kernel_file : "?", g->k->code[bar_pc].line, text,
-         g->k->name, eb->ctaid[0], eb->ctaid[1], eb->ctaid[2], why);
+    char head[512], text[128];
+    grid_deadlock_head(g->k, g->L->kernel_file, bar_pc, eb->ctaid, head, sizeof head);
+    gpu_fail(g, SIM_DEADLOCK, "%s%s", head, why);
     char *msg = g->r->message;
     size_t cap = sizeof g->r->message, len = strlen(msg);
     for (uint32_t i = 0; i < g->warp_slots && len < cap; i++) {
