@@ -448,7 +448,7 @@ static void fill_props(const Runtime *rt, struct cudaDeviceProp *p)
     p->textureAlignment = 512;
     p->texturePitchAlignment = 32;
     p->multiProcessorCount = (int)c->sm_count;
-    p->canMapHostMemory = 0;
+    p->canMapHostMemory = 1; /* pinned host memory is mapped (cudaHostAlloc) */
     p->concurrentKernels = 0; /* launches run one after another */
     p->asyncEngineCount = 0;
     p->unifiedAddressing = 1;
@@ -457,7 +457,8 @@ static void fill_props(const Runtime *rt, struct cudaDeviceProp *p)
     p->globalL1CacheSupported = p->localL1CacheSupported = 1;
     p->sharedMemPerMultiprocessor = c->sm_shared_memory;
     p->regsPerMultiprocessor = (int)c->sm_registers;
-    p->managedMemory = 0;
+    p->managedMemory = 1;
+    p->concurrentManagedAccess = 1; /* as on Linux; a launch is over when its call returns */
     p->computePreemptionSupported = 0;
     p->cooperativeLaunch = 1;
     p->sharedMemPerBlockOptin = c->shared_per_block_optin;
@@ -510,9 +511,12 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrConcurrentKernels: *value = 0; break;
     case cudaDevAttrGlobalL1CacheSupported: *value = 1; break;
     case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
-    case cudaDevAttrManagedMemory: *value = 0; break;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+    case cudaDevAttrPageableMemoryAccess: case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *value = 0; break;
+    case cudaDevAttrHostNativeAtomicSupported: case cudaDevAttrDirectManagedMemAccessFromHost: *value = 0; break;
     case cudaDevAttrIntegrated: *value = 0; break;
-    case cudaDevAttrCanMapHostMemory: *value = 0; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
     case cudaDevAttrAsyncEngineCount: *value = 0; break;
     case cudaDevAttrEccEnabled: *value = 0; break;
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *value = 0; break;

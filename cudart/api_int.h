@@ -65,6 +65,9 @@ int api_capture_wait(cudaStream_t s, cudaEvent_t e);
 /* Frees what a capture holds (a stream or event destroyed, the device reset). */
 void api_capture_free(ApiCapture *c);
 
+/* cudaFree of memory a pool gave (cudaMallocAsync): the pool's figures drop. */
+void api_pool_forget(Runtime *rt, uint32_t addr);
+
 /* A live event of ours. */
 bool api_valid_event(const Runtime *rt, cudaEvent_t e);
 

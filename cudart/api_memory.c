@@ -59,7 +59,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
         return api_leave(rt, cudaErrorInvalidValue);
     char name[64];
     snprintf(name, sizeof name, "cudaMallocManaged #%u (%zu bytes)", ++rt->allocations, size);
-    uint32_t addr = rt_alloc_managed(rt, size, name);
+    uint32_t addr = rt_map_host(rt, size, name, false, 0);
     if (!addr) {
         WHY(rt, "cudaMallocManaged of %zu bytes: no room in the simulated 32-bit space that the host can map", size);
         return api_leave(rt, cudaErrorMemoryAllocation);
@@ -98,49 +98,92 @@ cudaError_t cudaFree(void *devPtr)
 {
     ENTER(rt);
     if (!devPtr) return api_leave(rt, cudaSuccess);
-    if ((uintptr_t)devPtr <= UINT32_MAX && rt_free_managed(rt, (uint32_t)(uintptr_t)devPtr)) return api_leave(rt, cudaSuccess);
-    if ((uintptr_t)devPtr > UINT32_MAX || !gmem_free(rt->gmem, (uint32_t)(uintptr_t)devPtr)) {
-        WHY(rt, "cudaFree(%p): not the start of a live cudaMalloc allocation", devPtr);
+    if ((uintptr_t)devPtr <= UINT32_MAX && rt_unmap_host(rt, (uint32_t)(uintptr_t)devPtr, false)) return api_leave(rt, cudaSuccess);
+    const RtMapping *mapped = rt_mapping_of(rt, devPtr);
+    if (mapped || (uintptr_t)devPtr > UINT32_MAX || !gmem_free(rt->gmem, (uint32_t)(uintptr_t)devPtr)) {
+        if (mapped && mapped->pinned)
+            WHY(rt, "cudaFree(%p): pinned host memory (cudaMallocHost or cudaHostAlloc), which cudaFreeHost frees", devPtr);
+        else
+            WHY(rt, "cudaFree(%p): not the start of a live cudaMalloc or cudaMallocManaged allocation", devPtr);
         return api_leave(rt, cudaErrorInvalidValue);
     }
+    api_pool_forget(rt, (uint32_t)(uintptr_t)devPtr);
     return api_leave(rt, cudaSuccess);
 }
 
-/* Pinned host memory is host memory: there is no copy engine to pin for. */
-cudaError_t cudaMallocHost(void **ptr, size_t size)
+/* Pinned host memory is host memory (there is no copy engine to pin for),
+** placed where the simulated space has room so that kernels can use it
+** through the same pointer, as under CUDA's unified addressing: zero-copy
+** access (cudaHostAllocMapped, cudaHostGetDevicePointer). Their accesses are
+** timed as device memory's: the host link is not modelled. Without room
+** there, memory that was not asked to be mapped is plain host memory that
+** only host code and copies can use. */
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
     ENTER(rt);
-    if (!ptr) return api_leave(rt, cudaErrorInvalidValue);
-    *ptr = NULL;
+    if (!pHost || (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)))
+        return api_leave(rt, cudaErrorInvalidValue);
+    *pHost = NULL;
     if (size == 0) return api_leave(rt, cudaSuccess);
+    char name[80];
+    snprintf(name, sizeof name, "pinned host memory #%u (%zu bytes)", ++rt->allocations, size);
+    uint32_t addr = rt_map_host(rt, size, name, true, flags | cudaHostAllocMapped);
+    if (addr) {
+        *pHost = (void *)(uintptr_t)addr;
+        return api_leave(rt, cudaSuccess);
+    }
+    if (flags & cudaHostAllocMapped) {
+        WHY(rt, "cudaHostAlloc of %zu bytes, mapped: no room in the simulated 32-bit space that the host can map", size);
+        return api_leave(rt, cudaErrorMemoryAllocation);
+    }
     void *p = malloc(size);
     if (!p || !rt_handle_add_host(rt, p, RT_HANDLE_PINNED, size, NULL)) {
         free(p);
         return api_leave(rt, cudaErrorMemoryAllocation);
     }
-    *ptr = p;
+    *pHost = p;
     return api_leave(rt, cudaSuccess);
 }
 
-cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
-{
-    if (flags & cudaHostAllocMapped) {
-        ENTER(rt);
-        rt_missing(rt, "cudaHostAlloc with cudaHostAllocMapped (device access to host memory)");
-        return api_leave(rt, cudaErrorNotSupported);
-    }
-    return cudaMallocHost(pHost, size);
-}
+cudaError_t cudaMallocHost(void **ptr, size_t size) { return cudaHostAlloc(ptr, size, cudaHostAllocDefault); }
 
 cudaError_t cudaFreeHost(void *ptr)
 {
     ENTER(rt);
     if (!ptr) return api_leave(rt, cudaSuccess);
+    if ((uintptr_t)ptr <= UINT32_MAX && rt_unmap_host(rt, (uint32_t)(uintptr_t)ptr, true)) return api_leave(rt, cudaSuccess);
     if (!rt_handle_remove(rt, ptr, RT_HANDLE_PINNED)) {
         WHY(rt, "cudaFreeHost(%p): not memory that cudaMallocHost or cudaHostAlloc gave, or freed already", ptr);
         return api_leave(rt, cudaErrorInvalidValue);
     }
     free(ptr);
+    return api_leave(rt, cudaSuccess);
+}
+
+/* Pinned memory is mapped at its own address: the device pointer is the
+** host pointer, as under unified addressing. */
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+    ENTER(rt);
+    if (!pDevice || flags != 0) return api_leave(rt, cudaErrorInvalidValue);
+    const RtMapping *m = rt_mapping_of(rt, pHost);
+    if (!m || !m->pinned) {
+        WHY(rt, "cudaHostGetDevicePointer(%p): not inside pinned host memory that kernels can use (cudaHostAlloc, "
+                "cudaMallocHost)", pHost);
+        return api_leave(rt, cudaErrorInvalidValue);
+    }
+    *pDevice = pHost;
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
+{
+    ENTER(rt);
+    if (!pFlags) return api_leave(rt, cudaErrorInvalidValue);
+    const RtMapping *m = rt_mapping_of(rt, pHost);
+    if (m && m->pinned) *pFlags = m->flags;
+    else if (rt_handle_inside(rt, pHost, RT_HANDLE_PINNED)) *pFlags = cudaHostAllocDefault;
+    else return api_leave(rt, cudaErrorInvalidValue);
     return api_leave(rt, cudaSuccess);
 }
 
@@ -352,17 +395,15 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
     ENTER(rt);
     if (!attributes) return api_leave(rt, cudaErrorInvalidValue);
     memset(attributes, 0, sizeof *attributes);
-    bool managed = false;
-    for (uint32_t i = 0; i < rt->nmanaged; i++)
-        managed |= (uintptr_t)ptr >= rt->managed[i].addr && (uintptr_t)ptr - rt->managed[i].addr < rt->managed[i].bytes;
-    if (managed) {
-        attributes->type = cudaMemoryTypeManaged;
+    const RtMapping *mapped = rt_mapping_of(rt, ptr);
+    if (mapped) { /* managed, or pinned and mapped: one pointer for both sides */
+        attributes->type = mapped->pinned ? cudaMemoryTypeHost : cudaMemoryTypeManaged;
         attributes->devicePointer = attributes->hostPointer = (void *)ptr;
     } else if (is_device(rt, ptr)) {
         attributes->type = cudaMemoryTypeDevice;
         attributes->devicePointer = (void *)ptr;
     } else if (rt_handle_inside(rt, ptr, RT_HANDLE_PINNED) || rt_handle_inside(rt, ptr, RT_HANDLE_REGISTERED)) {
-        attributes->type = cudaMemoryTypeHost; /* pinned; not mapped for kernels: no device pointer */
+        attributes->type = cudaMemoryTypeHost; /* pinned where kernels cannot reach it: no device pointer */
         attributes->hostPointer = (void *)ptr;
     } else {
         attributes->type = cudaMemoryTypeUnregistered;

@@ -6,7 +6,9 @@
 ** a host function runs at once: everything before it in its stream is
 ** done, which is all CUDA promises it. */
 #include <cuda_profiler_api.h>
+#include <stdlib.h>
 
+#include "base/grow.h"
 #include "cudart/api_int.h"
 
 /* ------------------------------------------------ host functions, callbacks */
@@ -55,23 +57,67 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t
 /* ---------------------------------------------------- stream-ordered memory */
 
 /* The stream's earlier work is done when the call is made, so the memory
-** can be given and taken back at once: cudaMalloc's and cudaFree's. The
-** memory pools behind them in CUDA (cudaMemPool*) are not implemented. */
-cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
+** can be given and taken back at once: cudaMalloc's and cudaFree's, counted
+** against the pool it came from (cudaMemPoolGetAttribute's figures). */
+
+static bool valid_pool(const Runtime *rt, cudaMemPool_t pool)
 {
+    return (RtPool *)pool == &rt->default_pool || rt_handle_live(rt, pool, RT_HANDLE_POOL);
+}
+
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+    RtPool *pool;
     {
         ENTER(rt);
-        if (!api_valid_stream(rt, hStream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-        if (api_capturing(rt, hStream))
+        if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+        if (!ptr || !valid_pool(rt, memPool)) return api_leave(rt, cudaErrorInvalidValue);
+        if (api_capturing(rt, stream))
             return api_leave(rt, rt_api_missing("cudaMallocAsync in a stream capture (a memory node)"));
+        if (!grow_array((void **)&rt->pool_allocs, &rt->pool_allocs_cap, rt->npool_allocs + 1, sizeof *rt->pool_allocs))
+            return api_leave(rt, cudaErrorMemoryAllocation);
+        pool = (RtPool *)memPool;
         api_leave(rt, cudaSuccess);
     }
-    return cudaMalloc(devPtr, size);
+    cudaError_t err = cudaMalloc(ptr, size);
+    if (err != cudaSuccess || size == 0) return err;
+    ENTER(rt);
+    rt->pool_allocs[rt->npool_allocs++] = (RtPoolAlloc){ (uint32_t)(uintptr_t)*ptr, size, pool };
+    pool->used += size;
+    if (pool->used > pool->used_high) pool->used_high = pool->used;
+    if (pool->used > pool->reserved_high) pool->reserved_high = pool->used;
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+    return cudaMallocFromPoolAsync(ptr, size, memPool, stream);
+}
+
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
+{
+    cudaMemPool_t pool;
+    {
+        ENTER(rt);
+        pool = (cudaMemPool_t)(void *)rt->current_pool;
+        api_leave(rt, cudaSuccess);
+    }
+    return cudaMallocFromPoolAsync(devPtr, size, pool, hStream);
 }
 
 cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
 {
     return cudaMallocAsync(devPtr, size, hStream);
+}
+
+void api_pool_forget(Runtime *rt, uint32_t addr)
+{
+    for (uint32_t i = 0; i < rt->npool_allocs; i++) {
+        if (rt->pool_allocs[i].addr != addr) continue;
+        rt->pool_allocs[i].pool->used -= rt->pool_allocs[i].bytes;
+        rt->pool_allocs[i] = rt->pool_allocs[--rt->npool_allocs];
+        return;
+    }
 }
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
@@ -87,6 +133,145 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 }
 
 cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream) { return cudaFreeAsync(devPtr, hStream); }
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+    ENTER(rt);
+    if (!memPool) return api_leave(rt, cudaErrorInvalidValue);
+    if (device != 0) return api_leave(rt, cudaErrorInvalidDevice);
+    *memPool = (cudaMemPool_t)(void *)&rt->default_pool;
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
+{
+    ENTER(rt);
+    if (!memPool) return api_leave(rt, cudaErrorInvalidValue);
+    if (device != 0) return api_leave(rt, cudaErrorInvalidDevice);
+    *memPool = (cudaMemPool_t)(void *)rt->current_pool;
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
+{
+    ENTER(rt);
+    if (device != 0) return api_leave(rt, cudaErrorInvalidDevice);
+    if (!valid_pool(rt, memPool)) return api_leave(rt, cudaErrorInvalidValue);
+    rt->current_pool = (RtPool *)memPool;
+    return api_leave(rt, cudaSuccess);
+}
+
+/* A pool of device memory on device 0; pools of host memory, or exported
+** to other processes, are not implemented. */
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+{
+    ENTER(rt);
+    if (!memPool || !poolProps || poolProps->allocType != cudaMemAllocationTypePinned)
+        return api_leave(rt, cudaErrorInvalidValue);
+    if (poolProps->location.type != cudaMemLocationTypeDevice || poolProps->handleTypes != cudaMemHandleTypeNone) {
+        rt_missing(rt, "cudaMemPoolCreate of a pool of host memory or with shareable handles");
+        return api_leave(rt, cudaErrorNotSupported);
+    }
+    if (poolProps->location.id != 0) return api_leave(rt, cudaErrorInvalidDevice);
+    RtPool *p = malloc(sizeof *p);
+    if (!p || !rt_handle_add(rt, p, RT_HANDLE_POOL)) {
+        free(p);
+        return api_leave(rt, cudaErrorMemoryAllocation);
+    }
+    rt_pool_init(p);
+    *memPool = (cudaMemPool_t)(void *)p;
+    return api_leave(rt, cudaSuccess);
+}
+
+/* A pool destroyed while allocations of it live keeps them alive (CUDA
+** frees the pool when they are freed): their accounting is dropped. */
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
+{
+    ENTER(rt);
+    RtPool *p = (RtPool *)memPool;
+    if (!rt_handle_remove(rt, p, RT_HANDLE_POOL)) return api_leave(rt, cudaErrorInvalidValue);
+    for (uint32_t i = 0; i < rt->npool_allocs;)
+        if (rt->pool_allocs[i].pool == p) rt->pool_allocs[i] = rt->pool_allocs[--rt->npool_allocs];
+        else i++;
+    if (rt->current_pool == p) rt->current_pool = &rt->default_pool;
+    free(p);
+    return api_leave(rt, cudaSuccess);
+}
+
+/* Nothing is held beyond what is in use, so there is nothing to trim. */
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+{
+    ENTER(rt);
+    (void)minBytesToKeep;
+    return api_leave(rt, valid_pool(rt, memPool) ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+    ENTER(rt);
+    if (!valid_pool(rt, memPool) || !value) return api_leave(rt, cudaErrorInvalidValue);
+    RtPool *p = (RtPool *)memPool;
+    switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: p->reuse[attr - cudaMemPoolReuseFollowEventDependencies] = *(int *)value; break;
+    case cudaMemPoolAttrReleaseThreshold: p->release_threshold = *(uint64_t *)value; break;
+    case cudaMemPoolAttrReservedMemHigh: /* only reset, to the current figure */
+    case cudaMemPoolAttrUsedMemHigh:
+        if (*(uint64_t *)value != 0) return api_leave(rt, cudaErrorInvalidValue);
+        if (attr == cudaMemPoolAttrUsedMemHigh) p->used_high = p->used;
+        else p->reserved_high = p->used;
+        break;
+    default: return api_leave(rt, cudaErrorInvalidValue);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+    ENTER(rt);
+    if (!valid_pool(rt, memPool) || !value) return api_leave(rt, cudaErrorInvalidValue);
+    const RtPool *p = (const RtPool *)memPool;
+    switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: *(int *)value = p->reuse[attr - cudaMemPoolReuseFollowEventDependencies]; break;
+    case cudaMemPoolAttrReleaseThreshold: *(uint64_t *)value = p->release_threshold; break;
+    case cudaMemPoolAttrReservedMemCurrent:
+    case cudaMemPoolAttrUsedMemCurrent: *(uint64_t *)value = p->used; break;
+    case cudaMemPoolAttrReservedMemHigh: *(uint64_t *)value = p->reserved_high; break;
+    case cudaMemPoolAttrUsedMemHigh: *(uint64_t *)value = p->used_high; break;
+    default: return api_leave(rt, cudaErrorInvalidValue);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+/* Which stream may use managed memory: a promise that lets CUDA move it,
+** where here it never moves (host code and kernels read the same pages, and
+** a launch is over before the call that made it returns), so the call only
+** checks its arguments as CUDA does. */
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+    ENTER(rt);
+    if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+        return api_leave(rt, cudaErrorInvalidValue);
+    if (flags == cudaMemAttachSingle && (stream == NULL || stream == cudaStreamLegacy)) {
+        WHY(rt, "cudaStreamAttachMemAsync: cudaMemAttachSingle needs a stream other than the default one");
+        return api_leave(rt, cudaErrorInvalidValue);
+    }
+    const RtMapping *m = rt_mapping_of(rt, devPtr);
+    if (!m || m->pinned || (length && length > m->bytes - ((uintptr_t)devPtr - m->addr))) {
+        WHY(rt, "cudaStreamAttachMemAsync: [%p, +%zu) is not inside managed memory", devPtr, length);
+        return api_leave(rt, cudaErrorInvalidValue);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+    return cudaStreamAttachMemAsync(stream, devPtr, length, flags);
+}
 
 /* ------------------------------------------------------ what a stream says */
 

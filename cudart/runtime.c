@@ -2,7 +2,7 @@
 ** cudart/runtime.h): options from the environment, modules loaded from
 ** their fatbinary's PTX on first use, launches timed on a GpuSession (or
 ** run functionally when the user times only some), the simulated clock. */
-#define _GNU_SOURCE /* mmap's MAP_FIXED_NOREPLACE, for managed memory */
+#define _GNU_SOURCE /* mmap's MAP_FIXED_NOREPLACE, for managed and pinned memory */
 #include "cudart/runtime.h"
 
 #include <errno.h>
@@ -257,7 +257,7 @@ static bool place_vars(Runtime *rt, RtModule *m)
         for (uint32_t j = 0; j < m->nvars; j++)
             if (m->vars[j].managed_slot && strcmp(m->vars[j].name, pv->name) == 0) managed = &m->vars[j];
         if (managed) { /* host memory at its simulated address, as cudaMallocManaged's */
-            addr[i] = rt_alloc_managed(rt, pv->size, pv->name);
+            addr[i] = rt_map_host(rt, pv->size, pv->name, false, 0);
             if (!addr[i]) diag_set(&d, NULL, 0, 0, "no room for __managed__ variable '%s' in the simulated 32-bit space that the host can map", pv->name);
             else *managed->managed_slot = (void *)(uintptr_t)addr[i];
         } else {
@@ -561,14 +561,14 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
     return err;
 }
 
-/* ------------------------------------------------------------------- managed memory */
+/* ------------------------------------------ host pages at simulated addresses */
 
 #define PAGE 4096u
 
-uint32_t rt_alloc_managed(Runtime *rt, uint64_t bytes, const char *name)
+uint32_t rt_map_host(Runtime *rt, uint64_t bytes, const char *name, bool pinned, unsigned flags)
 {
     uint64_t len = (bytes + PAGE - 1) / PAGE * PAGE, from = GMEM_BASE;
-    if (!grow_array((void **)&rt->managed, &rt->managed_cap, rt->nmanaged + 1, sizeof *rt->managed)) return 0;
+    if (!grow_array((void **)&rt->mappings, &rt->mappings_cap, rt->nmappings + 1, sizeof *rt->mappings)) return 0;
     for (int tries = 0; tries < 64; tries++) {
         uint64_t a = gmem_free_space(rt->gmem, len, from);
         if (a == UINT64_MAX) return 0;
@@ -589,21 +589,27 @@ uint32_t rt_alloc_managed(Runtime *rt, uint64_t bytes, const char *name)
             munmap(p, (size_t)len);
             return 0;
         }
-        rt->managed[rt->nmanaged].addr = (uint32_t)a;
-        rt->managed[rt->nmanaged].bytes = len;
-        rt->nmanaged++;
+        rt->mappings[rt->nmappings++] = (RtMapping){ (uint32_t)a, bytes, len, pinned, flags };
         return (uint32_t)a;
     }
     return 0;
 }
 
-bool rt_free_managed(Runtime *rt, uint32_t addr)
+const RtMapping *rt_mapping_of(const Runtime *rt, const void *p)
 {
-    for (uint32_t i = 0; i < rt->nmanaged; i++) {
-        if (rt->managed[i].addr != addr) continue;
+    for (uint32_t i = 0; i < rt->nmappings; i++)
+        if ((uintptr_t)p >= rt->mappings[i].addr && (uintptr_t)p - rt->mappings[i].addr < rt->mappings[i].bytes)
+            return &rt->mappings[i];
+    return NULL;
+}
+
+bool rt_unmap_host(Runtime *rt, uint32_t addr, bool pinned)
+{
+    for (uint32_t i = 0; i < rt->nmappings; i++) {
+        if (rt->mappings[i].addr != addr || rt->mappings[i].pinned != pinned) continue;
         gmem_free(rt->gmem, addr);
-        munmap((void *)(uintptr_t)addr, (size_t)rt->managed[i].bytes);
-        rt->managed[i] = rt->managed[--rt->nmanaged];
+        munmap((void *)(uintptr_t)addr, (size_t)rt->mappings[i].len);
+        rt->mappings[i] = rt->mappings[--rt->nmappings];
         return true;
     }
     return false;
@@ -674,12 +680,20 @@ void rt_limits_default(Runtime *rt)
     rt->heap_bytes = EXEC_HEAP_DEFAULT_BYTES;
     rt->printf_bytes = EXEC_PRINT_LIMIT;
     rt->stack_bytes = 1024; /* CUDA's default per thread */
+    rt_pool_init(&rt->default_pool);
+    rt->current_pool = &rt->default_pool;
+    rt->npool_allocs = 0;
+}
+
+void rt_pool_init(RtPool *p)
+{
+    *p = (RtPool){ .reuse = { 1, 1, 1 } };
 }
 
 void rt_reset(Runtime *rt)
 {
     if (!rt->ready) return;
-    while (rt->nmanaged) rt_free_managed(rt, rt->managed[0].addr);
+    while (rt->nmappings) rt_unmap_host(rt, rt->mappings[0].addr, rt->mappings[0].pinned);
     for (uint32_t i = 0; i < rt->nhandles; i++) { /* streams, events, pinned memory, graphs */
         if (rt->handles[i].destroy) rt->handles[i].destroy(rt->handles[i].ptr);
         else free(rt->handles[i].ptr);

@@ -114,7 +114,8 @@ typedef struct {
 ** destroyed, freed or made-up one is an error, not a read of freed memory. */
 typedef enum {
     RT_HANDLE_STREAM, RT_HANDLE_EVENT, RT_HANDLE_PINNED, RT_HANDLE_GRAPH, RT_HANDLE_GRAPH_EXEC,
-    RT_HANDLE_REGISTERED /* cudaHostRegister: the program's memory, never freed by the runtime */
+    RT_HANDLE_REGISTERED, /* cudaHostRegister: the program's memory, never freed by the runtime */
+    RT_HANDLE_POOL        /* cudaMemPoolCreate's */
 } RtHandleKind;
 typedef struct {
     void        *ptr;
@@ -122,6 +123,31 @@ typedef struct {
     void       (*destroy)(void *ptr); /* what cudaDeviceReset frees it with (NULL: free) */
     size_t       bytes;               /* host memory (pinned, registered): its size   */
 } RtHandle;
+
+/* A memory pool (a cudaMemPool_t points at one): its attributes, and what
+** its allocations hold now and at most. Freed memory goes back to the
+** device at once, so a pool reserves just what it uses. */
+typedef struct {
+    uint64_t release_threshold;
+    uint64_t used, used_high, reserved_high;
+    int      reuse[3]; /* cudaMemPoolReuseFollowEventDependencies .. AllowInternalDependencies */
+} RtPool;
+
+/* An allocation made from a pool (cudaMallocAsync, cudaMallocFromPoolAsync). */
+typedef struct {
+    uint32_t addr;
+    uint64_t bytes;
+    RtPool  *pool;
+} RtPoolAlloc;
+
+/* Host pages mapped where the simulated space has room (rt_map_host). */
+typedef struct {
+    uint32_t addr;
+    uint64_t bytes;  /* asked for: the allocation (gmem's)               */
+    uint64_t len;    /* mapped: whole pages, whose tail gmem may give out */
+    bool     pinned; /* cudaMallocHost/cudaHostAlloc's; else managed memory */
+    unsigned flags;  /* cudaHostAlloc's flags, cudaHostAllocMapped among them */
+} RtMapping;
 
 typedef struct {
     const char *name;          /* a call gpusim does not implement            */
@@ -164,8 +190,8 @@ typedef struct {
     bool            threads_exact; /* GPUSIM_THREADS_EXACT: not fitted to the host */
     uint64_t        api_calls;
     uint32_t        allocations;   /* cudaMalloc calls, to name each in faults */
-    struct { uint32_t addr; uint64_t bytes; } *managed; /* cudaMallocManaged's mappings */
-    uint32_t        nmanaged, managed_cap;
+    RtMapping      *mappings;      /* host pages at their simulated address    */
+    uint32_t        nmappings, mappings_cap;
     uint32_t        grid_workspace; /* cooperative launches' grid-sync words (0: none yet) */
     /* cudaDeviceSetLimit's: the device heap (made at the first launch of a
     ** kernel that calls malloc or free; its size is fixed from then on), the
@@ -174,13 +200,21 @@ typedef struct {
     uint32_t        heap;
     uint64_t        heap_bytes, printf_bytes, stack_bytes;
     bool            printf_used;   /* a kernel that calls printf was launched */
-    RtHandle       *handles;   /* live streams, events, pinned memory         */
+    RtPool          default_pool;  /* the device's memory pools                 */
+    RtPool         *current_pool;  /* cudaMallocAsync's (cudaDeviceSetMemPool)  */
+    RtPoolAlloc    *pool_allocs;
+    uint32_t        npool_allocs, pool_allocs_cap;
+    RtHandle       *handles;   /* live streams, events, pinned memory, pools  */
     uint32_t        nhandles, handles_cap;
     bool            said_no_device;
 } Runtime;
 
-/* cudaDeviceSetLimit's limits as a new context has them (no heap yet). */
+/* cudaDeviceSetLimit's limits as a new context has them (no heap yet), and
+** its memory pools (the default one current and empty). */
 void rt_limits_default(Runtime *rt);
+
+/* A pool as cudaMemPoolCreate makes it. */
+void rt_pool_init(RtPool *p);
 
 /* The process's runtime, made on first use (NULL only when out of memory). */
 Runtime *rt_get(void);
@@ -226,13 +260,19 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
 ** range is not inside one allocation. */
 void *rt_device_ptr(Runtime *rt, uint64_t addr, uint64_t bytes);
 
-/* Memory that host code and kernels address alike (cudaMallocManaged):
-** host pages mapped at a free address of the simulated space. Returns the
-** address, 0 when no such place can be mapped. */
-uint32_t rt_alloc_managed(Runtime *rt, uint64_t bytes, const char *name);
+/* Memory that host code and kernels address alike: host pages mapped at a
+** free address of the simulated space, which is also their host address.
+** Managed memory (cudaMallocManaged, __managed__ variables) when !pinned;
+** pinned host memory (cudaMallocHost, cudaHostAlloc, with its flags) when
+** pinned. Returns the address, 0 when no such place can be mapped. */
+uint32_t rt_map_host(Runtime *rt, uint64_t bytes, const char *name, bool pinned, unsigned flags);
 
-/* Whether addr starts a managed allocation; if so it is unmapped. */
-bool rt_free_managed(Runtime *rt, uint32_t addr);
+/* The mapping p is inside (NULL: none). */
+const RtMapping *rt_mapping_of(const Runtime *rt, const void *p);
+
+/* Whether addr starts a mapping that is pinned (or not); if so it is
+** unmapped. */
+bool rt_unmap_host(Runtime *rt, uint32_t addr, bool pinned);
 
 /* The handle registry: add (false when out of memory), whether ptr is a
 ** live handle of that kind, and remove (false when it was not one). */

@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy named_barriers fp8 large_tiles spaces hints coalesced function_pointers virtual_functions recursion; do
+for p in memory managed host_memory errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy named_barriers fp8 large_tiles spaces hints coalesced function_pointers virtual_functions recursion; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -141,7 +141,7 @@ e2e_run exec --gpu h200 "$X/errors.cu"
 expect_err "a fault is reported as a sanitizer would" "out-of-bounds global access of 4 bytes .* after the end of buffer 'cudaMalloc #1"
 expect_err "the fault names the kernel and thread" "by thread \(0,0,0\) of block \(0,0,0\)"
 expect_err "the fault leads with the CUDA line and its text" "tests/exec/errors.cu:8: __global__ void store\(int\* p, int i, int v\) \{ p\[i\] = v; \}$"
-expect_err "an unimplemented call is listed at exit" "called cudaMemPoolCreate, which gpusim does not implement \(1 call"
+expect_err "an unimplemented call is listed at exit" "called cudaIpcGetMemHandle, which gpusim does not implement \(1 call"
 expect_err "a bad copy says which range" "cudaMemcpy: source range .* is not inside one device allocation"
 # an untimed launch's fault names the saved PTX's line too (it named '?')
 e2e_run exec --gpu h200 --kernels '^none$' "$X/errors.cu"

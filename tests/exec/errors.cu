@@ -35,9 +35,8 @@ int main() {
   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
   EXPECT_ERR(cudaDeviceSynchronize(), cudaSuccess);
 
-  cudaMemPool_t pool;
-  cudaMemPoolProps props = {};
-  EXPECT_ERR(cudaMemPoolCreate(&pool, &props), cudaErrorNotSupported);
+  cudaIpcMemHandle_t handle;
+  EXPECT_ERR(cudaIpcGetMemHandle(&handle, d), cudaErrorNotSupported);
   cudaGetLastError();
 
   store<<<1, 1>>>(d, 5, 42);
