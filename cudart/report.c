@@ -111,6 +111,9 @@ static void report_text_all(FILE *out, const Runtime *rt, const KernelSummary *s
             fprintf(out, "  %s", kernel_title(k));
             if (sums[i].timed) fprintf(out, ": %s", sums[i].why);
             if (k->failed) fprintf(out, " (%u launch%s failed)", k->failed, k->failed == 1 ? "" : "es");
+            if (k->zero_copy)
+                fprintf(out, "; %u launch%s passed a pointer to pinned host memory, whose accesses are timed as device "
+                        "memory's (the link to the host is not modelled)", k->zero_copy, k->zero_copy == 1 ? "" : "es");
             fputc('\n', out);
         }
     }
@@ -170,7 +173,8 @@ static void report_json_all(FILE *out, const Runtime *rt, const KernelSummary *s
         json_dims(out, k->grid);
         fputs(", \"block\": ", out);
         json_dims(out, k->block);
-        fprintf(out, ", \"shapes_vary\": %s, \"registers\": %u", k->shapes_vary ? "true" : "false", k->regs);
+        fprintf(out, ", \"shapes_vary\": %s, \"registers\": %u, \"zero_copy_launches\": %u", k->shapes_vary ? "true" : "false",
+                k->regs, k->zero_copy);
         if (!s->timed) {
             fputs(", \"time_us\": null, \"mean_us\": null, \"why\": null, \"stats\": null}", out);
             continue;

@@ -84,6 +84,8 @@ typedef struct {
     uint32_t     launches, timed, failed;
     uint32_t     grid[3], block[3]; /* of the last launch                      */
     bool         shapes_vary;  /* not every launch had the same grid/block    */
+    uint32_t     zero_copy;    /* launches given a pointer to pinned host
+                                  memory, timed as if it were device memory */
     KernelStats *launch_st;    /* one per timed launch                         */
     uint32_t     launch_st_cap;
     uint64_t     untimed_cycles_estimate;
