@@ -514,6 +514,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
     case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
     case cudaDevAttrPageableMemoryAccess: case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *value = 0; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = 0; break; /* registered memory maps elsewhere */
     case cudaDevAttrHostNativeAtomicSupported: case cudaDevAttrDirectManagedMemAccessFromHost: *value = 0; break;
     case cudaDevAttrIntegrated: *value = 0; break;
     case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;

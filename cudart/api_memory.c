@@ -167,12 +167,14 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
     ENTER(rt);
     if (!pDevice || flags != 0) return api_leave(rt, cudaErrorInvalidValue);
     const RtMapping *m = rt_mapping_of(rt, pHost);
-    if (!m || !m->pinned) {
+    const RtHandle *reg = rt_handle_inside(rt, pHost, RT_HANDLE_REGISTERED);
+    if (m && m->pinned) *pDevice = pHost;
+    else if (reg && reg->device) *pDevice = (void *)(uintptr_t)(reg->device + ((uintptr_t)pHost - (uintptr_t)reg->ptr));
+    else {
         WHY(rt, "cudaHostGetDevicePointer(%p): not inside pinned host memory that kernels can use (cudaHostAlloc, "
-                "cudaMallocHost)", pHost);
+                "cudaMallocHost, cudaHostRegister)", pHost);
         return api_leave(rt, cudaErrorInvalidValue);
     }
-    *pDevice = pHost;
     return api_leave(rt, cudaSuccess);
 }
 
@@ -183,6 +185,8 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
     const RtMapping *m = rt_mapping_of(rt, pHost);
     if (m && m->pinned) *pFlags = m->flags;
     else if (rt_handle_inside(rt, pHost, RT_HANDLE_PINNED)) *pFlags = cudaHostAllocDefault;
+    else if (rt_handle_inside(rt, pHost, RT_HANDLE_REGISTERED))
+        *pFlags = rt_handle_inside(rt, pHost, RT_HANDLE_REGISTERED)->device ? cudaHostAllocMapped : cudaHostAllocDefault;
     else return api_leave(rt, cudaErrorInvalidValue);
     return api_leave(rt, cudaSuccess);
 }
@@ -403,8 +407,11 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
         attributes->type = cudaMemoryTypeDevice;
         attributes->devicePointer = (void *)ptr;
     } else if (rt_handle_inside(rt, ptr, RT_HANDLE_PINNED) || rt_handle_inside(rt, ptr, RT_HANDLE_REGISTERED)) {
-        attributes->type = cudaMemoryTypeHost; /* pinned where kernels cannot reach it: no device pointer */
+        attributes->type = cudaMemoryTypeHost;
         attributes->hostPointer = (void *)ptr;
+        const RtHandle *reg = rt_handle_inside(rt, ptr, RT_HANDLE_REGISTERED); /* mapped at an address of its own */
+        if (reg && reg->device)
+            attributes->devicePointer = (void *)(uintptr_t)(reg->device + ((uintptr_t)ptr - (uintptr_t)reg->ptr));
     } else {
         attributes->type = cudaMemoryTypeUnregistered;
         attributes->hostPointer = (void *)ptr;
@@ -514,9 +521,22 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
 
 /* Registered host memory is pinned host memory, as cudaMallocHost's: kept
 ** track of (so that registering twice, or unregistering what was not, is
-** CUDA's error), never freed by the runtime. Mapping it into the device's
-** space (cudaHostRegisterMapped, I/O memory) is not implemented. */
+** CUDA's error), never freed by the runtime. It is mapped for kernels where
+** the simulated space has room, at an address of its own (the program's
+** memory lies outside the space), which cudaHostGetDevicePointer gives:
+** cudaDevAttrCanUseHostPointerForRegisteredMem is 0. I/O memory
+** (cudaHostRegisterIoMemory) is not implemented. */
 static void not_ours(void *p) { (void)p; }
+
+static uint32_t map_registered(Runtime *rt, void *ptr, size_t size)
+{
+    uint64_t at = gmem_free_space(rt->gmem, size, GMEM_BASE);
+    if (at == UINT64_MAX) return 0;
+    char name[80];
+    snprintf(name, sizeof name, "registered host memory #%u (%zu bytes)", ++rt->allocations, size);
+    Diag d = { 0 };
+    return gmem_adopt_at(rt->gmem, (uint32_t)at, ptr, size, name, &d);
+}
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
@@ -524,18 +544,29 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
     if (!ptr || size == 0 || (flags & ~(unsigned)(cudaHostRegisterPortable | cudaHostRegisterMapped |
                                                    cudaHostRegisterIoMemory | cudaHostRegisterReadOnly)))
         return api_leave(rt, cudaErrorInvalidValue);
-    if (flags & (cudaHostRegisterMapped | cudaHostRegisterIoMemory)) {
-        rt_missing(rt, "cudaHostRegister with cudaHostRegisterMapped or cudaHostRegisterIoMemory (device access to host memory)");
+    if (flags & cudaHostRegisterIoMemory) {
+        rt_missing(rt, "cudaHostRegister with cudaHostRegisterIoMemory");
         return api_leave(rt, cudaErrorNotSupported);
     }
     if (rt_handle_live(rt, ptr, RT_HANDLE_REGISTERED)) return api_leave(rt, cudaErrorHostMemoryAlreadyRegistered);
-    if (!rt_handle_add_host(rt, ptr, RT_HANDLE_REGISTERED, size, not_ours)) return api_leave(rt, cudaErrorMemoryAllocation);
+    uint32_t device = map_registered(rt, ptr, size);
+    if (!device && (flags & cudaHostRegisterMapped)) {
+        WHY(rt, "cudaHostRegister of %zu bytes, mapped: no room in the simulated 32-bit space", size);
+        return api_leave(rt, cudaErrorMemoryAllocation);
+    }
+    if (!rt_handle_add_host(rt, ptr, RT_HANDLE_REGISTERED, size, not_ours)) {
+        if (device) gmem_free(rt->gmem, device);
+        return api_leave(rt, cudaErrorMemoryAllocation);
+    }
+    rt->handles[rt->nhandles - 1].device = device;
     return api_leave(rt, cudaSuccess);
 }
 
 cudaError_t cudaHostUnregister(void *ptr)
 {
     ENTER(rt);
+    const RtHandle *h = rt_handle_inside(rt, ptr, RT_HANDLE_REGISTERED);
+    if (h && h->ptr == ptr && h->device) gmem_free(rt->gmem, h->device);
     if (!rt_handle_remove(rt, ptr, RT_HANDLE_REGISTERED)) return api_leave(rt, cudaErrorHostMemoryNotRegistered);
     return api_leave(rt, cudaSuccess);
 }

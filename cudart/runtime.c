@@ -519,6 +519,10 @@ static bool passes_pinned(const Runtime *rt, const Kernel *k, const uint32_t *pa
         memcpy(&v, (const uint8_t *)params + k->params[i].offset, sizeof v);
         const RtMapping *m = v && v <= UINT32_MAX ? rt_mapping_of(rt, (const void *)(uintptr_t)v) : NULL;
         if (m && m->pinned) return true;
+        for (uint32_t j = 0; j < rt->nhandles; j++) { /* cudaHostRegister's, mapped at an address of their own */
+            const RtHandle *h = &rt->handles[j];
+            if (h->kind == RT_HANDLE_REGISTERED && h->device && v >= h->device && v - h->device < h->bytes) return true;
+        }
     }
     return false;
 }
@@ -635,7 +639,7 @@ bool rt_unmap_host(Runtime *rt, uint32_t addr, bool pinned)
 bool rt_handle_add_host(Runtime *rt, void *ptr, RtHandleKind kind, size_t bytes, void (*destroy)(void *ptr))
 {
     if (!grow_array((void **)&rt->handles, &rt->handles_cap, rt->nhandles + 1, sizeof *rt->handles)) return false;
-    rt->handles[rt->nhandles++] = (RtHandle){ ptr, kind, destroy, bytes };
+    rt->handles[rt->nhandles++] = (RtHandle){ ptr, kind, destroy, bytes, 0 };
     return true;
 }
 
@@ -644,13 +648,13 @@ bool rt_handle_add_owned(Runtime *rt, void *ptr, RtHandleKind kind, void (*destr
     return rt_handle_add_host(rt, ptr, kind, 0, destroy);
 }
 
-bool rt_handle_inside(const Runtime *rt, const void *p, RtHandleKind kind)
+const RtHandle *rt_handle_inside(const Runtime *rt, const void *p, RtHandleKind kind)
 {
     for (uint32_t i = 0; i < rt->nhandles; i++) {
         const RtHandle *h = &rt->handles[i];
-        if (h->kind == kind && (uintptr_t)p >= (uintptr_t)h->ptr && (uintptr_t)p - (uintptr_t)h->ptr < h->bytes) return true;
+        if (h->kind == kind && (uintptr_t)p >= (uintptr_t)h->ptr && (uintptr_t)p - (uintptr_t)h->ptr < h->bytes) return h;
     }
-    return false;
+    return NULL;
 }
 
 bool rt_handle_add(Runtime *rt, void *ptr, RtHandleKind kind) { return rt_handle_add_owned(rt, ptr, kind, NULL); }

@@ -124,6 +124,7 @@ typedef struct {
     RtHandleKind kind;
     void       (*destroy)(void *ptr); /* what cudaDeviceReset frees it with (NULL: free) */
     size_t       bytes;               /* host memory (pinned, registered): its size   */
+    uint32_t     device;              /* registered memory's simulated address (0: none) */
 } RtHandle;
 
 /* A memory pool (a cudaMemPool_t points at one): its attributes, and what
@@ -281,10 +282,10 @@ bool rt_unmap_host(Runtime *rt, uint32_t addr, bool pinned);
 bool rt_handle_add(Runtime *rt, void *ptr, RtHandleKind kind);
 /* ... one that cudaDeviceReset frees with destroy (it owns more than ptr). */
 bool rt_handle_add_owned(Runtime *rt, void *ptr, RtHandleKind kind, void (*destroy)(void *ptr));
-/* Host memory of `bytes` (pinned or registered), and whether p is inside
-** such memory of that kind. */
+/* Host memory of `bytes` (pinned or registered), and the one of that kind
+** p is inside (NULL: none). */
 bool rt_handle_add_host(Runtime *rt, void *ptr, RtHandleKind kind, size_t bytes, void (*destroy)(void *ptr));
-bool rt_handle_inside(const Runtime *rt, const void *p, RtHandleKind kind);
+const RtHandle *rt_handle_inside(const Runtime *rt, const void *p, RtHandleKind kind);
 bool rt_handle_live(const Runtime *rt, const void *ptr, RtHandleKind kind);
 bool rt_handle_remove(Runtime *rt, const void *ptr, RtHandleKind kind);
 

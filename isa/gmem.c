@@ -152,6 +152,11 @@ uint32_t gmem_adopt(GlobalMem *g, void *host, uint64_t bytes, const char *name, 
     return place_at(g, (uint32_t)a, bytes, host, name, d);
 }
 
+uint32_t gmem_adopt_at(GlobalMem *g, uint32_t addr, void *host, uint64_t bytes, const char *name, Diag *d)
+{
+    return place_at(g, addr, bytes, host, name, d);
+}
+
 uint64_t gmem_free_space(const GlobalMem *g, uint64_t bytes, uint64_t from)
 {
     uint64_t at = (from + GMEM_ALIGN - 1) / GMEM_ALIGN * GMEM_ALIGN;

@@ -38,6 +38,11 @@ uint32_t gmem_alloc_at(GlobalMem *g, uint32_t addr, uint64_t bytes, const char *
 ** with d filled. */
 uint32_t gmem_adopt(GlobalMem *g, void *host, uint64_t bytes, const char *name, Diag *d);
 
+/* The same at a simulated address of the caller's choosing, which need not
+** equal the host address (cudaHostRegister: the program's own memory,
+** wherever it lies, seen by kernels at addr). */
+uint32_t gmem_adopt_at(GlobalMem *g, uint32_t addr, void *host, uint64_t bytes, const char *name, Diag *d);
+
 /* The lowest aligned address at or above `from` where `bytes` fit with
 ** GMEM_GAP on both sides, or UINT64_MAX. */
 uint64_t gmem_free_space(const GlobalMem *g, uint64_t bytes, uint64_t from);

@@ -708,6 +708,32 @@ START_TEST(test_gmem_free_and_reuse)
 }
 END_TEST
 
+/* Memory the caller owns, seen at a simulated address of its choosing
+** (cudaHostRegister): reads and writes reach the caller's bytes, freeing the
+** buffer leaves them alone, and it keeps other buffers at their distance. */
+START_TEST(test_gmem_adopt_at)
+{
+    GlobalMem *g = gmem_create();
+    Diag d = { 0 };
+    uint32_t *mine = malloc(64 * sizeof *mine);
+    for (uint32_t i = 0; i < 64; i++) mine[i] = i;
+    uint32_t at = (uint32_t)gmem_free_space(g, 256, GMEM_BASE);
+    ck_assert_uint_eq(gmem_adopt_at(g, at, mine, 256, "registered", &d), at);
+    ck_assert_ptr_eq(gmem_translate(g, at + 40, 4), &mine[10]);
+    *(uint32_t *)gmem_translate(g, at + 4, 4) = 77;
+    ck_assert_uint_eq(mine[1], 77);
+    ck_assert(gmem_translate(g, at + 256, 4) == NULL); /* past its end */
+    ck_assert_uint_eq(gmem_adopt_at(g, at + 128, mine, 16, "overlapping", &d), 0);
+    ck_assert(strstr(d.message, "overlaps another buffer") != NULL);
+    uint32_t next = gmem_alloc(g, 16, "next", &d);
+    ck_assert_uint_ge(next, at + 256 + GMEM_GAP);
+    ck_assert(gmem_free(g, at));
+    ck_assert_uint_eq(mine[63], 63); /* not freed with the buffer */
+    gmem_destroy(g);
+    free(mine);
+}
+END_TEST
+
 START_TEST(test_bad_launch)
 {
     Program p;
@@ -734,6 +760,7 @@ static Suite *grid_suite(void)
     tcase_add_loop_test(core, test_divergence, 0, 2);
     tcase_add_test(core, test_grid_coordinates);
     tcase_add_test(core, test_gmem_free_and_reuse);
+    tcase_add_test(core, test_gmem_adopt_at);
     tcase_add_test(core, test_shared_memory_per_block);
     tcase_add_test(core, test_barrier_orders_warps);
     suite_add_tcase(s, core);

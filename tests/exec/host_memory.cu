@@ -38,6 +38,7 @@ static bool zero_copy() {
   CUDA_CHECK(cudaDeviceSynchronize());
   for (int i = 0; i < n; ++i) ok = ok && out[i] == (i - 500) * (i - 500);  // no copy back
   ok = check(ok, "a kernel's writes through the mapped pointer reach the host");
+  void* none_yet = nullptr;
   int* inside = nullptr;
   CUDA_CHECK(cudaHostGetDevicePointer(&inside, in + 10, 0));
   ok = check(ok && inside == d_in + 10, "a pointer inside the allocation maps to the same offset");
@@ -57,6 +58,27 @@ static bool zero_copy() {
   CUDA_CHECK(cudaDeviceSynchronize());
   for (int i = 0; i < 300; ++i) ok = ok && h[i] == 0.5f * i + 1.f;
   ok = check(ok, "a kernel uses cudaMallocHost's pointer");
+
+  // the program's own memory, registered and mapped: kernels see it at the address cudaHostGetDevicePointer gives
+  std::vector<int> mine(n);
+  for (int i = 0; i < n; ++i) mine[i] = i;
+  CUDA_CHECK(cudaHostRegister(mine.data(), n * sizeof(int), cudaHostRegisterMapped));
+  int* d_mine = nullptr;
+  CUDA_CHECK(cudaHostGetDevicePointer(&d_mine, mine.data(), 0));
+  square_into<<<(n + 127) / 128, 128>>>(d_mine, d_mine, n);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  for (int i = 0; i < n; ++i) ok = ok && mine[i] == i * i;
+  ok = check(ok, "a kernel reads and writes registered host memory");
+  int can_use_host_pointer = -1;
+  CUDA_CHECK(cudaDeviceGetAttribute(&can_use_host_pointer, cudaDevAttrCanUseHostPointerForRegisteredMem, 0));
+  CUDA_CHECK(cudaPointerGetAttributes(&attr, mine.data() + 3));
+  ok = check(ok && attr.type == cudaMemoryTypeHost && attr.devicePointer == d_mine + 3 &&
+                 (can_use_host_pointer == 1) == (d_mine == mine.data()),
+             "registered memory's attributes name its device pointer");
+  CUDA_CHECK(cudaHostUnregister(mine.data()));
+  ok = check(ok && cudaHostGetDevicePointer(&none_yet, mine.data(), 0) == cudaErrorInvalidValue,
+             "unregistered memory has no device pointer");
+  cudaGetLastError();
 
   // copies in and out of pinned memory, and the wrong free
   int* d;
