@@ -1,16 +1,159 @@
 /* cudart/api_device.c -- what the CUDA API says of the one simulated
-** device beyond its properties (cudart/api.c): its PCI address, its peers
-** (none: there is one device), the shared-memory bank size (fixed at four
-** bytes since sm_50, so setting it does nothing, as on such a GPU) and a
-** kernel's name. */
+** device: its properties and attributes (the preset's figures), its PCI
+** address, its peers (none: there is one device), the shared-memory bank
+** size (fixed at four bytes since sm_50, so setting it does nothing, as on
+** such a GPU) and a kernel's name. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cudart/api_int.h"
+#include "isa/grid.h"
 
 /* The device's PCI domain, bus and device numbers, as cudaGetDeviceProperties
 ** gives them (pciDomainID, pciBusID, pciDeviceID). */
 enum { PCI_DOMAIN = 0, PCI_BUS = 0, PCI_DEVICE = 0 };
+
+static void fill_props(const Runtime *rt, struct cudaDeviceProp *p)
+{
+    const GpuConfig *c = &rt->cfg;
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s (simulated by gpusim)", c->description[0] ? c->description : c->name);
+    p->totalGlobalMem = DEVICE_BYTES;
+    p->sharedMemPerBlock = c->shared_per_block;
+    p->regsPerBlock = (int)c->max_regs_per_block;
+    p->warpSize = 32;
+    p->memPitch = INT32_MAX;
+    p->maxThreadsPerBlock = (int)c->max_threads_per_block;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = GRID_MAX_BLOCK_DIM_XY;
+    p->maxThreadsDim[2] = GRID_MAX_BLOCK_DIM_Z;
+    p->maxGridSize[0] = GRID_MAX_GRID_DIM_X;
+    p->maxGridSize[1] = p->maxGridSize[2] = GRID_MAX_GRID_DIM_YZ;
+    p->totalConstMem = 65536;
+    p->major = (int)(c->compute_capability / 10);
+    p->minor = (int)(c->compute_capability % 10);
+    p->textureAlignment = 512;
+    p->texturePitchAlignment = 32;
+    p->multiProcessorCount = (int)c->sm_count;
+    p->canMapHostMemory = 1; /* pinned host memory is mapped (cudaHostAlloc) */
+    p->concurrentKernels = 0; /* launches run one after another */
+    p->asyncEngineCount = 0;
+    p->unifiedAddressing = 1;
+    p->l2CacheSize = (int)c->l2_size;
+    p->maxThreadsPerMultiProcessor = (int)c->sm_max_threads;
+    p->globalL1CacheSupported = p->localL1CacheSupported = 1;
+    p->sharedMemPerMultiprocessor = c->sm_shared_memory;
+    p->regsPerMultiprocessor = (int)c->sm_registers;
+    p->managedMemory = 1;
+    p->concurrentManagedAccess = 1; /* as on Linux; a launch is over when its call returns */
+    p->computePreemptionSupported = 0;
+    p->cooperativeLaunch = 1;
+    p->sharedMemPerBlockOptin = c->shared_per_block_optin;
+    p->maxBlocksPerMultiProcessor = (int)c->sm_max_blocks;
+    p->reservedSharedMemPerBlock = c->shared_reserved;
+    p->hostRegisterSupported = p->hostRegisterReadOnlySupported = 1;
+    p->memoryPoolsSupported = 1; /* cudaMallocAsync and cudaMemPool*, device memory */
+    p->deviceNumaId = p->hostNumaId = -1; /* no NUMA placement */
+}
+
+/* FP32 operations per FP64 one: the preset's pipe intervals (an H200 SM
+** does 128 FP32 and 64 FP64 FMAs a cycle: 2). */
+static int single_to_double_ratio(const GpuConfig *c)
+{
+    return c->fma_interval ? (int)(c->fp64_interval / c->fma_interval) : 0;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    ENTER(rt);
+    if (!prop) return api_leave(rt, cudaErrorInvalidValue);
+    if (device != 0) return api_leave(rt, cudaErrorInvalidDevice);
+    fill_props(rt, prop);
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    ENTER(rt);
+    if (!value) return api_leave(rt, cudaErrorInvalidValue);
+    if (device != 0) return api_leave(rt, cudaErrorInvalidDevice);
+    struct cudaDeviceProp p;
+    fill_props(rt, &p);
+    const GpuConfig *c = &rt->cfg;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
+    case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
+    case cudaDevAttrWarpSize: *value = 32; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = (int)(c->clock_mhz * 1000); break; /* kHz */
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = (int)p.reservedSharedMemPerBlock; break;
+    case cudaDevAttrUnifiedAddressing: *value = 1; break;
+    case cudaDevAttrCooperativeLaunch: *value = 1; break;
+    case cudaDevAttrConcurrentKernels: *value = 0; break;
+    case cudaDevAttrGlobalL1CacheSupported: *value = 1; break;
+    case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+    case cudaDevAttrPageableMemoryAccess: case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *value = 0; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = 0; break; /* registered memory maps elsewhere */
+    case cudaDevAttrHostNativeAtomicSupported: case cudaDevAttrDirectManagedMemAccessFromHost: *value = 0; break;
+    case cudaDevAttrIntegrated: *value = 0; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case cudaDevAttrAsyncEngineCount: *value = 0; break;
+    case cudaDevAttrEccEnabled: *value = 0; break;
+    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *value = 0; break;
+    case cudaDevAttrGpuPciDeviceId: case cudaDevAttrGpuPciSubsystemId: *value = 0; break;
+    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break; /* any process may use it */
+    case cudaDevAttrKernelExecTimeout: *value = 0; break;                  /* no display watchdog */
+    case cudaDevAttrTccDriver: case cudaDevAttrIsMultiGpuBoard: case cudaDevAttrMultiGpuBoardGroupID: *value = 0; break;
+    case cudaDevAttrMaxPitch: *value = (int)p.memPitch; break;
+    case cudaDevAttrTextureAlignment: *value = (int)p.textureAlignment; break;
+    case cudaDevAttrTexturePitchAlignment: *value = (int)p.texturePitchAlignment; break;
+    case cudaDevAttrGpuOverlap: *value = p.asyncEngineCount > 0; break; /* no copy engine */
+    case cudaDevAttrMemoryClockRate: case cudaDevAttrGlobalMemoryBusWidth: *value = 0; break; /* no knob: as the properties */
+    case cudaDevAttrStreamPrioritiesSupported: *value = 0; break; /* one level (cudaDeviceGetStreamPriorityRange) */
+    case cudaDevAttrComputePreemptionSupported: *value = p.computePreemptionSupported; break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: *value = single_to_double_ratio(c); break;
+    case cudaDevAttrHostRegisterSupported: *value = p.hostRegisterSupported; break;
+    case cudaDevAttrHostRegisterReadOnlySupported: *value = p.hostRegisterReadOnlySupported; break;
+    case cudaDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; break;
+    case cudaDevAttrMemoryPoolSupportedHandleTypes: *value = 0; break; /* no shareable handles */
+    /* not modelled, so not offered: L2 persistence windows, clusters of
+    ** more than one block, IPC, RDMA, external semaphores, sparse and
+    ** deferred arrays, MPS, NUMA placement */
+    case cudaDevAttrMaxPersistingL2CacheSize: case cudaDevAttrMaxAccessPolicyWindowSize: *value = 0; break;
+    case cudaDevAttrClusterLaunch: case cudaDevAttrIpcEventSupport: case cudaDevAttrGPUDirectRDMASupported: *value = 0; break;
+    case cudaDevAttrGPUDirectRDMAFlushWritesOptions: case cudaDevAttrGPUDirectRDMAWritesOrdering: *value = 0; break;
+    case cudaDevAttrCanFlushRemoteWrites: case cudaDevAttrTimelineSemaphoreInteropSupported: *value = 0; break;
+    case cudaDevAttrSparseCudaArraySupported: case cudaDevAttrDeferredMappingCudaArraySupported: *value = 0; break;
+    case cudaDevAttrMpsEnabled: case cudaDevAttrNumaConfig: *value = 0; break;
+    case cudaDevAttrNumaId: case cudaDevAttrHostNumaId: *value = -1; break;
+    case cudaDevAttrHostMemoryPoolsSupported: case cudaDevAttrHostNumaMemoryPoolsSupported: *value = 0; break;
+    case cudaDevAttrHostNumaMultinodeIpcSupported: case cudaDevAttrOnlyPartialHostNativeAtomicSupported: *value = 0; break;
+    case cudaDevAttrD3D12CigSupported: case cudaDevAttrVulkanCigSupported: *value = 0; break;
+    default:
+        if ((int)attr <= 0 || attr >= cudaDevAttrMax) return api_leave(rt, cudaErrorInvalidValue); /* not one */
+        rt_missing(rt, "cudaDeviceGetAttribute (an attribute the simulated machine has no figure for)");
+        return api_leave(rt, cudaErrorNotSupported);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
 
 cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 {

@@ -2,8 +2,8 @@
 // kernels reading and writing pinned host memory through the pointer
 // cudaHostGetDevicePointer gives (cudaHostAllocMapped) and through
 // cudaMallocHost's own pointer (unified addressing); the flags, attributes and
-// errors of such memory; the properties a program checks before using mapped
-// or managed memory; cudaStreamAttachMemAsync; memory pools and their
+// errors of such memory; the properties and attributes a program checks
+// before it starts or uses mapped or managed memory; cudaStreamAttachMemAsync; memory pools and their
 // figures; the PCI bus id both ways; peers (there are none); the shared-memory
 // bank size; a kernel's name.
 #include <cstdint>
@@ -112,9 +112,22 @@ static bool properties() {
   CUDA_CHECK(cudaDeviceGetAttribute(&managed, cudaDevAttrManagedMemory, 0));
   CUDA_CHECK(cudaDeviceGetAttribute(&map, cudaDevAttrCanMapHostMemory, 0));
   CUDA_CHECK(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, 0));
-  return check(p.canMapHostMemory == 1 && p.managedMemory == 1 && p.unifiedAddressing == 1 && managed == 1 &&
-                   map == 1 && concurrent == p.concurrentManagedAccess,
-               "the device says it maps host memory and has managed memory");
+  bool ok = check(p.canMapHostMemory == 1 && p.managedMemory == 1 && p.unifiedAddressing == 1 && managed == 1 &&
+                      map == 1 && concurrent == p.concurrentManagedAccess,
+                  "the device says it maps host memory and has managed memory");
+  // what cuda-samples' helper_cuda.h (findCudaDevice) and deviceQuery ask, each call checked
+  int mode = -1, timeout = -1, pools = -1, reg = -1, ratio = -1, prio = -1;
+  CUDA_CHECK(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&timeout, cudaDevAttrKernelExecTimeout, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&reg, cudaDevAttrHostRegisterSupported, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&ratio, cudaDevAttrSingleToDoublePrecisionPerfRatio, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&prio, cudaDevAttrStreamPrioritiesSupported, 0));
+  int least = -1, greatest = -1;
+  CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  return check(ok && mode == cudaComputeModeDefault && timeout == 0 && pools == 1 && pools == p.memoryPoolsSupported &&
+                   reg == 1 && ratio == 2 && prio == (least != greatest),
+               "the attributes programs check before they start");  // an H200 does 2 FP32 operations per FP64 one
 }
 
 static bool attach() {
