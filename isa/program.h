@@ -124,7 +124,12 @@ enum {
     INSTR_PARAM_SRC_MASK  = 7u << 3,
     /* PTX: the decoder set slots, lunit and llat itself (slots 0: a free
     ** instruction, whose unit fields are UNIT_ALU, 0, like unset ones) */
-    INSTR_COSTED = 1u << 6
+    INSTR_COSTED = 1u << 6,
+    /* PTX: a global load that L1 does not serve (ld .cg, .cv, .volatile,
+    ** .relaxed/.acquire at .gpu or .sys scope): it goes to L2, as SASS's
+    ** LDG.E.STRONG.GPU/.SYS and the .cg form do, neither hitting nor
+    ** filling L1 */
+    INSTR_L2_ONLY = 1u << 7
 };
 
 /* Rounding of a cvt (PTX): to f32 (.rn .rz .rm .rp) or to an integral

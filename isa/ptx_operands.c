@@ -417,6 +417,10 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
             if (n == 14 && memcmp(w, "L2::cache_hint", 14) == 0) m->cache_hint = true;
             if (n == 15 && !memcmp(w, "shared::cluster", 15) && !strcmp(head, "isspacep")) ok = set_once(&m->space, SPACE_SHARED);
             if (n == 2 && memcmp(w, "nc", 2) == 0) m->nc = true;
+            if ((n == 2 && (!memcmp(w, "cg", 2) || !memcmp(w, "cv", 2))) || (n == 8 && !memcmp(w, "volatile", 8)))
+                m->l2_only = true;
+            if ((n == 7 && !memcmp(w, "relaxed", 7)) || (n == 7 && !memcmp(w, "acquire", 7))) m->strong = true;
+            if (n == 3 && (!memcmp(w, "gpu", 3) || !memcmp(w, "sys", 3))) m->wide_scope = true;
         } else if ((n == 2 && memcmp(w, "gl", 2) == 0) && strcmp(head, "membar") == 0) {
         } else if (strcmp(head, "fence") == 0 || strcmp(head, "membar") == 0) {
         } else {
@@ -433,5 +437,6 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
                       : m->approx && m->full ? ".approx and .full" : m->approx && m->rnd != RND_NONE ? ".approx and a rounding mode"
                       : NULL;
     if (clash) return ptx_fail(P, t, "'%s' has both %s; they contradict each other", ptx_quote(t, q, sizeof q), clash);
+    m->l2_only |= m->strong && m->wide_scope;
     return true;
 }

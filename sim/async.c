@@ -13,8 +13,8 @@
 ** counts the arrival itself at issue, so a waiter may see the phase over
 ** before the data is there; the predicate's ready cycle is what holds it.
 ** A bulk copy (cp.async.bulk, the TMA's global-to-shared copy) is timed
-** apart from the LSU: 512-byte pieces, one a cycle, each through L1, L2 and
-** DRAM as a load, its barrier's waiters waiting for the last [ASSUME: the
+** apart from the LSU: 512-byte pieces, one a cycle, each through L2 and
+** DRAM as a load that skips L1, its barrier's waiters waiting for the last [ASSUME: the
 ** TMA's rate is not probed]. Kernels with these instructions run on one
 ** host thread (sim/par.c), so every ready cycle here is known at issue. */
 #include "sim/gpu_int.h"
@@ -86,7 +86,7 @@ uint64_t async_bulk_load(Gpu *g, uint32_t s, const ExecOut *out)
             n->requests++;
             n->sectors += cr.sectors;
             n->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
-            ready = later(ready, memsys_load(g->mem, s, start, &cr));
+            ready = later(ready, memsys_load(g->mem, s, start, &cr, true)); /* the TMA reads L2, not L1 */
         }
     }
     return ready;

@@ -167,6 +167,7 @@ typedef struct {
     uint32_t       id, slot;     /* the issuing scheduler and warp             */
     uint8_t        kind;         /* AccessKind                                 */
     bool           fadd;
+    bool           l2_only;      /* a load L1 does not serve (memsys_load)    */
     uint32_t       pc, mask;
     CoalesceResult cr;
     uint8_t       *ptr[WARP_SIZE];     /* ExecOut.ptr: the lanes' bytes         */
@@ -385,7 +386,7 @@ bool par_run(Gpu *g, uint32_t n);
 /* During a round: SM s's global access (issue_global), its freed block
 ** slot b (blocks_warp_exited), and a mark before its first issue of a cycle. */
 void par_record_global(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out, uint8_t kind, uint64_t start,
-                       const CoalesceResult *cr, bool fadd);
+                       const CoalesceResult *cr, bool fadd, bool l2_only);
 void par_record_free(Gpu *g, uint32_t s, uint32_t b);
 void par_mark(Gpu *g, Sm *sm);
 /* During a round: warp `slot` of SM s has free PTX instructions waiting

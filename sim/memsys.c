@@ -349,15 +349,15 @@ static uint64_t fetch_below_l1(MemSys *m, uint32_t sm, uint64_t start, uint64_t 
     return done;
 }
 
-uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r)
+uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, bool l2_only)
 {
     uint64_t done = start;
     Draws dr = 0;
     bool drawn = false; /* one for the whole request, drawn at its first miss */
     for (uint32_t i = 0; i < r->nlines; i++) {
         uint8_t want = r->sector_mask[i];
-        uint8_t hit = cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ, NULL); /* L1 is never dirty */
-        uint64_t *ready = cache_ready_slot(m->l1[sm]); /* the line's fill, if it is on its way */
+        uint8_t hit = l2_only ? 0 : cache_access(m->l1[sm], r->line_addr[i], want, CACHE_READ, NULL); /* L1 is never dirty */
+        uint64_t *ready = l2_only ? NULL : cache_ready_slot(m->l1[sm]); /* the line's fill, if it is on its way */
         uint64_t t = hit ? start + m->lat_l1_hit : start;
         if (hit && ready && *ready > t) t = *ready;
         if (want & ~hit) {

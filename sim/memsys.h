@@ -45,8 +45,10 @@ void memsys_destroy(MemSys *m);
 bool memsys_next_launch(MemSys *m, const GpuConfig *c, uint32_t nsm, uint64_t l1_bytes, uint64_t prev_end, Diag *d);
 
 /* A warp's global load on SM `sm`, entering L1 at cycle `start`.
-** Returns the cycle the last sector is back (when its register is ready). */
-uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r);
+** Returns the cycle the last sector is back (when its register is ready).
+** l2_only: L1 neither serves nor keeps it (ld.global.cg, a strong load of
+** gpu scope, cp.async.cg, the TMA's reads): every sector goes to L2. */
+uint64_t memsys_load(MemSys *m, uint32_t sm, uint64_t start, const CoalesceResult *r, bool l2_only);
 
 /* A warp's global store (r coalesced as COALESCE_STORE): no one waits for
 ** it, but it takes L2 and, later, DRAM bandwidth. A sector it writes only

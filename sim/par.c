@@ -104,7 +104,7 @@ struct Par {
 /* ------------------------------------------------------------ recording */
 
 void par_record_global(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out, uint8_t kind, uint64_t start,
-                       const CoalesceResult *cr, bool fadd)
+                       const CoalesceResult *cr, bool fadd, bool l2_only)
 {
     Sm *sm = &g->sms[s];
     if (!grow_array((void **)&sm->par.recs, &sm->par.rec_cap, sm->par.nrec + 1, sizeof *sm->par.recs)) {
@@ -118,6 +118,7 @@ void par_record_global(Gpu *g, uint32_t s, uint32_t slot, const ExecOut *out, ui
     e->slot = slot;
     e->kind = kind;
     e->fadd = fadd;
+    e->l2_only = l2_only;
     e->pc = out->pc;
     e->mask = out->exec_mask;
     e->cr = *cr;
@@ -187,7 +188,7 @@ static uint64_t time_global(Par *P, uint32_t s, const ParRec *e)
         memsys_store(m, s, e->start, &e->cr);
         return 0;
     }
-    return e->kind == ACCESS_LOAD ? memsys_load(m, s, e->start, &e->cr) : memsys_atomic(m, s, e->start, &e->cr, e->fadd);
+    return e->kind == ACCESS_LOAD ? memsys_load(m, s, e->start, &e->cr, e->l2_only) : memsys_atomic(m, s, e->start, &e->cr, e->fadd);
 }
 
 static void apply_free(Par *P, uint32_t s, const ParFree *e)

@@ -356,6 +356,13 @@ static inline uint8_t eligible_stall(const Scheduler *q, uint32_t unit, uint32_t
 
 /* ----------------------------------------------------------------- issue */
 
+/* A load L1 neither serves nor keeps: ld.global.cg and strong gpu-scope
+** loads (INSTR_L2_ONLY), cp.async.cg (Instr.mod 1). */
+static inline bool l2_only(const Instr *in)
+{
+    return (in->iflags & INSTR_L2_ONLY) || (in->op == OP_CP_ASYNC && in->mod == 1);
+}
+
 static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint8_t *wait)
 {
     Sm *sm = &g->sms[s];
@@ -382,13 +389,13 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     n->ideal_sectors += (cr.bytes_requested + SECTOR_BYTES - 1) / SECTOR_BYTES;
     if (g->defer) { /* several threads: done at the round's end, in order (sim/par.c) */
         par_record_global(g, s, slot, out, (uint8_t)kind, start, &cr,
-                          OP_INFO[in->op].type == TYPE_F32 && in->mod == ATOM_ADD);
+                          OP_INFO[in->op].type == TYPE_F32 && in->mod == ATOM_ADD, l2_only(in));
         return kind == ACCESS_STORE ? g->now + 1 : NEVER;
     }
     MemSectorCounts before = { 0 };
     if (g->pcs) memsys_sector_counts(g->mem, s, &before);
     uint64_t ready = g->now + 1;
-    if (kind == ACCESS_LOAD) ready = memsys_load(g->mem, s, start, &cr);
+    if (kind == ACCESS_LOAD) ready = memsys_load(g->mem, s, start, &cr, l2_only(in));
     else if (kind == ACCESS_STORE) memsys_store(g->mem, s, start, &cr);
     else ready = memsys_atomic(g->mem, s, start, &cr, OP_INFO[in->op].type == TYPE_F32 && in->mod == ATOM_ADD);
     if (g->pcs) { /* this request's share of every counter above */

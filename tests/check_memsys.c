@@ -231,7 +231,7 @@ START_TEST(test_l2_read_write_paths)
         for (uint32_t l = 0; l < 32; l++) a[l] = ((uint64_t)w * 32 + l) * 128;
         CoalesceResult r;
         coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
-        uint64_t back = memsys_load(m, w % c.sm_count, t, &r);
+        uint64_t back = memsys_load(m, w % c.sm_count, t, &r, false);
         if (back > done) done = back;
     }
     double rate = warps / c.l2_load_requests_per_clk;
@@ -263,7 +263,7 @@ static double second_pass_from_dram(uint32_t parts, uint32_t mb, bool one_sm, bo
             for (uint32_t l = 0; l < 32; l++) a[l] = i * 128 + 4 * l;
             CoalesceResult r;
             coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
-            memsys_load(m, one_sm ? 0 : (uint32_t)(i % c.sm_count), (uint64_t)pass * lines + k, &r);
+            memsys_load(m, one_sm ? 0 : (uint32_t)(i % c.sm_count), (uint64_t)pass * lines + k, &r, false);
         }
     }
     memsys_stats(m, &after);
@@ -330,7 +330,7 @@ START_TEST(test_l2_far_hit_latency)
             CoalesceResult r;
             coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
             t += 10000; /* nothing queued from the last one */
-            uint64_t back = memsys_load(m, pass == 0 ? 0 : 2, t, &r);
+            uint64_t back = memsys_load(m, pass == 0 ? 0 : 2, t, &r, false);
             if (pass == 0) continue;
             uint64_t took = back - t, hit = c.lat_l2_hit, far_hit = hit + c.lat_l2_far;
             if (took >= hit && took <= hit + 2) near++; /* + the sector's transfer */
@@ -356,12 +356,37 @@ START_TEST(test_l1_hit_on_a_line_in_flight)
     for (uint32_t l = 0; l < 32; l++) a[l] = 1u << 20 | 4 * l;
     CoalesceResult r;
     coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
-    uint64_t first = memsys_load(m, 0, 1000, &r);
+    uint64_t first = memsys_load(m, 0, 1000, &r, false);
     ck_assert_uint_gt(first, 1000 + c.lat_l2_hit); /* a miss, from DRAM */
-    uint64_t second = memsys_load(m, 0, 1001, &r);
+    uint64_t second = memsys_load(m, 0, 1001, &r, false);
     ck_assert_uint_eq(second, first);
-    uint64_t later = first + 1000, third = memsys_load(m, 0, later, &r);
+    uint64_t later = first + 1000, third = memsys_load(m, 0, later, &r, false);
     ck_assert_uint_eq(third, later + c.lat_l1_hit);
+    memsys_destroy(m);
+}
+END_TEST
+
+/* A load L1 does not serve (ld.global.cg, a strong gpu-scope load):
+** after the line is in L1 and L2, an l2_only load of it costs an L2 hit,
+** not lat.l1_hit, and does not fill L1: a line only such loads read is not
+** there for an ordinary load afterwards (it misses L1, hits L2). */
+START_TEST(test_l2_only_load_skips_l1)
+{
+    GpuConfig c;
+    MemSys *m = make(&c, "h200");
+    uint64_t a[32], b[32];
+    for (uint32_t l = 0; l < 32; l++) a[l] = 1u << 20 | 4 * l, b[l] = 2u << 20 | 4 * l;
+    CoalesceResult ra, rb;
+    coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &ra);
+    coalesce_analyze(b, ALL, 4, COALESCE_LOAD, &rb);
+    uint64_t t = memsys_load(m, 0, 1000, &ra, false) + 1000; /* a in L1 and L2 */
+    ck_assert_uint_eq(memsys_load(m, 0, t, &ra, false), t + c.lat_l1_hit);
+    uint64_t cg = memsys_load(m, 0, t, &ra, true);
+    ck_assert_uint_ge(cg, t + c.lat_l2_hit);
+    t = memsys_load(m, 0, cg, &rb, true) + 1000; /* b in L2 only */
+    uint64_t after = memsys_load(m, 0, t, &rb, false);
+    ck_assert_uint_ge(after, t + c.lat_l2_hit);
+    ck_assert_uint_lt(after, t + c.lat_l2_hit + c.lat_dram);
     memsys_destroy(m);
 }
 END_TEST
@@ -383,7 +408,7 @@ static uint64_t lines_from_dram(uint32_t inflight)
         for (uint32_t l = 0; l < 32; l++) a[l] = (1u << 24) + i * 4096 + 4 * l;
         CoalesceResult r;
         coalesce_analyze(a, ALL, 4, COALESCE_LOAD, &r);
-        uint64_t back = memsys_load(m, 0, 0, &r);
+        uint64_t back = memsys_load(m, 0, 0, &r, false);
         if (back > last) last = back;
     }
     memsys_destroy(m);
@@ -417,6 +442,7 @@ int main(void)
     tcase_add_test(core, test_l2_partitions_second_pass);
     tcase_add_test(core, test_l2_far_hit_latency);
     tcase_add_test(core, test_l1_hit_on_a_line_in_flight);
+    tcase_add_test(core, test_l2_only_load_skips_l1);
     tcase_add_test(core, test_miss_registers_bound_sectors_in_flight);
     tcase_set_timeout(core, 60); /* two sweeps over 40 and 80 MB: ~2 M loads */
     suite_add_tcase(s, core);
