@@ -20,6 +20,8 @@ void disasm_mnemonic(const Instr *in, char *buf, size_t cap)
         if (info->type == TYPE_F16)
             snprintf(half, sizeof half, "%s.%s%s", in->mod == ATOM_CAS ? "" : ".noftz", type, in->sub == 2 ? "x2" : "");
         snprintf(buf, cap, "%.*s.%s%s", (int)(dot - mn), mn, ATOM_NAMES[in->mod], info->type == TYPE_F16 ? half : dot);
+    } else if (in->op == OP_MBAR_TEST) { /* sub: bit 0 .parity, bit 1 try_wait */
+        snprintf(buf, cap, "mbarrier.%s%s", in->sub & 2 ? "try_wait" : "test_wait", in->sub & 1 ? ".parity" : "");
     } else if (in->op == OP_BAR_RED) { /* its reduction and type */
         snprintf(buf, cap, "%s.%s", mn, in->mod == 0 ? "popc.u32" : in->mod == 1 ? "and.pred" : "or.pred");
     } else if (info->mods & OPM_SHFL) {

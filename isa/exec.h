@@ -302,6 +302,9 @@ bool exec_mem_at(const ExecBlock *b, const WarpExec *w, const Operand *o, int32_
 /* (isa/exec_async.c) cp.async's copy, cp.async.mbarrier.arrive and the
 ** mbarrier rows, for the lanes in m. */
 bool exec_async(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
+/* The phase parity (0 or 1) of the mbarrier at shared offset `at` of block
+** b, or -1 when no 8 bytes of the block's shared memory are there. */
+int exec_mbar_phase(const ExecBlock *b, uint64_t at);
 /* (isa/exec_heap.c) malloc and free for the lanes in m, in lane order. */
 bool exec_heap(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
 /* (isa/exec_ptx.c) old + v for `elems` (1 or 2) halves of type t (.f16 or

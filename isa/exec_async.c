@@ -136,6 +136,14 @@ static bool mbarrier(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t 
     return true;
 }
 
+int exec_mbar_phase(const ExecBlock *b, uint64_t at)
+{
+    if (at + 8 > b->smem_size) return -1;
+    uint64_t v;
+    memcpy(&v, b->smem + at, 8);
+    return (v & MBAR_PHASE) != 0;
+}
+
 /* cp.async for the lanes in m: each copies src-size bytes from global
 ** memory and zeros the rest of cp-size into shared memory. out->addr is left
 ** holding the global addresses for the timing model (a lane that reads

@@ -161,7 +161,8 @@ bool ptx_decode_ldst(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
                        : space == SPACE_LOCAL  ? (store ? OP_ST_LOCAL : OP_LD_LOCAL)
                                                : (store ? OP_ST_GENERIC : OP_LD_GENERIC));
     in->vec = (uint8_t)(m->vec * words);
-    if (!store && m->l2_only && m->space != MODS_CONST && (space == SPACE_GLOBAL || space == SPACE_GENERIC))
+    bool l2_only = m->l2_only || (m->strong && m->wide_scope);
+    if (!store && l2_only && m->space != MODS_CONST && (space == SPACE_GLOBAL || space == SPACE_GENERIC))
         in->iflags |= INSTR_L2_ONLY;
     if (!ptx_mem_operand(P, addr, space, in)) return false;
     /* the values: one register, or a vector of them */

@@ -296,10 +296,10 @@ typedef struct {
     bool      sat, ftz, approx, full, wide, lo, hi, uni, sync, nc, to, l, r, wrap, clamp, aligned, f16, nan, shiftamt, any, all, cc, red, popc;
     bool      i16x2, relu, accumulate; /* .u16x2/.s16x2 (types[]: the element), .relu, a video op's .add */
     bool      satfinite;
-    /* a load L1 does not serve: .cg or .cv, .volatile, or a strong one
-    ** (.relaxed, .acquire) of gpu or system scope (L1 is not coherent) */
-    bool      l2_only;
-    bool      strong, wide_scope; /* .relaxed/.acquire; .gpu/.sys: l2_only's parts */
+    /* a load L1 does not serve: .cg or .cv, .volatile (l2_only), or a
+    ** strong one (.relaxed, .acquire) of gpu or system scope (.gpu, .sys):
+    ** L1 is not coherent between SMs */
+    bool      l2_only, strong, wide_scope;
     bool      cache_hint; /* .L2::cache_hint: a policy operand follows the others */
     int       f8;         /* .e4m3x2 (1) or .e5m2x2 (2): a pair of 8-bit floats,
                              types[] holding TYPE_B16 where it stands; 0: none */

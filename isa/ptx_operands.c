@@ -291,6 +291,17 @@ static int name_in(const char *const *names, int n, const char *s, size_t len)
     return -1;
 }
 
+/* What a load's cache operator, ordering and scope say of its path: .nc,
+** and the parts of Mods.l2_only. */
+static void memory_mod(const char *w, size_t n, Mods *m)
+{
+    if (n == 2 && memcmp(w, "nc", 2) == 0) m->nc = true;
+    if ((n == 2 && (!memcmp(w, "cg", 2) || !memcmp(w, "cv", 2))) || (n == 8 && !memcmp(w, "volatile", 8)))
+        m->l2_only = true;
+    if (n == 7 && (!memcmp(w, "relaxed", 7) || !memcmp(w, "acquire", 7))) m->strong = true;
+    if (n == 3 && (!memcmp(w, "gpu", 3) || !memcmp(w, "sys", 3))) m->wide_scope = true;
+}
+
 /* Records a modifier of a kind that an instruction names once (the slot
 ** starts at -1); false when the kind was already given. */
 static bool set_once(int *slot, int value)
@@ -416,11 +427,7 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
         else if (name_in(IGNORED, 21, w, n) >= 0 || memchr(w, ':', n)) { /* ordering, scope, cache hints */
             if (n == 14 && memcmp(w, "L2::cache_hint", 14) == 0) m->cache_hint = true;
             if (n == 15 && !memcmp(w, "shared::cluster", 15) && !strcmp(head, "isspacep")) ok = set_once(&m->space, SPACE_SHARED);
-            if (n == 2 && memcmp(w, "nc", 2) == 0) m->nc = true;
-            if ((n == 2 && (!memcmp(w, "cg", 2) || !memcmp(w, "cv", 2))) || (n == 8 && !memcmp(w, "volatile", 8)))
-                m->l2_only = true;
-            if ((n == 7 && !memcmp(w, "relaxed", 7)) || (n == 7 && !memcmp(w, "acquire", 7))) m->strong = true;
-            if (n == 3 && (!memcmp(w, "gpu", 3) || !memcmp(w, "sys", 3))) m->wide_scope = true;
+            memory_mod(w, n, m);
         } else if ((n == 2 && memcmp(w, "gl", 2) == 0) && strcmp(head, "membar") == 0) {
         } else if (strcmp(head, "fence") == 0 || strcmp(head, "membar") == 0) {
         } else {
@@ -437,6 +444,5 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
                       : m->approx && m->full ? ".approx and .full" : m->approx && m->rnd != RND_NONE ? ".approx and a rounding mode"
                       : NULL;
     if (clash) return ptx_fail(P, t, "'%s' has both %s; they contradict each other", ptx_quote(t, q, sizeof q), clash);
-    m->l2_only |= m->strong && m->wide_scope;
     return true;
 }

@@ -31,7 +31,11 @@ void async_block_start(Gpu *g, Sm *sm, uint32_t b)
     BlockSlot *bs = &sm->blocks[b];
     bs->nmbar = 0;
     bs->mbar_rest = 0;
-    for (uint32_t i = 0; i < g->warps_per_block; i++) memset(&sm->warps[b * g->warps_per_block + i].async, 0, sizeof(AsyncGroups));
+    for (uint32_t i = 0; i < g->warps_per_block; i++) {
+        Warp *w = &sm->warps[b * g->warps_per_block + i];
+        memset(&w->async, 0, sizeof(AsyncGroups));
+        w->mbar_wait = 0;
+    }
 }
 
 /* The barrier's record of tracked copies, made when `make`; NULL: none. */
@@ -92,6 +96,54 @@ uint64_t async_bulk_load(Gpu *g, uint32_t s, const ExecOut *out)
     return ready;
 }
 
+/* A try_wait that found its phase not over for any of its lanes, all on
+** one barrier: the warp is suspended until that phase ends (the PTX
+** manual's "potentially blocking" wait) instead of spinning through its
+** loop. The hardware's time limit is not modelled: a phase that never ends
+** is a deadlock (blocks_stuck). Lanes on different barriers spin. */
+static void suspend(Gpu *g, Sm *sm, Warp *w, const ExecOut *out)
+{
+    if (!out->exec_mask) return;
+    uint64_t at = out->addr[__builtin_ctz(out->exec_mask)];
+    for (uint32_t m = out->exec_mask; m; m &= m - 1)
+        if (out->addr[__builtin_ctz(m)] != at) return;
+    int phase = exec_mbar_phase(&sm->blocks[w->block].eb, at);
+    if (phase < 0) return;
+    (void)g;
+    w->mbar_wait = (uint32_t)at + 1;
+    w->mbar_phase = (int8_t)phase;
+    w->mbar_pc = out->pc;
+}
+
+/* Wakes the warps of block slot b suspended on the barrier at shared offset
+** `at` whose phase has ended since: each issues again from the next cycle
+** (the loop around its try_wait, which now finds the phase over). */
+static void wake(Gpu *g, uint32_t s, uint32_t b, uint64_t at)
+{
+    Sm *sm = &g->sms[s];
+    int phase = exec_mbar_phase(&sm->blocks[b].eb, at);
+    for (uint32_t i = 0; i < g->warps_per_block; i++) {
+        uint32_t slot = b * g->warps_per_block + i;
+        Warp *w = &sm->warps[slot];
+        if (w->mbar_wait != (uint32_t)at + 1 || w->mbar_phase == phase) continue;
+        w->mbar_wait = 0;
+        if (w->next_issue < g->now + 1) w->next_issue = g->now + 1;
+        w->next_reason = STALL_SLEEPING;
+        sched_wait(g, s, slot);
+    }
+}
+
+/* After an instruction that may end the phase of its lanes' barriers. */
+static void wake_lanes(Gpu *g, uint32_t s, uint32_t b, const ExecOut *out)
+{
+    uint64_t last = UINT64_MAX;
+    for (uint32_t m = out->exec_mask; m; m &= m - 1) {
+        uint64_t at = out->addr[__builtin_ctz(m)];
+        if (at != last) wake(g, s, b, at);
+        last = at;
+    }
+}
+
 uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint64_t ready)
 {
     Sm *sm = &g->sms[s];
@@ -139,6 +191,7 @@ uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const 
     }
     case OP_MBAR_TEST: {
         uint32_t over = w->ex.pred[in->dst[0].index] & out->exec_mask;
+        if (!over && (in->sub & 2)) suspend(g, sm, w, out);
         for (uint32_t l = 0; over; l++, over >>= 1) {
             if (!(over & 1)) continue;
             const uint64_t *done = mbar_done(bs, (uint32_t)out->addr[l], false);
@@ -146,7 +199,12 @@ uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const 
         }
         break;
     }
+    case OP_MBAR_ARRIVE: case OP_MBAR_TX: case OP_MBAR_INVAL: wake_lanes(g, s, w->block, out); break;
     default: break;
     }
+    if (in->op == OP_CP_ASYNC_MBAR) wake_lanes(g, s, w->block, out);
+    if (in->op == OP_CP_ASYNC_BULK) /* its bytes complete on each lane's barrier at issue */
+        for (uint32_t l = 0; l < WARP_SIZE; l++)
+            if (out->async_reads >> l & 1) wake(g, s, w->block, out->data[1][l]);
     return ready;
 }

@@ -205,6 +205,9 @@ void blocks_deadlock(Gpu *g, Sm *sm, uint32_t b, uint32_t bar_pc, uint32_t slot,
         } else if (w->state == WARP_BARRIER) {
             len += (size_t)snprintf(msg + len, cap - len, ": arrived at line %u,", g->k->code[w->bar_pc].line);
             len = append_threads(msg, len, cap, w->ex.warp_in_block, w->ex.live);
+        } else if (w->mbar_wait) {
+            len += (size_t)snprintf(msg + len, cap - len, ": suspended at line %u in try_wait on the mbarrier at shared "
+                                    "offset %u", g->k->code[w->mbar_pc].line, w->mbar_wait - 1);
         } else if (i == slot && partial) {
             len += (size_t)snprintf(msg + len, cap - len, ": arrived at line %u with only", g->k->code[bar_pc].line);
             len = append_threads(msg, len, cap, w->ex.warp_in_block, partial);
@@ -232,6 +235,17 @@ void blocks_stuck(Gpu *g)
             snprintf(why, sizeof why, "barrier %u waits for %u warp(s), %u arrived, and no other warp of the block "
                      "will arrive", id, want, bs->bars.arrived[id]);
             blocks_deadlock(g, sm, w->block, w->bar_pc, i, 0, why);
+            return;
+        }
+    for (uint32_t s = 0; s < g->nsm; s++) /* suspended in try_wait on a phase no warp will end */
+        for (uint32_t i = 0; i < g->warp_slots; i++) {
+            Sm *sm = &g->sms[s];
+            const Warp *w = &sm->warps[i];
+            if (w->state != WARP_ACTIVE || !w->mbar_wait) continue;
+            char why[192];
+            snprintf(why, sizeof why, "the mbarrier at shared offset %u never completes its phase: no warp of the "
+                     "block will arrive on it", w->mbar_wait - 1);
+            blocks_deadlock(g, sm, w->block, w->mbar_pc, i, 0, why);
             return;
         }
     gpu_fail(g, SIM_INTERNAL, "internal error (please report it): the launch ended with %llu of %llu blocks unfinished",

@@ -74,6 +74,11 @@ typedef struct {
     uint32_t  dispatches;  /* blocks its slot has started: sim/par.c tells a
                               result for the warp from one for its successor */
     AsyncGroups async;     /* cp.async's groups (sim/async.c)               */
+    uint32_t  mbar_wait;   /* suspended in mbarrier.try_wait: the barrier's
+                              shared offset + 1 (0: not suspended), woken
+                              when its phase parity leaves mbar_phase        */
+    uint32_t  mbar_pc;     /* ... that try_wait (for deadlock reports)       */
+    int8_t    mbar_phase;
 } Warp;
 
 /* A scheduler keeps its warps in two places: those whose operands are
@@ -222,7 +227,7 @@ typedef struct {
 #define PC_RESOLVES  2u /* a branch or a guarded exit: the next issue waits lat.branch */
 #define PC_IMAD      4u /* an integer add: to the FMA pipe while the ALU is busy    */
 #define PC_GENERIC   8u /* a PTX generic access: the LSU or the MIO by its space     */
-#define PC_ASYNC    16u /* cp.async and mbarrier waits: timed by sim/async.c too   */
+#define PC_ASYNC    16u /* cp.async and mbarriers: timed by sim/async.c too        */
 typedef struct {
     uint8_t  n, unit; /* unit: the pipe eligibility waits for (PIPE_*)    */
     uint8_t  reads;   /* distinct registers it reads from the register file */
@@ -396,8 +401,10 @@ void par_wait_result(Gpu *g, uint32_t s, uint32_t slot);
 /* sim/async.c: the timing of asynchronous copies and of the mbarriers that
 ** track them. async_block_start forgets a block slot's barriers and its
 ** warps' copies; async_issued follows a PC_ASYNC instruction's issue (its
-** copy done at `ready`; a wait_group holds the warp's next issue) and
-** returns when its result can be read. */
+** copy done at `ready`; a wait_group holds the warp's next issue; a
+** try_wait whose phase is not over suspends the warp, w->mbar_wait, and an
+** arrival that ends a phase wakes its suspended waiters) and returns when
+** its result can be read. */
 void async_block_start(Gpu *g, Sm *sm, uint32_t b);
 uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const ExecOut *out, uint64_t ready);
 /* A bulk copy's loads (cp.async.bulk, timed off the LSU): when the last is back. */

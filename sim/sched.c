@@ -147,6 +147,13 @@ static uint8_t register_reads(const Kernel *k, const Instr *in)
     return (uint8_t)n;
 }
 
+/* An mbarrier arrival or byte count, which may end a phase: sim/async.c
+** wakes the warps suspended in its try_wait. */
+static bool ends_mbar_phase(Opcode op)
+{
+    return op == OP_MBAR_ARRIVE || op == OP_MBAR_TX || op == OP_MBAR_INVAL;
+}
+
 /* Builds g->needs: per instruction, the registers and predicates its issue
 ** waits for (sources, then destinations: a load still in flight to the same
 ** register, then the guard; the order decides which reason a tie charges),
@@ -190,7 +197,7 @@ bool sched_needs_build(Gpu *g)
         pn->flags = (uint8_t)((fl & OPF_BRANCH ? PC_BRANCH : 0) | (imad ? PC_IMAD : 0) |
                               (fl & OPF_BRANCH || (fl & OPF_EXIT && in->guard != ISA_NO_GUARD) ? PC_RESOLVES : 0) |
                               (k->ptx && OP_INFO[in->op].space == SPACE_GENERIC ? PC_GENERIC : 0) |
-                              (kernel_op_is_async((Opcode)in->op) ? PC_ASYNC : 0));
+                              (kernel_op_is_async((Opcode)in->op) || ends_mbar_phase((Opcode)in->op) ? PC_ASYNC : 0));
         if (uni && uni[pc] && (!k->ptx || in->slots == 1)) pn->unit = PIPE_UNIFORM;
         pn->reads = pn->unit == PIPE_UNIFORM || (k->ptx && !in->slots) ? 0 : register_reads(k, in);
     }
@@ -637,6 +644,10 @@ static inline __attribute__((always_inline)) void issue_as(Gpu *g, uint32_t s, S
     ** blocks.c runs them then) */
     bool waits = out->at_barrier && !out->barrier_arrive;
     if (ptx && !out->exited && !waits && !g->k->code[exec_pc(&w->ex)].slots && !sched_run_free(g, s, slot)) return;
+    if (ptx && w->mbar_wait) { /* try_wait suspended it: out of the scheduler until its phase ends (sim/async.c) */
+        charge(g, s, slot, w, STALL_SLEEPING, g->now + 1);
+        return;
+    }
     prepare(g, sm, slot);
     follow(g, s, q, slot, w, out);
 }

@@ -14,10 +14,10 @@
 
 #define HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
 
-/* Blocks of one warp of kernel k (body: its PTX between the braces, param
-** p a pointer to 64 KiB of global memory holding word i = i) on as many
-** h200 SMs, on `threads` host threads. */
-static void async_run_on(Run *t, const char *body, bool ok, uint32_t blocks, uint32_t threads)
+/* Blocks of `block_x` threads of kernel k (body: its PTX between the
+** braces, param p a pointer to 64 KiB of global memory holding word i = i)
+** on as many h200 SMs, on `threads` host threads. */
+static void async_run_on(Run *t, const char *body, bool ok, uint32_t blocks, uint32_t threads, uint32_t block_x)
 {
     char src[8192];
     snprintf(src, sizeof src,
@@ -39,12 +39,12 @@ static void async_run_on(Run *t, const char *body, bool ok, uint32_t blocks, uin
     for (uint32_t i = 0; i < 16384; i++) words[i] = i;
     t->params[0] = data;
     t->params[1] = 0;
-    t->L.block[0] = 32;
+    t->L.block[0] = block_x;
     bool done = simulate(t);
     ck_assert_msg(done == ok, "%s", t->r.message);
 }
 
-static void async_run(Run *t, const char *body, bool ok) { async_run_on(t, body, ok, 1, 1); }
+static void async_run(Run *t, const char *body, bool ok) { async_run_on(t, body, ok, 1, 1, 32); }
 
 static uint32_t word(Run *t, uint32_t i)
 {
@@ -234,6 +234,48 @@ START_TEST(test_mbarrier_misuse)
 }
 END_TEST
 
+/* try_wait suspends a warp whose phase is not over until an arrival ends
+** it, where it spun through its loop: warp 1 runs a 300-step loop and then
+** arrives; warp 0 waits on the barrier in a try_wait loop. It issues its
+** wait about twice (once suspended, once after the arrival wakes it), its
+** time is charged as sleeping, and it goes on only after the arrival. With
+** `arrivals` 2 on a barrier of 3 the phase never ends: a deadlock, named. */
+static void try_wait_run(Run *t, uint32_t expected, bool ok)
+{
+    char body[2048];
+    snprintf(body, sizeof body,
+             "  setp.eq.u32 %%p1, %%r0, 0;\n  @%%p1 mbarrier.init.shared.b64 [%%r4], %u;\n  bar.sync 0;\n"
+             "  setp.lt.u32 %%p2, %%r0, 32;\n  @%%p2 bra WAIT;\n  mov.u32 %%r20, 0;\nLOOP:\n"
+             "  add.s32 %%r20, %%r20, 1;\n  setp.lt.u32 %%p3, %%r20, 300;\n  @%%p3 bra LOOP;\n"
+             "  setp.lt.u32 %%p4, %%r0, 34;\n  @%%p4 mbarrier.arrive.shared.b64 %%rd6, [%%r4];\n  bra DONE;\n"
+             "WAIT:\n  mbarrier.try_wait.parity.shared.b64 %%p5, [%%r4], 0;\n  @!%%p5 bra WAIT;\n"
+             "  mov.u32 %%r20, 7;\nDONE:\n  add.s64 %%rd4, %%rd1, 8192;\n  add.s64 %%rd4, %%rd4, %%rd2;\n"
+             "  st.global.u32 [%%rd4], %%r20;\n  ret;\n",
+             expected);
+    async_run_on(t, body, ok, 1, 1, 64);
+}
+
+START_TEST(test_try_wait_suspends)
+{
+    Run t;
+    try_wait_run(&t, 2, true);
+    for (uint32_t l = 0; l < 64; l++) ck_assert_uint_eq(word(&t, 2048 + l), l < 32 ? 7 : 300);
+    const KernelStats *st = &t.r.stats;
+    /* each warp: 9 to set up, 5 to the split, 4 to store and return; warp 1:
+    ** its 1 + 3 x 300 + 3; warp 0: 1 + 2 a wait (a spinning one ~500 waits) */
+    ck_assert_msg(st->ptx_instructions <= 2 * 18 + 904 + 1 + 2 * 3, "%llu PTX instructions: warp 0 spun",
+                  (unsigned long long)st->ptx_instructions);
+    ck_assert_uint_gt(st->stall[STALL_SLEEPING], 300);
+    run_free(&t);
+    try_wait_run(&t, 3, false);
+    ck_assert_int_eq(t.r.status, SIM_DEADLOCK);
+    ck_assert_msg(strstr(t.r.message, "barrier deadlock at 'mbarrier.try_wait") &&
+                      strstr(t.r.message, "never completes its phase"),
+                  "%s", t.r.message);
+    run_free(&t);
+}
+END_TEST
+
 /* A launch with copies runs on one host thread: asked for four, the same
 ** cycles and counts as on one (a deferred copy would never complete). */
 START_TEST(test_one_thread)
@@ -244,11 +286,11 @@ START_TEST(test_one_thread)
                        "  ld.shared.u32 %r6, [%r14];\n  mul.wide.u32 %rd7, %r12, 128;\n  add.s64 %rd4, %rd1, 8192;\n"
                        "  add.s64 %rd4, %rd4, %rd7;\n  add.s64 %rd4, %rd4, %rd2;\n  st.global.u32 [%rd4], %r6;\n  ret;\n";
     Run t;
-    async_run_on(&t, body, true, 4, 1);
+    async_run_on(&t, body, true, 4, 1, 32);
     KernelStats one = t.r.stats;
     run_free(&t);
     setenv("GPUSIM_THREADS_EXACT", "1", 1);
-    async_run_on(&t, body, true, 4, 4);
+    async_run_on(&t, body, true, 4, 4, 32);
     KernelStats four = t.r.stats;
     for (uint32_t b = 0; b < 4; b++)
         for (uint32_t l = 0; l < 32; l++) ck_assert_uint_eq(word(&t, 2048 + 32 * b + l), 128 * b + 4 * l);
@@ -329,6 +371,7 @@ int main(void)
     Suite *s = suite_create("gpu_async");
     TCase *c = tcase_create("core");
     tcase_add_test(c, test_copy_lands);
+    tcase_add_test(c, test_try_wait_suspends);
     tcase_add_test(c, test_wait_group_waits);
     tcase_add_test(c, test_wait_group_many);
     tcase_add_test(c, test_mbarrier_waits_for_tracked_copies);
