@@ -2,7 +2,8 @@
 ** each simulated several times; prints simulated warp instructions per host
 ** second and wall time (median, min, max). One host thread unless --threads N; Release build.
 ** Compute-bound: the divergence kernels (FMA loops). Memory-bound: vector
-** add and the transposes (coalescer, caches, DRAM queue).
+** add and the transposes (coalescer, caches, DRAM queue). Shared: the tiled
+** matrix product (shared-memory loads that are broadcasts or consecutive).
 ** Sizes are fixed so numbers compare across commits on one machine; run
 ** before/after in one session since the host is noisy. The "(ptx)" cases
 ** run the CUDA twin of the same kernel from its committed nvcc output
@@ -29,7 +30,7 @@
 #include "isa/load.h"
 #include "sim/gpu.h"
 
-typedef enum { LAYOUT_DIVERGENCE, LAYOUT_TRANSPOSE, LAYOUT_VECADD } Layout;
+typedef enum { LAYOUT_DIVERGENCE, LAYOUT_TRANSPOSE, LAYOUT_VECADD, LAYOUT_GEMM } Layout;
 
 typedef struct {
     const char *name, *file, *kernel, *kind;
@@ -48,6 +49,7 @@ static const Case CASES[] = {
     { "transpose/copy",        "transpose.asm",  "copy",            "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048, NULL },
     { "transpose/naive",       "transpose.asm",  "transpose_naive", "memory",  LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048, NULL },
     { "transpose/tiled_padded","transpose.asm",  "transpose_tiled_padded", "memory", LAYOUT_TRANSPOSE, 108, 0, 32, 32, 2048, NULL },
+    { "gemm/tiled",            "gemm.asm",       "gemm_tiled",      "shared",  LAYOUT_GEMM, 108, 0, 16, 16, 256, NULL },
     { "divergence/uniform (ptx)",   "ptx:divergence.ptx", "uniform",   "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0, NULL },
     { "divergence/divergent (ptx)", "ptx:divergence.ptx", "divergent", "compute", LAYOUT_DIVERGENCE, 16, 8, 256, 1, 0, NULL },
     { "vecadd/scalar (ptx)",        "ptx:vecadd.ptx",     "vecadd_scalar", "memory", LAYOUT_VECADD, 108, 0, 256, 1, 1u << 22, NULL },
@@ -93,6 +95,14 @@ static double run_once(const Case *c, const Kernel *k, const GpuConfig *cfg, boo
         args[3] = n;
         uint32_t per_thread = strstr(c->kernel, "float4") ? 4 : 1;
         L.grid[0] = (n / per_thread + c->block_x - 1) / c->block_x;
+    } else if (c->layout == LAYOUT_GEMM) { /* A, B, C, n: 16 x 16 blocks of C, shared-memory tiles */
+        uint32_t n = small ? c->n / 4 : c->n;
+        uint64_t bytes = (uint64_t)n * n * 4;
+        args[0] = gmem_alloc(g, bytes, "A", &d);
+        args[1] = gmem_alloc(g, bytes, "B", &d);
+        args[2] = gmem_alloc(g, bytes, "C", &d);
+        args[3] = n;
+        L.grid[0] = L.grid[1] = (n + 15) / 16;
     } else { /* transpose family: in, out, n */
         uint32_t n = small ? c->n / 4 : c->n;
         uint64_t bytes = (uint64_t)n * n * 4;

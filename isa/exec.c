@@ -21,15 +21,6 @@ const uint32_t EXEC_NIBBLE_LANES[16][4] = {
 #undef NL
 };
 
-/* Lane l's bytes at ptr[0] + l * width for every lane: one vector loop
-** (any differing bit of any lane), no early exit. */
-static inline bool lanes_consecutive(uint8_t *const ptr[WARP_SIZE], uint32_t width)
-{
-    uintptr_t first = (uintptr_t)ptr[0], off = 0;
-    for (int l = 1; l < WARP_SIZE; l++) off |= (uintptr_t)ptr[l] ^ (first + (uintptr_t)l * width);
-    return off == 0;
-}
-
 /* D[l] = v for the lanes in m. A full warp's row is written without
 ** being read: the row of a warp that has just started is rarely in the
 ** host's cache, and a store does not wait for the line. */
@@ -304,10 +295,9 @@ void exec_warp_init(WarpExec *w, uint32_t (*regs)[WARP_SIZE], uint32_t nregs, ui
     w->depth = w->live ? 1 : 0;
 }
 
-static bool fault(ExecOut *out, FaultKind k, uint32_t lane, uint64_t addr, uint32_t size)
+static inline bool fault(ExecOut *out, FaultKind k, uint32_t lane, uint64_t addr, uint32_t size)
 {
-    out->fault = (ExecFault){ .kind = k, .pc = out->pc, .lane = lane, .size = size, .addr = addr };
-    return false;
+    return exec_fault_at(out, k, lane, addr, size);
 }
 
 /* A PTX address from a 64-bit register pair (or 64-bit immediate): the
@@ -371,119 +361,18 @@ static inline bool addresses(const ExecBlock *b, const WarpExec *w, const Instr 
     return addresses_of(b, w, &in->src[0], in->offset, (in->iflags & INSTR_ADDR64) != 0, m, width, out);
 }
 
-/* Host pointer of each active lane's access, or a fault. *whole: every
-** lane's bytes follow the previous lane's in one buffer (rows copy whole). */
-static bool map_global(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE],
-                       bool *whole)
-{
-    /* Usually every lane falls in one buffer: translate the span once. */
-    uint64_t lo = UINT64_MAX, hi = 0;
-    uint32_t apart = 1; /* with every lane: nonzero unless lane l is at addr[0] + l * width */
-    if (m == UINT32_MAX) { /* every lane (the common case): no mask tests, and
-                              addresses() left each below 2^32, so the 32-bit
-                              minimum and maximum (a vector loop) are exact */
-        uint32_t lo32 = UINT32_MAX, hi32 = 0, first = (uint32_t)out->addr[0];
-        apart = 0;
-        for (int l = 0; l < WARP_SIZE; l++) {
-            uint32_t a = (uint32_t)out->addr[l];
-            lo32 = a < lo32 ? a : lo32;
-            hi32 = a > hi32 ? a : hi32;
-            apart |= a ^ (first + (uint32_t)l * width);
-        }
-        lo = lo32, hi = hi32;
-    } else
-        for (int l = 0; l < WARP_SIZE; l++)
-            if (m >> l & 1) {
-                if (out->addr[l] < lo) lo = out->addr[l];
-                if (out->addr[l] > hi) hi = out->addr[l];
-            }
-    /* a deferred access may run beside others (several host threads): the
-    ** lookup that remembers nothing */
-    out->deferred = b->defer_global;
-    uint8_t *base = !m ? NULL
-                    : b->defer_global ? gmem_lookup(b->gmem, lo, (uint32_t)(hi - lo) + width)
-                                      : gmem_translate(b->gmem, lo, (uint32_t)(hi - lo) + width);
-    if (whole) *whole = base && !apart;
-    if (base && m == UINT32_MAX) {
-        for (int l = 0; l < WARP_SIZE; l++) ptr[l] = base + (out->addr[l] - lo);
-    } else if (base) {
-        for (int l = 0; l < WARP_SIZE; l++) /* inactive lanes' addresses may be anything */
-            ptr[l] = base + ((m >> l & 1) ? out->addr[l] - lo : 0);
-    } else {
-        for (int l = 0; l < WARP_SIZE; l++) {
-            if (!(m >> l & 1)) continue;
-            ptr[l] = b->defer_global ? gmem_lookup(b->gmem, out->addr[l], width) : gmem_translate(b->gmem, out->addr[l], width);
-            if (!ptr[l]) return fault(out, FAULT_GLOBAL_OOB, (uint32_t)l, out->addr[l], width);
-        }
-    }
-    if (b->defer_global) memcpy(out->ptr, ptr, sizeof out->ptr); /* buffers stay put during a launch */
-    return true;
-}
-
-static bool map_shared(const ExecBlock *b, uint32_t m, uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE])
-{
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(m >> l & 1)) continue;
-        if (out->addr[l] + width > b->smem_size)
-            return fault(out, FAULT_SHARED_OOB, (uint32_t)l, out->addr[l], width);
-        ptr[l] = b->smem + out->addr[l];
-    }
-    return true;
-}
-
-/* A generic access goes to shared (or local) memory when every active
-** lane's address is in the shared (local) window, rewritten to offsets
-** there, to global memory when none is; a mix is a fault (not modelled). */
-static bool resolve_generic(ExecOut *out, uint32_t m)
-{
-    uint32_t shared = 0, local = 0;
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(m >> l & 1)) continue;
-        if (out->addr[l] >= ISA_SHARED_WINDOW) shared |= 1u << l;
-        else if (out->addr[l] >= ISA_LOCAL_WINDOW) local |= 1u << l;
-    }
-    uint32_t windowed = shared ? shared : local;
-    if ((shared && local) || (windowed && windowed != m)) {
-        uint32_t l = (uint32_t)__builtin_ctz(shared && local ? local : m & ~windowed);
-        return fault(out, FAULT_GENERIC_MIXED, l, out->addr[l], out->width);
-    }
-    out->space = shared ? SPACE_SHARED : local ? SPACE_LOCAL : SPACE_GLOBAL;
-    uint32_t base = shared ? ISA_SHARED_WINDOW : ISA_LOCAL_WINDOW;
-    if (windowed)
-        for (int l = 0; l < WARP_SIZE; l++) out->addr[l] -= base;
-    return true;
-}
-
-/* Host pointers of the access in the memory that the opcode's row names,
-** and, unless whole is NULL, *whole: every lane active, each lane's bytes
-** following the previous lane's (the coalesced case: rows copy whole). */
-static bool map_space(const ExecBlock *b, const WarpExec *w, MemSpace space, uint32_t m, uint32_t width, ExecOut *out,
-                      uint8_t *ptr[WARP_SIZE], bool *whole)
-{
-    if (space == SPACE_GENERIC) {
-        if (!resolve_generic(out, m)) return false;
-        space = (MemSpace)out->space;
-    }
-    out->space = (uint8_t)space;
-    if (space == SPACE_GLOBAL) return map_global(b, m, width, out, ptr, whole);
-    if (!(space == SPACE_LOCAL ? exec_map_local(b, w, m, width, out, ptr) : map_shared(b, m, width, out, ptr)))
-        return false;
-    if (whole) *whole = m == UINT32_MAX && lanes_consecutive(ptr, width);
-    return true;
-}
-
 bool exec_mem_lanes(const ExecBlock *b, const WarpExec *w, const Instr *in, uint32_t m, uint32_t width, ExecOut *out,
                     uint8_t *ptr[WARP_SIZE])
 {
     out->width = width;
-    return addresses(b, w, in, m, width, out) && map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL);
+    return addresses(b, w, in, m, width, out) && exec_map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL);
 }
 
 bool exec_mem_at(const ExecBlock *b, const WarpExec *w, const Operand *o, int32_t disp, bool addr64, MemSpace space, uint32_t m,
                  uint32_t width, ExecOut *out, uint8_t *ptr[WARP_SIZE])
 {
     out->width = width;
-    return addresses_of(b, w, o, disp, addr64, m, width, out) && map_space(b, w, space, m, width, out, ptr, NULL);
+    return addresses_of(b, w, o, disp, addr64, m, width, out) && exec_map_space(b, w, space, m, width, out, ptr, NULL);
 }
 
 static bool push(WarpExec *w, ExecOut *out, uint32_t pc, uint32_t reconv, uint32_t mask)
@@ -684,7 +573,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL)) return false;
+        if (!exec_map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL)) return false;
         if (out->deferred) break;
         for (uint32_t e = 0; e < in->vec; e++) {
             uint32_t *D = w->r[in->dst[e].index];
@@ -706,7 +595,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         uint8_t *ptr[WARP_SIZE];
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
-        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL)) return false;
+        if (!exec_map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, NULL)) return false;
         uint32_t tv[WARP_SIZE];
         for (uint32_t e = 0; e < in->vec; e++) {
             const uint32_t *S = exec_row(w, &in->src[1 + e], tv);
@@ -731,7 +620,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
         bool whole;
-        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, &whole)) return false;
+        if (!exec_map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, &whole)) return false;
         if (out->deferred) break;
         if (whole) { /* the coalesced case: rows copied whole */
             for (uint32_t e = 0; e < in->vec; e++) {
@@ -744,8 +633,11 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         }
         for (uint32_t e = 0; e < in->vec; e++) {
             uint32_t *D = w->r[in->dst[e].index];
-            for (int l = 0; l < WARP_SIZE; l++)
-                if (m >> l & 1) memcpy(&D[l], ptr[l] + 4 * e, 4);
+            if (m == UINT32_MAX) /* every lane: no mask tests */
+                for (int l = 0; l < WARP_SIZE; l++) memcpy(&D[l], ptr[l] + 4 * e, 4);
+            else
+                for (int l = 0; l < WARP_SIZE; l++)
+                    if (m >> l & 1) memcpy(&D[l], ptr[l] + 4 * e, 4);
         }
         break;
     }
@@ -758,7 +650,7 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         out->width = width;
         if (!addresses(b, w, in, m, width, out)) return false;
         bool whole;
-        if (!map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, &whole)) return false;
+        if (!exec_map_space(b, w, OP_INFO[in->op].space, m, width, out, ptr, &whole)) return false;
         uint32_t tv[WARP_SIZE];
         whole = whole && !out->deferred; /* no two lanes meet */
         for (uint32_t e = 0; e < in->vec; e++) {

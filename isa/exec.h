@@ -431,4 +431,16 @@ int32_t exec_printf(const ExecBlock *b, const WarpExec *w, uint32_t lane, uint64
 bool exec_map_local(const ExecBlock *b, const WarpExec *w, uint32_t m, uint32_t width, ExecOut *out,
                     uint8_t *ptr[WARP_SIZE]);
 
+/* Internal to the exec module (isa/exec_mem.c): the host pointers of an
+** access in `space` (a generic one resolved to its space first, out->space
+** set) for the lanes in m at out->addr; *whole (unless NULL): every lane
+** active, each lane's bytes following the previous lane's. False and
+** out->fault when a lane is outside its memory. */
+bool exec_map_space(const ExecBlock *b, const WarpExec *w, MemSpace space, uint32_t m, uint32_t width, ExecOut *out,
+                    uint8_t *ptr[WARP_SIZE], bool *whole);
+
+/* (isa/exec_fault.c) Sets out->fault: kind k at lane, address and size, at
+** out->pc. Returns false, for `return exec_fault_at(...)`. */
+bool exec_fault_at(ExecOut *out, FaultKind k, uint32_t lane, uint64_t addr, uint32_t size);
+
 #endif

@@ -8,6 +8,12 @@
 
 #include <stdio.h>
 
+bool exec_fault_at(ExecOut *out, FaultKind k, uint32_t lane, uint64_t addr, uint32_t size)
+{
+    out->fault = (ExecFault){ .kind = k, .pc = out->pc, .lane = lane, .size = size, .addr = addr };
+    return false;
+}
+
 const char *exec_fault_name(FaultKind k)
 {
     switch (k) {

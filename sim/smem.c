@@ -62,6 +62,50 @@ static inline __attribute__((always_inline)) void phase_add(Phase *ph, uint32_t 
     } /* else: a word already asked for, served by broadcast */
 }
 
+/* The two commonest requests, counted at once (the same counts as the
+** phase loop, which tests/check_smem.c holds them to): every lane on
+** consecutive addresses (each phase then asks each bank for one word at
+** most: one wavefront a phase), and every active lane on one word of a
+** request of one phase (a broadcast, or one write). False: neither. */
+static inline __attribute__((always_inline)) bool fast_path(const uint32_t addr[32], uint32_t mask, unsigned width,
+                                                            const unsigned banks, unsigned phases, SmemResult *out)
+{
+    const uint32_t a0 = addr[0];
+    if (mask == UINT32_MAX) {
+        /* lanes 1, 16 and 31 first: most other requests fail here, cheaply */
+        const uint32_t word_mask = ~(uint32_t)(SMEM_BANK_BYTES - 1);
+        bool may_be_linear = addr[1] == a0 + width && addr[16] == a0 + 16 * width && addr[31] == a0 + 31 * width;
+        bool may_be_one = !((addr[1] ^ a0) & word_mask) && !((addr[16] ^ a0) & word_mask) && !((addr[31] ^ a0) & word_mask);
+        if (!may_be_linear && !may_be_one) return false;
+        uint32_t apart = 0, other_word = 0;
+        for (unsigned l = 0; l < 32; l++) {
+            apart |= addr[l] ^ (a0 + l * width);
+            other_word |= (addr[l] ^ a0) & ~(uint32_t)(SMEM_BANK_BYTES - 1);
+        }
+        if (!apart) {
+            const unsigned words = 32 * width / SMEM_BANK_BYTES;
+            if (words % banks == 0)
+                for (unsigned b = 0; b < banks; b++) out->bank_words[b] = words / banks;
+            else
+                for (unsigned i = 0; i < words; i++) out->bank_words[(a0 / SMEM_BANK_BYTES + i) & (banks - 1)]++;
+            out->wavefronts = out->phases = phases;
+            return true;
+        }
+        if (other_word || width != SMEM_BANK_BYTES || phases != 1) return false;
+    } else {
+        if (width != SMEM_BANK_BYTES || phases != 1) return false;
+        const uint32_t first = addr[__builtin_ctz(mask)];
+        for (uint32_t m = mask; m; m &= m - 1)
+            if ((addr[__builtin_ctz(m)] ^ first) & ~(uint32_t)(SMEM_BANK_BYTES - 1)) return false;
+        out->bank_words[first / SMEM_BANK_BYTES & (banks - 1)] = 1;
+        out->wavefronts = out->phases = 1;
+        return true;
+    }
+    out->bank_words[a0 / SMEM_BANK_BYTES & (banks - 1)] = 1; /* every lane on a0's word */
+    out->wavefronts = out->phases = 1;
+    return true;
+}
+
 /* set_bits = log2(2 * banks) */
 static inline __attribute__((always_inline)) void analyze(const uint32_t addr[32], uint32_t mask, unsigned width,
                                                           SmemOp op, const unsigned banks, const unsigned set_bits,
@@ -93,6 +137,7 @@ static inline __attribute__((always_inline)) void analyze(const uint32_t addr[32
     const unsigned fit = banks / words_per_lane;
     const unsigned lanes = fit < 32 ? fit : 32;
     const unsigned phases = 32 / lanes;
+    if (fast_path(addr, mask, width, banks, phases, out)) return;
     const uint32_t phase_mask = (uint32_t)((1ull << lanes) - 1u);
     for (unsigned p = 0; p < phases; p++) {
         const unsigned first = p * lanes;

@@ -355,6 +355,85 @@ START_TEST(test_phase_boundaries)
 }
 END_TEST
 
+/* ---- Against a reference: the model's definition, counted the slow way ---- */
+
+/* smem.h's model as written: per phase, each bank's distinct words; a load
+** of one address by every active lane, wider than a word, merged. */
+static void reference(const uint32_t addr[32], uint32_t mask, unsigned width, SmemOp op, unsigned banks,
+                      SmemResult *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!mask) return;
+    unsigned w = width < 4 ? 4 : width, wpl = w / 4;
+    unsigned first = (unsigned)__builtin_ctz(mask);
+    bool uniform = true;
+    for (unsigned l = 0; l < 32; l++) uniform = uniform && (!(mask >> l & 1) || addr[l] == addr[first]);
+    if (op == SMEM_READ && w > 4 && uniform) {
+        for (unsigned k = 0; k < wpl; k++) r->bank_words[(addr[first] / 4 + k) % banks]++;
+        r->wavefronts = r->phases = w / 8;
+        return;
+    }
+    unsigned lanes = banks / wpl < 32 ? banks / wpl : 32;
+    for (unsigned p = 0; p < 32 / lanes; p++) {
+        uint32_t words[128];
+        unsigned n = 0;
+        for (unsigned l = p * lanes; l < (p + 1) * lanes; l++)
+            if (mask >> l & 1)
+                for (unsigned k = 0; k < wpl; k++) {
+                    uint32_t word = addr[l] / 4 + k;
+                    bool seen = false;
+                    for (unsigned j = 0; j < n; j++) seen = seen || words[j] == word;
+                    if (!seen) words[n++] = word;
+                }
+        if (!n) continue;
+        unsigned worst = 0;
+        for (unsigned b = 0; b < banks; b++) {
+            unsigned c = 0;
+            for (unsigned j = 0; j < n; j++) c += words[j] % banks == b;
+            r->bank_words[b] += c;
+            if (c > worst) worst = c;
+        }
+        r->wavefronts += worst;
+        r->phases++;
+    }
+}
+
+/* Every width, bank count, op and a mix of patterns (consecutive lanes from
+** any start, one address, strides, random words, partial masks): the same
+** wavefronts, phases and per-bank words as the reference (the fast paths
+** for consecutive lanes and for one address among them). */
+START_TEST(test_against_reference)
+{
+    static const unsigned widths[] = { 1, 2, 4, 8, 16 }, bank_counts[] = { 16, 32, 64 };
+    unsigned seed = 12345;
+    for (unsigned i = 0; i < 20000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned width = widths[(seed >> 8) % 5], banks = bank_counts[(seed >> 12) % 3], pat = (seed >> 16) % 8;
+        SmemOp op = (seed >> 20) & 1 ? SMEM_READ : SMEM_WRITE;
+        uint32_t mask = pat >= 5 ? (seed * 2654435761u) | 1u : ALL, base = ((seed >> 3) % 4096) / width * width, a[32];
+        if (pat == 7) mask = ALL;
+        for (unsigned l = 0; l < 32; l++) {
+            seed = seed * 1103515245u + 12345u;
+            a[l] = pat == 0 || pat == 5 ? base + l * width                              /* consecutive */
+                 : pat == 1 ? base                                                       /* one address */
+                 : pat == 2 ? base + l * width * (1u + (i % 7))                          /* a stride */
+                 : pat == 3 ? ((seed >> 8) % 512) / width * width                        /* random */
+                 : pat == 4 ? base + (l % 3 == 0 ? 0 : l * width)                        /* mostly consecutive */
+                            : base / 4 * 4 + (l * width) % 4;                            /* bytes of one word */
+        }
+        SmemResult got, want;
+        smem_analyze(a, mask, width, op, banks, &got);
+        reference(a, mask, width, op, banks, &want);
+        ck_assert_msg(got.wavefronts == want.wavefronts && got.phases == want.phases,
+                      "case %u (width %u, banks %u, pattern %u, op %d): %u wavefronts %u phases, want %u and %u", i,
+                      width, banks, pat, op, got.wavefronts, got.phases, want.wavefronts, want.phases);
+        for (unsigned b = 0; b < banks; b++)
+            ck_assert_msg(got.bank_words[b] == want.bank_words[b], "case %u bank %u: %u words, want %u", i, b,
+                          got.bank_words[b], want.bank_words[b]);
+    }
+}
+END_TEST
+
 START_TEST(test_large_addresses)
 {
     /* the bank is (addr / 4) % 32 over the whole 32-bit range */
@@ -393,6 +472,7 @@ static Suite *smem_suite(void)
     tcase_add_test(edge, test_inactive_phases);
     tcase_add_test(edge, test_phase_boundaries);
     tcase_add_test(edge, test_large_addresses);
+    tcase_add_test(edge, test_against_reference);
     tcase_add_test(edge, test_sub_word);
     suite_add_tcase(s, edge);
     return s;
