@@ -13,7 +13,7 @@ instruction counts differ, 2 on a row it cannot read."""
 import statistics
 import sys
 
-KINDS = ("compute", "memory")
+KINDS = ("compute", "memory", "shared")  # gpusim-bench's kind column
 
 
 def fail(message):

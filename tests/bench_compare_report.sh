@@ -24,6 +24,12 @@ python3 $R "$TMP/runs" abc123 0 - >"$TMP/out" 2>"$TMP/err" && ok || bad "the old
 row=$(grep '^divergence/uniform (ptx) ' "$TMP/out")
 [ "$(echo $row)" = "divergence/uniform (ptx) - 0.00 - 0.00 0.00 2.00 - 40.0M" ] && ok || bad "the old layout: row" "$row"
 
+# the shared kind (gemm/tiled) is a row too
+{ echo "new${T}gemm/tiled  shared  1000  0.500  0.500  0.500  0.500  2.00  2.00  26.5"
+  echo "old${T}gemm/tiled  shared  1000  1.000  1.000  1.000  1.000  1.00  1.00  26.5"; } >"$TMP/runs"
+python3 $R "$TMP/runs" abc123 0 - >"$TMP/out" 2>"$TMP/err" && ok || bad "the shared kind: exit $?" "$(cat "$TMP/err")"
+grep -q '^gemm/tiled ' "$TMP/out" && ok || bad "the shared kind: no row" "$(cat "$TMP/out")"
+
 { new_row transpose/copy 0.5; echo "old${T}transpose/copy  memory  999  0.5  0.5  0.5  0.00"; } >"$TMP/runs"
 python3 $R "$TMP/runs" abc123 0 - >"$TMP/out" 2>"$TMP/err"
 rc=$?
