@@ -101,7 +101,7 @@ uint64_t async_bulk_load(Gpu *g, uint32_t s, const ExecOut *out)
 ** manual's "potentially blocking" wait) instead of spinning through its
 ** loop. The hardware's time limit is not modelled: a phase that never ends
 ** is a deadlock (blocks_stuck). Lanes on different barriers spin. */
-static void suspend(Gpu *g, Sm *sm, Warp *w, const ExecOut *out)
+static void suspend(Sm *sm, Warp *w, const ExecOut *out)
 {
     if (!out->exec_mask) return;
     uint64_t at = out->addr[__builtin_ctz(out->exec_mask)];
@@ -109,7 +109,6 @@ static void suspend(Gpu *g, Sm *sm, Warp *w, const ExecOut *out)
         if (out->addr[__builtin_ctz(m)] != at) return;
     int phase = exec_mbar_phase(&sm->blocks[w->block].eb, at);
     if (phase < 0) return;
-    (void)g;
     w->mbar_wait = (uint32_t)at + 1;
     w->mbar_phase = (int8_t)phase;
     w->mbar_pc = out->pc;
@@ -191,7 +190,7 @@ uint64_t async_issued(Gpu *g, uint32_t s, uint32_t slot, const Instr *in, const 
     }
     case OP_MBAR_TEST: {
         uint32_t over = w->ex.pred[in->dst[0].index] & out->exec_mask;
-        if (!over && (in->sub & 2)) suspend(g, sm, w, out);
+        if (!over && (in->sub & 2)) suspend(sm, w, out);
         for (uint32_t l = 0; over; l++, over >>= 1) {
             if (!(over & 1)) continue;
             const uint64_t *done = mbar_done(bs, (uint32_t)out->addr[l], false);
