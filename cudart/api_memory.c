@@ -191,13 +191,34 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
     return api_leave(rt, cudaSuccess);
 }
 
+/* The bytes of host memory (pinned or registered) the simulated space
+** holds for kernels to reach: host memory, which the device's does not
+** count (though it takes room in the space cudaMalloc draws from). */
+static uint64_t host_bytes_mapped(const Runtime *rt)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < rt->nmappings; i++)
+        if (rt->mappings[i].pinned) n += rt->mappings[i].bytes;
+    for (uint32_t i = 0; i < rt->nhandles; i++)
+        if (rt->handles[i].kind == RT_HANDLE_REGISTERED && rt->handles[i].device) n += rt->handles[i].bytes;
+    return n;
+}
+
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
     ENTER(rt);
     if (!free_bytes || !total) return api_leave(rt, cudaErrorInvalidValue);
     *total = DEVICE_BYTES;
-    *free_bytes = DEVICE_BYTES - gmem_bytes(rt->gmem);
+    *free_bytes = DEVICE_BYTES - (gmem_bytes(rt->gmem) - host_bytes_mapped(rt));
     return api_leave(rt, cudaSuccess);
+}
+
+/* Whether p is pinned host memory at its own address (cudaHostAlloc's):
+** host memory, though the simulated space maps it for kernels. */
+static bool pinned_host(const Runtime *rt, const void *p)
+{
+    const RtMapping *m = rt_mapping_of(rt, p);
+    return m && m->pinned;
 }
 
 /* Host address of [p, p+n) for a copy: device memory when `device`, else p. */
@@ -207,14 +228,14 @@ static void *side(Runtime *rt, const void *p, size_t n, bool device, const char 
         if (!p) WHY(rt, "%s: the %s is a NULL host pointer", call, which);
         return (void *)p;
     }
-    void *h = (uintptr_t)p <= UINT32_MAX ? rt_device_ptr(rt, (uintptr_t)p, n) : NULL;
+    void *h = (uintptr_t)p <= UINT32_MAX && !pinned_host(rt, p) ? rt_device_ptr(rt, (uintptr_t)p, n) : NULL;
     if (!h) WHY(rt, "%s: %s range [%p, +%zu) is not inside one device allocation", call, which, p, n);
     return h;
 }
 
 static bool is_device(Runtime *rt, const void *p)
 {
-    return (uintptr_t)p <= UINT32_MAX && rt_device_ptr(rt, (uintptr_t)p, 1) != NULL;
+    return (uintptr_t)p <= UINT32_MAX && !pinned_host(rt, p) && rt_device_ptr(rt, (uintptr_t)p, 1) != NULL;
 }
 
 static cudaError_t copy(Runtime *rt, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, const char *call)

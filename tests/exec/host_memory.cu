@@ -50,9 +50,14 @@ static bool zero_copy() {
   ok = check(ok && attr.type == cudaMemoryTypeHost && attr.devicePointer == d_in && attr.hostPointer == in,
              "pinned memory's attributes name both pointers");
 
-  // cudaMallocHost's memory, used by a kernel through its own pointer (UVA)
+  // cudaMallocHost's memory, used by a kernel through its own pointer (UVA);
+  // host memory, so the device's free memory does not drop
+  size_t free_before = 0, free_after = 0, total = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
   float* h;
   CUDA_CHECK(cudaMallocHost(&h, 300 * sizeof(float)));
+  CUDA_CHECK(cudaMemGetInfo(&free_after, &total));
+  ok = check(ok && free_after == free_before, "pinned memory is not device memory");
   for (int i = 0; i < 300; ++i) h[i] = 0.5f * i;
   add_one<<<3, 128>>>(h, 300);
   CUDA_CHECK(cudaDeviceSynchronize());
