@@ -111,6 +111,22 @@ cudaError_t cudaFree(void *devPtr)
     return api_leave(rt, cudaSuccess);
 }
 
+/* Whether p is pinned host memory at its own address (cudaHostAlloc's):
+** host memory, though the simulated space maps it for kernels. */
+static bool pinned_host(const Runtime *rt, const void *p)
+{
+    const RtMapping *m = rt_mapping_of(rt, p);
+    return m && m->pinned;
+}
+
+/* The device address of host pointer p inside registered memory that is
+** mapped (at an address of its own); 0: none. */
+static uint32_t registered_device(const Runtime *rt, const void *p)
+{
+    const RtHandle *reg = rt_handle_inside(rt, p, RT_HANDLE_REGISTERED);
+    return reg && reg->device ? reg->device + (uint32_t)((uintptr_t)p - (uintptr_t)reg->ptr) : 0;
+}
+
 /* Pinned host memory is host memory (there is no copy engine to pin for),
 ** placed where the simulated space has room so that kernels can use it
 ** through the same pointer, as under CUDA's unified addressing: zero-copy
@@ -166,10 +182,9 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 {
     ENTER(rt);
     if (!pDevice || flags != 0) return api_leave(rt, cudaErrorInvalidValue);
-    const RtMapping *m = rt_mapping_of(rt, pHost);
-    const RtHandle *reg = rt_handle_inside(rt, pHost, RT_HANDLE_REGISTERED);
-    if (m && m->pinned) *pDevice = pHost;
-    else if (reg && reg->device) *pDevice = (void *)(uintptr_t)(reg->device + ((uintptr_t)pHost - (uintptr_t)reg->ptr));
+    uint32_t registered = registered_device(rt, pHost);
+    if (pinned_host(rt, pHost)) *pDevice = pHost;
+    else if (registered) *pDevice = (void *)(uintptr_t)registered;
     else {
         WHY(rt, "cudaHostGetDevicePointer(%p): not inside pinned host memory that kernels can use (cudaHostAlloc, "
                 "cudaMallocHost, cudaHostRegister)", pHost);
@@ -186,7 +201,7 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
     if (m && m->pinned) *pFlags = m->flags;
     else if (rt_handle_inside(rt, pHost, RT_HANDLE_PINNED)) *pFlags = cudaHostAllocDefault;
     else if (rt_handle_inside(rt, pHost, RT_HANDLE_REGISTERED))
-        *pFlags = rt_handle_inside(rt, pHost, RT_HANDLE_REGISTERED)->device ? cudaHostAllocMapped : cudaHostAllocDefault;
+        *pFlags = registered_device(rt, pHost) ? cudaHostAllocMapped : cudaHostAllocDefault;
     else return api_leave(rt, cudaErrorInvalidValue);
     return api_leave(rt, cudaSuccess);
 }
@@ -211,14 +226,6 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
     *total = DEVICE_BYTES;
     *free_bytes = DEVICE_BYTES - (gmem_bytes(rt->gmem) - host_bytes_mapped(rt));
     return api_leave(rt, cudaSuccess);
-}
-
-/* Whether p is pinned host memory at its own address (cudaHostAlloc's):
-** host memory, though the simulated space maps it for kernels. */
-static bool pinned_host(const Runtime *rt, const void *p)
-{
-    const RtMapping *m = rt_mapping_of(rt, p);
-    return m && m->pinned;
 }
 
 /* Host address of [p, p+n) for a copy: device memory when `device`, else p. */
@@ -430,9 +437,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
     } else if (rt_handle_inside(rt, ptr, RT_HANDLE_PINNED) || rt_handle_inside(rt, ptr, RT_HANDLE_REGISTERED)) {
         attributes->type = cudaMemoryTypeHost;
         attributes->hostPointer = (void *)ptr;
-        const RtHandle *reg = rt_handle_inside(rt, ptr, RT_HANDLE_REGISTERED); /* mapped at an address of its own */
-        if (reg && reg->device)
-            attributes->devicePointer = (void *)(uintptr_t)(reg->device + ((uintptr_t)ptr - (uintptr_t)reg->ptr));
+        attributes->devicePointer = (void *)(uintptr_t)registered_device(rt, ptr); /* NULL: none */
     } else {
         attributes->type = cudaMemoryTypeUnregistered;
         attributes->hostPointer = (void *)ptr;

@@ -91,17 +91,13 @@ static inline __attribute__((always_inline)) bool fast_path(const uint32_t addr[
             out->wavefronts = out->phases = phases;
             return true;
         }
-        if (other_word || width != SMEM_BANK_BYTES || phases != 1) return false;
-    } else {
-        if (width != SMEM_BANK_BYTES || phases != 1) return false;
-        const uint32_t first = addr[__builtin_ctz(mask)];
-        for (uint32_t m = mask; m; m &= m - 1)
-            if ((addr[__builtin_ctz(m)] ^ first) & ~(uint32_t)(SMEM_BANK_BYTES - 1)) return false;
-        out->bank_words[first / SMEM_BANK_BYTES & (banks - 1)] = 1;
-        out->wavefronts = out->phases = 1;
-        return true;
+        if (other_word) return false;
     }
-    out->bank_words[a0 / SMEM_BANK_BYTES & (banks - 1)] = 1; /* every lane on a0's word */
+    if (width != SMEM_BANK_BYTES || phases != 1) return false;
+    const uint32_t first = addr[__builtin_ctz(mask)]; /* every active lane on its word? */
+    for (uint32_t m = mask == UINT32_MAX ? 0 : mask; m; m &= m - 1)
+        if ((addr[__builtin_ctz(m)] ^ first) & ~(uint32_t)(SMEM_BANK_BYTES - 1)) return false;
+    out->bank_words[first / SMEM_BANK_BYTES & (banks - 1)] = 1;
     out->wavefronts = out->phases = 1;
     return true;
 }
