@@ -580,7 +580,8 @@ static bool parse_operands(Asm *a, const Mnemonic *m, Instr *in, const char *mn)
     case FMT_TESTP:
     case FMT_D:
     case FMT_A:
-    case FMT_ABCD: /* PTX-only shapes: parse_mnemonic never yields their rows */
+    case FMT_ABCD:
+    case FMT_TEX: /* PTX-only shapes: parse_mnemonic never yields their rows */
         return lex_fail(&a->lx, a->lx.p, "'%s' is a PTX instruction", mn);
     case FMT_BAR:
         lex_skip_space(&a->lx);

@@ -175,6 +175,15 @@ size_t disasm_instr(const Kernel *k, const Instr *in, char *buf, size_t cap)
             put_operand(&o, &in->src[i], fl);
         }
         break;
+    case FMT_TEX: /* {d0, d1, d2, d3}, [object, {coordinates}] */
+        put(&o, " ");
+        put_list(&o, in->dst, in->ndst, false);
+        put(&o, ", [");
+        put_operand(&o, &in->src[0], false);
+        put(&o, ", ");
+        put_list(&o, &in->src[1], in->nsrc - 1u, in->stype == TYPE_F32);
+        put(&o, "]");
+        break;
     default: /* register/predicate formats: destinations then sources */
         for (uint32_t i = 0; i < in->ndst; i++) {
             put(&o, i ? ", " : " ");

@@ -769,6 +769,12 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
     case OP_MBAR_INIT: case OP_MBAR_ARRIVE: case OP_MBAR_TEST: case OP_MBAR_TX: case OP_MBAR_INVAL: case OP_MBAR_PENDING:
         if (!exec_async(b, w, in, m, out)) return false;
         break;
+    case OP_TEX: /* isa/exec_tex.c */
+        if (!exec_texture(b, w, in, m, out)) return false;
+        break;
+    case OP_SURF_ADDR:
+        if (!exec_surface_address(b, w, in, m, out)) return false;
+        break;
     case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: /* groups are timing (sim/async.c): the copies are done */
     case OP_MEMBAR: case OP_GRIDDEP: case OP_L2_HINT: /* ordering and hints */
     case OP_BAR_WARP: case OP_PREFETCH: case OP_COUNT:

@@ -81,6 +81,45 @@ struct ExecPrint {
 };
 #define EXEC_PRINT_LIMIT ((size_t)1 << 20) /* CUDA's default printf FIFO: 1 MiB */
 
+/* A texture or surface object as kernels see it (the runtime's
+** cudaCreateTextureObject, cudaCreateSurfaceObject): its handle, the
+** 64-bit value a kernel holds, is its index in ExecTextures.v plus one. */
+typedef enum { TEXO_NONE, TEXO_TEXTURE, TEXO_SURFACE } TexObjectKind;
+/* Address modes, numbered as CUDA's cudaTextureAddressMode. */
+typedef enum { TEXA_WRAP, TEXA_CLAMP, TEXA_MIRROR, TEXA_BORDER } TexAddressMode;
+typedef enum { TEXC_UNSIGNED, TEXC_SIGNED, TEXC_FLOAT } TexChannelKind;
+typedef struct {
+    uint8_t  kind;              /* TexObjectKind (TEXO_NONE: destroyed)       */
+    uint8_t  channels;          /* 1, 2 or 4, of channel_bytes each, packed  */
+    uint8_t  channel_bytes;     /* 1, 2 or 4 (a 2-byte float is a half)       */
+    uint8_t  channel_kind;      /* TexChannelKind                             */
+    uint8_t  dims;              /* 1, 2 or 3 (a layered one's layers apart)   */
+    bool     layered;
+    bool     fetch_only;        /* a linear (1D buffer) resource: tex1Dfetch's
+                                   integer texel index, zeros out of range   */
+    bool     filter_linear;     /* else point sampling                        */
+    bool     normalized_coords; /* coordinates in [0, 1) per dimension        */
+    bool     read_normalized;   /* 8- and 16-bit integers read as [0, 1] or
+                                   [-1, 1] floats (cudaReadModeNormalizedFloat) */
+    uint8_t  address[3];        /* TexAddressMode per dimension               */
+    uint32_t extent[3];         /* texels: width, height, depth (1 when absent) */
+    uint32_t layers;            /* layered: how many (else 1)                 */
+    uint64_t base;              /* device address of texel (0, 0, 0), layer 0 */
+    uint64_t row_pitch;         /* bytes from one row to the next             */
+    uint64_t slice_pitch;       /* bytes from one depth slice (or layer of a
+                                   2D layered one) to the next                */
+    float    border[4];         /* TEXA_BORDER's colour                       */
+} ExecTexture;
+
+/* The objects a launch can name, and two 16-byte areas of global memory
+** for surface accesses out of bounds in .zero mode: loads read zeros from
+** one, stores land in the other (which nothing reads). */
+typedef struct {
+    const ExecTexture *v;
+    uint32_t           n;
+    uint64_t           zero_page, discard_page;
+} ExecTextures;
+
 /* What one block shares: the kernel, memories and launch coordinates. */
 typedef struct {
     const Kernel   *kernel;
@@ -112,6 +151,8 @@ typedef struct {
     uint64_t        heap;            /* the device heap's address (malloc and
                                         free: exec_heap_create; 0: none, and
                                         they fault)                           */
+    const ExecTextures *textures;    /* texture and surface objects (NULL:
+                                        none, and naming one faults)        */
 } ExecBlock;
 
 /* A 64-bit immediate: pooled in Kernel.consts, else held in the operand. */
@@ -171,8 +212,13 @@ typedef enum {
                                of 32 within the block (line 1); file: the value */
     FAULT_CALL_DEPTH,       /* a recursive call deeper than the front end
                                inlined (PTX_RECURSION_MAX levels)             */
-    FAULT_BAD_CALL          /* a call through a register holding no device
+    FAULT_BAD_CALL,         /* a call through a register holding no device
                                function's address                             */
+    FAULT_BAD_TEXTURE,      /* a texture or surface instruction naming no live
+                               object of its kind (addr: the handle)          */
+    FAULT_SURFACE_OOB       /* a surface access out of bounds in .trap mode
+                               (addr: the byte x coordinate; line: y; file: z
+                               or the layer)                                  */
 } FaultKind;
 
 /* What was wrong with an mbarrier (FAULT_MBARRIER). */
@@ -305,6 +351,12 @@ bool exec_async(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, Ex
 /* The phase parity (0 or 1) of the mbarrier at shared offset `at` of block
 ** b, or -1 when no 8 bytes of the block's shared memory are there. */
 int exec_mbar_phase(const ExecBlock *b, uint64_t at);
+/* (isa/exec_tex.c) tex and tld4 for the lanes in m: each lane's texels
+** read, filtered and converted into its four destinations; out->addr the
+** first texel each read, out->async_reads the lanes that read memory. */
+bool exec_texture(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
+/* (isa/exec_tex.c) surf.addr for the lanes in m: the element's address. */
+bool exec_surface_address(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
 /* (isa/exec_heap.c) malloc and free for the lanes in m, in lane order. */
 bool exec_heap(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out);
 /* (isa/exec_ptx.c) old + v for `elems` (1 or 2) halves of type t (.f16 or

@@ -34,6 +34,8 @@ const char *exec_fault_name(FaultKind k)
     case FAULT_BARRIER: return "illegal barrier";
     case FAULT_CALL_DEPTH: return "recursion too deep";
     case FAULT_BAD_CALL: return "call through a bad function pointer";
+    case FAULT_BAD_TEXTURE: return "invalid texture or surface object";
+    case FAULT_SURFACE_OOB: return "out-of-bounds surface access";
     }
     return "?";
 }

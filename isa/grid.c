@@ -41,6 +41,18 @@ bool grid_check_launch(const uint32_t grid[3], const uint32_t block[3], char *ms
     return true;
 }
 
+/* What a texture or surface instruction's fault was. */
+static void describe_texture_fault(const ExecFault *f, const Instr *in, char *what, size_t cap)
+{
+    if (f->kind == FAULT_BAD_TEXTURE)
+        snprintf(what, cap, "%s: the handle 0x%llx names no live %s object (destroyed, never created, or of the other "
+                 "kind or shape)", exec_fault_name(f->kind), (unsigned long long)f->addr, in->op == OP_TEX ? "texture" : "surface");
+    else
+        snprintf(what, cap, "%s: %u bytes at byte x = %lld, y = %u, z or layer = %llu, outside the surface (boundary "
+                 "mode .trap, CUDA's default cudaBoundaryModeTrap)", exec_fault_name(f->kind), f->size,
+                 (long long)(int64_t)f->addr, f->line, (unsigned long long)f->file);
+}
+
 void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gmem, const ExecFault *f,
                          const uint32_t ctaid[3], const uint32_t ntid[3], uint32_t warp_in_block,
                          char *buf, size_t cap)
@@ -135,6 +147,10 @@ void grid_describe_fault(const Kernel *k, const char *file, const GlobalMem *gme
         snprintf(what, sizeof what, "%s: a call through a pointer that holds no device function's address (of this "
                  "file, whose address the code takes)", exec_fault_name(f->kind));
         break;
+    case FAULT_BAD_TEXTURE:
+    case FAULT_SURFACE_OOB:
+        describe_texture_fault(f, in, what, sizeof what);
+        break;
     case FAULT_BARRIER:
         if (f->line == 0)
             snprintf(what, sizeof what, "%s: barrier %llu (a block has barriers 0-15)", exec_fault_name(f->kind),
@@ -219,7 +235,8 @@ bool grid_run_functional(const Kernel *k, GlobalMem *gmem, const GridLaunch *L, 
     ExecPrint print;
     exec_print_init(&print, L->printf_limit ? L->printf_limit : EXEC_PRINT_LIMIT);
     ExecBlock b = { .kernel = k, .gmem = gmem, .smem = smem, .smem_size = smem_size, .reserved_smem = reserved, .lmem = lmem, .params = L->params,
-                    .nsmid = L->nsm ? L->nsm : 1, .print = &print, .heap = L->heap };
+                    .nsmid = L->nsm ? L->nsm : 1, .print = &print, .heap = L->heap,
+                    .textures = L->textures };
     memcpy(b.ntid, L->block, sizeof b.ntid);
     memcpy(b.nctaid, L->grid, sizeof b.nctaid);
     for (uint32_t bz = 0; ok && bz < L->grid[2]; bz++)

@@ -23,6 +23,7 @@ typedef struct {
     uint64_t        printf_limit;            /* bytes of it kept (0: EXEC_PRINT_LIMIT) */
     const char     *kernel_file;             /* names the kernel's source in faults (NULL: "?") */
     uint64_t        heap;                    /* the device heap (ExecBlock.heap; 0: none) */
+    const ExecTextures *textures;            /* texture and surface objects (NULL: none) */
     uint32_t        shared_reserved;         /* the system's shared memory per
                                                 block (sm.shared_reserved), given
                                                 to kernels that read it          */

@@ -72,7 +72,8 @@ typedef enum {
     FMT_TESTP, /* p, a                                   */
     FMT_D,     /* d                                      */
     FMT_A,     /* a                                      */
-    FMT_ABCD   /* a, b, c, d                             */
+    FMT_ABCD,  /* a, b, c, d                             */
+    FMT_TEX    /* {d0, d1, d2, d3}, [a, {b, c, d, e}]    */
 } OpFormat;
 
 /* Functional units: where the timing model sends an instruction. */

@@ -113,6 +113,16 @@ typedef struct {
 typedef enum { TRAP_USER, TRAP_CALL_DEPTH, TRAP_BAD_CALL } TrapWhy;
 #define PTX_RECURSION_MAX 24 /* levels of one recursive device function inlined */
 
+/* The geometry of a texture or surface instruction (OP_TEX, OP_SURF_ADDR:
+** Instr.sub) and what it reads its coordinates as: a1d is {layer, x}, a2d
+** {layer, x, y, -}, 3d {x, y, z, -}. */
+typedef enum { TEXG_1D, TEXG_2D, TEXG_3D, TEXG_A1D, TEXG_A2D } TexGeom;
+/* A surface access out of bounds (OP_SURF_ADDR: Instr.mod & 3): faults,
+** is clamped to the edge, or reads zeros and writes nothing; Instr.mod & 4:
+** the access is a store. */
+typedef enum { SURF_TRAP, SURF_CLAMP, SURF_ZERO } SurfBoundary;
+#define SURF_STORE 4
+
 enum {
     INSTR_ADDR64 = 1u << 0, /* the address base src[0] is a 64-bit register pair */
     INSTR_SAT    = 1u << 1, /* cvt.sat                                          */

@@ -302,7 +302,7 @@ Opcode ptx_arith_row(const char *head, const Mods *m)
 
 /* Instructions (by their first words) that PTX has and the front end does
 ** not take yet: refused by name before their operands are read. */
-static const char *const NOT_YET[] = { "brkpt", "brx", "tex", "tld4", "txq", "suld", "sust", "sured",
+static const char *const NOT_YET[] = { "brkpt", "brx", "txq", "sured",
                                        "suq", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix",
                                        "mapa", "getctarank", "istypep",
                                        "pmevent", "setmaxnreg", "stackrestore", "stacksave",
@@ -400,6 +400,7 @@ static bool read_instruction(Ptx *P, Instr *in, uint32_t *g, Tok *opt, char *hea
     if (!ptx_parse_mods(P, opt, head, head_cap, m)) return false;
     ptx_next(P);
     if (!strcmp(head, "call")) return read_call(P, opt, ops, nops_out);
+    if (ptx_is_tex_head(head)) return ptx_read_tex_operands(P, opt, ops, nops_out); /* [object, coordinates] */
     uint32_t n = 0;
     while (!ptx_punct(&P->tok, ';')) {
         if (P->tok.kind == TK_EOF) return ptx_fail(P, &P->tok, "end of file in '%s': expected ';'", ptx_quote(opt, q, sizeof q));
@@ -503,6 +504,8 @@ static const struct {
     { "cp", ptx_decode_cp },          { "mbarrier", ptx_decode_mbarrier },
     { "griddepcontrol", ptx_decode_griddep }, { "discard", ptx_decode_l2_hint }, { "applypriority", ptx_decode_l2_hint },
     { "createpolicy", ptx_decode_createpolicy }, { "elect", ptx_decode_elect },
+    { "tex", ptx_decode_tex },        { "tld4", ptx_decode_tex },         { "suld", ptx_decode_tex },
+    { "sust", ptx_decode_tex },
 };
 
 /* A barrier's a{, b} (the barrier, 0-15, and its thread count, a positive

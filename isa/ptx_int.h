@@ -391,6 +391,12 @@ bool ptx_mem_operand(Ptx *P, const POp *o, MemSpace space, Instr *in);
 ** arrive_drop, test_wait, try_wait, pending_count). */
 PTX_DECODER(ptx_decode_cp);
 PTX_DECODER(ptx_decode_mbarrier);
+/* isa/ptx_decode_tex.c: tex, tld4, suld, sust on texture and surface
+** objects. Their heads; their operands, `[object, coordinates]` read as two
+** (after the instruction's modifiers, through its ';'). */
+bool ptx_is_tex_head(const char *head);
+bool ptx_read_tex_operands(Ptx *P, const Tok *opt, POp *ops, uint32_t *nops_out);
+PTX_DECODER(ptx_decode_tex);
 
 /* isa/ptx_decode_simd.c: SIMD within a register: packed 16-bit integer
 ** add/sub/min/max (.u16x2 .s16x2, .relu), min/max.relu.s32, and the video

@@ -350,10 +350,10 @@ bool ptx_parse_mods(Ptx *P, const Tok *t, char *head, size_t hcap, Mods *m)
     static const char *const PRMTS[] = { "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
     static const char *const VOTES[VOTE_MODES] = { [VOTE_ALL] = "all", [VOTE_ANY] = "any", [VOTE_UNI] = "uni",
                                                    [VOTE_BALLOT] = "ballot" };
-    /* cp.async and mbarrier: each form takes its own modifiers, which
-    ** their decoders read (isa/ptx_decode_async.c) */
+    /* cp.async, mbarrier, textures, surfaces: each form takes its own
+    ** modifiers, which its decoder reads (isa/ptx_decode_async.c, _tex.c) */
     if (!strcmp(head, "cp") || !strcmp(head, "mbarrier") || !strcmp(head, "griddepcontrol") || !strcmp(head, "discard") ||
-        !strcmp(head, "applypriority") || !strcmp(head, "createpolicy") || !strcmp(head, "elect"))
+        !strcmp(head, "applypriority") || !strcmp(head, "createpolicy") || !strcmp(head, "elect") || ptx_is_tex_head(head))
         return true;
     bool is_atom = strcmp(head, "atom") == 0 || strcmp(head, "red") == 0 || strcmp(head, "redux") == 0;
     bool is_setp = strcmp(head, "setp") == 0 || strcmp(head, "set") == 0; /* set: the comparisons too */

@@ -225,6 +225,7 @@ static bool setup_sms(Gpu *g)
             eb->nsmid = c->sm_count; /* %nsmid: the machine's SMs, used or not */
             eb->grid_workspace = L->grid_workspace;
             eb->heap = L->heap;
+            eb->textures = L->textures;
             eb->clock_mhz = c->clock_mhz; /* %globaltimer in the machine's ns */
         }
     }

@@ -71,6 +71,9 @@ typedef struct {
     ** none, and they fault). A launch of a kernel that uses it runs on one
     ** host thread: each call takes its block from the heap at once. */
     uint64_t        heap;
+    /* Texture and surface objects (ExecBlock.textures; NULL: none). A
+    ** kernel that reads textures runs on one host thread. */
+    const ExecTextures *textures;
 } Launch;
 
 /* The most host threads one launch runs on (Launch.threads). */

@@ -538,9 +538,10 @@ uint32_t par_threads(const Gpu *g)
     if (n > g->nsm) n = g->nsm;
     /* what runs on one thread only: a trace sink sees events as they happen,
     ** per-instruction counters are one shared table, and malloc and free
-    ** change the heap as they issue, and an asynchronous copy's shared
-    ** memory and completion are written at its issue (sim/async.c) */
-    if (g->trace || g->pcs || kernel_uses_heap(g->k) || kernel_uses_async_copies(g->k)) n = 1;
+    ** change the heap as they issue, an asynchronous copy's shared
+    ** memory and completion are written at its issue (sim/async.c), and
+    ** a texture fetch reads global memory at its issue (isa/exec_tex.c) */
+    if (g->trace || g->pcs || kernel_uses_heap(g->k) || kernel_uses_async_copies(g->k) || kernel_has_op(g->k, OP_TEX)) n = 1;
     if (g->L->threads_auto && g->total_blocks < GPU_AUTO_THREADS_MIN_BLOCKS) n = 1;
     if (n > 1 && g->L->threads_fit_host) {
         uint32_t free_cores = host_free_cores();

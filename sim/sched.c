@@ -379,7 +379,8 @@ static uint64_t issue_global(Gpu *g, uint32_t s, uint32_t slot, const Instr *in,
     uint32_t fl = OP_INFO[in->op].flags;
     AccessKind kind = fl & OPF_ATOM ? ACCESS_ATOMIC : fl & OPF_STORE ? ACCESS_STORE : ACCESS_LOAD;
     if (in->op == OP_CP_ASYNC_BULK) return async_bulk_load(g, s, out); /* the TMA's, not the LSU's */
-    uint32_t lanes = in->op == OP_CP_ASYNC ? out->async_reads : out->exec_mask; /* a zero-fill reads nothing */
+    /* a zero-fill reads nothing; nor does a texture lane out of range or on the border */
+    uint32_t lanes = in->op == OP_CP_ASYNC || in->op == OP_TEX ? out->async_reads : out->exec_mask;
     if (!lanes) return g->now + 1;
     CoalesceResult cr;
     coalesce_analyze(out->addr, lanes, out->width,

@@ -183,7 +183,8 @@ START_TEST(test_table_memory_space)
         if (addressed) {
             ck_assert_msg(access == OPF_LOAD || access == OPF_STORE || access == (OPF_LOAD | OPF_STORE | OPF_ATOM),
                           "%s: a load, a store, or an atomic that loads and stores (flags 0x%x)", r->mnemonic, access);
-            OpFormat want = access == OPF_LOAD ? FMT_LD : access == OPF_STORE ? FMT_ST : FMT_ATOM;
+            /* a texture fetch addresses its texels by an object and coordinates */
+            OpFormat want = access == OPF_LOAD ? (op == OP_TEX ? FMT_TEX : FMT_LD) : access == OPF_STORE ? FMT_ST : FMT_ATOM;
             ck_assert_msg(r->format == want, "%s: flags 0x%x, but format %d", r->mnemonic, access, r->format);
             /* the timing model sends global requests to the LSU, shared ones to the MIO */
             ck_assert_msg(r->unit == (r->space == SPACE_SHARED ? UNIT_MIO : UNIT_LSU), "%s: unit %s", r->mnemonic,

@@ -44,7 +44,7 @@ START_TEST(test_workload_checks_pass)
         for (uint32_t k = 0; k < v->nlaunches; k++) {
             const WlLaunch *l = &v->launches[k];
             GridLaunch L = { { l->grid[0], l->grid[1], l->grid[2] }, { l->block[0], l->block[1], l->block[2] },
-                             l->dynamic_smem, r.params[k], c.sm_count, 0, NULL, 0, NULL, 0, 0 };
+                             l->dynamic_smem, r.params[k], c.sm_count, 0, NULL, 0, NULL, 0, NULL, 0 };
             GridResult gr;
             ck_assert_msg(grid_run_functional(l->kernel, r.gmem, &L, &gr), "%s/%s: %s", cases[_i].file, v->name,
                           gr.message);
@@ -77,7 +77,7 @@ START_TEST(test_wrong_reference_fails)
     v.checks = &ck;
     WlRun r;
     ck_assert(workload_prepare(&w, &v, &r, &d));
-    GridLaunch L = { { v.launches[0].grid[0], 1, 1 }, { v.launches[0].block[0], 1, 1 }, 0, r.params[0], c.sm_count, 0, NULL, 0, NULL, 0, 0 };
+    GridLaunch L = { { v.launches[0].grid[0], 1, 1 }, { v.launches[0].block[0], 1, 1 }, 0, r.params[0], c.sm_count, 0, NULL, 0, NULL, 0, NULL, 0 };
     GridResult gr;
     ck_assert(grid_run_functional(v.launches[0].kernel, r.gmem, &L, &gr));
     WlCheckResult cr;
