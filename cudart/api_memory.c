@@ -461,12 +461,12 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
     return cudaSuccess;
 }
 
-/* Pitched pointers only: a CUDA array on either side is not implemented.
-** Each slice is a 2D copy. */
+/* Pitched pointers: each slice a 2D copy; with a CUDA array on either
+** side, cudart/api_texture.c's. */
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
     if (!p) return api_fail(cudaErrorInvalidValue);
-    if (p->srcArray || p->dstArray) return (cudaError_t)rt_api_missing("cudaMemcpy3D with a CUDA array");
+    if (p->srcArray || p->dstArray) return api_memcpy3d_array(p);
     const struct cudaPitchedPtr *d = &p->dstPtr, *s = &p->srcPtr;
     char *dst = (char *)d->ptr + (p->dstPos.z * d->ysize + p->dstPos.y) * d->pitch + p->dstPos.x;
     const char *src = (const char *)s->ptr + (p->srcPos.z * s->ysize + p->srcPos.y) * s->pitch + p->srcPos.x;

@@ -467,7 +467,7 @@ static int run_untimed(Runtime *rt, RtKernel *k, const Launch *L)
 {
     GridLaunch g = { .dynamic_smem = L->dynamic_smem, .shared_reserved = rt->cfg.shared_reserved, .params = L->params, .nsm = rt->cfg.sm_count,
                      .printf_out = L->printf_out, .printf_limit = L->printf_limit, .kernel_file = L->kernel_file,
-                     .heap = L->heap };
+                     .heap = L->heap, .textures = L->textures };
     memcpy(g.grid, L->grid, sizeof g.grid);
     memcpy(g.block, L->block, sizeof g.block);
     uint64_t cycles;
@@ -570,6 +570,11 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
         if (!(rt->heap = exec_heap_create(rt->gmem, rt->heap_bytes, &d))) return RT_MEMORY_ALLOCATION;
     }
     L.heap = rt->heap;
+    if (rt->ntextures) { /* the objects as they are now: a launch cannot change them */
+        rt->texture_table.v = rt->textures;
+        rt->texture_table.n = rt->ntextures;
+        L.textures = &rt->texture_table;
+    }
     L.printf_limit = rt->printf_bytes;
     rt->printf_used |= kernel_has_op(kk, OP_PRINTF);
     /* a cooperative launch's blocks may wait for each other (grid.sync()):
@@ -718,6 +723,7 @@ void rt_reset(Runtime *rt)
         else free(rt->handles[i].ptr);
     }
     rt->nhandles = 0;
+    rt_textures_reset(rt);
     gmem_destroy(rt->gmem);
     gpu_session_destroy(rt->session);
     rt->gmem = gmem_create();

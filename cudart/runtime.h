@@ -117,7 +117,8 @@ typedef struct {
 typedef enum {
     RT_HANDLE_STREAM, RT_HANDLE_EVENT, RT_HANDLE_PINNED, RT_HANDLE_GRAPH, RT_HANDLE_GRAPH_EXEC,
     RT_HANDLE_REGISTERED, /* cudaHostRegister: the program's memory, never freed by the runtime */
-    RT_HANDLE_POOL        /* cudaMemPoolCreate's */
+    RT_HANDLE_POOL,       /* cudaMemPoolCreate's */
+    RT_HANDLE_ARRAY       /* a CUDA array (cudaMallocArray, cudaMalloc3DArray) */
 } RtHandleKind;
 typedef struct {
     void        *ptr;
@@ -207,6 +208,14 @@ typedef struct {
     RtPool         *current_pool;  /* cudaMallocAsync's (cudaDeviceSetMemPool)  */
     RtPoolAlloc    *pool_allocs;
     uint32_t        npool_allocs, pool_allocs_cap;
+    /* texture and surface objects (cudart/api_texture.c): the object of
+    ** handle h at textures[h - 1] (kind TEXO_NONE once destroyed), the CUDA
+    ** descriptions it was made from (texture_descs, malloc'd), the table a
+    ** launch gets, with the .zero surface mode's two areas (0: not made) */
+    ExecTexture    *textures;
+    void          **texture_descs;
+    uint32_t        ntextures, textures_cap;
+    ExecTextures    texture_table;
     RtHandle       *handles;   /* live streams, events, pinned memory, pools  */
     uint32_t        nhandles, handles_cap;
     bool            said_no_device;
@@ -300,6 +309,9 @@ int rt_api_missing(const char *name);
 /* Ends the device: memory, session, streams, events, pinned memory and
 ** modules' loaded state (cudaDeviceReset). */
 void rt_reset(Runtime *rt);
+
+/* Forgets every texture and surface object (cudaDeviceReset). */
+void rt_textures_reset(Runtime *rt);
 
 /* Simulated milliseconds of a cycle count. */
 double rt_cycles_to_ms(const Runtime *rt, uint64_t cycles);

@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed host_memory errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy named_barriers fp8 large_tiles spaces hints coalesced function_pointers virtual_functions recursion; do
+for p in memory managed host_memory errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy named_barriers fp8 large_tiles spaces hints coalesced function_pointers virtual_functions recursion texture; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
@@ -177,7 +177,7 @@ expect_out "the other kernels of the file run" "^PASS"
 expect_out "the refused kernel's launch fails as CUDA would" "^talk: cudaErrorInvalidPtx"
 expect_out "captured into a graph, it fails alike and leaves no node" "^captured talk: cudaErrorInvalidPtx, 1 node$"
 expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\*, int, unsigned long long\) cannot run on the simulated GPU .*cudaErrorInvalidPtx"
-expect_err "the refusal is at the user's CUDA line, through the header it came from" "partial.cu:7: error: 'tex.1d.v4.s32.s32' is not supported yet .*\(in .*texture_indirect_functions.h:[0-9]+, inlined here; PTX .*\.ptx:[0-9]+:[0-9]+\)"
+expect_err "the refusal is at the user's CUDA line, through the header it came from" "partial.cu:7: error: 'tex.cube.v4.f32.f32' is not supported yet .*\(in .*texture_indirect_functions.h:[0-9]+, inlined here; PTX .*\.ptx:[0-9]+:[0-9]+\)"
 expect_err "the report marks its launch failed" "^  talk +1 \(0 timed\) .* failed"
 
 # the program's arguments, output and exit status are its own

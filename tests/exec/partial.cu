@@ -1,10 +1,10 @@
 // partial.cu -- a program one of whose kernels gpusim cannot run yet (it
-// fetches through a texture object, which gpusim does not model): the others run, and the launch of that one fails with
+// samples a cube map, which gpusim does not model): the others run, and the launch of that one fails with
 // cudaErrorInvalidPtx and a message naming the kernel and its CUDA line.
 #include "common.cuh"
 
 __global__ void talk(int* out, int v, cudaTextureObject_t t) {
-  if (threadIdx.x == 0) out[0] = tex1Dfetch<int>(t, v);
+  if (threadIdx.x == 0) out[0] = (int)texCubemap<float>(t, (float)v, 0.5f, 0.5f);
 }
 
 __global__ void twice(int* x, int n) {
