@@ -36,7 +36,7 @@ TAG=${TAG:-h200}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-90}
 BUDGET=${BUDGET:-450}
 ALL=(residency latency_dist int_div instr_pipes smem mem_path barrier coresidency l2_reuse l2_partition atomics branch async_copy cache_ops
-     loaded_latency block_launch dep_issue sched_order heap)
+     loaded_latency block_launch dep_issue sched_order heap texture)
 if [ $# -gt 0 ]; then PROBES=("$@"); else PROBES=("${ALL[@]}"); fi
 
 START=$(date +%s)
