@@ -37,6 +37,7 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
         WHY(rt, "cudaMalloc of %zu bytes: %s", size, d.message);
         return api_leave(rt, cudaErrorMemoryAllocation);
     }
+    gmem_set_tag(rt->gmem, addr, RT_TAG_PROGRAM);
     *devPtr = (void *)(uintptr_t)addr;
     return api_leave(rt, cudaSuccess);
 }
@@ -100,7 +101,8 @@ cudaError_t cudaFree(void *devPtr)
     if (!devPtr) return api_leave(rt, cudaSuccess);
     if ((uintptr_t)devPtr <= UINT32_MAX && rt_unmap_host(rt, (uint32_t)(uintptr_t)devPtr, false)) return api_leave(rt, cudaSuccess);
     const RtMapping *mapped = rt_mapping_of(rt, devPtr);
-    if (mapped || (uintptr_t)devPtr > UINT32_MAX || !gmem_free(rt->gmem, (uint32_t)(uintptr_t)devPtr)) {
+    bool ours = (uintptr_t)devPtr <= UINT32_MAX && gmem_tag(rt->gmem, (uint32_t)(uintptr_t)devPtr) == RT_TAG_PROGRAM;
+    if (mapped || !ours || !gmem_free(rt->gmem, (uint32_t)(uintptr_t)devPtr)) {
         if (mapped && mapped->pinned)
             WHY(rt, "cudaFree(%p): pinned host memory (cudaMallocHost or cudaHostAlloc), which cudaFreeHost frees", devPtr);
         else

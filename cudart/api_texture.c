@@ -109,7 +109,7 @@ static cudaError_t make_array(Runtime *rt, cudaArray_t *out, const struct cudaCh
     snprintf(name, sizeof name, "CUDA array #%u (%zu x %zu x %zu)", ++rt->allocations, w, h, d);
     Diag dg = { 0 };
     a->addr = gmem_alloc(rt->gmem, bytes, name, &dg);
-    if (!a->addr || !rt_handle_add_owned(rt, a, RT_HANDLE_ARRAY, free_array)) {
+    if (!a->addr || !gmem_set_tag(rt->gmem, a->addr, RT_TAG_ARRAY) || !rt_handle_add_owned(rt, a, RT_HANDLE_ARRAY, free_array)) {
         if (a->addr) gmem_free(rt->gmem, a->addr);
         else WHY(rt, "%s of %llu bytes: %s", call, (unsigned long long)bytes, dg.message);
         free(a);
@@ -181,8 +181,9 @@ static uint8_t *array_rows(Runtime *rt, const struct cudaArray *a, size_t x, siz
     if (x > s->row_pitch || width > s->row_pitch - x || y > s->extent[1] || rows > s->extent[1] - y || z >= slices)
         return NULL;
     *pitch = s->row_pitch;
-    if (!width || !rows) return rt_device_ptr(rt, s->base, 1);
-    return rt_device_ptr(rt, s->base + z * s->slice_pitch + y * s->row_pitch + x, (rows - 1) * s->row_pitch + width);
+    if (!width || !rows) return gmem_translate(rt->gmem, s->base, 1);
+    uint64_t span = (rows - 1) * s->row_pitch + width;
+    return span > UINT32_MAX ? NULL : gmem_translate(rt->gmem, s->base + z * s->slice_pitch + y * s->row_pitch + x, (uint32_t)span);
 }
 
 /* The other side of an array copy: host memory, or device memory when the
@@ -245,7 +246,7 @@ static cudaError_t array_linear(Runtime *rt, struct cudaArray *a, size_t wOffset
         return cudaErrorInvalidValue;
     }
     if (!count) return cudaSuccess;
-    uint8_t *arr = rt_device_ptr(rt, s->base + at, count);
+    uint8_t *arr = count <= UINT32_MAX ? gmem_translate(rt->gmem, s->base + at, (uint32_t)count) : NULL;
     cudaError_t err;
     uint8_t *o = other_side(rt, p, count, kind, to_array, &err);
     if (!arr || !o) return arr ? err : cudaErrorInvalidValue;

@@ -375,7 +375,11 @@ RtVar *rt_find_var(Runtime *rt, const void *host, int *err)
 void *rt_device_ptr(Runtime *rt, uint64_t addr, uint64_t bytes)
 {
     if (!rt->gmem || bytes > UINT32_MAX) return NULL;
-    return gmem_translate(rt->gmem, addr, bytes ? (uint32_t)bytes : 1);
+    void *h = gmem_translate(rt->gmem, addr, bytes ? (uint32_t)bytes : 1);
+    uint32_t base;
+    uint64_t size;
+    if (h && gmem_buffer_at(rt->gmem, addr, &base, &size) && gmem_tag(rt->gmem, base) == RT_TAG_ARRAY) return NULL;
+    return h;
 }
 
 static bool chosen_for_timing(const Runtime *rt, const RtKernel *k)

@@ -55,6 +55,11 @@ enum {
     RT_UNKNOWN = 999
 };
 
+/* The tag (gmem_set_tag) of device memory the program may free:
+** cudaMalloc's. The runtime's own buffers (variables, arrays, the heap,
+** workspaces) keep 0, so that cudaFree refuses them. */
+enum { RT_TAG_PROGRAM = 1, RT_TAG_ARRAY = 2 /* a CUDA array's: no device pointer reaches it */ };
+
 typedef struct RtModule RtModule;
 
 /* One __device__ or __constant__ variable a module registered. */
@@ -269,7 +274,8 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
               uint64_t dynamic_smem);
 
 /* Host pointer for [addr, addr+bytes) of device memory, or NULL when that
-** range is not inside one allocation. */
+** range is not inside one allocation (or is a CUDA array's, which only the
+** array calls reach). */
 void *rt_device_ptr(Runtime *rt, uint64_t addr, uint64_t bytes);
 
 /* Memory that host code and kernels address alike: host pages mapped at a

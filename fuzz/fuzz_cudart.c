@@ -12,7 +12,10 @@
 **   - cudaMemGetInfo's free bytes are the device less the live allocations;
 **   - cudaGetLastError and cudaPeekAtLastError give the last failed call's
 **     error, cleared by the one and kept by the other.
-** Launches are not in it (a kernel needs a module and ptxas); tests/exec/
+** CUDA arrays (made in several formats, freed, copied in and out at any
+** offset) and texture and surface objects on them (made with any
+** description, queried, destroyed) are in it too, arrays counted as device
+** memory. Launches are not in it (a kernel needs a module and ptxas); tests/exec/
 ** strict.cu covers their errors. Every input begins with cudaDeviceReset,
 ** so inputs do not see each other. Seeds: fuzz/corpus/cudart.        */
 #include <cuda_runtime_api.h>
@@ -27,6 +30,15 @@
 #define PIN_SLOTS    4
 #define STREAM_SLOTS 4
 #define EVENT_SLOTS  4
+#define ARRAY_SLOTS  4
+#define TEX_SLOTS    4
+
+typedef struct {
+    cudaArray_t ptr;
+    bool        live, surface; /* surface: made with cudaArraySurfaceLoadStore */
+    size_t      w, rows, elem;  /* rows: the height, 1 for a 1D array     */
+    uint8_t    *shadow;
+} ArraySlot;
 
 typedef struct {
     void    *ptr;
@@ -43,6 +55,10 @@ typedef struct {
     bool         stream_live[STREAM_SLOTS];
     cudaEvent_t  event[EVENT_SLOTS];
     bool         event_live[EVENT_SLOTS], event_recorded[EVENT_SLOTS], event_timing[EVENT_SLOTS];
+    ArraySlot    array[ARRAY_SLOTS];
+    unsigned long long tex[TEX_SLOTS];
+    bool         tex_live[TEX_SLOTS], tex_surface[TEX_SLOTS];
+    bool         zero_pages; /* the 32 bytes the first surface object takes */
     cudaError_t  last;     /* the model's last error                      */
     uint8_t      host[HOST_BYTES];
     uint8_t      back[HOST_BYTES];
@@ -80,7 +96,9 @@ static uint64_t live_bytes(const Model *m)
     uint64_t sum = 0;
     for (int i = 0; i < DEV_SLOTS; i++)
         if (m->dev[i].live) sum += m->dev[i].bytes;
-    return sum;
+    for (int i = 0; i < ARRAY_SLOTS; i++)
+        if (m->array[i].live) sum += m->array[i].w * m->array[i].rows * m->array[i].elem;
+    return sum + (m->zero_pages ? 32 : 0);
 }
 
 /* Whether [p, p+n) lies inside one live allocation; its slot and offset. */
@@ -339,6 +357,149 @@ static void op_query(Model *m, Input *in)
     }
 }
 
+/* Channel formats: those gpusim takes, then ones it refuses. */
+static const struct {
+    int x, y, z, w;
+    enum cudaChannelFormatKind f;
+    size_t elem; /* 0: refused */
+} FORMATS[] = {
+    { 32, 0, 0, 0, cudaChannelFormatKindFloat, 4 },     { 8, 8, 8, 8, cudaChannelFormatKindUnsigned, 4 },
+    { 16, 16, 0, 0, cudaChannelFormatKindSigned, 4 },   { 16, 0, 0, 0, cudaChannelFormatKindFloat, 2 },
+    { 32, 32, 32, 32, cudaChannelFormatKindFloat, 16 }, { 8, 0, 0, 0, cudaChannelFormatKindSigned, 1 },
+    { 0, 0, 0, 0, cudaChannelFormatKindUnsignedNormalized8X2, 2 },
+    { 8, 8, 8, 0, cudaChannelFormatKindUnsigned, 0 },   { 8, 16, 0, 0, cudaChannelFormatKindUnsigned, 0 },
+    { 8, 0, 0, 0, cudaChannelFormatKindFloat, 0 },      { 32, 0, 0, 0, cudaChannelFormatKindNone, 0 },
+};
+#define NFORMATS (sizeof FORMATS / sizeof FORMATS[0])
+
+/* A CUDA array slot's array, a freed one, or a made-up pointer. */
+static cudaArray_t pick_array(Model *m, Input *in, ArraySlot **slot)
+{
+    unsigned a = take(in);
+    *slot = NULL;
+    if (a % 16 == 15) return (cudaArray_t)(void *)m->host;
+    ArraySlot *s = &m->array[a % ARRAY_SLOTS];
+    if (s->live) *slot = s;
+    return s->ptr;
+}
+
+static void op_array(Model *m, Input *in)
+{
+    unsigned what = take(in);
+    ArraySlot *s;
+    switch (what % 4) {
+    case 0: { /* make one */
+        ArraySlot *new_slot = &m->array[what / 4 % ARRAY_SLOTS];
+        if (new_slot->live) return;
+        unsigned f = take(in) % NFORMATS, flag = take(in) % 4;
+        size_t w = take(in) % 40, h = take(in) % 6;
+        unsigned flags = flag == 1 ? cudaArraySurfaceLoadStore : flag == 2 ? cudaArrayLayered : 0;
+        struct cudaChannelFormatDesc d = { FORMATS[f].x, FORMATS[f].y, FORMATS[f].z, FORMATS[f].w, FORMATS[f].f };
+        cudaError_t want = flag == 2 ? cudaErrorInvalidValue : !FORMATS[f].elem ? cudaErrorInvalidChannelDescriptor
+                         : w == 0 ? cudaErrorInvalidValue : cudaSuccess;
+        cudaArray_t a = NULL;
+        expect(m, "cudaMallocArray", cudaMallocArray(&a, &d, w, h, flags), want);
+        if (want) return;
+        size_t rows = h ? h : 1, bytes = w * rows * FORMATS[f].elem;
+        uint8_t *zero = calloc(bytes, 1), *shadow = calloc(bytes, 1);
+        if (!zero || !shadow) abort();
+        cudaError_t e = cudaMemcpy2DToArray(a, 0, 0, zero, w * FORMATS[f].elem, w * FORMATS[f].elem, rows, cudaMemcpyHostToDevice);
+        if (e) fail("cudaMemcpy2DToArray of a new array", e, 0);
+        free(zero);
+        free(new_slot->shadow);
+        *new_slot = (ArraySlot){ a, true, flag == 1, w, rows, FORMATS[f].elem, shadow };
+        for (int k = 0; k < ARRAY_SLOTS; k++) /* a freed one's address may come back */
+            if (&m->array[k] != new_slot && m->array[k].ptr == a) m->array[k].ptr = NULL;
+        return;
+    }
+    case 1: { /* free one */
+        cudaArray_t a = pick_array(m, in, &s);
+        expect(m, "cudaFreeArray", cudaFreeArray(a), s || !a ? cudaSuccess : cudaErrorInvalidValue);
+        if (s) s->live = false;
+        return;
+    }
+    default: { /* a 2D copy in or out, at any offset and size */
+        bool to = what % 4 == 2;
+        cudaArray_t a = pick_array(m, in, &s);
+        size_t x = take(in) % 48, y = take(in) % 8, width = take(in) % 64, rows = take(in) % 8, pitch = 1 + take(in) % 96;
+        cudaError_t want = !s ? cudaErrorInvalidResourceHandle
+                         : rows > 1 && width > pitch ? cudaErrorInvalidPitchValue
+                         : x > s->w * s->elem || width > s->w * s->elem - x || y > s->rows || rows > s->rows - y
+                             ? cudaErrorInvalidValue
+                             : cudaSuccess;
+        if (rows && (rows - 1) * pitch + width > HOST_BYTES) return;
+        if (to) {
+            for (size_t i = 0; rows && i < (rows - 1) * pitch + width; i++) m->host[i] = (uint8_t)take(in);
+            expect(m, "cudaMemcpy2DToArray", cudaMemcpy2DToArray(a, x, y, m->host, pitch, width, rows, cudaMemcpyHostToDevice), want);
+        } else {
+            expect(m, "cudaMemcpy2DFromArray", cudaMemcpy2DFromArray(m->back, pitch, a, x, y, width, rows, cudaMemcpyDeviceToHost),
+                   want);
+        }
+        if (want) return;
+        size_t apitch = s->w * s->elem;
+        for (size_t r = 0; r < rows; r++) {
+            uint8_t *row = s->shadow + (y + r) * apitch + x;
+            if (to) memcpy(row, m->host + r * pitch, width);
+            else if (memcmp(m->back + r * pitch, row, width) != 0) {
+                fprintf(stderr, "fuzz_cudart: a CUDA array differs from what was copied into it\n");
+                abort();
+            }
+        }
+    }
+    }
+}
+
+/* Texture and surface objects on an array slot, with any description. */
+static void op_texture(Model *m, Input *in)
+{
+    unsigned what = take(in), i = what / 4 % TEX_SLOTS;
+    ArraySlot *s;
+    switch (what % 4) {
+    case 0:
+    case 1: {
+        if (m->tex_live[i]) return;
+        bool surface = what % 4 == 1;
+        struct cudaResourceDesc rd;
+        memset(&rd, 0, sizeof rd);
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = pick_array(m, in, &s);
+        struct cudaTextureDesc td;
+        memset(&td, 0, sizeof td);
+        unsigned bits = take(in);
+        td.addressMode[0] = (enum cudaTextureAddressMode)(bits % 5); /* 4: none */
+        td.filterMode = (enum cudaTextureFilterMode)(bits / 5 % 2);
+        td.readMode = (enum cudaTextureReadMode)(bits / 10 % 2);
+        td.normalizedCoords = (int)(bits / 20 % 2);
+        cudaError_t want = !s ? cudaErrorInvalidResourceHandle
+                         : surface ? (s->surface ? cudaSuccess : cudaErrorInvalidValue)
+                         : td.addressMode[0] > cudaAddressModeBorder ? cudaErrorInvalidValue : cudaSuccess;
+        cudaError_t got = surface ? cudaCreateSurfaceObject(&m->tex[i], &rd) : cudaCreateTextureObject(&m->tex[i], &rd, &td, NULL);
+        expect(m, surface ? "cudaCreateSurfaceObject" : "cudaCreateTextureObject", got, want);
+        if (want) return;
+        if (surface) m->zero_pages = true;
+        m->tex_live[i] = true, m->tex_surface[i] = surface;
+        for (int k = 0; k < TEX_SLOTS; k++) /* a destroyed one's handle comes back */
+            if (k != (int)i && m->tex[k] == m->tex[i]) m->tex[k] = 0;
+        if (!surface) {
+            struct cudaTextureDesc back;
+            expect(m, "cudaGetTextureObjectTextureDesc", cudaGetTextureObjectTextureDesc(&back, m->tex[i]), cudaSuccess);
+            if (memcmp(&back, &td, sizeof td) != 0) fail("cudaGetTextureObjectTextureDesc's description", 1, 0);
+        }
+        return;
+    }
+    default: {
+        unsigned long long h = what & 128 ? (unsigned long long)take(in) : m->tex[i];
+        bool surface = what % 4 == 3, ok = false;
+        for (int k = 0; k < TEX_SLOTS; k++) ok = ok || (h && m->tex[k] == h && m->tex_live[k] && m->tex_surface[k] == surface);
+        cudaError_t want = h == 0 || ok ? cudaSuccess : cudaErrorInvalidValue;
+        expect(m, surface ? "cudaDestroySurfaceObject" : "cudaDestroyTextureObject",
+               surface ? cudaDestroySurfaceObject(h) : cudaDestroyTextureObject(h), want);
+        for (int k = 0; k < TEX_SLOTS; k++)
+            if (ok && m->tex[k] == h) m->tex_live[k] = false;
+    }
+    }
+}
+
 /* cudaDeviceReset: every allocation, stream, event and pinned buffer goes. */
 static void reset(Model *m)
 {
@@ -348,6 +509,9 @@ static void reset(Model *m)
     memset(m->pinned_live, 0, sizeof m->pinned_live);
     memset(m->stream_live, 0, sizeof m->stream_live);
     memset(m->event_live, 0, sizeof m->event_live);
+    for (int i = 0; i < ARRAY_SLOTS; i++) m->array[i].live = false;
+    memset(m->tex_live, 0, sizeof m->tex_live);
+    m->zero_pages = false;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -360,9 +524,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(m.pinned, 0, sizeof m.pinned);
     memset(m.stream, 0, sizeof m.stream);
     memset(m.event, 0, sizeof m.event);
+    for (int i = 0; i < ARRAY_SLOTS; i++) m.array[i].ptr = NULL;
+    memset(m.tex, 0, sizeof m.tex);
     Input in = { data, size };
     for (int calls = 0; in.n && calls < 256; calls++) {
-        switch (take(&in) % 9) {
+        switch (take(&in) % 11) {
         case 0: op_malloc(&m, &in); break;
         case 1: op_free(&m, &in); break;
         case 2: case 3: op_copy(&m, &in); break;
@@ -370,6 +536,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 5: op_pinned(&m, &in); break;
         case 6: op_stream(&m, &in); break;
         case 7: op_event(&m, &in); break;
+        case 8: op_array(&m, &in); break;
+        case 9: op_texture(&m, &in); break;
         default:
             if (take(&in) == 255) {
                 reset(&m);

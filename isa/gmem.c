@@ -13,6 +13,7 @@ typedef struct {
     uint64_t size;
     uint8_t *host;
     bool     adopted;   /* host memory the caller gave (gmem_adopt): not freed here */
+    uint8_t  tag;       /* gmem_set_tag's                                   */
     char     name[64];
 } Region;
 
@@ -181,6 +182,22 @@ bool gmem_free(GlobalMem *g, uint32_t addr)
     g->count--;
     g->last = 0;
     return true;
+}
+
+bool gmem_set_tag(GlobalMem *g, uint32_t addr, uint8_t tag)
+{
+    if (g->count == 0) return false;
+    Region *r = &g->regions[region_below(g, addr)];
+    if (r->base != addr) return false;
+    r->tag = tag;
+    return true;
+}
+
+int gmem_tag(const GlobalMem *g, uint32_t addr)
+{
+    if (g->count == 0) return -1;
+    const Region *r = &g->regions[region_below(g, addr)];
+    return r->base == addr ? r->tag : -1;
 }
 
 bool gmem_buffer_at(const GlobalMem *g, uint64_t addr, uint32_t *base, uint64_t *size)

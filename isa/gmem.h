@@ -54,6 +54,12 @@ uint64_t gmem_free_space(const GlobalMem *g, uint64_t bytes, uint64_t from);
 ** buffer starts at addr. */
 bool gmem_free(GlobalMem *g, uint32_t addr);
 
+/* A small number the caller keeps with the buffer that starts at addr (0
+** when it is made), such as who made it: false when no buffer starts there. */
+bool gmem_set_tag(GlobalMem *g, uint32_t addr, uint8_t tag);
+/* The tag of the buffer that starts at addr, or -1 when none does. */
+int gmem_tag(const GlobalMem *g, uint32_t addr);
+
 /* The buffer holding addr (its start and size), or false when addr is
 ** unmapped. */
 bool gmem_buffer_at(const GlobalMem *g, uint64_t addr, uint32_t *base, uint64_t *size);

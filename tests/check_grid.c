@@ -711,6 +711,26 @@ END_TEST
 /* Memory the caller owns, seen at a simulated address of its choosing
 ** (cudaHostRegister): reads and writes reach the caller's bytes, freeing the
 ** buffer leaves them alone, and it keeps other buffers at their distance. */
+/* Tags: kept with the buffer that starts at an address, 0 when made,
+** moved with it as buffers come and go; none elsewhere. */
+START_TEST(test_gmem_tags)
+{
+    GlobalMem *g = gmem_create();
+    Diag d = { 0 };
+    ck_assert_int_eq(gmem_tag(g, GMEM_BASE), -1);
+    uint32_t a = gmem_alloc(g, 100, "a", &d), b = gmem_alloc(g, 100, "b", &d);
+    ck_assert_int_eq(gmem_tag(g, a), 0);
+    ck_assert(gmem_set_tag(g, b, 1));
+    ck_assert(!gmem_set_tag(g, b + 4, 1)); /* inside, not the start */
+    ck_assert_int_eq(gmem_tag(g, b + 4), -1);
+    ck_assert(gmem_free(g, a));
+    uint32_t c = gmem_alloc(g, 100, "c", &d); /* in a's place, before b */
+    ck_assert_int_eq(gmem_tag(g, c), 0);
+    ck_assert_int_eq(gmem_tag(g, b), 1);
+    gmem_destroy(g);
+}
+END_TEST
+
 START_TEST(test_gmem_adopt_at)
 {
     GlobalMem *g = gmem_create();
@@ -761,6 +781,7 @@ static Suite *grid_suite(void)
     tcase_add_test(core, test_grid_coordinates);
     tcase_add_test(core, test_gmem_free_and_reuse);
     tcase_add_test(core, test_gmem_adopt_at);
+    tcase_add_test(core, test_gmem_tags);
     tcase_add_test(core, test_shared_memory_per_block);
     tcase_add_test(core, test_barrier_orders_warps);
     suite_add_tcase(s, core);

@@ -119,6 +119,11 @@ int main() {
   int via_ptr = 0;
   CUDA_CHECK(cudaMemcpy(&via_ptr, static_cast<int*>(addr) + 3, sizeof via_ptr, cudaMemcpyDeviceToHost));
   EXPECT(via_ptr == 9);
+  // a variable is no cudaMalloc allocation: cudaFree refuses it, and it stays
+  EXPECT(cudaFree(addr) == cudaErrorInvalidValue);
+  cudaGetLastError();
+  CUDA_CHECK(cudaMemcpy(&via_ptr, static_cast<int*>(addr) + 3, sizeof via_ptr, cudaMemcpyDeviceToHost));
+  EXPECT(via_ptr == 9);
 
   // kernels read the variables where the symbol calls wrote them
   lookup<<<(n + 255) / 256, 256>>>(dz, n);
