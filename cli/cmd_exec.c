@@ -27,7 +27,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpusim exec [--gpu NAME|FILE] [--set key=value]... [--report FILE.json]\n"
             "                   [--source] [--trace FILE] [--threads N] [--kernels REGEX] [--max-launches N]\n"
-            "                   [--profile-from-start on|off] [--nvcc-flag FLAG]... [--] PROGRAM|FILE.cu [ARGS...]\n\n"
+            "                   [--profile-from-start on|off] [--progress on|off|auto] [--nvcc-flag FLAG]...\n"
+            "                   [--] PROGRAM|FILE.cu [ARGS...]\n\n"
             "Runs a CUDA program as it is, its kernels on a simulated GPU: the host code runs\n"
             "natively with gpusim's CUDA runtime in place of NVIDIA's; every launch runs on the\n"
             "simulated device. The program's output and exit status are its own; when it exits,\n"
@@ -52,6 +53,10 @@ static void usage(FILE *out)
             "  --profile-from-start on|off\n"
             "                       off: time only the launches between the program's\n"
             "                       cudaProfilerStart and cudaProfilerStop (default on: all)\n"
+            "  --progress on|off|auto\n"
+            "                       a line on stderr while a timed launch runs longer than a\n"
+            "                       second (its blocks done), erased when it ends; auto (the\n"
+            "                       default): when stderr is a terminal\n"
             "  --nvcc-flag FLAG     an extra nvcc flag when building FILE.cu (repeatable)\n"
             "Events (cudaEventElapsedTime) read the simulated clock: kernels move it by their\n"
             "simulated time; copies and memsets take none. Exit status: the program's, or 2\n"
@@ -178,6 +183,7 @@ typedef struct {
     char       *sets[MAX_SETS];
     int         nsets;
     bool        source, from_start;
+    const char *progress; /* "1", "0" or "auto" (GPUSIM_PROGRESS) */
     uint32_t    threads, max_launches;
 } ExecOptions;
 
@@ -218,7 +224,8 @@ static bool set_program_env(const ExecOptions *o, const char *program, const cha
               setenv("GPUSIM_REPORT", o->report ? o->report : "", 1) == 0 &&
               setenv("GPUSIM_TRACE", o->trace ? o->trace : "", 1) == 0 &&
               setenv("GPUSIM_SOURCE", o->source ? "1" : "0", 1) == 0 &&
-              setenv("GPUSIM_PROFILE_FROM_START", o->from_start ? "1" : "0", 1) == 0;
+              setenv("GPUSIM_PROFILE_FROM_START", o->from_start ? "1" : "0", 1) == 0 &&
+              setenv("GPUSIM_PROGRESS", o->progress, 1) == 0;
     free(setlist);
     snprintf(num, sizeof num, "%u", o->threads);
     ok = ok && setenv("GPUSIM_THREADS", o->threads ? num : "auto", 1) == 0;
@@ -236,7 +243,7 @@ static bool set_program_env(const ExecOptions *o, const char *program, const cha
 
 int cmd_exec(int argc, char **argv)
 {
-    ExecOptions o = { .from_start = true }; /* threads 0: the default (auto) */
+    ExecOptions o = { .from_start = true, .progress = "auto" }; /* threads 0: the default (auto) */
     const char *value;
     const char *flags[MAX_FLAGS];
     size_t nflags = 0;
@@ -276,6 +283,10 @@ int cmd_exec(int argc, char **argv)
             if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
                 return cli_error("exec", "--profile-from-start takes on or off, not '%s'", value);
             o.from_start = strcmp(value, "on") == 0;
+        } else if (cli_option(argc, argv, &i, "--progress", &value)) {
+            if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0 && strcmp(value, "auto") != 0)
+                return cli_error("exec", "--progress takes on, off or auto, not '%s'", value);
+            o.progress = value[1] == 'n' ? "1" : value[1] == 'f' ? "0" : "auto";
         } else if (strcmp(argv[i], "--source") == 0) {
             o.source = true;
         } else {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/grow.h"
@@ -124,6 +125,8 @@ static void make_runtime(void)
     rt->threads_exact = env_u32("GPUSIM_THREADS_EXACT", 0) != 0;
     rt->max_launches = env_u32("GPUSIM_MAX_LAUNCHES", 0);
     rt->profiling = env_u32("GPUSIM_PROFILE_FROM_START", 1) != 0;
+    const char *progress = getenv("GPUSIM_PROGRESS");
+    rt->progress = progress && strcmp(progress, "auto") ? env_u32("GPUSIM_PROGRESS", 0) != 0 : isatty(STDERR_FILENO);
     rt->profile_range = !rt->profiling;
     const char *re = getenv("GPUSIM_KERNELS");
     if (re && *re) {
@@ -430,6 +433,37 @@ static bool keep_stats(RtKernel *k, const KernelStats *st)
     return true;
 }
 
+/* A timed launch's progress line on stderr: drawn once the launch has run
+** PROGRESS_AFTER_S seconds, redrawn at most every PROGRESS_EVERY_S, erased
+** when it ends, so that it never stays among the program's own output. */
+#define PROGRESS_AFTER_S 1.0
+#define PROGRESS_EVERY_S 0.2
+typedef struct {
+    const char *program, *kernel;
+    uint32_t    launch;
+    double      t0, last;
+    bool        shown;
+} LaunchProgress;
+
+static double wall_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void on_progress(void *user, uint64_t done, uint64_t blocks)
+{
+    LaunchProgress *p = user;
+    double now = wall_seconds();
+    if (now - p->t0 < PROGRESS_AFTER_S || now - p->last < PROGRESS_EVERY_S) return;
+    p->last = now;
+    p->shown = true;
+    fprintf(stderr, "\r\033[Kgpusim: %s: kernel %s, launch %u: %llu of %llu blocks (%.0f%%), %.0f s", p->program, p->kernel,
+            p->launch, (unsigned long long)done, (unsigned long long)blocks, 100.0 * (double)done / (double)blocks, now - p->t0);
+    fflush(stderr);
+}
+
 static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
 {
     if (rt->source && !k->pcs) {
@@ -450,7 +484,13 @@ static int run_timed(Runtime *rt, RtKernel *k, Launch *L)
     budget(rt, L->grid, L->block, &L->max_warp_instructions, &L->max_cycles);
     SimResult *r = calloc(1, sizeof *r);
     if (!r) return RT_MEMORY_ALLOCATION;
+    LaunchProgress prog = { rt->program, k->kernel->name, k->launches + 1, wall_seconds(), 0.0, false };
+    if (rt->progress) {
+        L->progress = on_progress;
+        L->progress_user = &prog;
+    }
     bool ok = gpu_session_simulate(rt->session, L, rt->trace ? &rt->trace_sink : NULL, r);
+    if (prog.shown) fprintf(stderr, "\r\033[K");
     int err = status_error(r->status, r->fault);
     if (ok) {
         derive_stats(&rt->cfg, &r->stats);

@@ -11,7 +11,8 @@
 ** Options come from the environment `gpusim exec` sets (docs/CUDA.md):
 ** GPUSIM_GPU, GPUSIM_SET (K=V lines),
 ** GPUSIM_REPORT, GPUSIM_TRACE, GPUSIM_SOURCE, GPUSIM_THREADS, GPUSIM_KERNELS,
-** GPUSIM_MAX_LAUNCHES, GPUSIM_PROGRAM.                                    */
+** GPUSIM_MAX_LAUNCHES, GPUSIM_PROGRAM, GPUSIM_PROFILE_FROM_START,
+** GPUSIM_PROGRESS.                                                        */
 #ifndef GPUSIM_CUDART_RUNTIME_H
 #define GPUSIM_CUDART_RUNTIME_H
 
@@ -192,6 +193,9 @@ typedef struct {
                                      GPUSIM_PROFILE_FROM_START is 0, then as
                                      cudaProfilerStart/Stop say (profile_range) */
     bool            profile_range;
+    bool            progress;     /* a progress line while a timed launch runs
+                                     long (GPUSIM_PROGRESS: 1, 0, or auto:
+                                     when stderr is a terminal)             */
     uint64_t        stream_ids;   /* cudaStreamGetId's ids given out so far     */
     uint64_t        capture_ids;  /* stream captures begun so far               */
     uint32_t        threads;

@@ -180,6 +180,17 @@ expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\*, 
 expect_err "the refusal is at the user's CUDA line, through the header it came from" "partial.cu:7: error: 'tex.cube.v4.f32.f32' is not supported yet .*\(in .*texture_indirect_functions.h:[0-9]+, inlined here; PTX .*\.ptx:[0-9]+:[0-9]+\)"
 expect_err "the report marks its launch failed" "^  talk +1 \(0 timed\) .* failed"
 
+# a long timed launch shows a progress line, erased when it ends; not when
+# stderr is no terminal (auto), nor with --progress off
+expect_rc "exec --progress on" 0 exec --gpu a100 --threads 1 --progress on "$X/long_launch.cu" 1500
+expect_out "the long launch's result is right" "^PASS"
+expect_err "its progress line names the kernel and counts blocks" "gpusim: .*long_launch.cu: kernel spin, launch 1: [0-9]+ of 1500 blocks \([0-9]+%\), [0-9]+ s"
+expect_err "the line is erased before the report" $'\r\033\\[K$'
+expect_rc "exec --progress auto" 0 exec --gpu a100 --threads 1 "$X/long_launch.cu" 1500
+if grep -q "of 1500 blocks" "$ERR"; then bad "no progress line when stderr is not a terminal" "$(head -c 300 "$ERR")"; else ok; fi
+expect_rc "exec --progress bad" 2 exec --progress sometimes "$X/long_launch.cu"
+expect_err "a bad --progress value is named" "--progress takes on, off or auto, not 'sometimes'"
+
 # the program's arguments, output and exit status are its own
 expect_rc "exec passes the exit status" 3 exec --gpu h100 "$X/args.cu" 1000 3 "two words" x
 expect_out "exec passes the arguments" "^arg 3: two words$"
