@@ -1,79 +1,45 @@
-/* cudart/api_graph.c -- CUDA graphs: stream capture and the graph calls
-** ordinary programs make. A graph is a list of nodes (a kernel launch with
-** its arguments copied, a copy, a memset, a host function, an empty node)
-** with their dependencies; captured work becomes nodes in the order it was
-** issued, and cudaGraphAdd*Node adds them by hand. cudaGraphInstantiate puts
-** a copy of the nodes in an order their dependencies allow (a cycle is
-** refused), and cudaGraphLaunch runs them one after another through the
+/* cudart/api_graph.c -- CUDA graphs: stream capture, instantiation, launch
+** and update (cudart/api_graph_nodes.c builds graphs by hand). A graph is a
+** list of nodes (a kernel launch with its arguments copied, a copy, a
+** memset, a host function, an empty node, an event record or wait, a child
+** graph) with their dependencies; captured work becomes nodes in the order
+** it was issued. cudaGraphInstantiate puts a copy of the nodes in an order
+** their dependencies allow (a cycle is refused; a child graph gets its own
+** order), and cudaGraphLaunch runs them one after another through the
 ** ordinary calls, so each kernel is timed, counted and reported as a launch
-** of its own. Not implemented (cudaErrorNotSupported, listed at exit): child
-** graphs, event and memory-allocation nodes, array copies, graph updates
-** other than a kernel node's parameters, device-side launch. */
+** of its own. cudaGraphExecUpdate takes a graph of the same nodes, made in
+** the same order with the same dependencies, and copies their parameters.
+** Not implemented (cudaErrorNotSupported, listed at exit): memory-allocation
+** and conditional nodes, array copies in graphs, device-side launch. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/grow.h"
 #include "cudart/api_int.h"
 
-typedef enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY } NodeKind;
-
-struct CUgraphNode_st {
-    struct CUgraph_st      *graph;
-    uint32_t                index;   /* in graph->nodes, and in an exec's copy  */
-    NodeKind                kind;
-    struct CUgraphNode_st **deps;
-    uint32_t                ndeps, deps_cap;
-    union {
-        struct {
-            const void *func;
-            dim3        grid, block;
-            size_t      smem;
-            uint64_t    params[ISA_MAX_PARAM_WORDS / 2]; /* at each parameter's offset */
-        } kernel;
-        struct cudaMemcpy3DParms copy; /* pitched pointers: cudaMemcpy3D runs it */
-        struct {
-            char    *dst;
-            size_t   pitch, width, height; /* width in elements */
-            unsigned value, element;
-        } set;
-        struct {
-            cudaHostFn_t fn;
-            void        *user;
-        } host;
-    } u;
-};
-
-struct CUgraph_st {
-    struct CUgraphNode_st **nodes;
-    uint32_t                n, cap;
-    bool                    invalidated; /* its capture broke a rule: ended without a graph */
-};
-
-struct CUgraphExec_st {
-    struct CUgraphNode_st *order; /* copies, dependencies first; their deps unused */
-    uint32_t              *at;    /* at[node index]: its place in order          */
-    uint32_t               n;
-};
-
 /* ------------------------------------------------------------- the graph */
 
-static void graph_free(void *p)
+void graph_free(void *p)
 {
     struct CUgraph_st *g = p;
-    for (uint32_t i = 0; i < g->n; i++) free(g->nodes[i]->deps), free(g->nodes[i]);
+    for (uint32_t i = 0; i < g->n; i++) {
+        if (g->nodes[i]->kind == NODE_CHILD) graph_free(g->nodes[i]->u.child.graph);
+        free(g->nodes[i]->deps), free(g->nodes[i]);
+    }
     free(g->nodes);
     free(g);
 }
 
-static void exec_free(void *p)
+void exec_free(void *p)
 {
     struct CUgraphExec_st *x = p;
+    for (uint32_t i = 0; x->order && i < x->n; i++)
+        if (x->order[i].kind == NODE_CHILD && x->order[i].u.child.exec) exec_free(x->order[i].u.child.exec);
     free(x->order);
-    free(x->at);
     free(x);
 }
 
-static struct CUgraph_st *graph_new(Runtime *rt)
+struct CUgraph_st *graph_new(Runtime *rt)
 {
     struct CUgraph_st *g = calloc(1, sizeof *g);
     if (g && !rt_handle_add_owned(rt, g, RT_HANDLE_GRAPH, graph_free)) {
@@ -83,8 +49,14 @@ static struct CUgraph_st *graph_new(Runtime *rt)
     return g;
 }
 
-/* A node of g depending on deps[0..n); NULL when out of memory. */
-static struct CUgraphNode_st *node_add(struct CUgraph_st *g, NodeKind kind, struct CUgraphNode_st *const *deps, size_t n)
+bool graph_live(const Runtime *rt, const struct CUgraph_st *g)
+{
+    if (!g) return false;
+    if (!g->owner) return rt_handle_live(rt, g, RT_HANDLE_GRAPH);
+    return node_live(rt, g->owner) && g->owner->u.child.graph == g;
+}
+
+struct CUgraphNode_st *node_add(struct CUgraph_st *g, NodeKind kind, struct CUgraphNode_st *const *deps, size_t n)
 {
     struct CUgraphNode_st *node = calloc(1, sizeof *node);
     if (!node || !grow_array((void **)&g->nodes, &g->cap, g->n + 1, sizeof *g->nodes) ||
@@ -95,6 +67,7 @@ static struct CUgraphNode_st *node_add(struct CUgraph_st *g, NodeKind kind, stru
     }
     node->graph = g;
     node->index = g->n;
+    node->id = g->made++;
     node->kind = kind;
     if (n) memcpy(node->deps, deps, n * sizeof *deps);
     node->ndeps = (uint32_t)n;
@@ -102,17 +75,12 @@ static struct CUgraphNode_st *node_add(struct CUgraph_st *g, NodeKind kind, stru
     return node;
 }
 
-/* Whether deps[0..n) are nodes of g. */
-static bool deps_valid(const Runtime *rt, const struct CUgraph_st *g, const cudaGraphNode_t *deps, size_t n)
+bool node_live(const Runtime *rt, cudaGraphNode_t node)
 {
-    if (!rt_handle_live(rt, g, RT_HANDLE_GRAPH) || (n && !deps)) return false;
-    for (size_t i = 0; i < n; i++)
-        if (!deps[i] || deps[i]->graph != g) return false;
-    return true;
+    return node && graph_live(rt, node->graph) && node->index < node->graph->n && node->graph->nodes[node->index] == node;
 }
 
-/* A kernel node's parameters: the kernel loaded, each argument's bytes copied. */
-static int kernel_params(Runtime *rt, struct CUgraphNode_st *node, const void *func, void **args)
+int graph_kernel_params(Runtime *rt, struct CUgraphNode_st *node, const void *func, void **args)
 {
     RtKernel *k = rt_find_kernel(rt, func);
     if (!k) return cudaErrorInvalidDeviceFunction;
@@ -166,7 +134,7 @@ int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3
 {
     if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st made = { 0 };
-    int err = kernel_params(rt, &made, k->host_fun, args);
+    int err = graph_kernel_params(rt, &made, k->host_fun, args);
     if (err) return err;
     struct CUgraphNode_st *node = capture_node(s, NODE_KERNEL);
     if (!node) return cudaErrorMemoryAllocation;
@@ -175,8 +143,7 @@ int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3
     return cudaSuccess;
 }
 
-/* A copy of count bytes as one row of one slice. */
-static void copy_1d(struct CUgraphNode_st *node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+void graph_copy_1d(struct CUgraphNode_st *node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
     node->u.copy = (struct cudaMemcpy3DParms){
         .srcPtr = { .ptr = (void *)src, .pitch = count, .xsize = count, .ysize = 1 },
@@ -191,7 +158,7 @@ int api_capture_copy(cudaStream_t s, void *dst, const void *src, size_t count, e
     if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st *node = capture_node(s, NODE_MEMCPY);
     if (!node) return cudaErrorMemoryAllocation;
-    copy_1d(node, dst, src, count, kind);
+    graph_copy_1d(node, dst, src, count, kind);
     return cudaSuccess;
 }
 
@@ -250,7 +217,7 @@ int api_capture_wait(cudaStream_t s, cudaEvent_t e)
 
 /* The capture into g ends for every stream in it (the ones that joined
 ** too), and the events recorded in it are plain ones from then on. */
-static void capture_end(Runtime *rt, const struct CUgraph_st *g)
+void graph_capture_end(Runtime *rt, const struct CUgraph_st *g)
 {
     for (uint32_t i = 0; i < rt->nhandles; i++) {
         RtHandle *h = &rt->handles[i];
@@ -285,7 +252,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
     if (!api_capturing(rt, stream)) return api_leave(rt, cudaErrorIllegalState);
     struct CUgraph_st *g = stream->cap.graph;
-    capture_end(rt, g);
+    graph_capture_end(rt, g);
     if (g->invalidated) { /* the graph goes with it */
         *pGraph = NULL;
         rt_handle_remove(rt, g, RT_HANDLE_GRAPH);
@@ -363,266 +330,45 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
     return cudaSuccess;
 }
 
-/* ------------------------------------------------------- nodes by hand */
-
-cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
-{
-    ENTER(rt);
-    if (!pGraph || flags) return api_leave(rt, cudaErrorInvalidValue);
-    struct CUgraph_st *g = graph_new(rt);
-    if (!g) return api_leave(rt, cudaErrorMemoryAllocation);
-    *pGraph = g;
-    return api_leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaGraphDestroy(cudaGraph_t graph)
-{
-    ENTER(rt);
-    if (!rt_handle_remove(rt, graph, RT_HANDLE_GRAPH)) return api_leave(rt, cudaErrorInvalidValue);
-    capture_end(rt, graph); /* a stream still capturing into it stops */
-    graph_free(graph);
-    return api_leave(rt, cudaSuccess);
-}
-
-/* The node-adding calls' common start: a node of `kind` in graph after
-** deps, or NULL with *err set. */
-static struct CUgraphNode_st *added(Runtime *rt, cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
-                                    size_t n, NodeKind kind, int *err)
-{
-    *err = cudaErrorInvalidValue;
-    if (!pNode || !deps_valid(rt, graph, deps, n)) return NULL;
-    struct CUgraphNode_st *node = node_add(graph, kind, deps, n);
-    if (!node) *err = cudaErrorMemoryAllocation;
-    return node;
-}
-
-/* Takes back the node `added` made last, when its parameters are refused. */
-static void unadd(struct CUgraphNode_st *node)
-{
-    node->graph->n--;
-    free(node->deps);
-    free(node);
-}
-
-cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
-                                   size_t numDependencies, const struct cudaKernelNodeParams *pNodeParams)
-{
-    ENTER(rt);
-    int err;
-    struct CUgraphNode_st *node = pNodeParams ? added(rt, pGraphNode, graph, pDependencies, numDependencies, NODE_KERNEL, &err)
-                                              : NULL;
-    if (!node) return api_leave(rt, pNodeParams ? err : cudaErrorInvalidValue);
-    if (pNodeParams->extra) err = rt_api_missing("cudaGraphAddKernelNode with 'extra' parameters");
-    else err = kernel_params(rt, node, pNodeParams->func, pNodeParams->kernelParams);
-    if (err) {
-        unadd(node);
-        return api_leave(rt, err);
-    }
-    node->u.kernel.grid = pNodeParams->gridDim, node->u.kernel.block = pNodeParams->blockDim;
-    node->u.kernel.smem = pNodeParams->sharedMemBytes;
-    *pGraphNode = node;
-    return api_leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
-                                     size_t numDependencies, void *dst, const void *src, size_t count,
-                                     enum cudaMemcpyKind kind)
-{
-    ENTER(rt);
-    int err;
-    struct CUgraphNode_st *node = added(rt, pGraphNode, graph, pDependencies, numDependencies, NODE_MEMCPY, &err);
-    if (!node) return api_leave(rt, err);
-    copy_1d(node, dst, src, count, kind);
-    *pGraphNode = node;
-    return api_leave(rt, cudaSuccess);
-}
-
-/* Pitched pointers only: a CUDA array on either side is not implemented. */
-cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
-                                   size_t numDependencies, const struct cudaMemcpy3DParms *p)
-{
-    ENTER(rt);
-    if (!p) return api_leave(rt, cudaErrorInvalidValue);
-    if (p->srcArray || p->dstArray) return api_leave(rt, rt_api_missing("cudaGraphAddMemcpyNode with a CUDA array"));
-    int err;
-    struct CUgraphNode_st *node = added(rt, pGraphNode, graph, pDependencies, numDependencies, NODE_MEMCPY, &err);
-    if (!node) return api_leave(rt, err);
-    node->u.copy = *p;
-    *pGraphNode = node;
-    return api_leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
-                                   size_t numDependencies, const struct cudaMemsetParams *p)
-{
-    ENTER(rt);
-    if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) ||
-        (p->height > 1 && p->pitch < p->width * p->elementSize))
-        return api_leave(rt, cudaErrorInvalidValue);
-    int err;
-    struct CUgraphNode_st *node = added(rt, pGraphNode, graph, pDependencies, numDependencies, NODE_MEMSET, &err);
-    if (!node) return api_leave(rt, err);
-    node->u.set.dst = p->dst, node->u.set.pitch = p->pitch, node->u.set.width = p->width;
-    node->u.set.height = p->height ? p->height : 1, node->u.set.value = p->value, node->u.set.element = p->elementSize;
-    *pGraphNode = node;
-    return api_leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
-                                 size_t numDependencies, const struct cudaHostNodeParams *p)
-{
-    ENTER(rt);
-    if (!p || !p->fn) return api_leave(rt, cudaErrorInvalidValue);
-    int err;
-    struct CUgraphNode_st *node = added(rt, pGraphNode, graph, pDependencies, numDependencies, NODE_HOST, &err);
-    if (!node) return api_leave(rt, err);
-    node->u.host.fn = p->fn, node->u.host.user = p->userData;
-    *pGraphNode = node;
-    return api_leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
-                                  size_t numDependencies)
-{
-    ENTER(rt);
-    int err;
-    struct CUgraphNode_st *node = added(rt, pGraphNode, graph, pDependencies, numDependencies, NODE_EMPTY, &err);
-    if (!node) return api_leave(rt, err);
-    *pGraphNode = node;
-    return api_leave(rt, cudaSuccess);
-}
-
-/* Edge data other than the default (a plain dependency) is not implemented. */
-cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
-                                     const cudaGraphEdgeData *edgeData, size_t numDependencies)
-{
-    ENTER(rt);
-    if (!deps_valid(rt, graph, from, numDependencies) || !deps_valid(rt, graph, to, numDependencies))
-        return api_leave(rt, cudaErrorInvalidValue);
-    static const cudaGraphEdgeData plain = { 0 };
-    for (size_t i = 0; edgeData && i < numDependencies; i++)
-        if (memcmp(&edgeData[i], &plain, sizeof plain) != 0)
-            return api_leave(rt, rt_api_missing("cudaGraphAddDependencies with edge data"));
-    for (size_t i = 0; i < numDependencies; i++) {
-        struct CUgraphNode_st *t = to[i];
-        bool seen = from[i] == t;
-        for (uint32_t j = 0; j < t->ndeps && !seen; j++) seen = t->deps[j] == from[i];
-        if (seen) return api_leave(rt, cudaErrorInvalidValue); /* a node on itself, or an edge twice */
-        if (!grow_array((void **)&t->deps, &t->deps_cap, t->ndeps + 1, sizeof *t->deps))
-            return api_leave(rt, cudaErrorMemoryAllocation);
-        t->deps[t->ndeps++] = from[i];
-    }
-    return api_leave(rt, cudaSuccess);
-}
-
-/* The nodes (roots: those depending on none) into out, or their count. */
-static cudaError_t list_nodes(cudaGraph_t graph, cudaGraphNode_t *out, size_t *n, bool roots)
-{
-    ENTER(rt);
-    if (!n || !rt_handle_live(rt, graph, RT_HANDLE_GRAPH)) return api_leave(rt, cudaErrorInvalidValue);
-    size_t k = 0;
-    for (uint32_t i = 0; i < graph->n; i++) {
-        if (roots && graph->nodes[i]->ndeps) continue;
-        if (out && k < *n) out[k] = graph->nodes[i];
-        k++;
-    }
-    /* CUDA: the count when out is NULL; else at most *n written, the rest
-    ** of *n set to NULL and *n lowered to the count */
-    for (size_t j = k; out && j < *n; j++) out[j] = NULL;
-    if (!out || k < *n) *n = k;
-    return api_leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
-{
-    return list_nodes(graph, nodes, numNodes, false);
-}
-
-cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes)
-{
-    return list_nodes(graph, pRootNodes, pNumRootNodes, true);
-}
-
-/* A node of a live graph. */
-static bool node_live(const Runtime *rt, cudaGraphNode_t node)
-{
-    if (!node) return false;
-    for (uint32_t i = 0; i < rt->nhandles; i++)
-        if (rt->handles[i].kind == RT_HANDLE_GRAPH && rt->handles[i].ptr == node->graph)
-            return node->index < node->graph->n && node->graph->nodes[node->index] == node;
-    return false;
-}
-
-cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
-{
-    ENTER(rt);
-    if (!pType || !node_live(rt, node)) return api_leave(rt, cudaErrorInvalidValue);
-    static const enum cudaGraphNodeType TYPE[] = { [NODE_KERNEL] = cudaGraphNodeTypeKernel,
-                                                   [NODE_MEMCPY] = cudaGraphNodeTypeMemcpy,
-                                                   [NODE_MEMSET] = cudaGraphNodeTypeMemset,
-                                                   [NODE_HOST] = cudaGraphNodeTypeHost,
-                                                   [NODE_EMPTY] = cudaGraphNodeTypeEmpty };
-    *pType = TYPE[node->kind];
-    return api_leave(rt, cudaSuccess);
-}
-
-cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams)
-{
-    ENTER(rt);
-    if (!pNodeParams || !node_live(rt, node) || node->kind != NODE_KERNEL) return api_leave(rt, cudaErrorInvalidValue);
-    /* kernelParams would point into the node: CUDA gives them only back as the
-    ** program set them, so they are left out (NULL) rather than made up */
-    *pNodeParams = (struct cudaKernelNodeParams){ .func = (void *)node->u.kernel.func, .gridDim = node->u.kernel.grid,
-                                                  .blockDim = node->u.kernel.block,
-                                                  .sharedMemBytes = (unsigned)node->u.kernel.smem };
-    return api_leave(rt, cudaSuccess);
-}
-
-/* New parameters for a kernel node (of a graph, or an instantiated copy). */
-static int kernel_node_set(Runtime *rt, struct CUgraphNode_st *node, const struct cudaKernelNodeParams *p)
-{
-    if (!p) return cudaErrorInvalidValue;
-    if (p->extra) return rt_api_missing("a kernel node's 'extra' parameters");
-    struct CUgraphNode_st next = *node;
-    int err = kernel_params(rt, &next, p->func, p->kernelParams);
-    if (err) return err;
-    next.u.kernel.grid = p->gridDim, next.u.kernel.block = p->blockDim, next.u.kernel.smem = p->sharedMemBytes;
-    *node = next;
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams)
-{
-    ENTER(rt);
-    if (!node_live(rt, node) || node->kind != NODE_KERNEL) return api_leave(rt, cudaErrorInvalidValue);
-    return api_leave(rt, kernel_node_set(rt, node, pNodeParams));
-}
-
 /* ------------------------------------------------- instantiate and launch */
 
+/* A node's dependencies as one number: a hash of their indices, in order
+** (an executable copy keeps it for cudaGraphExecUpdate). */
+static uint64_t deps_signature(const struct CUgraphNode_st *node)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t d = 0; d < node->ndeps; d++) h = (h ^ node->deps[d]->index) * 1099511628211ull;
+    return h ^ node->ndeps;
+}
+
 /* The nodes in an order their dependencies allow (Kahn's, the lowest index
-** first among the ready: a captured graph runs in the order it was issued);
-** false on a cycle or out of memory. */
-static bool order_nodes(const struct CUgraph_st *g, struct CUgraphExec_st *x)
+** first among the ready: a captured graph runs in the order it was issued),
+** a child graph's in an executable graph of its own. */
+bool graph_order(const struct CUgraph_st *g, struct CUgraphExec_st *x, bool *cycle)
 {
     uint32_t n = g->n, *waits = calloc(n ? n : 1, sizeof *waits);
     bool *done = calloc(n ? n : 1, sizeof *done);
-    x->order = malloc((n ? n : 1) * sizeof *x->order);
-    x->at = malloc((n ? n : 1) * sizeof *x->at);
-    bool ok = waits && done && x->order && x->at;
+    x->order = calloc(n ? n : 1, sizeof *x->order);
+    x->n = 0;
+    *cycle = false;
+    bool ok = waits && done && x->order;
     for (uint32_t i = 0; ok && i < n; i++) waits[i] = g->nodes[i]->ndeps;
-    for (x->n = 0; ok && x->n < n;) {
+    while (ok && x->n < n) {
         uint32_t i = 0;
         while (i < n && (done[i] || waits[i])) i++;
         if (i == n) {
-            ok = false; /* every node left waits on another: a cycle */
+            ok = false, *cycle = true; /* every node left waits on another */
             break;
         }
         done[i] = true;
-        x->at[i] = x->n;
-        x->order[x->n] = *g->nodes[i];
-        x->order[x->n].deps = NULL, x->order[x->n].ndeps = x->order[x->n].deps_cap = 0;
-        x->n++;
+        struct CUgraphNode_st *c = &x->order[x->n++];
+        *c = *g->nodes[i];
+        c->deps_sig = deps_signature(g->nodes[i]);
+        c->deps = NULL, c->ndeps = c->deps_cap = 0;
+        if (c->kind == NODE_CHILD) {
+            c->u.child.exec = calloc(1, sizeof *c->u.child.exec);
+            ok = c->u.child.exec && graph_order(c->u.child.graph, c->u.child.exec, cycle);
+        }
         for (uint32_t j = 0; j < n; j++)
             for (uint32_t d = 0; d < g->nodes[j]->ndeps; d++) waits[j] -= g->nodes[j]->deps[d] == g->nodes[i];
     }
@@ -634,7 +380,7 @@ static bool order_nodes(const struct CUgraph_st *g, struct CUgraphExec_st *x)
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags)
 {
     ENTER(rt);
-    if (!pGraphExec || !rt_handle_live(rt, graph, RT_HANDLE_GRAPH)) return api_leave(rt, cudaErrorInvalidValue);
+    if (!pGraphExec || !graph_live(rt, graph)) return api_leave(rt, cudaErrorInvalidValue);
     /* auto-free (no allocation nodes), upload (nothing to upload), node
     ** priorities (one level) change nothing; a device launch is not implemented */
     if (flags & ~(unsigned long long)(cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
@@ -642,8 +388,8 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
         return api_leave(rt, rt_api_missing("cudaGraphInstantiate for a device launch"));
     struct CUgraphExec_st *x = calloc(1, sizeof *x);
     if (!x) return api_leave(rt, cudaErrorMemoryAllocation);
-    if (!order_nodes(graph, x)) {
-        bool cycle = x->order && x->at;
+    bool cycle;
+    if (!graph_order(graph, x, &cycle)) {
         exec_free(x);
         if (cycle) WHY(rt, "cudaGraphInstantiate: the graph's dependencies form a cycle");
         return api_leave(rt, cycle ? cudaErrorInvalidValue : cudaErrorMemoryAllocation);
@@ -669,14 +415,72 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
     return api_leave(rt, cudaSuccess);
 }
 
+/* The executable copy of a graph's node (NULL: none, or not of `kind`). */
+struct CUgraphNode_st *api_exec_node(const Runtime *rt, cudaGraphExec_t x, cudaGraphNode_t node, int kind)
+{
+    if (!rt_handle_live(rt, x, RT_HANDLE_GRAPH_EXEC) || !node_live(rt, node)) return NULL;
+    for (uint32_t i = 0; i < x->n; i++)
+        if (x->order[i].id == node->id && (kind < 0 || x->order[i].kind == (NodeKind)kind)) return &x->order[i];
+    return NULL;
+}
+
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaKernelNodeParams *pNodeParams)
 {
     ENTER(rt);
-    if (!rt_handle_live(rt, hGraphExec, RT_HANDLE_GRAPH_EXEC) || !node_live(rt, node) || node->kind != NODE_KERNEL ||
-        node->index >= hGraphExec->n || hGraphExec->order[hGraphExec->at[node->index]].kind != NODE_KERNEL)
-        return api_leave(rt, cudaErrorInvalidValue);
-    return api_leave(rt, kernel_node_set(rt, &hGraphExec->order[hGraphExec->at[node->index]], pNodeParams));
+    struct CUgraphNode_st *c = node && node->kind == NODE_KERNEL ? api_exec_node(rt, hGraphExec, node, NODE_KERNEL) : NULL;
+    if (!c) return api_leave(rt, cudaErrorInvalidValue);
+    return api_leave(rt, api_kernel_node_set(rt, c, pNodeParams));
+}
+
+/* Why graph g cannot update executable graph x (cudaGraphExecUpdate): its
+** nodes, paired in the order they were made, differ in number, kind or
+** dependencies; cudaGraphExecUpdateSuccess when they do not. */
+static enum cudaGraphExecUpdateResult update_check(const struct CUgraph_st *g, const struct CUgraphExec_st *x,
+                                                   cudaGraphNode_t *error_node)
+{
+    *error_node = NULL;
+    if (g->n != x->n) return cudaGraphExecUpdateErrorTopologyChanged;
+    for (uint32_t i = 0; i < x->n; i++) {
+        const struct CUgraphNode_st *c = &x->order[i], *m = c->index < g->n ? g->nodes[c->index] : NULL;
+        *error_node = (cudaGraphNode_t)m;
+        if (!m) return cudaGraphExecUpdateErrorTopologyChanged;
+        if (m->kind != c->kind) return cudaGraphExecUpdateErrorNodeTypeChanged;
+        if (m->kind == NODE_CHILD) {
+            cudaGraphNode_t inner;
+            enum cudaGraphExecUpdateResult r = update_check(m->u.child.graph, c->u.child.exec, &inner);
+            if (r != cudaGraphExecUpdateSuccess) return r;
+        }
+    }
+    for (uint32_t i = 0; i < x->n; i++)
+        if (deps_signature(g->nodes[x->order[i].index]) != x->order[i].deps_sig) {
+            *error_node = g->nodes[x->order[i].index];
+            return cudaGraphExecUpdateErrorTopologyChanged;
+        }
+    return cudaGraphExecUpdateSuccess;
+}
+
+/* x's copies take g's parameters, node by node (update_check said they pair). */
+static void update_apply(const struct CUgraph_st *g, struct CUgraphExec_st *x)
+{
+    for (uint32_t i = 0; i < x->n; i++) {
+        struct CUgraphNode_st *c = &x->order[i];
+        const struct CUgraphNode_st *m = g->nodes[c->index];
+        if (c->kind == NODE_CHILD) update_apply(m->u.child.graph, c->u.child.exec);
+        else c->u = m->u;
+    }
+}
+
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo)
+{
+    ENTER(rt);
+    if (!rt_handle_live(rt, hGraphExec, RT_HANDLE_GRAPH_EXEC) || !graph_live(rt, hGraph)) return api_leave(rt, cudaErrorInvalidValue);
+    cudaGraphNode_t bad;
+    enum cudaGraphExecUpdateResult r = update_check(hGraph, hGraphExec, &bad);
+    if (resultInfo) *resultInfo = (cudaGraphExecUpdateResultInfo){ .result = r, .errorNode = r ? bad : NULL };
+    if (r != cudaGraphExecUpdateSuccess) return api_leave(rt, cudaErrorGraphExecUpdateFailure);
+    update_apply(hGraph, hGraphExec);
+    return api_leave(rt, cudaSuccess);
 }
 
 /* A memset node's elements, row by row, in device memory. */
@@ -696,9 +500,12 @@ static cudaError_t run_memset(const struct CUgraphNode_st *node)
     return api_leave(rt, cudaSuccess);
 }
 
+static cudaError_t run_order(const struct CUgraphExec_st *x, cudaStream_t stream);
+
 /* One node's work, through the calls the program could have made. */
 static cudaError_t run_node(const struct CUgraphNode_st *node, cudaStream_t stream)
 {
+    if (node->disabled) return cudaSuccess;
     switch (node->kind) {
     case NODE_KERNEL: {
         void *args[ISA_MAX_PARAMS];
@@ -723,8 +530,23 @@ static cudaError_t run_node(const struct CUgraphNode_st *node, cudaStream_t stre
         return cudaSuccess;
     case NODE_EMPTY:
         return cudaSuccess;
+    case NODE_EVENT_RECORD:
+        return cudaEventRecord(node->u.event, stream);
+    case NODE_EVENT_WAIT: /* the work before it is done: the stream runs in order */
+        return cudaStreamWaitEvent(stream, node->u.event, 0);
+    case NODE_CHILD:
+        return run_order(node->u.child.exec, stream);
     }
     return cudaErrorInvalidValue;
+}
+
+static cudaError_t run_order(const struct CUgraphExec_st *x, cudaStream_t stream)
+{
+    for (uint32_t i = 0; i < x->n; i++) {
+        cudaError_t e = run_node(&x->order[i], stream);
+        if (e) return e;
+    }
+    return cudaSuccess;
 }
 
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
@@ -736,11 +558,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
         if (api_capturing(rt, stream)) return api_leave(rt, rt_api_missing("cudaGraphLaunch into a stream capture"));
         api_leave(rt, cudaSuccess);
     }
-    for (uint32_t i = 0; i < graphExec->n; i++) {
-        cudaError_t e = run_node(&graphExec->order[i], stream);
-        if (e) return e;
-    }
-    return cudaSuccess;
+    return run_order(graphExec, stream);
 }
 
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)

@@ -86,6 +86,92 @@ cudaError_t api_memcpy3d_array(const struct cudaMemcpy3DParms *p);
 /* A live event of ours. */
 bool api_valid_event(const Runtime *rt, cudaEvent_t e);
 
+/* ------------------------------------------------------------------ graphs
+** (cudart/api_graph.c: capture, instantiation, launch, update;
+** cudart/api_graph_nodes.c: nodes by hand, queries, clones). A graph is a
+** list of nodes with their dependencies; an executable graph a copy of the
+** nodes in an order their dependencies allow. */
+typedef enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY, NODE_EVENT_RECORD, NODE_EVENT_WAIT,
+               NODE_CHILD } NodeKind;
+
+struct CUgraphNode_st {
+    struct CUgraph_st      *graph;
+    uint32_t                index;   /* in graph->nodes (an executable copy: its
+                                        node's index when instantiated)      */
+    uint32_t                id;      /* its graph's count of nodes made before
+                                        it: kept by clones and executable copies */
+    NodeKind                kind;
+    bool                    disabled; /* an executable copy: cudaGraphNodeSetEnabled */
+    uint64_t                deps_sig; /* an executable copy: its dependencies'
+                                         indices, hashed (cudaGraphExecUpdate) */
+    struct CUgraphNode_st **deps;
+    uint32_t                ndeps, deps_cap;
+    union {
+        struct {
+            const void *func;
+            dim3        grid, block;
+            size_t      smem;
+            uint64_t    params[ISA_MAX_PARAM_WORDS / 2]; /* at each parameter's offset */
+        } kernel;
+        struct cudaMemcpy3DParms copy; /* pitched pointers: cudaMemcpy3D runs it */
+        struct {
+            char    *dst;
+            size_t   pitch, width, height; /* width in elements */
+            unsigned value, element;
+        } set;
+        struct {
+            cudaHostFn_t fn;
+            void        *user;
+        } host;
+        cudaEvent_t event;
+        struct {
+            struct CUgraph_st     *graph; /* its own copy of the child graph */
+            struct CUgraphExec_st *exec;  /* an executable copy: the child's */
+        } child;
+    } u;
+};
+
+struct CUgraph_st {
+    struct CUgraphNode_st **nodes;
+    uint32_t                n, cap;
+    uint32_t                made;        /* nodes made so far (the next id)     */
+    bool                    invalidated; /* its capture broke a rule: ended without a graph */
+    const struct CUgraph_st *cloned_from; /* cudaGraphClone's original, or NULL  */
+    struct CUgraphNode_st  *owner;       /* a child graph node's embedded graph:
+                                            that node (no handle of its own)     */
+};
+
+struct CUgraphExec_st {
+    struct CUgraphNode_st *order; /* copies, dependencies first; their deps unused */
+    uint32_t               n;
+};
+
+/* What the two graph files share. graph_free and exec_free free a graph or
+** an executable graph (child graphs with them); graph_new makes an empty
+** graph, registered as a handle; graph_live: a live graph, or a child graph
+** node's embedded one; node_add appends a node (its id the graph's next);
+** node_live: a node of a live graph; graph_order builds an executable copy
+** (false on a cycle, *cycle set, or out of memory); graph_clone copies a
+** graph's nodes, dependencies and child graphs (not registered). */
+void graph_free(void *p);
+void exec_free(void *p);
+struct CUgraph_st *graph_new(Runtime *rt);
+bool graph_live(const Runtime *rt, const struct CUgraph_st *g);
+struct CUgraphNode_st *node_add(struct CUgraph_st *g, NodeKind kind, struct CUgraphNode_st *const *deps, size_t n);
+bool node_live(const Runtime *rt, cudaGraphNode_t node);
+bool graph_order(const struct CUgraph_st *g, struct CUgraphExec_st *x, bool *cycle);
+struct CUgraph_st *graph_clone(const struct CUgraph_st *g);
+/* A kernel node's parameters: the kernel loaded, each argument's bytes copied. */
+int graph_kernel_params(Runtime *rt, struct CUgraphNode_st *node, const void *func, void **args);
+/* A copy node's parameters: count bytes as one row of one slice. */
+void graph_copy_1d(struct CUgraphNode_st *node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+/* Ends the capture into g for every stream and event in it. */
+void graph_capture_end(Runtime *rt, const struct CUgraph_st *g);
+/* New parameters for a kernel node (of a graph, or an executable copy). */
+int api_kernel_node_set(Runtime *rt, struct CUgraphNode_st *node, const struct cudaKernelNodeParams *p);
+/* The executable copy of a graph's node in x, of `kind` (-1: any); NULL: none. */
+struct CUgraphNode_st *api_exec_node(const Runtime *rt, cudaGraphExec_t x, cudaGraphNode_t node, int kind);
+
 /* Every call but the error queries begins so: no device, or a sticky fault. */
 #define ENTER(rt)                                           \
     cudaError_t enter_err_;                                 \
