@@ -53,8 +53,8 @@ static void fill_props(const Runtime *rt, struct cudaDeviceProp *p)
     p->hostRegisterSupported = p->hostRegisterReadOnlySupported = 1;
     p->memoryPoolsSupported = 1; /* cudaMallocAsync and cudaMemPool*, device memory */
     p->deviceNumaId = p->hostNumaId = -1; /* no NUMA placement */
-    /* textures and surfaces (cudart/api_texture.c); mipmaps, cube maps and
-    ** the alternate 3D shape are not implemented: 0 */
+    /* textures and surfaces (cudart/api_texture.c); mipmaps and the
+    ** alternate 3D shape are not implemented: 0 */
     p->maxTexture1D = API_MAX_TEX_1D;
     p->maxTexture2D[0] = API_MAX_TEX_2D_W, p->maxTexture2D[1] = API_MAX_TEX_2D_H;
     p->maxTexture2DLinear[0] = API_MAX_TEX_2D_LINEAR_W, p->maxTexture2DLinear[1] = API_MAX_TEX_2D_LINEAR_H;
@@ -71,6 +71,9 @@ static void fill_props(const Runtime *rt, struct cudaDeviceProp *p)
     p->maxSurface2DLayered[0] = p->maxSurface2DLayered[1] = API_MAX_TEX_LAYERED_W;
     p->maxSurface2DLayered[2] = API_MAX_LAYERS;
     p->surfaceAlignment = API_SURFACE_ALIGNMENT;
+    p->maxTextureCubemap = p->maxSurfaceCubemap = API_MAX_CUBEMAP;
+    p->maxTextureCubemapLayered[0] = p->maxSurfaceCubemapLayered[0] = API_MAX_CUBEMAP;
+    p->maxTextureCubemapLayered[1] = p->maxSurfaceCubemapLayered[1] = API_MAX_CUBEMAP_LAYERS;
 }
 
 /* FP32 operations per FP64 one: the preset's pipe intervals (an H200 SM
@@ -87,6 +90,55 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     if (device != 0) return api_leave(rt, cudaErrorInvalidDevice);
     fill_props(rt, prop);
     return api_leave(rt, cudaSuccess);
+}
+
+/* The texture and surface limits (cudart/api_texture.c's), from the
+** properties; false for any other attribute. */
+static bool texture_attribute(const struct cudaDeviceProp *p, enum cudaDeviceAttr attr, int *value)
+{
+    switch (attr) {
+    case cudaDevAttrMaxTexture1DWidth: *value = p->maxTexture1D; break;
+    case cudaDevAttrMaxTexture2DWidth: *value = p->maxTexture2D[0]; break;
+    case cudaDevAttrMaxTexture2DHeight: *value = p->maxTexture2D[1]; break;
+    case cudaDevAttrMaxTexture3DWidth: *value = p->maxTexture3D[0]; break;
+    case cudaDevAttrMaxTexture3DHeight: *value = p->maxTexture3D[1]; break;
+    case cudaDevAttrMaxTexture3DDepth: *value = p->maxTexture3D[2]; break;
+    case cudaDevAttrMaxTexture1DLayeredWidth: *value = p->maxTexture1DLayered[0]; break;
+    case cudaDevAttrMaxTexture1DLayeredLayers: *value = p->maxTexture1DLayered[1]; break;
+    case cudaDevAttrMaxTexture2DLayeredWidth: *value = p->maxTexture2DLayered[0]; break;
+    case cudaDevAttrMaxTexture2DLayeredHeight: *value = p->maxTexture2DLayered[1]; break;
+    case cudaDevAttrMaxTexture2DLayeredLayers: *value = p->maxTexture2DLayered[2]; break;
+    case cudaDevAttrMaxTexture2DGatherWidth: *value = p->maxTexture2DGather[0]; break;
+    case cudaDevAttrMaxTexture2DGatherHeight: *value = p->maxTexture2DGather[1]; break;
+    case cudaDevAttrMaxTexture1DLinearWidth: *value = API_MAX_TEX_1D_LINEAR; break;
+    case cudaDevAttrMaxTexture2DLinearWidth: *value = p->maxTexture2DLinear[0]; break;
+    case cudaDevAttrMaxTexture2DLinearHeight: *value = p->maxTexture2DLinear[1]; break;
+    case cudaDevAttrMaxTexture2DLinearPitch: *value = p->maxTexture2DLinear[2]; break;
+    case cudaDevAttrMaxSurface1DWidth: *value = p->maxSurface1D; break;
+    case cudaDevAttrMaxSurface2DWidth: *value = p->maxSurface2D[0]; break;
+    case cudaDevAttrMaxSurface2DHeight: *value = p->maxSurface2D[1]; break;
+    case cudaDevAttrMaxSurface3DWidth: *value = p->maxSurface3D[0]; break;
+    case cudaDevAttrMaxSurface3DHeight: *value = p->maxSurface3D[1]; break;
+    case cudaDevAttrMaxSurface3DDepth: *value = p->maxSurface3D[2]; break;
+    case cudaDevAttrMaxSurface1DLayeredWidth: *value = p->maxSurface1DLayered[0]; break;
+    case cudaDevAttrMaxSurface1DLayeredLayers: *value = p->maxSurface1DLayered[1]; break;
+    case cudaDevAttrMaxSurface2DLayeredWidth: *value = p->maxSurface2DLayered[0]; break;
+    case cudaDevAttrMaxSurface2DLayeredHeight: *value = p->maxSurface2DLayered[1]; break;
+    case cudaDevAttrMaxSurface2DLayeredLayers: *value = p->maxSurface2DLayered[2]; break;
+    case cudaDevAttrSurfaceAlignment: *value = (int)p->surfaceAlignment; break;
+    case cudaDevAttrMaxTextureCubemapWidth: *value = p->maxTextureCubemap; break;
+    case cudaDevAttrMaxTextureCubemapLayeredWidth: *value = p->maxTextureCubemapLayered[0]; break;
+    case cudaDevAttrMaxTextureCubemapLayeredLayers: *value = p->maxTextureCubemapLayered[1]; break;
+    case cudaDevAttrMaxSurfaceCubemapWidth: *value = p->maxSurfaceCubemap; break;
+    case cudaDevAttrMaxSurfaceCubemapLayeredWidth: *value = p->maxSurfaceCubemapLayered[0]; break;
+    case cudaDevAttrMaxSurfaceCubemapLayeredLayers: *value = p->maxSurfaceCubemapLayered[1]; break;
+    /* mipmaps and the alternate 3D shape are not implemented */
+    case cudaDevAttrMaxTexture3DWidthAlt: case cudaDevAttrMaxTexture3DHeightAlt: case cudaDevAttrMaxTexture3DDepthAlt:
+    case cudaDevAttrMaxTexture2DMipmappedWidth: case cudaDevAttrMaxTexture2DMipmappedHeight:
+    case cudaDevAttrMaxTexture1DMipmappedWidth: *value = 0; break;
+    default: return false;
+    }
+    return true;
 }
 
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
@@ -142,42 +194,6 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrMaxPitch: *value = (int)p.memPitch; break;
     case cudaDevAttrTextureAlignment: *value = (int)p.textureAlignment; break;
     case cudaDevAttrTexturePitchAlignment: *value = (int)p.texturePitchAlignment; break;
-    case cudaDevAttrMaxTexture1DWidth: *value = p.maxTexture1D; break;
-    case cudaDevAttrMaxTexture2DWidth: *value = p.maxTexture2D[0]; break;
-    case cudaDevAttrMaxTexture2DHeight: *value = p.maxTexture2D[1]; break;
-    case cudaDevAttrMaxTexture3DWidth: *value = p.maxTexture3D[0]; break;
-    case cudaDevAttrMaxTexture3DHeight: *value = p.maxTexture3D[1]; break;
-    case cudaDevAttrMaxTexture3DDepth: *value = p.maxTexture3D[2]; break;
-    case cudaDevAttrMaxTexture1DLayeredWidth: *value = p.maxTexture1DLayered[0]; break;
-    case cudaDevAttrMaxTexture1DLayeredLayers: *value = p.maxTexture1DLayered[1]; break;
-    case cudaDevAttrMaxTexture2DLayeredWidth: *value = p.maxTexture2DLayered[0]; break;
-    case cudaDevAttrMaxTexture2DLayeredHeight: *value = p.maxTexture2DLayered[1]; break;
-    case cudaDevAttrMaxTexture2DLayeredLayers: *value = p.maxTexture2DLayered[2]; break;
-    case cudaDevAttrMaxTexture2DGatherWidth: *value = p.maxTexture2DGather[0]; break;
-    case cudaDevAttrMaxTexture2DGatherHeight: *value = p.maxTexture2DGather[1]; break;
-    case cudaDevAttrMaxTexture1DLinearWidth: *value = API_MAX_TEX_1D_LINEAR; break;
-    case cudaDevAttrMaxTexture2DLinearWidth: *value = p.maxTexture2DLinear[0]; break;
-    case cudaDevAttrMaxTexture2DLinearHeight: *value = p.maxTexture2DLinear[1]; break;
-    case cudaDevAttrMaxTexture2DLinearPitch: *value = p.maxTexture2DLinear[2]; break;
-    case cudaDevAttrMaxSurface1DWidth: *value = p.maxSurface1D; break;
-    case cudaDevAttrMaxSurface2DWidth: *value = p.maxSurface2D[0]; break;
-    case cudaDevAttrMaxSurface2DHeight: *value = p.maxSurface2D[1]; break;
-    case cudaDevAttrMaxSurface3DWidth: *value = p.maxSurface3D[0]; break;
-    case cudaDevAttrMaxSurface3DHeight: *value = p.maxSurface3D[1]; break;
-    case cudaDevAttrMaxSurface3DDepth: *value = p.maxSurface3D[2]; break;
-    case cudaDevAttrMaxSurface1DLayeredWidth: *value = p.maxSurface1DLayered[0]; break;
-    case cudaDevAttrMaxSurface1DLayeredLayers: *value = p.maxSurface1DLayered[1]; break;
-    case cudaDevAttrMaxSurface2DLayeredWidth: *value = p.maxSurface2DLayered[0]; break;
-    case cudaDevAttrMaxSurface2DLayeredHeight: *value = p.maxSurface2DLayered[1]; break;
-    case cudaDevAttrMaxSurface2DLayeredLayers: *value = p.maxSurface2DLayered[2]; break;
-    case cudaDevAttrSurfaceAlignment: *value = (int)p.surfaceAlignment; break;
-    /* mipmaps, cube maps and the alternate 3D shape are not implemented */
-    case cudaDevAttrMaxTexture3DWidthAlt: case cudaDevAttrMaxTexture3DHeightAlt: case cudaDevAttrMaxTexture3DDepthAlt:
-    case cudaDevAttrMaxTextureCubemapWidth: case cudaDevAttrMaxTextureCubemapLayeredWidth:
-    case cudaDevAttrMaxTextureCubemapLayeredLayers: case cudaDevAttrMaxSurfaceCubemapWidth:
-    case cudaDevAttrMaxSurfaceCubemapLayeredWidth: case cudaDevAttrMaxSurfaceCubemapLayeredLayers:
-    case cudaDevAttrMaxTexture2DMipmappedWidth: case cudaDevAttrMaxTexture2DMipmappedHeight:
-    case cudaDevAttrMaxTexture1DMipmappedWidth: *value = 0; break;
     case cudaDevAttrGpuOverlap: *value = p.asyncEngineCount > 0; break; /* no copy engine */
     case cudaDevAttrMemoryClockRate: case cudaDevAttrGlobalMemoryBusWidth: *value = 0; break; /* no knob: as the properties */
     case cudaDevAttrStreamPrioritiesSupported: *value = 0; break; /* one level (cudaDeviceGetStreamPriorityRange) */
@@ -201,6 +217,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrHostNumaMultinodeIpcSupported: case cudaDevAttrOnlyPartialHostNativeAtomicSupported: *value = 0; break;
     case cudaDevAttrD3D12CigSupported: case cudaDevAttrVulkanCigSupported: *value = 0; break;
     default:
+        if (texture_attribute(&p, attr, value)) break;
         if ((int)attr <= 0 || attr >= cudaDevAttrMax) return api_leave(rt, cudaErrorInvalidValue); /* not one */
         rt_missing(rt, "cudaDeviceGetAttribute (an attribute the simulated machine has no figure for)");
         return api_leave(rt, cudaErrorNotSupported);

@@ -27,13 +27,14 @@ struct CUevent_st { RtEvent e; ApiCapture cap; };
 
 /* Texture and surface size limits (elements; the pitch in bytes): the CUDA
 ** programming guide's technical specifications for compute capability 7.0
-** to 9.0, the presets' range. Mipmapped, cube-map and alternate 3D shapes
-** are not implemented, so their limits are 0. */
+** to 9.0, the presets' range. Mipmapped and alternate 3D shapes are not
+** implemented, so their limits are 0. */
 enum {
     API_MAX_TEX_1D = 131072, API_MAX_TEX_2D_W = 131072, API_MAX_TEX_2D_H = 65536, API_MAX_TEX_3D = 16384,
     API_MAX_TEX_LAYERED_W = 32768, API_MAX_LAYERS = 2048, API_MAX_SURF_1D = 32768, API_MAX_TEX_2D_GATHER = 32768,
     API_MAX_TEX_1D_LINEAR = 1 << 28, API_MAX_TEX_2D_LINEAR_W = 131072, API_MAX_TEX_2D_LINEAR_H = 65000,
-    API_MAX_TEX_2D_LINEAR_PITCH = 2097120, API_SURFACE_ALIGNMENT = 512
+    API_MAX_TEX_2D_LINEAR_PITCH = 2097120, API_SURFACE_ALIGNMENT = 512, API_MAX_CUBEMAP = 32768,
+    API_MAX_CUBEMAP_LAYERS = 2046
 };
 
 /* The simulated device's address space, all of it available to cudaMalloc. */

@@ -4,8 +4,9 @@
 ** the GPU's block-linear layout is not modelled, so a texture's 2D
 ** locality reaches the caches only as the rows' sectors do. Texture and
 ** surface objects are entries of the runtime's table (handle = index + 1),
-** which every launch gets (isa/exec_tex.c samples them). Mipmapped arrays,
-** cube maps, sRGB, resource views and sparse arrays are not implemented:
+** which every launch gets (isa/exec_tex.c samples them); a cube map is a
+** layered array of six square faces. Mipmapped arrays, sRGB, resource
+** views and sparse arrays are not implemented:
 ** those calls return cudaErrorNotSupported and are counted in the exit
 ** report. The size limits are cudart/api_int.h's. */
 #include <stdlib.h>
@@ -72,9 +73,10 @@ static cudaError_t make_array(Runtime *rt, cudaArray_t *out, const struct cudaCh
 {
     if (!out || !desc) return cudaErrorInvalidValue;
     *out = NULL;
-    if (flags & (cudaArrayCubemap | cudaArraySparse | cudaArrayDeferredMapping | cudaArrayColorAttachment))
-        return (cudaError_t)rt_api_missing(flags & cudaArrayCubemap ? "cubemap CUDA arrays" : "sparse CUDA arrays");
-    if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather)) return cudaErrorInvalidValue;
+    if (flags & (cudaArraySparse | cudaArrayDeferredMapping | cudaArrayColorAttachment))
+        return (cudaError_t)rt_api_missing("sparse CUDA arrays");
+    if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayCubemap))
+        return cudaErrorInvalidValue;
     ExecTexture s;
     memset(&s, 0, sizeof s);
     bool normalized;
@@ -83,16 +85,23 @@ static cudaError_t make_array(Runtime *rt, cudaArray_t *out, const struct cudaCh
             "of 8, 16 or 32 bits)", call, desc->x, desc->y, desc->z, desc->w, (int)desc->f);
         return cudaErrorInvalidChannelDescriptor;
     }
-    bool layered = flags & cudaArrayLayered, surface = flags & cudaArraySurfaceLoadStore;
+    bool cube = flags & cudaArrayCubemap, surface = flags & cudaArraySurfaceLoadStore;
+    bool layered = (flags & cudaArrayLayered) || cube; /* a cube map: six layers, its faces */
     if (w == 0 || (h == 0 && d != 0 && !layered) || (layered && d == 0)) return cudaErrorInvalidValue;
+    if (cube && (w != h || d % 6 || (!(flags & cudaArrayLayered) && d != 6))) {
+        WHY(rt, "%s: a cube map is square, of 6 layers (a layered one a multiple of 6): %zu x %zu x %zu", call, w, h, d);
+        return cudaErrorInvalidValue;
+    }
     s.dims = (uint8_t)(layered ? (h ? 2 : 1) : d ? 3 : h ? 2 : 1);
     s.layered = layered;
+    s.cubemap = cube;
     s.layers = layered ? (uint32_t)d : 1;
-    size_t maxw = layered ? API_MAX_TEX_LAYERED_W : s.dims == 1 ? (surface ? API_MAX_SURF_1D : API_MAX_TEX_1D)
+    size_t maxw = cube ? API_MAX_CUBEMAP : layered ? API_MAX_TEX_LAYERED_W : s.dims == 1 ? (surface ? API_MAX_SURF_1D : API_MAX_TEX_1D)
                 : s.dims == 2 ? ((flags & cudaArrayTextureGather) ? API_MAX_TEX_2D_GATHER : API_MAX_TEX_2D_W) : API_MAX_TEX_3D;
-    size_t maxh = layered ? API_MAX_TEX_LAYERED_W : s.dims == 2 ? ((flags & cudaArrayTextureGather) ? API_MAX_TEX_2D_GATHER : API_MAX_TEX_2D_H)
-                                                          : API_MAX_TEX_3D;
-    if (w > maxw || h > maxh || (layered ? d > API_MAX_LAYERS : d > API_MAX_TEX_3D)) {
+    size_t maxh = cube ? API_MAX_CUBEMAP : layered ? API_MAX_TEX_LAYERED_W
+                : s.dims == 2 ? ((flags & cudaArrayTextureGather) ? API_MAX_TEX_2D_GATHER : API_MAX_TEX_2D_H) : API_MAX_TEX_3D;
+    size_t maxd = cube ? API_MAX_CUBEMAP_LAYERS : layered ? API_MAX_LAYERS : API_MAX_TEX_3D;
+    if (w > maxw || h > maxh || d > maxd) {
         WHY(rt, "%s: an array of %zu x %zu x %zu elements is larger than the device allows", call, w, h, d);
         return cudaErrorInvalidValue;
     }

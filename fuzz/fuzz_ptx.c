@@ -6,10 +6,10 @@
 ** others small integers, 256 bytes of dynamic shared memory, at most 4000
 ** warp instructions; that drives the 64-bit and sub-word executors, the
 ** generic window, the faults and the register rows of the allocator.
-** Texture and surface handles 1 to 5 name objects over the buffer (a 2D
+** Texture and surface handles 1 to 6 name objects over the buffer (a 2D
 ** float texture, linear filtering, wrap; a 2D uchar4 surface; a 1D fetch;
-** a 3D texture; a 2D layered one), so that a kernel that moves a small
-** number into a handle samples them.
+** a 3D texture; a 2D layered one; a cube map), so that a kernel that moves
+** a small number into a handle samples them.
 ** Seeds: fuzz/corpus/ptx (the bad-input corpus), plus the committed nvcc
 ** output of the twins (the .ptx files of tests/ptx), copied in by fuzz/run.sh. */
 #include <stdint.h>
@@ -37,9 +37,9 @@ static void run_kernel(const Kernel *k)
         for (uint32_t i = 0; i < ISA_MAX_PARAM_WORDS; i++) params[i] = 64u + i;
         for (uint32_t i = 0; i < k->nparams; i++)
             if (k->params[i].size == 8) params[k->params[i].offset / 4] = buf, params[k->params[i].offset / 4 + 1] = 0;
-        ExecTexture obj[5];
+        ExecTexture obj[6];
         memset(obj, 0, sizeof obj);
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < 6; i++) {
             ExecTexture *t = &obj[i];
             t->kind = i == 1 ? TEXO_SURFACE : TEXO_TEXTURE;
             t->channels = i == 1 ? 4 : 1;
@@ -47,17 +47,18 @@ static void run_kernel(const Kernel *k)
             t->channel_kind = i == 1 ? TEXC_UNSIGNED : TEXC_FLOAT;
             t->dims = i == 2 ? 1 : i == 3 ? 3 : 2;
             t->fetch_only = i == 2;
-            t->layered = i == 4;
+            t->layered = i >= 4;
+            t->cubemap = i == 5;
             t->filter_linear = i == 0 || i == 4;
             t->normalized_coords = i == 0;
             t->address[0] = t->address[1] = t->address[2] = (uint8_t)(i % 4);
             t->extent[0] = 8, t->extent[1] = i == 2 ? 1 : 8, t->extent[2] = i == 3 ? 8 : 1;
-            t->layers = i == 4 ? 4 : 1;
+            t->layers = i == 4 ? 4 : i == 5 ? 6 : 1;
             t->base = buf;
             t->row_pitch = 8u * t->channels * t->channel_bytes;
             t->slice_pitch = t->row_pitch * t->extent[1];
         }
-        ExecTextures table = { obj, 5, buf + 4096 - 32, buf + 4096 - 16 };
+        ExecTextures table = { obj, 6, buf + 4096 - 32, buf + 4096 - 16 };
         /* a small device heap, so that malloc and free run too */
         GridLaunch L = { .grid = { 2, 1, 1 }, .block = { 64, 1, 1 }, .dynamic_smem = 256, .params = params,
                          .nsm = 4, .max_warp_instructions = FUZZ_BUDGET, .heap = exec_heap_create(g, 1 << 16, &d),

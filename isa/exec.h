@@ -95,6 +95,8 @@ typedef struct {
     uint8_t  channel_kind;      /* TexChannelKind                             */
     uint8_t  dims;              /* 1, 2 or 3 (a layered one's layers apart)   */
     bool     layered;
+    bool     cubemap;           /* layered, six faces a cube map (+x -x +y -y
+                                   +z -z), sampled by direction only          */
     bool     fetch_only;        /* a linear (1D buffer) resource: tex1Dfetch's
                                    integer texel index, zeros out of range   */
     bool     filter_linear;     /* else point sampling                        */

@@ -125,10 +125,27 @@ static double coordinate(const WarpExec *w, const Operand *o, uint32_t l, bool i
     return integer ? (double)(int32_t)v : (double)bits_f32(v);
 }
 
+/* A direction's cube-map face (+x -x +y -y +z -z: 0..5, the major axis,
+** x before y before z on a tie) and where it meets that face, (u, v) in
+** [0, 1]: the programming guide's table of s, t and m per face. */
+static uint32_t cube_face(double x, double y, double z, double *u, double *v)
+{
+    double ax = fabs(x), ay = fabs(y), az = fabs(z), m, sc, tc;
+    uint32_t face;
+    if (ax >= ay && ax >= az) face = x >= 0 ? 0 : 1, m = ax, sc = x >= 0 ? -z : z, tc = -y;
+    else if (ay >= az) face = y >= 0 ? 2 : 3, m = ay, sc = x, tc = y >= 0 ? z : -z;
+    else face = z >= 0 ? 4 : 5, m = az, sc = z >= 0 ? x : -x, tc = -y;
+    if (m == 0) m = 1; /* the zero direction: the face's centre */
+    *u = (sc / m + 1) / 2;
+    *v = (tc / m + 1) / 2;
+    return face;
+}
+
 bool exec_texture(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, ExecOut *out)
 {
     TexGeom geom = (TexGeom)in->sub;
-    bool layered = geom == TEXG_A1D || geom == TEXG_A2D, integer = in->stype == TYPE_S32;
+    bool cube = geom == TEXG_CUBE || geom == TEXG_ACUBE;
+    bool layered = geom == TEXG_A1D || geom == TEXG_A2D || geom == TEXG_ACUBE, integer = in->stype == TYPE_S32;
     uint32_t dims = geom == TEXG_1D || geom == TEXG_A1D ? 1 : geom == TEXG_3D ? 3 : 2, first = layered ? 2 : 1;
     uint32_t gather = in->mod; /* tld4: 1 + the channel */
     out->space = SPACE_GLOBAL;
@@ -138,24 +155,37 @@ bool exec_texture(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, 
         if (!(m >> l & 1)) continue;
         uint64_t h = exec_lane64(b, w, &in->src[0], l);
         const ExecTexture *t = object(b, h, TEXO_TEXTURE);
-        if (!t || (layered != t->layered) || (t->dims != dims && !(t->fetch_only && dims == 1)))
-            return exec_fault_at(out, FAULT_BAD_TEXTURE, l, h, 0);
-        bool fl = returns_float(t), linear = fl && t->filter_linear && !integer && !t->fetch_only;
+        bool shape = t && (cube ? t->cubemap
+                                : !t->cubemap && layered == t->layered && (t->dims == dims || (t->fetch_only && dims == 1)));
+        if (!shape) return exec_fault_at(out, FAULT_BAD_TEXTURE, l, h, 0);
+        ExecTexture face; /* a cube map's face: normalized coordinates, clamped at its edges */
+        double c[3] = { 0, 0, 0 };
         uint32_t layer = 0;
         if (layered) {
             int64_t L = (int32_t)(in->src[1].kind == OPND_REG ? w->r[in->src[1].index][l] : in->src[1].value);
-            layer = (uint32_t)(L < 0 ? 0 : L >= t->layers ? t->layers - 1 : L);
+            int64_t n = cube ? t->layers / 6 : t->layers;
+            layer = (uint32_t)(L < 0 ? 0 : L >= n ? n - 1 : L) * (cube ? 6 : 1);
         }
+        if (cube) {
+            face = *t;
+            face.normalized_coords = true;
+            face.address[0] = face.address[1] = TEXA_CLAMP;
+            t = &face;
+            layer += cube_face(coordinate(w, &in->src[first], l, false), coordinate(w, &in->src[first + 1], l, false),
+                               coordinate(w, &in->src[first + 2], l, false), &c[0], &c[1]);
+        } else {
+            for (uint32_t d = 0; d < dims; d++) c[d] = coordinate(w, &in->src[first + d], l, integer);
+        }
+        bool fl = returns_float(t), linear = fl && t->filter_linear && !integer && !t->fetch_only;
         Taps tp[3] = { { { 0, 0 }, 0.0f }, { { 0, 0 }, 0.0f }, { { 0, 0 }, 0.0f } };
         uint32_t v[4] = { 0, 0, 0, 0 };
         bool outside = false;
         if (t->fetch_only) { /* tex1Dfetch: an integer index, zeros out of range */
-            int64_t i = integer ? (int64_t)coordinate(w, &in->src[first], l, true)
-                                : (int64_t)floor(coordinate(w, &in->src[first], l, false));
+            int64_t i = (int64_t)floor(c[0]);
             outside = i < 0 || i >= t->extent[0];
             tp[0].i[0] = tp[0].i[1] = i;
         } else {
-            for (uint32_t d = 0; d < dims; d++) taps(t, d, coordinate(w, &in->src[first + d], l, integer), integer, linear || gather, &tp[d]);
+            for (uint32_t d = 0; d < dims; d++) taps(t, d, c[d], integer, linear || gather, &tp[d]);
         }
         const uint8_t *p;
         uint64_t a = 0;

@@ -115,8 +115,9 @@ typedef enum { TRAP_USER, TRAP_CALL_DEPTH, TRAP_BAD_CALL } TrapWhy;
 
 /* The geometry of a texture or surface instruction (OP_TEX, OP_SURF_ADDR:
 ** Instr.sub) and what it reads its coordinates as: a1d is {layer, x}, a2d
-** {layer, x, y, -}, 3d {x, y, z, -}. */
-typedef enum { TEXG_1D, TEXG_2D, TEXG_3D, TEXG_A1D, TEXG_A2D } TexGeom;
+** {layer, x, y, -}, 3d {x, y, z, -}; a cube map (tex only) is sampled in a
+** direction, cube {x, y, z, -}, acube {cube map, x, y, z}. */
+typedef enum { TEXG_1D, TEXG_2D, TEXG_3D, TEXG_A1D, TEXG_A2D, TEXG_CUBE, TEXG_ACUBE } TexGeom;
 /* A surface access out of bounds (OP_SURF_ADDR: Instr.mod & 3): faults,
 ** is clamped to the edge, or reads zeros and writes nothing; Instr.mod & 4:
 ** the access is a store. */

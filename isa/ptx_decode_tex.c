@@ -5,13 +5,14 @@
 **   tld4.comp.2d.v4.dtype.f32              d, [h, c]
 **   suld.b.geom{.v2,.v4}.btype.mode        d, [h, c]
 **   sust.b.geom{.v2,.v4}.btype.mode        [h, c], b
-** with geom 1d, 2d, 3d, a1d, a2d. tex becomes row tex (isa/exec_tex.c);
+** with geom 1d, 2d, 3d, a1d, a2d, and for tex and tld4 also cube and acube
+** (a cube map sampled in a direction). tex becomes row tex (isa/exec_tex.c);
 ** suld and sust become surf.addr, which finds the element by the boundary
 ** mode (.trap, .clamp, .zero), and an ld.global or st.global of that
 ** address, so that the access is timed and deferred as any other. A
 ** texture without mipmaps is sampled at level 0 whatever tex.level or
 ** tex.grad ask, as CUDA does. Refused as not supported: texture
-** references (.texref; CUDA 12 removed them), cube maps, multisample
+** references (.texref; CUDA 12 removed them), multisample
 ** textures, depth compare and texel offsets, sparse results (d|p),
 ** .f16x2 results, formatted stores (sust.p), sured, txq, suq. Semantics:
 ** the PTX ISA manual, "Texture Instructions" and "Surface Instructions". */
@@ -100,7 +101,7 @@ static POp element(const POp *v, uint32_t e)
 static int geometry(const char *s)
 {
     static const char *const NAMES[] = { [TEXG_1D] = "1d", [TEXG_2D] = "2d", [TEXG_3D] = "3d", [TEXG_A1D] = "a1d",
-                                         [TEXG_A2D] = "a2d" };
+                                         [TEXG_A2D] = "a2d", [TEXG_CUBE] = "cube", [TEXG_ACUBE] = "acube" };
     for (int i = 0; i < (int)(sizeof NAMES / sizeof NAMES[0]); i++)
         if (!strcmp(s, NAMES[i])) return i;
     return -1;
@@ -110,8 +111,10 @@ static int geometry(const char *s)
 ** pad theirs to four). */
 static uint32_t coordinates(TexGeom g, uint32_t *written)
 {
-    static const uint8_t USED[] = { [TEXG_1D] = 1, [TEXG_2D] = 2, [TEXG_3D] = 3, [TEXG_A1D] = 2, [TEXG_A2D] = 3 };
-    static const uint8_t WRITTEN[] = { [TEXG_1D] = 1, [TEXG_2D] = 2, [TEXG_3D] = 4, [TEXG_A1D] = 2, [TEXG_A2D] = 4 };
+    static const uint8_t USED[] = { [TEXG_1D] = 1, [TEXG_2D] = 2, [TEXG_3D] = 3, [TEXG_A1D] = 2, [TEXG_A2D] = 3,
+                                    [TEXG_CUBE] = 3, [TEXG_ACUBE] = 4 };
+    static const uint8_t WRITTEN[] = { [TEXG_1D] = 1, [TEXG_2D] = 2, [TEXG_3D] = 4, [TEXG_A1D] = 2, [TEXG_A2D] = 4,
+                                       [TEXG_CUBE] = 4, [TEXG_ACUBE] = 4 };
     *written = WRITTEN[g];
     return USED[g];
 }
@@ -136,7 +139,7 @@ static bool coordinate_operands(Ptx *P, const Tok *opt, const POp *c, TexGeom ge
     uint32_t have = c->kind == PO_VEC ? c->nelem : 1;
     if (have != written)
         return ptx_fail(P, &c->tok, "'%s' takes %u coordinate(s) in braces, found %u", ptx_quote(opt, q, sizeof q), written, have);
-    bool layered = geom == TEXG_A1D || geom == TEXG_A2D;
+    bool layered = geom == TEXG_A1D || geom == TEXG_A2D || geom == TEXG_ACUBE;
     for (uint32_t e = 0; e < used; e++) {
         POp one = element(c, e);
         bool fl = ct == TYPE_F32 && !(layered && e == 0);
@@ -212,6 +215,7 @@ static bool decode_surface(Ptx *P, const Tok *opt, bool store, const TexParts *p
     char q[80];
     if (ps->n < 4 || strcmp(ps->part[0], "b")) return ptx_unsupported(P, opt); /* sust.p: formatted */
     int geom = geometry(ps->part[1]);
+    if (geom == TEXG_CUBE || geom == TEXG_ACUBE) return ptx_unsupported(P, opt); /* surfaces name a face as a layer */
     uint32_t i = 2, vec = 1;
     if (!strcmp(ps->part[i], "v2") || !strcmp(ps->part[i], "v4")) vec = (uint32_t)(ps->part[i++][1] - '0');
     if (geom < 0 || ps->n != i + 2) return ptx_unsupported(P, opt);

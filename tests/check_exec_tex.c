@@ -25,7 +25,7 @@ typedef struct {
     bool        ok;
 } Run;
 
-static void run(Run *R, const char *body, const void *data, size_t bytes, uint32_t threads)
+static void run_with(Run *R, const char *body, const void *data, size_t bytes, uint32_t threads, const void *out0)
 {
     char src[4096];
     snprintf(src, sizeof src,
@@ -41,6 +41,7 @@ static void run(Run *R, const char *body, const void *data, size_t bytes, uint32
     ck_assert_msg(ptx_parse(src, strlen(src), "t.ptx", &p, &d), "t.ptx:%u:%u: %s", d.line, d.col, d.message);
     R->g = gmem_create();
     R->out = gmem_alloc(R->g, 16 * threads, "out", &d);
+    if (out0) memcpy(gmem_translate(R->g, R->out, 16 * threads), out0, 16 * threads);
     R->mem = gmem_alloc(R->g, bytes + 32, "texels", &d);
     memcpy(gmem_translate(R->g, R->mem, (uint32_t)bytes), data, bytes);
     R->obj.base = R->mem;
@@ -52,6 +53,11 @@ static void run(Run *R, const char *body, const void *data, size_t bytes, uint32
     GridLaunch L = { .grid = { 1, 1, 1 }, .block = { threads, 1, 1 }, .params = params, .nsm = 1, .textures = &table };
     R->ok = grid_run_functional(&p.kernels[0], R->g, &L, &R->r);
     program_destroy(&p);
+}
+
+static void run(Run *R, const char *body, const void *data, size_t bytes, uint32_t threads)
+{
+    run_with(R, body, data, bytes, threads, NULL);
 }
 
 static const float *results(Run *R, uint32_t threads)
@@ -215,6 +221,48 @@ START_TEST(test_gather_order)
 }
 END_TEST
 
+/* Cube maps: a direction picks the face of its major axis and a point on
+** it (the programming guide's s, t, m per face); 2 x 2 faces, point
+** sampled, each lane's direction through one texel's centre. */
+START_TEST(test_cube_faces)
+{
+    static const char body[] = "  ld.global.v4.f32 {%f6, %f7, %f8, %f9}, [%rd4];\n"
+                               "  tex.cube.v4.f32.f32 {%f10, %f11, %f12, %f13}, [%rd2, {%f6, %f7, %f8, %f8}];\n"
+                               "  st.global.v4.f32 [%rd4], {%f10, %f11, %f12, %f13};";
+    float tex[24];
+    for (int i = 0; i < 24; i++) tex[i] = (float)i; /* face f, texel (i, j): 4 f + 2 j + i */
+    float dir[24][4];
+    for (int l = 0; l < 24; l++) { /* face l / 4, texel (l % 2, l / 2 % 2): the table's inverse */
+        float s = (l % 2 + 0.5f) - 1, t = (l / 2 % 2 + 0.5f) - 1, x, y, z;
+        switch (l / 4) {
+        case 0: x = 1, y = -t, z = -s; break;
+        case 1: x = -1, y = -t, z = s; break;
+        case 2: x = s, y = 1, z = t; break;
+        case 3: x = s, y = -1, z = -t; break;
+        case 4: x = s, y = -t, z = 1; break;
+        default: x = -s, y = -t, z = -1; break;
+        }
+        dir[l][0] = 3 * x, dir[l][1] = 3 * y, dir[l][2] = 3 * z, dir[l][3] = 0; /* any length */
+    }
+    Run R = { 0 };
+    R.obj = tex1d(2, TEXA_WRAP, false, false); /* wrap and unnormalized: a cube map's faces clamp, normalized */
+    R.obj.dims = 2, R.obj.extent[1] = 2, R.obj.row_pitch = 8, R.obj.slice_pitch = 16;
+    R.obj.layered = R.obj.cubemap = true, R.obj.layers = 6;
+    run_with(&R, body, tex, sizeof tex, 24, dir);
+    ck_assert_msg(R.ok, "%s", R.r.message);
+    const float *o = results(&R, 24);
+    for (int l = 0; l < 24; l++) ck_assert_msg(o[l * 4] == (float)l, "direction %d: texel %g", l, o[l * 4]);
+    gmem_destroy(R.g);
+    R = (Run){ 0 };
+    R.obj = tex1d(2, TEXA_CLAMP, false, false); /* a 2D texture is no cube map */
+    R.obj.dims = 2, R.obj.extent[1] = 2, R.obj.row_pitch = 8, R.obj.slice_pitch = 16;
+    run_with(&R, body, tex, sizeof tex, 1, dir);
+    ck_assert(!R.ok);
+    ck_assert_int_eq(R.r.fault, FAULT_BAD_TEXTURE);
+    gmem_destroy(R.g);
+}
+END_TEST
+
 static ExecTexture surface2d(uint32_t w, uint32_t h)
 {
     ExecTexture t = tex1d(w, TEXA_CLAMP, false, false);
@@ -289,6 +337,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_read_normalized);
     tcase_add_test(tc, test_fetch_out_of_range);
     tcase_add_test(tc, test_gather_order);
+    tcase_add_test(tc, test_cube_faces);
     tcase_add_test(tc, test_surface_modes);
     tcase_add_test(tc, test_faults);
     suite_add_tcase(s, tc);

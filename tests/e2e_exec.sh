@@ -177,7 +177,7 @@ expect_out "the other kernels of the file run" "^PASS"
 expect_out "the refused kernel's launch fails as CUDA would" "^talk: cudaErrorInvalidPtx"
 expect_out "captured into a graph, it fails alike and leaves no node" "^captured talk: cudaErrorInvalidPtx, 1 node$"
 expect_err "the refusal names the kernel and the PTX line" "kernel talk\(int\*, int, unsigned long long\) cannot run on the simulated GPU .*cudaErrorInvalidPtx"
-expect_err "the refusal is at the user's CUDA line, through the header it came from" "partial.cu:7: error: 'tex.cube.v4.f32.f32' is not supported yet .*\(in .*texture_indirect_functions.h:[0-9]+, inlined here; PTX .*\.ptx:[0-9]+:[0-9]+\)"
+expect_err "the refusal is at the user's CUDA line, through the header it came from" "partial.cu:7: error: 'barrier.cluster.arrive' is not supported yet .*\(in .*sm_90_rt.hpp:[0-9]+, inlined here; PTX .*\.ptx:[0-9]+:[0-9]+\)"
 expect_err "the report marks its launch failed" "^  talk +1 \(0 timed\) .* failed"
 
 # a long timed launch shows a progress line, erased when it ends; not when

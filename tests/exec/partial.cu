@@ -1,10 +1,11 @@
 // partial.cu -- a program one of whose kernels gpusim cannot run yet (it
-// samples a cube map, which gpusim does not model): the others run, and the launch of that one fails with
+// syncs a thread-block cluster, which gpusim does not model): the others run, and the launch of that one fails with
 // cudaErrorInvalidPtx and a message naming the kernel and its CUDA line.
 #include "common.cuh"
-
-__global__ void talk(int* out, int v, cudaTextureObject_t t) {
-  if (threadIdx.x == 0) out[0] = (int)texCubemap<float>(t, (float)v, 0.5f, 0.5f);
+#include <cooperative_groups.h>
+__global__ void talk(int* out, int v, unsigned long long t) {
+  cooperative_groups::this_cluster().sync();
+  if (threadIdx.x == 0) out[0] = v + (int)t;
 }
 
 __global__ void twice(int* x, int n) {

@@ -2,7 +2,8 @@
 // pitched memory: tex1Dfetch (zeros out of range), tex1D/2D/3D with point and
 // linear filtering, normalized coordinates, wrap/clamp/border addressing,
 // uchar4 read as normalized floats and as elements, a half-float texture, a
-// 2D layered texture, tex2Dgather; surfaces read and written (2D float, 1D
+// 2D layered texture, tex2Dgather; cube maps (texCubemap after surface
+// writes to its faces, texCubemapLayered); surfaces read and written (2D float, 1D
 // uchar4 with the zero boundary mode, a clamped read); array copies
 // (cudaMemcpy2DToArray/FromArray, cudaMemcpy3D to and from a 3D array); the
 // descriptor queries and the errors CUDA gives; last, a surface write out
@@ -62,6 +63,21 @@ __global__ void layered(cudaTextureObject_t t, float* out, int w, int h, int lay
 __global__ void gather(cudaTextureObject_t t, const float2* at, float4* out, int n) {
   int i = threadIdx.x;
   if (i < n) out[i] = tex2Dgather<float4>(t, at[i].x, at[i].y, 1);  // channel y
+}
+
+// a cube map's faces written through a surface: face f, texel (x, y) holds 1000 c + 100 f + 10 y + x
+__global__ void fill_faces(cudaSurfaceObject_t s, int side, int cube) {
+  int x = threadIdx.x, y = threadIdx.y, f = blockIdx.x;
+  float v = 1000.f * cube + 100.f * f + 10.f * y + x;
+  if (cube == 0) surfCubemapwrite(v, s, x * 4, y, f);
+  else surfCubemapLayeredwrite(v, s, x * 4, y, cube * 6 + f);
+}
+
+__global__ void sample_cube(cudaTextureObject_t t, const float4* dir, float* out, int n, int layered_cube) {
+  int i = threadIdx.x;
+  if (i >= n) return;
+  if (layered_cube < 0) out[i] = texCubemap<float>(t, dir[i].x, dir[i].y, dir[i].z);
+  else out[i] = texCubemapLayered<float>(t, dir[i].x, dir[i].y, dir[i].z, layered_cube);
 }
 
 __global__ void scale_surface(cudaSurfaceObject_t s, int w, int h, float k) {
@@ -395,6 +411,66 @@ int main() {
     CUDA_CHECK(cudaFree(dv));
   }
 
+  // 6b. cube maps: directions through each face's texel centres (the
+  //     programming guide's face table, inverted), point sampled
+  {
+    const int side = 4, nd = 6 * side * side;
+    std::vector<float4> dirs(nd);
+    std::vector<float> want(nd);
+    for (int f = 0; f < 6; f++)
+      for (int y = 0; y < side; y++)
+        for (int x = 0; x < side; x++) {
+          float s = 2 * (x + 0.5f) / side - 1, t = 2 * (y + 0.5f) / side - 1, dx, dy, dz;
+          switch (f) {
+            case 0: dx = 1, dy = -t, dz = -s; break;
+            case 1: dx = -1, dy = -t, dz = s; break;
+            case 2: dx = s, dy = 1, dz = t; break;
+            case 3: dx = s, dy = -1, dz = -t; break;
+            case 4: dx = s, dy = -t, dz = 1; break;
+            default: dx = -s, dy = -t, dz = -1; break;
+          }
+          int i = (f * side + y) * side + x;
+          dirs[i] = make_float4(2 * dx, 2 * dy, 2 * dz, 0);
+          want[i] = 100.f * f + 10.f * y + x;
+        }
+    float4* ddir;
+    float* dv;
+    CUDA_CHECK(cudaMalloc(&ddir, nd * sizeof(float4)));
+    CUDA_CHECK(cudaMalloc(&dv, nd * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(ddir, dirs.data(), nd * sizeof(float4), cudaMemcpyHostToDevice));
+    for (int layered = 0; layered < 2; layered++) {
+      cudaArray_t ca;
+      CUDA_CHECK(cudaMalloc3DArray(&ca, &fdesc, make_cudaExtent(side, side, layered ? 12 : 6),
+                                   cudaArrayCubemap | cudaArraySurfaceLoadStore | (layered ? cudaArrayLayered : 0)));
+      cudaResourceDesc rd = {};
+      rd.resType = cudaResourceTypeArray;
+      rd.res.array.array = ca;
+      cudaSurfaceObject_t cs;
+      CUDA_CHECK(cudaCreateSurfaceObject(&cs, &rd));
+      for (int cube = 0; cube <= layered; cube++) fill_faces<<<6, dim3(side, side)>>>(cs, side, cube);
+      cudaTextureDesc td = {};
+      td.readMode = cudaReadModeElementType;
+      cudaTextureObject_t t;
+      CUDA_CHECK(cudaCreateTextureObject(&t, &rd, &td, nullptr));
+      sample_cube<<<1, nd>>>(t, ddir, dv, nd, layered ? 1 : -1);
+      CUDA_CHECK_LAST();
+      std::vector<float> got(nd);
+      CUDA_CHECK(cudaMemcpy(got.data(), dv, nd * sizeof(float), cudaMemcpyDeviceToHost));
+      for (int i = 0; i < nd; i++)
+        EXPECT(got[i] == want[i] + 1000.f * layered, "cube map%s direction %d (%g, %g, %g): got %g, expected %g",
+               layered ? " (layered, cube 1)" : "", i, dirs[i].x, dirs[i].y, dirs[i].z, got[i], want[i] + 1000.f * layered);
+      CUDA_CHECK(cudaDestroyTextureObject(t));
+      CUDA_CHECK(cudaDestroySurfaceObject(cs));
+      CUDA_CHECK(cudaFreeArray(ca));
+    }
+    cudaArray_t bad;
+    EXPECT(cudaMalloc3DArray(&bad, &fdesc, make_cudaExtent(4, 5, 6), cudaArrayCubemap) == cudaErrorInvalidValue,
+           "a cube map of 4 x 5 faces was made");
+    cudaGetLastError();
+    CUDA_CHECK(cudaFree(ddir));
+    CUDA_CHECK(cudaFree(dv));
+  }
+
   // 7. a pitched 2D texture on cudaMallocPitch memory, point sampled
   {
     float* dp;
@@ -495,7 +571,19 @@ int main() {
     CUDA_CHECK(cudaFree(drb));
   }
 
-  // 9. errors: a bad array, and a surface write out of bounds in trap mode
+  // 9. the limits the device reports, as CUDA reports them for sm_80 and sm_90
+  int lim[4];
+  CUDA_CHECK(cudaDeviceGetAttribute(&lim[0], cudaDevAttrMaxTexture2DWidth, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&lim[1], cudaDevAttrMaxTexture3DDepth, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&lim[2], cudaDevAttrMaxTextureCubemapLayeredLayers, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&lim[3], cudaDevAttrMaxTexture2DMipmappedWidth, 0));
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  EXPECT(lim[0] == 131072 && lim[1] == 16384 && lim[2] == 2046 && lim[3] == 0 && prop.maxTexture1D == 131072 &&
+             prop.maxSurface2D[1] == 65536 && prop.maxTextureCubemap == 32768,
+         "texture limits: %d %d %d %d", lim[0], lim[1], lim[2], lim[3]);
+
+  // 10. errors: a bad array, and a surface write out of bounds in trap mode
   EXPECT(cudaFreeArray((cudaArray_t)&failures) == cudaErrorInvalidValue, "a made-up array was freed");
   cudaGetLastError();
   trap_write<<<1, 32>>>(s, w);
