@@ -52,6 +52,16 @@ static void texel(const ExecTexture *t, const uint8_t *p, bool fl, uint32_t v[4]
     }
 }
 
+/* floor(x) as a texel index, a non-finite or huge coordinate held within
+** +-2^40 (NaN: 0), far outside every texture, so that no conversion
+** overflows. */
+static int64_t index_of(double x)
+{
+    if (isnan(x)) return 0;
+    double f = floor(x), lim = 1099511627776.0; /* 2^40 */
+    return (int64_t)(f < -lim ? -lim : f > lim ? lim : f);
+}
+
 /* Texel index i of a dimension of n texels by address mode `mode`
 ** (wrap and mirror already applied to the coordinate); -1 when it lies
 ** outside under TEXA_BORDER. */
@@ -72,7 +82,7 @@ static double texel_space(const ExecTexture *t, uint32_t d, double c)
     else if (t->address[d] == TEXA_MIRROR) {
         double f = floor(c);
         c -= f;
-        if ((int64_t)f & 1) c = 1.0 - c;
+        if (index_of(f) & 1) c = 1.0 - c;
     }
     return c * t->extent[d];
 }
@@ -93,14 +103,14 @@ static void taps(const ExecTexture *t, uint32_t d, double c, bool integer, bool 
     if (t->normalized_coords && mode == TEXA_MIRROR) mode = TEXA_CLAMP; /* mirrored: the edge texel repeats */
     o->w = 0.0f;
     if (integer || !linear) {
-        int64_t i = integer ? (int64_t)c : (int64_t)floor(texel_space(t, d, c));
+        int64_t i = index_of(integer ? c : texel_space(t, d, c));
         o->i[0] = o->i[1] = address(i, n, mode, wrap_index);
         return;
     }
     double u = texel_space(t, d, c) - 0.5, f = floor(u);
-    o->w = (float)(nearbyint((u - f) * 256.0) / 256.0); /* 9-bit fixed point, 8 fractional bits */
-    o->i[0] = address((int64_t)f, n, mode, wrap_index);
-    o->i[1] = address((int64_t)f + 1, n, mode, wrap_index);
+    o->w = isfinite(u) ? (float)(nearbyint((u - f) * 256.0) / 256.0) : 0.0f; /* 9-bit fixed point, 8 fractional bits */
+    o->i[0] = address(index_of(u), n, mode, wrap_index);
+    o->i[1] = address(index_of(u) + 1, n, mode, wrap_index);
 }
 
 /* Host bytes of texel (i, j, k) of `layer`, NULL for a border texel; false
@@ -181,7 +191,7 @@ bool exec_texture(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, 
         uint32_t v[4] = { 0, 0, 0, 0 };
         bool outside = false;
         if (t->fetch_only) { /* tex1Dfetch: an integer index, zeros out of range */
-            int64_t i = (int64_t)floor(c[0]);
+            int64_t i = index_of(c[0]);
             outside = i < 0 || i >= t->extent[0];
             tp[0].i[0] = tp[0].i[1] = i;
         } else {
@@ -247,7 +257,7 @@ bool exec_surface_address(const ExecBlock *b, WarpExec *w, const Instr *in, uint
         for (uint32_t d = 0; d < dims; d++) c[d] = (int32_t)(in->src[first + d].kind == OPND_REG ? w->r[in->src[first + d].index][l]
                                                                                              : in->src[first + d].value);
         if (layered) c[3] = (int32_t)(in->src[1].kind == OPND_REG ? w->r[in->src[1].index][l] : in->src[1].value);
-        c[0] -= c[0] % (int64_t)access; /* the byte offset's low bits select nothing */
+        c[0] -= ((c[0] % (int64_t)access) + (int64_t)access) % (int64_t)access; /* the low bits select nothing (down) */
         bool inside = true;
         for (uint32_t d = 0; d < 4; d++) inside = inside && c[d] >= 0 && c[d] <= limit[d];
         uint64_t a;

@@ -140,6 +140,28 @@ START_TEST(test_wrap_mirror)
 }
 END_TEST
 
+/* Coordinates that are no number, infinite or huge read some texel (or the
+** border), never an address outside the texture; under linear filtering too. */
+START_TEST(test_nonfinite_coordinates)
+{
+    static const char body[] = "  ld.global.f32 %f8, [%rd4];\n"
+                               "  tex.1d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%rd2, {%f8}];\n"
+                               "  st.global.v4.f32 [%rd4], {%f4, %f5, %f6, %f7};";
+    float coords[8][4] = { { NAN }, { INFINITY }, { -INFINITY }, { 1e30f }, { -1e30f }, { 3.9f }, { -0.0f }, { 4.0f } };
+    for (int mode = 0; mode < 8; mode++) {
+        Run R = { 0 };
+        R.obj = tex1d(4, (uint8_t)(mode % 4), mode >= 4, mode % 2 == 0);
+        run_with(&R, body, RAMP, sizeof RAMP, 8, coords);
+        ck_assert_msg(R.ok, "%s", R.r.message);
+        const float *o = results(&R, 8);
+        for (int l = 0; l < 8; l++)
+            ck_assert_msg(isfinite(o[l * 4]) && o[l * 4] >= 9.0f && o[l * 4] <= 40.0f, "mode %d, coordinate %g: %g", mode,
+                          coords[l][0], o[l * 4]);
+        gmem_destroy(R.g);
+    }
+}
+END_TEST
+
 /* Linear filtering: weights rounded to 1/256 (x - 0.5 = 0.3 gives 77/256). */
 START_TEST(test_linear_weights)
 {
@@ -310,6 +332,14 @@ START_TEST(test_faults)
     ck_assert_int_eq(R.r.fault, FAULT_SURFACE_OOB);
     ck_assert_msg(strstr(R.r.message, "byte x = 16"), "%s", R.r.message);
     gmem_destroy(R.g);
+    static const char left[] = "  mov.u32 %r2, -3;\n  mov.u32 %r3, 0;\n" /* 3 bytes left of the row: outside */
+                               "  sust.b.2d.b32.trap [%rd2, {%r2, %r3}], {%r1};";
+    R = (Run){ 0 };
+    R.obj = surface2d(4, 2);
+    run(&R, left, img, sizeof img, 1);
+    ck_assert(!R.ok);
+    ck_assert_int_eq(R.r.fault, FAULT_SURFACE_OOB);
+    gmem_destroy(R.g);
     R = (Run){ 0 };
     R.obj = tex1d(4, TEXA_CLAMP, false, false);
     run(&R, oob, img, sizeof img, 1); /* a texture named as a surface */
@@ -334,6 +364,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_point_modes);
     tcase_add_test(tc, test_wrap_mirror);
     tcase_add_test(tc, test_linear_weights);
+    tcase_add_test(tc, test_nonfinite_coordinates);
     tcase_add_test(tc, test_read_normalized);
     tcase_add_test(tc, test_fetch_out_of_range);
     tcase_add_test(tc, test_gather_order);
