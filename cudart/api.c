@@ -541,7 +541,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
         return api_leave(rt, cudaErrorMemoryAllocation);
     }
     /* one priority level (launches run one at a time): CUDA clamps to the range */
-    *s = (struct CUstream_st){ flags, 0, ++rt->stream_ids, { 0 } };
+    *s = (struct CUstream_st){ .flags = flags, .id = ++rt->stream_ids };
     (void)priority;
     *pStream = s;
     return api_leave(rt, cudaSuccess);

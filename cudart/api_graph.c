@@ -518,6 +518,9 @@ static cudaError_t run_node(const struct CUgraphNode_st *node, cudaStream_t stre
                 args[i] = (uint8_t *)node->u.kernel.params + k->kernel->params[i].offset;
             api_leave(rt, cudaSuccess);
         }
+        if (node->u.kernel.cooperative)
+            return cudaLaunchCooperativeKernel(node->u.kernel.func, node->u.kernel.grid, node->u.kernel.block, args,
+                                               node->u.kernel.smem, stream);
         return api_launch(NULL, node->u.kernel.func, node->u.kernel.grid, node->u.kernel.block, args, node->u.kernel.smem,
                           stream, false);
     }

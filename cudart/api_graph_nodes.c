@@ -248,6 +248,55 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cuda
 }
 
 
+/* A kernel node's launch attributes: cooperative (its launch is a
+** cooperative one), a cluster of one block; the others are hints kept to be
+** read back (a priority, an access-policy window, the memory-sync domain). */
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr, const cudaKernelNodeAttrValue *value)
+{
+    ENTER(rt);
+    if (!value || !node_live(rt, hNode) || hNode->kind != NODE_KERNEL) return api_leave(rt, cudaErrorInvalidValue);
+    switch (attr) {
+    case cudaLaunchAttributeCooperative: hNode->u.kernel.cooperative = value->cooperative != 0; break;
+    case cudaLaunchAttributePriority: hNode->u.kernel.priority = value->priority; break;
+    case cudaLaunchAttributeAccessPolicyWindow: hNode->u.kernel.window = value->accessPolicyWindow; break;
+    case cudaLaunchAttributeMemSyncDomainMap: hNode->u.kernel.domain_map = value->memSyncDomainMap; break;
+    case cudaLaunchAttributeMemSyncDomain: hNode->u.kernel.domain = value->memSyncDomain; break;
+    case cudaLaunchAttributeClusterDimension:
+        if ((uint64_t)value->clusterDim.x * value->clusterDim.y * value->clusterDim.z > 1)
+            return api_leave(rt, rt_api_missing("a graph kernel node with a thread-block cluster"));
+        break;
+    default: return api_leave(rt, cudaErrorInvalidValue);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr, cudaKernelNodeAttrValue *value_out)
+{
+    ENTER(rt);
+    if (!value_out || !node_live(rt, hNode) || hNode->kind != NODE_KERNEL) return api_leave(rt, cudaErrorInvalidValue);
+    switch (attr) {
+    case cudaLaunchAttributeCooperative: value_out->cooperative = hNode->u.kernel.cooperative; break;
+    case cudaLaunchAttributePriority: value_out->priority = hNode->u.kernel.priority; break;
+    case cudaLaunchAttributeAccessPolicyWindow: value_out->accessPolicyWindow = hNode->u.kernel.window; break;
+    case cudaLaunchAttributeMemSyncDomainMap: value_out->memSyncDomainMap = hNode->u.kernel.domain_map; break;
+    case cudaLaunchAttributeMemSyncDomain: value_out->memSyncDomain = hNode->u.kernel.domain; break;
+    case cudaLaunchAttributeClusterDimension: value_out->clusterDim.x = value_out->clusterDim.y = value_out->clusterDim.z = 1; break;
+    default: return api_leave(rt, cudaErrorInvalidValue);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc)
+{
+    ENTER(rt);
+    if (!node_live(rt, hDst) || !node_live(rt, hSrc) || hDst->kind != NODE_KERNEL || hSrc->kind != NODE_KERNEL)
+        return api_leave(rt, cudaErrorInvalidValue);
+    hDst->u.kernel.cooperative = hSrc->u.kernel.cooperative, hDst->u.kernel.priority = hSrc->u.kernel.priority;
+    hDst->u.kernel.window = hSrc->u.kernel.window, hDst->u.kernel.domain_map = hSrc->u.kernel.domain_map;
+    hDst->u.kernel.domain = hSrc->u.kernel.domain;
+    return api_leave(rt, cudaSuccess);
+}
+
 /* --------------------------------------------------- event and child nodes */
 
 static cudaError_t add_event_node(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,

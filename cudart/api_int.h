@@ -22,7 +22,16 @@ typedef struct {
     uint32_t                ntail, tail_cap;
     unsigned long long      id;      /* the capture's (cudaStreamGetCaptureInfo) */
 } ApiCapture;
-struct CUstream_st { unsigned flags; int priority; unsigned long long id; ApiCapture cap; };
+/* A stream's attributes (cudaStreamSetAttribute): hints kept to be read
+** back (an L2 access-policy window: no line persists here), the
+** synchronization policy and the memory-synchronization domain. */
+typedef struct {
+    struct cudaAccessPolicyWindow window;
+    enum cudaSynchronizationPolicy sync_policy;
+    cudaLaunchMemSyncDomainMap domain_map;
+    enum cudaLaunchMemSyncDomain domain;
+} ApiStreamAttrs;
+struct CUstream_st { unsigned flags; int priority; unsigned long long id; ApiCapture cap; ApiStreamAttrs attrs; };
 struct CUevent_st { RtEvent e; ApiCapture cap; };
 
 /* Texture and surface size limits (elements; the pitch in bytes): the CUDA
@@ -113,6 +122,12 @@ struct CUgraphNode_st {
             dim3        grid, block;
             size_t      smem;
             uint64_t    params[ISA_MAX_PARAM_WORDS / 2]; /* at each parameter's offset */
+            bool        cooperative;  /* cudaGraphKernelNodeSetAttribute's; the
+                                         others kept as hints:            */
+            int         priority;
+            struct cudaAccessPolicyWindow window;
+            cudaLaunchMemSyncDomainMap domain_map;
+            enum cudaLaunchMemSyncDomain domain;
         } kernel;
         struct cudaMemcpy3DParms copy; /* pitched pointers: cudaMemcpy3D runs it */
         struct {

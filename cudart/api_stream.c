@@ -288,7 +288,7 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
 /* The default stream's names have the flags and id 0; ours their own. */
 static const struct CUstream_st *stream_of(cudaStream_t s)
 {
-    static const struct CUstream_st DEFAULT = { cudaStreamDefault, 0, 0, { 0 } };
+    static const struct CUstream_st DEFAULT = { .flags = cudaStreamDefault };
     return s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread ? &DEFAULT : s;
 }
 
@@ -338,6 +338,86 @@ cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *strea
     return cudaStreamGetId(hStream, streamId);
 }
 cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device) { return cudaStreamGetDevice(hStream, device); }
+
+/* A stream's attributes: the default stream's kept in the runtime (NULL
+** when out of memory). */
+static ApiStreamAttrs *attrs_of(Runtime *rt, cudaStream_t s)
+{
+    if (s != NULL && s != cudaStreamLegacy && s != cudaStreamPerThread) return &s->attrs;
+    if (!rt->default_stream_attrs) rt->default_stream_attrs = calloc(1, sizeof(ApiStreamAttrs));
+    return rt->default_stream_attrs;
+}
+
+/* The attributes CUDA gives a stream: an access-policy window and the
+** memory-synchronization domain (hints: no line persists in L2 here), the
+** synchronization policy (how a host wait waits: it returns at once here),
+** and the priority (one level: it stays 0). */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value)
+{
+    ENTER(rt);
+    if (!value) return api_leave(rt, cudaErrorInvalidValue);
+    if (!api_valid_stream(rt, hStream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    ApiStreamAttrs *a = attrs_of(rt, hStream);
+    if (!a) return api_leave(rt, cudaErrorMemoryAllocation);
+    switch (attr) {
+    case cudaLaunchAttributeAccessPolicyWindow: {
+        const struct cudaAccessPolicyWindow *w = &value->accessPolicyWindow;
+        if (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f) || (unsigned)w->hitProp > cudaAccessPropertyPersisting ||
+            (unsigned)w->missProp > cudaAccessPropertyPersisting)
+            return api_leave(rt, cudaErrorInvalidValue);
+        a->window = *w;
+        break;
+    }
+    case cudaLaunchAttributeSynchronizationPolicy:
+        if (value->syncPolicy < cudaSyncPolicyAuto || value->syncPolicy > cudaSyncPolicyBlockingSync)
+            return api_leave(rt, cudaErrorInvalidValue);
+        a->sync_policy = value->syncPolicy;
+        break;
+    case cudaLaunchAttributePriority: break; /* clamped into the one level */
+    case cudaLaunchAttributeMemSyncDomainMap: a->domain_map = value->memSyncDomainMap; break;
+    case cudaLaunchAttributeMemSyncDomain: a->domain = value->memSyncDomain; break;
+    default: return api_leave(rt, cudaErrorInvalidValue);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value)
+{
+    ENTER(rt);
+    if (!value) return api_leave(rt, cudaErrorInvalidValue);
+    if (!api_valid_stream(rt, hStream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    ApiStreamAttrs none = { 0 }, *a = attrs_of(rt, hStream);
+    if (!a) a = &none;
+    switch (attr) {
+    case cudaLaunchAttributeAccessPolicyWindow: value->accessPolicyWindow = a->window; break;
+    case cudaLaunchAttributeSynchronizationPolicy: value->syncPolicy = a->sync_policy; break;
+    case cudaLaunchAttributePriority: value->priority = stream_of(hStream)->priority; break;
+    case cudaLaunchAttributeMemSyncDomainMap: value->memSyncDomainMap = a->domain_map; break;
+    case cudaLaunchAttributeMemSyncDomain: value->memSyncDomain = a->domain; break;
+    default: return api_leave(rt, cudaErrorInvalidValue);
+    }
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
+{
+    ENTER(rt);
+    if (!api_valid_stream(rt, dst) || !api_valid_stream(rt, src)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+    ApiStreamAttrs *d = attrs_of(rt, dst), *s = attrs_of(rt, src);
+    if (!d || !s) return api_leave(rt, cudaErrorMemoryAllocation);
+    *d = *s;
+    return api_leave(rt, cudaSuccess);
+}
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value)
+{
+    return cudaStreamSetAttribute(hStream, attr, value);
+}
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value)
+{
+    return cudaStreamGetAttribute(hStream, attr, value);
+}
+cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src) { return cudaStreamCopyAttributes(dst, src); }
 
 /* ------------------------------------------------------- extensible launch */
 

@@ -768,6 +768,8 @@ void rt_reset(Runtime *rt)
     }
     rt->nhandles = 0;
     rt_textures_reset(rt);
+    free(rt->default_stream_attrs);
+    rt->default_stream_attrs = NULL;
     gmem_destroy(rt->gmem);
     gpu_session_destroy(rt->session);
     rt->gmem = gmem_create();

@@ -225,6 +225,8 @@ typedef struct {
     void          **texture_descs;
     uint32_t        ntextures, textures_cap;
     ExecTextures    texture_table;
+    void           *default_stream_attrs; /* the default stream's attributes
+                                     (cudart/api_stream.c; NULL: never set) */
     RtHandle       *handles;   /* live streams, events, pinned memory, pools  */
     uint32_t        nhandles, handles_cap;
     bool            said_no_device;

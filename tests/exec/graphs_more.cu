@@ -4,8 +4,10 @@
 // the graph's edges, a node destroyed, a kernel node disabled in the
 // executable graph, a copy, memset and host node's parameters got and set,
 // cudaGraphExecUpdate of a recaptured graph (as a solver that captures each
-// iteration does) and its refusal of a graph of another shape, and the graph
-// printed as DOT. Checked on the host; prints PASS.
+// iteration does) and its refusal of a graph of another shape, the graph
+// printed as DOT; kernel node attributes (a cooperative launch, a window
+// read back) and stream attributes (set, read back, copied). Checked on the
+// host; prints PASS.
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -216,6 +218,56 @@ int main() {
   CUDA_CHECK(cudaGraphLaunch(xs, s));
   CUDA_CHECK(cudaStreamSynchronize(s));
   EXPECT(first(d) == 3000, "after a refused update: %d", first(d));
+
+  // kernel node attributes: cooperative runs the node as a cooperative launch; a window is kept
+  cudaGraph_t ga;
+  CUDA_CHECK(cudaGraphCreate(&ga, 0));
+  cudaGraphNode_t ka = kernel_node(ga, nullptr, 0, d, n, 1);
+  cudaKernelNodeAttrValue av = {};
+  av.cooperative = 1;
+  CUDA_CHECK(cudaGraphKernelNodeSetAttribute(ka, cudaKernelNodeAttributeCooperative, &av));
+  av = {};
+  av.accessPolicyWindow.base_ptr = d;
+  av.accessPolicyWindow.num_bytes = n * sizeof(int);
+  av.accessPolicyWindow.hitRatio = 0.5f;
+  av.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  CUDA_CHECK(cudaGraphKernelNodeSetAttribute(ka, cudaKernelNodeAttributeAccessPolicyWindow, &av));
+  cudaKernelNodeAttrValue aback = {};
+  CUDA_CHECK(cudaGraphKernelNodeGetAttribute(ka, cudaKernelNodeAttributeCooperative, &aback));
+  EXPECT(aback.cooperative == 1, "the cooperative attribute came back %d", aback.cooperative);
+  CUDA_CHECK(cudaGraphKernelNodeGetAttribute(ka, cudaKernelNodeAttributeAccessPolicyWindow, &aback));
+  EXPECT(aback.accessPolicyWindow.base_ptr == d && aback.accessPolicyWindow.hitRatio == 0.5f, "the window came back changed");
+  cudaGraphExec_t xa;
+  CUDA_CHECK(cudaGraphInstantiate(&xa, ga, 0));
+  CUDA_CHECK(cudaGraphLaunch(xa, 0));
+  EXPECT(first(d) == 3001, "the cooperative node gave %d", first(d));
+  CUDA_CHECK(cudaGraphExecDestroy(xa));
+  CUDA_CHECK(cudaGraphDestroy(ga));
+
+  // stream attributes: set on a stream, read back, copied to the default stream
+  cudaStreamAttrValue sv = {};
+  sv.accessPolicyWindow.base_ptr = d;
+  sv.accessPolicyWindow.num_bytes = 256;
+  sv.accessPolicyWindow.hitRatio = 1.0f;
+  sv.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  sv.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  CUDA_CHECK(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &sv));
+  sv = {};
+  sv.syncPolicy = cudaSyncPolicyYield;
+  CUDA_CHECK(cudaStreamSetAttribute(s, cudaStreamAttributeSynchronizationPolicy, &sv));
+  CUDA_CHECK(cudaStreamCopyAttributes(0, s));
+  cudaStreamAttrValue sb = {};
+  CUDA_CHECK(cudaStreamGetAttribute(0, cudaStreamAttributeAccessPolicyWindow, &sb));
+  EXPECT(sb.accessPolicyWindow.base_ptr == d && sb.accessPolicyWindow.num_bytes == 256 &&
+             sb.accessPolicyWindow.missProp == cudaAccessPropertyStreaming,
+         "the copied window differs");
+  CUDA_CHECK(cudaStreamGetAttribute(0, cudaStreamAttributeSynchronizationPolicy, &sb));
+  EXPECT(sb.syncPolicy == cudaSyncPolicyYield, "the copied policy is %d", (int)sb.syncPolicy);
+  sv = {};
+  sv.accessPolicyWindow.hitRatio = 2.0f;
+  EXPECT(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &sv) == cudaErrorInvalidValue,
+         "a hit ratio of 2 was taken");
+  cudaGetLastError();
 
   for (cudaGraphExec_t x : {xc, xp, x3, xs}) CUDA_CHECK(cudaGraphExecDestroy(x));
   CUDA_CHECK(cudaGraphDestroy(c));
