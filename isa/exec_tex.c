@@ -169,7 +169,7 @@ bool exec_texture(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, 
                                 : !t->cubemap && layered == t->layered && (t->dims == dims || (t->fetch_only && dims == 1)));
         if (!shape) return exec_fault_at(out, FAULT_BAD_TEXTURE, l, h, 0);
         ExecTexture face; /* a cube map's face: normalized coordinates, clamped at its edges */
-        double c[3] = { 0, 0, 0 };
+        double at[3] = { 0, 0, 0 }; /* the coordinates, in the texture's terms */
         uint32_t layer = 0;
         if (layered) {
             int64_t L = (int32_t)(in->src[1].kind == OPND_REG ? w->r[in->src[1].index][l] : in->src[1].value);
@@ -182,20 +182,20 @@ bool exec_texture(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m, 
             face.address[0] = face.address[1] = TEXA_CLAMP;
             t = &face;
             layer += cube_face(coordinate(w, &in->src[first], l, false), coordinate(w, &in->src[first + 1], l, false),
-                               coordinate(w, &in->src[first + 2], l, false), &c[0], &c[1]);
+                               coordinate(w, &in->src[first + 2], l, false), &at[0], &at[1]);
         } else {
-            for (uint32_t d = 0; d < dims; d++) c[d] = coordinate(w, &in->src[first + d], l, integer);
+            for (uint32_t d = 0; d < dims; d++) at[d] = coordinate(w, &in->src[first + d], l, integer);
         }
         bool fl = returns_float(t), linear = fl && t->filter_linear && !integer && !t->fetch_only;
         Taps tp[3] = { { { 0, 0 }, 0.0f }, { { 0, 0 }, 0.0f }, { { 0, 0 }, 0.0f } };
         uint32_t v[4] = { 0, 0, 0, 0 };
         bool outside = false;
         if (t->fetch_only) { /* tex1Dfetch: an integer index, zeros out of range */
-            int64_t i = index_of(c[0]);
+            int64_t i = index_of(at[0]);
             outside = i < 0 || i >= t->extent[0];
             tp[0].i[0] = tp[0].i[1] = i;
         } else {
-            for (uint32_t d = 0; d < dims; d++) taps(t, d, c[d], integer, linear || gather, &tp[d]);
+            for (uint32_t d = 0; d < dims; d++) taps(t, d, at[d], integer, linear || gather, &tp[d]);
         }
         const uint8_t *p;
         uint64_t a = 0;
