@@ -15,7 +15,8 @@
 ** calls taken are vprintf's (isa/ptx_decode.c) and those of the module's
 ** device functions (.func), inlined (isa/ptx_func.c), directly or
 ** through a function pointer, recursive ones PTX_RECURSION_MAX levels
-** deep. Left out (errors that say so): textures, .address_size 32. */
+** deep. Textures and surfaces are objects' (isa/ptx_decode_tex.c). Left out
+** (errors that say so): texture references, .address_size 32. */
 #include "isa/ptx_int.h"
 
 #include <ctype.h>
