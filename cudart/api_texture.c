@@ -577,6 +577,8 @@ static bool zero_pages(Runtime *rt)
         if (z) gmem_free(rt->gmem, z);
         return false;
     }
+    gmem_set_tag(rt->gmem, z, RT_TAG_INTERNAL); /* no device pointer of the program's reaches them */
+    gmem_set_tag(rt->gmem, w, RT_TAG_INTERNAL);
     rt->texture_table.zero_page = z;
     rt->texture_table.discard_page = w;
     return true;

@@ -381,7 +381,8 @@ void *rt_device_ptr(Runtime *rt, uint64_t addr, uint64_t bytes)
     void *h = gmem_translate(rt->gmem, addr, bytes ? (uint32_t)bytes : 1);
     uint32_t base;
     uint64_t size;
-    if (h && gmem_buffer_at(rt->gmem, addr, &base, &size) && gmem_tag(rt->gmem, base) == RT_TAG_ARRAY) return NULL;
+    int tag = h && gmem_buffer_at(rt->gmem, addr, &base, &size) ? gmem_tag(rt->gmem, base) : 0;
+    if (tag == RT_TAG_ARRAY || tag == RT_TAG_INTERNAL) return NULL;
     return h;
 }
 
@@ -548,6 +549,7 @@ static uint64_t grid_workspace(Runtime *rt)
         Diag d = { 0 };
         rt->grid_workspace = gmem_alloc(rt->gmem, GRID_WORKSPACE_BYTES, "cooperative launch workspace", &d);
         if (!rt->grid_workspace) return 0;
+        gmem_set_tag(rt->gmem, rt->grid_workspace, RT_TAG_INTERNAL);
     }
     memset(gmem_translate(rt->gmem, rt->grid_workspace, GRID_WORKSPACE_BYTES), 0, GRID_WORKSPACE_BYTES);
     return rt->grid_workspace;

@@ -56,10 +56,12 @@ enum {
     RT_UNKNOWN = 999
 };
 
-/* The tag (gmem_set_tag) of device memory the program may free:
-** cudaMalloc's. The runtime's own buffers (variables, arrays, the heap,
-** workspaces) keep 0, so that cudaFree refuses them. */
-enum { RT_TAG_PROGRAM = 1, RT_TAG_ARRAY = 2 /* a CUDA array's: no device pointer reaches it */ };
+/* Tags (gmem_set_tag) of device memory: cudaMalloc's, which the program
+** may free; and buffers no device pointer of the program reaches (rt_device_ptr
+** refuses them): a CUDA array's, and the runtime's own (the surface .zero
+** mode's areas, a cooperative launch's workspace). Other buffers (variables,
+** the device heap) keep 0: reachable, and cudaFree refuses them. */
+enum { RT_TAG_PROGRAM = 1, RT_TAG_ARRAY = 2, RT_TAG_INTERNAL = 3 };
 
 typedef struct RtModule RtModule;
 
