@@ -172,21 +172,29 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
     return api_leave(rt, cudaSuccess);
 }
 
+/* CUDA's rule for a list query: the count when out is NULL; else at most *n
+** written, the rest of the first *n NULL, and *n lowered to the count. */
+static void list_out(cudaGraphNode_t *out, const size_t *n, size_t i, cudaGraphNode_t v)
+{
+    if (out && i < *n) out[i] = v;
+}
+
+static void list_end(cudaGraphNode_t *out, cudaGraphEdgeData *edges, size_t *n, size_t k)
+{
+    for (size_t j = k; out && j < *n; j++) out[j] = NULL;
+    for (size_t j = 0; edges && j < (out ? *n : 0); j++) edges[j] = (cudaGraphEdgeData){ 0 }; /* plain edges */
+    if (!out || k < *n) *n = k;
+}
+
 /* The nodes (roots: those depending on none) into out, or their count. */
 static cudaError_t list_nodes(cudaGraph_t graph, cudaGraphNode_t *out, size_t *n, bool roots)
 {
     ENTER(rt);
     if (!n || !graph_live(rt, graph)) return api_leave(rt, cudaErrorInvalidValue);
     size_t k = 0;
-    for (uint32_t i = 0; i < graph->n; i++) {
-        if (roots && graph->nodes[i]->ndeps) continue;
-        if (out && k < *n) out[k] = graph->nodes[i];
-        k++;
-    }
-    /* CUDA: the count when out is NULL; else at most *n written, the rest
-    ** of *n set to NULL and *n lowered to the count */
-    for (size_t j = k; out && j < *n; j++) out[j] = NULL;
-    if (!out || k < *n) *n = k;
+    for (uint32_t i = 0; i < graph->n; i++)
+        if (!roots || !graph->nodes[i]->ndeps) list_out(out, n, k++, graph->nodes[i]);
+    list_end(out, NULL, n, k);
     return api_leave(rt, cudaSuccess);
 }
 
@@ -530,20 +538,6 @@ cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
 }
 
 /* ------------------------------------------------------- edges and clones */
-
-/* CUDA's rule for a list query: the count when out is NULL; else at most *n
-** written, the rest of the first *n NULL, and *n lowered to the count. */
-static void list_out(cudaGraphNode_t *out, const size_t *n, size_t i, cudaGraphNode_t v)
-{
-    if (out && i < *n) out[i] = v;
-}
-
-static void list_end(cudaGraphNode_t *out, cudaGraphEdgeData *edges, size_t *n, size_t k)
-{
-    for (size_t j = k; out && j < *n; j++) out[j] = NULL;
-    for (size_t j = 0; edges && j < (out ? *n : 0); j++) edges[j] = (cudaGraphEdgeData){ 0 }; /* plain edges */
-    if (!out || k < *n) *n = k;
-}
 
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, cudaGraphEdgeData *edgeData,
                                          size_t *pNumDependencies)

@@ -93,6 +93,10 @@ void api_pool_forget(Runtime *rt, uint32_t addr);
 ** positions and the width in elements, as CUDA takes them then. */
 cudaError_t api_memcpy3d_array(const struct cudaMemcpy3DParms *p);
 
+/* Whether p is device memory (cudaMemcpyDefault's test): inside a device
+** allocation a device pointer reaches, and not pinned host memory. */
+bool api_is_device(Runtime *rt, const void *p);
+
 /* A live event of ours. */
 bool api_valid_event(const Runtime *rt, cudaEvent_t e);
 

@@ -242,7 +242,7 @@ static void *side(Runtime *rt, const void *p, size_t n, bool device, const char 
     return h;
 }
 
-static bool is_device(Runtime *rt, const void *p)
+bool api_is_device(Runtime *rt, const void *p)
 {
     return (uintptr_t)p <= UINT32_MAX && !pinned_host(rt, p) && rt_device_ptr(rt, (uintptr_t)p, 1) != NULL;
 }
@@ -256,7 +256,7 @@ static cudaError_t copy(Runtime *rt, void *dst, const void *src, size_t count, e
     case cudaMemcpyHostToDevice: ddev = true, sdev = false; break;
     case cudaMemcpyDeviceToHost: ddev = false, sdev = true; break;
     case cudaMemcpyDeviceToDevice: ddev = true, sdev = true; break;
-    case cudaMemcpyDefault: ddev = is_device(rt, dst), sdev = is_device(rt, src); break;
+    case cudaMemcpyDefault: ddev = api_is_device(rt, dst), sdev = api_is_device(rt, src); break;
     default: return cudaErrorInvalidMemcpyDirection;
     }
     void *d = side(rt, dst, count, ddev, call, "destination");
@@ -328,7 +328,7 @@ static cudaError_t symbol_copy(const void *symbol, void *other, size_t count, si
         return api_leave(rt, cudaErrorInvalidValue);
     }
     bool other_device;
-    if (kind == cudaMemcpyDefault) other_device = is_device(rt, other);
+    if (kind == cudaMemcpyDefault) other_device = api_is_device(rt, other);
     else if (kind == cudaMemcpyDeviceToDevice) other_device = true;
     else if (kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost)) other_device = false;
     else return api_leave(rt, cudaErrorInvalidMemcpyDirection);
@@ -433,7 +433,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
     if (mapped) { /* managed, or pinned and mapped: one pointer for both sides */
         attributes->type = mapped->pinned ? cudaMemoryTypeHost : cudaMemoryTypeManaged;
         attributes->devicePointer = attributes->hostPointer = (void *)ptr;
-    } else if (is_device(rt, ptr)) {
+    } else if (api_is_device(rt, ptr)) {
         attributes->type = cudaMemoryTypeDevice;
         attributes->devicePointer = (void *)ptr;
     } else if (rt_handle_inside(rt, ptr, RT_HANDLE_PINNED) || rt_handle_inside(rt, ptr, RT_HANDLE_REGISTERED)) {

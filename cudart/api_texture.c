@@ -206,7 +206,7 @@ static uint8_t *other_side(Runtime *rt, const void *p, size_t span, enum cudaMem
     case cudaMemcpyHostToDevice: device = false; if (!to_array) *err = cudaErrorInvalidMemcpyDirection; break;
     case cudaMemcpyDeviceToHost: device = false; if (to_array) *err = cudaErrorInvalidMemcpyDirection; break;
     case cudaMemcpyDeviceToDevice: device = true; break;
-    case cudaMemcpyDefault: device = (uintptr_t)p <= UINT32_MAX && rt_device_ptr(rt, (uintptr_t)p, 1); break;
+    case cudaMemcpyDefault: device = api_is_device(rt, p); break;
     default: *err = cudaErrorInvalidMemcpyDirection; return NULL;
     }
     if (*err) return NULL;
