@@ -439,6 +439,7 @@ cudaError_t cudaDeviceReset(void)
     Runtime *rt = api_enter(&e);
     if (!rt) return e;
     rt_reset(rt);
+    api_graph_mem_reset(rt);
     return api_leave(rt, cudaSuccess);
 }
 

@@ -9,8 +9,9 @@
 ** ordinary calls, so each kernel is timed, counted and reported as a launch
 ** of its own. cudaGraphExecUpdate takes a graph of the same nodes, made in
 ** the same order with the same dependencies, and copies their parameters.
-** Not implemented (cudaErrorNotSupported, listed at exit): memory-allocation
-** and conditional nodes, array copies in graphs, device-side launch. */
+** Memory allocation and free nodes are cudart/api_graph_mem.c's. Not
+** implemented (cudaErrorNotSupported, listed at exit): conditional nodes,
+** array copies in graphs, device-side launch. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ void graph_free(void *p)
     struct CUgraph_st *g = p;
     for (uint32_t i = 0; i < g->n; i++) {
         if (g->nodes[i]->kind == NODE_CHILD) graph_free(g->nodes[i]->u.child.graph);
+        if (g->nodes[i]->kind == NODE_MEM_ALLOC || g->nodes[i]->kind == NODE_MEM_FREE) graph_mem_unref(g->nodes[i]->u.mem);
         free(g->nodes[i]->deps), free(g->nodes[i]);
     }
     free(g->nodes);
@@ -33,8 +35,10 @@ void graph_free(void *p)
 void exec_free(void *p)
 {
     struct CUgraphExec_st *x = p;
-    for (uint32_t i = 0; x->order && i < x->n; i++)
+    for (uint32_t i = 0; x->order && i < x->n; i++) {
         if (x->order[i].kind == NODE_CHILD && x->order[i].u.child.exec) exec_free(x->order[i].u.child.exec);
+        if (x->order[i].kind == NODE_MEM_ALLOC || x->order[i].kind == NODE_MEM_FREE) graph_mem_unref(x->order[i].u.mem);
+    }
     free(x->order);
     free(x);
 }
@@ -46,6 +50,7 @@ struct CUgraph_st *graph_new(Runtime *rt)
         free(g);
         return NULL;
     }
+    if (g) g->serial = ++rt->graph_serials;
     return g;
 }
 
@@ -140,6 +145,46 @@ int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3
     if (!node) return cudaErrorMemoryAllocation;
     node->u.kernel = made.u.kernel;
     node->u.kernel.grid = grid, node->u.kernel.block = block, node->u.kernel.smem = smem;
+    return cudaSuccess;
+}
+
+int api_capture_alloc(Runtime *rt, cudaStream_t s, size_t size, void **ptr)
+{
+    if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
+    struct cudaMemAllocNodeParams p = { .poolProps = { .allocType = cudaMemAllocationTypePinned,
+                                                       .location = { cudaMemLocationTypeDevice, 0 } },
+                                        .bytesize = size };
+    int err;
+    RtGraphAlloc *a = graph_mem_alloc(rt, &p, &err);
+    if (!a) return err;
+    graph_mem_ref(a); /* the node's, or let go at once when no node is made */
+    struct CUgraphNode_st *node = capture_node(s, NODE_MEM_ALLOC);
+    if (!node) {
+        graph_mem_unref(a);
+        return cudaErrorMemoryAllocation;
+    }
+    node->u.mem = a;
+    s->cap.graph->mem_nodes++;
+    *ptr = a->params.dptr;
+    return cudaSuccess;
+}
+
+int api_capture_mem_free(Runtime *rt, cudaStream_t s, void *ptr)
+{
+    if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
+    RtGraphAlloc *a = (uintptr_t)ptr <= UINT32_MAX ? graph_mem_find(rt, (uint32_t)(uintptr_t)ptr) : NULL;
+    if (!a || a->has_free_node) {
+        WHY(rt, "cudaFreeAsync(%p) in a stream capture: %s", ptr,
+            a ? "a free node for this allocation exists already"
+              : "not memory a graph allocates (cudaMallocAsync in a capture, or an allocation node)");
+        return cudaErrorInvalidValue;
+    }
+    struct CUgraphNode_st *node = capture_node(s, NODE_MEM_FREE);
+    if (!node) return cudaErrorMemoryAllocation;
+    graph_mem_ref(a);
+    a->has_free_node = true;
+    node->u.mem = a;
+    s->cap.graph->mem_nodes++;
     return cudaSuccess;
 }
 
@@ -369,6 +414,7 @@ bool graph_order(const struct CUgraph_st *g, struct CUgraphExec_st *x, bool *cyc
             c->u.child.exec = calloc(1, sizeof *c->u.child.exec);
             ok = c->u.child.exec && graph_order(c->u.child.graph, c->u.child.exec, cycle);
         }
+        if (c->kind == NODE_MEM_ALLOC || c->kind == NODE_MEM_FREE) graph_mem_ref(c->u.mem), x->mem_nodes++;
         for (uint32_t j = 0; j < n; j++)
             for (uint32_t d = 0; d < g->nodes[j]->ndeps; d++) waits[j] -= g->nodes[j]->deps[d] == g->nodes[i];
     }
@@ -377,17 +423,33 @@ bool graph_order(const struct CUgraph_st *g, struct CUgraphExec_st *x, bool *cyc
     return ok;
 }
 
+/* Whether an executable graph made from g lives. */
+static bool graph_instantiated(const Runtime *rt, const struct CUgraph_st *g)
+{
+    for (uint32_t i = 0; i < rt->nhandles; i++)
+        if (rt->handles[i].kind == RT_HANDLE_GRAPH_EXEC && ((struct CUgraphExec_st *)rt->handles[i].ptr)->source == g->serial)
+            return true;
+    return false;
+}
+
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags)
 {
     ENTER(rt);
     if (!pGraphExec || !graph_live(rt, graph)) return api_leave(rt, cudaErrorInvalidValue);
-    /* auto-free (no allocation nodes), upload (nothing to upload), node
-    ** priorities (one level) change nothing; a device launch is not implemented */
+    /* upload (nothing to upload) and node priorities (one level) change
+    ** nothing; auto-free is graph_mem_launch's; a device launch is not implemented */
     if (flags & ~(unsigned long long)(cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
                                       cudaGraphInstantiateFlagUseNodePriority))
         return api_leave(rt, rt_api_missing("cudaGraphInstantiate for a device launch"));
+    if (graph->mem_nodes && graph_instantiated(rt, graph)) {
+        WHY(rt, "cudaGraphInstantiate: a graph with memory allocation or free nodes has one executable graph at a "
+            "time, and this one has one (destroy it first)");
+        return api_leave(rt, cudaErrorNotSupported);
+    }
     struct CUgraphExec_st *x = calloc(1, sizeof *x);
     if (!x) return api_leave(rt, cudaErrorMemoryAllocation);
+    x->source = graph->serial;
+    x->flags = flags;
     bool cycle;
     if (!graph_order(graph, x, &cycle)) {
         exec_free(x);
@@ -446,6 +508,8 @@ static enum cudaGraphExecUpdateResult update_check(const struct CUgraph_st *g, c
         *error_node = (cudaGraphNode_t)m;
         if (!m) return cudaGraphExecUpdateErrorTopologyChanged;
         if (m->kind != c->kind) return cudaGraphExecUpdateErrorNodeTypeChanged;
+        if ((m->kind == NODE_MEM_ALLOC || m->kind == NODE_MEM_FREE) && m->u.mem != c->u.mem)
+            return cudaGraphExecUpdateErrorNotSupported; /* CUDA updates no memory node */
         if (m->kind == NODE_CHILD) {
             cudaGraphNode_t inner;
             enum cudaGraphExecUpdateResult r = update_check(m->u.child.graph, c->u.child.exec, &inner);
@@ -467,7 +531,7 @@ static void update_apply(const struct CUgraph_st *g, struct CUgraphExec_st *x)
         struct CUgraphNode_st *c = &x->order[i];
         const struct CUgraphNode_st *m = g->nodes[c->index];
         if (c->kind == NODE_CHILD) update_apply(m->u.child.graph, c->u.child.exec);
-        else c->u = m->u;
+        else if (c->kind != NODE_MEM_ALLOC && c->kind != NODE_MEM_FREE) c->u = m->u;
     }
 }
 
@@ -539,6 +603,11 @@ static cudaError_t run_node(const struct CUgraphNode_st *node, cudaStream_t stre
         return cudaStreamWaitEvent(stream, node->u.event, 0);
     case NODE_CHILD:
         return run_order(node->u.child.exec, stream);
+    case NODE_MEM_ALLOC:
+    case NODE_MEM_FREE: {
+        ENTER(rt);
+        return api_leave(rt, graph_mem_run(rt, node));
+    }
     }
     return cudaErrorInvalidValue;
 }
@@ -559,6 +628,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
         if (!rt_handle_live(rt, graphExec, RT_HANDLE_GRAPH_EXEC)) return api_leave(rt, cudaErrorInvalidValue);
         if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
         if (api_capturing(rt, stream)) return api_leave(rt, rt_api_missing("cudaGraphLaunch into a stream capture"));
+        int err = graphExec->mem_nodes ? graph_mem_launch(rt, graphExec) : cudaSuccess;
+        if (err) return api_leave(rt, err);
         api_leave(rt, cudaSuccess);
     }
     return run_order(graphExec, stream);

@@ -3,7 +3,8 @@
 ** wait, child graph), dependencies, the queries of a graph's nodes and
 ** edges, a node's parameters got and set (in a graph and in an executable
 ** copy), a node enabled or disabled in an executable copy, a node
-** destroyed, a graph cloned, and a graph printed as DOT. The graph structs
+** destroyed, a graph cloned, and a graph printed as DOT (memory nodes:
+** cudart/api_graph_mem.c). The graph structs
 ** and what the graph files share are in cudart/api_int.h. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,7 +220,9 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
                                                    [NODE_EMPTY] = cudaGraphNodeTypeEmpty,
                                                    [NODE_EVENT_RECORD] = cudaGraphNodeTypeEventRecord,
                                                    [NODE_EVENT_WAIT] = cudaGraphNodeTypeWaitEvent,
-                                                   [NODE_CHILD] = cudaGraphNodeTypeGraph };
+                                                   [NODE_CHILD] = cudaGraphNodeTypeGraph,
+                                                   [NODE_MEM_ALLOC] = cudaGraphNodeTypeMemAlloc,
+                                                   [NODE_MEM_FREE] = cudaGraphNodeTypeMemFree };
     *pType = TYPE[node->kind];
     return api_leave(rt, cudaSuccess);
 }
@@ -374,6 +377,10 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
 {
     ENTER(rt);
     if (!graph_live(rt, childGraph) || childGraph == graph) return api_leave(rt, cudaErrorInvalidValue);
+    if (childGraph->mem_nodes) { /* CUDA's rule: only by moving the graph (cudaGraphAddNode), not implemented */
+        WHY(rt, "cudaGraphAddChildGraphNode: a graph with memory allocation or free nodes cannot be a child graph");
+        return api_leave(rt, cudaErrorNotSupported);
+    }
     struct CUgraph_st *copy = graph_clone(childGraph);
     if (!copy) return api_leave(rt, cudaErrorMemoryAllocation);
     int err;
@@ -586,6 +593,10 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
     ENTER(rt);
     if (!node_live(rt, node)) return api_leave(rt, cudaErrorInvalidValue);
     struct CUgraph_st *g = node->graph;
+    if (g->mem_nodes) {
+        WHY(rt, "cudaGraphDestroyNode: a graph with memory allocation or free nodes keeps its nodes (CUDA's rule)");
+        return api_leave(rt, cudaErrorNotSupported);
+    }
     for (uint32_t i = 0; i < g->n; i++) {
         struct CUgraphNode_st *m = g->nodes[i];
         uint32_t k = 0;
@@ -639,6 +650,10 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
     ENTER(rt);
     if (!pGraphClone || !graph_live(rt, originalGraph)) return api_leave(rt, cudaErrorInvalidValue);
+    if (originalGraph->mem_nodes) {
+        WHY(rt, "cudaGraphClone: a graph with memory allocation or free nodes cannot be cloned (CUDA's rule)");
+        return api_leave(rt, cudaErrorNotSupported);
+    }
     struct CUgraph_st *c = graph_clone(originalGraph);
     if (!c || !rt_handle_add_owned(rt, c, RT_HANDLE_GRAPH, graph_free)) {
         if (c) graph_free(c);
@@ -665,7 +680,8 @@ cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t ori
 ** name), an arrow per dependency; child graphs as clusters. */
 static void dot_graph(FILE *f, Runtime *rt, const struct CUgraph_st *g, const char *prefix)
 {
-    static const char *const KIND[] = { "kernel", "memcpy", "memset", "host", "empty", "event record", "event wait", "graph" };
+    static const char *const KIND[] = { "kernel",     "memcpy", "memset",    "host",     "empty",
+                                        "event record", "event wait", "graph", "mem alloc", "mem free" };
     for (uint32_t i = 0; i < g->n; i++) {
         const struct CUgraphNode_st *n = g->nodes[i];
         const char *name = "";

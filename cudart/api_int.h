@@ -106,7 +106,23 @@ bool api_valid_event(const Runtime *rt, cudaEvent_t e);
 ** list of nodes with their dependencies; an executable graph a copy of the
 ** nodes in an order their dependencies allow. */
 typedef enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY, NODE_EVENT_RECORD, NODE_EVENT_WAIT,
-               NODE_CHILD } NodeKind;
+               NODE_CHILD, NODE_MEM_ALLOC, NODE_MEM_FREE } NodeKind;
+
+/* A graph's memory allocation (cudart/api_graph_mem.c): its address fixed
+** when its allocation node is made, its buffer kept while a node of a graph
+** or of an executable graph names it (refs: allocation and free nodes
+** alike) or it is allocated (live: its allocation node ran and nothing has
+** freed it since). */
+struct RtGraphAlloc {
+    Runtime *rt;
+    uint32_t addr;
+    uint64_t bytes;
+    uint32_t refs;
+    bool     live;
+    bool     has_free_node; /* a free node of some graph names it */
+    struct cudaMemAllocNodeParams params; /* as made, dptr set; accessDescs: access */
+    struct cudaMemAccessDesc access[1];
+};
 
 struct CUgraphNode_st {
     struct CUgraph_st      *graph;
@@ -148,6 +164,7 @@ struct CUgraphNode_st {
             struct CUgraph_st     *graph; /* its own copy of the child graph */
             struct CUgraphExec_st *exec;  /* an executable copy: the child's */
         } child;
+        RtGraphAlloc *mem; /* an allocation or free node's (a reference) */
     } u;
 };
 
@@ -159,11 +176,16 @@ struct CUgraph_st {
     const struct CUgraph_st *cloned_from; /* cudaGraphClone's original, or NULL  */
     struct CUgraphNode_st  *owner;       /* a child graph node's embedded graph:
                                             that node (no handle of its own)     */
+    uint64_t                serial;      /* Runtime.graph_serials when made     */
+    uint32_t                mem_nodes;   /* its allocation and free nodes       */
 };
 
 struct CUgraphExec_st {
     struct CUgraphNode_st *order; /* copies, dependencies first; their deps unused */
     uint32_t               n;
+    uint64_t               source;    /* the serial of the graph it was made from */
+    unsigned long long     flags;     /* cudaGraphInstantiate's                   */
+    uint32_t               mem_nodes; /* its allocation and free nodes            */
 };
 
 /* What the two graph files share. graph_free and exec_free free a graph or
@@ -191,6 +213,28 @@ void graph_capture_end(Runtime *rt, const struct CUgraph_st *g);
 int api_kernel_node_set(Runtime *rt, struct CUgraphNode_st *node, const struct cudaKernelNodeParams *p);
 /* The executable copy of a graph's node in x, of `kind` (-1: any); NULL: none. */
 struct CUgraphNode_st *api_exec_node(const Runtime *rt, cudaGraphExec_t x, cudaGraphNode_t node, int kind);
+
+/* Graph memory (cudart/api_graph_mem.c). graph_mem_alloc checks an
+** allocation node's parameters and makes its allocation, its address given
+** out (NULL with *err set); graph_mem_find: the allocation made at addr, or
+** NULL; graph_mem_ref/unref: a node holds it or lets it go (the last
+** letting go of one not allocated unmaps it). graph_mem_launch readies x's
+** allocations for a launch (its auto-free flag frees the ones still
+** allocated; without it they refuse the launch); graph_mem_run runs an
+** allocation or free node. api_graph_mem_free: cudaFree of a graph's live
+** allocation (false: addr is none); api_graph_mem_reset: the device reset. */
+RtGraphAlloc *graph_mem_alloc(Runtime *rt, const struct cudaMemAllocNodeParams *p, int *err);
+RtGraphAlloc *graph_mem_find(const Runtime *rt, uint32_t addr);
+void graph_mem_ref(RtGraphAlloc *a);
+void graph_mem_unref(RtGraphAlloc *a);
+int graph_mem_launch(Runtime *rt, const struct CUgraphExec_st *x);
+int graph_mem_run(Runtime *rt, const struct CUgraphNode_st *node);
+bool api_graph_mem_free(Runtime *rt, uint32_t addr);
+void api_graph_mem_reset(Runtime *rt);
+/* Stream capture of cudaMallocAsync (an allocation node, its address in
+** *ptr) and of cudaFreeAsync (a free node). */
+int api_capture_alloc(Runtime *rt, cudaStream_t s, size_t size, void **ptr);
+int api_capture_mem_free(Runtime *rt, cudaStream_t s, void *ptr);
 
 /* Every call but the error queries begins so: no device, or a sticky fault. */
 #define ENTER(rt)                                           \

@@ -100,6 +100,7 @@ cudaError_t cudaFree(void *devPtr)
     ENTER(rt);
     if (!devPtr) return api_leave(rt, cudaSuccess);
     if ((uintptr_t)devPtr <= UINT32_MAX && rt_unmap_host(rt, (uint32_t)(uintptr_t)devPtr, false)) return api_leave(rt, cudaSuccess);
+    if ((uintptr_t)devPtr <= UINT32_MAX && api_graph_mem_free(rt, (uint32_t)(uintptr_t)devPtr)) return api_leave(rt, cudaSuccess);
     const RtMapping *mapped = rt_mapping_of(rt, devPtr);
     bool ours = (uintptr_t)devPtr <= UINT32_MAX && gmem_tag(rt->gmem, (uint32_t)(uintptr_t)devPtr) == RT_TAG_PROGRAM;
     if (mapped || !ours || !gmem_free(rt->gmem, (uint32_t)(uintptr_t)devPtr)) {

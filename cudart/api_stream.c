@@ -72,8 +72,7 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
         ENTER(rt);
         if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
         if (!ptr || !valid_pool(rt, memPool)) return api_leave(rt, cudaErrorInvalidValue);
-        if (api_capturing(rt, stream))
-            return api_leave(rt, rt_api_missing("cudaMallocAsync in a stream capture (a memory node)"));
+        if (api_capturing(rt, stream)) return api_leave(rt, api_capture_alloc(rt, stream, size, ptr));
         if (!grow_array((void **)&rt->pool_allocs, &rt->pool_allocs_cap, rt->npool_allocs + 1, sizeof *rt->pool_allocs))
             return api_leave(rt, cudaErrorMemoryAllocation);
         pool = (RtPool *)memPool;
@@ -125,8 +124,7 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
     {
         ENTER(rt);
         if (!api_valid_stream(rt, hStream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-        if (api_capturing(rt, hStream))
-            return api_leave(rt, rt_api_missing("cudaFreeAsync in a stream capture (a memory node)"));
+        if (api_capturing(rt, hStream)) return api_leave(rt, api_capture_mem_free(rt, hStream, devPtr));
         api_leave(rt, cudaSuccess);
     }
     return cudaFree(devPtr);

@@ -382,7 +382,7 @@ void *rt_device_ptr(Runtime *rt, uint64_t addr, uint64_t bytes)
     uint32_t base;
     uint64_t size;
     int tag = h && gmem_buffer_at(rt->gmem, addr, &base, &size) ? gmem_tag(rt->gmem, base) : 0;
-    if (tag == RT_TAG_ARRAY || tag == RT_TAG_INTERNAL) return NULL;
+    if (tag == RT_TAG_ARRAY || tag == RT_TAG_INTERNAL || tag == RT_TAG_GRAPH_IDLE) return NULL;
     return h;
 }
 

@@ -60,8 +60,11 @@ enum {
 ** may free; and buffers no device pointer of the program reaches (rt_device_ptr
 ** refuses them): a CUDA array's, and the runtime's own (the surface .zero
 ** mode's areas, a cooperative launch's workspace). Other buffers (variables,
-** the device heap) keep 0: reachable, and cudaFree refuses them. */
-enum { RT_TAG_PROGRAM = 1, RT_TAG_ARRAY = 2, RT_TAG_INTERNAL = 3 };
+** the device heap) keep 0: reachable, and cudaFree refuses them. A graph's
+** allocation (cudaGraphAddMemAllocNode) is RT_TAG_GRAPH_LIVE while
+** allocated, which cudaFree may free, and RT_TAG_GRAPH_IDLE, unreachable,
+** while a graph only holds its address. */
+enum { RT_TAG_PROGRAM = 1, RT_TAG_ARRAY = 2, RT_TAG_INTERNAL = 3, RT_TAG_GRAPH_IDLE = 4, RT_TAG_GRAPH_LIVE = 5 };
 
 typedef struct RtModule RtModule;
 
@@ -152,6 +155,9 @@ typedef struct {
     RtPool  *pool;
 } RtPoolAlloc;
 
+/* A graph's memory allocation (cudart/api_graph_mem.c, api_int.h). */
+typedef struct RtGraphAlloc RtGraphAlloc;
+
 /* Host pages mapped where the simulated space has room (rt_map_host). */
 typedef struct {
     uint32_t addr;
@@ -219,6 +225,10 @@ typedef struct {
     RtPool         *current_pool;  /* cudaMallocAsync's (cudaDeviceSetMemPool)  */
     RtPoolAlloc    *pool_allocs;
     uint32_t        npool_allocs, pool_allocs_cap;
+    RtGraphAlloc  **graph_allocs;  /* graphs' allocations, and their figures */
+    uint32_t        ngraph_allocs, graph_allocs_cap;
+    uint64_t        graph_used, graph_used_high, graph_reserved, graph_reserved_high;
+    uint64_t        graph_serials; /* graphs made so far (each one's serial) */
     /* texture and surface objects (cudart/api_texture.c): the object of
     ** handle h at textures[h - 1] (kind TEXO_NONE once destroyed), the CUDA
     ** descriptions it was made from (texture_descs, malloc'd), the table a
