@@ -15,7 +15,12 @@
 ** CUDA arrays (made in several formats, freed, copied in and out at any
 ** offset) and texture and surface objects on them (made with any
 ** description, queried, destroyed) are in it too, arrays counted as device
-** memory. Launches are not in it (a kernel needs a module and ptxas); tests/exec/
+** memory. Graph memory too: allocation and free nodes added to graphs
+** (of allocations of any graph, or of none), executable graphs made
+** (auto-free or not), launched and destroyed, graphs destroyed, and each
+** allocation freed by cudaFree and set while allocated or not; the model
+** counts which nodes name an allocation, so a freed one's memory being
+** reached, or a forgotten one's being kept, shows. Launches are not in it (a kernel needs a module and ptxas); tests/exec/
 ** strict.cu covers their errors. Every input begins with cudaDeviceReset,
 ** so inputs do not see each other. Seeds: fuzz/corpus/cudart.        */
 #include <cuda_runtime_api.h>
@@ -32,6 +37,9 @@
 #define EVENT_SLOTS  4
 #define ARRAY_SLOTS  4
 #define TEX_SLOTS    4
+#define GRAPH_SLOTS  2
+#define GALLOC_SLOTS 4
+#define GNODES       8
 
 typedef struct {
     cudaArray_t ptr;
@@ -47,8 +55,31 @@ typedef struct {
     uint8_t *shadow;       /* what the device memory holds */
 } DevSlot;
 
+/* A graph's allocation: exists while a node names it (refs) or it is live. */
+typedef struct {
+    void  *addr;
+    size_t bytes;
+    int    refs;
+    bool   exists, live, has_free;
+} GraphAlloc;
+
+/* A graph or an executable graph: its memory nodes in order (no other
+** nodes, no dependencies: they run in the order they were added). */
+typedef struct {
+    void *ptr;     /* cudaGraph_t or cudaGraphExec_t; NULL once destroyed */
+    int   source;  /* an executable graph: its graph's slot serial          */
+    int   serial;  /* a graph: which making of the slot it is               */
+    bool  auto_free;
+    int   n;
+    bool  free_node[GNODES];
+    int   alloc[GNODES];
+} GraphSlot;
+
 typedef struct {
     DevSlot      dev[DEV_SLOTS];
+    GraphAlloc   galloc[GALLOC_SLOTS];
+    GraphSlot    graph[GRAPH_SLOTS], exec[GRAPH_SLOTS];
+    int          serials;
     void        *pinned[PIN_SLOTS];
     bool         pinned_live[PIN_SLOTS];
     cudaStream_t stream[STREAM_SLOTS];
@@ -98,6 +129,8 @@ static uint64_t live_bytes(const Model *m)
         if (m->dev[i].live) sum += m->dev[i].bytes;
     for (int i = 0; i < ARRAY_SLOTS; i++)
         if (m->array[i].live) sum += m->array[i].w * m->array[i].rows * m->array[i].elem;
+    for (int i = 0; i < GALLOC_SLOTS; i++)
+        if (m->galloc[i].exists) sum += m->galloc[i].bytes;
     return sum + (m->zero_pages ? 32 : 0);
 }
 
@@ -124,7 +157,12 @@ static uint8_t *device_address(Model *m, Input *in)
     DevSlot *s = &m->dev[pick % DEV_SLOTS];
     if (pick >= 240) return m->host + (pick & 15); /* a host pointer */
     if (!s->ptr) return NULL;
-    return (uint8_t *)s->ptr + take16(in) % (s->bytes + 64);
+    uint8_t *p = (uint8_t *)s->ptr + take16(in) % (s->bytes + 64);
+    for (int i = 0; i < GALLOC_SLOTS; i++) { /* a stale address a graph's allocation took over: op_graph_mem's */
+        const GraphAlloc *a = &m->galloc[i];
+        if (a->exists && p >= (uint8_t *)a->addr && p < (uint8_t *)a->addr + a->bytes) return m->host + (pick & 15);
+    }
+    return p;
 }
 
 static void op_malloc(Model *m, Input *in)
@@ -500,6 +538,111 @@ static void op_texture(Model *m, Input *in)
     }
 }
 
+/* ----------------------------------------------------------- graph memory */
+
+static void graph_let_go(Model *m, GraphSlot *g)
+{
+    for (int k = 0; k < g->n; k++) {
+        GraphAlloc *a = &m->galloc[g->alloc[k]];
+        if (--a->refs == 0 && !a->live) a->exists = false;
+    }
+    g->ptr = NULL, g->n = 0;
+}
+
+/* An executable graph's launch: an allocation still allocated is freed
+** (auto-free) or refuses it; then each node runs until one fails. */
+static cudaError_t graph_launch_model(Model *m, const GraphSlot *x)
+{
+    for (int k = 0; k < x->n; k++)
+        if (!x->free_node[k] && m->galloc[x->alloc[k]].live && !x->auto_free) return cudaErrorInvalidValue;
+    for (int k = 0; k < x->n; k++)
+        if (!x->free_node[k]) m->galloc[x->alloc[k]].live = false;
+    for (int k = 0; k < x->n; k++) {
+        GraphAlloc *a = &m->galloc[x->alloc[k]];
+        if (a->live == !x->free_node[k]) return cudaErrorInvalidValue;
+        a->live = !x->free_node[k];
+    }
+    return cudaSuccess;
+}
+
+static void op_graph_mem(Model *m, Input *in)
+{
+    unsigned what = take(in), gi = take(in) % GRAPH_SLOTS, ai = take(in) % GALLOC_SLOTS;
+    GraphSlot *g = &m->graph[gi], *x = &m->exec[gi];
+    GraphAlloc *a = &m->galloc[ai];
+    cudaGraphNode_t node;
+    switch (what % 8) {
+    case 0:
+        if (g->ptr) return;
+        expect(m, "cudaGraphCreate", cudaGraphCreate((cudaGraph_t *)&g->ptr, 0), cudaSuccess);
+        g->serial = ++m->serials;
+        return;
+    case 1: { /* an allocation node */
+        if (a->exists || g->n == GNODES) return;
+        struct cudaMemAllocNodeParams p = { .bytesize = take16(in) % 1024 + 1 };
+        p.poolProps.allocType = cudaMemAllocationTypePinned;
+        p.poolProps.location = (struct cudaMemLocation){ cudaMemLocationTypeDevice, 0 };
+        expect(m, "cudaGraphAddMemAllocNode", cudaGraphAddMemAllocNode(&node, g->ptr, NULL, 0, &p),
+               g->ptr ? cudaSuccess : cudaErrorInvalidValue);
+        if (!g->ptr) return;
+        *a = (GraphAlloc){ p.dptr, p.bytesize, 1, true, false, false };
+        g->free_node[g->n] = false, g->alloc[g->n++] = (int)ai;
+        return;
+    }
+    case 2: { /* a free node: of an allocation, or of cudaMalloc's memory */
+        if (g->n == GNODES || (!a->exists && !(what & 8))) return;
+        void *p = a->exists ? a->addr : device_address(m, in);
+        bool ok = g->ptr && a->exists && !a->has_free;
+        expect(m, "cudaGraphAddMemFreeNode", cudaGraphAddMemFreeNode(&node, g->ptr, NULL, 0, p),
+               ok ? cudaSuccess : cudaErrorInvalidValue);
+        if (!ok) return;
+        a->refs++, a->has_free = true;
+        g->free_node[g->n] = true, g->alloc[g->n++] = (int)ai;
+        return;
+    }
+    case 3: { /* instantiate: one executable graph at a time when it has memory nodes */
+        if (x->ptr) return;
+        bool twice = false;
+        for (int k = 0; k < GRAPH_SLOTS; k++) twice |= m->exec[k].ptr && m->exec[k].source == g->serial && g->n;
+        unsigned long long flags = what & 8 ? cudaGraphInstantiateFlagAutoFreeOnLaunch : 0;
+        cudaError_t want = !g->ptr ? cudaErrorInvalidValue : twice ? cudaErrorNotSupported : cudaSuccess;
+        expect(m, "cudaGraphInstantiate", cudaGraphInstantiate((cudaGraphExec_t *)&x->ptr, g->ptr, flags), want);
+        if (want) {
+            x->ptr = NULL;
+            return;
+        }
+        void *made = x->ptr;
+        *x = *g;
+        x->ptr = made, x->source = g->serial, x->auto_free = flags != 0;
+        for (int k = 0; k < x->n; k++) m->galloc[x->alloc[k]].refs++;
+        return;
+    }
+    case 4:
+        if (!x->ptr) return;
+        expect(m, "cudaGraphLaunch", cudaGraphLaunch(x->ptr, 0), graph_launch_model(m, x));
+        return;
+    case 5:
+        if (!g->ptr) return;
+        expect(m, "cudaGraphDestroy", cudaGraphDestroy(g->ptr), cudaSuccess);
+        graph_let_go(m, g);
+        return;
+    case 6:
+        if (!x->ptr) return;
+        expect(m, "cudaGraphExecDestroy", cudaGraphExecDestroy(x->ptr), cudaSuccess);
+        graph_let_go(m, x);
+        return;
+    default: /* cudaFree of it, or a memset of it: either only while allocated */
+        if (!a->exists) return;
+        if (what & 8) {
+            expect(m, "cudaMemset of a graph's allocation", cudaMemset(a->addr, 3, a->bytes),
+                   a->live ? cudaSuccess : cudaErrorInvalidValue);
+            return;
+        }
+        expect(m, "cudaFree of a graph's allocation", cudaFree(a->addr), a->live ? cudaSuccess : cudaErrorInvalidValue);
+        if (a->live && !(a->live = false) && a->refs == 0) a->exists = false;
+    }
+}
+
 /* cudaDeviceReset: every allocation, stream, event and pinned buffer goes. */
 static void reset(Model *m)
 {
@@ -512,6 +655,9 @@ static void reset(Model *m)
     for (int i = 0; i < ARRAY_SLOTS; i++) m->array[i].live = false;
     memset(m->tex_live, 0, sizeof m->tex_live);
     m->zero_pages = false;
+    memset(m->galloc, 0, sizeof m->galloc);
+    memset(m->graph, 0, sizeof m->graph);
+    memset(m->exec, 0, sizeof m->exec);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -528,7 +674,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(m.tex, 0, sizeof m.tex);
     Input in = { data, size };
     for (int calls = 0; in.n && calls < 256; calls++) {
-        switch (take(&in) % 11) {
+        switch (take(&in) % 12) {
         case 0: op_malloc(&m, &in); break;
         case 1: op_free(&m, &in); break;
         case 2: case 3: op_copy(&m, &in); break;
@@ -538,6 +684,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 7: op_event(&m, &in); break;
         case 8: op_array(&m, &in); break;
         case 9: op_texture(&m, &in); break;
+        case 10: op_graph_mem(&m, &in); break;
         default:
             if (take(&in) == 255) {
                 reset(&m);
