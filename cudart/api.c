@@ -440,6 +440,7 @@ cudaError_t cudaDeviceReset(void)
     if (!rt) return e;
     rt_reset(rt);
     api_graph_mem_reset(rt);
+    api_user_objects_reset(rt);
     return api_leave(rt, cudaSuccess);
 }
 
@@ -579,8 +580,10 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     ENTER(rt);
-    (void)flags;
+    if (flags & ~(unsigned)cudaEventWaitExternal) return api_leave(rt, cudaErrorInvalidValue);
     bool ok = api_valid_stream(rt, stream) && api_valid_event(rt, event);
+    if (ok && (flags & cudaEventWaitExternal) && api_capturing(rt, stream)) /* an event wait node */
+        return api_leave(rt, api_capture_event_node(stream, event, false));
     if (ok && event->cap.graph) return api_leave(rt, api_capture_wait(stream, event)); /* joins its capture */
     return api_leave(rt, ok ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
@@ -614,10 +617,26 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecord(event, stream); }
 
+/* cudaEventRecordExternal: in a capture, an event record node (which also
+** marks the capture's tail, as cudaEventRecord does). */
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
-    (void)flags;
+    {
+        ENTER(rt);
+        if (flags & ~(unsigned)cudaEventRecordExternal) return api_leave(rt, cudaErrorInvalidValue);
+        if ((flags & cudaEventRecordExternal) && api_valid_event(rt, event) && api_valid_stream(rt, stream) &&
+            api_capturing(rt, stream)) {
+            int err = api_capture_event_node(stream, event, true);
+            if (err) return api_leave(rt, err);
+        }
+        api_leave(rt, cudaSuccess);
+    }
     return cudaEventRecord(event, stream);
+}
+
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    return cudaEventRecordWithFlags(event, stream, flags);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)

@@ -28,6 +28,7 @@ void graph_free(void *p)
         if (g->nodes[i]->kind == NODE_MEM_ALLOC || g->nodes[i]->kind == NODE_MEM_FREE) graph_mem_unref(g->nodes[i]->u.mem);
         free(g->nodes[i]->deps), free(g->nodes[i]);
     }
+    graph_uref_free(&g->uref, &g->nuref, &g->uref_cap);
     free(g->nodes);
     free(g);
 }
@@ -39,6 +40,7 @@ void exec_free(void *p)
         if (x->order[i].kind == NODE_CHILD && x->order[i].u.child.exec) exec_free(x->order[i].u.child.exec);
         if (x->order[i].kind == NODE_MEM_ALLOC || x->order[i].kind == NODE_MEM_FREE) graph_mem_unref(x->order[i].u.mem);
     }
+    graph_uref_free(&x->uref, &x->nuref, &x->uref_cap);
     free(x->order);
     free(x);
 }
@@ -207,14 +209,43 @@ int api_capture_copy(cudaStream_t s, void *dst, const void *src, size_t count, e
     return cudaSuccess;
 }
 
-int api_capture_memset(cudaStream_t s, void *dst, int value, size_t count)
+int api_capture_copy2d(cudaStream_t s, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                       size_t height, enum cudaMemcpyKind kind)
+{
+    if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
+    struct CUgraphNode_st *node = capture_node(s, NODE_MEMCPY);
+    if (!node) return cudaErrorMemoryAllocation;
+    node->u.copy = (struct cudaMemcpy3DParms){
+        .srcPtr = { .ptr = (void *)src, .pitch = spitch, .xsize = width, .ysize = height },
+        .dstPtr = { .ptr = dst, .pitch = dpitch, .xsize = width, .ysize = height },
+        .extent = { .width = width, .height = height, .depth = 1 },
+        .kind = kind,
+    };
+    return cudaSuccess;
+}
+
+int api_capture_copy3d(cudaStream_t s, const struct cudaMemcpy3DParms *p)
+{
+    if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
+    struct CUgraphNode_st *node = capture_node(s, NODE_MEMCPY);
+    if (!node) return cudaErrorMemoryAllocation;
+    node->u.copy = *p;
+    return cudaSuccess;
+}
+
+int api_capture_memset2d(cudaStream_t s, void *dst, size_t pitch, int value, size_t width, size_t height)
 {
     if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
     struct CUgraphNode_st *node = capture_node(s, NODE_MEMSET);
     if (!node) return cudaErrorMemoryAllocation;
     node->u.set.dst = dst, node->u.set.value = (unsigned char)value, node->u.set.element = 1;
-    node->u.set.pitch = node->u.set.width = count, node->u.set.height = 1;
+    node->u.set.pitch = pitch, node->u.set.width = width, node->u.set.height = height;
     return cudaSuccess;
+}
+
+int api_capture_memset(cudaStream_t s, void *dst, int value, size_t count)
+{
+    return api_capture_memset2d(s, dst, count, value, count, 1);
 }
 
 int api_capture_host(cudaStream_t s, cudaHostFn_t fn, void *user)
@@ -223,6 +254,15 @@ int api_capture_host(cudaStream_t s, cudaHostFn_t fn, void *user)
     struct CUgraphNode_st *node = capture_node(s, NODE_HOST);
     if (!node) return cudaErrorMemoryAllocation;
     node->u.host.fn = fn, node->u.host.user = user;
+    return cudaSuccess;
+}
+
+int api_capture_event_node(cudaStream_t s, cudaEvent_t e, bool record)
+{
+    if (s->cap.graph->invalidated) return cudaErrorStreamCaptureInvalidated;
+    struct CUgraphNode_st *node = capture_node(s, record ? NODE_EVENT_RECORD : NODE_EVENT_WAIT);
+    if (!node) return cudaErrorMemoryAllocation;
+    node->u.event = e;
     return cudaSuccess;
 }
 
@@ -298,10 +338,12 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
     if (!api_capturing(rt, stream)) return api_leave(rt, cudaErrorIllegalState);
     struct CUgraph_st *g = stream->cap.graph;
     graph_capture_end(rt, g);
-    if (g->invalidated) { /* the graph goes with it */
+    if (g->invalidated) { /* the graph goes with it, but one the program made */
         *pGraph = NULL;
-        rt_handle_remove(rt, g, RT_HANDLE_GRAPH);
-        graph_free(g);
+        if (!g->user_owned) {
+            rt_handle_remove(rt, g, RT_HANDLE_GRAPH);
+            graph_free(g);
+        }
         return api_leave(rt, cudaErrorStreamCaptureInvalidated);
     }
     *pGraph = g;
@@ -450,8 +492,8 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
     if (!x) return api_leave(rt, cudaErrorMemoryAllocation);
     x->source = graph->serial;
     x->flags = flags;
-    bool cycle;
-    if (!graph_order(graph, x, &cycle)) {
+    bool cycle = false;
+    if (!graph_order(graph, x, &cycle) || !graph_uref_copy(&x->uref, &x->nuref, &x->uref_cap, graph->uref, graph->nuref)) {
         exec_free(x);
         if (cycle) WHY(rt, "cudaGraphInstantiate: the graph's dependencies form a cycle");
         return api_leave(rt, cycle ? cudaErrorInvalidValue : cudaErrorMemoryAllocation);
@@ -535,16 +577,24 @@ static void update_apply(const struct CUgraph_st *g, struct CUgraphExec_st *x)
     }
 }
 
+enum cudaGraphExecUpdateResult graph_exec_update(const struct CUgraph_st *g, struct CUgraphExec_st *x,
+                                                 cudaGraphNode_t *error_node)
+{
+    enum cudaGraphExecUpdateResult r = update_check(g, x, error_node);
+    if (r != cudaGraphExecUpdateSuccess) return r;
+    if (!graph_uref_copy(&x->uref, &x->nuref, &x->uref_cap, g->uref, g->nuref)) return cudaGraphExecUpdateError;
+    update_apply(g, x);
+    return cudaGraphExecUpdateSuccess;
+}
+
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo)
 {
     ENTER(rt);
     if (!rt_handle_live(rt, hGraphExec, RT_HANDLE_GRAPH_EXEC) || !graph_live(rt, hGraph)) return api_leave(rt, cudaErrorInvalidValue);
     cudaGraphNode_t bad;
-    enum cudaGraphExecUpdateResult r = update_check(hGraph, hGraphExec, &bad);
+    enum cudaGraphExecUpdateResult r = graph_exec_update(hGraph, hGraphExec, &bad);
     if (resultInfo) *resultInfo = (cudaGraphExecUpdateResultInfo){ .result = r, .errorNode = r ? bad : NULL };
-    if (r != cudaGraphExecUpdateSuccess) return api_leave(rt, cudaErrorGraphExecUpdateFailure);
-    update_apply(hGraph, hGraphExec);
-    return api_leave(rt, cudaSuccess);
+    return api_leave(rt, r == cudaGraphExecUpdateSuccess ? cudaSuccess : cudaErrorGraphExecUpdateFailure);
 }
 
 /* A memset node's elements, row by row, in device memory. */

@@ -633,6 +633,7 @@ struct CUgraph_st *graph_clone(const struct CUgraph_st *g)
             else n->u.child.graph->owner = n;
         }
     }
+    ok = ok && graph_uref_copy(&c->uref, &c->nuref, &c->uref_cap, g->uref, g->nuref);
     for (uint32_t i = 0; ok && i < g->n; i++) {
         const struct CUgraphNode_st *m = g->nodes[i];
         struct CUgraphNode_st *n = c->nodes[i];

@@ -75,7 +75,14 @@ bool api_capturing(const Runtime *rt, cudaStream_t s);
 int api_capture_kernel(Runtime *rt, cudaStream_t s, RtKernel *k, dim3 grid, dim3 block, void **args, size_t smem);
 int api_capture_copy(cudaStream_t s, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 int api_capture_memset(cudaStream_t s, void *dst, int value, size_t count);
+int api_capture_copy3d(cudaStream_t s, const struct cudaMemcpy3DParms *p);
+int api_capture_memset2d(cudaStream_t s, void *dst, size_t pitch, int value, size_t width, size_t height);
+int api_capture_copy2d(cudaStream_t s, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                       size_t height, enum cudaMemcpyKind kind);
 int api_capture_host(cudaStream_t s, cudaHostFn_t fn, void *user);
+/* cudaEventRecordWithFlags/cudaStreamWaitEvent with the External flag in a
+** capture: an event record (record) or wait node. */
+int api_capture_event_node(cudaStream_t s, cudaEvent_t e, bool record);
 /* A rule of capture broken on s (a synchronization of it): its capture
 ** records nothing more and ends without a graph, as CUDA's does. */
 void api_capture_invalidate(cudaStream_t s);
@@ -96,6 +103,13 @@ cudaError_t api_memcpy3d_array(const struct cudaMemcpy3DParms *p);
 /* Whether p is device memory (cudaMemcpyDefault's test): inside a device
 ** allocation a device pointer reaches, and not pinned host memory. */
 bool api_is_device(Runtime *rt, const void *p);
+
+/* A copy to (to_symbol) or from a __device__/__constant__ variable:
+** checks the symbol, the range and the kind as cudaMemcpyToSymbol does,
+** gives the variable's device address at offset and whether `other` is
+** device memory; cudaSuccess or the call's error (said for the user). */
+int api_symbol_range(Runtime *rt, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                     bool to_symbol, const void *other, bool *other_device, uint32_t *addr, const char *call);
 
 /* A live event of ours. */
 bool api_valid_event(const Runtime *rt, cudaEvent_t e);
@@ -123,6 +137,22 @@ struct RtGraphAlloc {
     struct cudaMemAllocNodeParams params; /* as made, dptr set; accessDescs: access */
     struct cudaMemAccessDesc access[1];
 };
+
+/* A user object (cudaUserObjectCreate): the program's pointer, the function
+** that destroys it when its last reference goes, and its references (the
+** program's and every graph's and executable graph's). Runtime.user_objects
+** lists the live ones. A graph's or executable graph's references to one:
+** GraphUserRef. */
+struct CUuserObject_st {
+    Runtime     *rt;
+    void        *ptr;
+    cudaHostFn_t destroy;
+    uint64_t     refs;
+};
+typedef struct {
+    struct CUuserObject_st *obj;
+    unsigned                count;
+} GraphUserRef;
 
 struct CUgraphNode_st {
     struct CUgraph_st      *graph;
@@ -178,6 +208,10 @@ struct CUgraph_st {
                                             that node (no handle of its own)     */
     uint64_t                serial;      /* Runtime.graph_serials when made     */
     uint32_t                mem_nodes;   /* its allocation and free nodes       */
+    bool                    user_owned;  /* a capture into it (cudaStreamBeginCaptureToGraph)
+                                            that breaks leaves it to the program */
+    GraphUserRef           *uref;        /* the user objects it holds           */
+    uint32_t                nuref, uref_cap;
 };
 
 struct CUgraphExec_st {
@@ -186,6 +220,8 @@ struct CUgraphExec_st {
     uint64_t               source;    /* the serial of the graph it was made from */
     unsigned long long     flags;     /* cudaGraphInstantiate's                   */
     uint32_t               mem_nodes; /* its allocation and free nodes            */
+    GraphUserRef          *uref;      /* the user objects it holds (its graph's)  */
+    uint32_t               nuref, uref_cap;
 };
 
 /* What the two graph files share. graph_free and exec_free free a graph or
@@ -235,6 +271,18 @@ void api_graph_mem_reset(Runtime *rt);
 ** *ptr) and of cudaFreeAsync (a free node). */
 int api_capture_alloc(Runtime *rt, cudaStream_t s, size_t size, void **ptr);
 int api_capture_mem_free(Runtime *rt, cudaStream_t s, void *ptr);
+
+/* User objects (cudart/api_graph_params.c). graph_uref_copy: dst's
+** references become src's (each retained, dst's old ones released; false
+** out of memory); graph_uref_free: every reference released, the list
+** freed; api_user_objects_reset: the device reset frees those left. */
+bool graph_uref_copy(GraphUserRef **dst, uint32_t *n, uint32_t *cap, const GraphUserRef *src, uint32_t nsrc);
+void graph_uref_free(GraphUserRef **refs, uint32_t *n, uint32_t *cap);
+void api_user_objects_reset(Runtime *rt);
+/* Checks g against x's nodes as cudaGraphExecUpdate does and, when they
+** pair, gives x g's parameters and user objects: the update's result. */
+enum cudaGraphExecUpdateResult graph_exec_update(const struct CUgraph_st *g, struct CUgraphExec_st *x,
+                                                 cudaGraphNode_t *error_node);
 
 /* Every call but the error queries begins so: no device, or a sticky fault. */
 #define ENTER(rt)                                           \

@@ -17,10 +17,26 @@ static void *side(Runtime *rt, const void *p, size_t n, bool device, const char 
 static cudaError_t async_stream(cudaStream_t stream)
 {
     ENTER(rt);
+    return api_leave(rt, api_valid_stream(rt, stream) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+/* A 3D copy or a 2D memset in a capture: its node, or (an array's copy, a
+** 3D memset of several slices) cudaErrorNotSupported; -1: not capturing. */
+static int capture_3d(cudaStream_t stream, const struct cudaMemcpy3DParms *copy, const struct cudaPitchedPtr *set,
+                      int value, struct cudaExtent extent)
+{
+    ENTER(rt);
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-    if (api_capturing(rt, stream))
-        return api_leave(rt, rt_api_missing("a 2D or symbol copy in a stream capture"));
-    return api_leave(rt, cudaSuccess);
+    if (!api_capturing(rt, stream)) {
+        api_leave(rt, cudaSuccess);
+        return -1;
+    }
+    if (copy && (copy->srcArray || copy->dstArray))
+        return api_leave(rt, rt_api_missing("a copy of a CUDA array in a stream capture"));
+    if (set && extent.depth > 1) return api_leave(rt, rt_api_missing("cudaMemset3DAsync of several slices in a stream capture"));
+    if (set && extent.width > set->pitch && extent.height > 1) return api_leave(rt, cudaErrorInvalidValue);
+    return api_leave(rt, copy ? api_capture_copy3d(stream, copy)
+                              : api_capture_memset2d(stream, set->ptr, set->pitch, value, extent.width, extent.height));
 }
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
@@ -306,8 +322,45 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                               enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    cudaError_t e = async_stream(stream); /* the Async forms run at once; their stream must be one */
-    return e ? e : cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    {
+        ENTER(rt);
+        if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+        if (api_capturing(rt, stream)) {
+            if (width > dpitch || width > spitch) return api_leave(rt, cudaErrorInvalidPitchValue);
+            return api_leave(rt, api_capture_copy2d(stream, dst, dpitch, src, spitch, width, height, kind));
+        }
+        api_leave(rt, cudaSuccess);
+    }
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind); /* the Async forms run at once */
+}
+
+cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                   size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+}
+
+int api_symbol_range(Runtime *rt, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                     bool to_symbol, const void *other, bool *other_device, uint32_t *addr, const char *call)
+{
+    int err;
+    RtVar *v = rt_find_var(rt, symbol, &err);
+    if (!v) {
+        if (err == cudaErrorInvalidSymbol)
+            WHY(rt, "%s: %p is not a registered __device__ or __constant__ variable", call, symbol);
+        return err;
+    }
+    if (offset > v->size || count > v->size - offset) {
+        WHY(rt, "%s: %zu bytes at offset %zu overrun %s (%llu bytes)", call, count, offset, v->name,
+            (unsigned long long)v->size);
+        return cudaErrorInvalidValue;
+    }
+    if (kind == cudaMemcpyDefault) *other_device = api_is_device(rt, other);
+    else if (kind == cudaMemcpyDeviceToDevice) *other_device = true;
+    else if (kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost)) *other_device = false;
+    else return cudaErrorInvalidMemcpyDirection;
+    *addr = (uint32_t)(v->addr + offset);
+    return cudaSuccess;
 }
 
 /* A copy between a variable and `other` (host memory, or device memory for
@@ -316,25 +369,12 @@ static cudaError_t symbol_copy(const void *symbol, void *other, size_t count, si
                                bool to_symbol, const char *call)
 {
     ENTER(rt);
-    int err;
-    RtVar *v = rt_find_var(rt, symbol, &err);
-    if (!v) {
-        if (err == cudaErrorInvalidSymbol)
-            WHY(rt, "%s: %p is not a registered __device__ or __constant__ variable", call, symbol);
-        return api_leave(rt, err);
-    }
-    if (offset > v->size || count > v->size - offset) {
-        WHY(rt, "%s: %zu bytes at offset %zu overrun %s (%llu bytes)", call, count, offset, v->name,
-            (unsigned long long)v->size);
-        return api_leave(rt, cudaErrorInvalidValue);
-    }
-    bool other_device;
-    if (kind == cudaMemcpyDefault) other_device = api_is_device(rt, other);
-    else if (kind == cudaMemcpyDeviceToDevice) other_device = true;
-    else if (kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost)) other_device = false;
-    else return api_leave(rt, cudaErrorInvalidMemcpyDirection);
+    bool other_device = false;
+    uint32_t addr = 0;
+    int err = api_symbol_range(rt, symbol, count, offset, kind, to_symbol, other, &other_device, &addr, call);
+    if (err) return api_leave(rt, err);
     if (count == 0) return api_leave(rt, cudaSuccess);
-    void *sym = rt_device_ptr(rt, v->addr + offset, count);
+    void *sym = rt_device_ptr(rt, addr, count);
     void *h = side(rt, other, count, other_device, call, to_symbol ? "source" : "destination");
     if (!sym || !h) return api_leave(rt, cudaErrorInvalidValue);
     if (to_symbol) memmove(sym, h, count);
@@ -352,18 +392,52 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
     return symbol_copy(symbol, dst, count, offset, kind, false, "cudaMemcpyFromSymbol");
 }
 
+/* In a capture, a copy node of the variable's bytes (its address found now,
+** as CUDA does); else the copy, at once. */
+static cudaError_t symbol_copy_async(const void *symbol, void *other, size_t count, size_t offset,
+                                     enum cudaMemcpyKind kind, bool to_symbol, cudaStream_t stream, const char *call)
+{
+    {
+        ENTER(rt);
+        if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
+        if (api_capturing(rt, stream)) {
+            bool other_device = false;
+            uint32_t addr = 0;
+            int err = api_symbol_range(rt, symbol, count, offset, kind, to_symbol, other, &other_device, &addr, call);
+            if (err) return api_leave(rt, err);
+            void *sym = (void *)(uintptr_t)addr;
+            enum cudaMemcpyKind k = other_device ? cudaMemcpyDeviceToDevice
+                                    : to_symbol  ? cudaMemcpyHostToDevice
+                                                 : cudaMemcpyDeviceToHost;
+            return api_leave(rt, api_capture_copy(stream, to_symbol ? sym : other, to_symbol ? other : sym, count, k));
+        }
+        api_leave(rt, cudaSuccess);
+    }
+    return symbol_copy(symbol, other, count, offset, kind, to_symbol, call);
+}
+
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    cudaError_t e = async_stream(stream); /* the Async forms run at once; their stream must be one */
-    return e ? e : cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+    return symbol_copy_async(symbol, (void *)src, count, offset, kind, true, stream, "cudaMemcpyToSymbolAsync");
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    cudaError_t e = async_stream(stream); /* the Async forms run at once; their stream must be one */
-    return e ? e : cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+    return symbol_copy_async(symbol, dst, count, offset, kind, false, stream, "cudaMemcpyFromSymbolAsync");
+}
+
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count, size_t offset,
+                                         enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
 }
 
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
@@ -483,8 +557,12 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
-    cudaError_t e = async_stream(stream);
-    return e ? e : cudaMemcpy3D(p);
+    if (!p) {
+        cudaError_t e = async_stream(stream);
+        return e ? e : cudaMemcpy3D(p);
+    }
+    int e = capture_3d(stream, p, NULL, 0, p->extent);
+    return e >= 0 ? (cudaError_t)e : cudaMemcpy3D(p);
 }
 
 cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
@@ -500,14 +578,15 @@ cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct 
 cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
                               cudaStream_t stream)
 {
-    cudaError_t e = async_stream(stream);
-    return e ? e : cudaMemset3D(pitchedDevPtr, value, extent);
+    int e = capture_3d(stream, NULL, &pitchedDevPtr, value, extent);
+    return e >= 0 ? (cudaError_t)e : cudaMemset3D(pitchedDevPtr, value, extent);
 }
 
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream)
 {
-    cudaError_t e = async_stream(stream);
-    return e ? e : cudaMemset2D(devPtr, pitch, value, width, height);
+    struct cudaPitchedPtr at = { devPtr, pitch, width, height };
+    int e = capture_3d(stream, NULL, &at, value, (struct cudaExtent){ width, height, 1 });
+    return e >= 0 ? (cudaError_t)e : cudaMemset2D(devPtr, pitch, value, width, height);
 }
 
 cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p) { return cudaMemcpy3D(p); }

@@ -229,6 +229,8 @@ typedef struct {
     uint32_t        ngraph_allocs, graph_allocs_cap;
     uint64_t        graph_used, graph_used_high, graph_reserved, graph_reserved_high;
     uint64_t        graph_serials; /* graphs made so far (each one's serial) */
+    void          **user_objects;  /* live user objects (cudart/api_graph_params.c) */
+    uint32_t        nuser_objects, user_objects_cap;
     /* texture and surface objects (cudart/api_texture.c): the object of
     ** handle h at textures[h - 1] (kind TEXO_NONE once destroyed), the CUDA
     ** descriptions it was made from (texture_descs, malloc'd), the table a
