@@ -9,9 +9,10 @@
 ** ordinary calls, so each kernel is timed, counted and reported as a launch
 ** of its own. cudaGraphExecUpdate takes a graph of the same nodes, made in
 ** the same order with the same dependencies, and copies their parameters.
-** Memory allocation and free nodes are cudart/api_graph_mem.c's. Not
-** implemented (cudaErrorNotSupported, listed at exit): conditional nodes,
-** array copies in graphs, device-side launch. */
+** Memory allocation and free nodes are cudart/api_graph_mem.c's,
+** conditional nodes cudart/api_graph_cond.c's. Not implemented
+** (cudaErrorNotSupported, listed at exit): external semaphore nodes, array
+** copies in graphs, device-side launch. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +26,12 @@ void graph_free(void *p)
     struct CUgraph_st *g = p;
     for (uint32_t i = 0; i < g->n; i++) {
         if (g->nodes[i]->kind == NODE_CHILD) graph_free(g->nodes[i]->u.child.graph);
+        if (g->nodes[i]->kind == NODE_COND) graph_cond_free(g->nodes[i]);
         if (g->nodes[i]->kind == NODE_MEM_ALLOC || g->nodes[i]->kind == NODE_MEM_FREE) graph_mem_unref(g->nodes[i]->u.mem);
         free(g->nodes[i]->deps), free(g->nodes[i]);
     }
     graph_uref_free(&g->uref, &g->nuref, &g->uref_cap);
+    free(g->conds);
     free(g->nodes);
     free(g);
 }
@@ -38,9 +41,11 @@ void exec_free(void *p)
     struct CUgraphExec_st *x = p;
     for (uint32_t i = 0; x->order && i < x->n; i++) {
         if (x->order[i].kind == NODE_CHILD && x->order[i].u.child.exec) exec_free(x->order[i].u.child.exec);
+        if (x->order[i].kind == NODE_COND) graph_cond_exec_free(&x->order[i]);
         if (x->order[i].kind == NODE_MEM_ALLOC || x->order[i].kind == NODE_MEM_FREE) graph_mem_unref(x->order[i].u.mem);
     }
     graph_uref_free(&x->uref, &x->nuref, &x->uref_cap);
+    free(x->conds);
     free(x->order);
     free(x);
 }
@@ -60,7 +65,11 @@ bool graph_live(const Runtime *rt, const struct CUgraph_st *g)
 {
     if (!g) return false;
     if (!g->owner) return rt_handle_live(rt, g, RT_HANDLE_GRAPH);
-    return node_live(rt, g->owner) && g->owner->u.child.graph == g;
+    if (!node_live(rt, g->owner)) return false;
+    if (g->owner->kind == NODE_CHILD) return g->owner->u.child.graph == g;
+    for (uint32_t i = 0; g->owner->kind == NODE_COND && i < g->owner->u.cond.size; i++) /* a conditional's body */
+        if (g->owner->u.cond.body[i] == g) return true;
+    return false;
 }
 
 struct CUgraphNode_st *node_add(struct CUgraph_st *g, NodeKind kind, struct CUgraphNode_st *const *deps, size_t n)
@@ -438,7 +447,10 @@ bool graph_order(const struct CUgraph_st *g, struct CUgraphExec_st *x, bool *cyc
     x->order = calloc(n ? n : 1, sizeof *x->order);
     x->n = 0;
     *cycle = false;
-    bool ok = waits && done && x->order;
+    x->conds = g->nconds ? malloc(g->nconds * sizeof *x->conds) : NULL;
+    x->nconds = x->conds ? g->nconds : 0;
+    if (x->conds) memcpy(x->conds, g->conds, g->nconds * sizeof *x->conds);
+    bool ok = waits && done && x->order && (x->conds || !g->nconds);
     for (uint32_t i = 0; ok && i < n; i++) waits[i] = g->nodes[i]->ndeps;
     while (ok && x->n < n) {
         uint32_t i = 0;
@@ -457,6 +469,7 @@ bool graph_order(const struct CUgraph_st *g, struct CUgraphExec_st *x, bool *cyc
             ok = c->u.child.exec && graph_order(c->u.child.graph, c->u.child.exec, cycle);
         }
         if (c->kind == NODE_MEM_ALLOC || c->kind == NODE_MEM_FREE) graph_mem_ref(c->u.mem), x->mem_nodes++;
+        if (c->kind == NODE_COND) ok = graph_cond_order(c, cycle);
         for (uint32_t j = 0; j < n; j++)
             for (uint32_t d = 0; d < g->nodes[j]->ndeps; d++) waits[j] -= g->nodes[j]->deps[d] == g->nodes[i];
     }
@@ -550,6 +563,7 @@ static enum cudaGraphExecUpdateResult update_check(const struct CUgraph_st *g, c
         *error_node = (cudaGraphNode_t)m;
         if (!m) return cudaGraphExecUpdateErrorTopologyChanged;
         if (m->kind != c->kind) return cudaGraphExecUpdateErrorNodeTypeChanged;
+        if (m->kind == NODE_COND) return cudaGraphExecUpdateErrorNotSupported; /* CUDA's rule */
         if ((m->kind == NODE_MEM_ALLOC || m->kind == NODE_MEM_FREE) && m->u.mem != c->u.mem)
             return cudaGraphExecUpdateErrorNotSupported; /* CUDA updates no memory node */
         if (m->kind == NODE_CHILD) {
@@ -653,6 +667,8 @@ static cudaError_t run_node(const struct CUgraphNode_st *node, cudaStream_t stre
         return cudaStreamWaitEvent(stream, node->u.event, 0);
     case NODE_CHILD:
         return run_order(node->u.child.exec, stream);
+    case NODE_COND:
+        return graph_cond_run(node, stream, run_order);
     case NODE_MEM_ALLOC:
     case NODE_MEM_FREE: {
         ENTER(rt);
@@ -664,6 +680,11 @@ static cudaError_t run_node(const struct CUgraphNode_st *node, cudaStream_t stre
 
 static cudaError_t run_order(const struct CUgraphExec_st *x, cudaStream_t stream)
 {
+    if (x->nconds) { /* its conditional handles' launch values */
+        ENTER(rt);
+        graph_conds_start(rt, x);
+        api_leave(rt, cudaSuccess);
+    }
     for (uint32_t i = 0; i < x->n; i++) {
         cudaError_t e = run_node(&x->order[i], stream);
         if (e) return e;

@@ -222,7 +222,8 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
                                                    [NODE_EVENT_WAIT] = cudaGraphNodeTypeWaitEvent,
                                                    [NODE_CHILD] = cudaGraphNodeTypeGraph,
                                                    [NODE_MEM_ALLOC] = cudaGraphNodeTypeMemAlloc,
-                                                   [NODE_MEM_FREE] = cudaGraphNodeTypeMemFree };
+                                                   [NODE_MEM_FREE] = cudaGraphNodeTypeMemFree,
+                                                   [NODE_COND] = cudaGraphNodeTypeConditional };
     *pType = TYPE[node->kind];
     return api_leave(rt, cudaSuccess);
 }
@@ -377,6 +378,10 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
 {
     ENTER(rt);
     if (!graph_live(rt, childGraph) || childGraph == graph) return api_leave(rt, cudaErrorInvalidValue);
+    if (childGraph->cond_nodes) { /* CUDA's rule */
+        WHY(rt, "cudaGraphAddChildGraphNode: a graph with conditional nodes cannot be a child graph");
+        return api_leave(rt, cudaErrorNotSupported);
+    }
     if (childGraph->mem_nodes) { /* CUDA's rule: only by moving the graph (cudaGraphAddNode), not implemented */
         WHY(rt, "cudaGraphAddChildGraphNode: a graph with memory allocation or free nodes cannot be a child graph");
         return api_leave(rt, cudaErrorNotSupported);
@@ -607,6 +612,7 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
     for (uint32_t i = node->index + 1; i < g->n; i++) g->nodes[i - 1] = g->nodes[i], g->nodes[i - 1]->index = i - 1;
     g->n--;
     if (node->kind == NODE_CHILD) graph_free(node->u.child.graph);
+    if (node->kind == NODE_COND) graph_cond_free(node), g->cond_nodes--;
     free(node->deps);
     free(node);
     return api_leave(rt, cudaSuccess);
@@ -651,8 +657,8 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
     ENTER(rt);
     if (!pGraphClone || !graph_live(rt, originalGraph)) return api_leave(rt, cudaErrorInvalidValue);
-    if (originalGraph->mem_nodes) {
-        WHY(rt, "cudaGraphClone: a graph with memory allocation or free nodes cannot be cloned (CUDA's rule)");
+    if (originalGraph->mem_nodes || originalGraph->cond_nodes) {
+        WHY(rt, "cudaGraphClone: a graph with memory allocation, free or conditional nodes cannot be cloned (CUDA's rule)");
         return api_leave(rt, cudaErrorNotSupported);
     }
     struct CUgraph_st *c = graph_clone(originalGraph);
@@ -682,7 +688,7 @@ cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t ori
 static void dot_graph(FILE *f, Runtime *rt, const struct CUgraph_st *g, const char *prefix)
 {
     static const char *const KIND[] = { "kernel",     "memcpy", "memset",    "host",     "empty",
-                                        "event record", "event wait", "graph", "mem alloc", "mem free" };
+                                        "event record", "event wait", "graph", "mem alloc", "mem free", "conditional" };
     for (uint32_t i = 0; i < g->n; i++) {
         const struct CUgraphNode_st *n = g->nodes[i];
         const char *name = "";
@@ -692,11 +698,11 @@ static void dot_graph(FILE *f, Runtime *rt, const struct CUgraph_st *g, const ch
         }
         fprintf(f, "  \"%s%u\" [shape=box, label=\"%s%s%s\"];\n", prefix, n->id, KIND[n->kind], *name ? "\\n" : "", name);
         for (uint32_t d = 0; d < n->ndeps; d++) fprintf(f, "  \"%s%u\" -> \"%s%u\";\n", prefix, n->deps[d]->id, prefix, n->id);
-        if (n->kind == NODE_CHILD) {
+        for (uint32_t b = 0; b < (n->kind == NODE_CHILD ? 1 : n->kind == NODE_COND ? n->u.cond.size : 0); b++) {
             char inner[64];
-            snprintf(inner, sizeof inner, "%s%u_", prefix, n->id);
+            snprintf(inner, sizeof inner, "%s%u_%u_", prefix, n->id, b);
             fprintf(f, "  subgraph \"cluster_%s\" {\n", inner);
-            dot_graph(f, rt, n->u.child.graph, inner);
+            dot_graph(f, rt, n->kind == NODE_CHILD ? n->u.child.graph : n->u.cond.body[b], inner);
             fprintf(f, "  }\n");
         }
     }

@@ -33,12 +33,11 @@ static struct cudaMemsetParams memset_v1(const struct cudaMemsetParamsV2 *m)
     return (struct cudaMemsetParams){ m->dst, m->pitch, m->value, m->elementSize, m->width, m->height };
 }
 
-/* A kind the generic calls do not take: external semaphores, conditional nodes. */
+/* A kind the generic calls do not take: external semaphores. */
 static cudaError_t unsupported_kind(enum cudaGraphNodeType type)
 {
     if (type == cudaGraphNodeTypeExtSemaphoreSignal || type == cudaGraphNodeTypeExtSemaphoreWait)
         return api_fail(rt_api_missing("external semaphore nodes (cudaGraphAddNode)"));
-    if (type == cudaGraphNodeTypeConditional) return api_fail(rt_api_missing("conditional nodes (cudaGraphAddNode)"));
     return api_fail(cudaErrorInvalidValue);
 }
 
@@ -52,6 +51,7 @@ static cudaError_t add_moved_child(cudaGraphNode_t *pNode, cudaGraph_t graph, co
         return api_leave(rt, cudaErrorInvalidValue);
     for (size_t i = 0; i < n; i++)
         if (!deps || !deps[i] || deps[i]->graph != graph) return api_leave(rt, cudaErrorInvalidValue);
+    if (child->cond_nodes) return api_leave(rt, cudaErrorNotSupported); /* CUDA's rule */
     if (child->mem_nodes) { /* its allocations would need the parent's launch to ready them */
         WHY(rt, "cudaGraphAddNode: a child graph with memory allocation or free nodes is not implemented");
         return api_leave(rt, rt_api_missing("a child graph with memory nodes"));
@@ -105,6 +105,7 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, con
         return e;
     }
     case cudaGraphNodeTypeMemFree: return cudaGraphAddMemFreeNode(pGraphNode, graph, deps, n, p->free.dptr);
+    case cudaGraphNodeTypeConditional: return api_graph_add_cond(pGraphNode, graph, deps, n, &p->conditional);
     default: return unsupported_kind(p->type);
     }
 }
@@ -339,7 +340,7 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
     if (stream == cudaStreamPerThread)
         return api_leave(rt, rt_api_missing("cudaStreamBeginCaptureToGraph of the per-thread default stream"));
     if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-    if (!rt_handle_live(rt, graph, RT_HANDLE_GRAPH) || (numDependencies && !dependencies))
+    if (!graph_live(rt, graph) || (numDependencies && !dependencies)) /* a conditional node's body too */
         return api_leave(rt, cudaErrorInvalidValue);
     if (!plain_edges(dependencyData, numDependencies))
         return api_leave(rt, rt_api_missing("programmatic graph dependencies (cudaGraphEdgeData)"));

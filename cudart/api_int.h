@@ -120,7 +120,16 @@ bool api_valid_event(const Runtime *rt, cudaEvent_t e);
 ** list of nodes with their dependencies; an executable graph a copy of the
 ** nodes in an order their dependencies allow. */
 typedef enum { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY, NODE_EVENT_RECORD, NODE_EVENT_WAIT,
-               NODE_CHILD, NODE_MEM_ALLOC, NODE_MEM_FREE } NodeKind;
+               NODE_CHILD, NODE_MEM_ALLOC, NODE_MEM_FREE, NODE_COND } NodeKind;
+
+/* A conditional handle (cudaGraphConditionalHandleCreate): the device
+** address of its condition word, which cudaGraphSetConditional stores to,
+** and the value a launch of its graph starts it with (when `reset`). */
+typedef struct {
+    uint32_t addr;
+    unsigned initial;
+    bool     reset;
+} GraphCond;
 
 /* A graph's memory allocation (cudart/api_graph_mem.c): its address fixed
 ** when its allocation node is made, its buffer kept while a node of a graph
@@ -195,6 +204,13 @@ struct CUgraphNode_st {
             struct CUgraphExec_st *exec;  /* an executable copy: the child's */
         } child;
         RtGraphAlloc *mem; /* an allocation or free node's (a reference) */
+        struct {
+            uint32_t                handle; /* its condition word's address */
+            enum cudaGraphConditionalNodeType type;
+            uint32_t                size;   /* bodies */
+            struct CUgraph_st     **body;   /* the node's own graphs          */
+            struct CUgraphExec_st **exec;   /* an executable copy: each body's */
+        } cond;
     } u;
 };
 
@@ -212,6 +228,9 @@ struct CUgraph_st {
                                             that breaks leaves it to the program */
     GraphUserRef           *uref;        /* the user objects it holds           */
     uint32_t                nuref, uref_cap;
+    uint32_t                cond_nodes;  /* its conditional nodes               */
+    GraphCond              *conds;       /* the conditional handles made for it */
+    uint32_t                nconds, conds_cap;
 };
 
 struct CUgraphExec_st {
@@ -222,6 +241,8 @@ struct CUgraphExec_st {
     uint32_t               mem_nodes; /* its allocation and free nodes            */
     GraphUserRef          *uref;      /* the user objects it holds (its graph's)  */
     uint32_t               nuref, uref_cap;
+    GraphCond             *conds;     /* its graph's conditional handles          */
+    uint32_t               nconds;
 };
 
 /* What the two graph files share. graph_free and exec_free free a graph or
@@ -283,6 +304,20 @@ void api_user_objects_reset(Runtime *rt);
 ** pair, gives x g's parameters and user objects: the update's result. */
 enum cudaGraphExecUpdateResult graph_exec_update(const struct CUgraph_st *g, struct CUgraphExec_st *x,
                                                  cudaGraphNode_t *error_node);
+
+/* Conditional nodes (cudart/api_graph_cond.c): cudaGraphAddNode's, its
+** parameters checked and its bodies made (phGraph_out set); freeing a
+** node's bodies; executable copies of them (false out of memory, *cycle
+** set for a cycle in one); running one (each body through run_exec);
+** graph_conds_start gives a graph's handles their launch value. */
+cudaError_t api_graph_add_cond(cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n,
+                               struct cudaConditionalNodeParams *p);
+void graph_cond_free(struct CUgraphNode_st *node);
+bool graph_cond_order(struct CUgraphNode_st *copy, bool *cycle);
+void graph_cond_exec_free(struct CUgraphNode_st *copy);
+cudaError_t graph_cond_run(const struct CUgraphNode_st *node, cudaStream_t stream,
+                           cudaError_t (*run_exec)(const struct CUgraphExec_st *, cudaStream_t));
+void graph_conds_start(Runtime *rt, const struct CUgraphExec_st *x);
 
 /* Every call but the error queries begins so: no device, or a sticky fault. */
 #define ENTER(rt)                                           \

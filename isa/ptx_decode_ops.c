@@ -3,7 +3,7 @@
 ** reads an instruction and picks its decoder; the plain register rows,
 ** add.s32 to tanh.approx.f32, are decoded there): memory (ld, st, atom,
 ** red), conversions and compares (cvt, cvta, setp, selp), moves, control
-** (bra, ret, exit, bar, membar), warp-wide (shfl, vote, activemask, redux)
+** (bra, ret, exit, bar, membar; call is isa/ptx_func.c's), warp-wide (shfl, vote, activemask, redux)
 ** and bit operations (prmt, shf, slct, testp). Each fills *in from the
 ** operands through ptx_decode.c's builders and emits it, or fails with the
 ** PTX line and column. Sources as isa/ptx_decode.c's. */
@@ -862,36 +862,3 @@ bool ptx_decode_dp4a(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
 }
 
 
-/* call __assertfail (a failed assert()): message, file, line, function and
-** the character size, which is 1. */
-static bool decode_assertfail(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, Instr *in, uint32_t g)
-{
-    if (n != 7) return ptx_fail(P, opt, "__assertfail takes a message, a file, a line, a function and a character size, found %u arguments", n - 2);
-    if (ops[0].kind != PO_NONE) return ptx_fail(P, &ops[0].tok, "__assertfail returns nothing, but the call takes a return value");
-    in->op = OP_ASSERTFAIL;
-    in->nsrc = 4;
-    return ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the message") &&
-           ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the file") &&
-           ptx_want_reg(P, &ops[4], VREG_32, &in->src[2], "the line") &&
-           ptx_want_reg(P, &ops[5], VREG_64, &in->src[3], "the function") && ptx_emit(P, in, g);
-}
-
-/* call: vprintf (device printf), __assertfail (assert), malloc and free, and the module's
-** device functions, which are inlined (isa/ptx_func.c; nvcc keeps a .func
-** for a __noinline__ or recursive one). */
-bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
-{
-    (void)head, (void)m;
-    char name[64];
-    ptx_text(&ops[1].tok, name, sizeof name);
-    if (!strcmp(name, "__assertfail")) return decode_assertfail(P, opt, ops, n, in, g);
-    if (ptx_func_is_heap(P, &ops[1].tok)) return ptx_func_heap_call(P, opt, ops, n, in, g);
-    if (name[0] == '%') return ptx_func_call_indirect(P, opt, ops, n, in, g); /* through a function pointer */
-    if (strcmp(name, "vprintf")) return ptx_func_call(P, opt, ops, n, g, in->guard_neg);
-    if (n != 4) return ptx_fail(P, opt, "vprintf takes a format and an argument buffer, found %u arguments", n - 2);
-    in->op = OP_PRINTF;
-    in->ndst = 1;
-    in->nsrc = 2;
-    return ptx_call_result(P, opt, &ops[0], VREG_32, &in->dst[0]) && ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the format") &&
-           ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the argument buffer") && ptx_emit(P, in, g);
-}

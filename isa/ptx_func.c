@@ -5,8 +5,12 @@
 ** to the function), its parameters and return value standing for the
 ** call's .param registers, its `ret` a branch to its end. ptxas inlines
 ** most device functions too; a __noinline__ one costs a CALL and a RET on
-** the GPU, which are not timed here. Recursion is refused: inlining it
-** would need the data's depth. */
+** the GPU, which are not timed here. Recursion is inlined to a fixed depth
+** (recursion_levels), deeper calls trap. Also every call instruction's
+** decoding (ptx_decode_call): the device runtime's functions a file
+** declares (vprintf, __assertfail, malloc and free, cudaGraphSetConditional)
+** become rows of their own, and calls through a pointer are
+** ptx_func_call_indirect's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -651,4 +655,59 @@ bool ptx_func_inline(Ptx *P)
     ok = ok && resolve_frame(P, fr.refs_from, f->name);
     close_frame(P, &fr);
     return ok;
+}
+
+/* call __assertfail (a failed assert()): message, file, line, function and
+** the character size, which is 1. */
+static bool decode_assertfail(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    if (n != 7) return ptx_fail(P, opt, "__assertfail takes a message, a file, a line, a function and a character size, found %u arguments", n - 2);
+    if (ops[0].kind != PO_NONE) return ptx_fail(P, &ops[0].tok, "__assertfail returns nothing, but the call takes a return value");
+    in->op = OP_ASSERTFAIL;
+    in->nsrc = 4;
+    return ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the message") &&
+           ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the file") &&
+           ptx_want_reg(P, &ops[4], VREG_32, &in->src[2], "the line") &&
+           ptx_want_reg(P, &ops[5], VREG_64, &in->src[3], "the function") && ptx_emit(P, in, g);
+}
+
+/* call cudaGraphSetConditional(handle, value) (CUDA 12.4's conditional
+** graph nodes): the handle is the device address of the condition's word
+** (cudart/api_graph_cond.c), so the call is a store of value to it. */
+static bool decode_set_conditional(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    if (n != 4) return ptx_fail(P, opt, "cudaGraphSetConditional takes a handle and a value, found %u arguments", n - 2);
+    if (ops[0].kind != PO_NONE)
+        return ptx_fail(P, &ops[0].tok, "cudaGraphSetConditional returns nothing, but the call takes a return value");
+    Operand handle;
+    if (!ptx_want_reg(P, &ops[2], VREG_64, &handle, "the handle")) return false;
+    in->op = OP_ST_GLOBAL;
+    in->type = TYPE_U32;
+    in->vec = 1;
+    in->src[0] = handle;
+    in->iflags |= INSTR_ADDR64;
+    in->offset = 0;
+    in->nsrc = 2;
+    return ptx_want_reg(P, &ops[3], VREG_32, &in->src[1], "the value") && ptx_emit(P, in, g);
+}
+
+/* call: vprintf (device printf), __assertfail (assert), malloc and free, and the module's
+** device functions, which are inlined (isa/ptx_func.c; nvcc keeps a .func
+** for a __noinline__ or recursive one). */
+bool ptx_decode_call(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
+{
+    (void)head, (void)m;
+    char name[64];
+    ptx_text(&ops[1].tok, name, sizeof name);
+    if (!strcmp(name, "__assertfail")) return decode_assertfail(P, opt, ops, n, in, g);
+    if (!strcmp(name, "cudaGraphSetConditional")) return decode_set_conditional(P, opt, ops, n, in, g);
+    if (ptx_func_is_heap(P, &ops[1].tok)) return ptx_func_heap_call(P, opt, ops, n, in, g);
+    if (name[0] == '%') return ptx_func_call_indirect(P, opt, ops, n, in, g); /* through a function pointer */
+    if (strcmp(name, "vprintf")) return ptx_func_call(P, opt, ops, n, g, in->guard_neg);
+    if (n != 4) return ptx_fail(P, opt, "vprintf takes a format and an argument buffer, found %u arguments", n - 2);
+    in->op = OP_PRINTF;
+    in->ndst = 1;
+    in->nsrc = 2;
+    return ptx_call_result(P, opt, &ops[0], VREG_32, &in->dst[0]) && ptx_want_reg(P, &ops[2], VREG_64, &in->src[0], "the format") &&
+           ptx_want_reg(P, &ops[3], VREG_64, &in->src[1], "the argument buffer") && ptx_emit(P, in, g);
 }

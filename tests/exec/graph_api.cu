@@ -87,9 +87,10 @@ static void generic_nodes(int* d, int n) {
   cudaGraphNode_t refused;
   EXPECT(cudaGraphAddNode(&refused, g, &k, &prog, 1, &kp) == cudaErrorNotSupported, "a programmatic edge was taken");
   cudaGetLastError();
-  cudaGraphNodeParams cond = {};
-  cond.type = cudaGraphNodeTypeConditional;
-  EXPECT(cudaGraphAddNode(&refused, g, nullptr, nullptr, 0, &cond) == cudaErrorNotSupported, "a conditional node was taken");
+  cudaGraphNodeParams sem = {};
+  sem.type = cudaGraphNodeTypeExtSemaphoreSignal;
+  EXPECT(cudaGraphAddNode(&refused, g, nullptr, nullptr, 0, &sem) == cudaErrorNotSupported,
+         "an external semaphore node was taken");
   cudaGetLastError();
 
   // a child graph moved in: the parent owns it
