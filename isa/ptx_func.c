@@ -676,7 +676,9 @@ static bool decode_assertfail(Ptx *P, const Tok *opt, const POp *ops, uint32_t n
 ** (cudart/api_graph_cond.c), so the call is a store of value to it. */
 static bool decode_set_conditional(Ptx *P, const Tok *opt, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
-    if (n != 4) return ptx_fail(P, opt, "cudaGraphSetConditional takes a handle and a value, found %u arguments", n - 2);
+    if (n != 4)
+        return ptx_fail(P, opt, "cudaGraphSetConditional takes a handle and a value, found %u argument%s", n - 2,
+                        n == 3 ? "" : "s");
     if (ops[0].kind != PO_NONE)
         return ptx_fail(P, &ops[0].tok, "cudaGraphSetConditional returns nothing, but the call takes a return value");
     Operand handle;
