@@ -255,7 +255,13 @@ static void *side(Runtime *rt, const void *p, size_t n, bool device, const char 
         return (void *)p;
     }
     void *h = (uintptr_t)p <= UINT32_MAX && !pinned_host(rt, p) ? rt_device_ptr(rt, (uintptr_t)p, n) : NULL;
-    if (!h) WHY(rt, "%s: %s range [%p, +%zu) is not inside one device allocation", call, which, p, n);
+    uint32_t base;
+    uint64_t size;
+    if (!h && rt->heap && gmem_buffer_at(rt->gmem, (uintptr_t)p, &base, &size) && base == rt->heap)
+        WHY(rt, "%s: the %s %p is memory a kernel's malloc gave, which no runtime call may use (CUDA's rule)", call,
+            which, p);
+    else if (!h)
+        WHY(rt, "%s: %s range [%p, +%zu) is not inside one device allocation", call, which, p, n);
     return h;
 }
 

@@ -614,6 +614,7 @@ int rt_launch(Runtime *rt, RtKernel *k, const uint32_t grid[3], const uint32_t b
     if (kernel_uses_heap(kk) && !rt->heap) {
         Diag d = { 0 };
         if (!(rt->heap = exec_heap_create(rt->gmem, rt->heap_bytes, &d))) return RT_MEMORY_ALLOCATION;
+        gmem_set_tag(rt->gmem, rt->heap, RT_TAG_INTERNAL); /* no runtime call may use device malloc's memory (CUDA's rule) */
     }
     L.heap = rt->heap;
     if (rt->ntextures) { /* the objects as they are now: a launch cannot change them */

@@ -59,8 +59,9 @@ enum {
 /* Tags (gmem_set_tag) of device memory: cudaMalloc's, which the program
 ** may free; and buffers no device pointer of the program reaches (rt_device_ptr
 ** refuses them): a CUDA array's, and the runtime's own (the surface .zero
-** mode's areas, a cooperative launch's workspace). Other buffers (variables,
-** the device heap) keep 0: reachable, and cudaFree refuses them. A graph's
+** mode's areas, a cooperative launch's workspace, the device heap, which
+** CUDA forbids runtime calls to use). Other buffers (variables) keep 0:
+** reachable, and cudaFree refuses them. A graph's
 ** allocation (cudaGraphAddMemAllocNode) is RT_TAG_GRAPH_LIVE while
 ** allocated, which cudaFree may free, and RT_TAG_GRAPH_IDLE, unreachable,
 ** while a graph only holds its address. */

@@ -89,6 +89,13 @@ int main() {
       if (ptrs[u] == ptrs[t]) std::fprintf(stderr, "threads %d and %d got one block\n", u, t), ok = false;
   }
 
+  // device malloc's memory is no runtime call's (CUDA's rule): a copy from it and cudaFree of it fail
+  int probe;
+  if (cudaMemcpy(&probe, ptrs[0], sizeof probe, cudaMemcpyDeviceToHost) != cudaErrorInvalidValue)
+    std::fprintf(stderr, "a copy from the device heap ran\n"), ok = false;
+  if (cudaFree(ptrs[0]) != cudaErrorInvalidValue) std::fprintf(stderr, "cudaFree of device heap memory ran\n"), ok = false;
+  cudaGetLastError();
+
   // 6 rounds of 2048 threads x 4 KiB = 48 MiB through a 16 MiB heap: only reuse lets them all succeed
   int* failures;
   CUDA_CHECK(cudaMalloc(&failures, sizeof(int)));
