@@ -15,7 +15,7 @@
 #include "isa/opcodes.h"
 
 #define ISA_MAX_REGS     255 /* %r0..%r254, as nvcc's per-thread limit          */
-#define ISA_MAX_PREDS    32  /* predicate rows a warp holds (PTX: allocated; at most 255) */
+#define ISA_MAX_PREDS    64  /* predicate rows a warp holds (PTX: allocated; at most 255) */
 #define ASM_MAX_PREDS    8   /* the mini ISA's %p0..%p7                         */
 #define PTX_MAX_ROWS     4096 /* register rows a PTX kernel may keep live at once */
 #define ISA_MAX_PARAMS   32

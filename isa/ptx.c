@@ -589,7 +589,7 @@ static void reset_kernel_state(Ptx *P)
     names_clear(&P->range_ix);
     names_clear(&P->label_ix);
     P->nranges = P->range_base = 0;
-    P->ncallparams = P->naggs = P->nfields = 0;
+    P->ncallparams = P->naggs = P->nfields = P->npaddrs = 0;
     P->carry_v = UINT32_MAX;
     P->inline_calls = P->inline_depth = P->naliases = P->alias_base = 0;
     P->call.active = false;
@@ -862,6 +862,7 @@ bool ptx_parse(const char *text, size_t len, const char *file, Program *out, Dia
     free(P->guard_v);
     free(P->vclass);
     free(P->callparams);
+    free(P->paddrs);
     free(P->aggs);
     free(P->fields);
     ptx_funcs_free(P);

@@ -35,6 +35,7 @@ const char *ptx_cls_name(uint8_t c)
 bool ptx_want_reg(Ptx *P, const POp *o, uint8_t want, Operand *out, const char *what)
 {
     char q[80];
+    if (o->sink) return ptx_fail(P, &o->tok, "the sink '_' cannot stand for %s here", what);
     if (o->kind != PO_REG)
         return ptx_fail(P, &o->tok, "expected %s as %s, found '%s'", ptx_cls_name(want), what, ptx_quote(&o->tok, q, sizeof q));
     if (o->cls != want)
@@ -141,6 +142,9 @@ bool ptx_nops(Ptx *P, const Tok *op, uint32_t have, uint32_t lo, uint32_t hi)
 bool ptx_emit(Ptx *P, Instr *in, uint32_t g)
 {
     Kernel *k = P->k;
+    for (uint32_t i = 0; i < P->npaddrs; i++) /* a register that held a parameter's address is written */
+        for (uint32_t d = 0; d < in->ndst; d++)
+            if (in->dst[d].kind == OPND_REG && in->dst[d].index == P->paddrs[i].v) P->paddrs[i].param = -1;
     if (!ptx_grow(P, (void **)&k->code, &P->code_cap, k->ncode + 1, sizeof *in)) return false;
     if (!ptx_grow(P, (void **)&P->guard_v, &P->guard_cap, k->ncode + 1, sizeof *P->guard_v)) return false;
     const OpInfo *info = &OP_INFO[in->op];

@@ -91,7 +91,13 @@ bool ptx_decode_elect(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
     in->nsrc = 1;
     POp d = ops[0];
     d.kind = PO_REG;
-    if (!ptx_want_reg(P, &d, VREG_32, &in->dst[0], "the destination")) return false;
+    if (d.sink) { /* _|p: the leader's lane goes to a register nothing reads */
+        uint32_t v;
+        if (!ptx_fresh_reg(P, opt, VREG_32, &v)) return false;
+        in->dst[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)v };
+    } else if (!ptx_want_reg(P, &d, VREG_32, &in->dst[0], "the destination")) {
+        return false;
+    }
     in->dst[1] = (Operand){ .kind = OPND_PRED, .index = (uint16_t)ops[0].v2 };
     return ptx_want_src(P, &ops[1], false, false, &in->src[0], "the member mask") && ptx_emit(P, in, g);
 }

@@ -74,6 +74,13 @@ static bool decode_ld_param(Ptx *P, const Tok *opt, const Mods *m, ValueType t, 
     char q[80];
     if (addr->kind == PO_MEM && addr->has_reg && addr->param < 0 && ptx_is_callparam(P, addr->v))
         return callparam_move(P, opt, m, false, words, addr, val, in, g);
+    for (uint32_t i = P->npaddrs; addr->kind == PO_MEM && addr->has_reg && addr->param < 0 && i-- > 0;)
+        if (P->paddrs[i].v == addr->v && P->paddrs[i].param >= 0) { /* [%rd+d], %rd a parameter's address */
+            POp at = *addr;
+            at.has_reg = false;
+            at.param = P->paddrs[i].param;
+            return decode_ld_param(P, opt, m, t, words, &at, val, in, g);
+        }
     if (addr->kind != PO_MEM || addr->param < 0 || addr->has_reg)
         return ptx_fail(P, &addr->tok, "expected [parameter] after ld.param, found '%s'", ptx_quote(&addr->tok, q, sizeof q));
     if (m->vec > 1 && m->vec * words > 4) return ptx_unsupported(P, opt);
@@ -448,6 +455,18 @@ static bool mov_halves(Ptx *P, const POp *ops, Instr *in, uint32_t g)
            ptx_want_src(P, &ops[1], false, false, &hi.src[0], "the source") && ptx_emit(P, &hi, g) && ptx_emit(P, in, g);
 }
 
+/* mov.b64 %rd, param: a kernel parameter's address in the parameter space,
+** its offset there (what ptxas makes a constant-bank address), remembered
+** for the ld.param [%rd+d] that read it. */
+static bool mov_param_address(Ptx *P, const POp *d, int param, Instr *in, uint32_t g)
+{
+    in->src[0] = (Operand){ .kind = OPND_IMM, .value = P->k->params[param].offset };
+    if (!ptx_emit(P, in, g)) return false;
+    if (!ptx_grow(P, (void **)&P->paddrs, &P->paddrs_cap, P->npaddrs + 1, sizeof *P->paddrs)) return false;
+    P->paddrs[P->npaddrs++] = (PtxParamAddr){ d->v, param };
+    return true;
+}
+
 bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     (void)head;
@@ -501,6 +520,8 @@ bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
             in->slots = 1, in->lunit = in->llat = UNIT_ALU; /* S2UR / CS2R */
         } else if (ops[1].kind == PO_WORD && ptx_func_address(P, &ops[1].tok, &in->src[0].value)) { /* a function pointer */
             in->src[0].kind = OPND_IMM, in->src[0].index = 0xffff;
+        } else if (ops[1].kind == PO_WORD && ptx_param_index(P, &ops[1].tok) >= 0) {
+            return mov_param_address(P, &ops[0], ptx_param_index(P, &ops[1].tok), in, g);
         } else if (!ptx_want_src(P, &ops[1], true, t == TYPE_F64, &in->src[0], "the source")) {
             return false;
         }

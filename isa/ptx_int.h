@@ -109,6 +109,11 @@ typedef struct {
 } PtxField;
 
 typedef struct {
+    uint32_t v;     /* the virtual register        */
+    int32_t  param; /* the kernel parameter's index */
+} PtxParamAddr;
+
+typedef struct {
     Lex         lx;        /* the current line                              */
     const char *end;       /* end of the whole input                        */
     const char *file;
@@ -139,6 +144,11 @@ typedef struct {
     ** fills and ld.param reads, by virtual register */
     uint32_t   *callparams;
     uint32_t    ncallparams, callparams_cap;
+    /* registers that hold a kernel parameter's address (mov.b64 %rd, param:
+    ** CUB's structs by value), so that ld.param [%rd+d] reads that
+    ** parameter; an entry goes when another instruction writes its register */
+    PtxParamAddr *paddrs;
+    uint32_t    npaddrs, paddrs_cap;
     uint32_t    carry_v;   /* the kernel's carry flag (CC.CF of add.cc, addc ...):
                               a virtual predicate, UINT32_MAX until first used */
     PtxAgg     *aggs;      /* those of them that are structs, and their fields */
@@ -254,6 +264,7 @@ typedef struct {
     uint32_t v, v2;       /* PO_REG: virtual register; PO_PIPE: d and p       */
     uint8_t  cls, cls2;
     bool     neg;         /* !%p                                             */
+    bool     sink;        /* PO_PIPE: _|p, the first destination discarded   */
     bool     is_float;    /* PO_IMM: a float literal (fbits)                 */
     int64_t  ival;
     double   fval;

@@ -262,6 +262,15 @@ bool ptx_parse_operand(Ptx *P, POp *o)
             ptx_next(P);
             return true;
         }
+        if (t.len == 1 && t.s[0] == '_') { /* the sink: _|p (elect.sync) */
+            ptx_next(P);
+            if (!ptx_punct(&P->tok, '|')) {
+                o->kind = PO_WORD;
+                return true;
+            }
+            o->sink = true;
+            return pipe_tail(P, o);
+        }
         if (ptx_named_reg(P, &t, &o->v, &o->cls)) { /* inline asm's scoped register, a call's argument */
             o->kind = PO_REG;
             o->tok = t;

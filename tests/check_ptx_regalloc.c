@@ -119,6 +119,55 @@ START_TEST(test_rows_across_loop)
 }
 END_TEST
 
+/* A kernel with `live` predicates set, then all read: each predicate
+** %p<i> is tid.x < i + 1, and the sum of selp(1, 0) over them goes out. */
+static char *many_predicates(int live)
+{
+    size_t cap = 64 * 1024, len = 0;
+    char *src = malloc(cap);
+    len += (size_t)snprintf(src + len, cap - len,
+                            ".version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 k_param_0)\n{\n"
+                            "  .reg .pred %%p<%d>;\n  .reg .b32 %%r<%d>;\n  .reg .b64 %%rd<4>;\n  mov.u32 %%r0, %%tid.x;\n",
+                            live, 2 * live + 4);
+    for (int i = 0; i < live; i++) len += (size_t)snprintf(src + len, cap - len, "  setp.lt.u32 %%p%d, %%r0, %d;\n", i, i + 1);
+    len += (size_t)snprintf(src + len, cap - len, "  mov.u32 %%r1, 0;\n");
+    for (int i = 0; i < live; i++)
+        len += (size_t)snprintf(src + len, cap - len, "  selp.u32 %%r%d, 1, 0, %%p%d;\n  add.s32 %%r1, %%r1, %%r%d;\n", i + 2, i,
+                                i + 2);
+    len += (size_t)snprintf(src + len, cap - len,
+                            "  ld.param.u64 %%rd1, [k_param_0];\n  cvta.to.global.u64 %%rd2, %%rd1;\n"
+                            "  mul.wide.u32 %%rd3, %%r0, 4;\n  add.s64 %%rd2, %%rd2, %%rd3;\n  st.global.u32 [%%rd2], %%r1;\n"
+                            "  ret;\n}\n");
+    return src;
+}
+
+/* CUB's select kernels keep dozens of flags live: 48 predicates at once
+** fit (and run right); more than the warp's ISA_MAX_PREDS are refused with
+** the place. */
+START_TEST(test_many_predicates)
+{
+    char *src = many_predicates(48);
+    Program p;
+    parse_ok(src, &p);
+    GlobalMem *g = gmem_create();
+    Diag d;
+    uint32_t out = gmem_alloc(g, 64 * 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint32_t *o = gmem_translate(g, out, 64 * 4);
+    for (uint32_t t = 0; t < 64; t++) ck_assert_uint_eq(o[t], t < 48 ? 48 - t : 0);
+    gmem_destroy(g);
+    program_destroy(&p);
+    free(src);
+    src = many_predicates(ISA_MAX_PREDS + 2);
+    ck_assert(!ptx_parse(src, strlen(src), "t.ptx", &p, &d)); /* its one kernel refused: the file is */
+    ck_assert_msg(strstr(d.message, "predicates live at once"), "%s", d.message);
+    free(src);
+}
+END_TEST
+
 
 int main(void)
 {
@@ -127,6 +176,7 @@ int main(void)
     tcase_add_test(ra, test_rows_follow_liveness);
     tcase_add_test(ra, test_rows_across_loop);
     tcase_add_test(ra, test_rows_out_of_line_block);
+    tcase_add_test(ra, test_many_predicates);
     suite_add_tcase(s, ra);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

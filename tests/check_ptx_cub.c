@@ -1,0 +1,96 @@
+/* tests/check_ptx_cub.c -- PTX forms that CUB's kernels (Thrust's
+** algorithms, CUDA 13) write and ordinary kernels do not: a kernel
+** parameter's address taken with mov.b64 and read through it by
+** ld.param [%rd+d] (a struct passed by value), which another write to the
+** register ends; and elect.sync whose lane destination is the sink _. Each
+** kernel runs and its results are checked. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/gmem.h"
+#include "isa/grid.h"
+#include "isa/ptx.h"
+
+#define PTX_HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
+
+/* out[tid] = ctx.b + ctx.c, ctx a 24-byte struct parameter read through
+** its address; lane 0 of the elected leaders adds 1000. */
+static const char SRC[] =
+    PTX_HEAD
+    ".visible .entry k(.param .u64 k_out, .param .align 8 .b8 k_ctx[24])\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+    "  mov.b64 %rd1, k_ctx;\n"
+    "  ld.param.u32 %r1, [%rd1+8];\n"
+    "  ld.param.u64 %rd2, [%rd1+16];\n"
+    "  cvt.u32.u64 %r2, %rd2;\n  add.s32 %r3, %r1, %r2;\n"
+    "  mov.u32 %r4, -1;\n"
+    "  {\n  .reg .pred P_OUT;\n  elect.sync _|P_OUT, %r4;\n  selp.b32 %r5, 1000, 0, P_OUT;\n  }\n"
+    "  add.s32 %r3, %r3, %r5;\n"
+    "  ld.param.u64 %rd3, [k_out];\n  cvta.to.global.u64 %rd4, %rd3;\n  mov.u32 %r6, %tid.x;\n"
+    "  mul.wide.u32 %rd5, %r6, 4;\n  add.s64 %rd6, %rd4, %rd5;\n  st.global.u32 [%rd6], %r3;\n  ret;\n}\n";
+
+START_TEST(test_param_address_and_sink)
+{
+    Program p;
+    Diag d;
+    ck_assert_msg(ptx_parse(SRC, strlen(SRC), "t.ptx", &p, &d), "t.ptx:%u:%u: %s", d.line, d.col, d.message);
+    GlobalMem *g = gmem_create();
+    uint32_t out = gmem_alloc(g, 32 * 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0, 11, 22, 0xdead, 0, 300, 0 }; /* ctx at offset 8: b at +8, c at +16 */
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint32_t *o = gmem_translate(g, out, 32 * 4);
+    for (uint32_t l = 0; l < 32; l++) ck_assert_uint_eq(o[l], 0xdead + 300 + (l == 0 ? 1000 : 0));
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
+/* A register that held a parameter's address and is written again holds
+** no address: ld.param through it is refused with the place. */
+START_TEST(test_param_address_overwritten)
+{
+    static const char src[] = PTX_HEAD ".visible .entry k(.param .u64 k_out, .param .align 8 .b8 k_ctx[16])\n{\n"
+                                       "  .reg .b32 %r<2>;\n  .reg .b64 %rd<3>;\n"
+                                       "  mov.b64 %rd1, k_ctx;\n  add.s64 %rd1, %rd1, 8;\n"
+                                       "  ld.param.u32 %r1, [%rd1];\n  ret;\n}\n";
+    Program p;
+    Diag d;
+    ck_assert(ptx_parse(src, strlen(src), "t.ptx", &p, &d)); /* the file loads; its kernel is refused */
+    const char *why = p.kernels[0].refused;
+    ck_assert_msg(why && strstr(why, "expected [parameter] after ld.param"), "%s", why ? why : "(accepted)");
+    ck_assert_uint_eq(p.kernels[0].refused_line, 10);
+    program_destroy(&p);
+}
+END_TEST
+
+/* The sink stands for elect.sync's lane alone. */
+START_TEST(test_sink_elsewhere)
+{
+    static const char src[] = PTX_HEAD ".visible .entry k()\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<3>;\n"
+                                       "  mov.u32 %r1, 5;\n  shfl.sync.idx.b32 _|%p1, %r1, 0, 31, -1;\n  ret;\n}\n";
+    Program p;
+    Diag d;
+    ck_assert(ptx_parse(src, strlen(src), "t.ptx", &p, &d));
+    const char *why = p.kernels[0].refused;
+    ck_assert_msg(why && strstr(why, "the sink '_' cannot stand for"), "%s", why ? why : "(accepted)");
+    program_destroy(&p);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ptx_cub");
+    TCase *c = tcase_create("Cub");
+    tcase_add_test(c, test_param_address_and_sink);
+    tcase_add_test(c, test_param_address_overwritten);
+    tcase_add_test(c, test_sink_elsewhere);
+    suite_add_tcase(s, c);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
