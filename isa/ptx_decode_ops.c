@@ -68,19 +68,26 @@ static bool callparam_move(Ptx *P, const Tok *opt, const Mods *m, bool store, ui
            ptx_want_src(P, s, words == 2, ptx_is_float(ptx_last_type(m)), &in->src[0], "the source") && ptx_emit(P, in, g);
 }
 
+/* The kernel parameter whose address register v holds, or -1. */
+static int param_address_of(const Ptx *P, uint32_t v)
+{
+    for (uint32_t i = P->npaddrs; i-- > 0;)
+        if (P->paddrs[i].v == v) return P->paddrs[i].param;
+    return -1;
+}
+
 static bool decode_ld_param(Ptx *P, const Tok *opt, const Mods *m, ValueType t, uint32_t words, const POp *addr, const POp *val,
                             Instr *in, uint32_t g)
 {
     char q[80];
     if (addr->kind == PO_MEM && addr->has_reg && addr->param < 0 && ptx_is_callparam(P, addr->v))
         return callparam_move(P, opt, m, false, words, addr, val, in, g);
-    for (uint32_t i = P->npaddrs; addr->kind == PO_MEM && addr->has_reg && addr->param < 0 && i-- > 0;)
-        if (P->paddrs[i].v == addr->v && P->paddrs[i].param >= 0) { /* [%rd+d], %rd a parameter's address */
-            POp at = *addr;
-            at.has_reg = false;
-            at.param = P->paddrs[i].param;
-            return decode_ld_param(P, opt, m, t, words, &at, val, in, g);
-        }
+    if (addr->kind == PO_MEM && addr->has_reg && addr->param < 0 && param_address_of(P, addr->v) >= 0) {
+        POp at = *addr; /* [%rd+d], %rd a parameter's address */
+        at.has_reg = false;
+        at.param = param_address_of(P, addr->v);
+        return decode_ld_param(P, opt, m, t, words, &at, val, in, g);
+    }
     if (addr->kind != PO_MEM || addr->param < 0 || addr->has_reg)
         return ptx_fail(P, &addr->tok, "expected [parameter] after ld.param, found '%s'", ptx_quote(&addr->tok, q, sizeof q));
     if (m->vec > 1 && m->vec * words > 4) return ptx_unsupported(P, opt);
@@ -522,6 +529,8 @@ bool ptx_decode_mov(Ptx *P, const Tok *opt, const char *head, const Mods *m, con
             in->src[0].kind = OPND_IMM, in->src[0].index = 0xffff;
         } else if (ops[1].kind == PO_WORD && ptx_param_index(P, &ops[1].tok) >= 0) {
             return mov_param_address(P, &ops[0], ptx_param_index(P, &ops[1].tok), in, g);
+        } else if (ops[1].kind == PO_REG && param_address_of(P, ops[1].v) >= 0) { /* a copy of one */
+            return mov_param_address(P, &ops[0], param_address_of(P, ops[1].v), in, g);
         } else if (!ptx_want_src(P, &ops[1], true, t == TYPE_F64, &in->src[0], "the source")) {
             return false;
         }

@@ -1,8 +1,8 @@
 /* tests/check_ptx_cub.c -- PTX forms that CUB's kernels (Thrust's
 ** algorithms, CUDA 13) write and ordinary kernels do not: a kernel
-** parameter's address taken with mov.b64 and read through it by
-** ld.param [%rd+d] (a struct passed by value), which another write to the
-** register ends; and elect.sync whose lane destination is the sink _. Each
+** parameter's address taken with mov.b64 (or copied from a register that
+** holds one) and read through it by ld.param [%rd+d] (a struct passed by
+** value), which another write to the register ends; and elect.sync whose lane destination is the sink _. Each
 ** kernel runs and its results are checked. */
 #include <check.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ static const char SRC[] =
     "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
     "  mov.b64 %rd1, k_ctx;\n"
     "  ld.param.u32 %r1, [%rd1+8];\n"
-    "  ld.param.u64 %rd2, [%rd1+16];\n"
+    "  mov.u64 %rd7, %rd1;\n  ld.param.u64 %rd2, [%rd7+16];\n" /* through a copy (CUB for sm_100) */
     "  cvt.u32.u64 %r2, %rd2;\n  add.s32 %r3, %r1, %r2;\n"
     "  mov.u32 %r4, -1;\n"
     "  {\n  .reg .pred P_OUT;\n  elect.sync _|P_OUT, %r4;\n  selp.b32 %r5, 1000, 0, P_OUT;\n  }\n"
