@@ -713,10 +713,13 @@ bool exec_step(const ExecBlock *b, WarpExec *w, ExecOut *out)
         }
         break;
     }
-    case OP_VOTE_BALLOT: {
+    case OP_VOTE_BALLOT: { /* PTX: each lane's ballot holds the lanes of its member mask alone */
         uint32_t ballot = exec_pred(w, &in->src[0]) & m;
         uint32_t *D = w->r[in->dst[0].index];
-        for (int l = 0; l < WARP_SIZE; l++) D[l] = (m >> l & 1) ? ballot : D[l];
+        const Operand *mask = &in->src[1];
+        for (int l = 0; l < WARP_SIZE; l++)
+            if (m >> l & 1)
+                D[l] = ballot & (in->nsrc < 2 ? UINT32_MAX : mask->kind == OPND_REG ? w->r[mask->index][l] : mask->value);
         break;
     }
 

@@ -460,6 +460,25 @@ static bool alu64_halves(const ExecBlock *b, WarpExec *w, const Instr *in, uint3
     return true;
 }
 
+/* redux.sync's result over the lanes of `group`. */
+static uint32_t redux_over(const Instr *in, const uint32_t a[WARP_SIZE], uint32_t group)
+{
+    bool sgn = in->type == TYPE_S32, first = true;
+    uint32_t r = 0;
+    for (uint32_t g = group; g; g &= g - 1) {
+        uint32_t v = a[__builtin_ctz(g)];
+        if (in->op == OP_REDUX_ADD) r += v;
+        else if (first) r = v;
+        else if (in->mod == ATOM_MIN) r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r);
+        else if (in->mod == ATOM_MAX) r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r);
+        else if (in->mod == ATOM_AND) r &= v;
+        else if (in->mod == ATOM_OR) r |= v;
+        else r ^= v;
+        first = false;
+    }
+    return r;
+}
+
 void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
 {
     if (alu64_halves(b, w, in, m)) return;
@@ -597,11 +616,15 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         for (int l = 0; l < WARP_SIZE; l++) d[l] = half_lane(in, a[l], in->nsrc > 1 ? bb[l] : 0, in->nsrc > 2 ? c[l] : 0);
         dst32(w, o, d, m);
         return;
-    case OP_ELECT: { /* the lowest active lane of the member mask leads */
-        uint32_t members = m & a[m ? __builtin_ctz(m) : 0], leader = members ? (uint32_t)__builtin_ctz(members) : 0;
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = leader;
+    case OP_ELECT: { /* the lowest active lane of each lane's member mask leads it (a tile each) */
+        uint32_t leaders = 0;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint32_t members = m & a[l];
+            d[l] = members ? (uint32_t)__builtin_ctz(members) : 0;
+            leaders |= members && d[l] == (uint32_t)l ? 1u << l : 0;
+        }
         dst32(w, o, d, m);
-        dstp(w, &in->dst[1], members ? 1u << leader : 0, m);
+        dstp(w, &in->dst[1], leaders, m);
         return;
     }
     case OP_CVT_F8X2_F32:
@@ -674,24 +697,14 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         dst32(w, o, d, m);
         return;
     }
-    case OP_REDUX_OP: {
-        bool sgn = in->type == TYPE_S32;
-        uint32_t r = 0;
-        bool first = true;
+    case OP_REDUX_OP:
+    case OP_REDUX_ADD:
         for (int l = 0; l < WARP_SIZE; l++) {
-            if (!(m >> l & 1)) continue;
-            uint32_t v = a[l];
-            if (first) r = v, first = false;
-            else if (in->mod == ATOM_MIN) r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r);
-            else if (in->mod == ATOM_MAX) r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r);
-            else if (in->mod == ATOM_AND) r &= v;
-            else if (in->mod == ATOM_OR) r |= v;
-            else r ^= v;
+            uint32_t group = m & bb[l];
+            d[l] = l && group == (m & bb[l - 1]) ? d[l - 1] : redux_over(in, a, group); /* a tile's lanes in a row */
         }
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = r;
         dst32(w, o, d, m);
         return;
-    }
     case OP_PRINTF: /* lane order, as the hardware's printf buffer fills in practice */
         for (int l = 0; l < WARP_SIZE; l++) d[l] = (m >> l & 1) ? (uint32_t)exec_printf(b, w, (uint32_t)l, A[l], B[l]) : 0;
         dst32(w, o, d, m);
@@ -847,25 +860,19 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         return;
     }
     case OP_MOV_PRED: dstp(w, o, in->src[0].kind == OPND_IMM ? (in->src[0].value ? UINT32_MAX : 0) : exec_pred(w, &in->src[0]), m); return;
-    case OP_VOTE_ALL: {
-        uint32_t q = exec_pred(w, &in->src[0]) & m;
-        dstp(w, o, q == m ? UINT32_MAX : 0, m);
-        return;
-    }
-    case OP_VOTE_ANY: dstp(w, o, (exec_pred(w, &in->src[0]) & m) ? UINT32_MAX : 0, m); return;
-    case OP_VOTE_UNI: {
-        uint32_t q = exec_pred(w, &in->src[0]) & m;
-        dstp(w, o, (q == 0 || q == m) ? UINT32_MAX : 0, m);
+    case OP_VOTE_ALL:
+    case OP_VOTE_ANY:
+    case OP_VOTE_UNI: { /* each lane over the active lanes of its member mask */
+        uint32_t q = exec_pred(w, &in->src[0]), r = 0;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint32_t group = m & (in->nsrc > 1 ? bb[l] : UINT32_MAX), qg = q & group;
+            bool v = in->op == OP_VOTE_ALL ? qg == group : in->op == OP_VOTE_ANY ? qg != 0 : qg == 0 || qg == group;
+            r |= (uint32_t)v << l;
+        }
+        dstp(w, o, r, m);
         return;
     }
     case OP_ACTIVEMASK: for (int l = 0; l < WARP_SIZE; l++) d[l] = m; dst32(w, o, d, m); return;
-    case OP_REDUX_ADD: {
-        uint32_t sum = 0;
-        for (int l = 0; l < WARP_SIZE; l++) sum += (m >> l & 1) ? a[l] : 0;
-        for (int l = 0; l < WARP_SIZE; l++) d[l] = sum;
-        dst32(w, o, d, m);
-        return;
-    }
     /* every other row is executed by isa/exec.c (OP in opcodes.def) */
 #define OP(name, ...) case OP_##name:
 #define PTXALU(name, ...)

@@ -677,9 +677,10 @@ bool ptx_decode_vote(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
         in->op = (uint8_t)ROW[m->vote];
         if (!ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination")) return false;
     }
-    in->ndst = in->nsrc = 1;
+    in->ndst = 1;
+    in->nsrc = 2; /* the member mask: each lane's vote is over the active lanes of its own */
     if (!ptx_want_reg(P, &ops[1], VREG_PRED, &in->src[0], "the predicate")) return false;
-    return ptx_emit(P, in, g); /* the member mask is parsed and ignored, as in the mini ISA */
+    return ptx_want_src(P, &ops[2], false, false, &in->src[1], "the member mask") && ptx_emit(P, in, g);
 
 }
 
@@ -697,7 +698,8 @@ bool ptx_decode_activemask(Ptx *P, const Tok *opt, const char *head, const Mods 
 }
 
 
-/* redux.sync.add: the sum over the warp's lanes. */
+/* redux.sync: the sum (or min, max, and, or, xor) over the active lanes of
+** each lane's member mask (a tile's lanes, for cooperative groups). */
 bool ptx_decode_redux(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
 {
     (void)head;
@@ -710,9 +712,11 @@ bool ptx_decode_redux(Ptx *P, const Tok *opt, const char *head, const Mods *m, c
     in->op = (uint8_t)(m->atom == ATOM_ADD ? OP_REDUX_ADD : OP_REDUX_OP);
     in->mod = (uint8_t)m->atom;
     in->type = (uint8_t)t;
-    in->ndst = in->nsrc = 1;
+    in->ndst = 1;
+    in->nsrc = 2;
     return ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination") &&
-           ptx_want_src(P, &ops[1], false, false, &in->src[0], "the source") && ptx_emit(P, in, g);
+           ptx_want_src(P, &ops[1], false, false, &in->src[0], "the source") &&
+           ptx_want_src(P, &ops[2], false, false, &in->src[1], "the member mask") && ptx_emit(P, in, g);
 
 }
 

@@ -80,6 +80,44 @@ START_TEST(test_sink_elsewhere)
 }
 END_TEST
 
+/* Two 16-lane tiles: lane l's member mask is its half. out[l] = the half's
+** sum of l, + 1000 * any(l == 3) over the half, + 100 * all(l < 20) over
+** the half, + 10000 when elect.sync over the half elects lane l (lanes 0
+** and 16); out[32 + l] = the half's ballot of odd lanes. */
+START_TEST(test_tile_member_masks)
+{
+    static const char src[] =
+        PTX_HEAD ".visible .entry k(.param .u64 k_out)\n{\n  .reg .pred %p<5>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<5>;\n"
+                 "  mov.u32 %r1, %laneid;\n  and.b32 %r2, %r1, 16;\n  mov.u32 %r3, 65535;\n  shl.b32 %r4, %r3, %r2;\n"
+                 "  redux.sync.add.s32 %r5, %r1, %r4;\n"
+                 "  setp.eq.u32 %p1, %r1, 3;\n  vote.sync.any.pred %p2, %p1, %r4;\n  selp.b32 %r6, 1000, 0, %p2;\n"
+                 "  setp.lt.u32 %p3, %r1, 20;\n  vote.sync.all.pred %p4, %p3, %r4;\n  selp.b32 %r7, 100, 0, %p4;\n"
+                 "  add.s32 %r8, %r5, %r6;\n  add.s32 %r8, %r8, %r7;\n"
+                 "  elect.sync %r11|%p1, %r4;\n  selp.b32 %r9, 10000, 0, %p1;\n  add.s32 %r8, %r8, %r9;\n"
+                 "  and.b32 %r9, %r1, 1;\n  setp.ne.u32 %p1, %r9, 0;\n  vote.sync.ballot.b32 %r10, %p1, %r4;\n"
+                 "  ld.param.u64 %rd1, [k_out];\n  cvta.to.global.u64 %rd2, %rd1;\n  mul.wide.u32 %rd3, %r1, 4;\n"
+                 "  add.s64 %rd4, %rd2, %rd3;\n  st.global.u32 [%rd4], %r8;\n  st.global.u32 [%rd4+128], %r10;\n  ret;\n}\n";
+    Program p;
+    Diag d;
+    ck_assert_msg(ptx_parse(src, strlen(src), "t.ptx", &p, &d), "t.ptx:%u:%u: %s", d.line, d.col, d.message);
+    ck_assert_msg(!p.kernels[0].refused, "%s", p.kernels[0].refused ? p.kernels[0].refused : "");
+    GlobalMem *g = gmem_create();
+    uint32_t out = gmem_alloc(g, 64 * 4, "out", &d);
+    uint32_t params[ISA_MAX_PARAM_WORDS] = { out, 0 };
+    GridLaunch L = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = params, .nsm = 1 };
+    GridResult r;
+    ck_assert_msg(grid_run_functional(&p.kernels[0], g, &L, &r), "%s", r.message);
+    const uint32_t *o = gmem_translate(g, out, 64 * 4);
+    for (uint32_t l = 0; l < 32; l++) {
+        bool low = l < 16;
+        ck_assert_uint_eq(o[l], (low ? 120u : 376u) + (low ? 1000u : 0u) + (low ? 100u : 0u) + (l % 16 ? 0u : 10000u));
+        ck_assert_uint_eq(o[32 + l], low ? 0xaaaau : 0xaaaa0000u);
+    }
+    gmem_destroy(g);
+    program_destroy(&p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ptx_cub");
@@ -87,6 +125,7 @@ int main(void)
     tcase_add_test(c, test_param_address_and_sink);
     tcase_add_test(c, test_param_address_overwritten);
     tcase_add_test(c, test_sink_elsewhere);
+    tcase_add_test(c, test_tile_member_masks);
     suite_add_tcase(s, c);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
