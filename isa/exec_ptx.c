@@ -873,6 +873,22 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
         return;
     }
     case OP_ACTIVEMASK: for (int l = 0; l < WARP_SIZE; l++) d[l] = m; dst32(w, o, d, m); return;
+    case OP_LD_PARAM_REG:
+    case OP_LD_PARAM_REG64: { /* bytes of the param space at a + offset; past its end, 0 */
+        uint32_t n = in->op == OP_LD_PARAM_REG64 ? 8 : type_bytes((ValueType)in->type);
+        const uint8_t *space = (const uint8_t *)b->params;
+        uint32_t size = b->kernel->param_bytes;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint64_t at = A[l] + (uint64_t)(int64_t)in->offset, v = 0;
+            if (at <= size && n <= size - at) memcpy(&v, space + at, n); /* little-endian, as the GPU's */
+            if (n < 4 && type_signed((ValueType)in->type)) v = (uint64_t)(int64_t)(n == 1 ? (int8_t)v : (int16_t)v);
+            D[l] = v;
+            d[l] = (uint32_t)v;
+        }
+        if (in->op == OP_LD_PARAM_REG64) dst64(w, o, D, m);
+        else dst32(w, o, d, m);
+        return;
+    }
     /* every other row is executed by isa/exec.c (OP in opcodes.def) */
 #define OP(name, ...) case OP_##name:
 #define PTXALU(name, ...)

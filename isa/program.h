@@ -18,8 +18,8 @@
 #define ISA_MAX_PREDS    64  /* predicate rows a warp holds (PTX: allocated; at most 255) */
 #define ASM_MAX_PREDS    8   /* the mini ISA's %p0..%p7                         */
 #define PTX_MAX_ROWS     4096 /* register rows a PTX kernel may keep live at once */
-#define ISA_MAX_PARAMS   32
-#define ISA_MAX_PARAM_WORDS (2 * ISA_MAX_PARAMS) /* 32-bit words of the param space */
+#define ISA_MAX_PARAMS   64
+#define ISA_MAX_PARAM_WORDS 1024 /* 32-bit words of the param space: CUDA's 4 KB of kernel parameters */
 #define ISA_MAX_NAME     64
 #define ISA_NO_GUARD     0xff
 #define ISA_NO_RECONV    UINT32_MAX

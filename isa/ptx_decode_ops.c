@@ -76,6 +76,23 @@ static int param_address_of(const Ptx *P, uint32_t v)
     return -1;
 }
 
+/* ld.param [%rd+d] of an address computed at run time (a struct parameter
+** indexed by a register, as &param then arithmetic gives it): the
+** parameter bytes at %rd + d, where %rd holds a parameter-space address
+** (its offset, as mov.b64 %rd, param gives). One scalar. */
+static bool ld_param_at_run_time(Ptx *P, const Tok *opt, const Mods *m, ValueType t, uint32_t words, const POp *addr,
+                                 const POp *val, Instr *in, uint32_t g)
+{
+    if (m->vec > 1) return ptx_fail(P, opt, "a vector ld.param through a register computed at run time is not supported");
+    if (addr->disp < INT32_MIN || addr->disp > INT32_MAX) return ptx_fail(P, &addr->tok, "address displacement out of range");
+    in->op = (uint8_t)(words == 2 ? OP_LD_PARAM_REG64 : OP_LD_PARAM_REG);
+    in->type = (uint8_t)t;
+    in->offset = (int32_t)addr->disp;
+    in->ndst = in->nsrc = 1;
+    in->src[0] = (Operand){ .kind = OPND_REG, .index = (uint16_t)addr->v };
+    return ptx_want_reg(P, val, words == 2 ? VREG_64 : VREG_32, &in->dst[0], "the destination") && ptx_emit(P, in, g);
+}
+
 static bool decode_ld_param(Ptx *P, const Tok *opt, const Mods *m, ValueType t, uint32_t words, const POp *addr, const POp *val,
                             Instr *in, uint32_t g)
 {
@@ -88,6 +105,8 @@ static bool decode_ld_param(Ptx *P, const Tok *opt, const Mods *m, ValueType t, 
         at.param = param_address_of(P, addr->v);
         return decode_ld_param(P, opt, m, t, words, &at, val, in, g);
     }
+    if (addr->kind == PO_MEM && addr->has_reg && addr->param < 0 && addr->cls == VREG_64 && !addr->sym && addr->var < 0)
+        return ld_param_at_run_time(P, opt, m, t, words, addr, val, in, g);
     if (addr->kind != PO_MEM || addr->param < 0 || addr->has_reg)
         return ptx_fail(P, &addr->tok, "expected [parameter] after ld.param, found '%s'", ptx_quote(&addr->tok, q, sizeof q));
     if (m->vec > 1 && m->vec * words > 4) return ptx_unsupported(P, opt);

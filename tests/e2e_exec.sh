@@ -47,7 +47,7 @@ if [ -z "$nvcc" ]; then
 fi
 
 # ---- the programs check themselves
-for p in memory managed host_memory errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy named_barriers fp8 large_tiles spaces hints coalesced function_pointers virtual_functions recursion texture graphs_more graph_memory graph_api one_device graph_conditional thrust thrust_more tiles; do
+for p in memory managed host_memory errors occupancy divergence fp64 mathf local narrow intrinsics half half_math half_compare printf funcs structs libraries carry half_funcs block_votes grid_sync half_atomics early_return simd heap streams graphs memory3d device_libs async_copy named_barriers fp8 large_tiles spaces hints coalesced function_pointers virtual_functions recursion texture graphs_more graph_memory graph_api one_device graph_conditional thrust thrust_more tiles grid_constant; do
     expect_rc "exec $p.cu" 0 exec --gpu h200 "$X/$p.cu"
     expect_out "exec $p.cu passes its own checks" "^PASS"
 done
