@@ -379,6 +379,9 @@ uint32_t exec_dp4a(uint32_t a, uint32_t b, uint32_t c, bool a_signed, bool b_sig
 uint32_t exec_dp2a(uint32_t a, uint32_t b, uint32_t c, bool hi, bool a_signed, bool b_signed);
 uint32_t exec_brev(uint32_t a);
 uint32_t exec_fns(uint32_t mask, uint32_t base, int32_t offset);
+/* redux.sync's result over the lanes of `group` (row REDUX_ADD, or REDUX_OP
+** whose AtomOp is mod), a every lane's source. */
+uint32_t exec_redux(Opcode op, ValueType type, uint8_t mod, const uint32_t a[WARP_SIZE], uint32_t group);
 uint32_t exec_prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode mode);
 uint32_t exec_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp);
 uint32_t exec_bmsk(uint32_t start, uint32_t width, bool clamp);

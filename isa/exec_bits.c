@@ -1,6 +1,7 @@
 /* isa/exec_bits.c -- the bit-field and byte operations of PTX on one
-** lane's values (bfe bfi bfind dp4a brev prmt shf bmsk szext), as pure
-** functions; isa/exec_ptx.c applies them lane by lane. Part of the exec
+** lane's values (bfe bfi bfind dp4a brev prmt shf bmsk szext), and
+** redux.sync's reduction over a group of lanes, as pure functions;
+** isa/exec_ptx.c applies them lane by lane. Part of the exec
 ** module (isa/exec.h). Semantics: the PTX ISA manual, "Integer Arithmetic
 ** Instructions" and "Logic and Shift Instructions". */
 #include "isa/exec.h"
@@ -185,4 +186,24 @@ uint32_t exec_video(uint32_t a, uint32_t b, uint32_t c, uint32_t op, uint32_t su
         d |= ((uint32_t)r & mask) << (bits * i);
     }
     return sub & 16 ? sum : d;
+}
+
+/* redux.sync's result over the lanes of `group` (row REDUX_ADD or
+** REDUX_OP, whose AtomOp is mod). */
+uint32_t exec_redux(Opcode op, ValueType type, uint8_t mod, const uint32_t a[WARP_SIZE], uint32_t group)
+{
+    bool sgn = type == TYPE_S32, first = true;
+    uint32_t r = 0;
+    for (uint32_t g = group; g; g &= g - 1) {
+        uint32_t v = a[__builtin_ctz(g)];
+        if (op == OP_REDUX_ADD) r += v;
+        else if (first) r = v;
+        else if (mod == ATOM_MIN) r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r);
+        else if (mod == ATOM_MAX) r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r);
+        else if (mod == ATOM_AND) r &= v;
+        else if (mod == ATOM_OR) r |= v;
+        else r ^= v;
+        first = false;
+    }
+    return r;
 }

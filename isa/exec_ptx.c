@@ -460,25 +460,6 @@ static bool alu64_halves(const ExecBlock *b, WarpExec *w, const Instr *in, uint3
     return true;
 }
 
-/* redux.sync's result over the lanes of `group`. */
-static uint32_t redux_over(const Instr *in, const uint32_t a[WARP_SIZE], uint32_t group)
-{
-    bool sgn = in->type == TYPE_S32, first = true;
-    uint32_t r = 0;
-    for (uint32_t g = group; g; g &= g - 1) {
-        uint32_t v = a[__builtin_ctz(g)];
-        if (in->op == OP_REDUX_ADD) r += v;
-        else if (first) r = v;
-        else if (in->mod == ATOM_MIN) r = sgn ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r);
-        else if (in->mod == ATOM_MAX) r = sgn ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r);
-        else if (in->mod == ATOM_AND) r &= v;
-        else if (in->mod == ATOM_OR) r |= v;
-        else r ^= v;
-        first = false;
-    }
-    return r;
-}
-
 void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
 {
     if (alu64_halves(b, w, in, m)) return;
@@ -701,7 +682,7 @@ void exec_ptx_alu(const ExecBlock *b, WarpExec *w, const Instr *in, uint32_t m)
     case OP_REDUX_ADD:
         for (int l = 0; l < WARP_SIZE; l++) {
             uint32_t group = m & bb[l];
-            d[l] = l && group == (m & bb[l - 1]) ? d[l - 1] : redux_over(in, a, group); /* a tile's lanes in a row */
+            d[l] = l && group == (m & bb[l - 1]) ? d[l - 1] : exec_redux((Opcode)in->op, (ValueType)in->type, in->mod, a, group); /* a tile's lanes in a row */
         }
         dst32(w, o, d, m);
         return;

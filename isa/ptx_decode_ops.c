@@ -3,7 +3,7 @@
 ** reads an instruction and picks its decoder; the plain register rows,
 ** add.s32 to tanh.approx.f32, are decoded there): memory (ld, st, atom,
 ** red), conversions and compares (cvt, cvta, setp, selp), moves, control
-** (bra, ret, exit, bar, membar; call is isa/ptx_func.c's), warp-wide (shfl, vote, activemask, redux)
+** (bra, ret, exit, bar, membar; call is isa/ptx_func.c's), warp-wide (shfl; vote, activemask and redux are isa/ptx_decode_hints.c's)
 ** and bit operations (prmt, shf, slct, testp). Each fills *in from the
 ** operands through ptx_decode.c's builders and emits it, or fails with the
 ** PTX line and column. Sources as isa/ptx_decode.c's. */
@@ -674,68 +674,6 @@ bool ptx_decode_shfl(Ptx *P, const Tok *opt, const char *head, const Mods *m, co
     for (uint32_t i = 1; i < 5; i++)
         if (!ptx_want_src(P, &ops[i], false, false, &in->src[i - 1], "a source")) return false;
     return ptx_emit(P, in, g);
-
-}
-
-
-/* vote.sync: all, any, uni (to a predicate), ballot (to a register). */
-bool ptx_decode_vote(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
-{
-    (void)head;
-    ValueType t = ptx_last_type(m);
-    if (!m->sync || m->vote < 0) return ptx_unsupported(P, opt);
-    if (!ptx_nops(P, opt, n, 3, 3)) return false;
-    in->type = TYPE_NONE;
-    if (m->vote == VOTE_BALLOT) {
-        if (t != TYPE_B32) return ptx_unsupported(P, opt);
-        in->op = OP_VOTE_BALLOT;
-        in->type = TYPE_B32;
-        if (!ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination")) return false;
-    } else {
-        static const Opcode ROW[VOTE_MODES] = { [VOTE_ALL] = OP_VOTE_ALL, [VOTE_ANY] = OP_VOTE_ANY, [VOTE_UNI] = OP_VOTE_UNI };
-        in->op = (uint8_t)ROW[m->vote];
-        if (!ptx_want_reg(P, &ops[0], VREG_PRED, &in->dst[0], "the destination")) return false;
-    }
-    in->ndst = 1;
-    in->nsrc = 2; /* the member mask: each lane's vote is over the active lanes of its own */
-    if (!ptx_want_reg(P, &ops[1], VREG_PRED, &in->src[0], "the predicate")) return false;
-    return ptx_want_src(P, &ops[2], false, false, &in->src[1], "the member mask") && ptx_emit(P, in, g);
-
-}
-
-
-/* activemask: the lanes executing it. */
-bool ptx_decode_activemask(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
-{
-    (void)head;
-    (void)m;
-    if (!ptx_nops(P, opt, n, 1, 1)) return false;
-    in->op = OP_ACTIVEMASK;
-    in->ndst = 1;
-    return ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination") && ptx_emit(P, in, g);
-
-}
-
-
-/* redux.sync: the sum (or min, max, and, or, xor) over the active lanes of
-** each lane's member mask (a tile's lanes, for cooperative groups). */
-bool ptx_decode_redux(Ptx *P, const Tok *opt, const char *head, const Mods *m, const POp *ops, uint32_t n, Instr *in, uint32_t g)
-{
-    (void)head;
-    ValueType t = ptx_last_type(m);
-    bool bitwise = m->atom == ATOM_AND || m->atom == ATOM_OR || m->atom == ATOM_XOR;
-    bool arith = m->atom == ATOM_ADD || m->atom == ATOM_MIN || m->atom == ATOM_MAX;
-    if (!m->sync || (!bitwise && !arith) || (arith && t != TYPE_U32 && t != TYPE_S32) || (bitwise && t != TYPE_B32))
-        return ptx_unsupported(P, opt);
-    if (!ptx_nops(P, opt, n, 3, 3)) return false;
-    in->op = (uint8_t)(m->atom == ATOM_ADD ? OP_REDUX_ADD : OP_REDUX_OP);
-    in->mod = (uint8_t)m->atom;
-    in->type = (uint8_t)t;
-    in->ndst = 1;
-    in->nsrc = 2;
-    return ptx_want_reg(P, &ops[0], VREG_32, &in->dst[0], "the destination") &&
-           ptx_want_src(P, &ops[1], false, false, &in->src[0], "the source") &&
-           ptx_want_src(P, &ops[2], false, false, &in->src[1], "the member mask") && ptx_emit(P, in, g);
 
 }
 
