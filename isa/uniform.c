@@ -33,6 +33,8 @@ static bool pure_row(const Instr *in)
     if (info->flags & (OPF_LOAD | OPF_STORE | OPF_ATOM | OPF_BRANCH | OPF_BARRIER | OPF_EXIT)) return false;
     switch (in->op) {
     case OP_VOTE_BALLOT: case OP_VOTE_ALL: case OP_VOTE_ANY: case OP_VOTE_UNI: case OP_ACTIVEMASK: case OP_REDUX_ADD:
+    case OP_REDUX_OP: case OP_ELECT: case OP_MATCH_ANY_B32: case OP_MATCH_ANY_B64: case OP_MATCH_ALL_B32:
+    case OP_MATCH_ALL_B64: /* over a member mask's lanes: elect.sync's predicate holds in one lane */
         return false;
     default:
         return info->unit == UNIT_ALU || info->unit == UNIT_FMA || info->unit == UNIT_SFU || info->unit == UNIT_DIV;

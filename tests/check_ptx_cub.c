@@ -11,6 +11,7 @@
 #include "isa/gmem.h"
 #include "isa/grid.h"
 #include "isa/ptx.h"
+#include "isa/uniform.h"
 
 #define PTX_HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
 
@@ -135,6 +136,32 @@ START_TEST(test_tile_member_masks)
 }
 END_TEST
 
+/* elect.sync's predicate holds in one lane, and a reduction over member
+** masks differs between tiles: neither is warp-uniform, even from an
+** immediate mask, nor is what they feed (isa/uniform.c). */
+START_TEST(test_elect_not_uniform)
+{
+    static const char src[] = PTX_HEAD ".visible .entry k(.param .u64 k_out)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n"
+                                       "  .reg .b64 %rd<3>;\n  mov.u32 %r1, 7;\n  elect.sync %r2|%p1, -1;\n"
+                                       "  selp.b32 %r3, 1, 0, %p1;\n  redux.sync.min.u32 %r4, %r1, -1;\n"
+                                       "  add.s32 %r5, %r3, %r4;\n  ld.param.u64 %rd1, [k_out];\n"
+                                       "  cvta.to.global.u64 %rd2, %rd1;\n  st.global.u32 [%rd2], %r5;\n  ret;\n}\n";
+    Program p;
+    Diag d;
+    ck_assert_msg(ptx_parse(src, strlen(src), "t.ptx", &p, &d), "%s", d.message);
+    const Kernel *k = &p.kernels[0];
+    uint8_t *uni = malloc(k->ncode);
+    ck_assert(uni && uniform_analyze(k, uni));
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        Opcode op = (Opcode)k->code[pc].op;
+        if (op == OP_ELECT || op == OP_SELP || op == OP_REDUX_OP)
+            ck_assert_msg(!uni[pc], "%s at pc %u found uniform", OP_INFO[op].mnemonic, pc);
+    }
+    free(uni);
+    program_destroy(&p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ptx_cub");
@@ -143,6 +170,7 @@ int main(void)
     tcase_add_test(c, test_param_address_at_run_time);
     tcase_add_test(c, test_sink_elsewhere);
     tcase_add_test(c, test_tile_member_masks);
+    tcase_add_test(c, test_elect_not_uniform);
     suite_add_tcase(s, c);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
