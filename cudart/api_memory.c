@@ -12,8 +12,9 @@
 
 static void *side(Runtime *rt, const void *p, size_t n, bool device, const char *call, const char *which);
 
-/* The stream of an Async form that runs at once: one of ours, and not
-** capturing (a capture records only 1D copies and memsets of these). */
+/* The stream of an Async form that runs at once must be one of ours (a
+** capturing one records the work as a node instead: capture_3d and the
+** callers that check api_capturing first). */
 static cudaError_t async_stream(cudaStream_t stream)
 {
     ENTER(rt);
