@@ -56,9 +56,7 @@ cudaError_t api_graph_add_cond(cudaGraphNode_t *pNode, cudaGraph_t graph, const 
                                struct cudaConditionalNodeParams *p)
 {
     ENTER(rt);
-    if (!pNode || !graph_live(rt, graph) || (n && !deps)) return api_leave(rt, cudaErrorInvalidValue);
-    for (size_t i = 0; i < n; i++)
-        if (!deps[i] || deps[i]->graph != graph) return api_leave(rt, cudaErrorInvalidValue);
+    if (!pNode || !graph_deps_valid(rt, graph, deps, n)) return api_leave(rt, cudaErrorInvalidValue);
     bool size_ok = p->type == cudaGraphCondTypeIf       ? p->size == 1 || p->size == 2
                    : p->type == cudaGraphCondTypeWhile  ? p->size == 1
                    : p->type == cudaGraphCondTypeSwitch ? p->size > 0 && p->size <= 1u << 16

@@ -169,20 +169,11 @@ int graph_mem_run(Runtime *rt, const struct CUgraphNode_st *node)
 
 /* ------------------------------------------------------------------- nodes */
 
-/* The node-adding calls' start for memory nodes: g live, deps of g. */
-static bool deps_ok(const Runtime *rt, const struct CUgraph_st *g, const cudaGraphNode_t *deps, size_t n)
-{
-    if (!graph_live(rt, g) || (n && !deps)) return false;
-    for (size_t i = 0; i < n; i++)
-        if (!deps[i] || deps[i]->graph != g) return false;
-    return true;
-}
-
 cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
                                      size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams)
 {
     ENTER(rt);
-    if (!pGraphNode || !nodeParams || !deps_ok(rt, graph, pDependencies, numDependencies))
+    if (!pGraphNode || !nodeParams || !graph_deps_valid(rt, graph, pDependencies, numDependencies))
         return api_leave(rt, cudaErrorInvalidValue);
     if (graph->owner) return api_leave(rt, cudaErrorNotSupported); /* a child graph holds none */
     int err;
@@ -206,7 +197,7 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
                                     size_t numDependencies, void *dptr)
 {
     ENTER(rt);
-    if (!pGraphNode || !deps_ok(rt, graph, pDependencies, numDependencies)) return api_leave(rt, cudaErrorInvalidValue);
+    if (!pGraphNode || !graph_deps_valid(rt, graph, pDependencies, numDependencies)) return api_leave(rt, cudaErrorInvalidValue);
     if (graph->owner) return api_leave(rt, cudaErrorNotSupported);
     RtGraphAlloc *a = (uintptr_t)dptr <= UINT32_MAX ? graph_mem_find(rt, (uint32_t)(uintptr_t)dptr) : NULL;
     if (!a || a->has_free_node) {

@@ -13,8 +13,7 @@
 #include "base/grow.h"
 #include "cudart/api_int.h"
 
-/* Whether deps[0..n) are nodes of g. */
-static bool deps_valid(const Runtime *rt, const struct CUgraph_st *g, const cudaGraphNode_t *deps, size_t n)
+bool graph_deps_valid(const Runtime *rt, const struct CUgraph_st *g, const cudaGraphNode_t *deps, size_t n)
 {
     if (!graph_live(rt, g) || (n && !deps)) return false;
     for (size_t i = 0; i < n; i++)
@@ -48,7 +47,7 @@ static struct CUgraphNode_st *added(Runtime *rt, cudaGraphNode_t *pNode, cudaGra
                                     size_t n, NodeKind kind, int *err)
 {
     *err = cudaErrorInvalidValue;
-    if (!pNode || !deps_valid(rt, graph, deps, n)) return NULL;
+    if (!pNode || !graph_deps_valid(rt, graph, deps, n)) return NULL;
     struct CUgraphNode_st *node = node_add(graph, kind, deps, n);
     if (!node) *err = cudaErrorMemoryAllocation;
     return node;
@@ -155,7 +154,7 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
                                      const cudaGraphEdgeData *edgeData, size_t numDependencies)
 {
     ENTER(rt);
-    if (!deps_valid(rt, graph, from, numDependencies) || !deps_valid(rt, graph, to, numDependencies))
+    if (!graph_deps_valid(rt, graph, from, numDependencies) || !graph_deps_valid(rt, graph, to, numDependencies))
         return api_leave(rt, cudaErrorInvalidValue);
     static const cudaGraphEdgeData plain = { 0 };
     for (size_t i = 0; edgeData && i < numDependencies; i++)

@@ -47,10 +47,8 @@ static cudaError_t add_moved_child(cudaGraphNode_t *pNode, cudaGraph_t graph, co
                                    cudaGraph_t child)
 {
     ENTER(rt);
-    if (!pNode || !rt_handle_live(rt, child, RT_HANDLE_GRAPH) || child == graph || !graph_live(rt, graph))
+    if (!pNode || !rt_handle_live(rt, child, RT_HANDLE_GRAPH) || child == graph || !graph_deps_valid(rt, graph, deps, n))
         return api_leave(rt, cudaErrorInvalidValue);
-    for (size_t i = 0; i < n; i++)
-        if (!deps || !deps[i] || deps[i]->graph != graph) return api_leave(rt, cudaErrorInvalidValue);
     if (child->cond_nodes) return api_leave(rt, cudaErrorNotSupported); /* CUDA's rule */
     if (child->mem_nodes) { /* its allocations would need the parent's launch to ready them */
         WHY(rt, "cudaGraphAddNode: a child graph with memory allocation or free nodes is not implemented");

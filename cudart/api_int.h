@@ -93,6 +93,9 @@ int api_capture_wait(cudaStream_t s, cudaEvent_t e);
 /* Frees what a capture holds (a stream or event destroyed, the device reset). */
 void api_capture_free(ApiCapture *c);
 
+/* The device's default pool, or a live pool of cudaMemPoolCreate's. */
+bool api_valid_pool(const Runtime *rt, cudaMemPool_t pool);
+
 /* cudaFree of memory a pool gave (cudaMallocAsync): the pool's figures drop. */
 void api_pool_forget(Runtime *rt, uint32_t addr);
 
@@ -258,6 +261,8 @@ struct CUgraph_st *graph_new(Runtime *rt);
 bool graph_live(const Runtime *rt, const struct CUgraph_st *g);
 struct CUgraphNode_st *node_add(struct CUgraph_st *g, NodeKind kind, struct CUgraphNode_st *const *deps, size_t n);
 bool node_live(const Runtime *rt, cudaGraphNode_t node);
+/* Whether g lives and deps[0..n) are nodes of it (a node-adding call's check). */
+bool graph_deps_valid(const Runtime *rt, const struct CUgraph_st *g, const cudaGraphNode_t *deps, size_t n);
 bool graph_order(const struct CUgraph_st *g, struct CUgraphExec_st *x, bool *cycle);
 struct CUgraph_st *graph_clone(const struct CUgraph_st *g);
 /* A kernel node's parameters: the kernel loaded, each argument's bytes copied. */

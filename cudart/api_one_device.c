@@ -106,17 +106,12 @@ cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWrites
 
 /* ------------------------------------------------------------------ pools */
 
-static bool pool_valid(const Runtime *rt, cudaMemPool_t pool)
-{
-    return (RtPool *)pool == &rt->default_pool || rt_handle_live(rt, pool, RT_HANDLE_POOL);
-}
-
 /* Device 0 reads and writes its pools' memory; no other device exists, and
 ** the host is given no access (host access to a device pool is not implemented). */
 cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count)
 {
     ENTER(rt);
-    if (!pool_valid(rt, memPool) || (count && !descList)) return api_leave(rt, cudaErrorInvalidValue);
+    if (!api_valid_pool(rt, memPool) || (count && !descList)) return api_leave(rt, cudaErrorInvalidValue);
     for (size_t i = 0; i < count; i++) {
         const struct cudaMemAccessDesc *d = &descList[i];
         if (d->location.type == cudaMemLocationTypeDevice && d->location.id != 0) return api_leave(rt, cudaErrorInvalidDevice);
@@ -132,7 +127,7 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAcce
 cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool, struct cudaMemLocation *location)
 {
     ENTER(rt);
-    if (!flags || !location || !pool_valid(rt, memPool)) return api_leave(rt, cudaErrorInvalidValue);
+    if (!flags || !location || !api_valid_pool(rt, memPool)) return api_leave(rt, cudaErrorInvalidValue);
     if (location->type == cudaMemLocationTypeDevice) {
         if (location->id != 0) return api_leave(rt, cudaErrorInvalidDevice);
         *flags = cudaMemAccessFlagsProtReadWrite;

@@ -60,7 +60,7 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t
 ** can be given and taken back at once: cudaMalloc's and cudaFree's, counted
 ** against the pool it came from (cudaMemPoolGetAttribute's figures). */
 
-static bool valid_pool(const Runtime *rt, cudaMemPool_t pool)
+bool api_valid_pool(const Runtime *rt, cudaMemPool_t pool)
 {
     return (RtPool *)pool == &rt->default_pool || rt_handle_live(rt, pool, RT_HANDLE_POOL);
 }
@@ -71,7 +71,7 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
     {
         ENTER(rt);
         if (!api_valid_stream(rt, stream)) return api_leave(rt, cudaErrorInvalidResourceHandle);
-        if (!ptr || !valid_pool(rt, memPool)) return api_leave(rt, cudaErrorInvalidValue);
+        if (!ptr || !api_valid_pool(rt, memPool)) return api_leave(rt, cudaErrorInvalidValue);
         if (api_capturing(rt, stream)) return api_leave(rt, api_capture_alloc(rt, stream, size, ptr));
         if (!grow_array((void **)&rt->pool_allocs, &rt->pool_allocs_cap, rt->npool_allocs + 1, sizeof *rt->pool_allocs))
             return api_leave(rt, cudaErrorMemoryAllocation);
@@ -154,7 +154,7 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
 {
     ENTER(rt);
     if (device != 0) return api_leave(rt, cudaErrorInvalidDevice);
-    if (!valid_pool(rt, memPool)) return api_leave(rt, cudaErrorInvalidValue);
+    if (!api_valid_pool(rt, memPool)) return api_leave(rt, cudaErrorInvalidValue);
     rt->current_pool = (RtPool *)memPool;
     return api_leave(rt, cudaSuccess);
 }
@@ -201,13 +201,13 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
 {
     ENTER(rt);
     (void)minBytesToKeep;
-    return api_leave(rt, valid_pool(rt, memPool) ? cudaSuccess : cudaErrorInvalidValue);
+    return api_leave(rt, api_valid_pool(rt, memPool) ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
 {
     ENTER(rt);
-    if (!valid_pool(rt, memPool) || !value) return api_leave(rt, cudaErrorInvalidValue);
+    if (!api_valid_pool(rt, memPool) || !value) return api_leave(rt, cudaErrorInvalidValue);
     RtPool *p = (RtPool *)memPool;
     switch (attr) {
     case cudaMemPoolReuseFollowEventDependencies:
@@ -228,7 +228,7 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
 {
     ENTER(rt);
-    if (!valid_pool(rt, memPool) || !value) return api_leave(rt, cudaErrorInvalidValue);
+    if (!api_valid_pool(rt, memPool) || !value) return api_leave(rt, cudaErrorInvalidValue);
     const RtPool *p = (const RtPool *)memPool;
     switch (attr) {
     case cudaMemPoolReuseFollowEventDependencies:
